@@ -1,0 +1,47 @@
+# sbpmg: the two commands of the README (make demo, make test) and a few conveniences.
+# Everything is built by CMake in $(BUILD); this file only sequences install-deps, configure, build, run.
+
+BUILD      ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS       ?= $(shell nproc)
+PREFIX     ?= /usr/local
+CTEST_ARGS ?=
+DEMO_ARGS  ?=
+
+.PHONY: all deps configure build demo test test-asan test-valgrind install format clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+
+configure: deps $(BUILD)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	$(BUILD)/examples/demo $(DEMO_ARGS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+test-asan: deps
+	$(MAKE) BUILD=build-asan BUILD_TYPE=Debug CMAKE_EXTRA=-DSBPMG_SANITIZE=ON configure-extra
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS) -L asan $(CTEST_ARGS)
+
+configure-extra:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_EXTRA)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) build-asan

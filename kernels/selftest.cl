@@ -1,0 +1,13 @@
+/* Self-test kernel for the device layer: y <- y + alpha x in the type SELFTEST_T (default: the library precision). */
+#ifndef SELFTEST_T
+  #define SELFTEST_T SBPMG_REAL
+#endif
+#if defined(SBPMG_HAVE_FP64)
+  #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+__kernel void selftest_axpy(const int n, const SELFTEST_T alpha, __global const SELFTEST_T *x, __global SELFTEST_T *y)
+{
+  const int i = get_global_id(0);
+  if (i < n) y[i] += alpha * x[i];
+}

@@ -1,0 +1,582 @@
+/* OpenCL device selection and the sbpmg device context (one context, one device, one in-order queue). */
+#include <sbpmg/impl.h>
+
+static SbpmgCL      sbpmg_cl_default = NULL;
+static SbpmgCLStats sbpmg_cl_global; /* live objects over all contexts, and totals */
+
+typedef enum {
+  SBPMG_CL_DEVICE_AUTO,
+  SBPMG_CL_DEVICE_GPU,
+  SBPMG_CL_DEVICE_CPU,
+  SBPMG_CL_DEVICE_ANY
+} SbpmgCLDeviceType;
+static const char *const SbpmgCLDeviceTypes[] = {"auto", "gpu", "cpu", "any", NULL};
+
+#define SBPMG_CL_MAX_PLATFORMS 16
+#define SBPMG_CL_MAX_DEVICES   64
+
+typedef struct {
+  cl_platform_id platform[SBPMG_CL_MAX_DEVICES];
+  cl_device_id   device[SBPMG_CL_MAX_DEVICES];
+  PetscInt       platform_index[SBPMG_CL_MAX_DEVICES];
+  PetscInt       n;
+} SbpmgCLCandidates;
+
+static PetscErrorCode SbpmgCLListPlatforms(cl_platform_id platforms[], cl_uint *np)
+{
+  cl_int err;
+
+  PetscFunctionBegin;
+  err = clGetPlatformIDs(SBPMG_CL_MAX_PLATFORMS, platforms, np);
+  if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && *np == 0)) {
+    const char *vendors = getenv("OCL_ICD_VENDORS");
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB,
+            "No OpenCL device: the OpenCL ICD loader found no platform (it searched %s for .icd files). Install a driver, e.g. Debian's pocl-opencl-icd for the "
+            "CPU, or NVIDIA's OpenCL ICD",
+            vendors ? vendors : "/etc/OpenCL/vendors");
+  }
+  PetscCallCL(err);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLCollectDevices(cl_platform_id platforms[], cl_uint np, PetscInt only_platform, cl_device_type type, SbpmgCLCandidates *c)
+{
+  PetscFunctionBegin;
+  c->n = 0;
+  for (cl_uint p = 0; p < np; p++) {
+    cl_device_id devs[SBPMG_CL_MAX_DEVICES];
+    cl_uint      nd = 0;
+    cl_int       err;
+
+    if (only_platform >= 0 && (PetscInt)p != only_platform) continue;
+    err = clGetDeviceIDs(platforms[p], type, SBPMG_CL_MAX_DEVICES, devs, &nd);
+    if (err == CL_DEVICE_NOT_FOUND) continue;
+    PetscCallCL(err);
+    for (cl_uint d = 0; d < nd && c->n < SBPMG_CL_MAX_DEVICES; d++) {
+      c->platform[c->n]       = platforms[p];
+      c->device[c->n]         = devs[d];
+      c->platform_index[c->n] = p;
+      c->n++;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A one-line inventory of what was searched, for error messages. */
+static PetscErrorCode SbpmgCLDescribePlatforms(cl_platform_id platforms[], cl_uint np, char *buf, size_t len)
+{
+  PetscFunctionBegin;
+  buf[0] = 0;
+  for (cl_uint p = 0; p < np; p++) {
+    char    name[128] = "?", item[256];
+    cl_uint ngpu = 0, ncpu = 0, nall = 0;
+
+    (void)clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof(name), name, NULL);
+    (void)clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_GPU, 0, NULL, &ngpu);
+    (void)clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_CPU, 0, NULL, &ncpu);
+    (void)clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nall);
+    PetscCall(PetscSNPrintf(item, sizeof(item), "%s[%u] %s: %u gpu, %u cpu, %u in all", p ? "; " : "", p, name, ngpu, ncpu, nall));
+    PetscCall(PetscStrlcat(buf, item, len));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLSelectDevice(SbpmgCL cl, SbpmgCLDeviceType type, PetscInt platform, PetscInt device)
+{
+  cl_platform_id    platforms[SBPMG_CL_MAX_PLATFORMS];
+  cl_uint           np = 0;
+  SbpmgCLCandidates c = {.n = 0};
+  char              inventory[1024];
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLListPlatforms(platforms, &np));
+  PetscCall(SbpmgCLDescribePlatforms(platforms, np, inventory, sizeof(inventory)));
+  PetscCheck(platform < (PetscInt)np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_platform %" PetscInt_FMT " is out of range: %u OpenCL platform(s) found (%s)", platform, np,
+             inventory);
+  PetscCheck(device >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_device %" PetscInt_FMT " must be >= 0", device);
+  switch (type) {
+    case SBPMG_CL_DEVICE_GPU:
+      PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_GPU, &c));
+      break;
+    case SBPMG_CL_DEVICE_CPU:
+      PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_CPU, &c));
+      break;
+    case SBPMG_CL_DEVICE_ANY:
+      PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_ALL, &c));
+      break;
+    case SBPMG_CL_DEVICE_AUTO: /* the first GPU, else the first CPU, else anything */
+      PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_GPU, &c));
+      if (!c.n) PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_CPU, &c));
+      if (!c.n) PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_ALL, &c));
+      break;
+  }
+  PetscCheck(c.n > 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "No OpenCL device of type %s found%s (searched: %s)", SbpmgCLDeviceTypes[type],
+             platform >= 0 ? " on the platform chosen by -cl_platform" : "", inventory);
+  PetscCheck(device < c.n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_device %" PetscInt_FMT " is out of range: %" PetscInt_FMT " OpenCL device(s) of type %s found (%s)",
+             device, c.n, SbpmgCLDeviceTypes[type], inventory);
+  cl->platform       = c.platform[device];
+  cl->device         = c.device[device];
+  cl->platform_index = c.platform_index[device];
+  cl->device_index   = device;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLQueryDevice(SbpmgCL cl)
+{
+  char ext[8192];
+
+  PetscFunctionBegin;
+  PetscCallCL(clGetPlatformInfo(cl->platform, CL_PLATFORM_NAME, sizeof(cl->platform_name), cl->platform_name, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DEVICE_NAME, sizeof(cl->device_name), cl->device_name, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DEVICE_VERSION, sizeof(cl->device_version), cl->device_version, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DRIVER_VERSION, sizeof(cl->driver_version), cl->driver_version, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DEVICE_TYPE, sizeof(cl->type), &cl->type, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cl->compute_units), &cl->compute_units, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(cl->max_work_group_size), &cl->max_work_group_size, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(cl->global_mem), &cl->global_mem, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(cl->max_alloc), &cl->max_alloc, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(cl->local_mem), &cl->local_mem, NULL));
+  PetscCallCL(clGetDeviceInfo(cl->device, CL_DEVICE_EXTENSIONS, sizeof(ext), ext, NULL));
+  cl->fp64 = strstr(ext, "cl_khr_fp64") ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLCreateQueue(SbpmgCL cl)
+{
+  cl_int err;
+
+  PetscFunctionBegin;
+  cl->context = clCreateContext(NULL, 1, &cl->device, NULL, NULL, &err);
+  PetscCallCL(err);
+  sbpmg_cl_global.live_contexts++;
+  cl->queue = clCreateCommandQueue(cl->context, cl->device, 0, &err);
+  PetscCallCL(err);
+  sbpmg_cl_global.live_queues++;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLCreate - Select an OpenCL device from the options database and create a context and an in-order queue on it.
+
+   Options Database Keys:
++  -cl_device_type <auto,gpu,cpu,any> - device kind; auto takes the first GPU, else the first CPU device (PoCL)
+.  -cl_platform <n>     - only consider platform n (default: all platforms)
+.  -cl_device <n>       - take the n-th device of the requested type (default 0)
+.  -cl_kernel_dir <dir> - read kernels/<name>.cl from dir instead of the sources embedded in the library
+.  -cl_mem_cap <MiB>    - refuse device allocations beyond this many MiB (to test out-of-memory handling)
+-  -cl_view             - print the device chosen, and transfer and build counts when the context is destroyed
+
+   Level: intermediate
+
+.seealso: `SbpmgCLGetDefault()`, `SbpmgCLDestroy()`
+@*/
+PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
+{
+  SbpmgCL           cl;
+  SbpmgCLDeviceType type     = SBPMG_CL_DEVICE_AUTO;
+  PetscInt          platform = -1, device = 0, itype;
+  char              typename[32] = "auto";
+  PetscReal         cap_mib  = 0;
+  char              dir[PETSC_MAX_PATH_LEN] = "";
+  PetscBool         view = PETSC_FALSE, dirset = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgInitializePackage());
+  PetscOptionsBegin(comm, NULL, "sbpmg OpenCL device selection", "Sys");
+  PetscCall(PetscOptionsString("-cl_device_type", "OpenCL device type: auto (first GPU, else first CPU)|gpu|cpu|any", "SbpmgCLCreate", typename, typename, sizeof(typename), NULL));
+  PetscCall(PetscOptionsInt("-cl_platform", "OpenCL platform index (-1: search all platforms)", "SbpmgCLCreate", platform, &platform, NULL));
+  PetscCall(PetscOptionsInt("-cl_device", "Index of the device among those of the requested type", "SbpmgCLCreate", device, &device, NULL));
+  PetscCall(PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", dir, dir, sizeof(dir), &dirset));
+  PetscCall(PetscOptionsReal("-cl_mem_cap", "Cap on device memory in MiB, 0 = none (simulates a small device)", "SbpmgCLCreate", cap_mib, &cap_mib, NULL));
+  PetscCall(PetscOptionsBool("-cl_view", "View the OpenCL device and its transfer counters", "SbpmgCLView", view, &view, NULL));
+  PetscOptionsEnd();
+  PetscCall(SbpmgParseChoice("-cl_device_type", typename, SbpmgCLDeviceTypes, &itype));
+  type = (SbpmgCLDeviceType)itype;
+  PetscCheck(cap_mib >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap %g must be >= 0", (double)cap_mib);
+  if (dirset) {
+    PetscBool isdir;
+    PetscCall(PetscTestDirectory(dir, 'r', &isdir));
+    PetscCheck(isdir, comm, PETSC_ERR_FILE_OPEN, "-cl_kernel_dir %s is not a readable directory", dir);
+  }
+
+  PetscCall(PetscNew(&cl));
+  cl->refct = 1;
+  cl->comm  = comm;
+  cl->view  = view;
+  PetscCall(PetscStrncpy(cl->kernel_dir, dir, sizeof(cl->kernel_dir)));
+  cl->mem_cap = (size_t)(cap_mib * 1024.0 * 1024.0);
+  /* On any failure below the partially built context is released before the error propagates. */
+  {
+    PetscErrorCode ierr = SbpmgCLSelectDevice(cl, type, platform, device);
+    if (!ierr) ierr = SbpmgCLQueryDevice(cl);
+    if (!ierr) ierr = SbpmgCLCreateQueue(cl);
+    if (ierr) {
+      cl->refct = 1;
+      PetscCall(SbpmgCLDestroy(&cl));
+      PetscCall(ierr);
+    }
+  }
+  if (view) PetscCall(SbpmgCLView(cl, PETSC_VIEWER_STDOUT_(comm)));
+  *out = cl;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLReference(SbpmgCL cl)
+{
+  PetscFunctionBegin;
+  cl->refct++;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLReleasePrograms(SbpmgCL cl)
+{
+  PetscFunctionBegin;
+  while (cl->programs) {
+    SbpmgCLProgramEntry p = cl->programs;
+    cl->programs          = p->next;
+    while (p->kernels) {
+      SbpmgCLKernelEntry k = p->kernels;
+      p->kernels           = k->next;
+      PetscCallCL(clReleaseKernel(k->kernel));
+      sbpmg_cl_global.live_kernels--;
+      PetscCall(PetscFree(k->name));
+      PetscCall(PetscFree(k));
+    }
+    PetscCallCL(clReleaseProgram(p->program));
+    sbpmg_cl_global.live_programs--;
+    PetscCall(PetscFree(p->name));
+    PetscCall(PetscFree(p->source));
+    PetscCall(PetscFree(p->options));
+    PetscCall(PetscFree(p));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLDestroy - Drop a reference to a device context; the last one releases programs, kernels, queue and context.
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpmgCLDestroy(SbpmgCL *cl)
+{
+  SbpmgCL c = *cl;
+
+  PetscFunctionBegin;
+  *cl = NULL;
+  if (!c || --c->refct > 0) PetscFunctionReturn(0);
+  if (c->view && c->queue) PetscCall(SbpmgCLView(c, PETSC_VIEWER_STDOUT_(c->comm)));
+  PetscCall(SbpmgCLReleasePrograms(c));
+  if (c->queue) {
+    PetscCallCL(clReleaseCommandQueue(c->queue));
+    sbpmg_cl_global.live_queues--;
+  }
+  if (c->context) {
+    PetscCallCL(clReleaseContext(c->context));
+    sbpmg_cl_global.live_contexts--;
+  }
+  if (c == sbpmg_cl_default) sbpmg_cl_default = NULL;
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLGetDefault - The device context sbpmg's objects use unless given another; created from the options on first use.
+
+   Not collective on later calls; the first call is collective on PETSC_COMM_WORLD (it reads the options).
+
+   Level: beginner
+
+.seealso: `SbpmgCLCreate()`, `SbpmgCLResetDefault()`
+@*/
+PetscErrorCode SbpmgCLGetDefault(SbpmgCL *cl)
+{
+  PetscFunctionBegin;
+  if (!sbpmg_cl_default) PetscCall(SbpmgCLCreate(PETSC_COMM_WORLD, &sbpmg_cl_default));
+  *cl = sbpmg_cl_default;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLResetDefault - Drop the default context; the next SbpmgCLGetDefault() selects a device again from the options.
+   Objects still holding the old context keep it alive until they are destroyed.
+
+   Level: advanced
+@*/
+PetscErrorCode SbpmgCLResetDefault(void)
+{
+  SbpmgCL cl = sbpmg_cl_default;
+
+  PetscFunctionBegin;
+  sbpmg_cl_default = NULL;
+  PetscCall(SbpmgCLDestroy(&cl));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLGetQueue(SbpmgCL cl, cl_command_queue *q)
+{
+  PetscFunctionBegin;
+  *q = cl->queue;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLGetContext(SbpmgCL cl, cl_context *c)
+{
+  PetscFunctionBegin;
+  *c = cl->context;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLGetDevice(SbpmgCL cl, cl_device_id *d)
+{
+  PetscFunctionBegin;
+  *d = cl->device;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLGetDeviceName(SbpmgCL cl, const char **name)
+{
+  PetscFunctionBegin;
+  *name = cl->device_name;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLIsGPU(SbpmgCL cl, PetscBool *gpu)
+{
+  PetscFunctionBegin;
+  *gpu = (cl->type & CL_DEVICE_TYPE_GPU) ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLFinish(SbpmgCL cl)
+{
+  PetscFunctionBegin;
+  PetscCallCL(clFinish(cl->queue));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLGetStats(SbpmgCL cl, SbpmgCLStats *s)
+{
+  PetscFunctionBegin;
+  *s               = cl->stats;
+  s->live_buffers  = sbpmg_cl_global.live_buffers;
+  s->live_kernels  = sbpmg_cl_global.live_kernels;
+  s->live_programs = sbpmg_cl_global.live_programs;
+  s->live_queues   = sbpmg_cl_global.live_queues;
+  s->live_contexts = sbpmg_cl_global.live_contexts;
+  s->device_bytes  = cl->mem_used;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLGetGlobalStats - Live OpenCL objects over every sbpmg context of this process (all zero once everything is destroyed),
+   with transfer and build totals.
+
+   Level: advanced
+@*/
+PetscErrorCode SbpmgCLGetGlobalStats(SbpmgCLStats *s)
+{
+  PetscFunctionBegin;
+  *s = sbpmg_cl_global;
+  PetscFunctionReturn(0);
+}
+
+static const char *SbpmgCLTypeName(cl_device_type t)
+{
+  if (t & CL_DEVICE_TYPE_GPU) return "gpu";
+  if (t & CL_DEVICE_TYPE_CPU) return "cpu";
+  if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+  return "other";
+}
+
+/*@C
+   SbpmgCLView - Print the device, its capabilities and the transfer and program-build counters.
+
+   Level: beginner
+@*/
+PetscErrorCode SbpmgCLView(SbpmgCL cl, PetscViewer viewer)
+{
+  PetscBool isascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg OpenCL device: %s (%s) on platform %" PetscInt_FMT " \"%s\"\n", cl->device_name, SbpmgCLTypeName(cl->type), cl->platform_index,
+                                   cl->platform_name));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, driver %s, %u compute units, %.1f GiB global memory (max allocation %.1f GiB), %.0f KiB local, fp64 %s\n", cl->device_version,
+                                   cl->driver_version, cl->compute_units, cl->global_mem / 1073741824.0, cl->max_alloc / 1073741824.0, cl->local_mem / 1024.0,
+                                   cl->fp64 ? "yes" : "no"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s%s, precision %s\n", cl->kernel_dir[0] ? "from " : "embedded in the library", cl->kernel_dir, SBPMG_REAL_NAME));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "programs built %" PetscInt_FMT ", cache hits %" PetscInt_FMT "; device memory in use %.3f MiB%s\n", cl->stats.programs_built,
+                                   cl->stats.program_cache_hits, cl->mem_used / 1048576.0, cl->mem_cap ? " (capped by -cl_mem_cap)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "transfers host->device: %.0f (%.3f MB), device->host: %.0f (%.3f MB)\n", cl->stats.htod_count, cl->stats.htod_bytes / 1e6,
+                                   cl->stats.dtoh_count, cl->stats.dtoh_bytes / 1e6));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+/* Live-object bookkeeping for programs and kernels created in program.c */
+PetscErrorCode SbpmgCLCountProgram(PetscInt delta)
+{
+  PetscFunctionBegin;
+  sbpmg_cl_global.live_programs += delta;
+  if (delta > 0) sbpmg_cl_global.programs_built += delta;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLCountKernel(PetscInt delta)
+{
+  PetscFunctionBegin;
+  sbpmg_cl_global.live_kernels += delta;
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- buffers and transfers */
+
+PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL cl, cl_mem_flags flags, size_t bytes, cl_mem *mem)
+{
+  cl_int err;
+  size_t nbytes = bytes ? bytes : 1; /* OpenCL refuses empty buffers; an empty vector still gets a handle */
+
+  PetscFunctionBegin;
+  PetscCheck(!cl->mem_cap || cl->mem_used + nbytes <= cl->mem_cap, PETSC_COMM_SELF, PETSC_ERR_MEM,
+             "Device allocation of %zu bytes refused: -cl_mem_cap %.3f MiB with %zu bytes already in use on %s", nbytes, cl->mem_cap / 1048576.0, cl->mem_used, cl->device_name);
+  PetscCheck(nbytes <= cl->max_alloc, PETSC_COMM_SELF, PETSC_ERR_MEM, "Device allocation of %zu bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes on %s", nbytes,
+             (unsigned long long)cl->max_alloc, cl->device_name);
+  *mem = clCreateBuffer(cl->context, flags, nbytes, NULL, &err);
+  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err), "OpenCL error %d (%s): allocating a device buffer of %zu bytes on %s (%zu bytes in use)", (int)err,
+             SbpmgCLErrorName(err), nbytes, cl->device_name, cl->mem_used);
+  cl->mem_used += nbytes;
+  sbpmg_cl_global.live_buffers++;
+  sbpmg_cl_global.device_bytes += nbytes;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLReleaseBuffer(SbpmgCL cl, cl_mem *mem)
+{
+  size_t bytes;
+
+  PetscFunctionBegin;
+  if (!*mem) PetscFunctionReturn(0);
+  PetscCallCL(clGetMemObjectInfo(*mem, CL_MEM_SIZE, sizeof(bytes), &bytes, NULL));
+  PetscCallCL(clReleaseMemObject(*mem));
+  *mem = NULL;
+  cl->mem_used -= bytes;
+  sbpmg_cl_global.live_buffers--;
+  sbpmg_cl_global.device_bytes -= bytes;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLWriteBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, const void *host)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall(SbpmgLogKernelBegin(SBPMG_CLHtoD));
+  PetscCallCL(clEnqueueWriteBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_CLHtoD, NULL, 0, bytes));
+  cl->stats.htod_count += 1;
+  cl->stats.htod_bytes += bytes;
+  sbpmg_cl_global.htod_count += 1;
+  sbpmg_cl_global.htod_bytes += bytes;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLReadBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, void *host)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall(SbpmgLogKernelBegin(SBPMG_CLDtoH));
+  PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_CLDtoH, NULL, 0, bytes));
+  cl->stats.dtoh_count += 1;
+  cl->stats.dtoh_bytes += bytes;
+  sbpmg_cl_global.dtoh_count += 1;
+  sbpmg_cl_global.dtoh_bytes += bytes;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLFillBuffer(SbpmgCL cl, cl_mem mem, const void *pattern, size_t pattern_size, size_t offset, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCallCL(clEnqueueFillBuffer(cl->queue, mem, pattern, pattern_size, offset, bytes, 0, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLCopyBuffer(SbpmgCL cl, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCallCL(clEnqueueCopyBuffer(cl->queue, src, dst, src_offset, dst_offset, bytes, 0, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- kernel arguments and launches */
+
+PetscErrorCode SbpmgCLSetArg(cl_kernel k, cl_uint index, size_t size, const void *value)
+{
+  cl_int err;
+
+  PetscFunctionBegin;
+  err = clSetKernelArg(k, index, size, value);
+  if (err != CL_SUCCESS) {
+    char name[128] = "?";
+    (void)clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) setting argument %u (%zu bytes) of kernel %s", (int)err, SbpmgCLErrorName(err), index, size, name);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLSetArgs(cl_kernel k, cl_uint first, PetscInt npairs, ...)
+{
+  va_list ap;
+
+  PetscFunctionBegin;
+  va_start(ap, npairs);
+  for (PetscInt i = 0; i < npairs; i++) {
+    size_t      size  = va_arg(ap, size_t);
+    const void *value = va_arg(ap, const void *);
+    PetscErrorCode ierr = SbpmgCLSetArg(k, first + (cl_uint)i, size, value);
+    if (ierr) {
+      va_end(ap);
+      PetscCall(ierr);
+    }
+  }
+  va_end(ap);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLLaunch(SbpmgCL cl, cl_kernel k, cl_uint dim, const size_t global[], const size_t local[])
+{
+  size_t g[3];
+  cl_int err;
+
+  PetscFunctionBegin;
+  for (cl_uint d = 0; d < dim; d++) {
+    if (global[d] == 0) PetscFunctionReturn(0); /* nothing to do */
+    g[d] = local ? ((global[d] + local[d] - 1) / local[d]) * local[d] : global[d];
+  }
+  err = clEnqueueNDRangeKernel(cl->queue, k, dim, NULL, g, local, 0, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    char name[128] = "?";
+    (void)clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL);
+    SETERRQ(PETSC_COMM_SELF, SbpmgCLErrorCode(err), "OpenCL error %d (%s) launching kernel %s on %u-D range %zu x %zu (local %zu x %zu)", (int)err, SbpmgCLErrorName(err), name, dim,
+            g[0], dim > 1 ? g[1] : 1, local ? local[0] : 0, local && dim > 1 ? local[1] : 0);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Launch over n work-items (rounded up to a multiple of local; local 0 lets the runtime choose, n exactly). */
+PetscErrorCode SbpmgCLLaunch1D(SbpmgCL cl, cl_kernel k, size_t n, size_t local)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLLaunch(cl, k, 1, &n, local ? &local : NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLLaunch2D(SbpmgCL cl, cl_kernel k, const size_t global[2], const size_t local[2])
+{
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLLaunch(cl, k, 2, global, local));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,186 @@
+/* OpenCL program build and cache: one program per (source, build options, device), kernels cached inside it. */
+#include <sbpmg/impl.h>
+
+/* The source of kernels/<name>.cl: from -cl_kernel_dir when given, else the copy embedded at build time. */
+PetscErrorCode SbpmgCLReadSource(SbpmgCL cl, const char name[], char **source)
+{
+  PetscFunctionBegin;
+  if (cl->kernel_dir[0]) {
+    char   path[PETSC_MAX_PATH_LEN];
+    FILE  *fp;
+    long   len;
+    size_t got;
+
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.cl", cl->kernel_dir, name));
+    fp = fopen(path, "rb");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Kernel file %s not found or not readable (-cl_kernel_dir %s)", path, cl->kernel_dir);
+    if (fseek(fp, 0, SEEK_END) || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
+      (void)fclose(fp);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot determine the size of kernel file %s", path);
+    }
+    PetscCall(PetscMalloc1(len + 1, source));
+    got = fread(*source, 1, (size_t)len, fp);
+    (void)fclose(fp);
+    if (got != (size_t)len) {
+      PetscCall(PetscFree(*source));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Read %zu of %ld bytes of kernel file %s", got, len, path);
+    }
+    (*source)[len] = 0;
+  } else {
+    const char *src = NULL;
+    PetscBool   match;
+
+    for (PetscInt i = 0; i < SbpmgNumEmbeddedKernels && !src; i++) {
+      PetscCall(PetscStrcmp(SbpmgEmbeddedKernels[i].name, name, &match));
+      if (match) src = SbpmgEmbeddedKernels[i].source;
+    }
+    PetscCheck(src, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "No kernel source kernels/%s.cl is embedded in this library", name);
+    PetscCall(PetscStrallocpy(src, source));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLComposeOptions(SbpmgCL cl, const char user[], char **options)
+{
+  char   buf[4096];
+  size_t len;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(buf, sizeof(buf), "-cl-std=CL1.2 -DSBPMG_REAL=%s%s %s", SBPMG_REAL_NAME, cl->fp64 ? " -DSBPMG_HAVE_FP64=1" : "", user ? user : ""));
+  PetscCall(PetscStrlen(buf, &len));
+  PetscCheck(len + 1 < sizeof(buf), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "OpenCL build options longer than %zu characters", sizeof(buf) - 1);
+  PetscCall(PetscStrallocpy(buf, options));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLFindProgram(SbpmgCL cl, const char name[], const char source[], const char options[], SbpmgCLProgramEntry *found)
+{
+  PetscFunctionBegin;
+  *found = NULL;
+  for (SbpmgCLProgramEntry p = cl->programs; p; p = p->next) {
+    PetscBool same_name, same_source, same_options;
+
+    PetscCall(PetscStrcmp(p->name, name, &same_name));
+    if (!same_name) continue;
+    PetscCall(PetscStrcmp(p->options, options, &same_options));
+    if (!same_options) continue;
+    PetscCall(PetscStrcmp(p->source, source, &same_source));
+    if (same_source) {
+      *found = p;
+      break;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Build; on failure release the program and raise an error carrying the compiler's log. */
+static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char source[], const char options[], cl_program *program)
+{
+  cl_int err;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_CLBuild, 0, 0, 0, 0));
+  *program = clCreateProgramWithSource(cl->context, 1, &source, NULL, &err);
+  PetscCallCL(err);
+  err = clBuildProgram(*program, 1, &cl->device, options, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    char   log[2048] = "";
+    size_t loglen    = 0;
+
+    (void)clGetProgramBuildInfo(*program, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
+    if (loglen > 0) {
+      char *full;
+      PetscCall(PetscMalloc1(loglen + 1, &full));
+      (void)clGetProgramBuildInfo(*program, cl->device, CL_PROGRAM_BUILD_LOG, loglen, full, NULL);
+      full[loglen] = 0;
+      PetscCall(PetscStrncpy(log, full, sizeof(log)));
+      PetscCall(PetscFree(full));
+    }
+    (void)clReleaseProgram(*program);
+    *program = NULL;
+    PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Building OpenCL program kernels/%s.cl failed (%s) for %s with options \"%s\"; build log:\n%s", name, SbpmgCLErrorName(err),
+            cl->device_name, options, log);
+  }
+  PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* The program kernels/<name>.cl built with the given -D options (precision added here), from the cache when it was built before. */
+PetscErrorCode SbpmgCLGetProgram(SbpmgCL cl, const char name[], const char user_options[], SbpmgCLProgramEntry *entry)
+{
+  char               *source, *options;
+  SbpmgCLProgramEntry p;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLReadSource(cl, name, &source));
+  PetscCall(SbpmgCLComposeOptions(cl, user_options, &options));
+  PetscCall(SbpmgCLFindProgram(cl, name, source, options, &p));
+  if (p) {
+    cl->stats.program_cache_hits++;
+    PetscCall(PetscFree(source));
+    PetscCall(PetscFree(options));
+    *entry = p;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscNew(&p));
+  {
+    PetscErrorCode ierr = SbpmgCLBuild(cl, name, source, options, &p->program);
+    if (ierr) {
+      PetscCall(PetscFree(source));
+      PetscCall(PetscFree(options));
+      PetscCall(PetscFree(p));
+      PetscCall(ierr);
+    }
+  }
+  cl->stats.programs_built++;
+  PetscCall(SbpmgCLCountProgram(1));
+  PetscCall(PetscStrallocpy(name, &p->name));
+  p->source    = source;
+  p->options   = options;
+  p->next      = cl->programs;
+  cl->programs = p;
+  *entry       = p;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLGetKernel - A kernel of the program kernels/<program>.cl built with the given -D options; built and cached on first use.
+
+   Input Parameters:
++  cl      - the device context
+.  program - the kernel file name, without .cl
+.  options - extra build options (-D specialisations), may be NULL
+-  kernel  - the __kernel function name
+
+   Output Parameter:
+.  k - the kernel; owned by the cache, do not release it
+
+   Level: developer
+@*/
+PetscErrorCode SbpmgCLGetKernel(SbpmgCL cl, const char program[], const char options[], const char kernel[], cl_kernel *k)
+{
+  SbpmgCLProgramEntry p;
+  SbpmgCLKernelEntry  e;
+  cl_int              err;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLGetProgram(cl, program, options, &p));
+  for (e = p->kernels; e; e = e->next) {
+    PetscBool match;
+    PetscCall(PetscStrcmp(e->name, kernel, &match));
+    if (match) {
+      *k = e->kernel;
+      PetscFunctionReturn(0);
+    }
+  }
+  *k = clCreateKernel(p->program, kernel, &err);
+  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) creating kernel %s from kernels/%s.cl", (int)err, SbpmgCLErrorName(err), kernel, program);
+  PetscCall(SbpmgCLCountKernel(1));
+  PetscCall(PetscNew(&e));
+  PetscCall(PetscStrallocpy(kernel, &e->name));
+  e->kernel  = *k;
+  e->next    = p->kernels;
+  p->kernels = e;
+  PetscFunctionReturn(0);
+}

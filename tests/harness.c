@@ -1,0 +1,59 @@
+#include "harness.h"
+
+void SbpmgTestCheckError(PetscErrorCode got, PetscErrorCode want, const char *substr, const char *call, const char *file, int line)
+{
+  const char *text = NULL;
+  char       *message = NULL;
+
+  if (!got) fail_msg("%s:%d: %s succeeded, expected PETSc error %d", file, line, call, (int)want);
+  PetscErrorMessage(got, &text, &message);
+  if (got != want) fail_msg("%s:%d: %s failed with PETSc error %d (%s: %s), expected %d", file, line, call, (int)got, text ? text : "?", message ? message : "", (int)want);
+  if (substr && (!message || !strstr(message, substr))) fail_msg("%s:%d: the error message of %s is \"%s\", which does not contain \"%s\"", file, line, call, message ? message : "", substr);
+  print_message("  expected error %d: %s\n", (int)got, message ? message : "");
+}
+
+void SbpmgTestSetOption(const char *name, const char *value)
+{
+  if (value) PCALL(PetscOptionsSetValue(NULL, name, value));
+  else PCALL(PetscOptionsClearValue(NULL, name));
+}
+
+void SbpmgTestRandom(PetscInt n, PetscScalar *x, PetscReal lo, PetscReal hi, unsigned long seed)
+{
+  unsigned long long s = 0x9E3779B97F4A7C15ULL ^ seed;
+
+  for (PetscInt i = 0; i < n; i++) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    x[i] = lo + (hi - lo) * (PetscReal)((s >> 11) * (1.0 / 9007199254740992.0));
+  }
+}
+
+void SbpmgTestMaxDiff(PetscInt n, const PetscScalar *a, const PetscScalar *b, PetscReal *diff, PetscReal *scale)
+{
+  *diff  = 0;
+  *scale = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    *diff  = PetscMax(*diff, PetscAbsScalar(a[i] - b[i]));
+    *scale = PetscMax(*scale, PetscAbsScalar(b[i]));
+  }
+}
+
+/* Run the group inside PETSc; afterwards every OpenCL object sbpmg created must have been released. */
+int SbpmgTestMain(int argc, char **argv, const char *help, const struct CMUnitTest *tests, size_t n, const char *file)
+{
+  int          failed;
+  SbpmgCLStats s;
+
+  if (PetscInitialize(&argc, &argv, NULL, help)) return 1;
+  failed = _cmocka_run_group_tests(file, tests, n, NULL, NULL);
+  if (PetscFinalize()) return 1;
+  if (SbpmgCLGetGlobalStats(&s)) return 1;
+  if (s.live_buffers || s.live_kernels || s.live_programs || s.live_queues || s.live_contexts) {
+    fprintf(stderr, "LEAK: live OpenCL objects after PetscFinalize: %d buffers, %d kernels, %d programs, %d queues, %d contexts\n", (int)s.live_buffers, (int)s.live_kernels,
+            (int)s.live_programs, (int)s.live_queues, (int)s.live_contexts);
+    failed++;
+  }
+  return failed;
+}

@@ -1,0 +1,48 @@
+/* Test harness: cmocka inside a PETSc program. Tests may use the private interface. */
+#ifndef SBPMG_TEST_HARNESS_H
+#define SBPMG_TEST_HARNESS_H
+
+#include <sbpmg/impl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <float.h>
+#include <cmocka.h>
+
+/* Fail the current test when a PETSc call returns an error. */
+#define PCALL(call) \
+  do { \
+    PetscErrorCode pcall_err_ = (call); \
+    if (pcall_err_) fail_msg("%s failed with PETSc error %d", #call, (int)pcall_err_); \
+  } while (0)
+
+/* Run a call that must fail with PETSc error code `code` and a message containing `substr`. */
+#define EXPECT_ERROR(call, code, substr) \
+  do { \
+    PetscErrorCode expect_err_; \
+    PCALL(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    expect_err_ = (call); \
+    PCALL(PetscPopErrorHandler()); \
+    SbpmgTestCheckError(expect_err_, (code), (substr), #call, __FILE__, __LINE__); \
+  } while (0)
+
+void SbpmgTestCheckError(PetscErrorCode, PetscErrorCode, const char *, const char *, const char *, int);
+int  SbpmgTestMain(int, char **, const char *, const struct CMUnitTest *, size_t, const char *);
+
+/* Set (value != NULL) or clear (value == NULL) a global option. */
+void SbpmgTestSetOption(const char *name, const char *value);
+
+/* Uniform random numbers in [lo, hi) from a fixed seed, host side. */
+void SbpmgTestRandom(PetscInt n, PetscScalar *x, PetscReal lo, PetscReal hi, unsigned long seed);
+
+/* max_i |a_i - b_i| and max_i |b_i| */
+void SbpmgTestMaxDiff(PetscInt n, const PetscScalar *a, const PetscScalar *b, PetscReal *diff, PetscReal *scale);
+
+#define SBPMG_TEST_MAIN(help, tests) \
+  int main(int argc, char **argv) \
+  { \
+    return SbpmgTestMain(argc, argv, help, tests, sizeof(tests) / sizeof((tests)[0]), __FILE__); \
+  }
+
+#endif

@@ -1,0 +1,327 @@
+/* The OpenCL runtime layer: device selection, program cache, build errors, a kernel against a host loop. */
+#include "harness.h"
+#include <unistd.h>
+
+static const char help[] = "Tests of sbpmg's OpenCL runtime layer (src/cl).\n";
+
+static void test_default_device(void **state)
+{
+  SbpmgCL     cl;
+  const char *name;
+  cl_device_id dev;
+
+  PCALL(SbpmgCLGetDefault(&cl));
+  PCALL(SbpmgCLGetDeviceName(cl, &name));
+  assert_true(strlen(name) > 0);
+  PCALL(SbpmgCLGetDevice(cl, &dev));
+  assert_non_null(dev);
+  /* the default context is a singleton until reset */
+  {
+    SbpmgCL again;
+    PCALL(SbpmgCLGetDefault(&again));
+    assert_ptr_equal(cl, again);
+  }
+  PCALL(SbpmgCLView(cl, PETSC_VIEWER_STDOUT_SELF));
+}
+
+static void test_select_cpu(void **state)
+{
+  SbpmgCL   cl;
+  PetscBool gpu;
+
+  SbpmgTestSetOption("-cl_device_type", "cpu");
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  SbpmgTestSetOption("-cl_device_type", NULL);
+  PCALL(SbpmgCLIsGPU(cl, &gpu));
+  assert_false(gpu);
+  assert_true(cl->type & CL_DEVICE_TYPE_CPU);
+  PCALL(SbpmgCLDestroy(&cl));
+  assert_null(cl);
+}
+
+static void test_invalid_device_index(void **state)
+{
+  SbpmgCL cl = NULL;
+
+  SbpmgTestSetOption("-cl_device_type", "cpu");
+  SbpmgTestSetOption("-cl_device", "99");
+  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_OUTOFRANGE, "-cl_device 99 is out of range");
+  SbpmgTestSetOption("-cl_device", "-2");
+  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_OUTOFRANGE, "-cl_device -2 must be >= 0");
+  SbpmgTestSetOption("-cl_device", NULL);
+  SbpmgTestSetOption("-cl_device_type", NULL);
+  assert_null(cl);
+}
+
+static void test_invalid_platform_index(void **state)
+{
+  SbpmgCL cl = NULL;
+
+  SbpmgTestSetOption("-cl_platform", "42");
+  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_OUTOFRANGE, "-cl_platform 42 is out of range");
+  SbpmgTestSetOption("-cl_platform", NULL);
+  assert_null(cl);
+}
+
+static void test_unknown_device_type(void **state)
+{
+  SbpmgCL cl = NULL;
+
+  SbpmgTestSetOption("-cl_device_type", "fpga");
+  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'fpga' for -cl_device_type: choose one of auto, gpu, cpu, any");
+  SbpmgTestSetOption("-cl_device_type", NULL);
+  assert_null(cl);
+}
+
+/* Asking for a GPU where there is none names what was searched. */
+static void test_no_gpu(void **state)
+{
+  SbpmgCL        cl = NULL;
+  cl_platform_id platforms[16];
+  cl_uint        np = 0, ngpu = 0;
+
+  assert_int_equal(clGetPlatformIDs(16, platforms, &np), CL_SUCCESS);
+  for (cl_uint p = 0; p < np; p++) {
+    cl_uint n = 0;
+    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_GPU, 0, NULL, &n) == CL_SUCCESS) ngpu += n;
+  }
+  if (ngpu) skip();
+  SbpmgTestSetOption("-cl_device_type", "gpu");
+  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_LIB, "No OpenCL device of type gpu found (searched: [0]");
+  SbpmgTestSetOption("-cl_device_type", NULL);
+}
+
+static void test_mem_cap(void **state)
+{
+  SbpmgCL cl;
+  cl_mem  a = NULL, b = NULL;
+
+  SbpmgTestSetOption("-cl_mem_cap", "1");
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  SbpmgTestSetOption("-cl_mem_cap", NULL);
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 700 * 1024, &a));
+  EXPECT_ERROR(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 700 * 1024, &b), PETSC_ERR_MEM, "Device allocation of 716800 bytes refused: -cl_mem_cap 1.000 MiB");
+  assert_null(b);
+  PCALL(SbpmgCLReleaseBuffer(cl, &a));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 700 * 1024, &b)); /* freed memory is available again */
+  PCALL(SbpmgCLReleaseBuffer(cl, &b));
+  PCALL(SbpmgCLDestroy(&cl));
+  SbpmgTestSetOption("-cl_mem_cap", "-3");
+  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap -3");
+  SbpmgTestSetOption("-cl_mem_cap", NULL);
+}
+
+static void test_program_cache(void **state)
+{
+  SbpmgCL      cl;
+  cl_kernel    k1, k2, k3;
+  SbpmgCLStats s;
+
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k1));
+  PCALL(SbpmgCLGetStats(cl, &s));
+  assert_int_equal(s.programs_built, 1);
+  assert_int_equal(s.program_cache_hits, 0);
+  PCALL(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k2));
+  PCALL(SbpmgCLGetStats(cl, &s));
+  assert_int_equal(s.programs_built, 1);
+  assert_int_equal(s.program_cache_hits, 1);
+  assert_ptr_equal(k1, k2);
+  /* other -D options are another program */
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=float", "selftest_axpy", &k3));
+  PCALL(SbpmgCLGetStats(cl, &s));
+  assert_int_equal(s.programs_built, 2);
+  assert_ptr_not_equal(k1, k3);
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", NULL, "no_such_kernel", &k3), PETSC_ERR_LIB, "CL_INVALID_KERNEL_NAME) creating kernel no_such_kernel");
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "no_such_file", NULL, "k", &k3), PETSC_ERR_ARG_UNKNOWN_TYPE, "kernels/no_such_file.cl");
+  PCALL(SbpmgCLDestroy(&cl));
+}
+
+static void write_file(const char *path, const char *text)
+{
+  FILE *fp = fopen(path, "w");
+  assert_non_null(fp);
+  fputs(text, fp);
+  fclose(fp);
+}
+
+/* -cl_kernel_dir overrides the embedded source; a syntax error surfaces with the build log. */
+static void test_kernel_dir_and_build_error(void **state)
+{
+  char      dir[] = "/tmp/sbpmg-kdir-XXXXXX", path[256];
+  SbpmgCL   cl    = NULL;
+  cl_kernel k;
+
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof(path), "%s/selftest.cl", dir);
+  write_file(path, "__kernel void selftest_axpy(__global float *y) { y[0] = 1.0f + ; }\n");
+  SbpmgTestSetOption("-cl_kernel_dir", dir);
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k), PETSC_ERR_LIB, "build log:");
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k), PETSC_ERR_LIB, "expected expression");
+  /* a file missing from the directory */
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "vecops_missing", NULL, "x", &k), PETSC_ERR_FILE_OPEN, "vecops_missing.cl not found");
+  /* a corrected file is picked up: a different source is a different program */
+  write_file(path, "__kernel void selftest_axpy(__global float *y) { y[0] = 7.0f; }\n");
+  PCALL(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k));
+  {
+    cl_mem buf;
+    float  y = 0;
+    PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(float), &buf));
+    PCALL(SbpmgCLSetArg(k, 0, sizeof(cl_mem), &buf));
+    PCALL(SbpmgCLLaunch1D(cl, k, 1, 0));
+    PCALL(SbpmgCLReadBuffer(cl, buf, 0, sizeof(float), &y));
+    assert_true(y == 7.0f);
+    PCALL(SbpmgCLReleaseBuffer(cl, &buf));
+  }
+  PCALL(SbpmgCLDestroy(&cl));
+  unlink(path);
+  rmdir(dir);
+  /* a directory that does not exist */
+  SbpmgTestSetOption("-cl_kernel_dir", "/nonexistent/sbpmg-kernels");
+  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_FILE_OPEN, "-cl_kernel_dir /nonexistent/sbpmg-kernels is not a readable directory");
+  SbpmgTestSetOption("-cl_kernel_dir", NULL);
+}
+
+/* y += alpha x on the device against the same loop on the host, in double and in float. */
+static void run_axpy(PetscInt n, PetscBool single)
+{
+  SbpmgCL     cl;
+  cl_kernel   k;
+  cl_mem      xd, yd;
+  size_t      es = single ? sizeof(float) : sizeof(double);
+  PetscScalar *x, *y;
+  void        *xh, *yh, *out;
+  double      alpha = 0.7316, maxerr = 0;
+  int         ni    = (int)n;
+
+  PCALL(SbpmgCLGetDefault(&cl));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", single ? "-DSELFTEST_T=float" : "-DSELFTEST_T=double", "selftest_axpy", &k));
+  PCALL(PetscMalloc2(n, &x, n, &y));
+  PCALL(PetscMalloc3(n * es, &xh, n * es, &yh, n * es, &out));
+  SbpmgTestRandom(n, x, -1, 1, 1 + n);
+  SbpmgTestRandom(n, y, -1, 1, 2 + n);
+  for (PetscInt i = 0; i < n; i++) {
+    if (single) {
+      ((float *)xh)[i] = (float)x[i];
+      ((float *)yh)[i] = (float)y[i];
+    } else {
+      ((double *)xh)[i] = x[i];
+      ((double *)yh)[i] = y[i];
+    }
+  }
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, n * es, &xd));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, n * es, &yd));
+  PCALL(SbpmgCLWriteBuffer(cl, xd, 0, n * es, xh));
+  PCALL(SbpmgCLWriteBuffer(cl, yd, 0, n * es, yh));
+  if (single) {
+    float a = (float)alpha;
+    PCALL(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &ni, sizeof(float), &a, sizeof(cl_mem), &xd, sizeof(cl_mem), &yd));
+  } else {
+    PCALL(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &ni, sizeof(double), &alpha, sizeof(cl_mem), &xd, sizeof(cl_mem), &yd));
+  }
+  PCALL(SbpmgCLLaunch1D(cl, k, n, 64));
+  PCALL(SbpmgCLReadBuffer(cl, yd, 0, n * es, out));
+  for (PetscInt i = 0; i < n; i++) {
+    double host, dev, tol;
+    if (single) {
+      float hs = ((float *)yh)[i] + (float)alpha * ((float *)xh)[i];
+      host     = hs;
+      dev      = ((float *)out)[i];
+      tol      = 2 * FLT_EPSILON * (fabs(((float *)yh)[i]) + fabs(alpha * ((float *)xh)[i]));
+    } else {
+      host = y[i] + alpha * x[i];
+      dev  = ((double *)out)[i];
+      tol  = 2 * DBL_EPSILON * (fabs(y[i]) + fabs(alpha * x[i]));
+    }
+    if (fabs(host - dev) > tol) fail_msg("axpy %s n=%d entry %d: device %.17g host %.17g", single ? "float" : "double", (int)n, (int)i, dev, host);
+    maxerr = PetscMax(maxerr, fabs(host - dev));
+  }
+  print_message("  axpy %-6s n = %7d: max |device - host| = %.3e\n", single ? "float" : "double", (int)n, maxerr);
+  PCALL(SbpmgCLReleaseBuffer(cl, &xd));
+  PCALL(SbpmgCLReleaseBuffer(cl, &yd));
+  PCALL(PetscFree2(x, y));
+  PCALL(PetscFree3(xh, yh, out));
+}
+
+static void test_axpy_matches_host(void **state)
+{
+  const PetscInt sizes[] = {1, 7, 1000, 100003};
+  for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+    run_axpy(sizes[i], PETSC_FALSE);
+    run_axpy(sizes[i], PETSC_TRUE);
+  }
+}
+
+/* A wrong result must be caught: the check above is not vacuous. */
+static void test_axpy_detects_wrong_kernel(void **state)
+{
+  SbpmgCL cl;
+  cl_kernel k;
+  cl_mem  yd;
+  double  y = 1, alpha = 0;
+  int     n = 1;
+
+  PCALL(SbpmgCLGetDefault(&cl));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(double), &yd));
+  PCALL(SbpmgCLWriteBuffer(cl, yd, 0, sizeof(double), &y));
+  alpha = 2; /* y + 2 y = 3 */
+  PCALL(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &n, sizeof(double), &alpha, sizeof(cl_mem), &yd, sizeof(cl_mem), &yd));
+  PCALL(SbpmgCLLaunch1D(cl, k, 1, 0));
+  PCALL(SbpmgCLReadBuffer(cl, yd, 0, sizeof(double), &y));
+  assert_true(y == 3.0);
+  PCALL(SbpmgCLReleaseBuffer(cl, &yd));
+}
+
+static void test_initialize_twice(void **state)
+{
+  PetscLogEvent e1, e2;
+
+  PCALL(SbpmgInitializePackage());
+  PCALL(PetscLogEventGetId("SbpApply", &e1));
+  PCALL(SbpmgInitializePackage());
+  PCALL(PetscDLLibraryRegister_sbpmg());
+  PCALL(PetscDLLibraryRegister_sbpmg());
+  PCALL(PetscLogEventGetId("SbpApply", &e2));
+  assert_int_equal(e1, e2);
+  assert_int_equal(e1, SBPMG_SbpApply);
+}
+
+static void test_transfer_counters(void **state)
+{
+  SbpmgCL      cl;
+  SbpmgCLStats a, b;
+  cl_mem       buf;
+  double       v[10] = {0};
+
+  PCALL(SbpmgCLGetDefault(&cl));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(v), &buf));
+  PCALL(SbpmgCLGetStats(cl, &a));
+  PCALL(SbpmgCLWriteBuffer(cl, buf, 0, sizeof(v), v));
+  PCALL(SbpmgCLReadBuffer(cl, buf, 0, sizeof(v), v));
+  PCALL(SbpmgCLReadBuffer(cl, buf, 0, sizeof(v), v));
+  PCALL(SbpmgCLGetStats(cl, &b));
+  assert_true(b.htod_count - a.htod_count == 1 && b.htod_bytes - a.htod_bytes == sizeof(v));
+  assert_true(b.dtoh_count - a.dtoh_count == 2 && b.dtoh_bytes - a.dtoh_bytes == 2 * sizeof(v));
+  PCALL(SbpmgCLReleaseBuffer(cl, &buf));
+}
+
+
+static const struct CMUnitTest tests[] = {
+  cmocka_unit_test(test_default_device),
+  cmocka_unit_test(test_select_cpu),
+  cmocka_unit_test(test_invalid_device_index),
+  cmocka_unit_test(test_invalid_platform_index),
+  cmocka_unit_test(test_unknown_device_type),
+  cmocka_unit_test(test_no_gpu),
+  cmocka_unit_test(test_mem_cap),
+  cmocka_unit_test(test_program_cache),
+  cmocka_unit_test(test_kernel_dir_and_build_error),
+  cmocka_unit_test(test_axpy_matches_host),
+  cmocka_unit_test(test_axpy_detects_wrong_kernel),
+  cmocka_unit_test(test_initialize_twice),
+  cmocka_unit_test(test_transfer_counters),
+};
+
+SBPMG_TEST_MAIN(help, tests)
