@@ -49,6 +49,7 @@ PETSC_EXTERN PetscErrorCode SbpmgCLGetDevice(SbpmgCL, cl_device_id *);
 PETSC_EXTERN PetscErrorCode SbpmgCLGetDeviceName(SbpmgCL, const char **);
 PETSC_EXTERN PetscErrorCode SbpmgCLIsGPU(SbpmgCL, PetscBool *);
 PETSC_EXTERN PetscErrorCode SbpmgCLGetKernel(SbpmgCL, const char[], const char[], const char[], cl_kernel *);
+PETSC_EXTERN PetscErrorCode SbpmgCLGetKernelFromSource(SbpmgCL, const char[], const char[], const char[], const char[], cl_kernel *);
 PETSC_EXTERN PetscErrorCode SbpmgCLFinish(SbpmgCL);
 
 /* ---------------------------------------------------------------- device vectors (src/vec) */

@@ -106,14 +106,14 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
   PetscFunctionReturn(0);
 }
 
-/* The program kernels/<name>.cl built with the given -D options (precision added here), from the cache when it was built before. */
-PetscErrorCode SbpmgCLGetProgram(SbpmgCL cl, const char name[], const char user_options[], SbpmgCLProgramEntry *entry)
+/* The program named `name` built from `source` with the given -D options (precision added here); from the cache when built before.
+   Takes ownership of `source`. */
+static PetscErrorCode SbpmgCLGetProgramFromOwnedSource(SbpmgCL cl, const char name[], char *source, const char user_options[], SbpmgCLProgramEntry *entry)
 {
-  char               *source, *options;
+  char               *options;
   SbpmgCLProgramEntry p;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgCLReadSource(cl, name, &source));
   PetscCall(SbpmgCLComposeOptions(cl, user_options, &options));
   PetscCall(SbpmgCLFindProgram(cl, name, source, options, &p));
   if (p) {
@@ -144,6 +144,60 @@ PetscErrorCode SbpmgCLGetProgram(SbpmgCL cl, const char name[], const char user_
   PetscFunctionReturn(0);
 }
 
+/* The program kernels/<name>.cl (embedded, or from -cl_kernel_dir) built with the given -D options. */
+PetscErrorCode SbpmgCLGetProgram(SbpmgCL cl, const char name[], const char user_options[], SbpmgCLProgramEntry *entry)
+{
+  char *source;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLReadSource(cl, name, &source));
+  PetscCall(SbpmgCLGetProgramFromOwnedSource(cl, name, source, user_options, entry));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLGetKernelFromProgram(SbpmgCLProgramEntry p, const char kernel[], cl_kernel *k)
+{
+  SbpmgCLKernelEntry e;
+  cl_int             err;
+
+  PetscFunctionBegin;
+  for (e = p->kernels; e; e = e->next) {
+    PetscBool match;
+    PetscCall(PetscStrcmp(e->name, kernel, &match));
+    if (match) {
+      *k = e->kernel;
+      PetscFunctionReturn(0);
+    }
+  }
+  *k = clCreateKernel(p->program, kernel, &err);
+  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) creating kernel %s from kernels/%s.cl", (int)err, SbpmgCLErrorName(err), kernel, p->name);
+  PetscCall(SbpmgCLCountKernel(1));
+  PetscCall(PetscNew(&e));
+  PetscCall(PetscStrallocpy(kernel, &e->name));
+  e->kernel  = *k;
+  e->next    = p->kernels;
+  p->kernels = e;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLGetKernelFromSource - Like SbpmgCLGetKernel(), for a program given as source text (tests, user kernels); cached by
+   (name, source, options) like the embedded ones.
+
+   Level: developer
+@*/
+PetscErrorCode SbpmgCLGetKernelFromSource(SbpmgCL cl, const char name[], const char source[], const char options[], const char kernel[], cl_kernel *k)
+{
+  char               *copy;
+  SbpmgCLProgramEntry p;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrallocpy(source, &copy));
+  PetscCall(SbpmgCLGetProgramFromOwnedSource(cl, name, copy, options, &p));
+  PetscCall(SbpmgCLGetKernelFromProgram(p, kernel, k));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpmgCLGetKernel - A kernel of the program kernels/<program>.cl built with the given -D options; built and cached on first use.
 
@@ -161,26 +215,9 @@ PetscErrorCode SbpmgCLGetProgram(SbpmgCL cl, const char name[], const char user_
 PetscErrorCode SbpmgCLGetKernel(SbpmgCL cl, const char program[], const char options[], const char kernel[], cl_kernel *k)
 {
   SbpmgCLProgramEntry p;
-  SbpmgCLKernelEntry  e;
-  cl_int              err;
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLGetProgram(cl, program, options, &p));
-  for (e = p->kernels; e; e = e->next) {
-    PetscBool match;
-    PetscCall(PetscStrcmp(e->name, kernel, &match));
-    if (match) {
-      *k = e->kernel;
-      PetscFunctionReturn(0);
-    }
-  }
-  *k = clCreateKernel(p->program, kernel, &err);
-  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) creating kernel %s from kernels/%s.cl", (int)err, SbpmgCLErrorName(err), kernel, program);
-  PetscCall(SbpmgCLCountKernel(1));
-  PetscCall(PetscNew(&e));
-  PetscCall(PetscStrallocpy(kernel, &e->name));
-  e->kernel  = *k;
-  e->next    = p->kernels;
-  p->kernels = e;
+  PetscCall(SbpmgCLGetKernelFromProgram(p, kernel, k));
   PetscFunctionReturn(0);
 }
