@@ -67,5 +67,153 @@ PETSC_EXTERN PetscErrorCode VecOpenCLGetBuffer(Vec, cl_mem *);
 PETSC_EXTERN PetscErrorCode VecOpenCLRestoreBuffer(Vec, cl_mem *);
 PETSC_EXTERN PetscErrorCode VecOpenCLGetCL(Vec, SbpmgCL *);
 PETSC_EXTERN PetscErrorCode VecIsOpenCL(Vec, PetscBool *);
+/* on a given device context rather than the default one */
+PETSC_EXTERN PetscErrorCode VecCreateSeqOpenCLWithContext(MPI_Comm, SbpmgCL, PetscInt, Vec *);
+
+/* ---------------------------------------------------------------- SBP-SAT problem and operators (src/sbp) */
+typedef struct _p_SbpProblem *SbpProblem;
+PETSC_EXTERN PetscClassId     SBP_PROBLEM_CLASSID;
+
+typedef enum {
+  SBP_MAPPING_CURVED, /* the curved quadrilateral of spec-sbp-sat.md 4.1-4.3 */
+  SBP_MAPPING_SQUARE, /* the identity map of [-1,1]^2 */
+  SBP_MAPPING_USER    /* SbpProblemSetMappingFunction() */
+} SbpMappingType;
+PETSC_EXTERN const char *const SbpMappingTypes[];
+
+typedef enum {
+  SBP_MU_BASIN,    /* the smoothed elliptical basin of 4.4 */
+  SBP_MU_CONSTANT, /* -sbp_mu_value */
+  SBP_MU_USER      /* SbpProblemSetMuFunction() */
+} SbpMuType;
+PETSC_EXTERN const char *const SbpMuTypes[];
+
+typedef enum {
+  SBP_BC_DIRICHLET,
+  SBP_BC_NEUMANN
+} SbpBCType;
+
+typedef enum {
+  SBP_BACKEND_AUTO,   /* device on one rank, host with more */
+  SBP_BACKEND_DEVICE, /* OpenCL kernels on device vectors */
+  SBP_BACKEND_HOST    /* plain C loops on DMDA vectors, any number of ranks */
+} SbpBackend;
+PETSC_EXTERN const char *const SbpBackends[];
+
+typedef enum {
+  SBP_NORM_H,    /* H~ = Hs (x) Hr */
+  SBP_NORM_HINV, /* H~^-1 */
+  SBP_NORM_JH,   /* diag(J) H~ */
+  SBP_NORM_JHINV /* (diag(J) H~)^-1 */
+} SbpNormType;
+
+/* Mapping callback: X = {x, y, x_r, x_s, y_r, y_s} at reference point (r, s). */
+typedef PetscErrorCode (*SbpMappingFunction)(void *, PetscReal, PetscReal, PetscReal[6]);
+/* Coefficient callback: m = {mu, mu_x, mu_y} at physical point (x, y). */
+typedef PetscErrorCode (*SbpMuFunction)(void *, PetscReal, PetscReal, PetscReal[3]);
+
+PETSC_EXTERN PetscErrorCode SbpProblemCreate(MPI_Comm, SbpProblem *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetSizes(SbpProblem, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode SbpProblemGetSizes(SbpProblem, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetMapping(SbpProblem, SbpMappingType);
+PETSC_EXTERN PetscErrorCode SbpProblemSetMappingFunction(SbpProblem, SbpMappingFunction, void *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetMu(SbpProblem, SbpMuType, PetscReal);
+PETSC_EXTERN PetscErrorCode SbpProblemSetMuFunction(SbpProblem, SbpMuFunction, void *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetBC(SbpProblem, PetscInt, SbpBCType);
+PETSC_EXTERN PetscErrorCode SbpProblemGetBC(SbpProblem, PetscInt, SbpBCType *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetBackend(SbpProblem, SbpBackend);
+PETSC_EXTERN PetscErrorCode SbpProblemGetBackend(SbpProblem, SbpBackend *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetFromOptions(SbpProblem);
+PETSC_EXTERN PetscErrorCode SbpProblemSetUp(SbpProblem);
+PETSC_EXTERN PetscErrorCode SbpProblemView(SbpProblem, PetscViewer);
+PETSC_EXTERN PetscErrorCode SbpProblemDestroy(SbpProblem *);
+PETSC_EXTERN PetscErrorCode SbpProblemGetDM(SbpProblem, DM *);
+PETSC_EXTERN PetscErrorCode SbpProblemCoarsen(SbpProblem, SbpProblem *);
+PETSC_EXTERN PetscErrorCode SbpProblemCreateVector(SbpProblem, Vec *);
+PETSC_EXTERN PetscErrorCode SbpProblemCreateOperator(SbpProblem, Mat *);
+PETSC_EXTERN PetscErrorCode SbpProblemCreateAssembledOperator(SbpProblem, Mat *);
+PETSC_EXTERN PetscErrorCode SbpProblemCreateNorm(SbpProblem, SbpNormType, Mat *);
+PETSC_EXTERN PetscErrorCode SbpProblemComputeRHS(SbpProblem, Vec);
+PETSC_EXTERN PetscErrorCode SbpProblemComputeExactSolution(SbpProblem, Vec);
+PETSC_EXTERN PetscErrorCode SbpProblemComputeError(SbpProblem, Vec, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode MatGetSbpProblem(Mat, SbpProblem *);
+
+/* ---------------------------------------------------------------- the sbpmg preconditioner (src/mg) */
+#define PCSBPMG         "sbpmg"
+#define PCSBPMGSMOOTHER "sbpmgsmoother"
+
+typedef enum {
+  PC_SBPMG_CHEBYSHEV, /* Chebyshev on D^-1 M~ (spec 8.7) */
+  PC_SBPMG_JACOBI,    /* damped Jacobi */
+  PC_SBPMG_RICHARDSON /* u += omega (f - M~ u), omega = 2/(lmin + lmax) of M~ (spec 8.6) */
+} PCSBPMGSmootherType;
+PETSC_EXTERN const char *const PCSBPMGSmootherTypes[];
+
+PETSC_EXTERN PetscErrorCode PCCreate_SBPMG(PC);
+PETSC_EXTERN PetscErrorCode PCSBPMGSetLevels(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCSBPMGSetCoarseSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCSBPMGSetSmoother(PC, PCSBPMGSmootherType);
+PETSC_EXTERN PetscErrorCode PCSBPMGSetSweeps(PC, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCSBPMGSetChebyshevRange(PC, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode PCSBPMGGetLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode SbpProblemCreateProlongation(SbpProblem, SbpProblem, Mat *);
+
+/* ---------------------------------------------------------------- acoustic operator (src/acoustic) */
+/* The 8th-order 25-point acoustic wave operator with PML and a leapfrog stepper on the device (docs/acoustic.md). */
+typedef struct _p_Acoustic *Acoustic;
+PETSC_EXTERN PetscClassId ACOUSTIC_CLASSID;
+
+typedef enum {
+  ACOUSTIC_INIT_ZERO,  /* u = u_prev = phi = 0 */
+  ACOUSTIC_INIT_RANDOM /* u, u_prev, phi uniform in [-1, 1) (deterministic in -ac_seed) */
+} AcousticInitType;
+PETSC_EXTERN const char *const AcousticInitTypes[];
+
+typedef enum {
+  ACOUSTIC_BACKEND_DEVICE, /* fp32 OpenCL kernels */
+  ACOUSTIC_BACKEND_HOST    /* fp64 plain loops on the host: the reference */
+} AcousticBackend;
+PETSC_EXTERN const char *const AcousticBackends[];
+
+typedef enum {
+  ACOUSTIC_FIELD_U,     /* the current wavefield u^n */
+  ACOUSTIC_FIELD_UPREV, /* the previous one, u^{n-1} */
+  ACOUSTIC_FIELD_PHI,   /* the PML auxiliary field */
+  ACOUSTIC_FIELD_VP     /* (v dt)^2 */
+} AcousticField;
+
+PETSC_EXTERN PetscErrorCode AcousticInitializePackage(void);
+PETSC_EXTERN PetscErrorCode AcousticCreate(MPI_Comm, Acoustic *);
+PETSC_EXTERN PetscErrorCode AcousticSetSizes(Acoustic, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticGetSizes(Acoustic, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode AcousticSetSpacing(Acoustic, PetscReal, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode AcousticSetDamping(Acoustic, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetCFL(Acoustic, PetscReal);
+PETSC_EXTERN PetscErrorCode AcousticSetVelocity(Acoustic, PetscReal);
+PETSC_EXTERN PetscErrorCode AcousticSetVelocityArray(Acoustic, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticSetVelocityFile(Acoustic, const char[]);
+PETSC_EXTERN PetscErrorCode AcousticSetMaxVelocity(Acoustic, PetscReal);
+PETSC_EXTERN PetscErrorCode AcousticSetSource(Acoustic, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetSourceWavelet(Acoustic, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode AcousticSetInitialType(Acoustic, AcousticInitType);
+PETSC_EXTERN PetscErrorCode AcousticSetBackend(Acoustic, AcousticBackend);
+PETSC_EXTERN PetscErrorCode AcousticSetTile(Acoustic, PetscInt, PetscInt, PetscInt, PetscBool, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetFromOptions(Acoustic);
+PETSC_EXTERN PetscErrorCode AcousticSetUp(Acoustic);
+PETSC_EXTERN PetscErrorCode AcousticSetFields(Acoustic, const PetscReal[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticStep(Acoustic, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticGetField(Acoustic, AcousticField, PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticGetValue(Acoustic, PetscInt, PetscInt, PetscInt, PetscReal *);
+PETSC_EXTERN PetscErrorCode AcousticGetNorms(Acoustic, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode AcousticGetTimeStep(Acoustic, PetscReal *);
+PETSC_EXTERN PetscErrorCode AcousticGetStepNumber(Acoustic, PetscInt *);
+PETSC_EXTERN PetscErrorCode AcousticGetTime(Acoustic, PetscReal *);
+PETSC_EXTERN PetscErrorCode AcousticGetBytesPerStep(Acoustic, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode AcousticView(Acoustic, PetscViewer);
+PETSC_EXTERN PetscErrorCode AcousticWriteSlicePNG(Acoustic, const char[]);
+PETSC_EXTERN PetscErrorCode AcousticWriteVTK(Acoustic, const char[]);
+PETSC_EXTERN PetscErrorCode AcousticDestroy(Acoustic *);
+PETSC_EXTERN PetscErrorCode MatCreateAcousticLaplacian(MPI_Comm, PetscInt, PetscInt, PetscInt, PetscReal, PetscReal, PetscReal, Mat *);
+/* ---------------------------------------------------------------- end of acoustic operator */
 
 #endif

@@ -4,5 +4,8 @@
 PetscErrorCode SbpmgRegisterTypes(void)
 {
   PetscFunctionBegin;
+  PetscCall(SbpmgVecRegisterTypes()); /* VECSEQOPENCL, VECOPENCL, VECMPIOPENCL (src/vec) */
+  PetscCall(PCRegister(PCSBPMG, PCCreate_SBPMG));
+  PetscCall(PCRegister(PCSBPMGSMOOTHER, PCCreate_SBPMGSmoother));
   PetscFunctionReturn(0);
 }

@@ -138,6 +138,7 @@ PetscErrorCode SbpmgInitializePackage(void)
   if (SbpmgPackageInitialized) PetscFunctionReturn(0);
   SbpmgPackageInitialized = PETSC_TRUE;
   PetscCall(PetscClassIdRegister("sbpmg", &SBPMG_CLASSID));
+  PetscCall(PetscClassIdRegister("SbpProblem", &SBP_PROBLEM_CLASSID));
   PetscCall(SbpmgRegisterEvents());
   PetscCall(SbpmgRegisterTypes());
   PetscCall(PetscRegisterFinalize(SbpmgFinalizePackage));

@@ -46,7 +46,14 @@ int SbpmgTestMain(int argc, char **argv, const char *help, const struct CMUnitTe
   int          failed;
   SbpmgCLStats s;
 
+  char         filter[256] = "", skip[256] = "";
+
   if (PetscInitialize(&argc, &argv, NULL, help)) return 1;
+  /* -test_filter PATTERN runs only the matching tests, -test_skip PATTERN skips them (cmocka wildcards) */
+  if (PetscOptionsGetString(NULL, NULL, "-test_filter", filter, sizeof(filter), NULL)) return 1;
+  if (PetscOptionsGetString(NULL, NULL, "-test_skip", skip, sizeof(skip), NULL)) return 1;
+  if (filter[0]) cmocka_set_test_filter(filter);
+  if (skip[0]) cmocka_set_skip_filter(skip);
   failed = _cmocka_run_group_tests(file, tests, n, NULL, NULL);
   if (PetscFinalize()) return 1;
   if (SbpmgCLGetGlobalStats(&s)) return 1;

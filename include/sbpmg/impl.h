@@ -111,4 +111,159 @@ PETSC_EXTERN PetscErrorCode SbpmgLogKernelBegin(PetscLogEvent);
 PETSC_EXTERN PetscErrorCode SbpmgLogKernelEnd(PetscLogEvent, SbpmgCL, PetscLogDouble, PetscLogDouble);
 PETSC_EXTERN PetscErrorCode SbpmgLogBytesView(PetscViewer);
 
+/* ================================================================ SBP-SAT (src/sbp) */
+struct _SbpProblemOps {
+  PetscErrorCode (*view)(SbpProblem, PetscViewer);
+};
+
+struct _p_SbpProblem {
+  PETSCHEADER(struct _SbpProblemOps);
+  PetscInt           Nr, Ns;        /* intervals; (Nr+1) x (Ns+1) nodes */
+  PetscReal          hr, hs, rho;   /* spacings and rho = hs/hr */
+  SbpMappingType     mapping;
+  SbpMappingFunction mapfn;
+  void              *mapctx;
+  SbpMuType          mu;
+  SbpMuFunction      mufn;
+  void              *muctx;
+  PetscReal          mu_value;      /* SBP_MU_CONSTANT */
+  SbpBCType          bc[4];         /* faces 1..4 at index 0..3 */
+  SbpBackend         backend;       /* as requested; resolved at set-up */
+  PetscBool          use_device;    /* resolved backend */
+  PetscBool          setupcalled;
+  DM                 da;
+  PetscInt           xs, ys, xm, ym;     /* owned nodes */
+  PetscInt           gxs, gys, gxm, gym; /* ghosted patch (stencil width 2) */
+  PetscReal         *crr, *css, *crs, *J; /* coefficients on the ghosted patch, r fastest */
+  PetscReal         *geom;           /* x, y, xr, xs, yr, ys per ghosted node (6 per node) */
+  SbpmgCL            cl;             /* device path: the context and the coefficients on the device */
+  cl_mem             d_crr, d_css, d_crs, d_J;
+};
+
+/* Index of global node (i,j) in the ghosted patch arrays. */
+#define SbpPatchIndex(p, i, j) (((i) - (p)->gxs) + (p)->gxm * ((j) - (p)->gys))
+
+PETSC_EXTERN PetscErrorCode SbpMappingCurved(void *, PetscReal, PetscReal, PetscReal[6]);
+PETSC_EXTERN PetscErrorCode SbpMappingSquare(void *, PetscReal, PetscReal, PetscReal[6]);
+PETSC_EXTERN PetscErrorCode SbpMuBasin(void *, PetscReal, PetscReal, PetscReal[3]);
+PETSC_EXTERN PetscErrorCode SbpMuConstant(void *, PetscReal, PetscReal, PetscReal[3]);
+PETSC_EXTERN void           SbpExactSolution(PetscReal, PetscReal, PetscReal *, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscReal      SbpForcing(PetscReal, PetscReal, const PetscReal[3]);
+PETSC_EXTERN PetscErrorCode SbpProblemEvaluateNode(SbpProblem, PetscInt, PetscInt, PetscReal[6], PetscReal[3]);
+PETSC_EXTERN PetscErrorCode SbpProblemBCFlags(SbpProblem, int *);
+
+/* 1D SBP blocks as small CSR matrices (spec section 2), and products of Kronecker factors (sections 3.2-3.4). */
+typedef struct {
+  PetscInt   m, n; /* rows, columns */
+  PetscInt  *ia, *ja;
+  PetscReal *a;
+} SbpSparse1D;
+
+PETSC_EXTERN PetscErrorCode SbpSparse1DDestroy(SbpSparse1D *);
+PETSC_EXTERN PetscErrorCode SbpSparse1DIdentity(PetscInt, SbpSparse1D *);
+PETSC_EXTERN PetscErrorCode SbpSparse1DNorm(PetscInt, PetscReal, PetscBool, SbpSparse1D *);
+PETSC_EXTERN PetscErrorCode SbpSparse1DDerivative(PetscInt, PetscReal, SbpSparse1D *);
+PETSC_EXTERN PetscErrorCode SbpSparse1DQ(PetscInt, SbpSparse1D *);
+PETSC_EXTERN PetscErrorCode SbpSparse1DSecondDerivative(PetscInt, PetscReal, const PetscReal[], PetscInt, SbpSparse1D *);
+PETSC_EXTERN PetscErrorCode SbpSparse1DBoundaryDerivative(PetscInt, PetscReal, PetscBool, SbpSparse1D *);
+PETSC_EXTERN PetscErrorCode SbpSparse1DSelector(PetscInt, PetscBool, SbpSparse1D *);
+PETSC_EXTERN PetscErrorCode SbpSecondDerivativeRow(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscInt, PetscInt[3], PetscReal[3], PetscInt *);
+PETSC_EXTERN PetscErrorCode SbpSparse1DTranspose(const SbpSparse1D *, SbpSparse1D *);
+PETSC_EXTERN PetscErrorCode SbpSparse1DToDense(const SbpSparse1D *, PetscReal *);
+
+PETSC_EXTERN PetscErrorCode SbpAssembleOperatorRows(SbpProblem, Mat);
+PETSC_EXTERN PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem, Vec);
+PETSC_EXTERN PetscErrorCode SbpProblemApplyHost(SbpProblem, Vec, Vec, PetscBool, PetscBool);
+
+/* ================================================================ multigrid (src/mg) */
+PETSC_EXTERN PetscErrorCode PCCreate_SBPMGSmoother(PC);
+PETSC_EXTERN PetscErrorCode PCSBPMGSmootherConfigure(PC, PCSBPMGSmootherType, PetscReal, PetscReal, PetscReal, PetscInt);
+PETSC_EXTERN PetscErrorCode PCSBPMGSmootherGetEstimates(PC, PetscReal *, PetscReal *);
+
+/* ---------------------------------------------------------------- acoustic operator (src/acoustic) */
+/* Regions of one step: the inner box and the six PML slabs (z slowest: the z slabs span the whole x-y plane, the y
+   slabs the whole x extent of the inner z range, the x slabs the inner y and z ranges). */
+typedef enum {
+  AC_REGION_INNER,
+  AC_REGION_ZLO,
+  AC_REGION_ZHI,
+  AC_REGION_YLO,
+  AC_REGION_YHI,
+  AC_REGION_XLO,
+  AC_REGION_XHI,
+  AC_NREGIONS
+} AcousticRegion;
+#define AC_REGIONS_ALL ((1 << AC_NREGIONS) - 1)
+#define AC_REGIONS_PML (AC_REGIONS_ALL & ~1)
+PETSC_EXTERN const char *const AcousticRegionNames[];
+
+/* Model bytes per point (docs/acoustic.md): the spec's (stored eta) and this implementation's (1D eta profiles). */
+#define AC_SPEC_BYTES_INNER 16.0
+#define AC_SPEC_BYTES_PML   28.0
+#define AC_BYTES_INNER      16.0
+#define AC_BYTES_PML        24.0
+#define AC_FLOPS_INNER      40.0
+#define AC_FLOPS_PML        66.0
+
+struct _AcousticOps {
+  PetscErrorCode (*view)(Acoustic, PetscViewer);
+};
+
+struct _p_Acoustic {
+  PETSCHEADER(struct _AcousticOps);
+  /* settings */
+  PetscInt         n[3], ndamp, src[3];
+  PetscReal        h[3], cfl, vel, vmax, fmax, amplitude;
+  PetscReal       *velarray;                /* nx*ny*nz, x fastest; NULL: constant vel or file */
+  char             velfile[PETSC_MAX_PATH_LEN];
+  AcousticInitType init;
+  AcousticBackend  backend;
+  PetscInt         seed;
+  PetscInt         tile[3], vec, pmltile[3], rows; /* rows: -1 default, 0 streaming kernels, 1 row kernels */
+  PetscBool        localmem, tileset, setupcalled, view;
+  /* derived at set-up */
+  PetscReal        dt, coef[3][5], W, velmax, velmin, eta0[3];
+  PetscInt         px, py, pz, pxy, ox, origin; /* padded layout: (i,j,k) at origin + i + j px + k pxy */
+  size_t           npad;                        /* px * py * pz */
+  PetscInt         lo[AC_NREGIONS][3], hi[AC_NREGIONS][3];
+  PetscInt         ecount;                      /* (nx+2)+(ny+2)+(nz+2): the eta profiles */
+  PetscInt         step;                        /* n: u holds u^n */
+  /* device */
+  SbpmgCL          cl;
+  cl_mem           du, dv, dvp, dphi, deta;
+  cl_kernel        kinner, kpml, ksrc;
+  char             kopts[256];                  /* -D options the kernels were built with */
+  PetscInt         ktile[3], kvec, kpmltile[3];     /* the tile they were built for */
+  PetscBool        klocal, krows;
+  /* host reference */
+  PetscReal       *hu, *hv, *hvp, *hphi, *heta;
+};
+
+PETSC_EXTERN PetscErrorCode AcousticStepRegions(Acoustic, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetPMLTile(Acoustic, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetRowKernels(Acoustic, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticStepDevice_Private(Acoustic, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticStepHost_Private(Acoustic, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetUpKernels_Private(Acoustic);
+PETSC_EXTERN PetscErrorCode AcousticWavelet(Acoustic, PetscInt, PetscReal *);
+PETSC_EXTERN PetscReal      AcousticRandom(PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticStencilWeights(PetscReal, PetscReal[5]);
+PETSC_EXTERN PetscErrorCode AcousticLaplacianHost(const PetscInt[3], const PetscReal[3], const PetscReal[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticGetPlane(Acoustic, AcousticField, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticWritePNG_Private(const char[], PetscInt, PetscInt, const unsigned char[]);
+PETSC_EXTERN PetscErrorCode AcousticReadVelocityFile_Private(const char[], const PetscInt[3], PetscReal[]);
+/* ---------------------------------------------------------------- end of acoustic operator */
+
+/* ---------------------------------------------------------------- device vectors (src/vec): private interface
+   (block maintained with src/vec; VECSEQOPENCL's data layout is in src/vec/vecopenclimpl.h) */
+PETSC_EXTERN PetscErrorCode SbpmgVecRegisterTypes(void);
+/* Make the device (host) copy of a VECSEQOPENCL valid, transferring the values if needed; no-op for other types. */
+PETSC_EXTERN PetscErrorCode VecOpenCLSyncDevice(Vec);
+PETSC_EXTERN PetscErrorCode VecOpenCLSyncHost(Vec);
+/* Where the values of a VECSEQOPENCL are valid: PETSC_OFFLOAD_CPU, _GPU or _BOTH. */
+PETSC_EXTERN PetscErrorCode VecOpenCLGetOffloadMask(Vec, PetscOffloadMask *);
+/* Whole-vector host<->device copies made by VECSEQOPENCL since the program started (reduction results not counted). */
+PETSC_EXTERN PetscErrorCode VecOpenCLGetSyncCounts(PetscLogDouble *, PetscLogDouble *);
+/* ---------------------------------------------------------------- end of the device vectors block */
+
 #endif

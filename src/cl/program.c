@@ -2,7 +2,7 @@
 #include <sbpmg/impl.h>
 
 /* The source of kernels/<name>.cl: from -cl_kernel_dir when given, else the copy embedded at build time. */
-PetscErrorCode SbpmgCLReadSource(SbpmgCL cl, const char name[], char **source)
+static PetscErrorCode SbpmgCLReadOneSource(SbpmgCL cl, const char name[], char **source)
 {
   PetscFunctionBegin;
   if (cl->kernel_dir[0]) {
@@ -37,6 +37,45 @@ PetscErrorCode SbpmgCLReadSource(SbpmgCL cl, const char name[], char **source)
     PetscCheck(src, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "No kernel source kernels/%s.cl is embedded in this library", name);
     PetscCall(PetscStrallocpy(src, source));
   }
+  PetscFunctionReturn(0);
+}
+
+/* The source of a program: kernels/<name>.cl, or for "a+b" the files a.cl and b.cl one after the other (a kernel file that
+   uses the functions of another). */
+PetscErrorCode SbpmgCLReadSource(SbpmgCL cl, const char name[], char **source)
+{
+  char  *names, *save = NULL, *part;
+  size_t total = 1;
+  char **parts;
+  int    nparts = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrallocpy(name, &names));
+  PetscCall(PetscMalloc1(16, &parts));
+  for (part = strtok_r(names, "+", &save); part; part = strtok_r(NULL, "+", &save)) {
+    size_t len;
+    PetscErrorCode ierr;
+    if (nparts == 16) break;
+    ierr = SbpmgCLReadOneSource(cl, part, &parts[nparts]);
+    if (ierr) {
+      for (int k = 0; k < nparts; k++) PetscCall(PetscFree(parts[k]));
+      PetscCall(PetscFree(parts));
+      PetscCall(PetscFree(names));
+      PetscCall(ierr);
+    }
+    PetscCall(PetscStrlen(parts[nparts], &len));
+    total += len + 1;
+    nparts++;
+  }
+  PetscCall(PetscMalloc1(total, source));
+  (*source)[0] = 0;
+  for (int k = 0; k < nparts; k++) {
+    PetscCall(PetscStrlcat(*source, parts[k], total));
+    PetscCall(PetscStrlcat(*source, "\n", total));
+    PetscCall(PetscFree(parts[k]));
+  }
+  PetscCall(PetscFree(parts));
+  PetscCall(PetscFree(names));
   PetscFunctionReturn(0);
 }
 

@@ -1,0 +1,174 @@
+/* The matrix-free SBP-SAT operator M~ (spec-sbp-sat.md section 5.1, the "gather" form), its diagonal (5.5) and the
+   diagonal norms H~, H~^-1, JH, (JH)^-1 (3.1).
+
+   Every output entry (i,j) is computed by exactly one work-item, which sums every term that touches row (i,j):
+   the four volume parts, and for each Dirichlet face the SAT terms of rows 0,1,2 (or N-2, N-1, N) next to it. No
+   work-item writes any other entry, so there are no races and no atomics, for every grid size (Nr = 4 included, where
+   row 2 receives both faces' terms).
+
+   This file is also compiled by the host path (src/sbp/apply.c includes it as C), so the point formula exists once. */
+#ifdef __OPENCL_VERSION__
+  #if defined(SBPMG_HAVE_FP64)
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+  #endif
+typedef SBPMG_REAL sbp_real;
+  #define SBP_FN     inline
+  #define SBP_GLOBAL __global
+#else
+typedef PetscReal sbp_real;
+  #define SBP_FN     static inline
+  #define SBP_GLOBAL
+#endif
+
+/* Face flags: bit f-1 set when face f is Dirichlet. */
+#define SBP_FACE1 1
+#define SBP_FACE2 2
+#define SBP_FACE3 4
+#define SBP_FACE4 8
+
+/* The arrays are indexed (i - ox) + ld * (j - oy): the whole grid on the device (ox = oy = 0, ld = Nr+1), a ghosted patch
+   on the host. In diagonal mode, u is the indicator of the centre node (5.5) and is not read. */
+#define SBP_IDX(ii, jj) ((long)(ii) - ox + ld * ((long)(jj) - oy))
+#define SBP_U(ii, jj)   (diag ? (((ii) == i && (jj) == j) ? (sbp_real)1 : (sbp_real)0) : u[SBP_IDX(ii, jj)])
+#define SBP_A(ii, jj)   a[SBP_IDX(ii, jj)]
+#define SBP_B(ii, jj)   b[SBP_IDX(ii, jj)]
+#define SBP_C(ii, jj)   c[SBP_IDX(ii, jj)]
+
+/* (Q v)_k for the h-free first difference Q = H D (2.2), given v at k-1, k, k+1 (unused ends may be anything). */
+SBP_FN sbp_real sbp_q(int k, int N, sbp_real vm, sbp_real v0, sbp_real vp)
+{
+  if (k == 0) return (vp - v0) / 2;
+  if (k == N) return (v0 - vm) / 2;
+  return (vp - vm) / 2;
+}
+
+/* (Q^T w)_k given w at k-1, k, k+1. */
+SBP_FN sbp_real sbp_qt(int k, int N, sbp_real wm, sbp_real w0, sbp_real wp)
+{
+  if (k == 0) return -(w0 + wp) / 2;
+  if (k == N) return (wm + w0) / 2;
+  return (wm - wp) / 2;
+}
+
+SBP_FN sbp_real sbp_apply_point(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, SBP_GLOBAL const sbp_real *u,
+                                SBP_GLOBAL const sbp_real *a, SBP_GLOBAL const sbp_real *b, SBP_GLOBAL const sbp_real *c, const long ox, const long oy, const long ld, const int diag)
+{
+  const sbp_real irho = 1 / rho;
+  const sbp_real wr = (i == 0 || i == Nr) ? (sbp_real)0.5 : (sbp_real)1, ws = (j == 0 || j == Ns) ? (sbp_real)0.5 : (sbp_real)1;
+  const int      im = i > 0 ? i - 1 : i, ip = i < Nr ? i + 1 : i, jm = j > 0 ? j - 1 : j, jp = j < Ns ? j + 1 : j;
+  const sbp_real u00 = SBP_U(i, j);
+  sbp_real       mr = 0, ms = 0, y;
+
+  /* A_rr: rho w^s_j Mline_r[a(.,j); u(.,j)]_i and A_ss: rho^-1 w^r_i Mline_s[c(i,.); u(i,.)]_j (2.3 without 1/h) */
+  if (i > 0) mr += (SBP_A(i - 1, j) + SBP_A(i, j)) / 2 * (u00 - SBP_U(i - 1, j));
+  if (i < Nr) mr += (SBP_A(i, j) + SBP_A(i + 1, j)) / 2 * (u00 - SBP_U(i + 1, j));
+  if (j > 0) ms += (SBP_C(i, j - 1) + SBP_C(i, j)) / 2 * (u00 - SBP_U(i, j - 1));
+  if (j < Ns) ms += (SBP_C(i, j) + SBP_C(i, j + 1)) / 2 * (u00 - SBP_U(i, j + 1));
+  y = rho * ws * mr + irho * wr * ms;
+
+  /* A_rs = (Qr^T W)_i, W(i') = b(i',j) (Qs u(i',.))_j;  A_sr = (Qs^T Z)_j, Z(j') = b(i,j') (Qr u(.,j'))_i */
+  {
+    const sbp_real Wm = SBP_B(im, j) * sbp_q(j, Ns, SBP_U(im, jm), SBP_U(im, j), SBP_U(im, jp));
+    const sbp_real W0 = SBP_B(i, j) * sbp_q(j, Ns, SBP_U(i, jm), u00, SBP_U(i, jp));
+    const sbp_real Wp = SBP_B(ip, j) * sbp_q(j, Ns, SBP_U(ip, jm), SBP_U(ip, j), SBP_U(ip, jp));
+    const sbp_real Zm = SBP_B(i, jm) * sbp_q(i, Nr, SBP_U(im, jm), SBP_U(i, jm), SBP_U(ip, jm));
+    const sbp_real Z0 = SBP_B(i, j) * sbp_q(i, Nr, SBP_U(im, j), u00, SBP_U(ip, j));
+    const sbp_real Zp = SBP_B(i, jp) * sbp_q(i, Nr, SBP_U(im, jp), SBP_U(i, jp), SBP_U(ip, jp));
+    y += sbp_qt(i, Nr, Wm, W0, Wp) + sbp_qt(j, Ns, Zm, Z0, Zp);
+  }
+
+  /* SAT terms of the Dirichlet faces (5.1). delta = rho w^s_j a (faces 1, 2), rho^-1 w^r_i c (faces 3, 4). */
+  if ((dirichlet & SBP_FACE1) && i <= 2) {
+    const sbp_real a0 = SBP_A(0, j), d = rho * ws * a0, g = SBP_U(0, j);
+    if (i == 0) {
+      const sbp_real psi = fmin(a0, SBP_A(1, j));
+      const sbp_real Pm = SBP_B(0, jm) * SBP_U(0, jm), P0 = SBP_B(0, j) * g, Pp = SBP_B(0, jp) * SBP_U(0, jp);
+      y += d * (-(sbp_real)1.5 * g + 2 * SBP_U(1, j) - (sbp_real)0.5 * SBP_U(2, j)) + SBP_B(0, j) * sbp_q(j, Ns, SBP_U(0, jm), g, SBP_U(0, jp)) - (sbp_real)1.5 * d * g +
+           sbp_qt(j, Ns, Pm, P0, Pp) + d * (4 + a0 / psi) * g;
+    } else if (i == 1) y += 2 * d * g;
+    else y -= (sbp_real)0.5 * d * g;
+  }
+  if ((dirichlet & SBP_FACE2) && i >= Nr - 2) {
+    const sbp_real aN = SBP_A(Nr, j), d = rho * ws * aN, g = SBP_U(Nr, j);
+    if (i == Nr) {
+      const sbp_real psi = fmin(aN, SBP_A(Nr - 1, j));
+      const sbp_real Pm = SBP_B(Nr, jm) * SBP_U(Nr, jm), P0 = SBP_B(Nr, j) * g, Pp = SBP_B(Nr, jp) * SBP_U(Nr, jp);
+      y += -d * ((sbp_real)1.5 * g - 2 * SBP_U(Nr - 1, j) + (sbp_real)0.5 * SBP_U(Nr - 2, j)) - SBP_B(Nr, j) * sbp_q(j, Ns, SBP_U(Nr, jm), g, SBP_U(Nr, jp)) -
+           (sbp_real)1.5 * d * g - sbp_qt(j, Ns, Pm, P0, Pp) + d * (4 + aN / psi) * g;
+    } else if (i == Nr - 1) y += 2 * d * g;
+    else y -= (sbp_real)0.5 * d * g;
+  }
+  if ((dirichlet & SBP_FACE3) && j <= 2) {
+    const sbp_real c0 = SBP_C(i, 0), d = irho * wr * c0, g = SBP_U(i, 0);
+    if (j == 0) {
+      const sbp_real psi = fmin(c0, SBP_C(i, 1));
+      const sbp_real Pm = SBP_B(im, 0) * SBP_U(im, 0), P0 = SBP_B(i, 0) * g, Pp = SBP_B(ip, 0) * SBP_U(ip, 0);
+      y += d * (-(sbp_real)1.5 * g + 2 * SBP_U(i, 1) - (sbp_real)0.5 * SBP_U(i, 2)) + SBP_B(i, 0) * sbp_q(i, Nr, SBP_U(im, 0), g, SBP_U(ip, 0)) - (sbp_real)1.5 * d * g +
+           sbp_qt(i, Nr, Pm, P0, Pp) + d * (4 + c0 / psi) * g;
+    } else if (j == 1) y += 2 * d * g;
+    else y -= (sbp_real)0.5 * d * g;
+  }
+  if ((dirichlet & SBP_FACE4) && j >= Ns - 2) {
+    const sbp_real cN = SBP_C(i, Ns), d = irho * wr * cN, g = SBP_U(i, Ns);
+    if (j == Ns) {
+      const sbp_real psi = fmin(cN, SBP_C(i, Ns - 1));
+      const sbp_real Pm = SBP_B(im, Ns) * SBP_U(im, Ns), P0 = SBP_B(i, Ns) * g, Pp = SBP_B(ip, Ns) * SBP_U(ip, Ns);
+      y += -d * ((sbp_real)1.5 * g - 2 * SBP_U(i, Ns - 1) + (sbp_real)0.5 * SBP_U(i, Ns - 2)) - SBP_B(i, Ns) * sbp_q(i, Nr, SBP_U(im, Ns), g, SBP_U(ip, Ns)) -
+           (sbp_real)1.5 * d * g - sbp_qt(i, Nr, Pm, P0, Pp) + d * (4 + cN / psi) * g;
+    } else if (j == Ns - 1) y += 2 * d * g;
+    else y -= (sbp_real)0.5 * d * g;
+  }
+  return y;
+}
+
+/* The weight of node (i,j) in the norm of the given kind: 0 H~, 1 H~^-1, 2 JH, 3 (JH)^-1. */
+SBP_FN sbp_real sbp_norm_weight(const int i, const int j, const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, const sbp_real J)
+{
+  const sbp_real w = hr * hs * ((i == 0 || i == Nr) ? (sbp_real)0.5 : (sbp_real)1) * ((j == 0 || j == Ns) ? (sbp_real)0.5 : (sbp_real)1);
+  switch (kind) {
+    case 0:
+      return w;
+    case 1:
+      return 1 / w;
+    case 2:
+      return J * w;
+    default:
+      return 1 / (J * w);
+  }
+}
+
+#ifdef __OPENCL_VERSION__
+/* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y): the operator, MatMultAdd, and the residual b - M~ u
+   in one pass. Global range (Nr+1) x (Ns+1), rounded up. */
+__kernel void sbp_apply(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_real *a, __global const sbp_real *b,
+                        __global const sbp_real *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y)
+{
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i > Nr || j > Ns) return;
+  {
+    const long     k = i + (long)(Nr + 1) * j;
+    const sbp_real v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, 0, 0, Nr + 1, 0);
+    y[k]             = add ? z[k] + v : v;
+  }
+}
+
+/* d = diag(M~) */
+__kernel void sbp_diagonal(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b, __global const sbp_real *c,
+                           __global sbp_real *d)
+{
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i > Nr || j > Ns) return;
+  d[i + (long)(Nr + 1) * j] = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1);
+}
+
+/* y = W x with W the diagonal norm of the given kind */
+__kernel void sbp_norm(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x, __global sbp_real *y)
+{
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i > Nr || j > Ns) return;
+  {
+    const long k = i + (long)(Nr + 1) * j;
+    y[k]         = sbp_norm_weight(i, j, Nr, Ns, hr, hs, kind, kind >= 2 ? J[k] : (sbp_real)1) * x[k];
+  }
+}
+#endif

@@ -1,0 +1,72 @@
+/* Multigrid transfers between a fine grid (Nr x Ns intervals) and the coarse grid of its even nodes (spec-sbp-sat.md 8.2, 8.4).
+   Prolongation P = Ps (x) Pr is bilinear; restriction is P^T, i.e. the full-weighting stencil times 4 in the interior, which by
+   R_fw = H_c^-1 P^T H_f is the restriction of the H-weighted residual. Each work-item writes exactly one output entry. */
+#ifdef __OPENCL_VERSION__
+  #if defined(SBPMG_HAVE_FP64)
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+  #endif
+typedef SBPMG_REAL mg_real;
+  #define MG_FN     inline
+  #define MG_GLOBAL __global
+#else
+typedef PetscReal mg_real;
+  #define MG_FN     static inline
+  #define MG_GLOBAL
+#endif
+
+/* (P v)(i,j) for fine node (i,j); v indexed (ic - ox) + ld (jc - oy) on the coarse grid. */
+MG_FN mg_real mg_prolong_point(const int i, const int j, MG_GLOBAL const mg_real *v, const long ox, const long oy, const long ld)
+{
+  const int I0 = i >> 1, J0 = j >> 1;
+#define MG_V(ii, jj) v[(long)(ii) - ox + ld * ((long)(jj) - oy)]
+  if (!(i & 1) && !(j & 1)) return MG_V(I0, J0);
+  if (!(j & 1)) return (MG_V(I0, J0) + MG_V(I0 + 1, J0)) / 2;
+  if (!(i & 1)) return (MG_V(I0, J0) + MG_V(I0, J0 + 1)) / 2;
+  return (MG_V(I0, J0) + MG_V(I0 + 1, J0) + MG_V(I0, J0 + 1) + MG_V(I0 + 1, J0 + 1)) / 4;
+#undef MG_V
+}
+
+/* (P^T r)(ic,jc) = sum_{a,b in -1..1} w_a w_b r(2I+a, 2J+b), w_0 = 1, w_{+-1} = 1/2, terms outside the fine grid dropped. */
+MG_FN mg_real mg_restrict_point(const int ic, const int jc, const int Nr, const int Ns, MG_GLOBAL const mg_real *r, const long ox, const long oy, const long ld)
+{
+  const int i = 2 * ic, j = 2 * jc;
+  mg_real   s = 0;
+#define MG_R(ii, jj) r[(long)(ii) - ox + ld * ((long)(jj) - oy)]
+  for (int b = -1; b <= 1; b++) {
+    const int jj = j + b;
+    mg_real   row;
+    if (jj < 0 || jj > Ns) continue;
+    row = MG_R(i, jj);
+    if (i > 0) row += MG_R(i - 1, jj) / 2;
+    if (i < Nr) row += MG_R(i + 1, jj) / 2;
+    s += b ? row / 2 : row;
+  }
+#undef MG_R
+  return s;
+}
+
+#ifdef __OPENCL_VERSION__
+/* y_f = (add ? y_f : 0) + P x_c over the fine grid (Nr x Ns intervals). */
+__kernel void mg_prolong(const int Nr, const int Ns, __global const mg_real *xc, const int add, __global mg_real *yf)
+{
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i > Nr || j > Ns) return;
+  {
+    const long    k = i + (long)(Nr + 1) * j;
+    const mg_real v = mg_prolong_point(i, j, xc, 0, 0, Nr / 2 + 1);
+    yf[k]           = add ? yf[k] + v : v;
+  }
+}
+
+/* y_c = (add ? y_c : 0) + P^T x_f over the coarse grid; Nr, Ns are the fine grid's intervals. */
+__kernel void mg_restrict(const int Nr, const int Ns, __global const mg_real *xf, const int add, __global mg_real *yc)
+{
+  const int ic = get_global_id(0), jc = get_global_id(1), Nc = Nr / 2, Mc = Ns / 2;
+  if (ic > Nc || jc > Mc) return;
+  {
+    const long    k = ic + (long)(Nc + 1) * jc;
+    const mg_real v = mg_restrict_point(ic, jc, Nr, Ns, xf, 0, 0, Nr + 1);
+    yc[k]           = add ? yc[k] + v : v;
+  }
+}
+#endif

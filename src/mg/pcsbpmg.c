@@ -1,0 +1,511 @@
+/* PCSBPMG: geometric multigrid for the SBP-SAT operator, built on PCMG the way PCGAMG is (the PC is a PCMG whose set-up builds
+   the hierarchy). Phases: set-up (this file), levels/coarsening (SbpProblemCoarsen: re-discretisation, spec 8.1), transfers
+   (src/mg/transfer.c), smoothing (src/mg/smoother.c), cycle (PCMG). The coarsest level is solved by CHOLMOD on the assembled
+   operator. */
+#include <sbpmg/impl.h>
+#include <petsc/private/pcmgimpl.h>
+
+typedef struct {
+  /* options */
+  PetscInt            levels_req; /* 0: choose from coarse_size */
+  PetscInt            coarse_size;
+  PCSBPMGSmootherType smoother;
+  PetscInt            nu_pre, nu_post, eig_its;
+  PetscReal           nu_growth; /* sweeps multiply by this per level below the finest (a variable V-cycle) */
+  PetscInt            nu_max;    /* ... up to this many */
+  PetscReal           cheby_lo, cheby_hi, jacobi_omega;
+  /* hierarchy, index 0 = finest */
+  PetscInt    nlevels;
+  SbpProblem *problems;
+  Mat        *ops, *interp;
+  Mat         coarse_assembled;
+  /* PCMG's own operations, called around ours */
+  PetscErrorCode (*mg_setup)(PC);
+  PetscErrorCode (*mg_setfromoptions)(PC, PetscOptionItems *);
+  PetscErrorCode (*mg_view)(PC, PetscViewer);
+  PetscErrorCode (*mg_reset)(PC);
+  PetscErrorCode (*mg_destroy)(PC);
+} PC_SBPMG;
+
+static PC_SBPMG *PCSBPMGGetContext(PC pc)
+{
+  return (PC_SBPMG *)((PC_MG *)pc->data)->innerctx;
+}
+
+static PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *sb)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < sb->nlevels; k++) {
+    PetscCall(SbpProblemDestroy(&sb->problems[k]));
+    PetscCall(MatDestroy(&sb->ops[k]));
+    PetscCall(MatDestroy(&sb->interp[k]));
+  }
+  PetscCall(PetscFree3(sb->problems, sb->ops, sb->interp));
+  PetscCall(MatDestroy(&sb->coarse_assembled));
+  sb->nlevels = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Sweeps on the level `depth` below the finest: nu * growth^depth, at most nu_max (and at least nu). */
+static PetscInt PCSBPMGLevelSweeps(PC_SBPMG *sb, PetscInt nu, PetscInt depth)
+{
+  PetscReal v = nu * PetscPowReal(sb->nu_growth, (PetscReal)depth);
+  return PetscMax(nu, PetscMin(sb->nu_max, (PetscInt)(v + 0.5)));
+}
+
+/* How many levels: as requested (an error naming the sizes if the grid cannot be halved that often), or halving until the coarse
+   grid has at most coarse_size points per side. */
+static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, PetscInt *nlevels)
+{
+  PetscInt Nr = fine->Nr, Ns = fine->Ns, possible = 1;
+
+  PetscFunctionBegin;
+  while (Nr % 2 == 0 && Ns % 2 == 0 && Nr / 2 >= 4 && Ns / 2 >= 4) {
+    Nr /= 2;
+    Ns /= 2;
+    possible++;
+  }
+  if (sb->levels_req > 0) {
+    PetscCheck(sb->levels_req <= possible, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_sbpmg_levels %" PetscInt_FMT " is too many for the %" PetscInt_FMT " x %" PetscInt_FMT " grid: it halves into at most %" PetscInt_FMT " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT
+               ", each level needs even sizes and at least 4 intervals)",
+               sb->levels_req, fine->Nr, fine->Ns, possible, Nr, Ns);
+    *nlevels = sb->levels_req;
+  } else {
+    PetscInt L = 1;
+    Nr         = fine->Nr;
+    Ns         = fine->Ns;
+    while (PetscMax(Nr, Ns) + 1 > sb->coarse_size && L < possible) {
+      Nr /= 2;
+      Ns /= 2;
+      L++;
+    }
+    *nlevels = L;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine)
+{
+  PetscInt L;
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGCountLevels(pc, sb, fine, &L));
+  PetscCall(PetscCalloc3(L, &sb->problems, L, &sb->ops, L, &sb->interp));
+  sb->nlevels     = L;
+  sb->problems[0] = fine;
+  PetscCall(PetscObjectReference((PetscObject)fine));
+  for (PetscInt k = 1; k < L; k++) {
+    PetscCall(SbpProblemCoarsen(sb->problems[k - 1], &sb->problems[k]));
+    PetscCall(SbpProblemCreateOperator(sb->problems[k], &sb->ops[k]));
+    PetscCall(SbpProblemCreateProlongation(sb->problems[k], sb->problems[k - 1], &sb->interp[k - 1]));
+  }
+  PetscCall(SbpProblemCreateAssembledOperator(sb->problems[L - 1], &sb->coarse_assembled));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P)
+{
+  PC spc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+  PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, nu));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetOperators(ksp, A, P));
+  PetscCall(KSPGetPC(ksp, &spc));
+  PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
+  PetscCall(PCSBPMGSmootherConfigure(spc, sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its));
+  if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
+{
+  KSP         ksp;
+  PC          cpc;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGGetCoarseSolve(pc, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, sb->coarse_assembled));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &cpc));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size == 1) {
+    PetscCall(PCSetType(cpc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(cpc, MATSOLVERCHOLMOD));
+  } else {
+    KSP inner;
+    PC  ipc;
+    /* the small coarse problem gathered on every rank and factored there (CHOLMOD is sequential) */
+    PetscCall(PCSetType(cpc, PCREDUNDANT));
+    PetscCall(PCRedundantGetKSP(cpc, &inner));
+    PetscCall(KSPGetPC(inner, &ipc));
+    PetscCall(PCSetType(ipc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(ipc, MATSOLVERCHOLMOD));
+  }
+  if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetUp_SBPMG(PC pc)
+{
+  PC_SBPMG  *sb = PCSBPMGGetContext(pc);
+  SbpProblem fine;
+  PetscInt   L;
+
+  PetscFunctionBegin;
+  {
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatGetSbpProblem(pc->pmat, &fine);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(!ierr, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG,
+               "PCSBPMG needs an SBP-SAT operator: the preconditioning matrix %s of type %s was not created by SbpProblemCreateOperator() or SbpProblemCreateAssembledOperator()",
+               ((PetscObject)pc->pmat)->name ? ((PetscObject)pc->pmat)->name : "(unnamed)", ((PetscObject)pc->pmat)->type_name);
+  }
+  if (!(sb->nlevels && sb->problems[0] == fine)) {
+    PetscCall(PetscLogEventBegin(SBPMG_MGSetUp, pc, 0, 0, 0));
+    PetscCall(PCSBPMGResetHierarchy(sb));
+    PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
+    L = sb->nlevels;
+    PetscCall(PCMGSetLevels(pc, L, NULL));
+    PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_NONE));
+    for (PetscInt k = 0; k < L - 1; k++) {
+      PetscInt lev = L - 1 - k; /* PCMG numbers levels from the coarsest */
+      Mat      A   = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
+      KSP      down, up;
+
+      PetscCall(PCMGSetInterpolation(pc, lev, sb->interp[k]));
+      if (sb->nu_pre == sb->nu_post) { /* one KSP smooths both ways (PCMGGetSmootherDown would split them) */
+        PetscCall(PCMGGetSmoother(pc, lev, &down));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P));
+      } else {
+        PetscCall(PCMGGetSmootherDown(pc, lev, &down));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P));
+        PetscCall(PCMGGetSmootherUp(pc, lev, &up));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, PCSBPMGLevelSweeps(sb, sb->nu_post, k), A, P));
+      }
+    }
+    PetscCall(PCSBPMGConfigureCoarse(pc, sb, L > 1 ? sb->ops[L - 1] : pc->mat));
+    PetscCall(PetscLogEventEnd(SBPMG_MGSetUp, pc, 0, 0, 0));
+  }
+  PetscCall((*sb->mg_setup)(pc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+  char      smoother[32], range[64] = "";
+  PetscBool setsmoother, setrange;
+  PetscInt  idx, nu = -1;
+  MPI_Comm  comm = PetscObjectComm((PetscObject)pc);
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(smoother, PCSBPMGSmootherTypes[sb->smoother], sizeof(smoother)));
+  PetscOptionsHeadBegin(PetscOptionsObject, "SBPMG options");
+  PetscCall(PetscOptionsInt("-pc_sbpmg_levels", "Number of levels (0: halve until the coarse grid is at most -pc_sbpmg_coarse_size points per side)", "PCSBPMGSetLevels", sb->levels_req,
+                            &sb->levels_req, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid", "PCSBPMGSetCoarseSize", sb->coarse_size, &sb->coarse_size, NULL));
+  PetscCall(PetscOptionsString("-pc_sbpmg_smoother", "Smoother: chebyshev|jacobi|richardson", "PCSBPMGSetSmoother", smoother, smoother, sizeof(smoother), &setsmoother));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_nu", "Pre- and post-smoothing sweeps", "PCSBPMGSetSweeps", nu, &nu, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_pre", "Pre-smoothing sweeps", "PCSBPMGSetSweeps", sb->nu_pre, &sb->nu_pre, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_post", "Post-smoothing sweeps", "PCSBPMGSetSweeps", sb->nu_post, &sb->nu_post, NULL));
+  PetscCall(PetscOptionsReal("-pc_sbpmg_nu_growth", "Factor by which the sweeps grow per level below the finest (1: plain V-cycle)", "PCSBPMGSetSweeps", sb->nu_growth, &sb->nu_growth, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level", "PCSBPMGSetSweeps", sb->nu_max, &sb->nu_max, NULL));
+  PetscCall(PetscOptionsString("-pc_sbpmg_cheby_range", "Chebyshev interval lo,hi as fractions of lambda_max(D^-1 A)", "PCSBPMGSetChebyshevRange", range, range, sizeof(range), &setrange));
+  PetscCall(PetscOptionsReal("-pc_sbpmg_jacobi_omega", "Damping of the Jacobi smoother (0: 4/(3 lambda_max))", "PCSBPMGSetSmoother", sb->jacobi_omega, &sb->jacobi_omega, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
+  PetscOptionsHeadEnd();
+  if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
+  if (setsmoother) {
+    PetscCall(SbpmgParseChoice("-pc_sbpmg_smoother", smoother, PCSBPMGSmootherTypes, &idx));
+    sb->smoother = (PCSBPMGSmootherType)idx;
+  }
+  if (setrange) {
+    double lo, hi;
+    PetscCheck(sscanf(range, "%lf,%lf", &lo, &hi) == 2, comm, PETSC_ERR_ARG_WRONG, "-pc_sbpmg_cheby_range %s: give two numbers lo,hi", range);
+    PetscCall(PCSBPMGSetChebyshevRange(pc, lo, hi));
+  }
+  PetscCheck(sb->levels_req >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels %" PetscInt_FMT " must be >= 0", sb->levels_req);
+  PetscCheck(sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)", sb->coarse_size);
+  PetscCheck(sb->nu_pre >= 1 && sb->nu_post >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", sb->nu_pre,
+             sb->nu_post);
+  PetscCheck(sb->nu_growth >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_growth %g must be >= 1", (double)sb->nu_growth);
+  PetscCheck(sb->nu_max >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_max %" PetscInt_FMT " must be >= 1", sb->nu_max);
+  PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
+  PetscCheck(sb->jacobi_omega >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_jacobi_omega %g must be >= 0", (double)sb->jacobi_omega);
+  PetscCall((*sb->mg_setfromoptions)(pc, PetscOptionsObject));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
+{
+  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+  PetscBool isascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (isascii) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "SBPMG: geometric multigrid on the SBP-SAT operator, re-discretised on %" PetscInt_FMT " levels\n", sb->nlevels));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    for (PetscInt k = 0; k < sb->nlevels; k++)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "level %" PetscInt_FMT ": %" PetscInt_FMT " x %" PetscInt_FMT " intervals%s\n", k, sb->problems[k]->Nr, sb->problems[k]->Ns,
+                                       k == sb->nlevels - 1 ? " (coarse, CHOLMOD on the assembled operator)" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "smoother %s, %" PetscInt_FMT " pre- and %" PetscInt_FMT " post-sweeps on the finest level, times %g per level below (at most %" PetscInt_FMT "), fused on the %s; coarse-size limit %" PetscInt_FMT " points per side\n",
+                                     PCSBPMGSmootherTypes[sb->smoother], sb->nu_pre, sb->nu_post, (double)sb->nu_growth, sb->nu_max,
+                                     sb->nlevels && sb->problems[0]->use_device ? "device" : "host", sb->coarse_size));
+    if (sb->nlevels && sb->problems[0]->use_device) {
+      const char *name;
+      PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s\n", name));
+    }
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscCall((*sb->mg_view)(pc, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCReset_SBPMG(PC pc)
+{
+  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGResetHierarchy(sb));
+  PetscCall((*sb->mg_reset)(pc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCDestroy_SBPMG(PC pc)
+{
+  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+  PetscErrorCode (*mg_destroy)(PC) = sb->mg_destroy;
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGResetHierarchy(sb));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetLevels_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetCoarseSize_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetSmoother_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetSweeps_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetChebyshevRange_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGGetLevels_C", NULL));
+  PetscCall(PetscFree(sb));
+  ((PC_MG *)pc->data)->innerctx = NULL;
+  PetscCall((*mg_destroy)(pc));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- type-specific setters */
+
+static PetscErrorCode PCSBPMGSetLevels_SBPMG(PC pc, PetscInt levels)
+{
+  PetscFunctionBegin;
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Number of levels %" PetscInt_FMT " must be >= 0", levels);
+  PCSBPMGGetContext(pc)->levels_req = levels;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGSetCoarseSize_SBPMG(PC pc, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 5, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Coarse size %" PetscInt_FMT " must be >= 5", n);
+  PCSBPMGGetContext(pc)->coarse_size = n;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGSetSmoother_SBPMG(PC pc, PCSBPMGSmootherType type)
+{
+  PetscFunctionBegin;
+  PetscCheck(type >= PC_SBPMG_CHEBYSHEV && type <= PC_SBPMG_RICHARDSON, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown smoother type %d", (int)type);
+  PCSBPMGGetContext(pc)->smoother = type;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGSetSweeps_SBPMG(PC pc, PetscInt pre, PetscInt post)
+{
+  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+
+  PetscFunctionBegin;
+  PetscCheck(pre >= 1 && post >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", pre, post);
+  sb->nu_pre  = pre;
+  sb->nu_post = post;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGSetChebyshevRange_SBPMG(PC pc, PetscReal lo, PetscReal hi)
+{
+  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+
+  PetscFunctionBegin;
+  PetscCheck(lo > 0 && hi > lo, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [%g, %g] must satisfy 0 < lo < hi", (double)lo, (double)hi);
+  sb->cheby_lo = lo;
+  sb->cheby_hi = hi;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGGetLevels_SBPMG(PC pc, PetscInt *levels)
+{
+  PetscFunctionBegin;
+  *levels = PCSBPMGGetContext(pc)->nlevels;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCSBPMGSetLevels - Number of multigrid levels (0: halve until the coarse grid fits -pc_sbpmg_coarse_size).
+
+   Logically collective
+
+   Options Database Key:
+.  -pc_sbpmg_levels <n> - the number of levels
+
+   Level: intermediate
+@*/
+PetscErrorCode PCSBPMGSetLevels(PC pc, PetscInt levels)
+{
+  PetscFunctionBegin;
+  PetscTryMethod(pc, "PCSBPMGSetLevels_C", (PC, PetscInt), (pc, levels));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCSBPMGSetCoarseSize - Largest number of points per side of the coarsest grid when the number of levels is chosen automatically.
+
+   Options Database Key:
+.  -pc_sbpmg_coarse_size <n> - default 32
+
+   Level: intermediate
+@*/
+PetscErrorCode PCSBPMGSetCoarseSize(PC pc, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscTryMethod(pc, "PCSBPMGSetCoarseSize_C", (PC, PetscInt), (pc, n));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCSBPMGSetSmoother - The level smoother: PC_SBPMG_CHEBYSHEV (default), PC_SBPMG_JACOBI or PC_SBPMG_RICHARDSON.
+
+   Options Database Key:
+.  -pc_sbpmg_smoother <chebyshev,jacobi,richardson> - the smoother
+
+   Level: intermediate
+@*/
+PetscErrorCode PCSBPMGSetSmoother(PC pc, PCSBPMGSmootherType type)
+{
+  PetscFunctionBegin;
+  PetscTryMethod(pc, "PCSBPMGSetSmoother_C", (PC, PCSBPMGSmootherType), (pc, type));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCSBPMGSetSweeps - Pre- and post-smoothing sweeps (equal counts keep the V-cycle symmetric, as CG needs).
+
+   Options Database Keys:
++  -pc_sbpmg_nu <n>      - both
+.  -pc_sbpmg_nu_pre <n>  - pre-smoothing sweeps
+-  -pc_sbpmg_nu_post <n> - post-smoothing sweeps
+
+   Level: intermediate
+@*/
+PetscErrorCode PCSBPMGSetSweeps(PC pc, PetscInt pre, PetscInt post)
+{
+  PetscFunctionBegin;
+  PetscTryMethod(pc, "PCSBPMGSetSweeps_C", (PC, PetscInt, PetscInt), (pc, pre, post));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCSBPMGSetChebyshevRange - The Chebyshev interval [lo, hi] * lambda_max(D^-1 A) (default 0.1, 1.1).
+
+   Options Database Key:
+.  -pc_sbpmg_cheby_range <lo,hi> - the fractions
+
+   Level: intermediate
+@*/
+PetscErrorCode PCSBPMGSetChebyshevRange(PC pc, PetscReal lo, PetscReal hi)
+{
+  PetscFunctionBegin;
+  PetscTryMethod(pc, "PCSBPMGSetChebyshevRange_C", (PC, PetscReal, PetscReal), (pc, lo, hi));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCSBPMGGetLevels - The number of levels of the hierarchy built at set-up (0 before).
+
+   Level: intermediate
+@*/
+PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
+{
+  PetscFunctionBegin;
+  PetscUseMethod(pc, "PCSBPMGGetLevels_C", (PC, PetscInt *), (pc, levels));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   PCSBPMG - "sbpmg": geometric multigrid V-cycle for the SBP-SAT operator of an SbpProblem, matrix-free on the OpenCL device.
+
+   The operator handed to the KSP must come from SbpProblemCreateOperator() (matrix-free) or SbpProblemCreateAssembledOperator().
+   The levels re-discretise the problem on grids halved in both directions (spec-sbp-sat.md 8.1); transfers are bilinear
+   prolongation and its transpose (8.2-8.4); smoothers are fused device sweeps; the coarsest level is factored by CHOLMOD.
+   This is a PCMG: every -pc_mg_* and -mg_levels_* / -mg_coarse_* option applies on top of the defaults below.
+
+   Options Database Keys:
++  -pc_sbpmg_levels <0>            - number of levels (0: automatic from -pc_sbpmg_coarse_size)
+.  -pc_sbpmg_coarse_size <32>      - largest number of points per side of the coarsest grid
+.  -pc_sbpmg_smoother <chebyshev>  - chebyshev (on D^-1 A), jacobi (damped) or richardson (spec 8.6)
+.  -pc_sbpmg_nu <n>                - pre- and post-smoothing sweeps
+.  -pc_sbpmg_nu_pre <3>            - pre-smoothing sweeps on the finest level
+.  -pc_sbpmg_nu_post <3>           - post-smoothing sweeps on the finest level
+.  -pc_sbpmg_nu_growth <2>         - sweeps multiply by this per level below the finest (a variable V-cycle; 1: plain V-cycle)
+.  -pc_sbpmg_nu_max <16>           - at most this many sweeps on any level
+.  -pc_sbpmg_cheby_range <0.1,1.1> - Chebyshev interval as fractions of the estimated lambda_max(D^-1 A)
+.  -pc_sbpmg_jacobi_omega <0>      - Jacobi damping (0: 4/(3 lambda_max))
+-  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
+
+   Level: beginner
+
+.seealso: `PCMG`, `SbpProblemCreateOperator()`, `PCSBPMGSetLevels()`, `PCSBPMGSetSmoother()`, `PCSBPMGSetSweeps()`
+M*/
+PetscErrorCode PCCreate_SBPMG(PC pc)
+{
+  PC_SBPMG *sb;
+  PC_MG    *mg;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgInitializePackage());
+  PetscCall(PCSetType(pc, PCMG));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)pc, PCSBPMG));
+  PetscCall(PetscNew(&sb));
+  sb->coarse_size          = 32;
+  sb->smoother             = PC_SBPMG_CHEBYSHEV;
+  sb->nu_pre               = 3;
+  sb->nu_post              = 3;
+  sb->nu_growth            = 2;
+  sb->nu_max               = 16;
+  sb->eig_its              = 10;
+  sb->cheby_lo             = 0.1;
+  sb->cheby_hi             = 1.1;
+  sb->mg_setup             = pc->ops->setup;
+  sb->mg_setfromoptions    = pc->ops->setfromoptions;
+  sb->mg_view              = pc->ops->view;
+  sb->mg_reset             = pc->ops->reset;
+  sb->mg_destroy           = pc->ops->destroy;
+  mg                       = (PC_MG *)pc->data;
+  mg->innerctx             = sb;
+  pc->ops->setup           = PCSetUp_SBPMG;
+  pc->ops->setfromoptions  = PCSetFromOptions_SBPMG;
+  pc->ops->view            = PCView_SBPMG;
+  pc->ops->reset           = PCReset_SBPMG;
+  pc->ops->destroy         = PCDestroy_SBPMG;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetLevels_C", PCSBPMGSetLevels_SBPMG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetCoarseSize_C", PCSBPMGSetCoarseSize_SBPMG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetSmoother_C", PCSBPMGSetSmoother_SBPMG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetSweeps_C", PCSBPMGSetSweeps_SBPMG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetChebyshevRange_C", PCSBPMGSetChebyshevRange_SBPMG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGGetLevels_C", PCSBPMGGetLevels_SBPMG));
+  PetscFunctionReturn(0);
+}

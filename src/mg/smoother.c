@@ -1,0 +1,304 @@
+/* PCSBPMGSMOOTHER: the level smoother of PCSBPMG, a PC whose PCApplyRichardson performs nu sweeps of Chebyshev (on D^-1 M~),
+   damped Jacobi or the spec's Richardson, each sweep one fused pass over the operator's data on the device (kernels/smooth.cl).
+   KSPRICHARDSON hands the whole smoothing to PCApplyRichardson, so PCMG's level KSP costs nu passes. With host vectors the
+   same sweeps run through PETSc vector operations. */
+#include <sbpmg/impl.h>
+#include <petsc/private/pcimpl.h>
+
+const char *const PCSBPMGSmootherTypes[] = {"chebyshev", "jacobi", "richardson", NULL};
+
+typedef struct {
+  PCSBPMGSmootherType type;
+  PetscReal           lo, hi;     /* Chebyshev interval [lo, hi] * lambda_max(D^-1 M~) */
+  PetscReal           omega_user; /* Jacobi damping; 0: 4 / (3 lambda_max) */
+  PetscInt            eig_its;    /* Lanczos (CG) steps of the eigenvalue estimate */
+  PetscReal           lmin, lmax; /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
+  PetscReal           omega;      /* Jacobi / Richardson step */
+  Vec                 dinv, d, xw;
+  SbpProblem          p;
+} PC_SbpmgSmoother;
+
+/* Extreme eigenvalues of (D^-1) M~ by a few CG steps on a fixed random right-hand side (deterministic). */
+static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
+{
+  KSP          ksp;
+  PC           epc;
+  Vec          b, x;
+  PetscRandom  rnd;
+  PetscReal    emax, emin;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)pc), &ksp));
+  PetscCall(KSPSetOperators(ksp, pc->mat, pc->pmat));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &epc));
+  PetscCall(PCSetType(epc, s->type == PC_SBPMG_RICHARDSON ? PCNONE : PCJACOBI));
+  PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, s->eig_its));
+  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  PetscCall(KSPSetComputeSingularValues(ksp, PETSC_TRUE));
+  PetscCall(MatCreateVecs(pc->pmat, &x, &b));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)pc), &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 0x5b9));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(b, rnd));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPComputeExtremeSingularValues(ksp, &emax, &emin));
+  s->lmax = emax;
+  s->lmin = emin;
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
+{
+  PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
+  SbpProblem        p;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSbpProblem(pc->pmat, &p));
+  PetscCall(PetscObjectReference((PetscObject)p));
+  PetscCall(SbpProblemDestroy(&s->p));
+  s->p = p;
+  PetscCall(VecDestroy(&s->dinv));
+  PetscCall(VecDestroy(&s->d));
+  PetscCall(VecDestroy(&s->xw));
+  PetscCall(MatCreateVecs(pc->pmat, &s->dinv, &s->xw));
+  PetscCall(VecDuplicate(s->dinv, &s->d));
+  PetscCall(MatGetDiagonal(pc->pmat, s->dinv));
+  PetscCall(VecReciprocal(s->dinv));
+  PetscCall(SbpmgSmootherEstimate(pc, s));
+  PetscCheck(s->lmax > 0 && !PetscIsInfOrNanReal(s->lmax), PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED, "Eigenvalue estimate %g of the %s smoother is not positive",
+             (double)s->lmax, PCSBPMGSmootherTypes[s->type]);
+  if (s->type == PC_SBPMG_JACOBI) s->omega = s->omega_user > 0 ? s->omega_user : 4 / (3 * s->lmax);
+  else if (s->type == PC_SBPMG_RICHARDSON) s->omega = 2 / (PetscMax(s->lmin, 0) + s->lmax);
+  PetscFunctionReturn(0);
+}
+
+/* One fused sweep on the device: xnew = x + d_new, d_new = c1 d + c2 s (b - M~ x). */
+static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec xnew, PetscReal c1, PetscReal c2, PetscBool zero)
+{
+  SbpProblem p = s->p;
+  cl_kernel  k;
+  cl_mem     xb = NULL, bb, db, dvb, xnb;
+  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, use_dinv = s->type != PC_SBPMG_RICHARDSON, use_d = s->type == PC_SBPMG_CHEBYSHEV, izero = zero ? 1 : 0;
+  PetscReal  rho = p->rho;
+  size_t     global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1}, local[2] = {32, 4};
+  PetscReal  n = (PetscReal)(p->Nr + 1) * (p->Ns + 1);
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp+smooth", NULL, "mg_smooth", &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
+  if (!zero) PetscCall(VecOpenCLGetBufferRead(x, &xb));
+  PetscCall(VecOpenCLGetBufferRead(b, &bb));
+  PetscCall(VecOpenCLGetBufferRead(s->dinv, &dvb));
+  PetscCall(VecOpenCLGetBuffer(s->d, &db));
+  PetscCall(VecOpenCLGetBufferWrite(xnew, &xnb));
+  PetscCall(SbpmgCLSetArgs(k, 0, 18, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
+                           sizeof(cl_mem), &p->d_css, sizeof(cl_mem), zero ? &xnb : &xb, sizeof(cl_mem), &bb, sizeof(cl_mem), &dvb, sizeof(int), &use_dinv, sizeof(PetscReal), &c1,
+                           sizeof(PetscReal), &c2, sizeof(int), &use_d, sizeof(cl_mem), &db, sizeof(int), &izero, sizeof(cl_mem), &xnb));
+  PetscCall(SbpmgCLLaunch2D(p->cl, k, global, local));
+  if (!zero) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
+  PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
+  PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &dvb));
+  PetscCall(VecOpenCLRestoreBuffer(s->d, &db));
+  PetscCall(VecOpenCLRestoreBufferWrite(xnew, &xnb));
+  /* coefficients 24 B, b, dinv, xnew, x (if read), d (read and written) */
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, 50 * n, n * sizeof(PetscReal) * (3 + 3 + (zero ? 0 : 1) + (use_d ? (c1 != 0 ? 2 : 1) : 0))));
+  PetscFunctionReturn(0);
+}
+
+/* The same sweep with PETSc operations (host vectors, or any operator handed to the smoother). */
+static PetscErrorCode SbpmgSmootherSweepHost(PC pc, PC_SbpmgSmoother *s, Vec x, Vec b, Vec r, PetscReal c1, PetscReal c2, PetscBool zero)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_MGSmooth, 0, 0, 0, 0));
+  if (zero) PetscCall(VecCopy(b, r));
+  else PetscCall(MatResidual(pc->pmat, b, x, r));
+  if (s->type != PC_SBPMG_RICHARDSON) PetscCall(VecPointwiseMult(r, r, s->dinv));
+  if (s->type == PC_SBPMG_CHEBYSHEV) {
+    if (c1 != 0) PetscCall(VecAXPBY(s->d, c2, c1, r));
+    else PetscCall(VecAXPBY(s->d, c2, 0, r));
+    if (zero) PetscCall(VecCopy(s->d, x));
+    else PetscCall(VecAXPY(x, 1, s->d));
+  } else {
+    if (zero) PetscCall(VecAXPBY(x, c2, 0, r));
+    else PetscCall(VecAXPY(x, c2, r));
+  }
+  PetscCall(PetscLogEventEnd(SBPMG_MGSmooth, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgSmootherOnDevice(PC_SbpmgSmoother *s, Vec x, Vec b, PetscBool *dev)
+{
+  PetscBool xd, bd, dd;
+
+  PetscFunctionBegin;
+  *dev = PETSC_FALSE;
+  if (!s->p->use_device) PetscFunctionReturn(0);
+  PetscCall(VecIsOpenCL(x, &xd));
+  PetscCall(VecIsOpenCL(b, &bd));
+  PetscCall(VecIsOpenCL(s->dinv, &dd));
+  *dev = (xd && bd && dd) ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* nu sweeps from x (or from zero); the result ends in x. Chebyshev (Saad, Iterative Methods, Alg. 12.1) on D^-1 M~ over
+   [lo, hi] * lambda_max: theta = (a+b)/2, delta = (b-a)/2, sigma = theta/delta; d_0 = r_0/theta, rho_0 = 1/sigma,
+   rho_k = 1/(2 sigma - rho_{k-1}), d_k = rho_k rho_{k-1} d_{k-1} + (2 rho_k / delta) r_k. */
+static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits,
+                                                       PCRichardsonConvergedReason *reason)
+{
+  PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
+  PetscReal         a = s->lo * s->lmax, bnd = s->hi * s->lmax, theta = (a + bnd) / 2, delta = (bnd - a) / 2, sigma = theta / delta, rhoprev = 1 / sigma;
+  PetscBool         dev;
+  Vec               cur, next;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgSmootherOnDevice(s, x, b, &dev));
+  /* device: ping-pong between x and xw, ending in x; an odd count from a nonzero guess starts from a copy in xw */
+  cur  = x;
+  next = s->xw;
+  if (dev && (its % 2) == 1) {
+    if (!guesszero) PetscCall(VecCopy(x, s->xw));
+    cur  = s->xw;
+    next = x;
+  }
+  for (PetscInt k = 0; k < its; k++) {
+    PetscReal c1 = 0, c2;
+    PetscBool zero = (k == 0 && guesszero) ? PETSC_TRUE : PETSC_FALSE;
+
+    if (s->type == PC_SBPMG_CHEBYSHEV) {
+      if (k == 0) c2 = 1 / theta;
+      else {
+        PetscReal rhok = 1 / (2 * sigma - rhoprev);
+        c1             = rhok * rhoprev;
+        c2             = 2 * rhok / delta;
+        rhoprev        = rhok;
+      }
+    } else c2 = s->omega;
+    if (dev) {
+      Vec t;
+      PetscCall(SbpmgSmootherSweepDevice(s, cur, b, next, c1, c2, zero));
+      t    = cur;
+      cur  = next;
+      next = t;
+    } else PetscCall(SbpmgSmootherSweepHost(pc, s, x, b, w, c1, c2, zero));
+  }
+  *outits = its;
+  *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscFunctionReturn(0);
+}
+
+/* As a preconditioner on its own: one sweep from zero. */
+static PetscErrorCode PCApply_SbpmgSmoother(PC pc, Vec b, Vec x)
+{
+  PetscInt                    its;
+  PCRichardsonConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(PCApplyRichardson_SbpmgSmoother(pc, b, x, NULL, 0, 0, 0, 1, PETSC_TRUE, &its, &reason));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
+{
+  PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
+  PetscBool         isascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(0);
+  switch (s->type) {
+    case PC_SBPMG_CHEBYSHEV:
+      PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg Chebyshev smoother on D^-1 A: interval [%g, %g] = [%g, %g] * lambda_max, lambda_max estimate %g (%" PetscInt_FMT " CG steps)\n",
+                                       (double)(s->lo * s->lmax), (double)(s->hi * s->lmax), (double)s->lo, (double)s->hi, (double)s->lmax, s->eig_its));
+      break;
+    case PC_SBPMG_JACOBI:
+      PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg damped Jacobi smoother: omega %g (lambda_max(D^-1 A) estimate %g)\n", (double)s->omega, (double)s->lmax));
+      break;
+    case PC_SBPMG_RICHARDSON:
+      PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg Richardson smoother: omega = 2/(lambda_min + lambda_max) = %g (estimates %g, %g)\n", (double)s->omega, (double)s->lmin,
+                                       (double)s->lmax));
+      break;
+  }
+  if (s->p) PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s\n", s->p->use_device ? "device" : "host"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCReset_SbpmgSmoother(PC pc)
+{
+  PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&s->dinv));
+  PetscCall(VecDestroy(&s->d));
+  PetscCall(VecDestroy(&s->xw));
+  PetscCall(SbpProblemDestroy(&s->p));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_SbpmgSmoother(pc));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(0);
+}
+
+/* Set the smoother's parameters (called by PCSBPMG for each level). */
+PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscReal lo, PetscReal hi, PetscReal omega, PetscInt eig_its)
+{
+  PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
+
+  PetscFunctionBegin;
+  s->type       = type;
+  s->lo         = lo;
+  s->hi         = hi;
+  s->omega_user = omega;
+  s->eig_its    = eig_its;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCSBPMGSmootherGetEstimates(PC pc, PetscReal *lmin, PetscReal *lmax)
+{
+  PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
+
+  PetscFunctionBegin;
+  if (lmin) *lmin = s->lmin;
+  if (lmax) *lmax = s->lmax;
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   PCSBPMGSMOOTHER - "sbpmgsmoother": the level smoother PCSBPMG installs under KSPRICHARDSON. Its PCApplyRichardson runs nu fused
+   sweeps (one pass each over the SBP-SAT operator's data) of Chebyshev on D^-1 A, damped Jacobi or Richardson. Configured by
+   PCSBPMG from -pc_sbpmg_smoother, -pc_sbpmg_cheby_range, -pc_sbpmg_jacobi_omega and -pc_sbpmg_eig_its.
+
+   Level: developer
+
+.seealso: `PCSBPMG`
+M*/
+PetscErrorCode PCCreate_SBPMGSmoother(PC pc)
+{
+  PC_SbpmgSmoother *s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&s));
+  s->type                  = PC_SBPMG_CHEBYSHEV;
+  s->lo                    = 0.1;
+  s->hi                    = 1.1;
+  s->eig_its               = 10;
+  pc->data                 = s;
+  pc->ops->setup           = PCSetUp_SbpmgSmoother;
+  pc->ops->apply           = PCApply_SbpmgSmoother;
+  pc->ops->applyrichardson = PCApplyRichardson_SbpmgSmoother;
+  pc->ops->view            = PCView_SbpmgSmoother;
+  pc->ops->reset           = PCReset_SbpmgSmoother;
+  pc->ops->destroy         = PCDestroy_SbpmgSmoother;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,164 @@
+/* Multigrid transfers as a MatShell (spec-sbp-sat.md 8.2-8.4): MatMult = bilinear prolongation P (coarse -> fine),
+   MatMultTranspose = P^T (the restriction of the H-weighted residual, PCMG's default restriction). Device kernels
+   (kernels/transfer.cl) when both vectors are device vectors, host loops over DMDA ghosted vectors otherwise. */
+#include <sbpmg/impl.h>
+
+#include "../../kernels/transfer.cl"
+
+typedef struct {
+  SbpProblem fine, coarse;
+} SbpTransfer;
+
+static PetscErrorCode SbpTransferDestroy(void *ctx)
+{
+  SbpTransfer *t = (SbpTransfer *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemDestroy(&t->fine));
+  PetscCall(SbpProblemDestroy(&t->coarse));
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(0);
+}
+
+/* Both vectors on the device of the problem: take the kernel path. */
+static PetscErrorCode SbpTransferOnDevice(SbpProblem p, Vec x, Vec y, PetscBool *dev)
+{
+  PetscBool xd, yd;
+
+  PetscFunctionBegin;
+  *dev = PETSC_FALSE;
+  if (!p->use_device) PetscFunctionReturn(0);
+  PetscCall(VecIsOpenCL(x, &xd));
+  PetscCall(VecIsOpenCL(y, &yd));
+  *dev = (xd && yd) ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
+{
+  SbpProblem f = t->fine;
+  cl_kernel  k;
+  cl_mem     xb, yb;
+  int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
+  size_t     global[2], local[2] = {32, 4};
+  PetscInt   nout = prolong ? (f->Nr + 1) * (f->Ns + 1) : (f->Nr / 2 + 1) * (f->Ns / 2 + 1);
+  PetscInt   nin  = prolong ? (f->Nr / 2 + 1) * (f->Ns / 2 + 1) : (f->Nr + 1) * (f->Ns + 1);
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLGetKernel(f->cl, "transfer", NULL, prolong ? "mg_prolong" : "mg_restrict", &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
+  PetscCall(VecOpenCLGetBufferRead(x, &xb));
+  if (add) PetscCall(VecOpenCLGetBuffer(y, &yb));
+  else PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &xb, sizeof(int), &iadd, sizeof(cl_mem), &yb));
+  global[0] = prolong ? (size_t)f->Nr + 1 : (size_t)f->Nr / 2 + 1;
+  global[1] = prolong ? (size_t)f->Ns + 1 : (size_t)f->Ns / 2 + 1;
+  PetscCall(SbpmgCLLaunch2D(f->cl, k, global, local));
+  PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
+  if (add) PetscCall(VecOpenCLRestoreBuffer(y, &yb));
+  else PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(nin + nout * (add ? 2 : 1)) * sizeof(PetscReal)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpTransferHost(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
+{
+  SbpProblem         in = prolong ? t->coarse : t->fine, out = prolong ? t->fine : t->coarse;
+  Vec                xl;
+  const PetscScalar *xa;
+  PetscScalar      **ya;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_MGTransfer, 0, 0, 0, 0));
+  PetscCall(DMGetLocalVector(in->da, &xl));
+  PetscCall(DMGlobalToLocalBegin(in->da, x, INSERT_VALUES, xl));
+  PetscCall(DMGlobalToLocalEnd(in->da, x, INSERT_VALUES, xl));
+  PetscCall(VecGetArrayRead(xl, &xa));
+  PetscCall(DMDAVecGetArray(out->da, y, &ya));
+  for (PetscInt j = out->ys; j < out->ys + out->ym; j++)
+    for (PetscInt i = out->xs; i < out->xs + out->xm; i++) {
+      PetscReal v = prolong ? mg_prolong_point((int)i, (int)j, xa, in->gxs, in->gys, in->gxm)
+                            : mg_restrict_point((int)i, (int)j, (int)in->Nr, (int)in->Ns, xa, in->gxs, in->gys, in->gxm);
+      ya[j][i] = add ? ya[j][i] + v : v;
+    }
+  PetscCall(DMDAVecRestoreArray(out->da, y, &ya));
+  PetscCall(VecRestoreArrayRead(xl, &xa));
+  PetscCall(DMRestoreLocalVector(in->da, &xl));
+  PetscCall(PetscLogEventEnd(SBPMG_MGTransfer, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpTransferApply(Mat P, PetscBool prolong, Vec x, Vec y, PetscBool add)
+{
+  SbpTransfer *t;
+  PetscBool    dev;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(P, &t));
+  PetscCall(SbpTransferOnDevice(t->fine, x, y, &dev));
+  if (dev) PetscCall(SbpTransferDevice(t, prolong, x, y, add));
+  else PetscCall(SbpTransferHost(t, prolong, x, y, add));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMult_SbpProlong(Mat P, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpTransferApply(P, PETSC_TRUE, x, y, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMultTranspose_SbpProlong(Mat P, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpTransferApply(P, PETSC_FALSE, x, y, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMultAdd_SbpProlong(Mat P, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscCall(SbpTransferApply(P, PETSC_TRUE, x, z, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMultTransposeAdd_SbpProlong(Mat P, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscCall(SbpTransferApply(P, PETSC_FALSE, x, z, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemCreateProlongation - The bilinear prolongation from the coarse problem's grid to the fine one's as a MatShell
+   (MatMult prolongs, MatMultTranspose restricts with P^T); the coarse grid must be the even nodes of the fine one.
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemCreateProlongation(SbpProblem coarse, SbpProblem fine, Mat *P)
+{
+  SbpTransfer *t;
+
+  PetscFunctionBegin;
+  PetscCheck(coarse->setupcalled && fine->setupcalled, PetscObjectComm((PetscObject)fine), PETSC_ERR_ORDER, "Set both problems up first");
+  PetscCheck(fine->Nr == 2 * coarse->Nr && fine->Ns == 2 * coarse->Ns, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_SIZ,
+             "The coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " is not the even nodes of the fine grid %" PetscInt_FMT " x %" PetscInt_FMT, coarse->Nr, coarse->Ns, fine->Nr, fine->Ns);
+  PetscCheck(coarse->use_device == fine->use_device, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_INCOMP, "The two problems have different backends");
+  PetscCall(PetscNew(&t));
+  t->fine   = fine;
+  t->coarse = coarse;
+  PetscCall(PetscObjectReference((PetscObject)fine));
+  PetscCall(PetscObjectReference((PetscObject)coarse));
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), fine->xm * fine->ym, coarse->xm * coarse->ym, (fine->Nr + 1) * (fine->Ns + 1), (coarse->Nr + 1) * (coarse->Ns + 1), t, P));
+  PetscCall(MatShellSetContextDestroy(*P, SbpTransferDestroy));
+  PetscCall(MatShellSetVecType(*P, fine->use_device ? VECOPENCL : VECSTANDARD));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT, (void (*)(void))MatMult_SbpProlong));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_SbpProlong));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_SbpProlong));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_SbpProlong));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,445 @@
+/* The matrix-free SBP-SAT operator and the diagonal norms as MatShells, on the device (kernels/sbp.cl) or the host
+   (the same point formula compiled as C, over the DMDA's ghosted local vectors, any number of ranks). */
+#include <sbpmg/impl.h>
+
+/* The point formula, shared with the device kernels. */
+#include "../../kernels/sbp.cl"
+
+typedef struct {
+  SbpProblem  p;
+  SbpNormType norm; /* norm shells only */
+  Vec         ulocal;
+} SbpShell;
+
+/* Bytes an operator apply moves at least: u and y, and the three coefficient arrays (40 B/point in fp64). */
+#define SBP_APPLY_BYTES(p) ((PetscLogDouble)((p)->Nr + 1) * ((p)->Ns + 1) * 5 * sizeof(PetscReal))
+#define SBP_APPLY_FLOPS(p) ((PetscLogDouble)((p)->Nr + 1) * ((p)->Ns + 1) * 40)
+
+static PetscErrorCode SbpShellDestroy(void *ctx)
+{
+  SbpShell *s = (SbpShell *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&s->ulocal));
+  PetscCall(SbpProblemDestroy(&s->p));
+  PetscCall(PetscFree(s));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- host path */
+
+/* y = M~ x (add: y = z + M~ x) on this rank's nodes; diag: y = diag(M~), x unused. */
+PetscErrorCode SbpProblemApplyHost(SbpProblem p, Vec x, Vec y, PetscBool diag, PetscBool add)
+{
+  Vec                xl = NULL;
+  const PetscScalar *u  = NULL;
+  PetscScalar      **ya;
+  int                flags;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  if (!diag) {
+    PetscCall(DMGetLocalVector(p->da, &xl));
+    PetscCall(DMGlobalToLocalBegin(p->da, x, INSERT_VALUES, xl));
+    PetscCall(DMGlobalToLocalEnd(p->da, x, INSERT_VALUES, xl));
+    PetscCall(VecGetArrayRead(xl, &u));
+  }
+  PetscCall(DMDAVecGetArray(p->da, y, &ya));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscReal v = sbp_apply_point((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->rho, flags, u, p->crr, p->crs, p->css, p->gxs, p->gys, p->gxm, diag ? 1 : 0);
+      ya[j][i]    = add ? ya[j][i] + v : v;
+    }
+  PetscCall(DMDAVecRestoreArray(p->da, y, &ya));
+  if (!diag) {
+    PetscCall(VecRestoreArrayRead(xl, &u));
+    PetscCall(DMRestoreLocalVector(p->da, &xl));
+  }
+  PetscCall(PetscLogFlops(SBP_APPLY_FLOPS(p) * p->xm * p->ym / ((p->Nr + 1.0) * (p->Ns + 1.0))));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- device path */
+
+static PetscErrorCode SbpLaunch2D(SbpProblem p, cl_kernel k)
+{
+  size_t global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1}, local[2] = {32, 4};
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLLaunch2D(p->cl, k, global, local));
+  PetscFunctionReturn(0);
+}
+
+/* Device buffers of x (read) and y (write) when both are device vectors. */
+static PetscErrorCode SbpCheckDeviceVec(SbpProblem p, Vec v, const char *name)
+{
+  PetscBool isocl;
+  SbpmgCL   vcl;
+
+  PetscFunctionBegin;
+  PetscCall(VecIsOpenCL(v, &isocl));
+  PetscCheck(isocl, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The device SBP-SAT operator needs device vectors: %s has type %s; create vectors with MatCreateVecs() or SbpProblemCreateVector()", name,
+             ((PetscObject)v)->type_name);
+  PetscCall(VecOpenCLGetCL(v, &vcl));
+  PetscCheck(vcl == p->cl, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Vector %s lives on another OpenCL context than the operator", name);
+  PetscFunctionReturn(0);
+}
+
+/* y = z + scale M~ x (z may be NULL: y = scale M~ x; z may be y) */
+static PetscErrorCode SbpApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y)
+{
+  cl_kernel k;
+  cl_mem    xb, zb = NULL, yb;
+  int       Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = z ? 1 : 0;
+  PetscReal rho = p->rho;
+
+  PetscFunctionBegin;
+  PetscCall(SbpCheckDeviceVec(p, x, "x"));
+  PetscCall(SbpCheckDeviceVec(p, y, "y"));
+  PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors for the SBP-SAT operator");
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply", &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
+  PetscCall(VecOpenCLGetBufferRead(x, &xb));
+  if (z && z != y) {
+    PetscCall(SbpCheckDeviceVec(p, z, "z"));
+    PetscCall(VecOpenCLGetBufferRead(z, &zb));
+    PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  } else if (z) PetscCall(VecOpenCLGetBuffer(y, &yb));
+  else PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  PetscCall(SbpmgCLSetArgs(k, 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &xb, sizeof(cl_mem), &p->d_crr,
+                           sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &add, sizeof(PetscReal), &scale, sizeof(cl_mem), zb ? &zb : &yb, sizeof(cl_mem), &yb));
+  PetscCall(SbpLaunch2D(p, k));
+  PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
+  if (zb) {
+    PetscCall(VecOpenCLRestoreBufferRead(z, &zb));
+    PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  } else if (z) PetscCall(VecOpenCLRestoreBuffer(y, &yb));
+  else PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, SBP_APPLY_FLOPS(p), SBP_APPLY_BYTES(p) + (add ? (PetscLogDouble)(p->Nr + 1) * (p->Ns + 1) * sizeof(PetscReal) : 0)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
+{
+  cl_kernel k;
+  cl_mem    db;
+  int       Nr = (int)p->Nr, Ns = (int)p->Ns, flags;
+  PetscReal rho = p->rho;
+
+  PetscFunctionBegin;
+  PetscCall(SbpCheckDeviceVec(p, d, "the diagonal"));
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_diagonal", &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
+  PetscCall(VecOpenCLGetBufferWrite(d, &db));
+  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
+                           sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &db));
+  PetscCall(SbpLaunch2D(p, k));
+  PetscCall(VecOpenCLRestoreBufferWrite(d, &db));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpDiag, p->cl, SBP_APPLY_FLOPS(p), (PetscLogDouble)(p->Nr + 1) * (p->Ns + 1) * 4 * sizeof(PetscReal)));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- MatShell operations */
+
+/* Take the kernel path when the problem is on the device and every vector given is a device vector; else the host loops. */
+static PetscErrorCode SbpUseDevice(SbpProblem p, Vec a, Vec b, Vec c, PetscBool *dev)
+{
+  Vec v[3] = {a, b, c};
+
+  PetscFunctionBegin;
+  *dev = p->use_device;
+  for (int k = 0; k < 3 && *dev; k++) {
+    PetscBool isocl;
+    if (!v[k]) continue;
+    PetscCall(VecIsOpenCL(v[k], &isocl));
+    if (!isocl) *dev = PETSC_FALSE;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpApplyHostLogged(SbpProblem p, Vec x, Vec y, PetscBool add)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_SbpApply, 0, 0, 0, 0));
+  PetscCall(SbpProblemApplyHost(p, x, y, PETSC_FALSE, add));
+  PetscCall(PetscLogEventEnd(SBPMG_SbpApply, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMult_SbpOperator(Mat A, Vec x, Vec y)
+{
+  SbpShell *s;
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &s));
+  PetscCall(SbpUseDevice(s->p, x, y, NULL, &dev));
+  if (dev) PetscCall(SbpApplyDevice(s->p, x, NULL, 1.0, y));
+  else PetscCall(SbpApplyHostLogged(s->p, x, y, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMultAdd_SbpOperator(Mat A, Vec x, Vec z, Vec y)
+{
+  SbpShell *s;
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &s));
+  PetscCall(SbpUseDevice(s->p, x, y, z, &dev));
+  if (dev) PetscCall(SbpApplyDevice(s->p, x, z, 1.0, y));
+  else {
+    if (z != y) PetscCall(VecCopy(z, y));
+    PetscCall(SbpApplyHostLogged(s->p, x, y, PETSC_TRUE));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* r = b - M~ x in one pass on the device (PCMG's residual). */
+static PetscErrorCode MatResidual_SbpOperator(Mat A, Vec b, Vec x, Vec r)
+{
+  SbpShell *s;
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &s));
+  PetscCall(SbpUseDevice(s->p, b, x, r, &dev));
+  if (dev) PetscCall(SbpApplyDevice(s->p, x, b, -1.0, r));
+  else {
+    PetscCall(SbpApplyHostLogged(s->p, x, r, PETSC_FALSE));
+    PetscCall(VecAYPX(r, -1, b));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatGetDiagonal_SbpOperator(Mat A, Vec d)
+{
+  SbpShell *s;
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &s));
+  PetscCall(SbpUseDevice(s->p, d, NULL, NULL, &dev));
+  if (dev) PetscCall(SbpDiagonalDevice(s->p, d));
+  else PetscCall(SbpProblemApplyHost(s->p, NULL, d, PETSC_TRUE, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatView_SbpOperator(Mat A, PetscViewer viewer)
+{
+  SbpShell *s;
+  PetscBool isascii;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &s));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "SBP-SAT operator, matrix-free (%s)\n", s->p->use_device ? "OpenCL kernels" : "host loops"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(SbpProblemView(s->p, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpCreateShell(SbpProblem p, SbpShell **ctx, Mat *A)
+{
+  SbpShell *s;
+  PetscInt  n = p->xm * p->ym, N = (p->Nr + 1) * (p->Ns + 1);
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(PetscNew(&s));
+  s->p = p;
+  PetscCall(PetscObjectReference((PetscObject)p));
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)p), n, n, N, N, s, A));
+  PetscCall(MatShellSetContextDestroy(*A, SbpShellDestroy));
+  PetscCall(MatShellSetVecType(*A, p->use_device ? VECOPENCL : VECSTANDARD));
+  PetscCall(PetscObjectCompose((PetscObject)*A, "SbpProblem", (PetscObject)p));
+  *ctx = s;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemCreateOperator - The SBP-SAT operator M~ (symmetric positive definite, H-weighted form) as a matrix-free MatShell:
+   MatMult, MatMultAdd, MatMultTranspose (= MatMult) and MatGetDiagonal run OpenCL kernels on device vectors (device backend) or C
+   loops on DMDA vectors (host backend). MatCreateVecs() gives vectors of the right type.
+
+   Collective
+
+   Level: beginner
+
+.seealso: `SbpProblemCreateAssembledOperator()`, `SbpProblemCreateNorm()`
+@*/
+PetscErrorCode SbpProblemCreateOperator(SbpProblem p, Mat *A)
+{
+  SbpShell *s;
+
+  PetscFunctionBegin;
+  PetscCall(SbpCreateShell(p, &s, A));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_SbpOperator));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_SbpOperator));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_SbpOperator));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultAdd_SbpOperator));
+  PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_SbpOperator));
+  PetscCall(MatShellSetOperation(*A, MATOP_RESIDUAL, (void (*)(void))MatResidual_SbpOperator));
+  PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))MatView_SbpOperator));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- norms */
+
+static PetscErrorCode SbpNormApplyHost(SbpProblem p, SbpNormType kind, Vec x, Vec y)
+{
+  PetscScalar **xa, **ya;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAVecGetArrayRead(p->da, x, &xa));
+  PetscCall(DMDAVecGetArray(p->da, y, &ya));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++)
+      ya[j][i] = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, (int)kind, p->J[SbpPatchIndex(p, i, j)]) * xa[j][i];
+  PetscCall(DMDAVecRestoreArray(p->da, y, &ya));
+  PetscCall(DMDAVecRestoreArrayRead(p->da, x, &xa));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, Vec y)
+{
+  cl_kernel k;
+  cl_mem    xb, yb;
+  int       Nr = (int)p->Nr, Ns = (int)p->Ns, ik = (int)kind;
+  PetscReal hr = p->hr, hs = p->hs;
+  PetscInt  n = (p->Nr + 1) * (p->Ns + 1);
+
+  PetscFunctionBegin;
+  PetscCall(SbpCheckDeviceVec(p, x, "x"));
+  PetscCall(SbpCheckDeviceVec(p, y, "y"));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_norm", &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_SbpNorm));
+  if (x == y) {
+    PetscCall(VecOpenCLGetBuffer(x, &xb));
+    yb = xb;
+  } else {
+    PetscCall(VecOpenCLGetBufferRead(x, &xb));
+    PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  }
+  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &hr, sizeof(PetscReal), &hs, sizeof(int), &ik, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &xb,
+                           sizeof(cl_mem), &yb));
+  PetscCall(SbpLaunch2D(p, k));
+  if (x == y) PetscCall(VecOpenCLRestoreBuffer(x, &xb));
+  else {
+    PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
+    PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  }
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpNorm, p->cl, n, (PetscLogDouble)n * (kind >= SBP_NORM_JH ? 3 : 2) * sizeof(PetscReal)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMult_SbpNorm(Mat A, Vec x, Vec y)
+{
+  SbpShell *s;
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &s));
+  PetscCall(SbpUseDevice(s->p, x, y, NULL, &dev));
+  if (dev) PetscCall(SbpNormApplyDevice(s->p, s->norm, x, y));
+  else PetscCall(SbpNormApplyHost(s->p, s->norm, x, y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatGetDiagonal_SbpNorm(Mat A, Vec d)
+{
+  PetscFunctionBegin;
+  PetscCall(VecSet(d, 1));
+  PetscCall(MatMult_SbpNorm(A, d, d));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemCreateNorm - A diagonal norm as a MatShell: SBP_NORM_H (H~ = Hs (x) Hr), SBP_NORM_HINV, SBP_NORM_JH (diag(J) H~) or
+   SBP_NORM_JHINV; MatMult is a kernel on the device backend.
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemCreateNorm(SbpProblem p, SbpNormType kind, Mat *H)
+{
+  SbpShell *s;
+
+  PetscFunctionBegin;
+  PetscCheck(kind >= SBP_NORM_H && kind <= SBP_NORM_JHINV, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Unknown norm kind %d", (int)kind);
+  PetscCall(SbpCreateShell(p, &s, H));
+  s->norm = kind;
+  PetscCall(MatShellSetOperation(*H, MATOP_MULT, (void (*)(void))MatMult_SbpNorm));
+  PetscCall(MatShellSetOperation(*H, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_SbpNorm));
+  PetscCall(MatShellSetOperation(*H, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_SbpNorm));
+  PetscCall(MatSetOption(*H, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemCreateAssembledOperator - The SBP-SAT operator M~ assembled as a PETSc AIJ matrix from the 1D SBP blocks by Kronecker
+   products (spec-sbp-sat.md 3.2-3.4): the test oracle, the coarse-grid operator of the multigrid, and the matrix CPU solvers run on.
+   Rows in the DMDA's ordering (natural ordering on one rank).
+
+   Collective
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemCreateAssembledOperator(SbpProblem p, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(PetscLogEventBegin(SBPMG_SbpSetUp, 0, 0, 0, 0));
+  PetscCall(DMSetMatrixPreallocateOnly(p->da, PETSC_TRUE));
+  PetscCall(DMSetMatType(p->da, MATAIJ));
+  PetscCall(DMCreateMatrix(p->da, A));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SORTED_FULL, PETSC_FALSE)); /* DMDA matrices assume sorted input; the Kronecker rows come unsorted */
+  PetscCall(SbpAssembleOperatorRows(p, *A));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscCall(PetscObjectCompose((PetscObject)*A, "SbpProblem", (PetscObject)p));
+  PetscCall(PetscLogEventEnd(SBPMG_SbpSetUp, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   MatGetSbpProblem - The SbpProblem an operator was created from (matrix-free or assembled), or an error for any other matrix.
+
+   Level: intermediate
+@*/
+PetscErrorCode MatGetSbpProblem(Mat A, SbpProblem *p)
+{
+  PetscObject obj;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)A, "SbpProblem", &obj));
+  PetscCheck(obj, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
+             "Matrix %s of type %s is not an sbpmg SBP-SAT operator: create it with SbpProblemCreateOperator() or SbpProblemCreateAssembledOperator()",
+             ((PetscObject)A)->name ? ((PetscObject)A)->name : "(unnamed)", ((PetscObject)A)->type_name);
+  *p = (SbpProblem)obj;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemCreateVector - A vector laid out like the operator's: a device vector on the device backend, a DMDA global vector on the host.
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemCreateVector(SbpProblem p, Vec *v)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  if (p->use_device) PetscCall(VecCreateOpenCL(PetscObjectComm((PetscObject)p), p->xm * p->ym, PETSC_DETERMINE, v));
+  else PetscCall(DMCreateGlobalVector(p->da, v));
+  PetscFunctionReturn(0);
+}

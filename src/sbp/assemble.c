@@ -1,0 +1,497 @@
+/* The assembled reference: M~ = A~ + sum over Dirichlet faces of (-L^T G - G^T L + L^T H Cn Gamma L), and the data
+   operators K_f, built from the 1D SBP blocks by Kronecker products exactly as spec-sbp-sat.md 3.2-3.4 writes them.
+
+   Each term is a product of factors F1 F2 ... Fm, each factor a Kronecker product (B (x) A) of 1D matrices (B acting
+   along s, A along r, possibly rectangular: face spaces have one dimension of size 1), a diagonal, or the line-wise
+   blocks of A_rr / A_ss. A row of the product is e_n^T F1 F2 ... Fm, expanded factor by factor, so only the rows a rank
+   owns are formed, and nothing is taken from the matrix-free stencils. */
+#include <sbpmg/impl.h>
+
+#define SBP_ROW_MAX 96
+
+typedef struct {
+  PetscInt  n;
+  PetscInt  col[SBP_ROW_MAX];
+  PetscReal val[SBP_ROW_MAX];
+} SbpRow;
+
+typedef enum {
+  SBP_FACTOR_KRON,
+  SBP_FACTOR_DIAG,
+  SBP_FACTOR_LINES_R, /* sum_j Hs[j,j] (E_jj (x) Mr(a(.,j))) */
+  SBP_FACTOR_LINES_S  /* sum_i Hr[i,i] (Ms(c(i,.)) (x) E_ii) */
+} SbpFactorType;
+
+/* What a diagonal factor holds: a volume coefficient, or a coefficient / penalty on the nodes of one face. */
+typedef enum {
+  SBP_DIAG_VOLUME_CRS,
+  SBP_DIAG_VOLUME_J,
+  SBP_DIAG_FACE_CN,
+  SBP_DIAG_FACE_CT,
+  SBP_DIAG_FACE_GAMMA
+} SbpDiagKind;
+
+typedef struct {
+  SbpFactorType      type;
+  const SbpSparse1D *B, *A; /* KRON */
+  SbpDiagKind        kind;  /* DIAG */
+  PetscInt           face;  /* DIAG on a face: 1..4 */
+} SbpFactor;
+
+#define SBP_TERM_MAX_FACTORS 6
+typedef struct {
+  PetscReal coef;
+  PetscInt  nf;
+  SbpFactor f[SBP_TERM_MAX_FACTORS];
+} SbpTerm;
+
+/* The 1D blocks every term refers to. */
+typedef struct {
+  SbpProblem  p;
+  SbpSparse1D Ir, Is, one, Hr, Hs, Dr, Ds, DrT, DsT;
+  SbpSparse1D e0r, eNr, e0s, eNs, e0rT, eNrT, e0sT, eNsT; /* selectors (1 x n) and their transposes */
+  SbpSparse1D d0r, dNr, d0s, dNs, d0rT, dNrT, d0sT, dNsT; /* boundary derivative rows and their transposes */
+} SbpBlocks;
+
+static PetscErrorCode SbpBlocksCreate(SbpProblem p, SbpBlocks *k)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(k, sizeof(*k)));
+  k->p = p;
+  PetscCall(SbpSparse1DIdentity(p->Nr + 1, &k->Ir));
+  PetscCall(SbpSparse1DIdentity(p->Ns + 1, &k->Is));
+  PetscCall(SbpSparse1DIdentity(1, &k->one));
+  PetscCall(SbpSparse1DNorm(p->Nr, p->hr, PETSC_FALSE, &k->Hr));
+  PetscCall(SbpSparse1DNorm(p->Ns, p->hs, PETSC_FALSE, &k->Hs));
+  PetscCall(SbpSparse1DDerivative(p->Nr, p->hr, &k->Dr));
+  PetscCall(SbpSparse1DDerivative(p->Ns, p->hs, &k->Ds));
+  PetscCall(SbpSparse1DTranspose(&k->Dr, &k->DrT));
+  PetscCall(SbpSparse1DTranspose(&k->Ds, &k->DsT));
+  PetscCall(SbpSparse1DSelector(p->Nr + 1, PETSC_FALSE, &k->e0r));
+  PetscCall(SbpSparse1DSelector(p->Nr + 1, PETSC_TRUE, &k->eNr));
+  PetscCall(SbpSparse1DSelector(p->Ns + 1, PETSC_FALSE, &k->e0s));
+  PetscCall(SbpSparse1DSelector(p->Ns + 1, PETSC_TRUE, &k->eNs));
+  PetscCall(SbpSparse1DTranspose(&k->e0r, &k->e0rT));
+  PetscCall(SbpSparse1DTranspose(&k->eNr, &k->eNrT));
+  PetscCall(SbpSparse1DTranspose(&k->e0s, &k->e0sT));
+  PetscCall(SbpSparse1DTranspose(&k->eNs, &k->eNsT));
+  PetscCall(SbpSparse1DBoundaryDerivative(p->Nr, p->hr, PETSC_FALSE, &k->d0r));
+  PetscCall(SbpSparse1DBoundaryDerivative(p->Nr, p->hr, PETSC_TRUE, &k->dNr));
+  PetscCall(SbpSparse1DBoundaryDerivative(p->Ns, p->hs, PETSC_FALSE, &k->d0s));
+  PetscCall(SbpSparse1DBoundaryDerivative(p->Ns, p->hs, PETSC_TRUE, &k->dNs));
+  PetscCall(SbpSparse1DTranspose(&k->d0r, &k->d0rT));
+  PetscCall(SbpSparse1DTranspose(&k->dNr, &k->dNrT));
+  PetscCall(SbpSparse1DTranspose(&k->d0s, &k->d0sT));
+  PetscCall(SbpSparse1DTranspose(&k->dNs, &k->dNsT));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpBlocksDestroy(SbpBlocks *k)
+{
+  SbpSparse1D *all[] = {&k->Ir, &k->Is, &k->one, &k->Hr, &k->Hs, &k->Dr, &k->Ds, &k->DrT, &k->DsT, &k->e0r, &k->eNr, &k->e0s, &k->eNs, &k->e0rT, &k->eNrT, &k->e0sT,
+                        &k->eNsT, &k->d0r, &k->dNr, &k->d0s, &k->dNs, &k->d0rT, &k->dNrT, &k->d0sT, &k->dNsT};
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PetscCall(SbpSparse1DDestroy(all[i]));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- factor and term construction */
+
+static SbpFactor SbpKron(const SbpSparse1D *B, const SbpSparse1D *A)
+{
+  SbpFactor f = {SBP_FACTOR_KRON, B, A, SBP_DIAG_VOLUME_CRS, 0};
+  return f;
+}
+
+static SbpFactor SbpDiag(SbpDiagKind kind, PetscInt face)
+{
+  SbpFactor f = {SBP_FACTOR_DIAG, NULL, NULL, kind, face};
+  return f;
+}
+
+static SbpFactor SbpLines(SbpFactorType type)
+{
+  SbpFactor f = {type, NULL, NULL, SBP_DIAG_VOLUME_CRS, 0};
+  return f;
+}
+
+static void SbpTermSet(SbpTerm *t, PetscReal coef, PetscInt nf, const SbpFactor f[])
+{
+  t->coef = coef;
+  t->nf   = nf;
+  for (PetscInt i = 0; i < nf; i++) t->f[i] = f[i];
+}
+
+/* ---------------------------------------------------------------- diagonal values */
+
+/* Node (i,j) of face f at face index k. */
+static void SbpFaceNode(SbpProblem p, PetscInt face, PetscInt k, PetscInt *i, PetscInt *j)
+{
+  switch (face) {
+    case 1:
+      *i = 0;
+      *j = k;
+      break;
+    case 2:
+      *i = p->Nr;
+      *j = k;
+      break;
+    case 3:
+      *i = k;
+      *j = 0;
+      break;
+    default:
+      *i = k;
+      *j = p->Ns;
+      break;
+  }
+}
+
+static PetscErrorCode SbpPatchCheck(SbpProblem p, PetscInt i, PetscInt j)
+{
+  PetscFunctionBegin;
+  PetscCheck(i >= p->gxs && i < p->gxs + p->gxm && j >= p->gys && j < p->gys + p->gym, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "Node (%" PetscInt_FMT ",%" PetscInt_FMT ") outside the ghosted patch", i, j);
+  PetscFunctionReturn(0);
+}
+
+/* The normal coefficient on face f (a = crr on faces 1,2; c = css on faces 3,4) at node (i,j). */
+static PetscReal SbpNormalCoefficient(SbpProblem p, PetscInt face, PetscInt i, PetscInt j)
+{
+  return face <= 2 ? p->crr[SbpPatchIndex(p, i, j)] : p->css[SbpPatchIndex(p, i, j)];
+}
+
+/* psi_f: the minimum of the normal coefficient over the first two grid lines (3.3). */
+static PetscReal SbpPsi(SbpProblem p, PetscInt face, PetscInt i, PetscInt j)
+{
+  PetscInt ii = i, jj = j;
+  switch (face) {
+    case 1:
+      ii = 1;
+      break;
+    case 2:
+      ii = p->Nr - 1;
+      break;
+    case 3:
+      jj = 1;
+      break;
+    default:
+      jj = p->Ns - 1;
+      break;
+  }
+  return PetscMin(SbpNormalCoefficient(p, face, i, j), SbpNormalCoefficient(p, face, ii, jj));
+}
+
+static PetscErrorCode SbpDiagValue(SbpProblem p, const SbpFactor *f, PetscInt k, PetscReal *v)
+{
+  PetscInt i, j;
+
+  PetscFunctionBegin;
+  if (f->kind == SBP_DIAG_VOLUME_CRS || f->kind == SBP_DIAG_VOLUME_J) {
+    i = k % (p->Nr + 1);
+    j = k / (p->Nr + 1);
+  } else SbpFaceNode(p, f->face, k, &i, &j);
+  PetscCall(SbpPatchCheck(p, i, j));
+  switch (f->kind) {
+    case SBP_DIAG_VOLUME_CRS:
+      *v = p->crs[SbpPatchIndex(p, i, j)];
+      break;
+    case SBP_DIAG_VOLUME_J:
+      *v = p->J[SbpPatchIndex(p, i, j)];
+      break;
+    case SBP_DIAG_FACE_CN:
+      *v = SbpNormalCoefficient(p, f->face, i, j);
+      break;
+    case SBP_DIAG_FACE_CT:
+      *v = p->crs[SbpPatchIndex(p, i, j)];
+      break;
+    case SBP_DIAG_FACE_GAMMA: {
+      const PetscReal thetaR = 0.5, alpha = 1, hperp = f->face <= 2 ? p->hr : p->hs;
+      *v = 2 / (thetaR * hperp) + SbpNormalCoefficient(p, f->face, i, j) / (alpha * hperp * SbpPsi(p, f->face, i, j));
+    } break;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- row expansion */
+
+static PetscErrorCode SbpRowAdd(SbpRow *r, PetscInt col, PetscReal v)
+{
+  PetscFunctionBegin;
+  for (PetscInt q = 0; q < r->n; q++)
+    if (r->col[q] == col) {
+      r->val[q] += v;
+      PetscFunctionReturn(0);
+    }
+  PetscCheck(r->n < SBP_ROW_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row expansion exceeds %d entries", SBP_ROW_MAX);
+  r->col[r->n]   = col;
+  r->val[r->n++] = v;
+  PetscFunctionReturn(0);
+}
+
+/* out += v * (row k of factor f) */
+static PetscErrorCode SbpFactorRowAccumulate(SbpBlocks *blk, const SbpFactor *f, PetscInt k, PetscReal v, SbpRow *out)
+{
+  SbpProblem p = blk->p;
+
+  PetscFunctionBegin;
+  switch (f->type) {
+    case SBP_FACTOR_KRON: {
+      const SbpSparse1D *A = f->A, *B = f->B;
+      PetscInt           a = k % A->m, b = k / A->m;
+      for (PetscInt qb = B->ia[b]; qb < B->ia[b + 1]; qb++)
+        for (PetscInt qa = A->ia[a]; qa < A->ia[a + 1]; qa++) PetscCall(SbpRowAdd(out, A->ja[qa] + A->n * B->ja[qb], v * B->a[qb] * A->a[qa]));
+    } break;
+    case SBP_FACTOR_DIAG: {
+      PetscReal d = 0;
+      PetscCall(SbpDiagValue(p, f, k, &d));
+      PetscCall(SbpRowAdd(out, k, v * d));
+    } break;
+    case SBP_FACTOR_LINES_R: { /* Hs[j,j] * row i of Mr(a(.,j)) */
+      PetscInt  i = k % (p->Nr + 1), j = k / (p->Nr + 1), cols[3], nnz;
+      PetscReal vals[3], w = blk->Hs.a[j];
+      PetscCall(SbpPatchCheck(p, PetscMax(i - 1, 0), j));
+      PetscCall(SbpPatchCheck(p, PetscMin(i + 1, p->Nr), j));
+      PetscCall(SbpSecondDerivativeRow(p->Nr, p->hr, &p->crr[SbpPatchIndex(p, 0, j)], 1, i, cols, vals, &nnz));
+      for (PetscInt q = 0; q < nnz; q++) PetscCall(SbpRowAdd(out, cols[q] + (p->Nr + 1) * j, v * w * vals[q]));
+    } break;
+    case SBP_FACTOR_LINES_S: { /* Hr[i,i] * row j of Ms(c(i,.)) */
+      PetscInt  i = k % (p->Nr + 1), j = k / (p->Nr + 1), cols[3], nnz;
+      PetscReal vals[3], w = blk->Hr.a[i];
+      PetscCall(SbpPatchCheck(p, i, PetscMax(j - 1, 0)));
+      PetscCall(SbpPatchCheck(p, i, PetscMin(j + 1, p->Ns)));
+      PetscCall(SbpSecondDerivativeRow(p->Ns, p->hs, &p->css[SbpPatchIndex(p, i, 0)], p->gxm, j, cols, vals, &nnz));
+      for (PetscInt q = 0; q < nnz; q++) PetscCall(SbpRowAdd(out, i + (p->Nr + 1) * cols[q], v * w * vals[q]));
+    } break;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* acc += coef * (row n of F1 F2 ... Fm) */
+static PetscErrorCode SbpTermRowAccumulate(SbpBlocks *blk, const SbpTerm *t, PetscInt n, SbpRow *acc)
+{
+  SbpRow a, b, *cur = &a, *next = &b;
+
+  PetscFunctionBegin;
+  cur->n      = 1;
+  cur->col[0] = n;
+  cur->val[0] = t->coef;
+  for (PetscInt q = 0; q < t->nf && cur->n; q++) {
+    SbpRow *tmp;
+    next->n = 0;
+    for (PetscInt e = 0; e < cur->n; e++) PetscCall(SbpFactorRowAccumulate(blk, &t->f[q], cur->col[e], cur->val[e], next));
+    tmp  = cur;
+    cur  = next;
+    next = tmp;
+  }
+  for (PetscInt e = 0; e < cur->n; e++) PetscCall(SbpRowAdd(acc, cur->col[e], cur->val[e]));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- the terms of M~ and K_f */
+
+/* The pieces of face f: L, Hf (face norm), Dn (normal boundary derivative, lifted), Dt (tangential derivative,
+   lifted), their transposes, and the sign sigma of G_f (3.3). */
+typedef struct {
+  SbpFactor L, LT, Hf, Dn, DnT, Dt, DtT, Cn, Ct, Gamma;
+  PetscReal sigma;
+} SbpFacePieces;
+
+static void SbpFaceGetPieces(SbpBlocks *k, PetscInt face, SbpFacePieces *f)
+{
+  f->Cn    = SbpDiag(SBP_DIAG_FACE_CN, face);
+  f->Ct    = SbpDiag(SBP_DIAG_FACE_CT, face);
+  f->Gamma = SbpDiag(SBP_DIAG_FACE_GAMMA, face);
+  f->sigma = (face == 1 || face == 3) ? -1 : 1;
+  if (face <= 2) {
+    const SbpSparse1D *sel = face == 1 ? &k->e0r : &k->eNr, *selT = face == 1 ? &k->e0rT : &k->eNrT;
+    const SbpSparse1D *d = face == 1 ? &k->d0r : &k->dNr, *dT = face == 1 ? &k->d0rT : &k->dNrT;
+    f->L   = SbpKron(&k->Is, sel); /* I_s (x) e^T */
+    f->LT  = SbpKron(&k->Is, selT);
+    f->Hf  = SbpKron(&k->Hs, &k->one);
+    f->Dn  = SbpKron(&k->Is, d); /* I_s (x) d^T */
+    f->DnT = SbpKron(&k->Is, dT);
+    f->Dt  = SbpKron(&k->Ds, &k->Ir); /* Ds (x) I_r */
+    f->DtT = SbpKron(&k->DsT, &k->Ir);
+  } else {
+    const SbpSparse1D *sel = face == 3 ? &k->e0s : &k->eNs, *selT = face == 3 ? &k->e0sT : &k->eNsT;
+    const SbpSparse1D *d = face == 3 ? &k->d0s : &k->dNs, *dT = face == 3 ? &k->d0sT : &k->dNsT;
+    f->L   = SbpKron(sel, &k->Ir); /* e^T (x) I_r */
+    f->LT  = SbpKron(selT, &k->Ir);
+    f->Hf  = SbpKron(&k->one, &k->Hr);
+    f->Dn  = SbpKron(d, &k->Ir); /* d^T (x) I_r */
+    f->DnT = SbpKron(dT, &k->Ir);
+    f->Dt  = SbpKron(&k->Is, &k->Dr); /* I_s (x) Dr */
+    f->DtT = SbpKron(&k->Is, &k->DrT);
+  }
+}
+
+/* The terms of M~ (3.2, 3.4). Returns their number. */
+static PetscErrorCode SbpOperatorTerms(SbpBlocks *k, SbpTerm terms[], PetscInt *nterms)
+{
+  SbpProblem p = k->p;
+  PetscInt   n = 0;
+
+  PetscFunctionBegin;
+  {
+    const SbpFactor rr[] = {SbpLines(SBP_FACTOR_LINES_R)};
+    const SbpFactor ss[] = {SbpLines(SBP_FACTOR_LINES_S)};
+    /* A_rs = (I_s (x) Dr)^T H~ C_rs (Ds (x) I_r);  A_sr = A_rs^T = (Ds (x) I_r)^T C_rs H~ (I_s (x) Dr) */
+    const SbpFactor rs[] = {SbpKron(&k->Is, &k->DrT), SbpKron(&k->Hs, &k->Hr), SbpDiag(SBP_DIAG_VOLUME_CRS, 0), SbpKron(&k->Ds, &k->Ir)};
+    const SbpFactor sr[] = {SbpKron(&k->DsT, &k->Ir), SbpDiag(SBP_DIAG_VOLUME_CRS, 0), SbpKron(&k->Hs, &k->Hr), SbpKron(&k->Is, &k->Dr)};
+    SbpTermSet(&terms[n++], 1, 1, rr);
+    SbpTermSet(&terms[n++], 1, 1, ss);
+    SbpTermSet(&terms[n++], 1, 4, rs);
+    SbpTermSet(&terms[n++], 1, 4, sr);
+  }
+  for (PetscInt face = 1; face <= 4; face++) {
+    SbpFacePieces f;
+    if (p->bc[face - 1] != SBP_BC_DIRICHLET) continue; /* Neumann faces add nothing to M~ */
+    SbpFaceGetPieces(k, face, &f);
+    {
+      /* -L^T G = -sigma [L^T Hf Cn Dn + L^T Hf Ct L Dt] */
+      const SbpFactor a[] = {f.LT, f.Hf, f.Cn, f.Dn};
+      const SbpFactor b[] = {f.LT, f.Hf, f.Ct, f.L, f.Dt};
+      /* -G^T L = -sigma [Dn^T Cn Hf L + Dt^T L^T Ct Hf L]  (Hf, Cn, Ct diagonal) */
+      const SbpFactor c[] = {f.DnT, f.Cn, f.Hf, f.L};
+      const SbpFactor d[] = {f.DtT, f.LT, f.Ct, f.Hf, f.L};
+      /* + L^T Hf Cn Gamma L */
+      const SbpFactor e[] = {f.LT, f.Hf, f.Cn, f.Gamma, f.L};
+      SbpTermSet(&terms[n++], -f.sigma, 4, a);
+      SbpTermSet(&terms[n++], -f.sigma, 5, b);
+      SbpTermSet(&terms[n++], -f.sigma, 4, c);
+      SbpTermSet(&terms[n++], -f.sigma, 5, d);
+      SbpTermSet(&terms[n++], 1, 5, e);
+    }
+  }
+  *nterms = n;
+  PetscFunctionReturn(0);
+}
+
+/* Insert the owned rows of M~ into A (a DMDA matrix; MatAssembly is left to the caller). */
+PetscErrorCode SbpAssembleOperatorRows(SbpProblem p, Mat A)
+{
+  SbpBlocks blk;
+  SbpTerm   terms[4 + 5 * 4];
+  PetscInt  nterms;
+
+  PetscFunctionBegin;
+  PetscCall(SbpBlocksCreate(p, &blk));
+  PetscCall(SbpOperatorTerms(&blk, terms, &nterms));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      SbpRow     row;
+      MatStencil r, c[SBP_ROW_MAX];
+      PetscInt   n = i + (p->Nr + 1) * j;
+
+      row.n = 0;
+      for (PetscInt t = 0; t < nterms; t++) PetscCall(SbpTermRowAccumulate(&blk, &terms[t], n, &row));
+      r.i = i;
+      r.j = j;
+      r.k = r.c = 0;
+      for (PetscInt e = 0; e < row.n; e++) {
+        c[e].i = row.col[e] % (p->Nr + 1);
+        c[e].j = row.col[e] / (p->Nr + 1);
+        c[e].k = c[e].c = 0;
+      }
+      PetscCall(MatSetValuesStencil(A, 1, &r, row.n, c, row.val, INSERT_VALUES));
+    }
+  PetscCall(SbpBlocksDestroy(&blk));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- the right-hand side through K_f (3.4, 6) */
+
+/* Boundary data at node (i,j) of face f: gD = ue for Dirichlet, gN = sJ n.(mu grad ue) for Neumann (6.3, 6.4). */
+static PetscErrorCode SbpFaceData(SbpProblem p, PetscInt face, PetscInt i, PetscInt j, PetscReal *g)
+{
+  PetscReal X[6], m[3], ue, ux, uy;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
+  SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
+  if (p->bc[face - 1] == SBP_BC_DIRICHLET) *g = ue;
+  else {
+    const PetscReal xr = X[2], xs = X[3], yr = X[4], ys = X[5];
+    switch (face) {
+      case 1:
+        *g = m[0] * (-ys * ux + xs * uy);
+        break;
+      case 2:
+        *g = m[0] * (ys * ux - xs * uy);
+        break;
+      case 3:
+        *g = m[0] * (yr * ux - xr * uy);
+        break;
+      default:
+        *g = m[0] * (-yr * ux + xr * uy);
+        break;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* g = JH f + sum_D K_f gD + sum_N K_f gN with K_f = L^T Hf Cn Gamma - G_f^T (Dirichlet), L^T Hf (Neumann).
+   An independent route to the right-hand side, for testing SbpProblemComputeRHS. */
+PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
+{
+  SbpBlocks     blk;
+  SbpTerm       vol, faceterms[4][3];
+  PetscInt      nface[4] = {0, 0, 0, 0};
+  PetscScalar **ga;
+
+  PetscFunctionBegin;
+  PetscCall(SbpBlocksCreate(p, &blk));
+  {
+    const SbpFactor jh[] = {SbpDiag(SBP_DIAG_VOLUME_J, 0), SbpKron(&blk.Hs, &blk.Hr)};
+    SbpTermSet(&vol, 1, 2, jh);
+  }
+  for (PetscInt face = 1; face <= 4; face++) {
+    SbpFacePieces f;
+    SbpFaceGetPieces(&blk, face, &f);
+    if (p->bc[face - 1] == SBP_BC_DIRICHLET) {
+      const SbpFactor pen[] = {f.LT, f.Hf, f.Cn, f.Gamma};
+      const SbpFactor gn[]  = {f.DnT, f.Cn, f.Hf}; /* G^T = sigma [Dn^T Cn Hf + Dt^T L^T Ct Hf] */
+      const SbpFactor gt[]  = {f.DtT, f.LT, f.Ct, f.Hf};
+      SbpTermSet(&faceterms[face - 1][0], 1, 4, pen);
+      SbpTermSet(&faceterms[face - 1][1], -f.sigma, 3, gn);
+      SbpTermSet(&faceterms[face - 1][2], -f.sigma, 4, gt);
+      nface[face - 1] = 3;
+    } else {
+      const SbpFactor lh[] = {f.LT, f.Hf};
+      SbpTermSet(&faceterms[face - 1][0], 1, 2, lh);
+      nface[face - 1] = 1;
+    }
+  }
+  PetscCall(DMDAVecGetArray(p->da, g, &ga));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscInt  n   = i + (p->Nr + 1) * j;
+      PetscReal sum = 0;
+      SbpRow    row;
+
+      row.n = 0;
+      PetscCall(SbpTermRowAccumulate(&blk, &vol, n, &row));
+      for (PetscInt e = 0; e < row.n; e++) {
+        PetscReal X[6], m[3];
+        PetscCall(SbpProblemEvaluateNode(p, row.col[e] % (p->Nr + 1), row.col[e] / (p->Nr + 1), X, m));
+        sum += row.val[e] * SbpForcing(X[0], X[1], m);
+      }
+      for (PetscInt face = 1; face <= 4; face++) {
+        row.n = 0;
+        for (PetscInt t = 0; t < nface[face - 1]; t++) PetscCall(SbpTermRowAccumulate(&blk, &faceterms[face - 1][t], n, &row));
+        for (PetscInt e = 0; e < row.n; e++) {
+          PetscInt  fi, fj;
+          PetscReal data = 0;
+          SbpFaceNode(p, face, row.col[e], &fi, &fj);
+          PetscCall(SbpFaceData(p, face, fi, fj, &data));
+          sum += row.val[e] * data;
+        }
+      }
+      ga[j][i] = sum;
+    }
+  PetscCall(DMDAVecRestoreArray(p->da, g, &ga));
+  PetscCall(SbpBlocksDestroy(&blk));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,523 @@
+/* SbpProblem: the grid, mapping, coefficient and boundary conditions of the SBP-SAT problem, its DMDA layout, and the
+   metric coefficients crr, css, crs and J at the nodes (spec-sbp-sat.md sections 0, 1, 4). */
+#include <sbpmg/impl.h>
+
+PetscClassId SBP_PROBLEM_CLASSID;
+
+const char *const SbpMappingTypes[] = {"curved", "square", "user", NULL};
+const char *const SbpMuTypes[]      = {"basin", "constant", "user", NULL};
+const char *const SbpBackends[]     = {"auto", "device", "host", NULL};
+
+/*@C
+   SbpProblemCreate - Create an SBP-SAT problem description: grid Nr x Ns (hr = 2/Nr, hs = 2/Ns), mapping, coefficient mu and
+   the boundary condition of each face. Defaults: 32 x 32, the curved quadrilateral, the basin coefficient, Dirichlet on faces
+   1 and 2 (r = -1, +1), Neumann on faces 3 and 4 (s = -1, +1), the device backend on one rank.
+
+   Collective
+
+   Level: beginner
+
+.seealso: `SbpProblemSetFromOptions()`, `SbpProblemSetUp()`, `SbpProblemCreateOperator()`
+@*/
+PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
+{
+  SbpProblem p;
+
+  PetscFunctionBegin;
+  PetscValidPointer(problem, 2);
+  PetscCall(SbpmgInitializePackage());
+  PetscCall(PetscHeaderCreate(p, SBP_PROBLEM_CLASSID, "SbpProblem", "SBP-SAT problem", "SbpProblem", comm, SbpProblemDestroy, SbpProblemView));
+  p->Nr       = 32;
+  p->Ns       = 32;
+  p->mapping  = SBP_MAPPING_CURVED;
+  p->mapfn    = SbpMappingCurved;
+  p->mu       = SBP_MU_BASIN;
+  p->mufn     = SbpMuBasin;
+  p->mu_value = 1;
+  p->bc[0] = p->bc[1] = SBP_BC_DIRICHLET;
+  p->bc[2] = p->bc[3] = SBP_BC_NEUMANN;
+  p->backend          = SBP_BACKEND_AUTO;
+  *problem            = p;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpProblemCheckNotSetUp(SbpProblem p, const char what[])
+{
+  PetscFunctionBegin;
+  PetscCheck(!p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Cannot change %s after SbpProblemSetUp()", what);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetSizes - Set the number of grid intervals in r and s (Nr, Ns >= 4; multigrid needs them even on every level
+   but the coarsest).
+
+   Logically collective
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemSetSizes(SbpProblem p, PetscInt Nr, PetscInt Ns)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the grid size"));
+  p->Nr = Nr;
+  p->Ns = Ns;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetSizes(SbpProblem p, PetscInt *Nr, PetscInt *Ns)
+{
+  PetscFunctionBegin;
+  if (Nr) *Nr = p->Nr;
+  if (Ns) *Ns = p->Ns;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetMapping - Choose the mapping X(r,s): SBP_MAPPING_CURVED (the spec's curved quadrilateral) or
+   SBP_MAPPING_SQUARE (the identity of [-1,1]^2).
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemSetMapping(SbpProblem p, SbpMappingType type)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the mapping"));
+  PetscCheck(type == SBP_MAPPING_CURVED || type == SBP_MAPPING_SQUARE, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+             "Mapping type %d: use SBP_MAPPING_CURVED, SBP_MAPPING_SQUARE, or SbpProblemSetMappingFunction()", (int)type);
+  p->mapping = type;
+  p->mapfn   = type == SBP_MAPPING_CURVED ? SbpMappingCurved : SbpMappingSquare;
+  p->mapctx  = NULL;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetMappingFunction - Use a mapping of your own: fn(ctx, r, s, X) sets X = {x, y, x_r, x_s, y_r, y_s}.
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemSetMappingFunction(SbpProblem p, SbpMappingFunction fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the mapping"));
+  p->mapping = SBP_MAPPING_USER;
+  p->mapfn   = fn;
+  p->mapctx  = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetMu - Choose the coefficient mu: SBP_MU_BASIN (the spec's smoothed basin) or SBP_MU_CONSTANT with the given value.
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemSetMu(SbpProblem p, SbpMuType type, PetscReal value)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "mu"));
+  PetscCheck(type == SBP_MU_BASIN || type == SBP_MU_CONSTANT, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+             "mu type %d: use SBP_MU_BASIN, SBP_MU_CONSTANT, or SbpProblemSetMuFunction()", (int)type);
+  p->mu       = type;
+  p->mu_value = value;
+  p->mufn     = type == SBP_MU_BASIN ? SbpMuBasin : SbpMuConstant;
+  p->muctx    = type == SBP_MU_BASIN ? NULL : &p->mu_value;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetMuFunction - Use a coefficient of your own: fn(ctx, x, y, m) sets m = {mu, mu_x, mu_y} at the physical point.
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemSetMuFunction(SbpProblem p, SbpMuFunction fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "mu"));
+  p->mu    = SBP_MU_USER;
+  p->mufn  = fn;
+  p->muctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetBC - Set the boundary condition of face 1 (r = -1), 2 (r = +1), 3 (s = -1) or 4 (s = +1).
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemSetBC(SbpProblem p, PetscInt face, SbpBCType type)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "a boundary condition"));
+  PetscCheck(face >= 1 && face <= 4, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Face %" PetscInt_FMT " does not exist: faces are 1..4", face);
+  PetscCheck(type == SBP_BC_DIRICHLET || type == SBP_BC_NEUMANN, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Boundary condition type %d is neither Dirichlet nor Neumann",
+             (int)type);
+  p->bc[face - 1] = type;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetBC(SbpProblem p, PetscInt face, SbpBCType *type)
+{
+  PetscFunctionBegin;
+  PetscCheck(face >= 1 && face <= 4, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Face %" PetscInt_FMT " does not exist: faces are 1..4", face);
+  *type = p->bc[face - 1];
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetBackend - Where operators apply: SBP_BACKEND_DEVICE (OpenCL kernels on device vectors, one MPI rank),
+   SBP_BACKEND_HOST (C loops on DMDA vectors, any number of ranks) or SBP_BACKEND_AUTO (device on one rank, host otherwise).
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemSetBackend(SbpProblem p, SbpBackend backend)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the backend"));
+  p->backend = backend;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetBackend(SbpProblem p, SbpBackend *backend)
+{
+  PetscFunctionBegin;
+  *backend = p->setupcalled ? (p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST) : p->backend;
+  PetscFunctionReturn(0);
+}
+
+/* "DDNN": one letter per face 1..4, D (Dirichlet) or N (Neumann). */
+static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
+{
+  size_t len;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(bc, &len));
+  PetscCheck(len == 4, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONG, "-sbp_bc %s: give one letter per face 1..4, D (Dirichlet) or N (Neumann), e.g. DDNN", bc);
+  for (PetscInt f = 0; f < 4; f++) {
+    char ch = bc[f];
+    PetscCheck(ch == 'D' || ch == 'd' || ch == 'N' || ch == 'n', PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONG,
+               "-sbp_bc %s: letter '%c' for face %" PetscInt_FMT " is neither D (Dirichlet) nor N (Neumann)", bc, ch, f + 1);
+    p->bc[f] = (ch == 'D' || ch == 'd') ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetFromOptions - Read the problem from the options database.
+
+   Options Database Keys:
++  -sbp_n <n>          - intervals in both directions
+.  -sbp_nr <n>         - intervals in r
+.  -sbp_ns <n>         - intervals in s
+.  -sbp_mapping <curved,square> - the mapping
+.  -sbp_mu <basin,constant>     - the coefficient
+.  -sbp_mu_value <v>   - the constant coefficient
+.  -sbp_bc <DDNN>      - one letter per face 1..4: D (Dirichlet, by SAT) or N (Neumann)
+-  -sbp_backend <auto,device,host> - where the matrix-free operator runs
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
+{
+  char      mapping[32], mu[32], backend[32], bc[32];
+  PetscInt  n = p->Nr, nr = p->Nr, ns = p->Ns, idx;
+  PetscBool setn, setnr, setns, setmap, setmu, setbc, setbackend;
+  PetscReal value = p->mu_value;
+  MPI_Comm  comm  = PetscObjectComm((PetscObject)p);
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "options"));
+  PetscCall(PetscStrncpy(mapping, SbpMappingTypes[p->mapping], sizeof(mapping)));
+  PetscCall(PetscStrncpy(mu, SbpMuTypes[p->mu], sizeof(mu)));
+  PetscCall(PetscStrncpy(backend, SbpBackends[p->backend], sizeof(backend)));
+  for (PetscInt f = 0; f < 4; f++) bc[f] = p->bc[f] == SBP_BC_DIRICHLET ? 'D' : 'N';
+  bc[4] = 0;
+  PetscObjectOptionsBegin((PetscObject)p);
+  PetscCall(PetscOptionsInt("-sbp_n", "Grid intervals in both r and s", "SbpProblemSetSizes", n, &n, &setn));
+  PetscCall(PetscOptionsInt("-sbp_nr", "Grid intervals in r", "SbpProblemSetSizes", nr, &nr, &setnr));
+  PetscCall(PetscOptionsInt("-sbp_ns", "Grid intervals in s", "SbpProblemSetSizes", ns, &ns, &setns));
+  PetscCall(PetscOptionsString("-sbp_mapping", "Mapping: curved|square", "SbpProblemSetMapping", mapping, mapping, sizeof(mapping), &setmap));
+  PetscCall(PetscOptionsString("-sbp_mu", "Coefficient mu: basin|constant", "SbpProblemSetMu", mu, mu, sizeof(mu), &setmu));
+  PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, NULL));
+  PetscCall(PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
+  PetscCall(PetscOptionsString("-sbp_backend", "Where the operator runs: auto|device|host", "SbpProblemSetBackend", backend, backend, sizeof(backend), &setbackend));
+  PetscOptionsEnd();
+
+  if (setn) nr = ns = n;
+  if (setn && setnr) PetscCall(PetscOptionsGetInt(((PetscObject)p)->options, ((PetscObject)p)->prefix, "-sbp_nr", &nr, NULL));
+  if (setn && setns) PetscCall(PetscOptionsGetInt(((PetscObject)p)->options, ((PetscObject)p)->prefix, "-sbp_ns", &ns, NULL));
+  PetscCall(SbpProblemSetSizes(p, nr, ns));
+  if (setmap) {
+    PetscCall(SbpmgParseChoice("-sbp_mapping", mapping, SbpMappingTypes, &idx));
+    PetscCheck(idx != SBP_MAPPING_USER, comm, PETSC_ERR_ARG_WRONG, "-sbp_mapping user: set a user mapping with SbpProblemSetMappingFunction()");
+    PetscCall(SbpProblemSetMapping(p, (SbpMappingType)idx));
+  }
+  if (setmu) {
+    PetscCall(SbpmgParseChoice("-sbp_mu", mu, SbpMuTypes, &idx));
+    PetscCheck(idx != SBP_MU_USER, comm, PETSC_ERR_ARG_WRONG, "-sbp_mu user: set a user coefficient with SbpProblemSetMuFunction()");
+    PetscCall(SbpProblemSetMu(p, (SbpMuType)idx, value));
+  } else if (p->mu == SBP_MU_CONSTANT) p->mu_value = value;
+  if (setbc) PetscCall(SbpParseBC(p, bc));
+  if (setbackend) {
+    PetscCall(SbpmgParseChoice("-sbp_backend", backend, SbpBackends, &idx));
+    PetscCall(SbpProblemSetBackend(p, (SbpBackend)idx));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Map the reference node (i,j) and evaluate mu there: X = {x, y, xr, xs, yr, ys}, m = {mu, mu_x, mu_y}. */
+PetscErrorCode SbpProblemEvaluateNode(SbpProblem p, PetscInt i, PetscInt j, PetscReal X[6], PetscReal m[3])
+{
+  PetscFunctionBegin;
+  PetscCall((*p->mapfn)(p->mapctx, -1 + i * p->hr, -1 + j * p->hs, X));
+  PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
+  PetscFunctionReturn(0);
+}
+
+/* Bit f-1 set when face f is Dirichlet (the kernels' encoding). */
+PetscErrorCode SbpProblemBCFlags(SbpProblem p, int *flags)
+{
+  PetscFunctionBegin;
+  *flags = 0;
+  for (int f = 0; f < 4; f++)
+    if (p->bc[f] == SBP_BC_DIRICHLET) *flags |= 1 << f;
+  PetscFunctionReturn(0);
+}
+
+/* The first node (in natural order) of this rank's patch where the coefficients are invalid, with its description. */
+typedef struct {
+  PetscInt  node; /* natural index, or PETSC_MAX_INT if none */
+  PetscReal value;
+  int       what;
+} SbpBadNode;
+
+static const char *const SbpBadWhat[] = {"J = x_r y_s - x_s y_r", "crr", "css", "crr*css - crs^2", "mu", "crs"};
+
+static void SbpCheckNode(PetscInt node, PetscReal mu, PetscReal J, PetscReal crr, PetscReal css, PetscReal crs, SbpBadNode *bad)
+{
+  PetscReal det = crr * css - crs * crs;
+  int       what = -1;
+  PetscReal v    = 0;
+
+  if (!(mu > 0) || PetscIsInfOrNanReal(mu)) what = 4, v = mu;
+  else if (!(J > 0) || PetscIsInfOrNanReal(J)) what = 0, v = J;
+  else if (!(crr > 0) || PetscIsInfOrNanReal(crr)) what = 1, v = crr;
+  else if (!(css > 0) || PetscIsInfOrNanReal(css)) what = 2, v = css;
+  else if (PetscIsInfOrNanReal(crs)) what = 5, v = crs;
+  else if (!(det > 0)) what = 3, v = det;
+  if (what >= 0 && node < bad->node) {
+    bad->node  = node;
+    bad->value = v;
+    bad->what  = what;
+  }
+}
+
+/* Coefficients at every node of the ghosted patch, validated on all ranks together. */
+static PetscErrorCode SbpProblemComputeCoefficients(SbpProblem p)
+{
+  PetscInt   np = p->gxm * p->gym;
+  SbpBadNode bad = {PETSC_MAX_INT, 0, 0};
+  PetscInt   first;
+  MPI_Comm   comm = PetscObjectComm((PetscObject)p);
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc5(np, &p->crr, np, &p->css, np, &p->crs, np, &p->J, 6 * np, &p->geom));
+  for (PetscInt j = p->gys; j < p->gys + p->gym; j++)
+    for (PetscInt i = p->gxs; i < p->gxs + p->gxm; i++) {
+      PetscInt   k = SbpPatchIndex(p, i, j);
+      PetscReal *X = &p->geom[6 * k], m[3], J;
+      PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
+      J         = X[2] * X[5] - X[3] * X[4];
+      p->J[k]   = J;
+      p->crr[k] = m[0] * (X[3] * X[3] + X[5] * X[5]) / J;
+      p->crs[k] = -m[0] * (X[2] * X[3] + X[4] * X[5]) / J;
+      p->css[k] = m[0] * (X[2] * X[2] + X[4] * X[4]) / J;
+      SbpCheckNode(i + (p->Nr + 1) * j, m[0], J, p->crr[k], p->css[k], p->crs[k], &bad);
+    }
+  PetscCall(MPIU_Allreduce(&bad.node, &first, 1, MPIU_INT, MPI_MIN, comm));
+  if (first != PETSC_MAX_INT) {
+    PetscMPIInt rank, owner = 0, candidate;
+    double      sendbuf[2] = {bad.value, bad.what}, recv[2];
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    candidate = bad.node == first ? rank : 0;
+    PetscCall(MPIU_Allreduce(&candidate, &owner, 1, MPI_INT, MPI_MAX, comm));
+    recv[0] = sendbuf[0];
+    recv[1] = sendbuf[1];
+    PetscCallMPI(MPI_Bcast(recv, 2, MPI_DOUBLE, owner, comm));
+    SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE,
+            "Invalid SBP-SAT coefficients at node (i,j) = (%" PetscInt_FMT ",%" PetscInt_FMT "): %s = %g; need mu > 0, J > 0, crr > 0, css > 0 and crr*css - crs^2 > 0 at every node",
+            first % (p->Nr + 1), first / (p->Nr + 1), SbpBadWhat[(int)recv[1]], recv[0]);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpProblemUploadCoefficients(SbpProblem p)
+{
+  size_t bytes = (size_t)p->gxm * p->gym * sizeof(PetscReal);
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLGetDefault(&p->cl));
+  PetscCall(SbpmgCLReference(p->cl));
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, bytes, &p->d_crr));
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, bytes, &p->d_css));
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, bytes, &p->d_crs));
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, bytes, &p->d_J));
+  PetscCall(SbpmgCLWriteBuffer(p->cl, p->d_crr, 0, bytes, p->crr));
+  PetscCall(SbpmgCLWriteBuffer(p->cl, p->d_css, 0, bytes, p->css));
+  PetscCall(SbpmgCLWriteBuffer(p->cl, p->d_crs, 0, bytes, p->crs));
+  PetscCall(SbpmgCLWriteBuffer(p->cl, p->d_J, 0, bytes, p->J));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpProblemCreateDM(SbpProblem p)
+{
+  PetscFunctionBegin;
+  if (!p->da) {
+    PetscCall(DMDACreate2d(PetscObjectComm((PetscObject)p), DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, p->Nr + 1, p->Ns + 1, PETSC_DECIDE, PETSC_DECIDE, 1, 2, NULL, NULL,
+                           &p->da));
+    PetscCall(DMSetUp(p->da));
+  }
+  PetscCall(DMDASetUniformCoordinates(p->da, -1, 1, -1, 1, 0, 0));
+  PetscCall(DMDAGetCorners(p->da, &p->xs, &p->ys, NULL, &p->xm, &p->ym, NULL));
+  PetscCall(DMDAGetGhostCorners(p->da, &p->gxs, &p->gys, NULL, &p->gxm, &p->gym, NULL));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetUp - Check the parameters, lay the grid out as a DMDA (r fastest, stencil width 2), evaluate the mapping, mu and the
+   metric coefficients at the nodes (checking mu, J, crr, css > 0 and crr*css - crs^2 > 0 everywhere), and, on the device backend,
+   copy the coefficients to the device.
+
+   Collective
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemSetUp(SbpProblem p)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)p);
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  if (p->setupcalled) PetscFunctionReturn(0);
+  PetscCheck(p->Nr >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Nr = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in r (-sbp_nr)", p->Nr);
+  PetscCheck(p->Ns >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Ns = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in s (-sbp_ns)", p->Ns);
+  PetscCheck(p->mapfn, comm, PETSC_ERR_ARG_WRONGSTATE, "No mapping function");
+  PetscCheck(p->mufn, comm, PETSC_ERR_ARG_WRONGSTATE, "No coefficient function");
+  PetscCheck(p->mu != SBP_MU_CONSTANT || (p->mu_value > 0 && !PetscIsInfOrNanReal(p->mu_value)), comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-sbp_mu_value %g: the coefficient mu must be positive and finite", (double)p->mu_value);
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCheck(p->backend != SBP_BACKEND_DEVICE || size == 1, comm, PETSC_ERR_SUP,
+             "The device backend of the SBP-SAT operator runs on one MPI rank, not %d: use -sbp_backend host for now", size);
+  p->use_device = (p->backend == SBP_BACKEND_DEVICE || (p->backend == SBP_BACKEND_AUTO && size == 1)) ? PETSC_TRUE : PETSC_FALSE;
+  p->hr         = 2.0 / p->Nr;
+  p->hs         = 2.0 / p->Ns;
+  p->rho        = p->hs / p->hr;
+  PetscCall(PetscLogEventBegin(SBPMG_SbpSetUp, 0, 0, 0, 0));
+  PetscCall(SbpProblemCreateDM(p));
+  PetscCall(SbpProblemComputeCoefficients(p));
+  if (p->use_device) PetscCall(SbpProblemUploadCoefficients(p));
+  PetscCall(PetscLogEventEnd(SBPMG_SbpSetUp, 0, 0, 0, 0));
+  p->setupcalled = PETSC_TRUE;
+  PetscCall(PetscObjectViewFromOptions((PetscObject)p, NULL, "-sbp_view"));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemCoarsen - The problem re-discretised on the grid with half the intervals in each direction (the even nodes of this
+   one): same mapping, coefficient, boundary conditions and backend; the DMDA is the coarsening of this one's.
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
+{
+  SbpProblem c;
+  MPI_Comm   comm = PetscObjectComm((PetscObject)p);
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() before SbpProblemCoarsen()");
+  PetscCheck(p->Nr % 2 == 0 && p->Ns % 2 == 0, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: %s = %" PetscInt_FMT " is odd", p->Nr, p->Ns,
+             p->Nr % 2 ? "Nr" : "Ns", p->Nr % 2 ? p->Nr : p->Ns);
+  PetscCheck(p->Nr / 2 >= 4 && p->Ns / 2 >= 4, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: the coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " would have fewer than 4 intervals", p->Nr, p->Ns, p->Nr / 2, p->Ns / 2);
+  PetscCall(SbpProblemCreate(comm, &c));
+  c->Nr       = p->Nr / 2;
+  c->Ns       = p->Ns / 2;
+  c->mapping  = p->mapping;
+  c->mapfn    = p->mapfn;
+  c->mapctx   = p->mapctx;
+  c->mu       = p->mu;
+  c->mu_value = p->mu_value;
+  c->mufn     = p->mufn;
+  c->muctx    = p->mu == SBP_MU_CONSTANT ? &c->mu_value : p->muctx;
+  for (int f = 0; f < 4; f++) c->bc[f] = p->bc[f];
+  c->backend = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
+  PetscCall(DMCoarsen(p->da, comm, &c->da));
+  PetscCall(SbpProblemSetUp(c));
+  *coarse = c;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetDM(SbpProblem p, DM *da)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  *da = p->da;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemView - Print the grid, mapping, coefficient, boundary conditions and backend.
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
+{
+  PetscBool isascii;
+
+  PetscFunctionBegin;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)p), &viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(0);
+  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)p, viewer));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT " x %" PetscInt_FMT " intervals (%" PetscInt_FMT " unknowns), mapping %s, mu %s", p->Nr, p->Ns, (p->Nr + 1) * (p->Ns + 1),
+                                   SbpMappingTypes[p->mapping], SbpMuTypes[p->mu]));
+  if (p->mu == SBP_MU_CONSTANT) PetscCall(PetscViewerASCIIPrintf(viewer, " = %g", (double)p->mu_value));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n  faces 1..4 (r=-1, r=+1, s=-1, s=+1): %c %c %c %c (D = Dirichlet by SAT, N = Neumann)\n", p->bc[0] == SBP_BC_DIRICHLET ? 'D' : 'N',
+                                   p->bc[1] == SBP_BC_DIRICHLET ? 'D' : 'N', p->bc[2] == SBP_BC_DIRICHLET ? 'D' : 'N', p->bc[3] == SBP_BC_DIRICHLET ? 'D' : 'N'));
+  if (p->setupcalled) {
+    if (p->use_device) {
+      const char *name;
+      PetscCall(SbpmgCLGetDeviceName(p->cl, &name));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "backend: device (%s)\n", name));
+    } else PetscCall(PetscViewerASCIIPrintf(viewer, "backend: host\n"));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (not set up)\n", SbpBackends[p->backend]));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemDestroy - Free the problem, its DMDA and its device buffers.
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemDestroy(SbpProblem *problem)
+{
+  SbpProblem p = *problem;
+
+  PetscFunctionBegin;
+  if (!p) PetscFunctionReturn(0);
+  *problem = NULL;
+  if (--((PetscObject)p)->refct > 0) PetscFunctionReturn(0);
+  if (p->cl) {
+    PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_crr));
+    PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_css));
+    PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_crs));
+    PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_J));
+    PetscCall(SbpmgCLDestroy(&p->cl));
+  }
+  PetscCall(PetscFree5(p->crr, p->css, p->crs, p->J, p->geom));
+  PetscCall(DMDestroy(&p->da));
+  PetscCall(PetscHeaderDestroy(&p));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,179 @@
+/* Right-hand side g of the manufactured problem (spec-sbp-sat.md section 6), the exact solution and the error norms (section 7). */
+#include <sbpmg/impl.h>
+
+/* Boundary data at node (i,j) of face f: ue there (Dirichlet data) and gN = sJ n.(mu grad ue) (Neumann data, 6.4). */
+static PetscErrorCode SbpBoundaryData(SbpProblem p, PetscInt face, PetscInt i, PetscInt j, PetscReal *gD, PetscReal *gN)
+{
+  const PetscReal *X = &p->geom[6 * SbpPatchIndex(p, i, j)];
+  PetscReal        m[3], ue, ux, uy;
+  const PetscReal  xr = X[2], xs = X[3], yr = X[4], ys = X[5];
+
+  PetscFunctionBegin;
+  PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
+  SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
+  *gD = ue;
+  switch (face) {
+    case 1:
+      *gN = m[0] * (-ys * ux + xs * uy);
+      break;
+    case 2:
+      *gN = m[0] * (ys * ux - xs * uy);
+      break;
+    case 3:
+      *gN = m[0] * (yr * ux - xr * uy);
+      break;
+    default:
+      *gN = m[0] * (-yr * ux + xr * uy);
+      break;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* (Q^T v)_k along a face of N intervals, v given at k-1, k, k+1 */
+static PetscReal SbpQT(PetscInt k, PetscInt N, PetscReal vm, PetscReal v0, PetscReal vp)
+{
+  if (k == 0) return -(v0 + vp) / 2;
+  if (k == N) return (vm + v0) / 2;
+  return (vm - vp) / 2;
+}
+
+/* The Dirichlet SAT data of face f (6.3) added into the rows (i,j) of this rank it touches. */
+static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScalar **g)
+{
+  const PetscBool rface = face <= 2 ? PETSC_TRUE : PETSC_FALSE;
+  const PetscInt  Nt = rface ? p->Ns : p->Nr;                  /* intervals along the face */
+  const PetscInt  n0 = face == 1 ? 0 : face == 2 ? p->Nr : face == 3 ? 0 : p->Ns; /* the face's grid line */
+  const PetscInt  inward = (face == 1 || face == 3) ? 1 : -1;
+  const PetscReal sgn    = (face == 1 || face == 3) ? 1 : -1;
+
+  PetscFunctionBegin;
+  for (PetscInt t = 0; t <= Nt; t++) {
+    PetscInt  tm = t > 0 ? t - 1 : t, tp = t < Nt ? t + 1 : t;
+    PetscInt  i = rface ? n0 : t, j = rface ? t : n0;
+    PetscInt  im = rface ? n0 : tm, jm = rface ? tm : n0, ip = rface ? n0 : tp, jp = rface ? tp : n0;
+    PetscReal cn, w, d, psi, gD, gN, gDm, gDp, dummy;
+
+    /* only faces nodes whose rows (or their neighbours two lines in) belong to this rank */
+    if (rface ? (j < p->ys || j >= p->ys + p->ym) : (i < p->xs || i >= p->xs + p->xm)) continue;
+    cn  = rface ? p->crr[SbpPatchIndex(p, i, j)] : p->css[SbpPatchIndex(p, i, j)];
+    w   = (t == 0 || t == Nt) ? 0.5 : 1;
+    d   = (rface ? p->rho : 1 / p->rho) * w * cn;
+    psi = PetscMin(cn, rface ? p->crr[SbpPatchIndex(p, i + inward, j)] : p->css[SbpPatchIndex(p, i, j + inward)]);
+    PetscCall(SbpBoundaryData(p, face, i, j, &gD, &gN));
+    PetscCall(SbpBoundaryData(p, face, im, jm, &gDm, &dummy));
+    PetscCall(SbpBoundaryData(p, face, ip, jp, &gDp, &dummy));
+    for (PetscInt q = 0; q < 3; q++) {
+      PetscInt  ri = rface ? n0 + inward * q : i, rj = rface ? j : n0 + inward * q;
+      PetscReal v;
+      if (ri < p->xs || ri >= p->xs + p->xm || rj < p->ys || rj >= p->ys + p->ym) continue;
+      if (q == 0) {
+        PetscReal bm = p->crs[SbpPatchIndex(p, im, jm)], b0 = p->crs[SbpPatchIndex(p, i, j)], bp = p->crs[SbpPatchIndex(p, ip, jp)];
+        v = d * (4 + cn / psi - 1.5) * gD + sgn * SbpQT(t, Nt, bm * gDm, b0 * gD, bp * gDp);
+      } else if (q == 1) v = 2 * d * gD;
+      else v = -0.5 * d * gD;
+      g[rj][ri] += v;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The Neumann data of face f (6.4): H_f gN added into the face rows of this rank. */
+static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, PetscScalar **g)
+{
+  PetscFunctionBegin;
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscBool on = (face == 1 && i == 0) || (face == 2 && i == p->Nr) || (face == 3 && j == 0) || (face == 4 && j == p->Ns);
+      PetscReal gD, gN, w;
+      if (!on) continue;
+      PetscCall(SbpBoundaryData(p, face, i, j, &gD, &gN));
+      w = face <= 2 ? p->hs * ((j == 0 || j == p->Ns) ? 0.5 : 1) : p->hr * ((i == 0 || i == p->Nr) ? 0.5 : 1);
+      g[j][i] += w * gN;
+    }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemComputeRHS - The right-hand side g = JH f + sum over Dirichlet faces K_f gD + sum over Neumann faces L_f^T H_f gN of the
+   manufactured problem ue = sin(pi x) cos(pi y) (spec section 6), point-wise.
+
+   Collective
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
+{
+  PetscScalar **ga;
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(DMDAVecGetArray(p->da, g, &ga));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscInt   k = SbpPatchIndex(p, i, j);
+      PetscReal *X = &p->geom[6 * k], m[3];
+      PetscReal  w = p->hr * p->hs * ((i == 0 || i == p->Nr) ? 0.5 : 1) * ((j == 0 || j == p->Ns) ? 0.5 : 1);
+      PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
+      ga[j][i] = p->J[k] * w * SbpForcing(X[0], X[1], m);
+    }
+  for (PetscInt face = 1; face <= 4; face++) {
+    if (p->bc[face - 1] == SBP_BC_DIRICHLET) PetscCall(SbpAddDirichletData(p, face, ga));
+    else PetscCall(SbpAddNeumannData(p, face, ga));
+  }
+  PetscCall(DMDAVecRestoreArray(p->da, g, &ga));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemComputeExactSolution - ue = sin(pi x) cos(pi y) at the nodes.
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
+{
+  PetscScalar **ua;
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(DMDAVecGetArray(p->da, u, &ua));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscReal *X = &p->geom[6 * SbpPatchIndex(p, i, j)], ux, uy;
+      SbpExactSolution(X[0], X[1], &ua[j][i], &ux, &uy);
+    }
+  PetscCall(DMDAVecRestoreArray(p->da, u, &ua));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemComputeError - The error e = u - ue at the nodes in the two norms of spec section 7: ||e||_H = sqrt(e^T H~ e) (without J,
+   the measure of the original code) and ||e||_JH = sqrt(e^T diag(J) H~ e). Either output may be NULL.
+
+   Collective
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, PetscReal *errJH)
+{
+  const PetscScalar **ua;
+  PetscReal           local[2] = {0, 0}, global[2];
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(DMDAVecGetArrayRead(p->da, u, &ua));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscInt   k = SbpPatchIndex(p, i, j);
+      PetscReal *X = &p->geom[6 * k], ue, ux, uy, e, w;
+      SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
+      e = PetscRealPart(ua[j][i]) - ue;
+      w = p->hr * p->hs * ((i == 0 || i == p->Nr) ? 0.5 : 1) * ((j == 0 || j == p->Ns) ? 0.5 : 1);
+      local[0] += w * e * e;
+      local[1] += p->J[k] * w * e * e;
+    }
+  PetscCall(DMDAVecRestoreArrayRead(p->da, u, &ua));
+  PetscCall(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)p)));
+  if (errH) *errH = PetscSqrtReal(global[0]);
+  if (errJH) *errJH = PetscSqrtReal(global[1]);
+  PetscFunctionReturn(0);
+}
