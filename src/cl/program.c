@@ -68,12 +68,16 @@ PetscErrorCode SbpmgCLReadSource(SbpmgCL cl, const char name[], char **source)
     nparts++;
   }
   PetscCall(PetscMalloc1(total, source));
-  (*source)[0] = 0;
+  total = 0; /* PETSc 3.18's PetscStrlcat() limits by n - strlen(t), not by the room left: append by hand */
   for (int k = 0; k < nparts; k++) {
-    PetscCall(PetscStrlcat(*source, parts[k], total));
-    PetscCall(PetscStrlcat(*source, "\n", total));
+    size_t len;
+    PetscCall(PetscStrlen(parts[k], &len));
+    PetscCall(PetscMemcpy(*source + total, parts[k], len));
+    total += len;
+    (*source)[total++] = '\n';
     PetscCall(PetscFree(parts[k]));
   }
+  (*source)[total] = 0;
   PetscCall(PetscFree(parts));
   PetscCall(PetscFree(names));
   PetscFunctionReturn(0);

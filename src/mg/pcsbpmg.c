@@ -190,6 +190,8 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
       }
     }
     PetscCall(PCSBPMGConfigureCoarse(pc, sb, L > 1 ? sb->ops[L - 1] : pc->mat));
+    /* PCMGSetLevels() made new levels: apply the -pc_mg_* options (cycle type, ...) to them again */
+    if (pc->setfromoptionscalled) PetscCall(PCSetFromOptions(pc));
     PetscCall(PetscLogEventEnd(SBPMG_MGSetUp, pc, 0, 0, 0));
   }
   PetscCall((*sb->mg_setup)(pc));
@@ -209,6 +211,12 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   PetscOptionsHeadBegin(PetscOptionsObject, "SBPMG options");
   PetscCall(PetscOptionsInt("-pc_sbpmg_levels", "Number of levels (0: halve until the coarse grid is at most -pc_sbpmg_coarse_size points per side)", "PCSBPMGSetLevels", sb->levels_req,
                             &sb->levels_req, NULL));
+  {
+    PetscInt  mglevels;
+    PetscBool set;
+    PetscCall(PetscOptionsInt("-pc_mg_levels", "Number of levels (same as -pc_sbpmg_levels)", "PCSBPMGSetLevels", sb->levels_req, &mglevels, &set));
+    if (set) sb->levels_req = mglevels;
+  }
   PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid", "PCSBPMGSetCoarseSize", sb->coarse_size, &sb->coarse_size, NULL));
   PetscCall(PetscOptionsString("-pc_sbpmg_smoother", "Smoother: chebyshev|jacobi|richardson", "PCSBPMGSetSmoother", smoother, smoother, sizeof(smoother), &setsmoother));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu", "Pre- and post-smoothing sweeps", "PCSBPMGSetSweeps", nu, &nu, NULL));

@@ -98,7 +98,7 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
   PetscCall(VecOpenCLGetBufferRead(s->dinv, &dvb));
   PetscCall(VecOpenCLGetBuffer(s->d, &db));
   PetscCall(VecOpenCLGetBufferWrite(xnew, &xnb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 18, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
+  PetscCall(SbpmgCLSetArgs(k, 0, 17, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
                            sizeof(cl_mem), &p->d_css, sizeof(cl_mem), zero ? &xnb : &xb, sizeof(cl_mem), &bb, sizeof(cl_mem), &dvb, sizeof(int), &use_dinv, sizeof(PetscReal), &c1,
                            sizeof(PetscReal), &c2, sizeof(int), &use_d, sizeof(cl_mem), &db, sizeof(int), &izero, sizeof(cl_mem), &xnb));
   PetscCall(SbpmgCLLaunch2D(p->cl, k, global, local));

@@ -1,0 +1,516 @@
+/* The sbpmg preconditioner: transfer identities, symmetry and definiteness of the V-cycle, mesh independence, agreement with
+   the direct solve, PCMG options, bad input. */
+#include "harness.h"
+#include <petsc/private/pcmgimpl.h>
+
+static const char help[] = "Tests of the sbpmg preconditioner (src/mg).\n";
+
+static SbpProblem make_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend)
+{
+  SbpProblem p;
+
+  PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+  PCALL(SbpProblemSetSizes(p, Nr, Ns));
+  PCALL(SbpProblemSetBackend(p, backend));
+  PCALL(SbpProblemSetUp(p));
+  return p;
+}
+
+static void fill_random(Vec x, unsigned long seed)
+{
+  PetscInt     n;
+  PetscScalar *a;
+
+  PCALL(VecGetLocalSize(x, &n));
+  PCALL(VecGetArray(x, &a));
+  SbpmgTestRandom(n, a, -1, 1, seed);
+  PCALL(VecRestoreArray(x, &a));
+}
+
+/* ---------------------------------------------------------------- 1D transfer blocks, assembled by Kronecker products */
+
+/* 1D prolongation (Nf+1) x (Nc+1), spec 8.2 */
+static void dense_prolong_1d(PetscInt Nc, PetscReal *P)
+{
+  PetscInt nf = 2 * Nc + 1, nc = Nc + 1;
+  PetscArrayzero(P, nf * nc);
+  for (PetscInt ic = 0; ic <= Nc; ic++) P[(2 * ic) * nc + ic] = 1;
+  for (PetscInt ic = 0; ic < Nc; ic++) {
+    P[(2 * ic + 1) * nc + ic]     = 0.5;
+    P[(2 * ic + 1) * nc + ic + 1] = 0.5;
+  }
+}
+
+/* 1D full weighting (Nc+1) x (Nf+1), spec 8.3 */
+static void dense_fullweight_1d(PetscInt Nc, PetscReal *R)
+{
+  PetscInt nf = 2 * Nc + 1;
+  PetscArrayzero(R, (Nc + 1) * nf);
+  R[0 * nf + 0] = 0.5;
+  R[0 * nf + 1] = 0.5;
+  for (PetscInt ic = 1; ic < Nc; ic++) {
+    R[ic * nf + 2 * ic - 1] = 0.25;
+    R[ic * nf + 2 * ic]     = 0.5;
+    R[ic * nf + 2 * ic + 1] = 0.25;
+  }
+  R[Nc * nf + 2 * Nc - 1] = 0.5;
+  R[Nc * nf + 2 * Nc]     = 0.5;
+}
+
+/* AIJ matrix kron(B, A) (B acting along s, A along r) from dense row-major blocks */
+static Mat kron_dense(PetscInt mb, PetscInt nb, const PetscReal *B, PetscInt ma, PetscInt na, const PetscReal *A)
+{
+  Mat K;
+
+  PCALL(MatCreateSeqAIJ(PETSC_COMM_SELF, mb * ma, nb * na, 9, NULL, &K));
+  for (PetscInt bi = 0; bi < mb; bi++)
+    for (PetscInt bj = 0; bj < nb; bj++) {
+      if (B[bi * nb + bj] == 0) continue;
+      for (PetscInt ai = 0; ai < ma; ai++)
+        for (PetscInt aj = 0; aj < na; aj++)
+          if (A[ai * na + aj] != 0) PCALL(MatSetValue(K, ai + ma * bi, aj + na * bj, B[bi * nb + bj] * A[ai * na + aj], INSERT_VALUES));
+    }
+  PCALL(MatAssemblyBegin(K, MAT_FINAL_ASSEMBLY));
+  PCALL(MatAssemblyEnd(K, MAT_FINAL_ASSEMBLY));
+  return K;
+}
+
+static Mat assembled_prolongation(PetscInt Ncr, PetscInt Ncs)
+{
+  PetscReal *Pr, *Ps;
+  Mat        P;
+
+  PCALL(PetscMalloc2((2 * Ncr + 1) * (Ncr + 1), &Pr, (2 * Ncs + 1) * (Ncs + 1), &Ps));
+  dense_prolong_1d(Ncr, Pr);
+  dense_prolong_1d(Ncs, Ps);
+  P = kron_dense(2 * Ncs + 1, Ncs + 1, Ps, 2 * Ncr + 1, Ncr + 1, Pr);
+  PCALL(PetscFree2(Pr, Ps));
+  return P;
+}
+
+static Mat diag_norm(PetscInt Nr, PetscInt Ns, PetscBool inverse)
+{
+  Mat         H;
+  SbpSparse1D Hr, Hs;
+
+  PCALL(SbpSparse1DNorm(Nr, 2.0 / Nr, inverse, &Hr));
+  PCALL(SbpSparse1DNorm(Ns, 2.0 / Ns, inverse, &Hs));
+  PCALL(MatCreateSeqAIJ(PETSC_COMM_SELF, (Nr + 1) * (Ns + 1), (Nr + 1) * (Ns + 1), 1, NULL, &H));
+  for (PetscInt j = 0; j <= Ns; j++)
+    for (PetscInt i = 0; i <= Nr; i++) PCALL(MatSetValue(H, i + (Nr + 1) * j, i + (Nr + 1) * j, Hr.a[i] * Hs.a[j], INSERT_VALUES));
+  PCALL(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+  PCALL(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+  PCALL(SbpSparse1DDestroy(&Hr));
+  PCALL(SbpSparse1DDestroy(&Hs));
+  return H;
+}
+
+/* R_fw = H_c^-1 P^T H_f entry by entry (spec 8.4), for the assembled blocks */
+static void test_fullweighting_identity(void **state)
+{
+  const PetscInt sizes[][2] = {{8, 8}, {8, 16}, {16, 4}};
+  for (size_t t = 0; t < 3; t++) {
+    PetscInt   Nr = sizes[t][0], Ns = sizes[t][1], Ncr = Nr / 2, Ncs = Ns / 2;
+    PetscReal *Rr, *Rs, nrm;
+    Mat        P, Pt, Hf, Hci, R, tmp, rhs;
+
+    PCALL(PetscMalloc2((Ncr + 1) * (Nr + 1), &Rr, (Ncs + 1) * (Ns + 1), &Rs));
+    dense_fullweight_1d(Ncr, Rr);
+    dense_fullweight_1d(Ncs, Rs);
+    R   = kron_dense(Ncs + 1, Ns + 1, Rs, Ncr + 1, Nr + 1, Rr);
+    P   = assembled_prolongation(Ncr, Ncs);
+    Hf  = diag_norm(Nr, Ns, PETSC_FALSE);
+    Hci = diag_norm(Ncr, Ncs, PETSC_TRUE);
+    PCALL(MatTranspose(P, MAT_INITIAL_MATRIX, &Pt));
+    PCALL(MatMatMult(Pt, Hf, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &tmp));
+    PCALL(MatMatMult(Hci, tmp, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &rhs));
+    PCALL(MatAXPY(rhs, -1, R, DIFFERENT_NONZERO_PATTERN));
+    PCALL(MatNorm(rhs, NORM_INFINITY, &nrm));
+    if (nrm != 0) fail_msg("%dx%d: |R_fw - Hc^-1 P^T Hf| = %g", (int)Nr, (int)Ns, nrm);
+    PCALL(MatDestroy(&R));
+    PCALL(MatDestroy(&P));
+    PCALL(MatDestroy(&Pt));
+    PCALL(MatDestroy(&Hf));
+    PCALL(MatDestroy(&Hci));
+    PCALL(MatDestroy(&tmp));
+    PCALL(MatDestroy(&rhs));
+    PCALL(PetscFree2(Rr, Rs));
+  }
+}
+
+/* The transfer MatShell (device kernels and host loops) against the Kronecker-assembled P and P^T; P 1 = 1; bilinear exactness. */
+static void check_transfers(PetscInt Nr, PetscInt Ns, SbpBackend backend)
+{
+  SbpProblem         f = make_problem(Nr, Ns, backend), c;
+  Mat                P, Pa;
+  Vec                xc, xf, yc, yf, rc, rf;
+  PetscReal          nd, nr;
+  const PetscScalar *a;
+
+  PCALL(SbpProblemCoarsen(f, &c));
+  PCALL(SbpProblemCreateProlongation(c, f, &P));
+  Pa = assembled_prolongation(Nr / 2, Ns / 2);
+  PCALL(MatCreateVecs(P, &xc, &xf));
+  PCALL(MatCreateVecs(P, &yc, &yf));
+  PCALL(MatCreateVecs(Pa, &rc, &rf));
+  /* P 1_c = 1_f exactly */
+  PCALL(VecSet(xc, 1));
+  PCALL(VecSet(xf, NAN));
+  PCALL(MatMult(P, xc, xf));
+  PCALL(VecGetArrayRead(xf, &a));
+  for (PetscInt k = 0; k < (Nr + 1) * (Ns + 1); k++)
+    if (a[k] != 1) fail_msg("P 1 = %g at %d", a[k], (int)k);
+  PCALL(VecRestoreArrayRead(xf, &a));
+  /* bilinear functions are reproduced */
+  {
+    PetscScalar *v;
+    PCALL(VecGetArray(xc, &v));
+    for (PetscInt jc = 0; jc <= Ns / 2; jc++)
+      for (PetscInt ic = 0; ic <= Nr / 2; ic++) {
+        PetscReal r = -1 + 4.0 * ic / Nr, s = -1 + 4.0 * jc / Ns;
+        v[ic + (Nr / 2 + 1) * jc] = 0.3 + 1.7 * r - 0.9 * s + 2.1 * r * s;
+      }
+    PCALL(VecRestoreArray(xc, &v));
+    PCALL(MatMult(P, xc, xf));
+    PCALL(VecGetArrayRead(xf, &a));
+    for (PetscInt j = 0; j <= Ns; j++)
+      for (PetscInt i = 0; i <= Nr; i++) {
+        PetscReal r = -1 + 2.0 * i / Nr, s = -1 + 2.0 * j / Ns, want = 0.3 + 1.7 * r - 0.9 * s + 2.1 * r * s;
+        if (PetscAbsReal(a[i + (Nr + 1) * j] - want) > 1e-14) fail_msg("P bilinear at (%d,%d): %g vs %g", (int)i, (int)j, a[i + (Nr + 1) * j], want);
+      }
+    PCALL(VecRestoreArrayRead(xf, &a));
+  }
+  /* prolongation and restriction of random vectors against the assembled P */
+  fill_random(xc, 3);
+  fill_random(xf, 4);
+  PCALL(MatMult(P, xc, yf));
+  PCALL(VecCopy(xc, rc));
+  PCALL(MatMult(Pa, rc, rf));
+  {
+    Vec d;
+    PCALL(VecDuplicate(rf, &d));
+    PCALL(VecCopy(yf, d));
+    PCALL(VecAXPY(d, -1, rf));
+    PCALL(VecNorm(d, NORM_INFINITY, &nd));
+    PCALL(VecNorm(rf, NORM_INFINITY, &nr));
+    if (nd > 1e-15 * nr) fail_msg("prolongation differs from the assembled P by %g", nd / nr);
+    fill_random(xf, 5);
+    PCALL(VecSet(yc, NAN));
+    PCALL(MatMultTranspose(P, xf, yc));
+    PCALL(VecCopy(xf, d));
+    PCALL(MatMultTranspose(Pa, d, rc));
+    PCALL(VecDestroy(&d));
+    PCALL(VecDuplicate(rc, &d));
+    PCALL(VecCopy(yc, d));
+    PCALL(VecAXPY(d, -1, rc));
+    PCALL(VecNorm(d, NORM_INFINITY, &nd));
+    PCALL(VecNorm(rc, NORM_INFINITY, &nr));
+    if (!(nd <= 1e-14 * nr)) fail_msg("restriction differs from the assembled P^T by %g", nd / nr);
+    PCALL(VecDestroy(&d));
+  }
+  {
+    Vec z, w, d;
+    PetscReal n1, n2;
+    PCALL(VecDuplicate(yf, &z));
+    PCALL(VecDuplicate(yf, &w));
+    fill_random(z, 9);
+    PCALL(MatMultAdd(P, xc, z, w)); /* w = z + P xc */
+    PCALL(MatMult(P, xc, yf));
+    PCALL(VecAXPY(yf, 1, z));
+    PCALL(VecDuplicate(yf, &d));
+    PCALL(VecWAXPY(d, -1, yf, w));
+    PCALL(VecNorm(d, NORM_INFINITY, &n1));
+    PCALL(VecNorm(w, NORM_INFINITY, &n2));
+    if (n1 > 1e-14 * n2) fail_msg("MatMultAdd: %g", n1 / n2);
+    PCALL(VecDestroy(&z));
+    PCALL(VecDestroy(&w));
+    PCALL(VecDestroy(&d));
+  }
+  PCALL(VecDestroy(&xc));
+  PCALL(VecDestroy(&xf));
+  PCALL(VecDestroy(&yc));
+  PCALL(VecDestroy(&yf));
+  PCALL(VecDestroy(&rc));
+  PCALL(VecDestroy(&rf));
+  PCALL(MatDestroy(&P));
+  PCALL(MatDestroy(&Pa));
+  PCALL(SbpProblemDestroy(&c));
+  PCALL(SbpProblemDestroy(&f));
+}
+
+static void test_transfers(void **state)
+{
+  const PetscInt sizes[][2] = {{8, 8}, {8, 16}, {16, 8}, {64, 32}}; /* the coarse grids need 4 intervals a side */
+  for (size_t t = 0; t < 4; t++) {
+    check_transfers(sizes[t][0], sizes[t][1], SBP_BACKEND_DEVICE);
+    check_transfers(sizes[t][0], sizes[t][1], SBP_BACKEND_HOST);
+  }
+}
+
+/* ---------------------------------------------------------------- the preconditioner */
+
+static void setup_solver(SbpProblem p, const char *smoother, Mat *A, KSP *ksp)
+{
+  PC pc;
+
+  PCALL(SbpProblemCreateOperator(p, A));
+  PCALL(KSPCreate(PETSC_COMM_SELF, ksp));
+  PCALL(KSPSetOperators(*ksp, *A, *A));
+  PCALL(KSPSetType(*ksp, KSPCG));
+  PCALL(KSPSetTolerances(*ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 200));
+  PCALL(KSPGetPC(*ksp, &pc));
+  PCALL(PCSetType(pc, PCSBPMG));
+  if (smoother) {
+    PetscInt idx;
+    PCALL(SbpmgParseChoice("smoother", smoother, PCSBPMGSmootherTypes, &idx));
+    PCALL(PCSBPMGSetSmoother(pc, (PCSBPMGSmootherType)idx));
+  }
+  PCALL(KSPSetUp(*ksp));
+}
+
+/* The V-cycle B is symmetric and positive definite: x^T B y = y^T B x, x^T B x > 0. */
+static void check_vcycle_spd(const char *smoother, SbpBackend backend)
+{
+  SbpProblem p = make_problem(64, 32, backend);
+  Mat        A;
+  KSP        ksp;
+  PC         pc;
+  Vec        x, y, Bx, By;
+
+  setup_solver(p, smoother, &A, &ksp);
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(MatCreateVecs(A, &x, &y));
+  PCALL(VecDuplicate(x, &Bx));
+  PCALL(VecDuplicate(x, &By));
+  for (int r = 0; r < 3; r++) {
+    PetscScalar xBy, yBx, xBx;
+    fill_random(x, 10 + r);
+    fill_random(y, 20 + r);
+    PCALL(PCApply(pc, x, Bx));
+    PCALL(PCApply(pc, y, By));
+    PCALL(VecDot(x, By, &xBy));
+    PCALL(VecDot(y, Bx, &yBx));
+    PCALL(VecDot(x, Bx, &xBx));
+    print_message("  %s %s: x^T B y = %.15e, y^T B x = %.15e, x^T B x = %.6e\n", smoother, backend == SBP_BACKEND_DEVICE ? "device" : "host", xBy, yBx, xBx);
+    if (PetscAbsScalar(xBy - yBx) > 1e-12 * PetscMax(PetscAbsScalar(xBy), PetscAbsScalar(yBx))) fail_msg("V-cycle not symmetric: %g vs %g", xBy, yBx);
+    if (!(xBx > 0)) fail_msg("V-cycle not positive: x^T B x = %g", xBx);
+  }
+  PCALL(VecDestroy(&x));
+  PCALL(VecDestroy(&y));
+  PCALL(VecDestroy(&Bx));
+  PCALL(VecDestroy(&By));
+  PCALL(KSPDestroy(&ksp));
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+}
+
+static void test_vcycle_symmetric(void **state)
+{
+  check_vcycle_spd("chebyshev", SBP_BACKEND_DEVICE);
+  check_vcycle_spd("jacobi", SBP_BACKEND_DEVICE);
+  check_vcycle_spd("chebyshev", SBP_BACKEND_HOST);
+  check_vcycle_spd("jacobi", SBP_BACKEND_HOST);
+}
+
+/* CG + sbpmg on the curved basin: at most 12 iterations to 1e-8 for N = 32..256, counts within 2 of each other; the solution
+   agrees with CHOLMOD's to the solver tolerance. */
+static PetscInt solve_and_compare(PetscInt N, SbpBackend backend, const char *smoother, PetscReal *relerr)
+{
+  SbpProblem p = make_problem(N, N, backend);
+  Mat        A, Aa;
+  KSP        ksp, direct;
+  PC         dpc;
+  Vec        g, u, ud, uh;
+  PetscInt   its;
+  KSPConvergedReason reason;
+  PetscReal  nd, nu;
+
+  setup_solver(p, smoother, &A, &ksp);
+  PCALL(MatCreateVecs(A, &u, &g));
+  PCALL(SbpProblemComputeRHS(p, g));
+  PCALL(KSPSolve(ksp, g, u));
+  PCALL(KSPGetIterationNumber(ksp, &its));
+  PCALL(KSPGetConvergedReason(ksp, &reason));
+  if (reason <= 0) fail_msg("N = %d: CG + sbpmg did not converge (%s)", (int)N, KSPConvergedReasons[reason]);
+  /* the direct solve on the assembled operator */
+  PCALL(SbpProblemCreateAssembledOperator(p, &Aa));
+  PCALL(KSPCreate(PETSC_COMM_SELF, &direct));
+  PCALL(KSPSetOperators(direct, Aa, Aa));
+  PCALL(KSPSetType(direct, KSPPREONLY));
+  PCALL(KSPGetPC(direct, &dpc));
+  PCALL(PCSetType(dpc, PCCHOLESKY));
+  PCALL(PCFactorSetMatSolverType(dpc, MATSOLVERCHOLMOD));
+  PCALL(MatCreateVecs(Aa, &ud, &uh));
+  PCALL(VecCopy(g, uh));
+  PCALL(KSPSolve(direct, uh, ud));
+  PCALL(VecCopy(u, uh));
+  PCALL(VecAXPY(uh, -1, ud));
+  PCALL(VecNorm(uh, NORM_2, &nd));
+  PCALL(VecNorm(ud, NORM_2, &nu));
+  *relerr = nd / nu;
+  PCALL(VecDestroy(&g));
+  PCALL(VecDestroy(&u));
+  PCALL(VecDestroy(&ud));
+  PCALL(VecDestroy(&uh));
+  PCALL(KSPDestroy(&ksp));
+  PCALL(KSPDestroy(&direct));
+  PCALL(MatDestroy(&A));
+  PCALL(MatDestroy(&Aa));
+  PCALL(SbpProblemDestroy(&p));
+  return its;
+}
+
+static void test_mesh_independence(void **state)
+{
+  const PetscInt Ns[] = {32, 64, 128, 256};
+  PetscInt       lo = 1000, hi = 0;
+  for (int k = 0; k < 4; k++) {
+    PetscReal err;
+    PetscInt  its = solve_and_compare(Ns[k], SBP_BACKEND_DEVICE, NULL, &err);
+    print_message("  N = %4d: %d iterations, |u - u_cholmod|/|u_cholmod| = %.2e\n", (int)Ns[k], (int)its, err);
+    if (its > 12) fail_msg("N = %d: %d iterations > 12", (int)Ns[k], (int)its);
+    /* a relative residual of 1e-8 bounds the relative error by 1e-8 times the condition number's square root, roughly; ask for 1e-6 */
+    if (!(err < 1e-6)) fail_msg("N = %d: CG + sbpmg differs from the direct solve by %g", (int)Ns[k], err);
+    lo = PetscMin(lo, its);
+    hi = PetscMax(hi, its);
+  }
+  if (hi - lo > 2) fail_msg("iteration counts range over %d..%d", (int)lo, (int)hi);
+}
+
+/* The other smoothers converge too (the spec's Richardson is weak, so only ask for convergence), on host and device alike. */
+static void test_other_smoothers(void **state)
+{
+  PetscReal err;
+  PetscInt  its;
+
+  its = solve_and_compare(64, SBP_BACKEND_DEVICE, "jacobi", &err);
+  print_message("  jacobi: %d iterations, error vs direct %.2e\n", (int)its, err);
+  assert_true(err < 1e-6);
+  its = solve_and_compare(64, SBP_BACKEND_DEVICE, "richardson", &err);
+  print_message("  richardson: %d iterations, error vs direct %.2e\n", (int)its, err);
+  assert_true(err < 1e-6);
+  its = solve_and_compare(64, SBP_BACKEND_HOST, "chebyshev", &err);
+  print_message("  chebyshev (host): %d iterations, error vs direct %.2e\n", (int)its, err);
+  assert_true(err < 1e-6);
+}
+
+/* The device and host V-cycles are the same algorithm: the same iteration count and nearly the same iterates. */
+static void test_device_matches_host(void **state)
+{
+  PetscReal e1, e2;
+  PetscInt  i1 = solve_and_compare(128, SBP_BACKEND_DEVICE, NULL, &e1), i2 = solve_and_compare(128, SBP_BACKEND_HOST, NULL, &e2);
+  assert_int_equal(i1, i2);
+}
+
+/* PCMG's options still apply: a W-cycle, PETSc's Chebyshev/Jacobi smoother on the levels. */
+static void test_pcmg_options(void **state)
+{
+  {
+    SbpProblem p = make_problem(64, 64, SBP_BACKEND_DEVICE);
+    Mat        A;
+    KSP        ksp, smooth;
+    PC         pc;
+    KSPType    type;
+    Vec        u, g;
+    PetscInt   levels;
+
+    PCALL(SbpProblemCreateOperator(p, &A));
+    PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
+    PCALL(KSPSetOperators(ksp, A, A));
+    PCALL(KSPGetPC(ksp, &pc));
+    PCALL(PCSetType(pc, PCSBPMG));
+    SbpmgTestSetOption("-mg_levels_ksp_type", "chebyshev");
+    SbpmgTestSetOption("-mg_levels_pc_type", "jacobi");
+    SbpmgTestSetOption("-pc_mg_cycle_type", "w");
+    SbpmgTestSetOption("-pc_sbpmg_levels", "3");
+    PCALL(KSPSetFromOptions(ksp));
+    PCALL(KSPSetUp(ksp));
+    SbpmgTestSetOption("-mg_levels_ksp_type", NULL);
+    SbpmgTestSetOption("-mg_levels_pc_type", NULL);
+    SbpmgTestSetOption("-pc_mg_cycle_type", NULL);
+    SbpmgTestSetOption("-pc_sbpmg_levels", NULL);
+    PCALL(PCSBPMGGetLevels(pc, &levels));
+    assert_int_equal(levels, 3);
+    PCALL(PCMGGetSmoother(pc, 2, &smooth));
+    PCALL(KSPGetType(smooth, &type));
+    assert_string_equal(type, KSPCHEBYSHEV);
+    /* PETSc 3.18 has no getter for the cycle type: read PCMG's level data */
+    for (PetscInt l = 0; l < levels; l++) assert_int_equal(((PC_MG *)pc->data)->levels[l]->cycles, PC_MG_CYCLE_W);
+    PCALL(MatCreateVecs(A, &u, &g));
+    PCALL(SbpProblemComputeRHS(p, g));
+    PCALL(KSPSolve(ksp, g, u));
+    {
+      KSPConvergedReason reason;
+      PCALL(KSPGetConvergedReason(ksp, &reason));
+      assert_true(reason > 0);
+    }
+    PCALL(VecDestroy(&u));
+    PCALL(VecDestroy(&g));
+    PCALL(KSPDestroy(&ksp));
+    PCALL(MatDestroy(&A));
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
+/* ---------------------------------------------------------------- bad input */
+
+static void test_bad_input(void **state)
+{
+  SbpProblem p = make_problem(48, 24, SBP_BACKEND_DEVICE);
+  Mat        A, B;
+  KSP        ksp;
+  PC         pc;
+
+  PCALL(SbpProblemCreateOperator(p, &A));
+  PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PCALL(KSPSetOperators(ksp, A, A));
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCSetType(pc, PCSBPMG));
+  PCALL(PCSBPMGSetLevels(pc, 5));
+  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels 5 is too many for the 48 x 24 grid: it halves into at most 3 levels (down to 12 x 6");
+  PCALL(KSPDestroy(&ksp));
+
+  PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PCALL(KSPSetOperators(ksp, A, A));
+  SbpmgTestSetOption("-pc_type", "sbpmg");
+  SbpmgTestSetOption("-pc_sbpmg_smoother", "gauss-seidel");
+  EXPECT_ERROR(KSPSetFromOptions(ksp), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'gauss-seidel' for -pc_sbpmg_smoother: choose one of chebyshev, jacobi, richardson");
+  SbpmgTestSetOption("-pc_sbpmg_smoother", NULL);
+  SbpmgTestSetOption("-pc_sbpmg_nu", "0");
+  EXPECT_ERROR(KSPSetFromOptions(ksp), PETSC_ERR_ARG_OUTOFRANGE, "Smoothing sweeps must be >= 1: got 0 pre, 0 post");
+  SbpmgTestSetOption("-pc_sbpmg_nu", NULL);
+  SbpmgTestSetOption("-pc_sbpmg_cheby_range", "1.1,0.1");
+  EXPECT_ERROR(KSPSetFromOptions(ksp), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [1.1, 0.1] must satisfy 0 < lo < hi");
+  SbpmgTestSetOption("-pc_sbpmg_cheby_range", NULL);
+  SbpmgTestSetOption("-pc_type", NULL);
+  PCALL(KSPDestroy(&ksp));
+
+  /* a matrix that is not an SBP-SAT operator */
+  PCALL(MatCreateSeqAIJ(PETSC_COMM_SELF, 10, 10, 1, NULL, &B));
+  for (PetscInt i = 0; i < 10; i++) PCALL(MatSetValue(B, i, i, 2, INSERT_VALUES));
+  PCALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PCALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PCALL(PetscObjectSetName((PetscObject)B, "diag2"));
+  PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PCALL(KSPSetOperators(ksp, B, B));
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCSetType(pc, PCSBPMG));
+  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_WRONG, "PCSBPMG needs an SBP-SAT operator: the preconditioning matrix diag2 of type seqaij");
+  PCALL(KSPDestroy(&ksp));
+  PCALL(MatDestroy(&B));
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+}
+
+static const struct CMUnitTest tests[] = {
+  cmocka_unit_test(test_fullweighting_identity),
+  cmocka_unit_test(test_transfers),
+  cmocka_unit_test(test_vcycle_symmetric),
+  cmocka_unit_test(test_mesh_independence),
+  cmocka_unit_test(test_other_smoothers),
+  cmocka_unit_test(test_device_matches_host),
+  cmocka_unit_test(test_pcmg_options),
+  cmocka_unit_test(test_bad_input),
+};
+
+SBPMG_TEST_MAIN(help, tests)
