@@ -24,7 +24,7 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	$(BUILD)/examples/demo $(DEMO_ARGS)
+	scripts/demo $(BUILD) $(DEMO_ARGS)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)

@@ -138,6 +138,9 @@ PETSC_EXTERN PetscErrorCode SbpProblemComputeExactSolution(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeError(SbpProblem, Vec, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode MatGetSbpProblem(Mat, SbpProblem *);
 
+#define MATSBPSAT "sbpsat"
+PETSC_EXTERN PetscErrorCode MatCreate_SbpSat(Mat);
+
 /* ---------------------------------------------------------------- the sbpmg preconditioner (src/mg) */
 #define PCSBPMG         "sbpmg"
 #define PCSBPMGSMOOTHER "sbpmgsmoother"

@@ -5,6 +5,7 @@ PetscErrorCode SbpmgRegisterTypes(void)
 {
   PetscFunctionBegin;
   PetscCall(SbpmgVecRegisterTypes()); /* VECSEQOPENCL, VECOPENCL, VECMPIOPENCL (src/vec) */
+  PetscCall(MatRegister(MATSBPSAT, MatCreate_SbpSat));
   PetscCall(PCRegister(PCSBPMG, PCCreate_SBPMG));
   PetscCall(PCRegister(PCSBPMGSMOOTHER, PCCreate_SBPMGSmoother));
   PetscFunctionReturn(0);

@@ -171,7 +171,7 @@ PETSC_EXTERN PetscErrorCode SbpSecondDerivativeRow(PetscInt, PetscReal, const Pe
 PETSC_EXTERN PetscErrorCode SbpSparse1DTranspose(const SbpSparse1D *, SbpSparse1D *);
 PETSC_EXTERN PetscErrorCode SbpSparse1DToDense(const SbpSparse1D *, PetscReal *);
 
-PETSC_EXTERN PetscErrorCode SbpAssembleOperatorRows(SbpProblem, Mat);
+PETSC_EXTERN PetscErrorCode SbpAssembleOperatorRows(SbpProblem, Mat, PetscInt[], PetscInt[]);
 PETSC_EXTERN PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemApplyHost(SbpProblem, Vec, Vec, PetscBool, PetscBool);
 
@@ -219,28 +219,33 @@ struct _p_Acoustic {
   AcousticInitType init;
   AcousticBackend  backend;
   PetscInt         seed;
-  PetscInt         tile[3], vec, pmltile[3], rows; /* rows: -1 default, 0 streaming kernels, 1 row kernels */
+  PetscInt         tile[3], vec, pmltile[3], pmlvec, rows, fused, pmlmerge; /* rows, fused, pmlmerge: -1 default, 0 no, 1 yes */
   PetscBool        localmem, tileset, setupcalled, view;
+  PetscInt         fastdiv;                     /* -1 default, 0 IEEE divisions, 1 reciprocals in the PML */
+  char             clopts[128];                 /* extra OpenCL build options (-ac_cl_options) */
   /* derived at set-up */
   PetscReal        dt, coef[3][5], W, velmax, velmin, eta0[3];
   PetscInt         px, py, pz, pxy, ox, origin; /* padded layout: (i,j,k) at origin + i + j px + k pxy */
   size_t           npad;                        /* px * py * pz */
   PetscInt         lo[AC_NREGIONS][3], hi[AC_NREGIONS][3];
-  PetscInt         ecount;                      /* (nx+2)+(ny+2)+(nz+2): the eta profiles */
+  PetscInt         ecount, eoff[3];             /* the eta profiles: eta_a(i) at eoff[a] + i, i in [-9, n_a + 8] */
   PetscInt         step;                        /* n: u holds u^n */
   /* device */
   SbpmgCL          cl;
   cl_mem           du, dv, dvp, dphi, deta;
-  cl_kernel        kinner, kpml, ksrc;
+  cl_kernel        kinner, kpml, ksrc, kwhole, kpmlall;
+  cl_mem           dtab;                        /* the region table of ac_pml_all */
+  PetscInt         ngroups, ntab;               /* work-groups of one ac_pml_all launch, regions in its table */
   char             kopts[256];                  /* -D options the kernels were built with */
-  PetscInt         ktile[3], kvec, kpmltile[3];     /* the tile they were built for */
-  PetscBool        klocal, krows;
+  PetscInt         ktile[3], kvec, kpmltile[3], kpmlvec; /* the tile they were built for */
+  PetscBool        klocal, krows, kfused, kpmlmerge;
   /* host reference */
   PetscReal       *hu, *hv, *hvp, *hphi, *heta;
 };
 
 PETSC_EXTERN PetscErrorCode AcousticStepRegions(Acoustic, PetscInt, PetscInt);
-PETSC_EXTERN PetscErrorCode AcousticSetPMLTile(Acoustic, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetPMLTile(Acoustic, PetscInt, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetFused(Acoustic, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode AcousticSetRowKernels(Acoustic, PetscInt);
 PETSC_EXTERN PetscErrorCode AcousticStepDevice_Private(Acoustic, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode AcousticStepHost_Private(Acoustic, PetscInt, PetscInt);

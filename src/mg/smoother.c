@@ -29,6 +29,8 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
 
   PetscFunctionBegin;
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)pc), &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, ((PetscObject)pc)->prefix)); /* its own prefix: -ksp_* options of the outer solve do not reach it */
+  PetscCall(KSPAppendOptionsPrefix(ksp, "esteig_"));
   PetscCall(KSPSetOperators(ksp, pc->mat, pc->pmat));
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPGetPC(ksp, &epc));

@@ -397,12 +397,23 @@ PetscErrorCode SbpProblemCreateAssembledOperator(SbpProblem p, Mat *A)
   PetscFunctionBegin;
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
   PetscCall(PetscLogEventBegin(SBPMG_SbpSetUp, 0, 0, 0, 0));
-  PetscCall(DMSetMatrixPreallocateOnly(p->da, PETSC_TRUE));
-  PetscCall(DMSetMatType(p->da, MATAIJ));
-  PetscCall(DMCreateMatrix(p->da, A));
-  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
-  PetscCall(MatSetOption(*A, MAT_SORTED_FULL, PETSC_FALSE)); /* DMDA matrices assume sorted input; the Kronecker rows come unsorted */
-  PetscCall(SbpAssembleOperatorRows(p, *A));
+  /* built by hand rather than by DMCreateMatrix, which lets a user's global -mat_type decide the type */
+  {
+    PetscInt              n = p->xm * p->ym, N = (p->Nr + 1) * (p->Ns + 1), *dnz, *onz;
+    ISLocalToGlobalMapping ltog;
+
+    PetscCall(PetscMalloc2(n, &dnz, n, &onz));
+    PetscCall(SbpAssembleOperatorRows(p, NULL, dnz, onz));
+    PetscCall(MatCreate(PetscObjectComm((PetscObject)p), A));
+    PetscCall(MatSetSizes(*A, n, n, N, N));
+    PetscCall(MatSetType(*A, MATAIJ));
+    PetscCall(MatXAIJSetPreallocation(*A, 1, dnz, onz, NULL, NULL));
+    PetscCall(PetscFree2(dnz, onz));
+    PetscCall(DMGetLocalToGlobalMapping(p->da, &ltog));
+    PetscCall(MatSetLocalToGlobalMapping(*A, ltog, ltog));
+    PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+    PetscCall(SbpAssembleOperatorRows(p, *A, NULL, NULL));
+  }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));

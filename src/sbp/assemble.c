@@ -369,33 +369,39 @@ static PetscErrorCode SbpOperatorTerms(SbpBlocks *k, SbpTerm terms[], PetscInt *
   PetscFunctionReturn(0);
 }
 
-/* Insert the owned rows of M~ into A (a DMDA matrix; MatAssembly is left to the caller). */
-PetscErrorCode SbpAssembleOperatorRows(SbpProblem p, Mat A)
+/* Insert the owned rows of M~ into A (which has the DMDA's local-to-global mapping; MatAssembly is left to the caller), or, with
+   A = NULL, count each owned row's entries in the rank's own columns (dnz) and in others' (onz) for the preallocation. */
+PetscErrorCode SbpAssembleOperatorRows(SbpProblem p, Mat A, PetscInt dnz[], PetscInt onz[])
 {
   SbpBlocks blk;
   SbpTerm   terms[4 + 5 * 4];
-  PetscInt  nterms;
+  PetscInt  nterms, row = 0;
 
   PetscFunctionBegin;
   PetscCall(SbpBlocksCreate(p, &blk));
   PetscCall(SbpOperatorTerms(&blk, terms, &nterms));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      SbpRow     row;
-      MatStencil r, c[SBP_ROW_MAX];
-      PetscInt   n = i + (p->Nr + 1) * j;
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++, row++) {
+      SbpRow   r;
+      PetscInt local[SBP_ROW_MAX], rlocal = SbpPatchIndex(p, i, j);
 
-      row.n = 0;
-      for (PetscInt t = 0; t < nterms; t++) PetscCall(SbpTermRowAccumulate(&blk, &terms[t], n, &row));
-      r.i = i;
-      r.j = j;
-      r.k = r.c = 0;
-      for (PetscInt e = 0; e < row.n; e++) {
-        c[e].i = row.col[e] % (p->Nr + 1);
-        c[e].j = row.col[e] / (p->Nr + 1);
-        c[e].k = c[e].c = 0;
+      r.n = 0;
+      for (PetscInt t = 0; t < nterms; t++) PetscCall(SbpTermRowAccumulate(&blk, &terms[t], i + (p->Nr + 1) * j, &r));
+      if (!A) {
+        dnz[row] = onz[row] = 0;
+        for (PetscInt e = 0; e < r.n; e++) {
+          PetscInt ci = r.col[e] % (p->Nr + 1), cj = r.col[e] / (p->Nr + 1);
+          if (ci >= p->xs && ci < p->xs + p->xm && cj >= p->ys && cj < p->ys + p->ym) dnz[row]++;
+          else onz[row]++;
+        }
+        continue;
       }
-      PetscCall(MatSetValuesStencil(A, 1, &r, row.n, c, row.val, INSERT_VALUES));
+      for (PetscInt e = 0; e < r.n; e++) {
+        PetscInt ci = r.col[e] % (p->Nr + 1), cj = r.col[e] / (p->Nr + 1);
+        PetscCall(SbpPatchCheck(p, ci, cj));
+        local[e] = SbpPatchIndex(p, ci, cj);
+      }
+      PetscCall(MatSetValuesLocal(A, 1, &rlocal, r.n, local, r.val, INSERT_VALUES));
     }
   PetscCall(SbpBlocksDestroy(&blk));
   PetscFunctionReturn(0);

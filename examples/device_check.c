@@ -1,7 +1,7 @@
-/* The demo make demo runs: report the OpenCL device chosen and check a kernel on it. */
+/* Report the OpenCL device sbpmg chooses and check a kernel on it against the host (the first step of make demo). */
 #include <sbpmg/impl.h>
 
-static const char help[] = "sbpmg demo: device report and kernel check.\n";
+static const char help[] = "sbpmg device check: device report and an axpy kernel against the host.\n";
 
 int main(int argc, char **argv)
 {
