@@ -470,20 +470,29 @@ static void test_bad_input(void **state)
   EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels 5 is too many for the 48 x 24 grid: it halves into at most 3 levels (down to 12 x 6");
   PCALL(KSPDestroy(&ksp));
 
-  PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
-  PCALL(KSPSetOperators(ksp, A, A));
-  SbpmgTestSetOption("-pc_type", "sbpmg");
-  SbpmgTestSetOption("-pc_sbpmg_smoother", "gauss-seidel");
-  EXPECT_ERROR(KSPSetFromOptions(ksp), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'gauss-seidel' for -pc_sbpmg_smoother: choose one of chebyshev, jacobi, richardson");
-  SbpmgTestSetOption("-pc_sbpmg_smoother", NULL);
-  SbpmgTestSetOption("-pc_sbpmg_nu", "0");
-  EXPECT_ERROR(KSPSetFromOptions(ksp), PETSC_ERR_ARG_OUTOFRANGE, "Smoothing sweeps must be >= 1: got 0 pre, 0 post");
-  SbpmgTestSetOption("-pc_sbpmg_nu", NULL);
-  SbpmgTestSetOption("-pc_sbpmg_cheby_range", "1.1,0.1");
-  EXPECT_ERROR(KSPSetFromOptions(ksp), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [1.1, 0.1] must satisfy 0 < lo < hi");
-  SbpmgTestSetOption("-pc_sbpmg_cheby_range", NULL);
-  SbpmgTestSetOption("-pc_type", NULL);
-  PCALL(KSPDestroy(&ksp));
+  /* bad option values are reported at set-up */
+  {
+    const char *bad[][3] = {
+      {"-pc_sbpmg_smoother", "gauss-seidel", "Unknown value 'gauss-seidel' for -pc_sbpmg_smoother: choose one of chebyshev, jacobi, richardson"},
+      {"-pc_sbpmg_nu", "0", "Smoothing sweeps must be >= 1: got 0 pre, 0 post"},
+      {"-pc_sbpmg_cheby_range", "1.1,0.1", "Chebyshev range [1.1, 0.1] must satisfy 0 < lo < hi"},
+      {"-pc_sbpmg_cheby_range", "0.5", "-pc_sbpmg_cheby_range 0.5: give two numbers lo,hi"},
+      {"-pc_sbpmg_coarse_size", "3", "-pc_sbpmg_coarse_size 3 must be >= 5"},
+      {"-pc_sbpmg_nu_growth", "0.5", "-pc_sbpmg_nu_growth 0.5 must be >= 1"},
+    };
+    const PetscErrorCode codes[] = {PETSC_ERR_ARG_UNKNOWN_TYPE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_WRONG, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE};
+    for (int b = 0; b < 6; b++) {
+      PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
+      PCALL(KSPSetOperators(ksp, A, A));
+      SbpmgTestSetOption("-pc_type", "sbpmg");
+      SbpmgTestSetOption(bad[b][0], bad[b][1]);
+      PCALL(KSPSetFromOptions(ksp));
+      EXPECT_ERROR(KSPSetUp(ksp), codes[b], bad[b][2]);
+      SbpmgTestSetOption(bad[b][0], NULL);
+      SbpmgTestSetOption("-pc_type", NULL);
+      PCALL(KSPDestroy(&ksp));
+    }
+  }
 
   /* a matrix that is not an SBP-SAT operator */
   PCALL(MatCreateSeqAIJ(PETSC_COMM_SELF, 10, 10, 1, NULL, &B));

@@ -14,6 +14,7 @@ typedef struct {
   PetscReal           nu_growth; /* sweeps multiply by this per level below the finest (a variable V-cycle) */
   PetscInt            nu_max;    /* ... up to this many */
   PetscReal           cheby_lo, cheby_hi, jacobi_omega;
+  char                smoother_opt[32], range_opt[64]; /* option strings, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
   /* hierarchy, index 0 = finest */
   PetscInt    nlevels;
   SbpProblem *problems;
@@ -150,6 +151,33 @@ static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
   PetscFunctionReturn(0);
 }
 
+/* The option values, checked at set-up: an error there names the option and leaks nothing. */
+static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
+
+  PetscFunctionBegin;
+  if (sb->smoother_opt[0]) {
+    PetscInt idx;
+    PetscCall(SbpmgParseChoice("-pc_sbpmg_smoother", sb->smoother_opt, PCSBPMGSmootherTypes, &idx));
+    sb->smoother = (PCSBPMGSmootherType)idx;
+  }
+  if (sb->range_opt[0]) {
+    double lo, hi;
+    PetscCheck(sscanf(sb->range_opt, "%lf,%lf", &lo, &hi) == 2, comm, PETSC_ERR_ARG_WRONG, "-pc_sbpmg_cheby_range %s: give two numbers lo,hi", sb->range_opt);
+    PetscCall(PCSBPMGSetChebyshevRange(pc, lo, hi));
+  }
+  PetscCheck(sb->levels_req >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels %" PetscInt_FMT " must be >= 0", sb->levels_req);
+  PetscCheck(sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)", sb->coarse_size);
+  PetscCheck(sb->nu_pre >= 1 && sb->nu_post >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", sb->nu_pre,
+             sb->nu_post);
+  PetscCheck(sb->nu_growth >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_growth %g must be >= 1", (double)sb->nu_growth);
+  PetscCheck(sb->nu_max >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_max %" PetscInt_FMT " must be >= 1", sb->nu_max);
+  PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
+  PetscCheck(sb->jacobi_omega >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_jacobi_omega %g must be >= 0", (double)sb->jacobi_omega);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSetUp_SBPMG(PC pc)
 {
   PC_SBPMG  *sb = PCSBPMGGetContext(pc);
@@ -157,6 +185,7 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
   PetscInt   L;
 
   PetscFunctionBegin;
+  PetscCall(PCSBPMGCheckOptions(pc, sb));
   {
     PetscErrorCode ierr;
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -201,13 +230,10 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
 static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   PC_SBPMG *sb = PCSBPMGGetContext(pc);
-  char      smoother[32], range[64] = "";
-  PetscBool setsmoother, setrange;
-  PetscInt  idx, nu = -1;
-  MPI_Comm  comm = PetscObjectComm((PetscObject)pc);
+  PetscInt  nu = -1;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrncpy(smoother, PCSBPMGSmootherTypes[sb->smoother], sizeof(smoother)));
+  if (!sb->smoother_opt[0]) PetscCall(PetscStrncpy(sb->smoother_opt, PCSBPMGSmootherTypes[sb->smoother], sizeof(sb->smoother_opt)));
   PetscOptionsHeadBegin(PetscOptionsObject, "SBPMG options");
   PetscCall(PetscOptionsInt("-pc_sbpmg_levels", "Number of levels (0: halve until the coarse grid is at most -pc_sbpmg_coarse_size points per side)", "PCSBPMGSetLevels", sb->levels_req,
                             &sb->levels_req, NULL));
@@ -218,34 +244,17 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
     if (set) sb->levels_req = mglevels;
   }
   PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid", "PCSBPMGSetCoarseSize", sb->coarse_size, &sb->coarse_size, NULL));
-  PetscCall(PetscOptionsString("-pc_sbpmg_smoother", "Smoother: chebyshev|jacobi|richardson", "PCSBPMGSetSmoother", smoother, smoother, sizeof(smoother), &setsmoother));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_nu", "Pre- and post-smoothing sweeps", "PCSBPMGSetSweeps", nu, &nu, NULL));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_pre", "Pre-smoothing sweeps", "PCSBPMGSetSweeps", sb->nu_pre, &sb->nu_pre, NULL));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_post", "Post-smoothing sweeps", "PCSBPMGSetSweeps", sb->nu_post, &sb->nu_post, NULL));
+  PetscCall(PetscOptionsString("-pc_sbpmg_smoother", "Smoother: chebyshev|jacobi|richardson", "PCSBPMGSetSmoother", sb->smoother_opt, sb->smoother_opt, sizeof(sb->smoother_opt), NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_nu", "Pre- and post-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", nu, &nu, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_pre", "Pre-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", sb->nu_pre, &sb->nu_pre, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_post", "Post-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", sb->nu_post, &sb->nu_post, NULL));
   PetscCall(PetscOptionsReal("-pc_sbpmg_nu_growth", "Factor by which the sweeps grow per level below the finest (1: plain V-cycle)", "PCSBPMGSetSweeps", sb->nu_growth, &sb->nu_growth, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level", "PCSBPMGSetSweeps", sb->nu_max, &sb->nu_max, NULL));
-  PetscCall(PetscOptionsString("-pc_sbpmg_cheby_range", "Chebyshev interval lo,hi as fractions of lambda_max(D^-1 A)", "PCSBPMGSetChebyshevRange", range, range, sizeof(range), &setrange));
+  PetscCall(PetscOptionsString("-pc_sbpmg_cheby_range", "Chebyshev interval lo,hi as fractions of lambda_max(D^-1 A)", "PCSBPMGSetChebyshevRange", sb->range_opt, sb->range_opt, sizeof(sb->range_opt), NULL));
   PetscCall(PetscOptionsReal("-pc_sbpmg_jacobi_omega", "Damping of the Jacobi smoother (0: 4/(3 lambda_max))", "PCSBPMGSetSmoother", sb->jacobi_omega, &sb->jacobi_omega, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
   if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
-  if (setsmoother) {
-    PetscCall(SbpmgParseChoice("-pc_sbpmg_smoother", smoother, PCSBPMGSmootherTypes, &idx));
-    sb->smoother = (PCSBPMGSmootherType)idx;
-  }
-  if (setrange) {
-    double lo, hi;
-    PetscCheck(sscanf(range, "%lf,%lf", &lo, &hi) == 2, comm, PETSC_ERR_ARG_WRONG, "-pc_sbpmg_cheby_range %s: give two numbers lo,hi", range);
-    PetscCall(PCSBPMGSetChebyshevRange(pc, lo, hi));
-  }
-  PetscCheck(sb->levels_req >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels %" PetscInt_FMT " must be >= 0", sb->levels_req);
-  PetscCheck(sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)", sb->coarse_size);
-  PetscCheck(sb->nu_pre >= 1 && sb->nu_post >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", sb->nu_pre,
-             sb->nu_post);
-  PetscCheck(sb->nu_growth >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_growth %g must be >= 1", (double)sb->nu_growth);
-  PetscCheck(sb->nu_max >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_max %" PetscInt_FMT " must be >= 1", sb->nu_max);
-  PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
-  PetscCheck(sb->jacobi_omega >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_jacobi_omega %g must be >= 0", (double)sb->jacobi_omega);
   PetscCall((*sb->mg_setfromoptions)(pc, PetscOptionsObject));
   PetscFunctionReturn(0);
 }
@@ -329,7 +338,8 @@ static PetscErrorCode PCSBPMGSetSmoother_SBPMG(PC pc, PCSBPMGSmootherType type)
 {
   PetscFunctionBegin;
   PetscCheck(type >= PC_SBPMG_CHEBYSHEV && type <= PC_SBPMG_RICHARDSON, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown smoother type %d", (int)type);
-  PCSBPMGGetContext(pc)->smoother = type;
+  PCSBPMGGetContext(pc)->smoother        = type;
+  PCSBPMGGetContext(pc)->smoother_opt[0] = 0;
   PetscFunctionReturn(0);
 }
 
@@ -350,8 +360,9 @@ static PetscErrorCode PCSBPMGSetChebyshevRange_SBPMG(PC pc, PetscReal lo, PetscR
 
   PetscFunctionBegin;
   PetscCheck(lo > 0 && hi > lo, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [%g, %g] must satisfy 0 < lo < hi", (double)lo, (double)hi);
-  sb->cheby_lo = lo;
-  sb->cheby_hi = hi;
+  sb->cheby_lo     = lo;
+  sb->cheby_hi     = hi;
+  sb->range_opt[0] = 0;
   PetscFunctionReturn(0);
 }
 

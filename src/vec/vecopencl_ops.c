@@ -1,0 +1,835 @@
+/* VECSEQOPENCL operations that run on the device (kernels/vecops.cl).
+
+   Each operation takes the device path when every vector argument is a VECSEQOPENCL of the same device context: the
+   vectors it reads are synced to the device (no transfer when already there), vectors it only writes are not, and the
+   vectors it writes end up valid on the device only. Otherwise it falls back to VECSEQ's function on the host copies.
+   Reductions read back one small result (one transfer of a few scalars); nothing else waits for the device. */
+#include "vecopenclimpl.h"
+
+#define ESZ sizeof(PetscScalar)
+
+/* ---------------------------------------------------------------- helpers */
+
+static PetscErrorCode VecCLLaunchElem(Vec v, cl_kernel k)
+{
+  Vec_SeqOpenCL *s = VecCLData(v);
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLLaunch1D(s->cl, k, (size_t)s->egroups * s->wg, s->wg));
+  PetscFunctionReturn(0);
+}
+
+/* All of w[0..n) usable by a kernel together with v? */
+static PetscErrorCode VecCLAllSameDevice(Vec v, PetscInt n, const Vec w[], PetscBool *same)
+{
+  PetscFunctionBegin;
+  *same = PETSC_TRUE;
+  for (PetscInt i = 0; i < n && *same; i++) PetscCall(VecOpenCLSameDevice_Private(v, w[i], same));
+  PetscFunctionReturn(0);
+}
+
+/* Host fallback bracket: sync the inputs to the host; afterwards mark the output host-only. */
+static PetscErrorCode VecCLHostBegin(Vec out, PetscInt n, const Vec in[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) PetscCall(VecOpenCLSyncHost(in[i]));
+  if (out) PetscCall(VecOpenCLSyncHost(out));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecCLHostEnd(Vec out)
+{
+  PetscBool is;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)out, VECSEQOPENCL, &is));
+  if (is) out->offloadmask = PETSC_OFFLOAD_CPU;
+  PetscCall(PetscObjectStateIncrease((PetscObject)out));
+  PetscFunctionReturn(0);
+}
+
+/* The device copy was written: it is the only current one, and the values changed. PETSc 3.18's interface functions do
+   not all increase the object state when they call an operation (VecShift() does not), and cached norms live by it. */
+static PetscErrorCode VecCLDeviceWritten(Vec v)
+{
+  PetscFunctionBegin;
+  v->offloadmask = PETSC_OFFLOAD_GPU;
+  PetscCall(PetscObjectStateIncrease((PetscObject)v));
+  PetscFunctionReturn(0);
+}
+
+#define HOSTOPS(v) (VecCLData(v)->hostops)
+
+/* ---------------------------------------------------------------- element-wise */
+
+static PetscErrorCode VecSet_SeqOpenCL(Vec y, PetscScalar a)
+{
+  Vec_SeqOpenCL *s = VecCLData(y);
+  cl_ulong       n = (cl_ulong)y->map->n;
+  cl_kernel      k;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLGetKernel_Private(y, VEC_CL_K_SET, &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+  PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(n), &n, ESZ, &a, sizeof(cl_mem), &s->buf));
+  PetscCall(VecCLLaunchElem(y, k));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, s->cl, 0, (PetscLogDouble)n * ESZ));
+  PetscCall(VecCLDeviceWritten(y));
+  PetscFunctionReturn(0);
+}
+
+/* y[i] op= a, for the kernels (n, a, y) */
+static PetscErrorCode VecCLScalarInPlace(Vec y, VecCLKernelId id, PetscScalar a)
+{
+  Vec_SeqOpenCL *s = VecCLData(y);
+  cl_ulong       n = (cl_ulong)y->map->n;
+  cl_kernel      k;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSyncDevice(y));
+  PetscCall(VecOpenCLGetKernel_Private(y, id, &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+  PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(n), &n, ESZ, &a, sizeof(cl_mem), &s->buf));
+  PetscCall(VecCLLaunchElem(y, k));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, s->cl, (PetscLogDouble)n, 2.0 * n * ESZ));
+  PetscCall(VecCLDeviceWritten(y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecScale_SeqOpenCL(Vec y, PetscScalar a)
+{
+  PetscFunctionBegin;
+  if (a == (PetscScalar)0)
+    PetscCall(VecSet_SeqOpenCL(y, a)); /* like VECSEQ: clears NaN and Inf */
+  else if (a != (PetscScalar)1)
+    PetscCall(VecCLScalarInPlace(y, VEC_CL_K_SCALE, a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecShift_SeqOpenCL(Vec y, PetscScalar a)
+{
+  PetscFunctionBegin;
+  if (a != (PetscScalar)0) PetscCall(VecCLScalarInPlace(y, VEC_CL_K_SHIFT, a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecCopy_SeqOpenCL(Vec x, Vec y)
+{
+  Vec_SeqOpenCL *xs = VecCLData(x);
+  PetscBool      dev;
+
+  PetscFunctionBegin;
+  if (x == y) PetscFunctionReturn(0);
+  PetscCall(VecOpenCLSameDevice_Private(x, y, &dev));
+  if (!dev) {
+    PetscCall(VecOpenCLSyncHost(x));
+    PetscCall(HOSTOPS(x).copy(x, y)); /* writes y through VecGetArray*, which keeps y's mask right */
+    PetscCall(VecCLHostEnd(y));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecOpenCLSyncDevice(x));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+  PetscCall(SbpmgCLCopyBuffer(xs->cl, xs->buf, VecCLData(y)->buf, 0, 0, (size_t)x->map->n * ESZ));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, xs->cl, 0, 2.0 * x->map->n * ESZ));
+  PetscCall(VecCLDeviceWritten(y));
+  PetscFunctionReturn(0);
+}
+
+/* Exchange the buffers: O(1). Host mirrors are not exchanged, so both vectors end up valid on the device only. */
+static PetscErrorCode VecSwap_SeqOpenCL(Vec x, Vec y)
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  if (x == y) PetscFunctionReturn(0);
+  PetscCall(VecOpenCLSameDevice_Private(x, y, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(x, 1, &y));
+    PetscCall(HOSTOPS(x).swap(x, y));
+    PetscCall(VecCLHostEnd(x));
+    PetscCall(VecCLHostEnd(y));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecOpenCLSyncDevice(x));
+  PetscCall(VecOpenCLSyncDevice(y));
+  {
+    cl_mem t          = VecCLData(x)->buf;
+    VecCLData(x)->buf = VecCLData(y)->buf;
+    VecCLData(y)->buf = t;
+  }
+  PetscCall(VecCLDeviceWritten(x));
+  PetscCall(VecCLDeviceWritten(y));
+  PetscFunctionReturn(0);
+}
+
+/* Kernels (n, a..., x, y) with y read and written (or only written when ywrite_only) */
+static PetscErrorCode VecCLBinary(Vec y, Vec x, VecCLKernelId id, PetscInt nscalars, const PetscScalar a[], PetscBool ywrite_only,
+                                  PetscLogDouble flops_per_entry)
+{
+  Vec_SeqOpenCL *s = VecCLData(y);
+  cl_ulong       n = (cl_ulong)y->map->n;
+  cl_kernel      k;
+  cl_mem         xb  = VecCLData(x)->buf;
+  cl_uint        arg = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSyncDevice(x));
+  if (!ywrite_only) PetscCall(VecOpenCLSyncDevice(y));
+  PetscCall(VecOpenCLGetKernel_Private(y, id, &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+  PetscCall(SbpmgCLSetArg(k, arg++, sizeof(n), &n));
+  for (PetscInt i = 0; i < nscalars; i++) PetscCall(SbpmgCLSetArg(k, arg++, ESZ, &a[i]));
+  PetscCall(SbpmgCLSetArgs(k, arg, 2, sizeof(cl_mem), &xb, sizeof(cl_mem), &s->buf));
+  PetscCall(VecCLLaunchElem(y, k));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, s->cl, flops_per_entry * n, (ywrite_only ? 2.0 : 3.0) * n * ESZ));
+  PetscCall(VecCLDeviceWritten(y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecAXPY_SeqOpenCL(Vec y, PetscScalar a, Vec x)
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSameDevice_Private(y, x, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(y, 1, &x));
+    PetscCall(HOSTOPS(y).axpy(y, a, x));
+    PetscCall(VecCLHostEnd(y));
+    PetscFunctionReturn(0);
+  }
+  if (a == (PetscScalar)0) PetscFunctionReturn(0);
+  PetscCall(VecCLBinary(y, x, VEC_CL_K_AXPY, 1, &a, PETSC_FALSE, 2));
+  PetscFunctionReturn(0);
+}
+
+/* y = x + a y */
+static PetscErrorCode VecAYPX_SeqOpenCL(Vec y, PetscScalar a, Vec x)
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSameDevice_Private(y, x, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(y, 1, &x));
+    PetscCall(HOSTOPS(y).aypx(y, a, x));
+    PetscCall(VecCLHostEnd(y));
+    PetscFunctionReturn(0);
+  }
+  if (a == (PetscScalar)0)
+    PetscCall(VecCopy_SeqOpenCL(x, y)); /* like VECSEQ: y's old values are not read */
+  else
+    PetscCall(VecCLBinary(y, x, VEC_CL_K_AYPX, 1, &a, PETSC_FALSE, 2));
+  PetscFunctionReturn(0);
+}
+
+/* y = a x + b y */
+static PetscErrorCode VecAXPBY_SeqOpenCL(Vec y, PetscScalar a, PetscScalar b, Vec x)
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSameDevice_Private(y, x, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(y, 1, &x));
+    PetscCall(HOSTOPS(y).axpby(y, a, b, x));
+    PetscCall(VecCLHostEnd(y));
+    PetscFunctionReturn(0);
+  }
+  if (a == (PetscScalar)0)
+    PetscCall(VecScale_SeqOpenCL(y, b));
+  else if (b == (PetscScalar)0)
+    PetscCall(VecCLBinary(y, x, VEC_CL_K_SCALECOPY, 1, &a, PETSC_TRUE, 1)); /* y's old values are not read */
+  else {
+    PetscScalar ab[2] = {a, b};
+    PetscCall(VecCLBinary(y, x, VEC_CL_K_AXPBY, 2, ab, PETSC_FALSE, 3));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* w = a x + b y, w not read */
+static PetscErrorCode VecCLWAXPBY(Vec w, PetscScalar a, PetscScalar b, Vec x, Vec y)
+{
+  Vec_SeqOpenCL *s = VecCLData(w);
+  cl_ulong       n = (cl_ulong)w->map->n;
+  cl_kernel      k;
+  cl_mem         xb = VecCLData(x)->buf, yb = VecCLData(y)->buf;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSyncDevice(x));
+  PetscCall(VecOpenCLSyncDevice(y));
+  PetscCall(VecOpenCLGetKernel_Private(w, VEC_CL_K_WAXPBY, &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+  PetscCall(SbpmgCLSetArgs(k, 0, 6, sizeof(n), &n, ESZ, &a, ESZ, &b, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb, sizeof(cl_mem), &s->buf));
+  PetscCall(VecCLLaunchElem(w, k));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, s->cl, 3.0 * n, 3.0 * n * ESZ));
+  PetscCall(VecCLDeviceWritten(w));
+  PetscFunctionReturn(0);
+}
+
+/* w = a x + y */
+static PetscErrorCode VecWAXPY_SeqOpenCL(Vec w, PetscScalar a, Vec x, Vec y)
+{
+  Vec       in[2] = {x, y};
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(VecCLAllSameDevice(w, 2, in, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(w, 2, in));
+    PetscCall(HOSTOPS(w).waxpy(w, a, x, y));
+    PetscCall(VecCLHostEnd(w));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecCLWAXPBY(w, a, 1, x, y));
+  PetscFunctionReturn(0);
+}
+
+/* z = a x + b y + c z */
+static PetscErrorCode VecAXPBYPCZ_SeqOpenCL(Vec z, PetscScalar a, PetscScalar b, PetscScalar c, Vec x, Vec y)
+{
+  Vec       in[2] = {x, y};
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(VecCLAllSameDevice(z, 2, in, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(z, 2, in));
+    PetscCall(HOSTOPS(z).axpbypcz(z, a, b, c, x, y));
+    PetscCall(VecCLHostEnd(z));
+    PetscFunctionReturn(0);
+  }
+  if (c == (PetscScalar)0)
+    PetscCall(VecCLWAXPBY(z, a, b, x, y)); /* z's old values are not read */
+  else {
+    Vec_SeqOpenCL *s = VecCLData(z);
+    cl_ulong       n = (cl_ulong)z->map->n;
+    cl_kernel      k;
+    cl_mem         xb = VecCLData(x)->buf, yb = VecCLData(y)->buf;
+
+    PetscCall(VecOpenCLSyncDevice(x));
+    PetscCall(VecOpenCLSyncDevice(y));
+    PetscCall(VecOpenCLSyncDevice(z));
+    PetscCall(VecOpenCLGetKernel_Private(z, VEC_CL_K_AXPBYPCZ, &k));
+    PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(n), &n, ESZ, &a, ESZ, &b, ESZ, &c, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb, sizeof(cl_mem), &s->buf));
+    PetscCall(VecCLLaunchElem(z, k));
+    PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, s->cl, 5.0 * n, 4.0 * n * ESZ));
+    PetscCall(VecCLDeviceWritten(z));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* y = y + sum_j a_j x_j, up to VEC_CL_MAX_FUSE vectors per pass */
+static PetscErrorCode VecMAXPY_SeqOpenCL(Vec y, PetscInt nv, const PetscScalar *alpha, Vec *x)
+{
+  Vec_SeqOpenCL *s = VecCLData(y);
+  cl_ulong       n = (cl_ulong)y->map->n;
+  PetscBool      dev;
+  cl_kernel      k;
+
+  PetscFunctionBegin;
+  PetscCall(VecCLAllSameDevice(y, nv, x, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(y, nv, x));
+    PetscCall(HOSTOPS(y).maxpy(y, nv, alpha, x));
+    PetscCall(VecCLHostEnd(y));
+    PetscFunctionReturn(0);
+  }
+  if (nv <= 0) PetscFunctionReturn(0);
+  PetscCall(VecOpenCLSyncDevice(y));
+  for (PetscInt j = 0; j < nv; j++) PetscCall(VecOpenCLSyncDevice(x[j]));
+  PetscCall(VecOpenCLGetKernel_Private(y, VEC_CL_K_MAXPY, &k));
+  for (PetscInt j0 = 0; j0 < nv; j0 += VEC_CL_MAX_FUSE) {
+    cl_uint     m = (cl_uint)PetscMin(VEC_CL_MAX_FUSE, nv - j0);
+    PetscScalar a[VEC_CL_MAX_FUSE];
+    cl_mem      xb[VEC_CL_MAX_FUSE];
+
+    for (cl_uint j = 0; j < VEC_CL_MAX_FUSE; j++) {
+      a[j]  = j < m ? alpha[j0 + j] : 0;
+      xb[j] = VecCLData(x[j0 + (j < m ? j : 0)])->buf; /* unused slots: any valid buffer, never read */
+    }
+    PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+    PetscCall(SbpmgCLSetArgs(k, 0, 2, sizeof(n), &n, sizeof(m), &m));
+    for (cl_uint j = 0; j < VEC_CL_MAX_FUSE; j++) PetscCall(SbpmgCLSetArg(k, 2 + j, ESZ, &a[j]));
+    PetscCall(SbpmgCLSetArg(k, 10, sizeof(cl_mem), &s->buf));
+    for (cl_uint j = 0; j < VEC_CL_MAX_FUSE; j++) PetscCall(SbpmgCLSetArg(k, 11 + j, sizeof(cl_mem), &xb[j]));
+    PetscCall(VecCLLaunchElem(y, k));
+    PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, s->cl, 2.0 * m * n, (2.0 + m) * n * ESZ));
+  }
+  PetscCall(VecCLDeviceWritten(y));
+  PetscFunctionReturn(0);
+}
+
+typedef enum { VEC_CL_PW_MULT, VEC_CL_PW_DIVIDE, VEC_CL_PW_MAX, VEC_CL_PW_MIN, VEC_CL_PW_MAXABS } VecCLPointwiseOp;
+
+/* w = x op y; w is not read */
+static PetscErrorCode VecCLPointwise(Vec w, Vec x, Vec y, VecCLPointwiseOp op, PetscErrorCode (*host)(Vec, Vec, Vec))
+{
+  Vec       in[2] = {x, y};
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(VecCLAllSameDevice(w, 2, in, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(w, 2, in));
+    PetscCall(host(w, x, y));
+    PetscCall(VecCLHostEnd(w));
+  } else {
+    Vec_SeqOpenCL *s = VecCLData(w);
+    cl_ulong       n = (cl_ulong)w->map->n;
+    cl_uint        o = (cl_uint)op;
+    cl_kernel      k;
+    cl_mem         xb = VecCLData(x)->buf, yb = VecCLData(y)->buf;
+
+    PetscCall(VecOpenCLSyncDevice(x));
+    PetscCall(VecOpenCLSyncDevice(y));
+    PetscCall(VecOpenCLGetKernel_Private(w, VEC_CL_K_POINTWISE, &k));
+    PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+    PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(n), &n, sizeof(o), &o, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb, sizeof(cl_mem), &s->buf));
+    PetscCall(VecCLLaunchElem(w, k));
+    PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, s->cl, (PetscLogDouble)n, 3.0 * n * ESZ));
+    PetscCall(VecCLDeviceWritten(w));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecPointwiseMult_SeqOpenCL(Vec w, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLPointwise(w, x, y, VEC_CL_PW_MULT, HOSTOPS(w).pointwisemult));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecPointwiseDivide_SeqOpenCL(Vec w, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLPointwise(w, x, y, VEC_CL_PW_DIVIDE, HOSTOPS(w).pointwisedivide));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecPointwiseMax_SeqOpenCL(Vec w, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLPointwise(w, x, y, VEC_CL_PW_MAX, HOSTOPS(w).pointwisemax));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecPointwiseMin_SeqOpenCL(Vec w, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLPointwise(w, x, y, VEC_CL_PW_MIN, HOSTOPS(w).pointwisemin));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecPointwiseMaxAbs_SeqOpenCL(Vec w, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLPointwise(w, x, y, VEC_CL_PW_MAXABS, HOSTOPS(w).pointwisemaxabs));
+  PetscFunctionReturn(0);
+}
+
+typedef enum { VEC_CL_UN_RECIPROCAL, VEC_CL_UN_ABS, VEC_CL_UN_SQRTABS, VEC_CL_UN_EXP, VEC_CL_UN_LOG } VecCLUnaryOp;
+
+static PetscErrorCode VecCLUnary(Vec y, VecCLUnaryOp op)
+{
+  Vec_SeqOpenCL *s = VecCLData(y);
+  cl_ulong       n = (cl_ulong)y->map->n;
+  cl_uint        o = (cl_uint)op;
+  cl_kernel      k;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSyncDevice(y));
+  PetscCall(VecOpenCLGetKernel_Private(y, VEC_CL_K_UNARY, &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+  PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(n), &n, sizeof(o), &o, sizeof(cl_mem), &s->buf));
+  PetscCall(VecCLLaunchElem(y, k));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, s->cl, (PetscLogDouble)n, 2.0 * n * ESZ));
+  PetscCall(VecCLDeviceWritten(y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecReciprocal_SeqOpenCL(Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLUnary(y, VEC_CL_UN_RECIPROCAL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecAbs_SeqOpenCL(Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLUnary(y, VEC_CL_UN_ABS));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecSqrtAbs_SeqOpenCL(Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLUnary(y, VEC_CL_UN_SQRTABS));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecExp_SeqOpenCL(Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLUnary(y, VEC_CL_UN_EXP));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecLog_SeqOpenCL(Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLUnary(y, VEC_CL_UN_LOG));
+  PetscFunctionReturn(0);
+}
+
+/* Real scalars: nothing to conjugate (and nothing to transfer). */
+static PetscErrorCode VecConjugate_SeqOpenCL(Vec y)
+{
+  PetscFunctionBegin;
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- reductions */
+
+/* Stage 2 and the read-back: nsets results of the sum (or max) of the partials of x's reduction area. */
+static PetscErrorCode VecCLReduceFinal(Vec x, VecCLKernelId final, PetscInt nsets, PetscScalar res[])
+{
+  Vec_SeqOpenCL *s        = VecCLData(x);
+  cl_uint        G        = (cl_uint)s->rgroups;
+  cl_ulong       part_off = (cl_ulong)x->map->n + VEC_CL_NRES, res_off = (cl_ulong)x->map->n;
+  cl_kernel      k;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLGetKernel_Private(x, final, &k));
+  PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(G), &G, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off, sizeof(res_off), &res_off));
+  PetscCall(SbpmgCLLaunch1D(s->cl, k, (size_t)nsets * s->wg, s->wg));
+  PetscCall(SbpmgCLReadBuffer(s->cl, s->buf, (size_t)res_off * ESZ, (size_t)nsets * ESZ, res));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecCLLaunchReduce(Vec x, cl_kernel k)
+{
+  Vec_SeqOpenCL *s = VecCLData(x);
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLLaunch1D(s->cl, k, (size_t)s->rgroups * s->wg, s->wg));
+  PetscFunctionReturn(0);
+}
+
+/* Fused dot products val[j] = x . y[j] on the device, chunks of VEC_CL_MAX_FUSE vectors per pass over x. */
+static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar val[])
+{
+  Vec_SeqOpenCL *s = VecCLData(x);
+  cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+  cl_kernel      k;
+
+  PetscFunctionBegin;
+  if (nv <= 0) PetscFunctionReturn(0);
+  if (!n) {
+    for (PetscInt j = 0; j < nv; j++) val[j] = 0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecOpenCLSyncDevice(x));
+  for (PetscInt j = 0; j < nv; j++) PetscCall(VecOpenCLSyncDevice(y[j]));
+  for (PetscInt j0 = 0; j0 < nv; j0 += VEC_CL_MAX_FUSE) {
+    cl_uint m = (cl_uint)PetscMin(VEC_CL_MAX_FUSE, nv - j0);
+
+    PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
+    if (m == 1) { /* a single dot product has its own kernel (four accumulators per work-item) */
+      cl_mem yb = VecCLData(y[j0])->buf;
+
+      PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_DOT, &k));
+      PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(n), &n, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &yb, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
+    } else {
+      PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_MDOT, &k));
+      PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(n), &n, sizeof(m), &m, sizeof(cl_mem), &s->buf));
+      for (cl_uint j = 0; j < VEC_CL_MAX_FUSE; j++) {
+        cl_mem yb = VecCLData(y[j0 + (j < m ? j : 0)])->buf;
+        PetscCall(SbpmgCLSetArg(k, 3 + j, sizeof(cl_mem), &yb));
+      }
+      PetscCall(SbpmgCLSetArgs(k, 11, 2, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
+    }
+    PetscCall(VecCLLaunchReduce(x, k));
+    PetscCall(VecCLReduceFinal(x, VEC_CL_K_SUM_FINAL, m, val + j0));
+    PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, 2.0 * m * n, (1.0 + m) * n * ESZ));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecDot_SeqOpenCL(Vec x, Vec y, PetscScalar *val)
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSameDevice_Private(x, y, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(x, 1, &y));
+    PetscCall(HOSTOPS(x).dot(x, y, val));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecCLMDot(x, 1, &y, val));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecMDot_SeqOpenCL(Vec x, PetscInt nv, const Vec y[], PetscScalar val[])
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(VecCLAllSameDevice(x, nv, y, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(x, nv, y));
+    PetscCall(HOSTOPS(x).mdot(x, nv, y, val));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecCLMDot(x, nv, y, val));
+  PetscFunctionReturn(0);
+}
+
+/* s = sum x (op 0), sum |x| (1), sum x^2 (2) */
+static PetscErrorCode VecCLReduce1(Vec x, cl_uint op, PetscScalar *res)
+{
+  Vec_SeqOpenCL *s = VecCLData(x);
+  cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+  cl_kernel      k;
+
+  PetscFunctionBegin;
+  if (!n) {
+    *res = 0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecOpenCLSyncDevice(x));
+  PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_REDUCE1, &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
+  PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(n), &n, sizeof(op), &op, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
+  PetscCall(VecCLLaunchReduce(x, k));
+  PetscCall(VecCLReduceFinal(x, VEC_CL_K_SUM_FINAL, 1, res));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, op ? 2.0 * n : (PetscLogDouble)n, (PetscLogDouble)n * ESZ));
+  PetscFunctionReturn(0);
+}
+
+/* max |x| (op 0) or max |x/y| with |x| where y = 0 (op 1); NaN propagates */
+static PetscErrorCode VecCLAmax(Vec x, Vec y, cl_uint op, PetscScalar *res)
+{
+  Vec_SeqOpenCL *s = VecCLData(x);
+  cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+  cl_kernel      k;
+  cl_mem         yb = VecCLData(y)->buf;
+
+  PetscFunctionBegin;
+  if (!n) {
+    *res = 0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecOpenCLSyncDevice(x));
+  PetscCall(VecOpenCLSyncDevice(y));
+  PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_AMAX, &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
+  PetscCall(SbpmgCLSetArgs(k, 0, 6, sizeof(n), &n, sizeof(op), &op, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &yb, sizeof(cl_mem), &s->buf, sizeof(part_off),
+                           &part_off));
+  PetscCall(VecCLLaunchReduce(x, k));
+  PetscCall(VecCLReduceFinal(x, VEC_CL_K_MAX_FINAL, 1, res));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, op ? 2.0 * n : (PetscLogDouble)n, (op ? 2.0 : 1.0) * n * ESZ));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecNorm_SeqOpenCL(Vec x, NormType type, PetscReal *val)
+{
+  PetscScalar r[2];
+
+  PetscFunctionBegin;
+  switch (type) {
+  case NORM_1:
+    PetscCall(VecCLReduce1(x, 1, r));
+    *val = PetscRealPart(r[0]);
+    break;
+  case NORM_2:
+  case NORM_FROBENIUS:
+    PetscCall(VecCLReduce1(x, 2, r));
+    *val = PetscSqrtReal(PetscRealPart(r[0]));
+    break;
+  case NORM_INFINITY:
+    PetscCall(VecCLAmax(x, x, 0, r));
+    *val = PetscRealPart(r[0]);
+    break;
+  case NORM_1_AND_2: {
+    Vec_SeqOpenCL *s = VecCLData(x);
+    cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+    cl_kernel      k;
+
+    if (!n) {
+      val[0] = val[1] = 0;
+      break;
+    }
+    PetscCall(VecOpenCLSyncDevice(x));
+    PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_NORM12, &k));
+    PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
+    PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(n), &n, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
+    PetscCall(VecCLLaunchReduce(x, k));
+    PetscCall(VecCLReduceFinal(x, VEC_CL_K_SUM_FINAL, 2, r));
+    PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, 3.0 * n, (PetscLogDouble)n * ESZ));
+    val[0] = PetscRealPart(r[0]);
+    val[1] = PetscSqrtReal(PetscRealPart(r[1]));
+  } break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown NormType %d", (int)type);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecSum_SeqOpenCL(Vec x, PetscScalar *sum)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLReduce1(x, 0, sum));
+  PetscFunctionReturn(0);
+}
+
+/* dp = s . t, nm = t . t in one pass (two fused dot products of t) */
+static PetscErrorCode VecDotNorm2_SeqOpenCL(Vec s, Vec t, PetscScalar *dp, PetscScalar *nm)
+{
+  PetscBool   dev;
+  PetscScalar r[2];
+  Vec         y[2] = {s, t};
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSameDevice_Private(s, t, &dev));
+  if (!dev) {
+    const PetscScalar *a, *b;
+    PetscScalar        d = 0, q = 0;
+
+    PetscCall(VecGetArrayRead(s, &a));
+    PetscCall(VecGetArrayRead(t, &b));
+    for (PetscInt i = 0; i < s->map->n; i++) {
+      d += a[i] * b[i];
+      q += b[i] * b[i];
+    }
+    PetscCall(VecRestoreArrayRead(t, &b));
+    PetscCall(VecRestoreArrayRead(s, &a));
+    PetscCall(PetscLogFlops(4.0 * s->map->n));
+    *dp = d;
+    *nm = q;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecCLMDot(t, 2, y, r));
+  *dp = r[0];
+  *nm = r[1];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecMaxPointwiseDivide_SeqOpenCL(Vec x, Vec y, PetscReal *max)
+{
+  PetscBool   dev;
+  PetscScalar r;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSameDevice_Private(x, y, &dev));
+  if (!dev) {
+    PetscCall(VecCLHostBegin(x, 1, &y));
+    PetscCall(HOSTOPS(x).maxpointwisedivide(x, y, max));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecCLAmax(x, y, 1, &r));
+  *max = PetscRealPart(r);
+  PetscFunctionReturn(0);
+}
+
+/* The largest (sign 1) or smallest (sign -1) entry and the first index holding it, as VECSEQ defines them. */
+static PetscErrorCode VecCLLocation(Vec x, PetscReal sign, PetscInt *idx, PetscReal *val)
+{
+  Vec_SeqOpenCL *s = VecCLData(x);
+  cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES, res_off = n;
+  cl_uint        G  = (cl_uint)s->rgroups;
+  PetscScalar    sg = sign, r[2];
+  cl_kernel      k, kf;
+
+  PetscFunctionBegin;
+  if (!n) {
+    *val = sign > 0 ? PETSC_MIN_REAL : PETSC_MAX_REAL;
+    if (idx) *idx = -1;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecOpenCLSyncDevice(x));
+  PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_LOC, &k));
+  PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_LOC_FINAL, &kf));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
+  PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(n), &n, ESZ, &sg, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
+  PetscCall(VecCLLaunchReduce(x, k));
+  PetscCall(SbpmgCLSetArgs(kf, 0, 5, sizeof(G), &G, ESZ, &sg, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off, sizeof(res_off), &res_off));
+  PetscCall(SbpmgCLLaunch1D(s->cl, kf, s->wg, s->wg));
+  PetscCall(SbpmgCLReadBuffer(s->cl, s->buf, (size_t)res_off * ESZ, 2 * ESZ, r));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, (PetscLogDouble)n, (PetscLogDouble)n * ESZ));
+  *val = PetscRealPart(r[0]);
+  if (idx) {
+#if defined(PETSC_USE_REAL_SINGLE)
+    uint32_t bits;
+#else
+    uint64_t bits;
+#endif
+    PetscCall(PetscMemcpy(&bits, &r[1], sizeof(bits)));
+    PetscCheck((cl_ulong)bits < n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Location reduction returned index %llu for a vector of length %llu",
+               (unsigned long long)bits, (unsigned long long)n);
+    *idx = (PetscInt)bits;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecMax_SeqOpenCL(Vec x, PetscInt *idx, PetscReal *val)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLLocation(x, 1, idx, val));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecMin_SeqOpenCL(Vec x, PetscInt *idx, PetscReal *val)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCLLocation(x, -1, idx, val));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VecOpenCLSetDeviceOps_Private(Vec v)
+{
+  VecOps ops = v->ops;
+
+  PetscFunctionBegin;
+  ops->set                = VecSet_SeqOpenCL;
+  ops->scale              = VecScale_SeqOpenCL;
+  ops->shift              = VecShift_SeqOpenCL;
+  ops->copy               = VecCopy_SeqOpenCL;
+  ops->swap               = VecSwap_SeqOpenCL;
+  ops->axpy               = VecAXPY_SeqOpenCL;
+  ops->aypx               = VecAYPX_SeqOpenCL;
+  ops->axpby              = VecAXPBY_SeqOpenCL;
+  ops->waxpy              = VecWAXPY_SeqOpenCL;
+  ops->axpbypcz           = VecAXPBYPCZ_SeqOpenCL;
+  ops->maxpy              = VecMAXPY_SeqOpenCL;
+  ops->pointwisemult      = VecPointwiseMult_SeqOpenCL;
+  ops->pointwisedivide    = VecPointwiseDivide_SeqOpenCL;
+  ops->pointwisemax       = VecPointwiseMax_SeqOpenCL;
+  ops->pointwisemin       = VecPointwiseMin_SeqOpenCL;
+  ops->pointwisemaxabs    = VecPointwiseMaxAbs_SeqOpenCL;
+  ops->reciprocal         = VecReciprocal_SeqOpenCL;
+  ops->abs                = VecAbs_SeqOpenCL;
+  ops->sqrt               = VecSqrtAbs_SeqOpenCL;
+  ops->exp                = VecExp_SeqOpenCL;
+  ops->log                = VecLog_SeqOpenCL;
+  ops->conjugate          = VecConjugate_SeqOpenCL;
+  ops->dot                = VecDot_SeqOpenCL;
+  ops->tdot               = VecDot_SeqOpenCL; /* real scalars */
+  ops->mdot               = VecMDot_SeqOpenCL;
+  ops->mtdot              = VecMDot_SeqOpenCL;
+  ops->dot_local          = VecDot_SeqOpenCL; /* sequential: the local part is the whole */
+  ops->tdot_local         = VecDot_SeqOpenCL;
+  ops->mdot_local         = VecMDot_SeqOpenCL;
+  ops->mtdot_local        = VecMDot_SeqOpenCL;
+  ops->norm               = VecNorm_SeqOpenCL;
+  ops->norm_local         = VecNorm_SeqOpenCL;
+  ops->sum                = VecSum_SeqOpenCL;
+  ops->dotnorm2           = VecDotNorm2_SeqOpenCL;
+  ops->maxpointwisedivide = VecMaxPointwiseDivide_SeqOpenCL;
+  ops->max                = VecMax_SeqOpenCL;
+  ops->min                = VecMin_SeqOpenCL;
+  PetscFunctionReturn(0);
+}
