@@ -112,7 +112,12 @@ typedef PetscErrorCode (*SbpMappingFunction)(void *, PetscReal, PetscReal, Petsc
 /* Coefficient callback: m = {mu, mu_x, mu_y} at physical point (x, y). */
 typedef PetscErrorCode (*SbpMuFunction)(void *, PetscReal, PetscReal, PetscReal[3]);
 
+/* Metric callback (optional, replaces the coefficients derived from the mapping and mu): c = {crr, css, crs, J} at reference point
+   (r, s), given X = {x, y, x_r, x_s, y_r, y_s} and m = {mu, mu_x, mu_y} there. For anisotropic media. */
+typedef PetscErrorCode (*SbpMetricFunction)(void *, PetscReal, PetscReal, const PetscReal[6], const PetscReal[3], PetscReal[4]);
+
 PETSC_EXTERN PetscErrorCode SbpProblemCreate(MPI_Comm, SbpProblem *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetMetricFunction(SbpProblem, SbpMetricFunction, void *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetSizes(SbpProblem, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode SbpProblemGetSizes(SbpProblem, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetMapping(SbpProblem, SbpMappingType);

@@ -498,6 +498,16 @@ static PetscErrorCode map_flipped(void *ctx, PetscReal r, PetscReal s, PetscReal
   return 0;
 }
 
+/* crs too large for the given crr, css: the metric is not positive definite */
+static PetscErrorCode metric_indefinite(void *ctx, PetscReal r, PetscReal s, const PetscReal X[6], const PetscReal m[3], PetscReal c[4])
+{
+  c[0] = 1;
+  c[1] = 2;
+  c[2] = (r > 0.4 && s > 0.4) ? 1.5 : 0.1;
+  c[3] = 1;
+  return 0;
+}
+
 static void test_bad_input(void **state)
 {
   SbpProblem p;
@@ -512,8 +522,39 @@ static void test_bad_input(void **state)
   EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_mu_value -2");
   PCALL(SbpProblemSetMu(p, SBP_MU_CONSTANT, 0));
   EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_mu_value 0");
+  PCALL(SbpProblemSetMu(p, SBP_MU_CONSTANT, (PetscReal)INFINITY)); /* PETSC_INFINITY is finite */
+  EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_mu_value inf");
   EXPECT_ERROR(SbpProblemSetBC(p, 5, SBP_BC_NEUMANN), PETSC_ERR_ARG_OUTOFRANGE, "Face 5 does not exist");
   PCALL(SbpProblemDestroy(&p));
+
+  /* an indefinite metric given directly */
+  PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+  PCALL(SbpProblemSetSizes(p, 10, 10));
+  PCALL(SbpProblemSetMetricFunction(p, metric_indefinite, NULL));
+  EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, ": crr*css - crs^2 = -0.25; need");
+  PCALL(SbpProblemDestroy(&p));
+
+  /* a grid that cannot be coarsened */
+  PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+  PCALL(SbpProblemSetSizes(p, 33, 32));
+  PCALL(SbpProblemSetUp(p));
+  {
+    SbpProblem c = NULL;
+    EXPECT_ERROR(SbpProblemCoarsen(p, &c), PETSC_ERR_ARG_SIZ, "Cannot coarsen the 33 x 32 grid: Nr = 33 is odd");
+    assert_null(c);
+  }
+  PCALL(SbpProblemDestroy(&p));
+
+  /* MATSBPSAT with sizes that do not match the grid */
+  {
+    Mat A;
+    PCALL(MatCreate(PETSC_COMM_SELF, &A));
+    PCALL(MatSetSizes(A, 100, 100, 100, 100));
+    SbpmgTestSetOption("-sbp_n", "8");
+    EXPECT_ERROR(MatSetType(A, MATSBPSAT), PETSC_ERR_ARG_SIZ, "MATSBPSAT sets its own sizes: 81 unknowns (81 local) for the 8 x 8 grid, but the matrix was given 100 (100 local)");
+    SbpmgTestSetOption("-sbp_n", NULL);
+    PCALL(MatDestroy(&A));
+  }
 
   /* a NaN coefficient somewhere inside */
   PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));

@@ -127,6 +127,8 @@ struct _p_SbpProblem {
   SbpMuFunction      mufn;
   void              *muctx;
   PetscReal          mu_value;      /* SBP_MU_CONSTANT */
+  SbpMetricFunction  metricfn;      /* optional: coefficients given directly */
+  void              *metricctx;
   SbpBCType          bc[4];         /* faces 1..4 at index 0..3 */
   SbpBackend         backend;       /* as requested; resolved at set-up */
   PetscBool          use_device;    /* resolved backend */

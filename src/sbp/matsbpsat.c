@@ -85,9 +85,15 @@ PetscErrorCode MatCreate_SbpSat(Mat A)
   PetscCall(SbpProblemCreateOperator(s->p, &s->op));
   PetscCall(MatGetLocalSize(s->op, &m, &n));
   PetscCall(MatGetSize(s->op, &M, &N));
-  PetscCheck((A->rmap->n < 0 || A->rmap->n == m) && (A->rmap->N < 0 || A->rmap->N == M), PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
-             "MATSBPSAT sets its own sizes: %" PetscInt_FMT " unknowns (%" PetscInt_FMT " local) for the %" PetscInt_FMT " x %" PetscInt_FMT " grid, but the matrix was given %" PetscInt_FMT " (%" PetscInt_FMT " local)",
-             M, m, s->p->Nr, s->p->Ns, A->rmap->N, A->rmap->n);
+  if (!((A->rmap->n < 0 || A->rmap->n == m) && (A->rmap->N < 0 || A->rmap->N == M))) {
+    PetscInt Nr = s->p->Nr, Ns = s->p->Ns;
+    PetscCall(MatDestroy(&s->op));
+    PetscCall(SbpProblemDestroy(&s->p));
+    PetscCall(PetscFree(s));
+    SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
+            "MATSBPSAT sets its own sizes: %" PetscInt_FMT " unknowns (%" PetscInt_FMT " local) for the %" PetscInt_FMT " x %" PetscInt_FMT " grid, but the matrix was given %" PetscInt_FMT " (%" PetscInt_FMT " local)", M, m,
+            Nr, Ns, A->rmap->N, A->rmap->n);
+  }
   PetscCall(PetscLayoutSetLocalSize(A->rmap, m));
   PetscCall(PetscLayoutSetSize(A->rmap, M));
   PetscCall(PetscLayoutSetLocalSize(A->cmap, n));

@@ -140,6 +140,21 @@ PetscErrorCode SbpProblemSetMuFunction(SbpProblem p, SbpMuFunction fn, void *ctx
 }
 
 /*@C
+   SbpProblemSetMetricFunction - Give the coefficients crr, css, crs and J directly (anisotropic media), instead of deriving them from
+   the mapping and mu: fn(ctx, r, s, X, m, c) sets c = {crr, css, crs, J}. They must satisfy crr, css, J > 0 and crr css > crs^2.
+
+   Level: advanced
+@*/
+PetscErrorCode SbpProblemSetMetricFunction(SbpProblem p, SbpMetricFunction fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the metric"));
+  p->metricfn  = fn;
+  p->metricctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
    SbpProblemSetBC - Set the boundary condition of face 1 (r = -1), 2 (r = +1), 3 (s = -1) or 4 (s = +1).
 
    Level: beginner
@@ -326,11 +341,20 @@ static PetscErrorCode SbpProblemComputeCoefficients(SbpProblem p)
       PetscInt   k = SbpPatchIndex(p, i, j);
       PetscReal *X = &p->geom[6 * k], m[3], J;
       PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
-      J         = X[2] * X[5] - X[3] * X[4];
-      p->J[k]   = J;
-      p->crr[k] = m[0] * (X[3] * X[3] + X[5] * X[5]) / J;
-      p->crs[k] = -m[0] * (X[2] * X[3] + X[4] * X[5]) / J;
-      p->css[k] = m[0] * (X[2] * X[2] + X[4] * X[4]) / J;
+      if (p->metricfn) {
+        PetscReal c[4];
+        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m, c));
+        p->crr[k] = c[0];
+        p->css[k] = c[1];
+        p->crs[k] = c[2];
+        p->J[k] = J = c[3];
+      } else { /* section 0 */
+        J         = X[2] * X[5] - X[3] * X[4];
+        p->J[k]   = J;
+        p->crr[k] = m[0] * (X[3] * X[3] + X[5] * X[5]) / J;
+        p->crs[k] = -m[0] * (X[2] * X[3] + X[4] * X[5]) / J;
+        p->css[k] = m[0] * (X[2] * X[2] + X[4] * X[4]) / J;
+      }
       SbpCheckNode(i + (p->Nr + 1) * j, m[0], J, p->crr[k], p->css[k], p->crs[k], &bad);
     }
   PetscCall(MPIU_Allreduce(&bad.node, &first, 1, MPIU_INT, MPI_MIN, comm));
@@ -449,6 +473,8 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->mu_value = p->mu_value;
   c->mufn     = p->mufn;
   c->muctx    = p->mu == SBP_MU_CONSTANT ? &c->mu_value : p->muctx;
+  c->metricfn  = p->metricfn;
+  c->metricctx = p->metricctx;
   for (int f = 0; f < 4; f++) c->bc[f] = p->bc[f];
   c->backend = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
   PetscCall(DMCoarsen(p->da, comm, &c->da));
