@@ -67,8 +67,9 @@ PETSC_EXTERN PetscErrorCode VecOpenCLGetBuffer(Vec, cl_mem *);
 PETSC_EXTERN PetscErrorCode VecOpenCLRestoreBuffer(Vec, cl_mem *);
 PETSC_EXTERN PetscErrorCode VecOpenCLGetCL(Vec, SbpmgCL *);
 PETSC_EXTERN PetscErrorCode VecIsOpenCL(Vec, PetscBool *);
-/* on a given device context rather than the default one */
+/* on a given device context (this rank's) rather than the default one */
 PETSC_EXTERN PetscErrorCode VecCreateSeqOpenCLWithContext(MPI_Comm, SbpmgCL, PetscInt, Vec *);
+PETSC_EXTERN PetscErrorCode VecCreateOpenCLWithContext(MPI_Comm, SbpmgCL, PetscInt, PetscInt, Vec *);
 
 /* ---------------------------------------------------------------- SBP-SAT problem and operators (src/sbp) */
 typedef struct _p_SbpProblem *SbpProblem;
@@ -210,6 +211,7 @@ PETSC_EXTERN PetscErrorCode AcousticSetFromOptions(Acoustic);
 PETSC_EXTERN PetscErrorCode AcousticSetUp(Acoustic);
 PETSC_EXTERN PetscErrorCode AcousticSetFields(Acoustic, const PetscReal[], const PetscReal[]);
 PETSC_EXTERN PetscErrorCode AcousticStep(Acoustic, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSynchronize(Acoustic);
 PETSC_EXTERN PetscErrorCode AcousticGetField(Acoustic, AcousticField, PetscReal[]);
 PETSC_EXTERN PetscErrorCode AcousticGetValue(Acoustic, PetscInt, PetscInt, PetscInt, PetscReal *);
 PETSC_EXTERN PetscErrorCode AcousticGetNorms(Acoustic, PetscReal *, PetscReal *);

@@ -1,0 +1,546 @@
+/* The 8th-order 25-point acoustic operator (docs/acoustic.md): one leapfrog step of
+     inner region : v <- 2 u - v + vp lap(u)
+     PML regions  : v <- ((2 + 2 eta - eta^2) u - v + vp (lap(u) + phi)) / (1 + 2 eta)
+                    phi <- (phi - sum_a (eta_{a+1} - eta_{a-1}) (u_{a+1} - u_{a-1}) / (4 h_a^2)) / (1 + eta)
+   and the source injection. fp32 fields in a padded layout: point (i,j,k) of the nx x ny x nz grid is at
+   origin + i + j px + k pxy, with a zero halo of at least 4 points on every side (8 after the last x point); origin + i is
+   a multiple of 32 for i = ndamp (the first inner point). eta holds the three 1D damping profiles (eta dt, dimensionless):
+   eta_x(i) = eta[ex + i] for i in [-9, nx + 8] (zero beyond [-1, nx]), likewise y and z.
+
+   The kernels are 2.5D: a work-group owns a tile of the two fast axes (x, y) and sweeps the slow axis z, keeping the
+   9-point z column of u in registers; the x and y neighbours come from global memory (the cache) or, for the inner
+   region with AC_LOCAL, from a local-memory copy of the plane. A work-item covers AC_VEC (inner) or PML_VEC (PML)
+   consecutive x points with aligned vector loads. Four ways to launch them:
+     ac_inner, ac_pml            one launch per region (the box is an argument)
+     ac_inner, ac_pml_all        the inner region, then the six PML regions in one launch (a table maps each
+                                 work-group to a region and a tile)
+     ac_whole                    the whole grid in one launch of the inner kernel's tiles, the PML update where needed
+     ac_inner_rows, ac_pml_rows  one work-item per x row with a plain x loop (for CPU devices)
+   Build options: TILE_X, TILE_Y (inner work-group), TILE_Z (planes per inner work-group, 0: all), AC_LOCAL, AC_VEC,
+   PML_TX, PML_TY, PML_TZ, PML_VEC (the same for the PML), AC_FTZ (store |x| < 1e-30 as 0, for CPU devices),
+   AC_FASTDIV (reciprocals instead of IEEE divisions in the PML update). */
+
+#ifndef TILE_X
+  #define TILE_X 32
+#endif
+#ifndef TILE_Y
+  #define TILE_Y 8
+#endif
+#ifndef TILE_Z
+  #define TILE_Z 0
+#endif
+#ifndef AC_LOCAL
+  #define AC_LOCAL 0
+#endif
+#ifndef AC_VEC
+  #define AC_VEC 1
+#endif
+#ifndef PML_TX
+  #define PML_TX 32
+#endif
+#ifndef PML_TY
+  #define PML_TY 4
+#endif
+#ifndef PML_TZ
+  #define PML_TZ 0
+#endif
+#ifndef PML_VEC
+  #define PML_VEC 1
+#endif
+/* AC_FTZ 1: store |x| < 1e-30 as 0. For CPU devices, where -cl-denorms-are-zero is not honoured (PoCL) and denormal
+   arithmetic is two orders of magnitude slower; 1e-30 leaves eight decades above the denormal range for products. */
+#ifndef AC_FTZ
+  #define AC_FTZ 0
+#endif
+/* AC_FASTDIV 1: the PML divisions as a native reciprocal refined by one Newton step (about 1 ulp) instead of IEEE
+   divisions. */
+#ifndef AC_FASTDIV
+  #define AC_FASTDIV 0
+#endif
+#if AC_FASTDIV
+  #define AC_DIV(T, a, d) ((a) * ac_rcp_refine((T)native_recip(d), (d)))
+  #define ac_rcp_refine(r, d) ((r) * (2.0f - (d) * (r)))
+#else
+  #define AC_DIV(T, a, d) ((a) / (d))
+#endif
+
+#if AC_VEC != 1 && AC_VEC != 2 && AC_VEC != 4
+  #error "AC_VEC must be 1, 2 or 4"
+#endif
+#if PML_VEC != 1 && PML_VEC != 2 && PML_VEC != 4
+  #error "PML_VEC must be 1, 2 or 4"
+#endif
+
+/* ---------------------------------------------------------------- vector helpers, one set per width */
+#define AC_CAT_(a, b) a##b
+#define AC_CAT(a, b)  AC_CAT_(a, b)
+
+/* flush tiny values (AC_FTZ) */
+#if AC_FTZ
+  #define FTZ1(x) (fabs(x) < 1e-30f ? 0.0f : (x))
+  #define FTZ2(x) (fabs(x) < (float2)(1e-30f) ? (float2)(0.0f) : (x))
+  #define FTZ4(x) (fabs(x) < (float4)(1e-30f) ? (float4)(0.0f) : (x))
+#else
+  #define FTZ1(x) (x)
+  #define FTZ2(x) (x)
+  #define FTZ4(x) (x)
+#endif
+
+/* aligned loads and stores of W consecutive points */
+#define LD1(p, o)    ((p)[(o)])
+#define LD2(p, o)    (*(__global const float2 *)((p) + (o)))
+#define LD4(p, o)    (*(__global const float4 *)((p) + (o)))
+#define ST1(p, o, x) ((p)[(o)] = (x))
+#define ST2(p, o, x) (*(__global float2 *)((p) + (o)) = (x))
+#define ST4(p, o, x) (*(__global float4 *)((p) + (o)) = (x))
+
+/* Store the lanes l of x with lo <= i + l < hi (all of them in one vector store when possible). */
+void ac_store1(__global float *p, const int o, const float x, const int i, const int lo, const int hi)
+{
+  if (i >= lo && i < hi) p[o] = x;
+}
+void ac_store2(__global float *p, const int o, const float2 x, const int i, const int lo, const int hi)
+{
+  if (i >= lo && i + 2 <= hi) ST2(p, o, x);
+  else {
+    if (i >= lo && i < hi) p[o] = x.x;
+    if (i + 1 >= lo && i + 1 < hi) p[o + 1] = x.y;
+  }
+}
+void ac_store4(__global float *p, const int o, const float4 x, const int i, const int lo, const int hi)
+{
+  if (i >= lo && i + 4 <= hi) ST4(p, o, x);
+  else {
+    if (i >= lo && i < hi) p[o] = x.x;
+    if (i + 1 >= lo && i + 1 < hi) p[o + 1] = x.y;
+    if (i + 2 >= lo && i + 2 < hi) p[o + 2] = x.z;
+    if (i + 3 >= lo && i + 3 < hi) p[o + 3] = x.w;
+  }
+}
+
+/* The x neighbours of the W points starting at the centre vector C: xm[m], xp[m] = the vectors shifted by -(m+1),
+   +(m+1). W 1: from the eight scalars; W 2: from the vectors at -4, -2, +2, +4; W 4: from the vectors at -4 and +4. */
+#define AC_XN1(L4, L3, L2, L1, C, R1, R2, R3, R4, xm, xp) \
+  do { \
+    xm[0] = L1; xm[1] = L2; xm[2] = L3; xm[3] = L4; \
+    xp[0] = R1; xp[1] = R2; xp[2] = R3; xp[3] = R4; \
+  } while (0)
+#define AC_XN2(A, B, C, D, E, xm, xp) /* A = [-4,-3], B = [-2,-1], C = [0,1], D = [2,3], E = [4,5] */ \
+  do { \
+    xm[0] = (float2)(B.y, C.x); xm[1] = B; xm[2] = (float2)(A.y, B.x); xm[3] = A; \
+    xp[0] = (float2)(C.y, D.x); xp[1] = D; xp[2] = (float2)(D.y, E.x); xp[3] = E; \
+  } while (0)
+#define AC_XN4(L, C, R, xm, xp) \
+  do { \
+    xm[0] = (float4)(L.w, C.xyz); xm[1] = (float4)(L.zw, C.xy); xm[2] = (float4)(L.yzw, C.x); xm[3] = L; \
+    xp[0] = (float4)(C.yzw, R.x); xp[1] = (float4)(C.zw, R.xy); xp[2] = (float4)(C.w, R.xyz); xp[3] = R; \
+  } while (0)
+
+/* Load the x neighbours of the W-vector at offset o from global memory. */
+#define AC_XLOAD1(u, o, xm, xp) \
+  AC_XN1(LD1(u, (o) - 4), LD1(u, (o) - 3), LD1(u, (o) - 2), LD1(u, (o) - 1), 0, LD1(u, (o) + 1), LD1(u, (o) + 2), LD1(u, (o) + 3), LD1(u, (o) + 4), xm, xp)
+#define AC_XLOAD2(u, o, C, xm, xp) \
+  do { \
+    const float2 a_ = LD2(u, (o) - 4), b_ = LD2(u, (o) - 2), d_ = LD2(u, (o) + 2), e_ = LD2(u, (o) + 4); \
+    AC_XN2(a_, b_, C, d_, e_, xm, xp); \
+  } while (0)
+#define AC_XLOAD4(u, o, C, xm, xp) \
+  do { \
+    const float4 l_ = LD4(u, (o) - 4), r_ = LD4(u, (o) + 4); \
+    AC_XN4(l_, C, r_, xm, xp); \
+  } while (0)
+
+/* The Laplacian from the centre and the neighbour vectors; the order of the operations is fixed (the tests compare
+   the variants bit for bit). */
+#define AC_LAP(T, lap, c0, cx, cy, cz, C, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8) \
+  do { \
+    lap = c0 * C; \
+    lap = fma((T)cx.x, xm[0] + xp[0], lap); \
+    lap = fma((T)cy.x, ym[0] + yp[0], lap); \
+    lap = fma((T)cz.x, q3 + q5, lap); \
+    lap = fma((T)cx.y, xm[1] + xp[1], lap); \
+    lap = fma((T)cy.y, ym[1] + yp[1], lap); \
+    lap = fma((T)cz.y, q2 + q6, lap); \
+    lap = fma((T)cx.z, xm[2] + xp[2], lap); \
+    lap = fma((T)cy.z, ym[2] + yp[2], lap); \
+    lap = fma((T)cz.z, q1 + q7, lap); \
+    lap = fma((T)cx.w, xm[3] + xp[3], lap); \
+    lap = fma((T)cy.w, ym[3] + yp[3], lap); \
+    lap = fma((T)cz.w, q0 + q8, lap); \
+  } while (0)
+
+/* ---------------------------------------------------------------- inner region body
+   Tile (ti, tj, tk) of the region [lo, hi); (lx, ly) the work-item in the tile. lim.x / lim.y: the largest x vector
+   start / y row a load may touch (overhanging work-items of the local variant load clamped data no active point needs). */
+#define IV   AC_VEC
+#define IT   AC_CAT(float, AC_VEC)
+#define ILD  AC_CAT(LD, AC_VEC)
+#define IFTZ AC_CAT(FTZ, AC_VEC)
+#if AC_VEC == 1
+  #undef IT
+  #define IT float
+#endif
+#define AC_HX (4 / AC_VEC) /* x halo of the local tile, in vectors */
+
+void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const int ly, const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy,
+                   const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz, __global const float *restrict u, __global float *restrict v,
+                   __global const float *restrict vp, __local IT (*tile)[TILE_X + 2 * (4 / AC_VEC)])
+{
+  const int i      = lo.x + IV * (ti * TILE_X + lx);
+  const int j      = lo.y + tj * TILE_Y + ly;
+  const int kb     = lo.z + (TILE_Z > 0 ? tk * TILE_Z : 0);
+  const int ke     = TILE_Z > 0 ? min(kb + TILE_Z, hi.z) : hi.z;
+  const int active = (i < hi.x) && (j < hi.y);
+  IT        q0, q1, q2, q3, q4, q5, q6, q7, q8;
+#if AC_LOCAL
+  const int il = min(i, lim.x), jl = min(j, lim.y); /* where this work-item loads from */
+  int       idx = origin + il + jl * px + kb * pxy;
+  int       ixm = idx - 4, ixp = origin + min(il + 4, lim.x) + jl * px + kb * pxy;
+  int       iym = idx - 4 * px, iyp = origin + il + min(jl + 4, lim.y) * px + kb * pxy;
+  const int hxm = lx < AC_HX, hxp = lx >= TILE_X - AC_HX, hym = ly < 4, hyp = ly >= TILE_Y - 4;
+#else
+  int idx = origin + i + j * px + kb * pxy;
+  if (!active) return;
+#endif
+  q0 = ILD(u, idx - 4 * pxy);
+  q1 = ILD(u, idx - 3 * pxy);
+  q2 = ILD(u, idx - 2 * pxy);
+  q3 = ILD(u, idx - pxy);
+  q4 = ILD(u, idx);
+  q5 = ILD(u, idx + pxy);
+  q6 = ILD(u, idx + 2 * pxy);
+  q7 = ILD(u, idx + 3 * pxy);
+  for (int k = kb; k < ke; k++) {
+    IT xm[4], xp[4], ym[4], yp[4], lap;
+    q8 = ILD(u, idx + 4 * pxy);
+#if AC_LOCAL
+    barrier(CLK_LOCAL_MEM_FENCE); /* everyone is done reading the previous plane */
+    tile[ly + 4][lx + AC_HX] = q4;
+    if (hxm) tile[ly + 4][lx] = ILD(u, ixm);
+    if (hxp) tile[ly + 4][lx + 2 * AC_HX] = ILD(u, ixp);
+    if (hym) tile[ly][lx + AC_HX] = ILD(u, iym);
+    if (hyp) tile[ly + 8][lx + AC_HX] = ILD(u, iyp);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  #if AC_VEC == 1
+    AC_XN1(tile[ly + 4][lx], tile[ly + 4][lx + 1], tile[ly + 4][lx + 2], tile[ly + 4][lx + 3], q4, tile[ly + 4][lx + 5], tile[ly + 4][lx + 6], tile[ly + 4][lx + 7],
+           tile[ly + 4][lx + 8], xm, xp);
+  #elif AC_VEC == 2
+    AC_XN2(tile[ly + 4][lx], tile[ly + 4][lx + 1], q4, tile[ly + 4][lx + 3], tile[ly + 4][lx + 4], xm, xp);
+  #else
+    AC_XN4(tile[ly + 4][lx], q4, tile[ly + 4][lx + 2], xm, xp);
+  #endif
+    for (int m = 0; m < 4; m++) {
+      ym[m] = tile[ly + 3 - m][lx + AC_HX];
+      yp[m] = tile[ly + 5 + m][lx + AC_HX];
+    }
+    ixm += pxy;
+    ixp += pxy;
+    iym += pxy;
+    iyp += pxy;
+#else
+  #if AC_VEC == 1
+    AC_XLOAD1(u, idx, xm, xp);
+  #elif AC_VEC == 2
+    AC_XLOAD2(u, idx, q4, xm, xp);
+  #else
+    AC_XLOAD4(u, idx, q4, xm, xp);
+  #endif
+    for (int m = 0; m < 4; m++) {
+      ym[m] = ILD(u, idx - (m + 1) * px);
+      yp[m] = ILD(u, idx + (m + 1) * px);
+    }
+#endif
+    AC_LAP(IT, lap, c0, cx, cy, cz, q4, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8);
+    if (active) AC_CAT(ac_store, AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))), i, lo.x, hi.x);
+    q0 = q1;
+    q1 = q2;
+    q2 = q3;
+    q3 = q4;
+    q4 = q5;
+    q5 = q6;
+    q6 = q7;
+    q7 = q8;
+    idx += pxy;
+  }
+}
+
+/* ---------------------------------------------------------------- PML body
+   Tile (ti, tj, tk) of the region [lo, hi); the x vectors start at the aligned point xa <= lo.x (lanes outside [lo.x,
+   hi.x) are computed and not stored). hd = 1 / (4 h^2) per axis; ex, ey, ez: offsets of the profiles in eta. */
+#define PV   PML_VEC
+#define PT   AC_CAT(float, PML_VEC)
+#define PLD  AC_CAT(LD, PML_VEC)
+#define PFTZ AC_CAT(FTZ, PML_VEC)
+#if AC_VEC == 1
+  #define IVLOADU(p) (*(p))
+#elif AC_VEC == 2
+  #define IVLOADU(p) vload2(0, p)
+#else
+  #define IVLOADU(p) vload4(0, p)
+#endif
+#if PML_VEC == 1
+  #undef PT
+  #define PT float
+  #define PVLOADU(p) (*(p))
+#elif PML_VEC == 2
+  #define PVLOADU(p) vload2(0, p)
+#else
+  #define PVLOADU(p) vload4(0, p)
+#endif
+
+void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const int ly, const int ptx, const int pty, const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
+                 const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd, const int ex, const int ey, const int ez,
+                 __global const float *restrict u, __global float *restrict v, __global const float *restrict vp, __global float *restrict phi,
+                 __global const float *restrict eta)
+{
+  const int xa = lo.x - (origin + lo.x) % PV;
+  const int i  = xa + PV * (ti * ptx + lx);
+  const int j  = lo.y + tj * pty + ly;
+  const int kb = lo.z + (PML_TZ > 0 ? tk * PML_TZ : 0);
+  const int ke = PML_TZ > 0 ? min(kb + PML_TZ, hi.z) : hi.z;
+  if (i >= hi.x || j >= hi.y) return;
+  int       idx = origin + i + j * px + kb * pxy;
+  const PT  exy = PVLOADU(eta + ex + i) + eta[ey + j];
+  const PT  gx  = (PVLOADU(eta + ex + i + 1) - PVLOADU(eta + ex + i - 1)) * hd.x;
+  const float gy = (eta[ey + j + 1] - eta[ey + j - 1]) * hd.y;
+  PT        q0, q1, q2, q3, q4, q5, q6, q7, q8;
+  q0 = PLD(u, idx - 4 * pxy);
+  q1 = PLD(u, idx - 3 * pxy);
+  q2 = PLD(u, idx - 2 * pxy);
+  q3 = PLD(u, idx - pxy);
+  q4 = PLD(u, idx);
+  q5 = PLD(u, idx + pxy);
+  q6 = PLD(u, idx + 2 * pxy);
+  q7 = PLD(u, idx + 3 * pxy);
+  for (int k = kb; k < ke; k++) {
+    PT xm[4], xp[4], ym[4], yp[4], lap, e, g, p;
+    q8 = PLD(u, idx + 4 * pxy);
+#if PML_VEC == 1
+    AC_XLOAD1(u, idx, xm, xp);
+#elif PML_VEC == 2
+    AC_XLOAD2(u, idx, q4, xm, xp);
+#else
+    AC_XLOAD4(u, idx, q4, xm, xp);
+#endif
+    for (int m = 0; m < 4; m++) {
+      ym[m] = PLD(u, idx - (m + 1) * px);
+      yp[m] = PLD(u, idx + (m + 1) * px);
+    }
+    AC_LAP(PT, lap, c0, cx, cy, cz, q4, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8);
+    e = exy + eta[ez + k];
+    p = PLD(phi, idx);
+    g = gx * (xp[0] - xm[0]);
+    g = fma((PT)gy, yp[0] - ym[0], g);
+    g = fma((PT)((eta[ez + k + 1] - eta[ez + k - 1]) * hd.z), q5 - q3, g);
+    AC_CAT(ac_store, PML_VEC)(v, idx, PFTZ(AC_DIV(PT, fma(PLD(vp, idx), lap + p, fma(2.0f + e * (2.0f - e), q4, -PLD(v, idx))), fma((PT)2.0f, e, (PT)1.0f))), i, lo.x, hi.x);
+    AC_CAT(ac_store, PML_VEC)(phi, idx, PFTZ(AC_DIV(PT, p - g, 1.0f + e)), i, lo.x, hi.x);
+    q0 = q1;
+    q1 = q2;
+    q2 = q3;
+    q3 = q4;
+    q4 = q5;
+    q5 = q6;
+    q6 = q7;
+    q7 = q8;
+    idx += pxy;
+  }
+}
+
+/* ---------------------------------------------------------------- one launch per region */
+__kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_inner(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy, const int origin,
+                                                                                  const float c0, const float4 cx, const float4 cy, const float4 cz,
+                                                                                  __global const float *restrict u, __global float *restrict v,
+                                                                                  __global const float *restrict vp)
+{
+#if AC_LOCAL
+  __local IT tile[TILE_Y + 8][TILE_X + 2 * AC_HX];
+#else
+  __local IT (*tile)[TILE_X + 2 * AC_HX] = 0;
+#endif
+  ac_inner_body((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), lo, hi, lim, px, pxy, origin, c0, cx, cy, cz, u, v,
+                vp, tile);
+}
+
+__kernel __attribute__((reqd_work_group_size(PML_TX, PML_TY, 1))) void ac_pml(const int4 lo, const int4 hi, const int px, const int pxy, const int origin, const float c0,
+                                                                                const float4 cx, const float4 cy, const float4 cz, const float4 hd, const int ex,
+                                                                                const int ey, const int ez, __global const float *restrict u,
+                                                                                __global float *restrict v, __global const float *restrict vp,
+                                                                                __global float *restrict phi, __global const float *restrict eta)
+{
+  ac_pml_body((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), PML_TX, PML_TY, lo, hi, px, pxy, origin, c0, cx, cy,
+              cz, hd, ex, ey, ez, u, v, vp, phi, eta);
+}
+
+/* ---------------------------------------------------------------- every PML region in one launch
+   1D launch of PML_TX * PML_TY work-items per group; tab holds AC_TAB ints per PML region, in the order of the groups:
+   lo.xyz, hi.xyz, tiles along x, tiles along y, first group, end group, the region's tile width in work-items (its
+   height is PML_TX * PML_TY / width: narrow slabs take narrow tall tiles). */
+#define AC_TAB 11
+__kernel __attribute__((reqd_work_group_size(PML_TX * PML_TY, 1, 1))) void ac_pml_all(__constant int *tab, const int nreg, const int px, const int pxy, const int origin,
+                                                                                        const float c0, const float4 cx, const float4 cy, const float4 cz,
+                                                                                        const float4 hd, const int ex, const int ey, const int ez,
+                                                                                        __global const float *restrict u, __global float *restrict v,
+                                                                                        __global const float *restrict vp, __global float *restrict phi,
+                                                                                        __global const float *restrict eta)
+{
+  const int g = (int)get_group_id(0), lid = (int)get_local_id(0);
+  int       r = 0;
+  while (r < nreg - 1 && g >= tab[AC_TAB * r + 9]) r++;
+  {
+    __constant int *t  = tab + AC_TAB * r;
+    const int4      lo = (int4)(t[0], t[1], t[2], 0), hi = (int4)(t[3], t[4], t[5], 0);
+    const int       l  = g - t[8], ti = l % t[6], tj = (l / t[6]) % t[7], tk = l / (t[6] * t[7]);
+    const int       w  = t[10];
+    ac_pml_body(ti, tj, tk, lid % w, lid / w, w, (PML_TX * PML_TY) / w, lo, hi, px, pxy, origin, c0, cx, cy, cz, hd, ex, ey, ez, u, v, vp, phi, eta);
+  }
+}
+
+/* ---------------------------------------------------------------- the whole grid in one launch
+   The inner kernel's tiles (TILE_X x TILE_Y work-items of AC_VEC points, TILE_Z planes) over the whole nx x ny x nz grid,
+   x vectors aligned from the aligned point at or before 0. A vector whose points are all inner takes the inner update;
+   any other takes the PML update with lane masks (at an inner point eta = 0 and phi = 0, where the PML update is the
+   inner one bit for bit; phi is stored at PML points only). [ilo, ihi): the inner box; n: the grid. */
+void ac_store_pml1(__global float *p, const int o, const float x, const int i, const int n, const int a, const int b, const int inyz)
+{
+  if (i >= 0 && i < n && !(inyz && i >= a && i < b)) p[o] = x;
+}
+void ac_store_pml2(__global float *p, const int o, const float2 x, const int i, const int n, const int a, const int b, const int inyz)
+{
+  ac_store_pml1(p, o, x.x, i, n, a, b, inyz);
+  ac_store_pml1(p, o + 1, x.y, i + 1, n, a, b, inyz);
+}
+void ac_store_pml4(__global float *p, const int o, const float4 x, const int i, const int n, const int a, const int b, const int inyz)
+{
+  if (i >= 0 && i + 4 <= n && !(inyz && i + 4 > a && i < b)) ST4(p, o, x);
+  else {
+    ac_store_pml1(p, o, x.x, i, n, a, b, inyz);
+    ac_store_pml1(p, o + 1, x.y, i + 1, n, a, b, inyz);
+    ac_store_pml1(p, o + 2, x.z, i + 2, n, a, b, inyz);
+    ac_store_pml1(p, o + 3, x.w, i + 3, n, a, b, inyz);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(const int4 n, const int4 ilo, const int4 ihi, const int px, const int pxy, const int origin,
+                                                                                  const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd,
+                                                                                  const int ex, const int ey, const int ez, __global const float *restrict u,
+                                                                                  __global float *restrict v, __global const float *restrict vp,
+                                                                                  __global float *restrict phi, __global const float *restrict eta)
+{
+  const int xa  = -(origin % IV);
+  const int i   = xa + IV * (int)get_global_id(0);
+  const int j   = (int)get_global_id(1);
+  const int kb  = TILE_Z > 0 ? (int)get_group_id(2) * TILE_Z : 0;
+  const int ke  = TILE_Z > 0 ? min(kb + TILE_Z, n.z) : n.z;
+  const int yin = j >= ilo.y && j < ihi.y, xin = i >= ilo.x && i + IV <= ihi.x;
+  if (i >= n.x || j >= n.y) return;
+  int         idx = origin + i + j * px + kb * pxy;
+  const IT    exy = IVLOADU(eta + ex + i) + eta[ey + j];
+  const IT    gx  = (IVLOADU(eta + ex + i + 1) - IVLOADU(eta + ex + i - 1)) * hd.x;
+  const float gy  = (eta[ey + j + 1] - eta[ey + j - 1]) * hd.y;
+  IT          q0, q1, q2, q3, q4, q5, q6, q7, q8;
+  q0 = ILD(u, idx - 4 * pxy);
+  q1 = ILD(u, idx - 3 * pxy);
+  q2 = ILD(u, idx - 2 * pxy);
+  q3 = ILD(u, idx - pxy);
+  q4 = ILD(u, idx);
+  q5 = ILD(u, idx + pxy);
+  q6 = ILD(u, idx + 2 * pxy);
+  q7 = ILD(u, idx + 3 * pxy);
+  for (int k = kb; k < ke; k++) {
+    IT        xm[4], xp[4], ym[4], yp[4], lap;
+    const int zin = k >= ilo.z && k < ihi.z;
+    q8            = ILD(u, idx + 4 * pxy);
+  #if AC_VEC == 1
+    AC_XLOAD1(u, idx, xm, xp);
+  #elif AC_VEC == 2
+    AC_XLOAD2(u, idx, q4, xm, xp);
+  #else
+    AC_XLOAD4(u, idx, q4, xm, xp);
+  #endif
+    for (int m = 0; m < 4; m++) {
+      ym[m] = ILD(u, idx - (m + 1) * px);
+      yp[m] = ILD(u, idx + (m + 1) * px);
+    }
+    AC_LAP(IT, lap, c0, cx, cy, cz, q4, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8);
+    if (xin && yin && zin) AC_CAT(ST, AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))));
+    else {
+      const IT e = exy + eta[ez + k], p = ILD(phi, idx);
+      IT       g = gx * (xp[0] - xm[0]);
+      g          = fma((IT)gy, yp[0] - ym[0], g);
+      g          = fma((IT)((eta[ez + k + 1] - eta[ez + k - 1]) * hd.z), q5 - q3, g);
+      AC_CAT(ac_store, AC_VEC)(v, idx, IFTZ(AC_DIV(IT, fma(ILD(vp, idx), lap + p, fma(2.0f + e * (2.0f - e), q4, -ILD(v, idx))), fma((IT)2.0f, e, (IT)1.0f))), i, 0, n.x);
+      AC_CAT(ac_store_pml, AC_VEC)(phi, idx, IFTZ(AC_DIV(IT, p - g, 1.0f + e)), i, n.x, ilo.x, ihi.x, yin && zin);
+    }
+    q0 = q1;
+    q1 = q2;
+    q2 = q3;
+    q3 = q4;
+    q4 = q5;
+    q5 = q6;
+    q6 = q7;
+    q7 = q8;
+    idx += pxy;
+  }
+}
+
+/* ---------------------------------------------------------------- rows variants (CPU devices)
+   One work-item per x row (j, k) of the region, a plain loop over x; the same updates, in the same order. Range:
+   (hi.y - lo.y, hi.z - lo.z). */
+float ac_lap_row(__global const float *restrict u, const int idx, const int px, const int pxy, const float c0, const float4 cx, const float4 cy, const float4 cz)
+{
+  float lap = c0 * u[idx];
+  lap       = fma(cx.x, u[idx - 1] + u[idx + 1], lap);
+  lap       = fma(cy.x, u[idx - px] + u[idx + px], lap);
+  lap       = fma(cz.x, u[idx - pxy] + u[idx + pxy], lap);
+  lap       = fma(cx.y, u[idx - 2] + u[idx + 2], lap);
+  lap       = fma(cy.y, u[idx - 2 * px] + u[idx + 2 * px], lap);
+  lap       = fma(cz.y, u[idx - 2 * pxy] + u[idx + 2 * pxy], lap);
+  lap       = fma(cx.z, u[idx - 3] + u[idx + 3], lap);
+  lap       = fma(cy.z, u[idx - 3 * px] + u[idx + 3 * px], lap);
+  lap       = fma(cz.z, u[idx - 3 * pxy] + u[idx + 3 * pxy], lap);
+  lap       = fma(cx.w, u[idx - 4] + u[idx + 4], lap);
+  lap       = fma(cy.w, u[idx - 4 * px] + u[idx + 4 * px], lap);
+  lap       = fma(cz.w, u[idx - 4 * pxy] + u[idx + 4 * pxy], lap);
+  return lap;
+}
+
+__kernel void ac_inner_rows(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy, const int origin, const float c0, const float4 cx, const float4 cy,
+                            const float4 cz, __global const float *restrict u, __global float *restrict v, __global const float *restrict vp)
+{
+  const int j = lo.y + (int)get_global_id(0), k = lo.z + (int)get_global_id(1);
+  if (j >= hi.y || k >= hi.z) return;
+  const int base = origin + j * px + k * pxy;
+  for (int i = lo.x; i < hi.x; i++) {
+    const int idx = base + i;
+    v[idx]        = FTZ1(fma(vp[idx], ac_lap_row(u, idx, px, pxy, c0, cx, cy, cz), 2.0f * u[idx] - v[idx]));
+  }
+}
+
+__kernel void ac_pml_rows(const int4 lo, const int4 hi, const int px, const int pxy, const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz,
+                          const float4 hd, const int ex, const int ey, const int ez, __global const float *restrict u, __global float *restrict v,
+                          __global const float *restrict vp, __global float *restrict phi, __global const float *restrict eta)
+{
+  const int j = lo.y + (int)get_global_id(0), k = lo.z + (int)get_global_id(1);
+  if (j >= hi.y || k >= hi.z) return;
+  const int   base = origin + j * px + k * pxy;
+  const float ey_j = eta[ey + j], ez_k = eta[ez + k];
+  const float gy   = (eta[ey + j + 1] - eta[ey + j - 1]) * hd.y;
+  const float gz   = (eta[ez + k + 1] - eta[ez + k - 1]) * hd.z;
+  for (int i = lo.x; i < hi.x; i++) {
+    const int   idx = base + i;
+    const float lap = ac_lap_row(u, idx, px, pxy, c0, cx, cy, cz);
+    const float e   = (eta[ex + i] + ey_j) + ez_k;
+    const float p   = phi[idx];
+    float       g   = (eta[ex + i + 1] - eta[ex + i - 1]) * hd.x * (u[idx + 1] - u[idx - 1]);
+    g               = fma(gy, u[idx + px] - u[idx - px], g);
+    g               = fma(gz, u[idx + pxy] - u[idx - pxy], g);
+    v[idx]          = FTZ1(AC_DIV(float, fma(vp[idx], lap + p, fma(2.0f + e * (2.0f - e), u[idx], -v[idx])), fma(2.0f, e, 1.0f)));
+    phi[idx]        = FTZ1(AC_DIV(float, p - g, 1.0f + e));
+  }
+}
+
+/* ---------------------------------------------------------------- source: u_new(xs) += amplitude w(t_n) */
+__kernel void ac_source(const int idx, const float value, __global float *v)
+{
+  if (get_global_id(0) == 0) v[idx] += value;
+}

@@ -1,0 +1,67 @@
+/* Helpers of the acoustic operator: deterministic random fields, field norms, and a copy kernel for the benchmark.
+   Build option NORM_LS: work-group size of ac_norms (a power of two). */
+#ifndef NORM_LS
+  #define NORM_LS 256
+#endif
+
+/* The random value of point n of field `field` with seed `seed`, uniform in [-1, 1) on a 2^-23 lattice (exact in float
+   and double). src/acoustic/acoustic.c has the same function for the host. */
+uint ac_mix(uint x)
+{
+  x ^= x >> 16;
+  x *= 0x21f0aaadu;
+  x ^= x >> 15;
+  x *= 0x735a2d97u;
+  x ^= x >> 15;
+  return x;
+}
+
+float ac_random(uint seed, uint field, uint n)
+{
+  const uint h = ac_mix(n ^ ac_mix(seed * 0x9e3779b9u + field * 0x85ebca6bu + 0x632be5abu));
+  return (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f;
+}
+
+/* Fill the grid points of a padded field with random values (halo untouched). Range: (nx, ny, nz). */
+__kernel void ac_fill_random(const int nx, const int ny, const int px, const int pxy, const int origin, const uint seed, const uint field,
+                             __global float *f)
+{
+  const int i = (int)get_global_id(0), j = (int)get_global_id(1), k = (int)get_global_id(2);
+  f[origin + i + j * px + k * pxy] = ac_random(seed, field, (uint)(i + nx * (j + ny * k)));
+}
+
+/* Per work-group max |f| and sum f^2 over the grid points, a loop over rows (j, k) of nx points. */
+__kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(const int nx, const int ny, const int nz, const int px, const int pxy, const int origin,
+                                                                              __global const float *f, __global float2 *partial)
+{
+  __local float smax[NORM_LS], ssum[NORM_LS];
+  const int     lid = (int)get_local_id(0), nrow = ny * nz;
+  float         m = 0.0f, s = 0.0f;
+
+  for (int r = (int)get_group_id(0); r < nrow; r += (int)get_num_groups(0)) {
+    const int base = origin + (r % ny) * px + (r / ny) * pxy;
+    for (int i = lid; i < nx; i += NORM_LS) {
+      const float x = f[base + i];
+      m             = fmax(m, fabs(x));
+      s             = fma(x, x, s);
+    }
+  }
+  smax[lid] = m;
+  ssum[lid] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int w = NORM_LS / 2; w > 0; w >>= 1) {
+    if (lid < w) {
+      smax[lid] = fmax(smax[lid], smax[lid + w]);
+      ssum[lid] += ssum[lid + w];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) partial[get_group_id(0)] = (float2)(smax[0], ssum[0]);
+}
+
+/* y <- x, n float4 (the benchmark's copy bandwidth). */
+__kernel void ac_copy4(const int n, __global const float4 *restrict x, __global float4 *restrict y)
+{
+  const int i = (int)get_global_id(0);
+  if (i < n) y[i] = x[i];
+}

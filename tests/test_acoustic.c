@@ -1,0 +1,348 @@
+/* The acoustic operator on the device (PoCL in CI): region decomposition, device vs the fp64 host reference, no host
+   traffic while stepping, tile options, snapshots. */
+#include "harness.h"
+#include <unistd.h>
+
+static const char help[] = "Tests of the acoustic operator on the OpenCL device (src/acoustic).\n";
+
+/* A small object: nx x ny x nz, ndamp, backend, velocity bound vmax; the other settings from the caller afterwards. */
+static void create(Acoustic *ac, PetscInt nx, PetscInt ny, PetscInt nz, PetscInt ndamp, AcousticBackend backend)
+{
+  PCALL(AcousticCreate(PETSC_COMM_SELF, ac));
+  PCALL(AcousticSetSizes(*ac, nx, ny, nz));
+  PCALL(AcousticSetDamping(*ac, ndamp));
+  PCALL(AcousticSetBackend(*ac, backend));
+}
+
+/* A smooth velocity model in [1500, 3500] m/s. */
+static void velocity_model(PetscInt nx, PetscInt ny, PetscInt nz, PetscReal *vel)
+{
+  for (PetscInt k = 0; k < nz; k++)
+    for (PetscInt j = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++) vel[i + nx * (j + ny * k)] = 2500 + 1000 * PetscSinReal(0.3 * i + 0.2 * j) * PetscCosReal(0.25 * k);
+}
+
+/* max |a - b| / max |b| */
+static PetscReal reldiff(PetscInt n, const PetscReal *a, const PetscReal *b)
+{
+  PetscReal d, s;
+  SbpmgTestMaxDiff(n, a, b, &d, &s);
+  return s > 0 ? d / s : d;
+}
+
+/* Device (fp32) against the host reference (fp64) after K steps from random fields, variable velocity, PML and a
+   source, for a list of inner and PML tiles (tiles that do not divide the regions, z chunks, local memory, vectors). */
+static void test_device_vs_reference(void **state)
+{
+  const PetscInt nx = 45, ny = 37, nz = 31, nd = 6, K = 25, N = nx * ny * nz;
+  /* inner tile x, y, z, vec, local; PML tile x, y, z, vec; whole grid in one launch; PML regions in one launch; rows;
+     reciprocals in the PML (-1: defaults) */
+  const PetscInt tiles[][13] = {
+      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1},
+      {8, 4, 0, 1, 0, 8, 2, 0, 1, 0, 0, 0, 0},
+      {8, 4, 0, 1, 1, 16, 4, 5, 1, 0, 1, 0, 0},
+      {4, 4, 7, 4, 0, 32, 4, 0, 4, 0, 0, 0, 0},
+      {4, 8, 0, 4, 1, 8, 4, 3, 2, 0, 1, 0, 0},
+      {8, 5, 9, 2, 1, 32, 4, 0, 4, 0, 0, 0, 0},
+      {16, 2, 0, 2, 0, 4, 4, 6, 4, 0, 1, 0, 0},
+      {1, 4, 3, 4, 1, 32, 4, 0, 1, 0, 0, 0, 0},
+      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 0},
+      {8, 4, 0, 1, 0, 32, 1, 0, 1, 1, 0, 0, 0},
+      {4, 8, 6, 2, 0, 8, 4, 3, 2, 1, 0, 0, 0},
+      {16, 2, 0, 4, 0, 4, 8, 0, 4, 1, 0, 0, 0},
+      {-1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 1, 0},
+      {8, 4, 5, 4, 0, 8, 2, 3, 1, 0, 1, 0, 1},
+      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 1},
+  };
+  Acoustic   ref, dev;
+  PetscReal *vel, *ur, *ud, *pr, *pd;
+
+  PCALL(PetscMalloc5(N, &vel, N, &ur, N, &ud, N, &pr, N, &pd));
+  velocity_model(nx, ny, nz, vel);
+  create(&ref, nx, ny, nz, nd, ACOUSTIC_BACKEND_HOST);
+  PCALL(AcousticSetVelocityArray(ref, vel));
+  PCALL(AcousticSetMaxVelocity(ref, 0));
+  PCALL(AcousticSetSource(ref, 20, 17, 12));
+  PCALL(AcousticSetSourceWavelet(ref, 60.0, 10.0));
+  PCALL(AcousticSetInitialType(ref, ACOUSTIC_INIT_RANDOM));
+  PCALL(AcousticSetUp(ref));
+  PCALL(AcousticStep(ref, K));
+  PCALL(AcousticGetField(ref, ACOUSTIC_FIELD_U, ur));
+  PCALL(AcousticGetField(ref, ACOUSTIC_FIELD_PHI, pr));
+  for (size_t t = 0; t < sizeof(tiles) / sizeof(tiles[0]); t++) {
+    PetscReal eu, ep;
+
+    create(&dev, nx, ny, nz, nd, ACOUSTIC_BACKEND_DEVICE);
+    PCALL(AcousticSetVelocityArray(dev, vel));
+    PCALL(AcousticSetMaxVelocity(dev, 0));
+    PCALL(AcousticSetSource(dev, 20, 17, 12));
+    PCALL(AcousticSetSourceWavelet(dev, 60.0, 10.0));
+    PCALL(AcousticSetInitialType(dev, ACOUSTIC_INIT_RANDOM));
+    PCALL(AcousticSetTile(dev, tiles[t][0], tiles[t][1], tiles[t][2], (PetscBool)tiles[t][4], tiles[t][3]));
+    PCALL(AcousticSetPMLTile(dev, tiles[t][5], tiles[t][6], tiles[t][7], tiles[t][8]));
+    PCALL(AcousticSetFused(dev, tiles[t][9], tiles[t][10]));
+    PCALL(AcousticSetRowKernels(dev, tiles[t][11]));
+    if (tiles[t][12] >= 0) SbpmgTestSetOption("-ac_fast_div", tiles[t][12] ? "1" : "0");
+    PCALL(AcousticSetFromOptions(dev));
+    SbpmgTestSetOption("-ac_fast_div", NULL);
+    PCALL(AcousticSetUp(dev));
+    PCALL(AcousticStep(dev, K));
+    PCALL(AcousticGetField(dev, ACOUSTIC_FIELD_U, ud));
+    PCALL(AcousticGetField(dev, ACOUSTIC_FIELD_PHI, pd));
+    eu = reldiff(N, ud, ur);
+    ep = reldiff(N, pd, pr);
+    print_message("  %s%s: u rel. diff %.3e, phi rel. diff %.3e\n", dev->krows ? "rows " : (dev->kfused ? "whole " : (dev->kpmlmerge ? "merged " : "")),
+                  dev->kopts, (double)eu, (double)ep);
+    assert_true(eu < 2e-5);
+    assert_true(ep < 2e-5);
+    PCALL(AcousticDestroy(&dev));
+  }
+  PCALL(AcousticDestroy(&ref));
+  PCALL(PetscFree5(vel, ur, ud, pr, pd));
+}
+
+/* Every grid point is updated exactly once per step and nothing outside the grid is written. Poison: u = 0,
+   u_prev = 1 and phi = 2 everywhere (halo included), vp = 0, no source. One step must give u_new = -1 / (1 + 2 eta) at
+   every grid point (-1 inside: a point updated twice would be back to +1, a point missed stays +1) and leave the halo
+   at 1; phi_new = 2 / (1 + eta) at PML points, 2 elsewhere. */
+static void poisoned_step(Acoustic ac, PetscInt mask, PetscInt *nbad_u, PetscInt *nbad_phi)
+{
+  const size_t   N = ac->npad;
+  float         *u, *phi, *eta;
+  const PetscInt nx = ac->n[0], ny = ac->n[1], nz = ac->n[2];
+  PetscInt       bad_u = 0, bad_phi = 0, inside = 0;
+
+  PCALL(PetscMalloc3(N, &u, N, &phi, ac->ecount, &eta));
+  if (ac->backend == ACOUSTIC_BACKEND_DEVICE) {
+    const float zero = 0, one = 1, two = 2;
+    PCALL(SbpmgCLFillBuffer(ac->cl, ac->du, &zero, sizeof(float), 0, N * sizeof(float)));
+    PCALL(SbpmgCLFillBuffer(ac->cl, ac->dv, &one, sizeof(float), 0, N * sizeof(float)));
+    PCALL(SbpmgCLFillBuffer(ac->cl, ac->dphi, &two, sizeof(float), 0, N * sizeof(float)));
+    PCALL(SbpmgCLFillBuffer(ac->cl, ac->dvp, &zero, sizeof(float), 0, N * sizeof(float)));
+    PCALL(AcousticStepRegions(ac, 1, mask));
+    PCALL(SbpmgCLReadBuffer(ac->cl, ac->du, 0, N * sizeof(float), u));
+    PCALL(SbpmgCLReadBuffer(ac->cl, ac->dphi, 0, N * sizeof(float), phi));
+    PCALL(SbpmgCLReadBuffer(ac->cl, ac->deta, 0, ac->ecount * sizeof(float), eta));
+  } else {
+    for (size_t p = 0; p < N; p++) {
+      ac->hu[p]   = 0;
+      ac->hv[p]   = 1;
+      ac->hphi[p] = 2;
+      ac->hvp[p]  = 0;
+    }
+    PCALL(AcousticStepRegions(ac, 1, mask));
+    for (size_t p = 0; p < N; p++) {
+      u[p]   = (float)ac->hu[p];
+      phi[p] = (float)ac->hphi[p];
+    }
+    for (PetscInt p = 0; p < ac->ecount; p++) eta[p] = (float)ac->heta[p];
+  }
+  for (size_t p = 0; p < N; p++) {
+    const PetscInt  k = (PetscInt)(p / ac->pxy) - 4, j = (PetscInt)((p % ac->pxy) / ac->px) - 4, i = (PetscInt)(p % ac->px) - ac->ox;
+    const PetscBool in = (i >= 0 && i < nx && j >= 0 && j < ny && k >= 0 && k < nz) ? PETSC_TRUE : PETSC_FALSE;
+
+    if (!in) {
+      if (u[p] != 1.0f) bad_u++;
+      if (phi[p] != 2.0f) bad_phi++;
+    } else {
+      const float     e = (eta[ac->eoff[0] + i] + eta[ac->eoff[1] + j]) + eta[ac->eoff[2] + k];
+      const PetscBool inner =
+          (i >= ac->ndamp && i < nx - ac->ndamp && j >= ac->ndamp && j < ny - ac->ndamp && k >= ac->ndamp && k < nz - ac->ndamp) ? PETSC_TRUE : PETSC_FALSE;
+      const float eu = inner ? -1.0f : -1.0f / (1.0f + 2.0f * e), ep = inner ? 2.0f : 2.0f / (1.0f + e);
+
+      inside++;
+      if (!(PetscAbsReal(u[p] - eu) <= 1e-6 * PetscAbsReal(eu))) {
+        if (bad_u < 3 && mask == AC_REGIONS_ALL) print_message("  u(%d, %d, %d) = %g, expected %g\n", (int)i, (int)j, (int)k, (double)u[p], (double)eu);
+        bad_u++;
+      }
+      if (!(PetscAbsReal(phi[p] - ep) <= 1e-6 * PetscAbsReal(ep))) {
+        if (bad_phi < 3 && mask == AC_REGIONS_ALL) print_message("  phi(%d, %d, %d) = %g, expected %g\n", (int)i, (int)j, (int)k, (double)phi[p], (double)ep);
+        bad_phi++;
+      }
+    }
+  }
+  assert_int_equal(inside, nx * ny * nz);
+  *nbad_u   = bad_u;
+  *nbad_phi = bad_phi;
+  PCALL(PetscFree3(u, phi, eta));
+}
+
+static void test_region_decomposition(void **state)
+{
+  /* ndamp, backend (0 device, 1 host), inner tile x, y, z, vec, local, PML tile x, y, z, vec, whole grid in one launch,
+     rows, PML regions in one launch */
+  const PetscInt cases[][14] = {
+      {6, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 0}, {6, 0, 8, 4, 0, 1, 1, 8, 2, 0, 1, 0, 0, 1},
+      {6, 0, 4, 4, 7, 4, 0, 32, 4, 0, 4, 0, 0, 0},        {6, 0, 8, 5, 9, 2, 1, 4, 4, 6, 2, 0, 0, 1},
+      {0, 0, 4, 4, 0, 4, 1, -1, -1, -1, -1, 0, 0, 1},     {0, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 1, 0, 0},
+      {6, 0, 8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0},        {6, 0, 4, 8, 6, 2, 0, 8, 4, 3, 2, 1, 0, 0},
+      {6, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 1, 0}, {6, 0, 16, 2, 0, 1, 0, -1, -1, -1, -1, 1, 0, 0},
+      {6, 1, -1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 0},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    Acoustic ac;
+
+    const PetscInt *q = cases[c];
+
+    create(&ac, 45, 37, 31, q[0], q[1] ? ACOUSTIC_BACKEND_HOST : ACOUSTIC_BACKEND_DEVICE);
+    PCALL(AcousticSetSourceWavelet(ac, 25, 0));
+    PCALL(AcousticSetTile(ac, q[2], q[3], q[4], (PetscBool)q[6], q[5]));
+    PCALL(AcousticSetPMLTile(ac, q[7], q[8], q[9], q[10]));
+    PCALL(AcousticSetFused(ac, q[11], q[13]));
+    PCALL(AcousticSetRowKernels(ac, q[12]));
+    PCALL(AcousticSetUp(ac));
+    print_message("  ndamp %d, %s %s%s\n", (int)q[0], q[1] ? "host" : "device",
+                  ac->krows ? "rows " : (ac->kfused ? "whole " : (ac->kpmlmerge ? "merged " : "")), q[1] ? "" : ac->kopts);
+    {
+      PetscInt bu, bp;
+      poisoned_step(ac, AC_REGIONS_ALL, &bu, &bp);
+      assert_int_equal(bu, 0);
+      assert_int_equal(bp, 0);
+      /* the check can fail: leaving out one region is noticed */
+      for (PetscInt r = 0; r < AC_NREGIONS; r++) {
+        const PetscInt np = (ac->hi[r][0] - ac->lo[r][0]) * (ac->hi[r][1] - ac->lo[r][1]) * (ac->hi[r][2] - ac->lo[r][2]);
+        if (!np) continue;
+        poisoned_step(ac, AC_REGIONS_ALL & ~(1 << r), &bu, &bp);
+        assert_int_equal(bu, np);
+        assert_int_equal(bp, r == AC_REGION_INNER ? 0 : np);
+      }
+    }
+    PCALL(AcousticDestroy(&ac));
+  }
+}
+
+/* K steps enqueue no host<->device transfer; the norms agree with the field read back. */
+static void test_no_host_traffic(void **state)
+{
+  Acoustic     ac;
+  SbpmgCLStats a, b;
+  PetscReal   *u, m, e, mh = 0, eh = 0;
+  PetscInt     N = 40 * 36 * 32;
+
+  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+  PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+  PCALL(AcousticSetUp(ac));
+  PCALL(SbpmgCLGetStats(ac->cl, &a));
+  PCALL(AcousticStep(ac, 10));
+  PCALL(SbpmgCLFinish(ac->cl));
+  PCALL(SbpmgCLGetStats(ac->cl, &b));
+  assert_true(a.htod_count == b.htod_count && a.dtoh_count == b.dtoh_count);
+  assert_true(a.htod_bytes == b.htod_bytes && a.dtoh_bytes == b.dtoh_bytes);
+  PCALL(PetscMalloc1(N, &u));
+  PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, u));
+  for (PetscInt p = 0; p < N; p++) {
+    mh = PetscMax(mh, PetscAbsReal(u[p]));
+    eh += u[p] * u[p];
+  }
+  PCALL(AcousticGetNorms(ac, &m, &e));
+  assert_true(PetscAbsReal(m - mh) <= 1e-6 * mh);
+  assert_true(PetscAbsReal(e - eh) <= 1e-4 * eh);
+  PCALL(PetscFree(u));
+  PCALL(AcousticDestroy(&ac));
+}
+
+/* Changing the tile after set-up rebuilds the kernels and gives the same field; bad tiles are refused. */
+static void test_tiles(void **state)
+{
+  Acoustic   ac;
+  PetscReal *u1, *u2, d, s;
+  PetscInt   N = 40 * 36 * 32;
+
+  PCALL(PetscMalloc2(N, &u1, N, &u2));
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+    PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+    PCALL(AcousticSetUp(ac));
+    PCALL(AcousticStep(ac, 3));
+    if (pass) PCALL(AcousticSetTile(ac, 4, 4, 5, PETSC_TRUE, 4));
+    PCALL(AcousticStep(ac, 3));
+    PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, pass ? u2 : u1));
+    PCALL(AcousticDestroy(&ac));
+  }
+  SbpmgTestMaxDiff(N, u1, u2, &d, &s);
+  assert_true(d == 0);
+  PCALL(PetscFree2(u1, u2));
+
+  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+  PCALL(AcousticSetTile(ac, 128, 64, 0, PETSC_FALSE, 1));
+  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "Inner tile -ac_tile_x 128 x -ac_tile_y 64 = 8192 work-items exceeds the work-group limit");
+  PCALL(AcousticDestroy(&ac));
+  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+  PCALL(AcousticSetTile(ac, 32, 2, 0, PETSC_TRUE, 1));
+  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_local_mem needs a tile of at least 4 points on each axis (-ac_tile_y 2 >= 4");
+  PCALL(AcousticDestroy(&ac));
+  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+  SbpmgTestSetOption("-ac_vec", "3");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_vec 3 must be 1, 2 or 4");
+  SbpmgTestSetOption("-ac_vec", NULL);
+  SbpmgTestSetOption("-ac_tile_x", "0");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_tile_x 0 must be positive");
+  SbpmgTestSetOption("-ac_tile_x", NULL);
+  SbpmgTestSetOption("-ac_pml_tile_y", "-4");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_tile_y -4 must be positive");
+  SbpmgTestSetOption("-ac_pml_tile_y", NULL);
+  SbpmgTestSetOption("-ac_pml_vec", "8");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_vec 8 must be 1, 2 or 4");
+  SbpmgTestSetOption("-ac_pml_vec", NULL);
+  PCALL(AcousticDestroy(&ac));
+  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+  PCALL(AcousticSetTile(ac, 32, 8, 0, PETSC_TRUE, 1));
+  PCALL(AcousticSetFused(ac, 1, -1));
+  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_INCOMP, "-ac_fused takes x/y neighbours from the cache: it cannot be combined with -ac_local_mem");
+  PCALL(AcousticDestroy(&ac));
+}
+
+static unsigned long be32(const unsigned char *b)
+{
+  return ((unsigned long)b[0] << 24) | ((unsigned long)b[1] << 16) | ((unsigned long)b[2] << 8) | b[3];
+}
+
+/* A PNG of the central slice (signature, IHDR size, RGB) and a VTK structured grid are written. */
+static void test_snapshots(void **state)
+{
+  Acoustic      ac;
+  unsigned char head[32];
+  FILE         *fp;
+  char          buf[4096];
+  size_t        got;
+  char          png[64], vts[64];
+
+  PCALL(PetscSNPrintf(png, sizeof(png), "ac_test_%d.png", (int)getpid()));
+  PCALL(PetscSNPrintf(vts, sizeof(vts), "ac_test_%d.vts", (int)getpid()));
+  create(&ac, 41, 33, 29, 4, ACOUSTIC_BACKEND_DEVICE);
+  PCALL(AcousticSetSourceWavelet(ac, 100, 1));
+  PCALL(AcousticSetUp(ac));
+  PCALL(AcousticStep(ac, 60));
+  PCALL(AcousticView(ac, PETSC_VIEWER_STDOUT_SELF));
+  PCALL(AcousticWriteSlicePNG(ac, png));
+  fp = fopen(png, "rb");
+  assert_non_null(fp);
+  assert_int_equal(fread(head, 1, sizeof(head), fp), sizeof(head));
+  fclose(fp);
+  assert_memory_equal(head, "\x89PNG\r\n\x1a\n", 8);
+  assert_memory_equal(head + 12, "IHDR", 4);
+  assert_int_equal(be32(head + 16), 41);
+  assert_int_equal(be32(head + 20), 33);
+  assert_int_equal(head[24], 8); /* bit depth */
+  assert_int_equal(head[25], 2); /* RGB */
+  assert_int_equal(unlink(png), 0);
+  PCALL(AcousticWriteVTK(ac, vts));
+  fp = fopen(vts, "rb");
+  assert_non_null(fp);
+  got      = fread(buf, 1, sizeof(buf) - 1, fp);
+  buf[got] = 0;
+  fclose(fp);
+  assert_non_null(strstr(buf, "StructuredGrid"));
+  assert_non_null(strstr(buf, "WholeExtent=\"0 40 0 32 0 28\""));
+  assert_int_equal(unlink(vts), 0);
+  EXPECT_ERROR(AcousticWriteSlicePNG(ac, "/nonexistent-dir/x.png"), PETSC_ERR_FILE_OPEN, "Cannot open /nonexistent-dir/x.png for writing");
+  PCALL(AcousticDestroy(&ac));
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_device_vs_reference), cmocka_unit_test(test_region_decomposition),
+    cmocka_unit_test(test_no_host_traffic),     cmocka_unit_test(test_tiles),
+    cmocka_unit_test(test_snapshots),
+};
+
+SBPMG_TEST_MAIN(help, tests)
