@@ -29,13 +29,15 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
+# The tests labelled asan, built with -fsanitize=address,undefined (docs/reliability.md)
 test-asan: deps
-	$(MAKE) BUILD=build-asan BUILD_TYPE=Debug CMAKE_EXTRA=-DSBPMG_SANITIZE=ON configure-extra
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSBPMG_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS) -L asan $(CTEST_ARGS)
 
-configure-extra:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_EXTRA)
+# The tests labelled valgrind, under valgrind with the committed suppressions (docs/reliability.md)
+test-valgrind: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L valgrind -T memcheck $(CTEST_ARGS)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -5,7 +5,9 @@
    For each N: the device operator apply against the host loops on the same random input (relative difference), the apply
    time, GB/s at 40 bytes per point (u, y, crr, css, crs in fp64) and % of the measured copy bandwidth; then (with
    -bench_solve) CG + sbpmg to -bench_rtol on the curved basin problem: set-up, solve, iterations, time per iteration and the
-   H-norm error. One line per N, also written as CSV to -bench_csv. */
+   H-norm error. With -bench_mg_prefixes a_,b_ the solve is repeated with the KSP options under each prefix (e.g.
+   -a_pc_sbpmg_nu 2 -b_pc_sbpmg_inline_diag 0), on the same operator. One line per N and solver configuration, also written
+   as CSV to -bench_csv. */
 #include <sbpmg/impl.h>
 
 static const char help[] = "SBP-SAT operator and MGCG benchmark.\n";
@@ -46,23 +48,73 @@ static PetscErrorCode CopyBandwidth(PetscInt reps, PetscReal *gbs)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode BenchApply(PetscInt N, PetscInt reps, PetscReal copy, FILE *csv, PetscBool solve, PetscReal rtol)
+typedef struct {
+  PetscInt  its;
+  PetscReal tsetup, tsolve, eH;
+} SolveResult;
+
+/* CG + sbpmg with the options under `prefix`: set-up, a warm-up solve (kernel builds), then the timed solve. */
+static PetscErrorCode BenchSolve(SbpProblem p, Mat A, Vec x, const char prefix[], PetscReal rtol, SolveResult *res)
+{
+  KSP            ksp;
+  PC             pc;
+  Vec            g, u;
+  PetscLogDouble s0, s1, s2;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(x, &g));
+  PetscCall(VecDuplicate(x, &u));
+  PetscCall(SbpProblemComputeRHS(p, g));
+  PetscCall(VecSet(u, 0));
+  PetscCall(Sync());
+  PetscCall(PetscTime(&s0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSBPMG));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 200));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(Sync());
+  PetscCall(PetscTime(&s1));
+  res->tsetup = s1 - s0;
+  PetscCall(KSPSolve(ksp, g, u));
+  PetscCall(VecSet(u, 0));
+  PetscCall(Sync());
+  PetscCall(PetscTime(&s1));
+  PetscCall(KSPSolve(ksp, g, u));
+  PetscCall(Sync());
+  PetscCall(PetscTime(&s2));
+  res->tsolve = s2 - s1;
+  PetscCall(KSPGetIterationNumber(ksp, &res->its));
+  PetscCall(SbpProblemComputeError(p, u, &res->eH, NULL));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&g));
+  PetscCall(VecDestroy(&u));
+  PetscFunctionReturn(0);
+}
+
+static PetscInt wgs[32], nwg = 0;
+
+static PetscErrorCode BenchN(PetscInt N, PetscInt reps, PetscReal copy, FILE *csv, PetscBool solve, PetscReal rtol, PetscInt nprefix, char *prefixes[])
 {
   SbpProblem     p;
   Mat            A;
   Vec            x, y, xh, yh, yd;
   PetscRandom    rnd;
-  PetscLogDouble t0, t1, best = 1e30;
+  PetscLogDouble t0, t1, best = 1e30, tprob0, tprob1;
   PetscReal      diff, scale, gbs, points = (PetscReal)(N + 1) * (N + 1);
-  PetscInt       its = 0;
-  PetscReal      tsetup = 0, tsolve = 0, eH = 0;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscTime(&tprob0));
   PetscCall(SbpProblemCreate(PETSC_COMM_WORLD, &p));
   PetscCall(SbpProblemSetFromOptions(p));
   PetscCall(SbpProblemSetSizes(p, N, N));
   PetscCall(SbpProblemSetUp(p));
   PetscCall(SbpProblemCreateOperator(p, &A));
+  PetscCall(PetscTime(&tprob1));
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 42));
@@ -80,6 +132,9 @@ static PetscErrorCode BenchApply(PetscInt N, PetscInt reps, PetscReal copy, FILE
   PetscCall(VecNorm(yd, NORM_INFINITY, &diff));
   PetscCall(VecNorm(yh, NORM_INFINITY, &scale));
   PetscCheck(diff <= 1e-12 * scale, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "N = %" PetscInt_FMT ": device apply differs from the host path by %g", N, (double)(diff / scale));
+  PetscCall(VecDestroy(&xh));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(VecDestroy(&yd));
   PetscCall(Sync());
   for (PetscInt r = 0; r < reps; r++) {
     PetscCall(PetscTime(&t0));
@@ -89,55 +144,39 @@ static PetscErrorCode BenchApply(PetscInt N, PetscInt reps, PetscReal copy, FILE
     best = PetscMin(best, t1 - t0);
   }
   gbs = 40.0 * points / best / 1e9;
-  if (solve) {
-    KSP            ksp;
-    PC             pc;
-    Vec            g, u;
-    PetscLogDouble s0, s1, s2;
-
-    PetscCall(VecDuplicate(x, &g));
-    PetscCall(VecDuplicate(x, &u));
-    PetscCall(SbpProblemComputeRHS(p, g));
-    PetscCall(VecSet(u, 0));
+  /* other work-group shapes of the apply (-bench_wg 32,4,64,4,...: pairs) */
+  for (PetscInt w = 0; w + 1 < nwg; w += 2) {
+    PetscLogDouble bw = 1e30;
+    size_t         keep[2] = {p->wg[0], p->wg[1]};
+    p->wg[0]               = (size_t)wgs[w];
+    p->wg[1]               = (size_t)wgs[w + 1];
+    PetscCall(MatMult(A, x, y));
     PetscCall(Sync());
-    PetscCall(PetscTime(&s0));
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-    PetscCall(KSPSetOperators(ksp, A, A));
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCSBPMG));
-    PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 200));
-    PetscCall(KSPSetFromOptions(ksp));
-    PetscCall(KSPSetUp(ksp));
-    PetscCall(Sync());
-    PetscCall(PetscTime(&s1));
-    /* a warm-up solve builds the remaining kernels; the second is timed */
-    PetscCall(KSPSolve(ksp, g, u));
-    PetscCall(VecSet(u, 0));
-    PetscCall(Sync());
-    PetscCall(PetscTime(&s1));
-    PetscCall(KSPSolve(ksp, g, u));
-    PetscCall(Sync());
-    PetscCall(PetscTime(&s2));
-    tsetup = s1 - s0;
-    tsolve = s2 - s1;
-    PetscCall(KSPGetIterationNumber(ksp, &its));
-    PetscCall(SbpProblemComputeError(p, u, &eH, NULL));
-    PetscCall(KSPDestroy(&ksp));
-    PetscCall(VecDestroy(&g));
-    PetscCall(VecDestroy(&u));
+    for (PetscInt r = 0; r < reps; r++) {
+      PetscCall(PetscTime(&t0));
+      PetscCall(MatMult(A, x, y));
+      PetscCall(Sync());
+      PetscCall(PetscTime(&t1));
+      bw = PetscMin(bw, t1 - t0);
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  N %" PetscInt_FMT " apply with work-group %" PetscInt_FMT " x %" PetscInt_FMT ": %.3f ms, %.1f GB/s (%.1f%% of copy)\n", N, wgs[w], wgs[w + 1], bw * 1e3,
+                          40.0 * points / bw / 1e9, 100 * 40.0 * points / bw / 1e9 / copy));
+    p->wg[0] = keep[0];
+    p->wg[1] = keep[1];
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6" PetscInt_FMT " %12.0f %10.3e %10.3f %9.1f %7.1f%% %7" PetscInt_FMT " %9.3f %9.1f %8.2f %11.4e\n", N, points, (double)(diff / scale), best * 1e3, gbs,
-                        100 * gbs / copy, its, tsetup, tsolve * 1e3, its ? tsolve * 1e3 / its : 0.0, (double)eH));
-  if (csv)
-    fprintf(csv, "%d,%.0f,%.3e,%.6e,%.2f,%.2f,%d,%.4f,%.6f,%.6f,%.6e\n", (int)N, (double)points, (double)(diff / scale), best, (double)gbs, (double)(100 * gbs / copy), (int)its, tsetup, tsolve,
-            its ? tsolve / its : 0.0, (double)eH);
+  for (PetscInt c = 0; c < (solve ? nprefix : 1); c++) {
+    SolveResult r = {0, 0, 0, 0};
+    if (solve) PetscCall(BenchSolve(p, A, x, prefixes[c], rtol, &r));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6" PetscInt_FMT " %12.0f %10.3e %10.3f %9.1f %7.1f%% %-8s %5" PetscInt_FMT " %9.3f %9.1f %8.2f %11.4e %8.2f\n", N, points, (double)(diff / scale), best * 1e3,
+                          gbs, 100 * gbs / copy, solve && prefixes[c][0] ? prefixes[c] : "-", r.its, r.tsetup, r.tsolve * 1e3, r.its ? r.tsolve * 1e3 / r.its : 0.0, (double)r.eH,
+                          tprob1 - tprob0));
+    if (csv)
+      fprintf(csv, "%d,%.0f,%.3e,%.6e,%.2f,%.2f,%s,%d,%.4f,%.6f,%.6f,%.6e,%.3f\n", (int)N, (double)points, (double)(diff / scale), best, (double)gbs, (double)(100 * gbs / copy),
+              solve && prefixes[c][0] ? prefixes[c] : "-", (int)r.its, r.tsetup, r.tsolve, r.its ? r.tsolve / r.its : 0.0, (double)r.eH, tprob1 - tprob0);
+  }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
-  PetscCall(VecDestroy(&xh));
-  PetscCall(VecDestroy(&yh));
-  PetscCall(VecDestroy(&yd));
   PetscCall(MatDestroy(&A));
   PetscCall(SbpProblemDestroy(&p));
   PetscFunctionReturn(0);
@@ -150,6 +189,9 @@ int main(int argc, char **argv)
   PetscReal copy = 0, rtol = 1e-8;
   char      csvname[PETSC_MAX_PATH_LEN] = "";
   FILE     *csv = NULL;
+  char     *prefixes[16];
+  PetscInt  nprefix = 16;
+  PetscBool setp;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
@@ -159,7 +201,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-bench_solve", "Also time CG + sbpmg", NULL, solve, &solve, NULL));
   PetscCall(PetscOptionsReal("-bench_rtol", "Relative residual of the solve", NULL, rtol, &rtol, NULL));
   PetscCall(PetscOptionsString("-bench_csv", "CSV output file", NULL, csvname, csvname, sizeof(csvname), NULL));
+  nwg = 32;
+  PetscCall(PetscOptionsIntArray("-bench_wg", "Work-group shapes of the apply to compare: x1,y1,x2,y2,...", NULL, wgs, &nwg, NULL));
+  PetscCall(PetscOptionsStringArray("-bench_mg_prefixes", "Options prefixes of the solver configurations to time", NULL, prefixes, &nprefix, &setp));
   PetscOptionsEnd();
+  if (!setp) {
+    nprefix = 1;
+    PetscCall(PetscStrallocpy("", &prefixes[0]));
+  }
   if (!setn) nn = 3;
   PetscCall(CopyBandwidth(reps, &copy));
   {
@@ -168,15 +217,16 @@ int main(int argc, char **argv)
     PetscCall(SbpmgCLView(cl, PETSC_VIEWER_STDOUT_WORLD));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device copy bandwidth (VecCopy, 2^27 doubles): %.1f GB/s\n", (double)copy));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6s %12s %10s %10s %9s %8s %7s %9s %9s %8s %11s\n", "N", "points", "dev-host", "apply ms", "GB/s", "of copy", "its", "setup s", "solve ms",
-                        "ms/it", "error H"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6s %12s %10s %10s %9s %8s %-8s %5s %9s %9s %8s %11s %8s\n", "N", "points", "dev-host", "apply ms", "GB/s", "of copy", "config", "its", "setup s",
+                        "solve ms", "ms/it", "error H", "prob s"));
   if (csvname[0]) {
     csv = fopen(csvname, "w");
     PetscCheck(csv, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", csvname);
-    fprintf(csv, "N,points,device_vs_host,apply_s,apply_GBs,pct_copy,iterations,setup_s,solve_s,s_per_iteration,error_H\n");
+    fprintf(csv, "N,points,device_vs_host,apply_s,apply_GBs,pct_copy,config,iterations,setup_s,solve_s,s_per_iteration,error_H,problem_setup_s\n");
   }
-  for (PetscInt k = 0; k < nn; k++) PetscCall(BenchApply(ns[k], reps, copy, csv, solve, rtol));
+  for (PetscInt k = 0; k < nn; k++) PetscCall(BenchN(ns[k], reps, copy, csv, solve, rtol, nprefix, prefixes));
   if (csv) fclose(csv);
+  for (PetscInt c = 0; c < nprefix; c++) PetscCall(PetscFree(prefixes[c]));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -1,31 +1,33 @@
 /* Fused multigrid smoothing sweeps on the SBP-SAT operator: one pass over the operator's data per sweep
    (built together with sbp.cl, whose sbp_apply_point it uses: program "sbp+smooth").
 
-   One sweep, for every node:
-       r     = s (b - M~ x)          s = D^-1 (Jacobi, Chebyshev) or 1 (Richardson)
-       d_new = c1 d + c2 r           (the Chebyshev recurrence; c1 = 0 for Jacobi/Richardson: d is not read or written)
-       x_new = x + d_new
-   x_new is written to a second buffer (x is read with its neighbours). zero = 1 means x = 0 (the first sweep from a zero
-   guess): x is not read. */
+   One sweep, for every node (three-term form of the Chebyshev recurrence, Saad Alg. 12.1 with d_k = x_{k+1} - x_k):
+       r      = s (b - M~ x_k)                          s = 1/diag(M~) (Jacobi, Chebyshev): computed here from the
+                                                        coefficients already loaded (jacobi = 1) or read from dinv
+                                                        (jacobi = 2); s = 1 (Richardson, jacobi = 0)
+       x_{k+1} = x_k + c1 (x_k - x_{k-1}) + c2 r         c1 = 0 for Jacobi, Richardson and the first Chebyshev sweep
+   x_k is read with its neighbours, so x_{k+1} goes to another buffer: the one holding x_{k-1}, read and overwritten at the same
+   node by the same work-item. zero = 1: x_k = 0 (first sweep from a zero guess), x is not read; prev_zero = 1: x_{k-1} = 0.
+   Bytes per node: the three coefficients, x_k, b, the output, and x_{k-1} when c1 != 0 (48 or 56 B in fp64). */
 #ifdef __OPENCL_VERSION__
 __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b, __global const sbp_real *c,
-                        __global const sbp_real *x, __global const sbp_real *rhs, __global const sbp_real *dinv, const int use_dinv, const sbp_real c1, const sbp_real c2,
-                        const int use_d, __global sbp_real *d, const int zero, __global sbp_real *xnew)
+                        __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
+                        const int zero, const int prev_zero, __global sbp_real *xprev_out)
 {
   const int i = get_global_id(0), j = get_global_id(1);
   if (i > Nr || j > Ns) return;
   {
     const long k = i + (long)(Nr + 1) * j;
-    sbp_real   r = rhs[k];
-    sbp_real   dn;
-    if (!zero) r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, 0, 0, Nr + 1, 0);
-    if (use_dinv) r *= dinv[k];
-    dn = c2 * r;
-    if (use_d) {
-      if (c1 != 0) dn += c1 * d[k];
-      d[k] = dn;
+    sbp_real   r = rhs[k], xk = 0, xn;
+    if (!zero) {
+      r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, 0, 0, Nr + 1, 0);
+      xk = x[k];
     }
-    xnew[k] = zero ? dn : x[k] + dn;
+    if (jacobi == 1) r /= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1);
+    else if (jacobi == 2) r *= dinv[k];
+    xn = xk + c2 * r;
+    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[k]));
+    xprev_out[k] = xn;
   }
 }
 #endif

@@ -1,2 +1,2 @@
 # src/mg: the sbpmg preconditioner
-sbpmg_add_test(mg SOURCES test_mg.c LABELS mg asan valgrind TIMEOUT 600)
+sbpmg_add_test(mg SOURCES test_mg.c LABELS mg asan TIMEOUT 600)

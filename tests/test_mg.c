@@ -265,6 +265,7 @@ static void setup_solver(SbpProblem p, const char *smoother, Mat *A, KSP *ksp)
     PCALL(SbpmgParseChoice("smoother", smoother, PCSBPMGSmootherTypes, &idx));
     PCALL(PCSBPMGSetSmoother(pc, (PCSBPMGSmootherType)idx));
   }
+  PCALL(PCSetFromOptions(pc));
   PCALL(KSPSetUp(*ksp));
 }
 
@@ -388,6 +389,11 @@ static void test_other_smoothers(void **state)
   assert_true(err < 1e-6);
   its = solve_and_compare(64, SBP_BACKEND_DEVICE, "richardson", &err);
   print_message("  richardson: %d iterations, error vs direct %.2e\n", (int)its, err);
+  assert_true(err < 1e-6);
+  SbpmgTestSetOption("-pc_sbpmg_inline_diag", "1"); /* the GPU's default sweep, 1/diag computed in the kernel */
+  its = solve_and_compare(64, SBP_BACKEND_DEVICE, "chebyshev", &err);
+  SbpmgTestSetOption("-pc_sbpmg_inline_diag", NULL);
+  print_message("  chebyshev, inline diagonal: %d iterations, error vs direct %.2e\n", (int)its, err);
   assert_true(err < 1e-6);
   its = solve_and_compare(64, SBP_BACKEND_HOST, "chebyshev", &err);
   print_message("  chebyshev (host): %d iterations, error vs direct %.2e\n", (int)its, err);

@@ -131,6 +131,7 @@ struct _p_SbpProblem {
   void              *metricctx;
   SbpBCType          bc[4];         /* faces 1..4 at index 0..3 */
   SbpBackend         backend;       /* as requested; resolved at set-up */
+  size_t             wg[2];         /* work-group shape of the 2D kernels (-sbp_wg) */
   PetscBool          use_device;    /* resolved backend */
   PetscBool          setupcalled;
   DM                 da;
@@ -179,7 +180,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemApplyHost(SbpProblem, Vec, Vec, PetscBool,
 
 /* ================================================================ multigrid (src/mg) */
 PETSC_EXTERN PetscErrorCode PCCreate_SBPMGSmoother(PC);
-PETSC_EXTERN PetscErrorCode PCSBPMGSmootherConfigure(PC, PCSBPMGSmootherType, PetscReal, PetscReal, PetscReal, PetscInt);
+PETSC_EXTERN PetscErrorCode PCSBPMGSmootherConfigure(PC, PCSBPMGSmootherType, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool);
 PETSC_EXTERN PetscErrorCode PCSBPMGSmootherGetEstimates(PC, PetscReal *, PetscReal *);
 
 /* ---------------------------------------------------------------- acoustic operator (src/acoustic) */
@@ -262,14 +263,16 @@ PETSC_EXTERN PetscErrorCode AcousticReadVelocityFile_Private(const char[], const
 /* ---------------------------------------------------------------- end of acoustic operator */
 
 /* ---------------------------------------------------------------- device vectors (src/vec): private interface
-   (block maintained with src/vec; VECSEQOPENCL's data layout is in src/vec/vecopenclimpl.h) */
+   (block maintained with src/vec; the data layout of VECSEQOPENCL and VECMPIOPENCL is in src/vec/vecopenclimpl.h) */
 PETSC_EXTERN PetscErrorCode SbpmgVecRegisterTypes(void);
-/* Make the device (host) copy of a VECSEQOPENCL valid, transferring the values if needed; no-op for other types. */
+/* Make the device (host) copy of a device vector's local part valid, transferring the values if needed; no-op for
+   other types. Not collective. */
 PETSC_EXTERN PetscErrorCode VecOpenCLSyncDevice(Vec);
 PETSC_EXTERN PetscErrorCode VecOpenCLSyncHost(Vec);
-/* Where the values of a VECSEQOPENCL are valid: PETSC_OFFLOAD_CPU, _GPU or _BOTH. */
+/* Where the values of a device vector's local part are valid: PETSC_OFFLOAD_CPU, _GPU or _BOTH. */
 PETSC_EXTERN PetscErrorCode VecOpenCLGetOffloadMask(Vec, PetscOffloadMask *);
-/* Whole-vector host<->device copies made by VECSEQOPENCL since the program started (reduction results not counted). */
+/* Whole-vector (local part) host<->device copies made by this process's device vectors since the program started
+   (reduction results not counted). */
 PETSC_EXTERN PetscErrorCode VecOpenCLGetSyncCounts(PetscLogDouble *, PetscLogDouble *);
 /* ---------------------------------------------------------------- end of the device vectors block */
 

@@ -13,6 +13,7 @@ typedef struct {
   PetscInt            nu_pre, nu_post, eig_its;
   PetscReal           nu_growth; /* sweeps multiply by this per level below the finest (a variable V-cycle) */
   PetscInt            nu_max;    /* ... up to this many */
+  PetscBool           inline_diag, inline_diag_set; /* default: inline on a GPU (bandwidth-bound), a stored vector on a CPU */
   PetscReal           cheby_lo, cheby_hi, jacobi_omega;
   char                smoother_opt[32], range_opt[64]; /* option strings, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
   /* hierarchy, index 0 = finest */
@@ -117,7 +118,7 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(KSPSetOperators(ksp, A, P));
   PetscCall(KSPGetPC(ksp, &spc));
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
-  PetscCall(PCSBPMGSmootherConfigure(spc, sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its));
+  PetscCall(PCSBPMGSmootherConfigure(spc, sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, sb->inline_diag));
   if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
@@ -199,6 +200,10 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
     PetscCall(PetscLogEventBegin(SBPMG_MGSetUp, pc, 0, 0, 0));
     PetscCall(PCSBPMGResetHierarchy(sb));
     PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
+    if (!sb->inline_diag_set) {
+      sb->inline_diag = PETSC_FALSE;
+      if (fine->use_device) PetscCall(SbpmgCLIsGPU(fine->cl, &sb->inline_diag));
+    }
     L = sb->nlevels;
     PetscCall(PCMGSetLevels(pc, L, NULL));
     PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_NONE));
@@ -252,6 +257,8 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level", "PCSBPMGSetSweeps", sb->nu_max, &sb->nu_max, NULL));
   PetscCall(PetscOptionsString("-pc_sbpmg_cheby_range", "Chebyshev interval lo,hi as fractions of lambda_max(D^-1 A)", "PCSBPMGSetChebyshevRange", sb->range_opt, sb->range_opt, sizeof(sb->range_opt), NULL));
   PetscCall(PetscOptionsReal("-pc_sbpmg_jacobi_omega", "Damping of the Jacobi smoother (0: 4/(3 lambda_max))", "PCSBPMGSetSmoother", sb->jacobi_omega, &sb->jacobi_omega, NULL));
+  PetscCall(PetscOptionsBool("-pc_sbpmg_inline_diag", "Device sweeps compute 1/diag(A) from the coefficients (true) or read it from a vector (default: true on a GPU)",
+                             "PCSBPMGSetSmoother", sb->inline_diag, &sb->inline_diag, &sb->inline_diag_set));
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
   if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
@@ -483,7 +490,8 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 .  -pc_sbpmg_nu_max <16>           - at most this many sweeps on any level
 .  -pc_sbpmg_cheby_range <0.1,1.1> - Chebyshev interval as fractions of the estimated lambda_max(D^-1 A)
 .  -pc_sbpmg_jacobi_omega <0>      - Jacobi damping (0: 4/(3 lambda_max))
--  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
+.  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
+-  -pc_sbpmg_inline_diag <bool>    - device sweeps compute 1/diag(A) from the coefficients rather than read a stored vector (default: on a GPU)
 
    Level: beginner
 

@@ -12,11 +12,23 @@ typedef struct {
   PetscReal           lo, hi;     /* Chebyshev interval [lo, hi] * lambda_max(D^-1 M~) */
   PetscReal           omega_user; /* Jacobi damping; 0: 4 / (3 lambda_max) */
   PetscInt            eig_its;    /* Lanczos (CG) steps of the eigenvalue estimate */
+  PetscBool           inline_diag; /* device sweeps compute 1/diag(M~) from the coefficients instead of reading a vector */
   PetscReal           lmin, lmax; /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
   PetscReal           omega;      /* Jacobi / Richardson step */
-  Vec                 dinv, d, xw;
+  Vec                 dinv, d, xw; /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
   SbpProblem          p;
 } PC_SbpmgSmoother;
+
+/* dinv = 1/diag(M~), made once, laid out like v */
+static PetscErrorCode SbpmgSmootherDiagonal(PC pc, PC_SbpmgSmoother *s, Vec v)
+{
+  PetscFunctionBegin;
+  if (s->dinv) PetscFunctionReturn(0);
+  PetscCall(VecDuplicate(v, &s->dinv));
+  PetscCall(MatGetDiagonal(pc->pmat, s->dinv));
+  PetscCall(VecReciprocal(s->dinv));
+  PetscFunctionReturn(0);
+}
 
 /* Extreme eigenvalues of (D^-1) M~ by a few CG steps on a fixed random right-hand side (deterministic). */
 static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
@@ -68,10 +80,8 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
   PetscCall(VecDestroy(&s->dinv));
   PetscCall(VecDestroy(&s->d));
   PetscCall(VecDestroy(&s->xw));
-  PetscCall(MatCreateVecs(pc->pmat, &s->dinv, &s->xw));
-  PetscCall(VecDuplicate(s->dinv, &s->d));
-  PetscCall(MatGetDiagonal(pc->pmat, s->dinv));
-  PetscCall(VecReciprocal(s->dinv));
+  PetscCall(MatCreateVecs(pc->pmat, &s->xw, NULL)); /* dinv and d are made when the host sweeps first need them */
+  if (!s->inline_diag && s->type != PC_SBPMG_RICHARDSON) PetscCall(SbpmgSmootherDiagonal(pc, s, s->xw));
   PetscCall(SbpmgSmootherEstimate(pc, s));
   PetscCheck(s->lmax > 0 && !PetscIsInfOrNanReal(s->lmax), PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED, "Eigenvalue estimate %g of the %s smoother is not positive",
              (double)s->lmax, PCSBPMGSmootherTypes[s->type]);
@@ -80,15 +90,16 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
   PetscFunctionReturn(0);
 }
 
-/* One fused sweep on the device: xnew = x + d_new, d_new = c1 d + c2 s (b - M~ x). */
-static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec xnew, PetscReal c1, PetscReal c2, PetscBool zero)
+/* One fused sweep on the device (kernels/smooth.cl): out = x + c1 (x - prev) + c2 s (b - M~ x), out holding prev on entry. */
+static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec out, PetscReal c1, PetscReal c2, PetscBool zero, PetscBool prev_zero)
 {
   SbpProblem p = s->p;
   cl_kernel  k;
-  cl_mem     xb = NULL, bb, db, dvb, xnb;
-  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, use_dinv = s->type != PC_SBPMG_RICHARDSON, use_d = s->type == PC_SBPMG_CHEBYSHEV, izero = zero ? 1 : 0;
+  cl_mem     xb = NULL, bb, ob;
+  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
+  cl_mem     db = NULL;
   PetscReal  rho = p->rho;
-  size_t     global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1}, local[2] = {32, 4};
+  size_t     global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1};
   PetscReal  n = (PetscReal)(p->Nr + 1) * (p->Ns + 1);
 
   PetscFunctionBegin;
@@ -97,20 +108,20 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
   if (!zero) PetscCall(VecOpenCLGetBufferRead(x, &xb));
   PetscCall(VecOpenCLGetBufferRead(b, &bb));
-  PetscCall(VecOpenCLGetBufferRead(s->dinv, &dvb));
-  PetscCall(VecOpenCLGetBuffer(s->d, &db));
-  PetscCall(VecOpenCLGetBufferWrite(xnew, &xnb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 17, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
-                           sizeof(cl_mem), &p->d_css, sizeof(cl_mem), zero ? &xnb : &xb, sizeof(cl_mem), &bb, sizeof(cl_mem), &dvb, sizeof(int), &use_dinv, sizeof(PetscReal), &c1,
-                           sizeof(PetscReal), &c2, sizeof(int), &use_d, sizeof(cl_mem), &db, sizeof(int), &izero, sizeof(cl_mem), &xnb));
-  PetscCall(SbpmgCLLaunch2D(p->cl, k, global, local));
+  if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
+  if (c1 != 0 && !prev_zero) PetscCall(VecOpenCLGetBuffer(out, &ob));
+  else PetscCall(VecOpenCLGetBufferWrite(out, &ob));
+  PetscCall(SbpmgCLSetArgs(k, 0, 16, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
+                           sizeof(cl_mem), &p->d_css, sizeof(cl_mem), zero ? &ob : &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), db ? &db : &bb, sizeof(PetscReal), &c1,
+                           sizeof(PetscReal), &c2, sizeof(int), &izero, sizeof(int), &iprev, sizeof(cl_mem), &ob));
+  PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
   if (!zero) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
-  PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &dvb));
-  PetscCall(VecOpenCLRestoreBuffer(s->d, &db));
-  PetscCall(VecOpenCLRestoreBufferWrite(xnew, &xnb));
-  /* coefficients 24 B, b, dinv, xnew, x (if read), d (read and written) */
-  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, 50 * n, n * sizeof(PetscReal) * (3 + 3 + (zero ? 0 : 1) + (use_d ? (c1 != 0 ? 2 : 1) : 0))));
+  if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
+  if (c1 != 0 && !prev_zero) PetscCall(VecOpenCLRestoreBuffer(out, &ob));
+  else PetscCall(VecOpenCLRestoreBufferWrite(out, &ob));
+  /* coefficients 24 B, b, the output, x (unless zero) and x_{k-1} (when read) */
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (jacobi ? 90 : 50) * n, n * sizeof(PetscReal) * (3 + 2 + (zero ? 0 : 1) + (c1 != 0 && !prev_zero ? 1 : 0) + (jacobi == 2 ? 1 : 0))));
   PetscFunctionReturn(0);
 }
 
@@ -118,6 +129,8 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
 static PetscErrorCode SbpmgSmootherSweepHost(PC pc, PC_SbpmgSmoother *s, Vec x, Vec b, Vec r, PetscReal c1, PetscReal c2, PetscBool zero)
 {
   PetscFunctionBegin;
+  PetscCall(SbpmgSmootherDiagonal(pc, s, x));
+  if (!s->d) PetscCall(VecDuplicate(x, &s->d));
   PetscCall(PetscLogEventBegin(SBPMG_MGSmooth, 0, 0, 0, 0));
   if (zero) PetscCall(VecCopy(b, r));
   else PetscCall(MatResidual(pc->pmat, b, x, r));
@@ -144,7 +157,7 @@ static PetscErrorCode SbpmgSmootherOnDevice(PC_SbpmgSmoother *s, Vec x, Vec b, P
   if (!s->p->use_device) PetscFunctionReturn(0);
   PetscCall(VecIsOpenCL(x, &xd));
   PetscCall(VecIsOpenCL(b, &bd));
-  PetscCall(VecIsOpenCL(s->dinv, &dd));
+  PetscCall(VecIsOpenCL(s->xw, &dd));
   *dev = (xd && bd && dd) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -162,14 +175,10 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
 
   PetscFunctionBegin;
   PetscCall(SbpmgSmootherOnDevice(s, x, b, &dev));
-  /* device: ping-pong between x and xw, ending in x; an odd count from a nonzero guess starts from a copy in xw */
+  /* device: sweep k reads x_k (cur) and x_{k-1} (other) and writes x_{k+1} over x_{k-1}; the result ends in x or, after an odd
+     count, in xw, and VecSwap (an exchange of buffers) moves it to x */
   cur  = x;
   next = s->xw;
-  if (dev && (its % 2) == 1) {
-    if (!guesszero) PetscCall(VecCopy(x, s->xw));
-    cur  = s->xw;
-    next = x;
-  }
   for (PetscInt k = 0; k < its; k++) {
     PetscReal c1 = 0, c2;
     PetscBool zero = (k == 0 && guesszero) ? PETSC_TRUE : PETSC_FALSE;
@@ -185,12 +194,13 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
     } else c2 = s->omega;
     if (dev) {
       Vec t;
-      PetscCall(SbpmgSmootherSweepDevice(s, cur, b, next, c1, c2, zero));
+      PetscCall(SbpmgSmootherSweepDevice(s, cur, b, next, c1, c2, zero, (k == 1 && guesszero) ? PETSC_TRUE : PETSC_FALSE));
       t    = cur;
       cur  = next;
       next = t;
     } else PetscCall(SbpmgSmootherSweepHost(pc, s, x, b, w, c1, c2, zero));
   }
+  if (dev && cur != x) PetscCall(VecSwap(x, s->xw));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
   PetscFunctionReturn(0);
@@ -253,11 +263,12 @@ static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
 }
 
 /* Set the smoother's parameters (called by PCSBPMG for each level). */
-PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscReal lo, PetscReal hi, PetscReal omega, PetscInt eig_its)
+PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscReal lo, PetscReal hi, PetscReal omega, PetscInt eig_its, PetscBool inline_diag)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
 
   PetscFunctionBegin;
+  s->inline_diag = inline_diag;
   s->type       = type;
   s->lo         = lo;
   s->hi         = hi;
@@ -295,6 +306,7 @@ PetscErrorCode PCCreate_SBPMGSmoother(PC pc)
   s->lo                    = 0.1;
   s->hi                    = 1.1;
   s->eig_its               = 10;
+  s->inline_diag           = PETSC_TRUE;
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SbpmgSmoother;
   pc->ops->apply           = PCApply_SbpmgSmoother;

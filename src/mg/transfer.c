@@ -40,7 +40,7 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x
   cl_kernel  k;
   cl_mem     xb, yb;
   int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
-  size_t     global[2], local[2] = {32, 4};
+  size_t     global[2];
   PetscInt   nout = prolong ? (f->Nr + 1) * (f->Ns + 1) : (f->Nr / 2 + 1) * (f->Ns / 2 + 1);
   PetscInt   nin  = prolong ? (f->Nr / 2 + 1) * (f->Ns / 2 + 1) : (f->Nr + 1) * (f->Ns + 1);
 
@@ -53,7 +53,7 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x
   PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &xb, sizeof(int), &iadd, sizeof(cl_mem), &yb));
   global[0] = prolong ? (size_t)f->Nr + 1 : (size_t)f->Nr / 2 + 1;
   global[1] = prolong ? (size_t)f->Ns + 1 : (size_t)f->Ns / 2 + 1;
-  PetscCall(SbpmgCLLaunch2D(f->cl, k, global, local));
+  PetscCall(SbpmgCLLaunch2D(f->cl, k, global, f->wg));
   PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   if (add) PetscCall(VecOpenCLRestoreBuffer(y, &yb));
   else PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));

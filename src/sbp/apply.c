@@ -63,10 +63,10 @@ PetscErrorCode SbpProblemApplyHost(SbpProblem p, Vec x, Vec y, PetscBool diag, P
 
 static PetscErrorCode SbpLaunch2D(SbpProblem p, cl_kernel k)
 {
-  size_t global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1}, local[2] = {32, 4};
+  size_t global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1};
 
   PetscFunctionBegin;
-  PetscCall(SbpmgCLLaunch2D(p->cl, k, global, local));
+  PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
   PetscFunctionReturn(0);
 }
 

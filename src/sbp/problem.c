@@ -37,6 +37,8 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   p->bc[0] = p->bc[1] = SBP_BC_DIRICHLET;
   p->bc[2] = p->bc[3] = SBP_BC_NEUMANN;
   p->backend          = SBP_BACKEND_AUTO;
+  p->wg[0]            = 32;
+  p->wg[1]            = 4;
   *problem            = p;
   PetscFunctionReturn(0);
 }
@@ -238,6 +240,8 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscBool setn, setnr, setns, setmap, setmu, setbc, setbackend;
   PetscReal value = p->mu_value;
   MPI_Comm  comm  = PetscObjectComm((PetscObject)p);
+  PetscInt  wg[2] = {(PetscInt)p->wg[0], (PetscInt)p->wg[1]}, nwg = 2;
+  PetscBool setwg;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "options"));
@@ -255,7 +259,13 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, NULL));
   PetscCall(PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
   PetscCall(PetscOptionsString("-sbp_backend", "Where the operator runs: auto|device|host", "SbpProblemSetBackend", backend, backend, sizeof(backend), &setbackend));
+  PetscCall(PetscOptionsIntArray("-sbp_wg", "Work-group shape of the 2D kernels: x,y (x along r)", "SbpProblemSetFromOptions", wg, &nwg, &setwg));
   PetscOptionsEnd();
+  if (setwg) {
+    PetscCheck(nwg == 2 && wg[0] > 0 && wg[1] > 0, comm, PETSC_ERR_ARG_WRONG, "-sbp_wg takes two positive numbers x,y, got %" PetscInt_FMT " value(s) starting %" PetscInt_FMT, nwg, wg[0]);
+    p->wg[0] = (size_t)wg[0];
+    p->wg[1] = (size_t)wg[1];
+  }
 
   if (setn) nr = ns = n;
   if (setn && setnr) PetscCall(PetscOptionsGetInt(((PetscObject)p)->options, ((PetscObject)p)->prefix, "-sbp_nr", &nr, NULL));
@@ -476,6 +486,8 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->metricfn  = p->metricfn;
   c->metricctx = p->metricctx;
   for (int f = 0; f < 4; f++) c->bc[f] = p->bc[f];
+  c->wg[0] = p->wg[0];
+  c->wg[1] = p->wg[1];
   c->backend = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
   PetscCall(DMCoarsen(p->da, comm, &c->da));
   PetscCall(SbpProblemSetUp(c));
