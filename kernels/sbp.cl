@@ -121,6 +121,36 @@ SBP_FN sbp_real sbp_apply_point(const int i, const int j, const int Nr, const in
   return y;
 }
 
+/* Whether row (i,j) is an interior row far enough from every Dirichlet face that only the 9-point volume stencil applies
+   (spec 5.4 (A)): then sbp_interior_point gives the same value as sbp_apply_point with fewer loads and no branches. */
+SBP_FN int sbp_is_interior(const int i, const int j, const int Nr, const int Ns, const int dirichlet)
+{
+  const int ilo = (dirichlet & SBP_FACE1) ? 3 : 1, ihi = (dirichlet & SBP_FACE2) ? Nr - 3 : Nr - 1;
+  const int jlo = (dirichlet & SBP_FACE3) ? 3 : 1, jhi = (dirichlet & SBP_FACE4) ? Ns - 3 : Ns - 1;
+  return i >= ilo && i <= ihi && j >= jlo && j <= jhi;
+}
+
+/* The interior row (spec 5.4 (A)) at linear index k of arrays with leading dimension ld; *diag gets its diagonal entry. */
+SBP_FN sbp_real sbp_interior_point(const long k, const int ld, const sbp_real rho, SBP_GLOBAL const sbp_real *u, SBP_GLOBAL const sbp_real *a, SBP_GLOBAL const sbp_real *b,
+                                   SBP_GLOBAL const sbp_real *c, sbp_real *diag)
+{
+  const sbp_real irho = 1 / rho;
+  const sbp_real aw = (a[k - 1] + a[k]) / 2, ae = (a[k] + a[k + 1]) / 2, cs = (c[k - ld] + c[k]) / 2, cn = (c[k] + c[k + ld]) / 2;
+  const sbp_real bw = b[k - 1], be = b[k + 1], bs = b[k - ld], bn = b[k + ld];
+  const sbp_real u0 = u ? u[k] : 0;
+  sbp_real       y;
+
+  *diag = rho * (aw + ae) + irho * (cs + cn);
+  if (!u) return 0;
+  y = *diag * u0 - rho * (aw * u[k - 1] + ae * u[k + 1]) - irho * (cs * u[k - ld] + cn * u[k + ld]);
+  /* A_rs + A_sr: (b_w (u_nw - u_sw) - b_e (u_ne - u_se) + b_s (u_se - u_sw) - b_n (u_ne - u_nw)) / 4 */
+  {
+    const sbp_real unw = u[k - 1 + ld], une = u[k + 1 + ld], usw = u[k - 1 - ld], use = u[k + 1 - ld];
+    y += (bw * (unw - usw) - be * (une - use) + bs * (use - usw) - bn * (une - unw)) / 4;
+  }
+  return y;
+}
+
 /* The weight of node (i,j) in the norm of the given kind: 0 H~, 1 H~^-1, 2 JH, 3 (JH)^-1. */
 SBP_FN sbp_real sbp_norm_weight(const int i, const int j, const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, const sbp_real J)
 {
@@ -146,9 +176,11 @@ __kernel void sbp_apply(const int Nr, const int Ns, const sbp_real rho, const in
   const int i = get_global_id(0), j = get_global_id(1);
   if (i > Nr || j > Ns) return;
   {
-    const long     k = i + (long)(Nr + 1) * j;
-    const sbp_real v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, 0, 0, Nr + 1, 0);
-    y[k]             = add ? z[k] + v : v;
+    const long k = i + (long)(Nr + 1) * j;
+    sbp_real   v, d;
+    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) v = scale * sbp_interior_point(k, Nr + 1, rho, u, a, b, c, &d);
+    else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, 0, 0, Nr + 1, 0);
+    y[k] = add ? z[k] + v : v;
   }
 }
 
@@ -158,7 +190,12 @@ __kernel void sbp_diagonal(const int Nr, const int Ns, const sbp_real rho, const
 {
   const int i = get_global_id(0), j = get_global_id(1);
   if (i > Nr || j > Ns) return;
-  d[i + (long)(Nr + 1) * j] = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1);
+  if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
+    const long k = i + (long)(Nr + 1) * j;
+    sbp_real   dk;
+    (void)sbp_interior_point(k, Nr + 1, rho, 0, a, b, c, &dk);
+    d[k] = dk;
+  } else d[i + (long)(Nr + 1) * j] = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1);
 }
 
 /* y = W x with W the diagonal norm of the given kind */

@@ -18,13 +18,19 @@ __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const in
   if (i > Nr || j > Ns) return;
   {
     const long k = i + (long)(Nr + 1) * j;
-    sbp_real   r = rhs[k], xk = 0, xn;
-    if (!zero) {
-      r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, 0, 0, Nr + 1, 0);
-      xk = x[k];
+    sbp_real   r = rhs[k], xk = 0, xn, diag;
+    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) { /* the 9-point interior row and its diagonal in one go */
+      r -= sbp_interior_point(k, Nr + 1, rho, zero ? 0 : x, a, b, c, &diag);
+      if (!zero) xk = x[k];
+      if (jacobi == 1) r /= diag;
+    } else {
+      if (!zero) {
+        r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, 0, 0, Nr + 1, 0);
+        xk = x[k];
+      }
+      if (jacobi == 1) r /= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1);
     }
-    if (jacobi == 1) r /= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1);
-    else if (jacobi == 2) r *= dinv[k];
+    if (jacobi == 2) r *= dinv[k];
     xn = xk + c2 * r;
     if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[k]));
     xprev_out[k] = xn;
