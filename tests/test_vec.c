@@ -680,9 +680,10 @@ static void test_device_accessors(void **state)
 
   /* misuse: a VECSEQ has no buffer */
   PCALL(VecCreateSeq(PETSC_COMM_SELF, 4, &h));
-  EXPECT_ERROR(VecOpenCLGetBufferRead(h, &m), PETSC_ERR_ARG_WRONG, "VecOpenCLGetBufferRead() needs a vector of type seqopencl, but argument 1 has type seq");
+  EXPECT_ERROR(VecOpenCLGetBufferRead(h, &m), PETSC_ERR_ARG_WRONG,
+               "VecOpenCLGetBufferRead() needs a device vector (type seqopencl or mpiopencl), but argument 1 has type seq");
   EXPECT_ERROR(VecOpenCLGetBufferWrite(h, &m), PETSC_ERR_ARG_WRONG, "argument 1 has type seq");
-  EXPECT_ERROR(VecOpenCLGetCL(h, &cl), PETSC_ERR_ARG_WRONG, "VecOpenCLGetCL() needs a vector of type seqopencl");
+  EXPECT_ERROR(VecOpenCLGetCL(h, &cl), PETSC_ERR_ARG_WRONG, "VecOpenCLGetCL() needs a device vector");
   PCALL(VecIsOpenCL(h, &is));
   assert_false(is);
   PCALL(VecDestroy(&h));

@@ -81,7 +81,9 @@ static PetscErrorCode SbpmgCLDescribePlatforms(cl_platform_id platforms[], cl_ui
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SbpmgCLSelectDevice(SbpmgCL cl, SbpmgCLDeviceType type, PetscInt platform, PetscInt device)
+/* device >= 0: that device of the requested type; device < 0: device (-1 - device) mod the number found (one device per
+   node-local rank). The number of matching devices is returned in ndev. */
+static PetscErrorCode SbpmgCLSelectDevice(SbpmgCL cl, SbpmgCLDeviceType type, PetscInt platform, PetscInt device, PetscInt *ndev)
 {
   cl_platform_id    platforms[SBPMG_CL_MAX_PLATFORMS];
   cl_uint           np = 0;
@@ -93,7 +95,6 @@ static PetscErrorCode SbpmgCLSelectDevice(SbpmgCL cl, SbpmgCLDeviceType type, Pe
   PetscCall(SbpmgCLDescribePlatforms(platforms, np, inventory, sizeof(inventory)));
   PetscCheck(platform < (PetscInt)np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_platform %" PetscInt_FMT " is out of range: %u OpenCL platform(s) found (%s)", platform, np,
              inventory);
-  PetscCheck(device >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_device %" PetscInt_FMT " must be >= 0", device);
   switch (type) {
     case SBPMG_CL_DEVICE_GPU:
       PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_GPU, &c));
@@ -112,6 +113,8 @@ static PetscErrorCode SbpmgCLSelectDevice(SbpmgCL cl, SbpmgCLDeviceType type, Pe
   }
   PetscCheck(c.n > 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "No OpenCL device of type %s found%s (searched: %s)", SbpmgCLDeviceTypes[type],
              platform >= 0 ? " on the platform chosen by -cl_platform" : "", inventory);
+  if (device < 0) device = (-1 - device) % c.n;
+  *ndev = c.n;
   PetscCheck(device < c.n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_device %" PetscInt_FMT " is out of range: %" PetscInt_FMT " OpenCL device(s) of type %s found (%s)",
              device, c.n, SbpmgCLDeviceTypes[type], inventory);
   cl->platform       = c.platform[device];
@@ -161,10 +164,16 @@ static PetscErrorCode SbpmgCLCreateQueue(SbpmgCL cl)
    Options Database Keys:
 +  -cl_device_type <auto,gpu,cpu,any> - device kind; auto takes the first GPU, else the first CPU device (PoCL)
 .  -cl_platform <n>     - only consider platform n (default: all platforms)
-.  -cl_device <n>       - take the n-th device of the requested type (default 0)
+.  -cl_device <n>       - take the n-th device of the requested type (default 0, or one per rank: see below)
+.  -cl_device_per_rank <bool> - on a communicator of several ranks without -cl_device, the rank of node-local rank r
+                          (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)) takes device r mod (number of devices of the
+                          requested type); default true
 .  -cl_kernel_dir <dir> - read kernels/<name>.cl from dir instead of the sources embedded in the library
 .  -cl_mem_cap <MiB>    - refuse device allocations beyond this many MiB (to test out-of-memory handling)
--  -cl_view             - print the device chosen, and transfer and build counts when the context is destroyed
+-  -cl_view             - print the device chosen (each rank's, on several ranks), and transfer and build counts when
+                          the context is destroyed
+
+   Collective on comm (on several ranks: the node-local ranks are found with MPI_Comm_split_type() on comm).
 
    Level: intermediate
 
@@ -174,18 +183,21 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
 {
   SbpmgCL           cl;
   SbpmgCLDeviceType type     = SBPMG_CL_DEVICE_AUTO;
-  PetscInt          platform = -1, device = 0, itype;
+  PetscInt          platform = -1, device = 0, itype, ndev = 0;
   char              typename[32] = "auto";
   PetscReal         cap_mib  = 0;
   char              dir[PETSC_MAX_PATH_LEN] = "";
-  PetscBool         view = PETSC_FALSE, dirset = PETSC_FALSE;
+  PetscBool         view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE;
+  PetscMPIInt       size, rank, lrank = 0, lsize = 1;
 
   PetscFunctionBegin;
   PetscCall(SbpmgInitializePackage());
   PetscOptionsBegin(comm, NULL, "sbpmg OpenCL device selection", "Sys");
   PetscCall(PetscOptionsString("-cl_device_type", "OpenCL device type: auto (first GPU, else first CPU)|gpu|cpu|any", "SbpmgCLCreate", typename, typename, sizeof(typename), NULL));
   PetscCall(PetscOptionsInt("-cl_platform", "OpenCL platform index (-1: search all platforms)", "SbpmgCLCreate", platform, &platform, NULL));
-  PetscCall(PetscOptionsInt("-cl_device", "Index of the device among those of the requested type", "SbpmgCLCreate", device, &device, NULL));
+  PetscCall(PetscOptionsInt("-cl_device", "Index of the device among those of the requested type", "SbpmgCLCreate", device, &device, &deviceset));
+  PetscCall(PetscOptionsBool("-cl_device_per_rank", "Without -cl_device on several ranks: node-local rank r takes device r mod (number of devices)", "SbpmgCLCreate",
+                             per_rank, &per_rank, NULL));
   PetscCall(PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", dir, dir, sizeof(dir), &dirset));
   PetscCall(PetscOptionsReal("-cl_mem_cap", "Cap on device memory in MiB, 0 = none (simulates a small device)", "SbpmgCLCreate", cap_mib, &cap_mib, NULL));
   PetscCall(PetscOptionsBool("-cl_view", "View the OpenCL device and its transfer counters", "SbpmgCLView", view, &view, NULL));
@@ -193,6 +205,18 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   PetscCall(SbpmgParseChoice("-cl_device_type", typename, SbpmgCLDeviceTypes, &itype));
   type = (SbpmgCLDeviceType)itype;
   PetscCheck(cap_mib >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap %g must be >= 0", (double)cap_mib);
+  PetscCheck(device >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_device %" PetscInt_FMT " must be >= 0", device);
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (size > 1 && per_rank && !deviceset) { /* one device per node-local rank */
+    MPI_Comm node;
+
+    PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    PetscCallMPI(MPI_Comm_rank(node, &lrank));
+    PetscCallMPI(MPI_Comm_size(node, &lsize));
+    PetscCallMPI(MPI_Comm_free(&node));
+    device = -1 - (PetscInt)lrank;
+  }
   if (dirset) {
     PetscBool isdir;
     PetscCall(PetscTestDirectory(dir, 'r', &isdir));
@@ -207,7 +231,7 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   cl->mem_cap = (size_t)(cap_mib * 1024.0 * 1024.0);
   /* On any failure below the partially built context is released before the error propagates. */
   {
-    PetscErrorCode ierr = SbpmgCLSelectDevice(cl, type, platform, device);
+    PetscErrorCode ierr = SbpmgCLSelectDevice(cl, type, platform, device, &ndev);
     if (!ierr) ierr = SbpmgCLQueryDevice(cl);
     if (!ierr) ierr = SbpmgCLCreateQueue(cl);
     if (ierr) {
@@ -216,7 +240,15 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
       PetscCall(ierr);
     }
   }
-  if (view) PetscCall(SbpmgCLView(cl, PETSC_VIEWER_STDOUT_(comm)));
+  if (view) {
+    PetscCall(SbpmgCLView(cl, PETSC_VIEWER_STDOUT_(comm)));
+    if (size > 1) {
+      PetscCall(PetscSynchronizedPrintf(comm, "[%d] sbpmg OpenCL device %" PetscInt_FMT " of %" PetscInt_FMT ": %s (node-local rank %d of %d, %s)\n", rank,
+                                        cl->device_index, ndev, cl->device_name, lrank, lsize,
+                                        deviceset ? "-cl_device" : (per_rank ? "one device per node-local rank" : "-cl_device_per_rank false")));
+      PetscCall(PetscSynchronizedFlush(comm, PETSC_STDOUT));
+    }
+  }
   *out = cl;
   PetscFunctionReturn(0);
 }
@@ -264,7 +296,16 @@ PetscErrorCode SbpmgCLDestroy(SbpmgCL *cl)
   PetscFunctionBegin;
   *cl = NULL;
   if (!c || --c->refct > 0) PetscFunctionReturn(0);
-  if (c->view && c->queue) PetscCall(SbpmgCLView(c, PETSC_VIEWER_STDOUT_(c->comm)));
+  if (c->view && c->queue) {
+    PetscMPIInt size, rank;
+
+    PetscCallMPI(MPI_Comm_size(c->comm, &size));
+    if (size > 1) { /* each rank's own counters; not collective (ranks may destroy their contexts at different times) */
+      PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDOUT, "[%d] sbpmg OpenCL device %s: transfers host->device: %.0f (%.3f MB), device->host: %.0f (%.3f MB)\n",
+                             rank, c->device_name, c->stats.htod_count, c->stats.htod_bytes / 1e6, c->stats.dtoh_count, c->stats.dtoh_bytes / 1e6));
+    } else PetscCall(SbpmgCLView(c, PETSC_VIEWER_STDOUT_(c->comm)));
+  }
   PetscCall(SbpmgCLReleasePrograms(c));
   if (c->queue) {
     PetscCallCL(clReleaseCommandQueue(c->queue));

@@ -1,9 +1,11 @@
-/* VECSEQOPENCL: a PETSc Vec whose values live in an OpenCL buffer, with a host mirror and an offload mask.
+/* VECSEQOPENCL: a PETSc Vec whose values live in an OpenCL buffer, with a host mirror and an offload mask; and what
+   it shares with VECMPIOPENCL (src/vec/vecmpiopencl.c), whose local part is kept the same way.
 
-   The type is VECSEQ underneath: the constructor calls VecCreate_Seq(), replaces the data by a Vec_SeqOpenCL (which
+   The type is VECSEQ underneath: the constructor calls VecCreate_Seq(), replaces the data by a Vec_OpenCL (which
    starts with room for VECSEQ's own data, VECHEADER first, so the host array stays where VECSEQ's functions look for
-   it), keeps VECSEQ's operation table in hostops and overrides every operation. Those in src/vec/vecopencl_ops.c run on the device; the rest (here) sync
-   the values to the host, call VECSEQ's function, and record where the values are valid afterwards.
+   it), keeps VECSEQ's operation table in hostops and overrides every operation. Those in src/vec/vecopencl_ops.c run
+   on the device; the rest (here) sync the values to the host, call the host type's function, and record where the
+   values are valid afterwards. VECMPIOPENCL does the same on top of VecCreate_MPI().
 
    Offload mask (Vec->offloadmask), see docs/design.md "Device vectors":
      PETSC_OFFLOAD_BOTH  host and device agree (a new vector: zero on both sides)
@@ -25,9 +27,9 @@ _Static_assert(sizeof(VecCLKernelNames) / sizeof(VecCLKernelNames[0]) == VEC_CL_
 static PetscLogDouble vec_cl_syncs_htod = 0, vec_cl_syncs_dtoh = 0;
 
 /*@C
-   VecOpenCLGetSyncCounts - How many times, since the program started, a VECSEQOPENCL copied its values host -> device and
-   device -> host to keep its two copies in step. Scalar results of reductions are not counted here (SbpmgCLGetStats()
-   counts every transfer).
+   VecOpenCLGetSyncCounts - How many times, since the program started, a device vector (VECSEQOPENCL, or the local part
+   of a VECMPIOPENCL) of this process copied its values host -> device and device -> host to keep its two copies in step. Scalar results of reductions are not
+counted here (SbpmgCLGetStats() counts every transfer).
 
    Level: developer
 @*/
@@ -39,31 +41,40 @@ PetscErrorCode VecOpenCLGetSyncCounts(PetscLogDouble *htod, PetscLogDouble *dtoh
   PetscFunctionReturn(0);
 }
 
+/* Is v a device vector (either type)? */
+PetscErrorCode VecOpenCLIsDevice_Private(Vec v, PetscBool *is)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, is, VECSEQOPENCL, VECMPIOPENCL, ""));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode VecOpenCLCheckType(Vec v, int arg, const char func[])
 {
   PetscBool is;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(v, VEC_CLASSID, arg);
-  PetscCall(PetscObjectTypeCompare((PetscObject)v, VECSEQOPENCL, &is));
-  PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s() needs a vector of type %s, but argument %d has type %s", func, VECSEQOPENCL, arg,
-             ((PetscObject)v)->type_name ? ((PetscObject)v)->type_name : "(not set)");
+  PetscCall(VecOpenCLIsDevice_Private(v, &is));
+  PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s() needs a device vector (type %s or %s), but argument %d has type %s", func, VECSEQOPENCL,
+             VECMPIOPENCL, arg, ((PetscObject)v)->type_name ? ((PetscObject)v)->type_name : "(not set)");
   PetscFunctionReturn(0);
 }
 
 /*@C
-   VecOpenCLSyncDevice - Make the device copy of a VECSEQOPENCL current, copying the host values to the device if only
-   the host copy is; afterwards both copies are valid. Does nothing for vectors of other types.
+   VecOpenCLSyncDevice - Make the device copy of a device vector (VECSEQOPENCL, or the local part of a VECMPIOPENCL)
+   current, copying the host values to the device if only the host copy is; afterwards both copies are valid. Does
+   nothing for vectors of other types. Not collective.
 
    Level: developer
 @*/
 PetscErrorCode VecOpenCLSyncDevice(Vec v)
 {
-  PetscBool      is;
-  Vec_SeqOpenCL *s;
+  PetscBool   is;
+  Vec_OpenCL *s;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)v, VECSEQOPENCL, &is));
+  PetscCall(VecOpenCLIsDevice_Private(v, &is));
   if (!is) PetscFunctionReturn(0);
   s = VecCLData(v);
   if (v->offloadmask == PETSC_OFFLOAD_CPU) {
@@ -75,18 +86,19 @@ PetscErrorCode VecOpenCLSyncDevice(Vec v)
 }
 
 /*@C
-   VecOpenCLSyncHost - Make the host copy of a VECSEQOPENCL current, copying the device values to the host if only the
-   device copy is; afterwards both copies are valid. Does nothing for vectors of other types.
+   VecOpenCLSyncHost - Make the host copy of a device vector (VECSEQOPENCL, or the local part of a VECMPIOPENCL)
+   current, copying the device values to the host if only the device copy is; afterwards both copies are valid. Does
+   nothing for vectors of other types. Not collective.
 
    Level: developer
 @*/
 PetscErrorCode VecOpenCLSyncHost(Vec v)
 {
-  PetscBool      is;
-  Vec_SeqOpenCL *s;
+  PetscBool   is;
+  Vec_OpenCL *s;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)v, VECSEQOPENCL, &is));
+  PetscCall(VecOpenCLIsDevice_Private(v, &is));
   if (!is) PetscFunctionReturn(0);
   s = VecCLData(v);
   if (v->offloadmask == PETSC_OFFLOAD_GPU) {
@@ -98,8 +110,8 @@ PetscErrorCode VecOpenCLSyncHost(Vec v)
 }
 
 /*@C
-   VecOpenCLGetOffloadMask - Where the values of a VECSEQOPENCL are current: PETSC_OFFLOAD_CPU (host only),
-   PETSC_OFFLOAD_GPU (device only) or PETSC_OFFLOAD_BOTH.
+   VecOpenCLGetOffloadMask - Where the values of a device vector (of a VECMPIOPENCL: its local part, on this rank)
+   are current: PETSC_OFFLOAD_CPU (host only), PETSC_OFFLOAD_GPU (device only) or PETSC_OFFLOAD_BOTH.
 
    Level: developer
 @*/
@@ -112,12 +124,12 @@ PetscErrorCode VecOpenCLGetOffloadMask(Vec v, PetscOffloadMask *mask)
 }
 
 /* Host copy current and about to be written: the device copy becomes stale. No-op for other types. */
-static PetscErrorCode VecOpenCLHostModify(Vec v)
+PetscErrorCode VecOpenCLHostModify_Private(Vec v)
 {
   PetscBool is;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)v, VECSEQOPENCL, &is));
+  PetscCall(VecOpenCLIsDevice_Private(v, &is));
   if (is) {
     PetscCall(VecOpenCLSyncHost(v));
     v->offloadmask = PETSC_OFFLOAD_CPU;
@@ -125,20 +137,21 @@ static PetscErrorCode VecOpenCLHostModify(Vec v)
   PetscFunctionReturn(0);
 }
 
-/* Is w a VECSEQOPENCL on the same device context as v (so a kernel can take both buffers)? */
+/* Is w a device vector on the same device context as v (so a kernel can take both buffers)? PETSc's interface has
+   checked that the local lengths agree. */
 PetscErrorCode VecOpenCLSameDevice_Private(Vec v, Vec w, PetscBool *same)
 {
   PetscBool is;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)w, VECSEQOPENCL, &is));
+  PetscCall(VecOpenCLIsDevice_Private(w, &is));
   *same = (is && VecCLData(w)->cl == VecCLData(v)->cl) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
 {
-  Vec_SeqOpenCL *s = VecCLData(v);
+  Vec_OpenCL *s = VecCLData(v);
 
   PetscFunctionBegin;
   if (!s->k[id]) {
@@ -153,10 +166,12 @@ PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
 
 /* ---------------------------------------------------------------- host access */
 
+/* In host_passthrough mode (VECMPI's VecAssemblyEnd() with nothing to receive) the array is handed out as it is and
+   the offload mask is left alone: nothing is written through it. */
 static PetscErrorCode VecGetArray_SeqOpenCL(Vec v, PetscScalar **a)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
+  if (!VecCLData(v)->host_passthrough) PetscCall(VecOpenCLHostModify_Private(v));
   *a = VecCLData(v)->array;
   PetscFunctionReturn(0);
 }
@@ -164,7 +179,7 @@ static PetscErrorCode VecGetArray_SeqOpenCL(Vec v, PetscScalar **a)
 static PetscErrorCode VecRestoreArray_SeqOpenCL(Vec v, PetscScalar **a)
 {
   PetscFunctionBegin;
-  v->offloadmask = PETSC_OFFLOAD_CPU;
+  if (!VecCLData(v)->host_passthrough) v->offloadmask = PETSC_OFFLOAD_CPU;
   PetscFunctionReturn(0);
 }
 
@@ -201,16 +216,17 @@ static PetscErrorCode VecRestoreArrayWrite_SeqOpenCL(Vec v, PetscScalar **a)
 /* ---------------------------------------------------------------- device access (public) */
 
 /*@C
-   VecOpenCLGetBufferRead - The OpenCL buffer of a VECSEQOPENCL, for a kernel that reads the values; copies them to
+   VecOpenCLGetBufferRead - The OpenCL buffer of a device vector, for a kernel that reads the values; copies them to
    the device first if only the host copy is current.
 
    Not Collective
 
    Input Parameter:
-.  v - the vector
+.  v - the vector, VECSEQOPENCL or VECMPIOPENCL
 
    Output Parameter:
-.  mem - the buffer; entries [0, n) are the values (the buffer is longer: the rest is the vector's reduction area)
+.  mem - the buffer; entries [0, n) are the values, n the local length (the buffer is longer: the rest is the
+         vector's reduction area). Of a VECMPIOPENCL this is the local part: global entry rstart + i is entry i.
 
    Notes:
    The kernel must be enqueued on the queue of the vector's context (VecOpenCLGetCL()). Call VecOpenCLRestoreBufferRead() when done.
@@ -244,7 +260,8 @@ PetscErrorCode VecOpenCLRestoreBufferRead(Vec v, cl_mem *mem)
 }
 
 /*@C
-   VecOpenCLGetBufferWrite - The OpenCL buffer of a VECSEQOPENCL, for a kernel that overwrites every value; no transfer.
+   VecOpenCLGetBufferWrite - The OpenCL buffer of a device vector (VECSEQOPENCL, or the local part of a VECMPIOPENCL),
+   for a kernel that overwrites every local value; no transfer. Not collective.
 
    Notes:
    After VecOpenCLRestoreBufferWrite() only the device copy is current.
@@ -281,8 +298,9 @@ PetscErrorCode VecOpenCLRestoreBufferWrite(Vec v, cl_mem *mem)
 }
 
 /*@C
-   VecOpenCLGetBuffer - The OpenCL buffer of a VECSEQOPENCL, for a kernel that reads and writes the values; copies
-   them to the device first if only the host copy is current.
+   VecOpenCLGetBuffer - The OpenCL buffer of a device vector (VECSEQOPENCL, or the local part of a VECMPIOPENCL), for a
+   kernel that reads and writes the values; copies them to the device first if only the host copy is current. Not
+   collective.
 
    Level: intermediate
 
@@ -313,7 +331,8 @@ PetscErrorCode VecOpenCLRestoreBuffer(Vec v, cl_mem *mem)
 }
 
 /*@C
-   VecOpenCLGetCL - The device context of a VECSEQOPENCL (borrowed: do not destroy it).
+   VecOpenCLGetCL - The device context of a device vector (borrowed: do not destroy it). Of a VECMPIOPENCL: the
+   context of this rank's local part.
 
    Level: intermediate
 @*/
@@ -327,7 +346,7 @@ PetscErrorCode VecOpenCLGetCL(Vec v, SbpmgCL *cl)
 }
 
 /*@C
-   VecIsOpenCL - Whether a vector keeps its values on an OpenCL device (type VECSEQOPENCL).
+   VecIsOpenCL - Whether a vector keeps its values on an OpenCL device (type VECSEQOPENCL or VECMPIOPENCL).
 
    Level: beginner
 @*/
@@ -341,15 +360,16 @@ PetscErrorCode VecIsOpenCL(Vec v, PetscBool *flg)
 }
 
 /* ---------------------------------------------------------------- host fallbacks
-   Each syncs the vectors it reads to the host, calls VECSEQ's function, and marks the vectors it writes as valid on the
-   host only. Vectors of other types pass through untouched (the sync and mark functions ignore them). */
+   Each syncs the vectors it reads to the host, calls the host type's function (VECSEQ's or VECMPI's), and marks the
+   vectors it writes as valid on the host only. Vectors of other types pass through untouched (the sync and mark
+   functions ignore them). */
 
 #define VecCLHost(v) (&VecCLData(v)->hostops)
 
 static PetscErrorCode VecSetValues_SeqOpenCL(Vec v, PetscInt n, const PetscInt ix[], const PetscScalar y[], InsertMode m)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
+  PetscCall(VecOpenCLHostModify_Private(v));
   PetscCall(VecCLHost(v)->setvalues(v, n, ix, y, m));
   PetscFunctionReturn(0);
 }
@@ -357,7 +377,7 @@ static PetscErrorCode VecSetValues_SeqOpenCL(Vec v, PetscInt n, const PetscInt i
 static PetscErrorCode VecSetValuesBlocked_SeqOpenCL(Vec v, PetscInt n, const PetscInt ix[], const PetscScalar y[], InsertMode m)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
+  PetscCall(VecOpenCLHostModify_Private(v));
   PetscCall(VecCLHost(v)->setvaluesblocked(v, n, ix, y, m));
   PetscFunctionReturn(0);
 }
@@ -409,7 +429,7 @@ static PetscErrorCode VecSetRandom_SeqOpenCL(Vec v, PetscRandom r)
 static PetscErrorCode VecPlaceArray_SeqOpenCL(Vec v, const PetscScalar *a)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
+  PetscCall(VecOpenCLHostModify_Private(v));
   PetscCall(VecCLHost(v)->placearray(v, a));
   v->offloadmask = PETSC_OFFLOAD_CPU;
   PetscFunctionReturn(0);
@@ -419,7 +439,7 @@ static PetscErrorCode VecPlaceArray_SeqOpenCL(Vec v, const PetscScalar *a)
 static PetscErrorCode VecResetArray_SeqOpenCL(Vec v)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
+  PetscCall(VecOpenCLHostModify_Private(v));
   PetscCall(VecCLHost(v)->resetarray(v));
   v->offloadmask = PETSC_OFFLOAD_CPU;
   PetscFunctionReturn(0);
@@ -438,8 +458,8 @@ static PetscErrorCode VecReplaceArray_SeqOpenCL(Vec v, const PetscScalar *a)
 static PetscErrorCode VecStrideGather_SeqOpenCL(Vec v, PetscInt start, Vec s, InsertMode addv)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
-  PetscCall(VecOpenCLHostModify(s));
+  PetscCall(VecOpenCLHostModify_Private(v));
+  PetscCall(VecOpenCLHostModify_Private(s));
   PetscCall(VecCLHost(v)->stridegather(v, start, s, addv));
   PetscFunctionReturn(0);
 }
@@ -447,8 +467,8 @@ static PetscErrorCode VecStrideGather_SeqOpenCL(Vec v, PetscInt start, Vec s, In
 static PetscErrorCode VecStrideScatter_SeqOpenCL(Vec v, PetscInt start, Vec s, InsertMode addv)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
-  PetscCall(VecOpenCLHostModify(s));
+  PetscCall(VecOpenCLHostModify_Private(v));
+  PetscCall(VecOpenCLHostModify_Private(s));
   PetscCall(VecCLHost(v)->stridescatter(v, start, s, addv));
   PetscFunctionReturn(0);
 }
@@ -456,8 +476,8 @@ static PetscErrorCode VecStrideScatter_SeqOpenCL(Vec v, PetscInt start, Vec s, I
 static PetscErrorCode VecStrideSubSetGather_SeqOpenCL(Vec v, PetscInt n, const PetscInt iv[], const PetscInt is[], Vec s, InsertMode addv)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
-  PetscCall(VecOpenCLHostModify(s));
+  PetscCall(VecOpenCLHostModify_Private(v));
+  PetscCall(VecOpenCLHostModify_Private(s));
   PetscCall(VecCLHost(v)->stridesubsetgather(v, n, iv, is, s, addv));
   PetscFunctionReturn(0);
 }
@@ -465,8 +485,8 @@ static PetscErrorCode VecStrideSubSetGather_SeqOpenCL(Vec v, PetscInt n, const P
 static PetscErrorCode VecStrideSubSetScatter_SeqOpenCL(Vec v, PetscInt n, const PetscInt iv[], const PetscInt is[], Vec s, InsertMode addv)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
-  PetscCall(VecOpenCLHostModify(s));
+  PetscCall(VecOpenCLHostModify_Private(v));
+  PetscCall(VecOpenCLHostModify_Private(s));
   PetscCall(VecCLHost(v)->stridesubsetscatter(v, n, iv, is, s, addv));
   PetscFunctionReturn(0);
 }
@@ -474,7 +494,7 @@ static PetscErrorCode VecStrideSubSetScatter_SeqOpenCL(Vec v, PetscInt n, const 
 static PetscErrorCode VecSetPreallocationCOO_SeqOpenCL(Vec v, PetscCount n, const PetscInt idx[])
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
+  PetscCall(VecOpenCLHostModify_Private(v));
   PetscCall(VecCLHost(v)->setpreallocationcoo(v, n, idx));
   PetscFunctionReturn(0);
 }
@@ -482,7 +502,7 @@ static PetscErrorCode VecSetPreallocationCOO_SeqOpenCL(Vec v, PetscCount n, cons
 static PetscErrorCode VecSetValuesCOO_SeqOpenCL(Vec v, const PetscScalar y[], InsertMode m)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLHostModify(v));
+  PetscCall(VecOpenCLHostModify_Private(v));
   PetscCall(VecCLHost(v)->setvaluescoo(v, y, m));
   PetscFunctionReturn(0);
 }
@@ -492,9 +512,9 @@ static PetscErrorCode VecSetValuesCOO_SeqOpenCL(Vec v, const PetscScalar y[], In
    host array, whose writes the offload mask of the parent would not see. */
 static PetscErrorCode VecGetSubVector_SeqOpenCL(Vec X, IS is, Vec *Y)
 {
-  Vec_SeqOpenCL *xs = VecCLData(X), *ys;
-  PetscInt       m, start, bs;
-  PetscBool      contig;
+  Vec_OpenCL *xs = VecCLData(X), *ys;
+  PetscInt    m, start, bs;
+  PetscBool   contig;
 
   PetscFunctionBegin;
   PetscCall(ISGetLocalSize(is, &m));
@@ -536,7 +556,7 @@ static PetscErrorCode VecGetSubVector_SeqOpenCL(Vec X, IS is, Vec *Y)
 
 static PetscErrorCode VecRestoreSubVector_SeqOpenCL(Vec X, IS is, Vec *Y)
 {
-  Vec_SeqOpenCL   *xs = VecCLData(X), *ys = VecCLData(*Y);
+  Vec_OpenCL      *xs = VecCLData(X), *ys = VecCLData(*Y);
   PetscObjectState state;
 
   PetscFunctionBegin;
@@ -602,17 +622,19 @@ PetscErrorCode VecOpenCLSetHostOps_Private(Vec v)
 
 /* ---------------------------------------------------------------- construction and destruction */
 
-static PetscErrorCode VecDestroy_SeqOpenCL(Vec v)
+static PetscErrorCode VecDestroy_OpenCL(Vec v)
 {
-  Vec_SeqOpenCL *s = VecCLData(v);
+  Vec_OpenCL *s = VecCLData(v);
 
   PetscFunctionBegin;
   if (s) {
     PetscErrorCode (*hostdestroy)(Vec) = s->hostops.destroy;
 
+    PetscCall(VecScatterDestroy(&s->sub_scatter));
     if (s->buf) PetscCall(SbpmgCLReleaseBuffer(s->cl, &s->buf));
     PetscCall(SbpmgCLDestroy(&s->cl));
-    /* VECSEQ's destroy frees the host array and v->data, which is s (it starts with VECHEADER) */
+    /* VECSEQ's (VECMPI's) destroy frees the host array, the host type's own allocations and v->data, which is s (it
+       starts with the host type's data) */
     if (hostdestroy)
       PetscCall(hostdestroy(v));
     else
@@ -621,21 +643,22 @@ static PetscErrorCode VecDestroy_SeqOpenCL(Vec v)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecDuplicate_SeqOpenCL(Vec win, Vec *V)
+/* Same type, layout and device context. */
+static PetscErrorCode VecDuplicate_OpenCL(Vec win, Vec *V)
 {
-  Vec_SeqOpenCL *ws = VecCLData(win);
+  Vec_OpenCL *ws = VecCLData(win);
 
   PetscFunctionBegin;
   PetscCall(VecCreate(PetscObjectComm((PetscObject)win), V));
   PetscCall(PetscLayoutReference(win->map, &(*V)->map));
   {
-    PetscErrorCode ierr = VecCreate_SeqOpenCL_Private(*V, ws->cl);
+    PetscErrorCode ierr = ws->parallel ? VecCreate_MPIOpenCL_Private(*V, ws->cl) : VecCreate_SeqOpenCL_Private(*V, ws->cl);
     if (ierr) {
       PetscCall(VecDestroy(V));
       PetscCall(ierr);
     }
   }
-  PetscCall(PetscArraycpy(VecCLData(*V)->k, ws->k, VEC_CL_NKERNELS)); /* same context, same kernels */
+  PetscCall(PetscArraycpy(VecCLData(*V)->k, ws->k, VEC_CL_NKERNELS)); /* same context, same local length, same kernels */
   PetscCall(PetscObjectListDuplicate(((PetscObject)win)->olist, &((PetscObject)(*V))->olist));
   PetscCall(PetscFunctionListDuplicate(((PetscObject)win)->qlist, &((PetscObject)(*V))->qlist));
   (*V)->ops->view          = win->ops->view;
@@ -643,8 +666,8 @@ static PetscErrorCode VecDuplicate_SeqOpenCL(Vec win, Vec *V)
   PetscFunctionReturn(0);
 }
 
-/* Launch geometry: a function of n and the device only, so reductions are reproducible. */
-static PetscErrorCode VecOpenCLGeometry(SbpmgCL cl, PetscInt n, Vec_SeqOpenCL *s)
+/* Launch geometry: a function of the local length and the device only, so reductions are reproducible. */
+static PetscErrorCode VecOpenCLGeometry(SbpmgCL cl, PetscInt n, Vec_OpenCL *s)
 {
   size_t   wg = 256, maxwg = cl->max_work_group_size ? cl->max_work_group_size : 1;
   PetscInt cu = cl->compute_units ? (PetscInt)cl->compute_units : 1, need, emax, rmax;
@@ -667,49 +690,61 @@ static PetscErrorCode VecOpenCLGeometry(SbpmgCL cl, PetscInt n, Vec_SeqOpenCL *s
   PetscFunctionReturn(0);
 }
 
-/* Turn v (type not set yet, sizes set) into a VECSEQOPENCL on the device context cl. On error v stays destroyable. */
-PetscErrorCode VecCreate_SeqOpenCL_Private(Vec v, SbpmgCL cl)
+/* Turn v, just made a VECSEQ (VecCreate_Seq) or a VECMPI (VecCreate_MPI), into a device vector on the context cl:
+   replace its data by a Vec_OpenCL that starts with the host type's (only VECHEADER is set there after those
+   constructors; the rest is zero), keep the host operations, install ours, allocate the buffer (zero, like the host
+   array). On error v stays destroyable. */
+PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
 {
-  Vec_SeqOpenCL *s;
-  PetscMPIInt    size;
-  MPI_Comm       comm = PetscObjectComm((PetscObject)v);
-  PetscScalar    zero = 0;
-  size_t         bytes;
+  Vec_OpenCL *s;
+  PetscScalar zero = 0;
+  size_t      bytes;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCheck(size == 1, comm, PETSC_ERR_SUP,
-             "VECSEQOPENCL is a sequential vector but its communicator has %d MPI ranks: the parallel device vector (VECMPIOPENCL) is not implemented yet; "
-             "create the vector on "
-             "PETSC_COMM_SELF or run on one rank",
-             size);
-  PetscCheck(sizeof(PetscScalar) < 8 || cl->fp64, comm, PETSC_ERR_SUP,
-             "PetscScalar is double but the OpenCL device %s has no cl_khr_fp64 (double precision) support", cl->device_name);
-  PetscCall(VecCreate_Seq(v)); /* host array (zeroed), VECSEQ's operations, petscnative */
-  PetscCall(PetscNew(&s));     /* zeroed, VEC_CL_SEQ_RESERVE included */
+  PetscCall(PetscNew(&s)); /* zeroed, VEC_CL_HOST_RESERVE included */
   {
-    PetscScalar **seq = (PetscScalar **)v->data; /* only its VECHEADER part (three pointers) is read */
+    PetscScalar **host = (PetscScalar **)v->data; /* only its VECHEADER part (three pointers) is read */
 
-    s->array           = seq[0];
-    s->array_allocated = seq[1];
-    s->unplacedarray   = seq[2];
+    s->array           = host[0];
+    s->array_allocated = host[1];
+    s->unplacedarray   = host[2];
   }
   PetscCall(PetscFree(v->data));
-  v->data    = s;
-  s->hostops = *v->ops;
+  v->data     = s;
+  s->hostops  = *v->ops;
+  s->parallel = parallel;
   PetscCall(SbpmgCLReference(cl));
   s->cl             = cl;
   s->sub_start      = -1;
-  v->ops->destroy   = VecDestroy_SeqOpenCL;
-  v->ops->duplicate = VecDuplicate_SeqOpenCL;
+  v->ops->destroy   = VecDestroy_OpenCL;
+  v->ops->duplicate = VecDuplicate_OpenCL;
   PetscCall(VecOpenCLSetHostOps_Private(v));
   PetscCall(VecOpenCLSetDeviceOps_Private(v));
-  PetscCall(PetscObjectChangeTypeName((PetscObject)v, VECSEQOPENCL));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)v, parallel ? VECMPIOPENCL : VECSEQOPENCL));
   PetscCall(VecOpenCLGeometry(cl, v->map->n, s));
   bytes = ((size_t)v->map->n + VEC_CL_NRES + (size_t)VEC_CL_MAX_FUSE * (size_t)s->rgroups) * sizeof(PetscScalar);
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, &s->buf));
   PetscCall(SbpmgCLFillBuffer(cl, s->buf, &zero, sizeof(zero), 0, (size_t)v->map->n * sizeof(PetscScalar)));
   v->offloadmask = PETSC_OFFLOAD_BOTH; /* zero on both sides */
+  PetscFunctionReturn(0);
+}
+
+/* Turn v (type not set yet, sizes set) into a VECSEQOPENCL on the device context cl. On error v stays destroyable. */
+PetscErrorCode VecCreate_SeqOpenCL_Private(Vec v, SbpmgCL cl)
+{
+  PetscMPIInt size;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)v);
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCheck(size == 1, comm, PETSC_ERR_ARG_WRONG,
+             "VECSEQOPENCL is a sequential vector but its communicator has %d MPI ranks: use VECOPENCL (VecCreateOpenCL()) or VECMPIOPENCL for a parallel "
+             "device vector, or create it on PETSC_COMM_SELF",
+             size);
+  PetscCheck(sizeof(PetscScalar) < 8 || cl->fp64, comm, PETSC_ERR_SUP,
+             "PetscScalar is double but the OpenCL device %s has no cl_khr_fp64 (double precision) support", cl->device_name);
+  PetscCall(VecCreate_Seq(v)); /* host array (zeroed), VECSEQ's operations, petscnative */
+  PetscCall(VecOpenCLConvert_Private(v, cl, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
@@ -724,35 +759,28 @@ static PetscErrorCode VecCreate_SeqOpenCL(Vec v)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecOpenCLNoParallel(Vec v, const char type[])
+/* VecSetType(v, VECMPIOPENCL): on the default device context (any number of ranks, like VECMPI). */
+static PetscErrorCode VecCreate_MPIOpenCL(Vec v)
 {
-  PetscMPIInt size;
-  MPI_Comm    comm = PetscObjectComm((PetscObject)v);
+  SbpmgCL cl;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  SETERRQ(comm, PETSC_ERR_SUP,
-          "Vector type %s on %d MPI ranks: the parallel device vector (VECMPIOPENCL) is not implemented yet; run on one rank, or use -vec_type mpi for host "
-          "vectors",
-          type, size);
+  PetscCall(SbpmgCLGetDefault(&cl));
+  PetscCall(VecCreate_MPIOpenCL_Private(v, cl));
+  PetscFunctionReturn(0);
 }
 
-/* VECOPENCL: VECSEQOPENCL on one rank; more ranks are refused until VECMPIOPENCL exists. */
+/* VECOPENCL: VECSEQOPENCL on one rank, VECMPIOPENCL on more (as VECSTANDARD is VECSEQ or VECMPI). */
 static PetscErrorCode VecCreate_OpenCL(Vec v)
 {
   PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)v), &size));
-  if (size > 1) PetscCall(VecOpenCLNoParallel(v, VECOPENCL));
-  PetscCall(VecCreate_SeqOpenCL(v));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode VecCreate_MPIOpenCL(Vec v)
-{
-  PetscFunctionBegin;
-  PetscCall(VecOpenCLNoParallel(v, VECMPIOPENCL));
+  if (size > 1)
+    PetscCall(VecCreate_MPIOpenCL(v));
+  else
+    PetscCall(VecCreate_SeqOpenCL(v));
   PetscFunctionReturn(0);
 }
 
@@ -811,7 +839,7 @@ PetscErrorCode VecCreateSeqOpenCL(MPI_Comm comm, PetscInt n, Vec *v)
 
    Level: intermediate
 
-.seealso: `VecCreateSeqOpenCL()`, `SbpmgCLCreate()`
+.seealso: `VecCreateSeqOpenCL()`, `VecCreateOpenCLWithContext()`, `SbpmgCLCreate()`
 @*/
 PetscErrorCode VecCreateSeqOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt n, Vec *v)
 {
@@ -833,8 +861,7 @@ PetscErrorCode VecCreateSeqOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt
 }
 
 /*@C
-   VecCreateOpenCL - Create a device vector of type VECOPENCL: VECSEQOPENCL on one rank. On more ranks this is an
-   error for now (the parallel device vector VECMPIOPENCL does not exist yet).
+   VecCreateOpenCL - Create a device vector of type VECOPENCL: VECSEQOPENCL on one rank, VECMPIOPENCL on more.
 
    Collective
 
@@ -844,11 +871,14 @@ PetscErrorCode VecCreateSeqOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt
 -  N    - global length (or PETSC_DETERMINE)
 
    Output Parameter:
-.  v - the vector
+.  v - the vector, zero on host and device; each rank's local part lives on that rank's device (SbpmgCLGetDefault())
+
+   Options Database Keys:
+.  -vec_type opencl - select this type in VecSetFromOptions() (also DMSetVecType(dm, VECOPENCL) for DM vectors)
 
    Level: beginner
 
-.seealso: `VecCreateSeqOpenCL()`
+.seealso: `VecCreateSeqOpenCL()`, `VecCreateOpenCLWithContext()`, `VecOpenCLGetBufferRead()`
 @*/
 PetscErrorCode VecCreateOpenCL(MPI_Comm comm, PetscInt n, PetscInt N, Vec *v)
 {
@@ -867,12 +897,52 @@ PetscErrorCode VecCreateOpenCL(MPI_Comm comm, PetscInt n, PetscInt N, Vec *v)
   PetscFunctionReturn(0);
 }
 
+/*@C
+   VecCreateOpenCLWithContext - Create a device vector (VECSEQOPENCL on one rank, VECMPIOPENCL on more) whose local part
+   lives on a given device context of this rank.
+
+   Collective
+
+   Input Parameters:
++  comm - the communicator
+.  cl   - this rank's device context (the vector takes a reference)
+.  n    - local length (or PETSC_DECIDE)
+-  N    - global length (or PETSC_DETERMINE)
+
+   Output Parameter:
+.  v - the vector, zero on host and device
+
+   Level: intermediate
+
+.seealso: `VecCreateOpenCL()`, `SbpmgCLCreate()`
+@*/
+PetscErrorCode VecCreateOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt n, PetscInt N, Vec *v)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscValidPointer(cl, 2);
+  PetscValidPointer(v, 5);
+  PetscCall(SbpmgInitializePackage());
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(VecCreate(comm, v));
+  {
+    PetscErrorCode ierr = VecSetSizes(*v, n, N);
+    if (!ierr) ierr = size > 1 ? VecCreate_MPIOpenCL_Private(*v, cl) : VecCreate_SeqOpenCL_Private(*v, cl);
+    if (ierr) {
+      PetscCall(VecDestroy(v));
+      PetscCall(ierr);
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Called once by SbpmgRegisterTypes(). */
 PetscErrorCode SbpmgVecRegisterTypes(void)
 {
   PetscFunctionBegin;
   PetscCall(VecRegister(VECSEQOPENCL, VecCreate_SeqOpenCL));
-  PetscCall(VecRegister(VECOPENCL, VecCreate_OpenCL));
   PetscCall(VecRegister(VECMPIOPENCL, VecCreate_MPIOpenCL));
+  PetscCall(VecRegister(VECOPENCL, VecCreate_OpenCL));
   PetscFunctionReturn(0);
 }

@@ -1,9 +1,13 @@
-/* VECSEQOPENCL operations that run on the device (kernels/vecops.cl).
+/* Device vector operations that run on the device (kernels/vecops.cl), on the local part of the vector: VECSEQOPENCL's
+   operations, and VECMPIOPENCL's element-wise ones as they are (src/vec/vecmpiopencl.c adds the MPI_Allreduce of the
+   reductions).
 
-   Each operation takes the device path when every vector argument is a VECSEQOPENCL of the same device context: the
+   Each operation takes the device path when every vector argument is a device vector of the same device context: the
    vectors it reads are synced to the device (no transfer when already there), vectors it only writes are not, and the
-   vectors it writes end up valid on the device only. Otherwise it falls back to VECSEQ's function on the host copies.
-   Reductions read back one small result (one transfer of a few scalars); nothing else waits for the device. */
+   vectors it writes end up valid on the device only. Otherwise it falls back to the host type's local function on the
+   host copies (a reduction's fallback computes the local part only, so both types' reductions stay local + allreduce
+   whichever path a rank takes). Reductions read back one small result (one transfer of a few scalars); nothing else
+   waits for the device. */
 #include "vecopenclimpl.h"
 
 #define ESZ sizeof(PetscScalar)
@@ -12,7 +16,7 @@
 
 static PetscErrorCode VecCLLaunchElem(Vec v, cl_kernel k)
 {
-  Vec_SeqOpenCL *s = VecCLData(v);
+  Vec_OpenCL *s = VecCLData(v);
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLLaunch1D(s->cl, k, (size_t)s->egroups * s->wg, s->wg));
@@ -42,7 +46,7 @@ static PetscErrorCode VecCLHostEnd(Vec out)
   PetscBool is;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)out, VECSEQOPENCL, &is));
+  PetscCall(VecOpenCLIsDevice_Private(out, &is));
   if (is) out->offloadmask = PETSC_OFFLOAD_CPU;
   PetscCall(PetscObjectStateIncrease((PetscObject)out));
   PetscFunctionReturn(0);
@@ -64,9 +68,9 @@ static PetscErrorCode VecCLDeviceWritten(Vec v)
 
 static PetscErrorCode VecSet_SeqOpenCL(Vec y, PetscScalar a)
 {
-  Vec_SeqOpenCL *s = VecCLData(y);
-  cl_ulong       n = (cl_ulong)y->map->n;
-  cl_kernel      k;
+  Vec_OpenCL *s = VecCLData(y);
+  cl_ulong    n = (cl_ulong)y->map->n;
+  cl_kernel   k;
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLGetKernel_Private(y, VEC_CL_K_SET, &k));
@@ -81,9 +85,9 @@ static PetscErrorCode VecSet_SeqOpenCL(Vec y, PetscScalar a)
 /* y[i] op= a, for the kernels (n, a, y) */
 static PetscErrorCode VecCLScalarInPlace(Vec y, VecCLKernelId id, PetscScalar a)
 {
-  Vec_SeqOpenCL *s = VecCLData(y);
-  cl_ulong       n = (cl_ulong)y->map->n;
-  cl_kernel      k;
+  Vec_OpenCL *s = VecCLData(y);
+  cl_ulong    n = (cl_ulong)y->map->n;
+  cl_kernel   k;
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLSyncDevice(y));
@@ -115,8 +119,8 @@ static PetscErrorCode VecShift_SeqOpenCL(Vec y, PetscScalar a)
 
 static PetscErrorCode VecCopy_SeqOpenCL(Vec x, Vec y)
 {
-  Vec_SeqOpenCL *xs = VecCLData(x);
-  PetscBool      dev;
+  Vec_OpenCL *xs = VecCLData(x);
+  PetscBool   dev;
 
   PetscFunctionBegin;
   if (x == y) PetscFunctionReturn(0);
@@ -166,11 +170,11 @@ static PetscErrorCode VecSwap_SeqOpenCL(Vec x, Vec y)
 static PetscErrorCode VecCLBinary(Vec y, Vec x, VecCLKernelId id, PetscInt nscalars, const PetscScalar a[], PetscBool ywrite_only,
                                   PetscLogDouble flops_per_entry)
 {
-  Vec_SeqOpenCL *s = VecCLData(y);
-  cl_ulong       n = (cl_ulong)y->map->n;
-  cl_kernel      k;
-  cl_mem         xb  = VecCLData(x)->buf;
-  cl_uint        arg = 0;
+  Vec_OpenCL *s = VecCLData(y);
+  cl_ulong    n = (cl_ulong)y->map->n;
+  cl_kernel   k;
+  cl_mem      xb  = VecCLData(x)->buf;
+  cl_uint     arg = 0;
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLSyncDevice(x));
@@ -250,10 +254,10 @@ static PetscErrorCode VecAXPBY_SeqOpenCL(Vec y, PetscScalar a, PetscScalar b, Ve
 /* w = a x + b y, w not read */
 static PetscErrorCode VecCLWAXPBY(Vec w, PetscScalar a, PetscScalar b, Vec x, Vec y)
 {
-  Vec_SeqOpenCL *s = VecCLData(w);
-  cl_ulong       n = (cl_ulong)w->map->n;
-  cl_kernel      k;
-  cl_mem         xb = VecCLData(x)->buf, yb = VecCLData(y)->buf;
+  Vec_OpenCL *s = VecCLData(w);
+  cl_ulong    n = (cl_ulong)w->map->n;
+  cl_kernel   k;
+  cl_mem      xb = VecCLData(x)->buf, yb = VecCLData(y)->buf;
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLSyncDevice(x));
@@ -302,10 +306,10 @@ static PetscErrorCode VecAXPBYPCZ_SeqOpenCL(Vec z, PetscScalar a, PetscScalar b,
   if (c == (PetscScalar)0)
     PetscCall(VecCLWAXPBY(z, a, b, x, y)); /* z's old values are not read */
   else {
-    Vec_SeqOpenCL *s = VecCLData(z);
-    cl_ulong       n = (cl_ulong)z->map->n;
-    cl_kernel      k;
-    cl_mem         xb = VecCLData(x)->buf, yb = VecCLData(y)->buf;
+    Vec_OpenCL *s = VecCLData(z);
+    cl_ulong    n = (cl_ulong)z->map->n;
+    cl_kernel   k;
+    cl_mem      xb = VecCLData(x)->buf, yb = VecCLData(y)->buf;
 
     PetscCall(VecOpenCLSyncDevice(x));
     PetscCall(VecOpenCLSyncDevice(y));
@@ -323,10 +327,10 @@ static PetscErrorCode VecAXPBYPCZ_SeqOpenCL(Vec z, PetscScalar a, PetscScalar b,
 /* y = y + sum_j a_j x_j, up to VEC_CL_MAX_FUSE vectors per pass */
 static PetscErrorCode VecMAXPY_SeqOpenCL(Vec y, PetscInt nv, const PetscScalar *alpha, Vec *x)
 {
-  Vec_SeqOpenCL *s = VecCLData(y);
-  cl_ulong       n = (cl_ulong)y->map->n;
-  PetscBool      dev;
-  cl_kernel      k;
+  Vec_OpenCL *s = VecCLData(y);
+  cl_ulong    n = (cl_ulong)y->map->n;
+  PetscBool   dev;
+  cl_kernel   k;
 
   PetscFunctionBegin;
   PetscCall(VecCLAllSameDevice(y, nv, x, &dev));
@@ -376,11 +380,11 @@ static PetscErrorCode VecCLPointwise(Vec w, Vec x, Vec y, VecCLPointwiseOp op, P
     PetscCall(host(w, x, y));
     PetscCall(VecCLHostEnd(w));
   } else {
-    Vec_SeqOpenCL *s = VecCLData(w);
-    cl_ulong       n = (cl_ulong)w->map->n;
-    cl_uint        o = (cl_uint)op;
-    cl_kernel      k;
-    cl_mem         xb = VecCLData(x)->buf, yb = VecCLData(y)->buf;
+    Vec_OpenCL *s = VecCLData(w);
+    cl_ulong    n = (cl_ulong)w->map->n;
+    cl_uint     o = (cl_uint)op;
+    cl_kernel   k;
+    cl_mem      xb = VecCLData(x)->buf, yb = VecCLData(y)->buf;
 
     PetscCall(VecOpenCLSyncDevice(x));
     PetscCall(VecOpenCLSyncDevice(y));
@@ -433,10 +437,10 @@ typedef enum { VEC_CL_UN_RECIPROCAL, VEC_CL_UN_ABS, VEC_CL_UN_SQRTABS, VEC_CL_UN
 
 static PetscErrorCode VecCLUnary(Vec y, VecCLUnaryOp op)
 {
-  Vec_SeqOpenCL *s = VecCLData(y);
-  cl_ulong       n = (cl_ulong)y->map->n;
-  cl_uint        o = (cl_uint)op;
-  cl_kernel      k;
+  Vec_OpenCL *s = VecCLData(y);
+  cl_ulong    n = (cl_ulong)y->map->n;
+  cl_uint     o = (cl_uint)op;
+  cl_kernel   k;
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLSyncDevice(y));
@@ -496,10 +500,10 @@ static PetscErrorCode VecConjugate_SeqOpenCL(Vec y)
 /* Stage 2 and the read-back: nsets results of the sum (or max) of the partials of x's reduction area. */
 static PetscErrorCode VecCLReduceFinal(Vec x, VecCLKernelId final, PetscInt nsets, PetscScalar res[])
 {
-  Vec_SeqOpenCL *s        = VecCLData(x);
-  cl_uint        G        = (cl_uint)s->rgroups;
-  cl_ulong       part_off = (cl_ulong)x->map->n + VEC_CL_NRES, res_off = (cl_ulong)x->map->n;
-  cl_kernel      k;
+  Vec_OpenCL *s        = VecCLData(x);
+  cl_uint     G        = (cl_uint)s->rgroups;
+  cl_ulong    part_off = (cl_ulong)x->map->n + VEC_CL_NRES, res_off = (cl_ulong)x->map->n;
+  cl_kernel   k;
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLGetKernel_Private(x, final, &k));
@@ -511,7 +515,7 @@ static PetscErrorCode VecCLReduceFinal(Vec x, VecCLKernelId final, PetscInt nset
 
 static PetscErrorCode VecCLLaunchReduce(Vec x, cl_kernel k)
 {
-  Vec_SeqOpenCL *s = VecCLData(x);
+  Vec_OpenCL *s = VecCLData(x);
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLLaunch1D(s->cl, k, (size_t)s->rgroups * s->wg, s->wg));
@@ -521,9 +525,9 @@ static PetscErrorCode VecCLLaunchReduce(Vec x, cl_kernel k)
 /* Fused dot products val[j] = x . y[j] on the device, chunks of VEC_CL_MAX_FUSE vectors per pass over x. */
 static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar val[])
 {
-  Vec_SeqOpenCL *s = VecCLData(x);
-  cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
-  cl_kernel      k;
+  Vec_OpenCL *s = VecCLData(x);
+  cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+  cl_kernel   k;
 
   PetscFunctionBegin;
   if (nv <= 0) PetscFunctionReturn(0);
@@ -558,7 +562,8 @@ static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar v
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecDot_SeqOpenCL(Vec x, Vec y, PetscScalar *val)
+/* The local part of x . y */
+PetscErrorCode VecDotLocal_OpenCL(Vec x, Vec y, PetscScalar *val)
 {
   PetscBool dev;
 
@@ -566,14 +571,14 @@ static PetscErrorCode VecDot_SeqOpenCL(Vec x, Vec y, PetscScalar *val)
   PetscCall(VecOpenCLSameDevice_Private(x, y, &dev));
   if (!dev) {
     PetscCall(VecCLHostBegin(x, 1, &y));
-    PetscCall(HOSTOPS(x).dot(x, y, val));
+    PetscCall(HOSTOPS(x).dot_local(x, y, val));
     PetscFunctionReturn(0);
   }
   PetscCall(VecCLMDot(x, 1, &y, val));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecMDot_SeqOpenCL(Vec x, PetscInt nv, const Vec y[], PetscScalar val[])
+PetscErrorCode VecMDotLocal_OpenCL(Vec x, PetscInt nv, const Vec y[], PetscScalar val[])
 {
   PetscBool dev;
 
@@ -581,7 +586,7 @@ static PetscErrorCode VecMDot_SeqOpenCL(Vec x, PetscInt nv, const Vec y[], Petsc
   PetscCall(VecCLAllSameDevice(x, nv, y, &dev));
   if (!dev) {
     PetscCall(VecCLHostBegin(x, nv, y));
-    PetscCall(HOSTOPS(x).mdot(x, nv, y, val));
+    PetscCall(HOSTOPS(x).mdot_local(x, nv, y, val));
     PetscFunctionReturn(0);
   }
   PetscCall(VecCLMDot(x, nv, y, val));
@@ -591,9 +596,9 @@ static PetscErrorCode VecMDot_SeqOpenCL(Vec x, PetscInt nv, const Vec y[], Petsc
 /* s = sum x (op 0), sum |x| (1), sum x^2 (2) */
 static PetscErrorCode VecCLReduce1(Vec x, cl_uint op, PetscScalar *res)
 {
-  Vec_SeqOpenCL *s = VecCLData(x);
-  cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
-  cl_kernel      k;
+  Vec_OpenCL *s = VecCLData(x);
+  cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+  cl_kernel   k;
 
   PetscFunctionBegin;
   if (!n) {
@@ -613,10 +618,10 @@ static PetscErrorCode VecCLReduce1(Vec x, cl_uint op, PetscScalar *res)
 /* max |x| (op 0) or max |x/y| with |x| where y = 0 (op 1); NaN propagates */
 static PetscErrorCode VecCLAmax(Vec x, Vec y, cl_uint op, PetscScalar *res)
 {
-  Vec_SeqOpenCL *s = VecCLData(x);
-  cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
-  cl_kernel      k;
-  cl_mem         yb = VecCLData(y)->buf;
+  Vec_OpenCL *s = VecCLData(x);
+  cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+  cl_kernel   k;
+  cl_mem      yb = VecCLData(y)->buf;
 
   PetscFunctionBegin;
   if (!n) {
@@ -635,32 +640,34 @@ static PetscErrorCode VecCLAmax(Vec x, Vec y, cl_uint op, PetscScalar *res)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecNorm_SeqOpenCL(Vec x, NormType type, PetscReal *val)
+/* The local ingredients of a norm, before any square root: NORM_1: r[0] = sum |x|; NORM_2, NORM_FROBENIUS: r[0] = sum x^2;
+   NORM_INFINITY: r[0] = max |x| (NaN propagates); NORM_1_AND_2: r[0] = sum |x|, r[1] = sum x^2 (one pass). */
+PetscErrorCode VecNormLocalSums_OpenCL(Vec x, NormType type, PetscReal r[2])
 {
-  PetscScalar r[2];
+  PetscScalar t[2];
 
   PetscFunctionBegin;
   switch (type) {
   case NORM_1:
-    PetscCall(VecCLReduce1(x, 1, r));
-    *val = PetscRealPart(r[0]);
+    PetscCall(VecCLReduce1(x, 1, t));
+    r[0] = PetscRealPart(t[0]);
     break;
   case NORM_2:
   case NORM_FROBENIUS:
-    PetscCall(VecCLReduce1(x, 2, r));
-    *val = PetscSqrtReal(PetscRealPart(r[0]));
+    PetscCall(VecCLReduce1(x, 2, t));
+    r[0] = PetscRealPart(t[0]);
     break;
   case NORM_INFINITY:
-    PetscCall(VecCLAmax(x, x, 0, r));
-    *val = PetscRealPart(r[0]);
+    PetscCall(VecCLAmax(x, x, 0, t));
+    r[0] = PetscRealPart(t[0]);
     break;
   case NORM_1_AND_2: {
-    Vec_SeqOpenCL *s = VecCLData(x);
-    cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
-    cl_kernel      k;
+    Vec_OpenCL *s = VecCLData(x);
+    cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+    cl_kernel   k;
 
     if (!n) {
-      val[0] = val[1] = 0;
+      r[0] = r[1] = 0;
       break;
     }
     PetscCall(VecOpenCLSyncDevice(x));
@@ -668,10 +675,10 @@ static PetscErrorCode VecNorm_SeqOpenCL(Vec x, NormType type, PetscReal *val)
     PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
     PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(n), &n, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
     PetscCall(VecCLLaunchReduce(x, k));
-    PetscCall(VecCLReduceFinal(x, VEC_CL_K_SUM_FINAL, 2, r));
+    PetscCall(VecCLReduceFinal(x, VEC_CL_K_SUM_FINAL, 2, t));
     PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, 3.0 * n, (PetscLogDouble)n * ESZ));
-    val[0] = PetscRealPart(r[0]);
-    val[1] = PetscSqrtReal(PetscRealPart(r[1]));
+    r[0] = PetscRealPart(t[0]);
+    r[1] = PetscRealPart(t[1]);
   } break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown NormType %d", (int)type);
@@ -679,15 +686,37 @@ static PetscErrorCode VecNorm_SeqOpenCL(Vec x, NormType type, PetscReal *val)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecSum_SeqOpenCL(Vec x, PetscScalar *sum)
+/* The norm of the local part (VECSEQOPENCL's norm; both types' norm_local, as PETSc's split-phase VecNormBegin() wants) */
+static PetscErrorCode VecNorm_SeqOpenCL(Vec x, NormType type, PetscReal *val)
+{
+  PetscReal r[2];
+
+  PetscFunctionBegin;
+  PetscCall(VecNormLocalSums_OpenCL(x, type, r));
+  switch (type) {
+  case NORM_2:
+  case NORM_FROBENIUS:
+    *val = PetscSqrtReal(r[0]);
+    break;
+  case NORM_1_AND_2:
+    val[0] = r[0];
+    val[1] = PetscSqrtReal(r[1]);
+    break;
+  default:
+    *val = r[0];
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VecSumLocal_OpenCL(Vec x, PetscScalar *sum)
 {
   PetscFunctionBegin;
   PetscCall(VecCLReduce1(x, 0, sum));
   PetscFunctionReturn(0);
 }
 
-/* dp = s . t, nm = t . t in one pass (two fused dot products of t) */
-static PetscErrorCode VecDotNorm2_SeqOpenCL(Vec s, Vec t, PetscScalar *dp, PetscScalar *nm)
+/* dp = s . t, nm = t . t in one pass (two fused dot products of t), local parts */
+PetscErrorCode VecDotNorm2Local_OpenCL(Vec s, Vec t, PetscScalar *dp, PetscScalar *nm)
 {
   PetscBool   dev;
   PetscScalar r[2];
@@ -718,7 +747,10 @@ static PetscErrorCode VecDotNorm2_SeqOpenCL(Vec s, Vec t, PetscScalar *dp, Petsc
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecMaxPointwiseDivide_SeqOpenCL(Vec x, Vec y, PetscReal *max)
+/* max_i |x_i / y_i| (|x_i| where y_i = 0) over the local part. The host fallback is VECSEQ's loop written out here:
+   PETSc 3.18's VecMaxPointwiseDivide_Seq() ends with an MPI_Allreduce on the vector's communicator, which must not
+   happen inside a rank-local decision. */
+PetscErrorCode VecMaxPointwiseDivideLocal_OpenCL(Vec x, Vec y, PetscReal *max)
 {
   PetscBool   dev;
   PetscScalar r;
@@ -726,8 +758,19 @@ static PetscErrorCode VecMaxPointwiseDivide_SeqOpenCL(Vec x, Vec y, PetscReal *m
   PetscFunctionBegin;
   PetscCall(VecOpenCLSameDevice_Private(x, y, &dev));
   if (!dev) {
-    PetscCall(VecCLHostBegin(x, 1, &y));
-    PetscCall(HOSTOPS(x).maxpointwisedivide(x, y, max));
+    const PetscScalar *xx, *yy;
+    PetscReal          m = 0;
+
+    PetscCall(VecGetArrayRead(x, &xx));
+    PetscCall(VecGetArrayRead(y, &yy));
+    for (PetscInt i = 0; i < x->map->n; i++) {
+      const PetscReal v = PetscAbsScalar(yy[i] == (PetscScalar)0 ? xx[i] : xx[i] / yy[i]);
+      m                 = PetscMax(v, m);
+    }
+    PetscCall(VecRestoreArrayRead(y, &yy));
+    PetscCall(VecRestoreArrayRead(x, &xx));
+    PetscCall(PetscLogFlops((PetscLogDouble)x->map->n));
+    *max = m;
     PetscFunctionReturn(0);
   }
   PetscCall(VecCLAmax(x, y, 1, &r));
@@ -738,11 +781,11 @@ static PetscErrorCode VecMaxPointwiseDivide_SeqOpenCL(Vec x, Vec y, PetscReal *m
 /* The largest (sign 1) or smallest (sign -1) entry and the first index holding it, as VECSEQ defines them. */
 static PetscErrorCode VecCLLocation(Vec x, PetscReal sign, PetscInt *idx, PetscReal *val)
 {
-  Vec_SeqOpenCL *s = VecCLData(x);
-  cl_ulong       n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES, res_off = n;
-  cl_uint        G  = (cl_uint)s->rgroups;
-  PetscScalar    sg = sign, r[2];
-  cl_kernel      k, kf;
+  Vec_OpenCL *s = VecCLData(x);
+  cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES, res_off = n;
+  cl_uint     G  = (cl_uint)s->rgroups;
+  PetscScalar sg = sign, r[2];
+  cl_kernel   k, kf;
 
   PetscFunctionBegin;
   if (!n) {
@@ -775,14 +818,15 @@ static PetscErrorCode VecCLLocation(Vec x, PetscReal sign, PetscInt *idx, PetscR
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecMax_SeqOpenCL(Vec x, PetscInt *idx, PetscReal *val)
+/* local index of the local maximum (-1 and PETSC_MIN_REAL for an empty local part) */
+PetscErrorCode VecMaxLocal_OpenCL(Vec x, PetscInt *idx, PetscReal *val)
 {
   PetscFunctionBegin;
   PetscCall(VecCLLocation(x, 1, idx, val));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecMin_SeqOpenCL(Vec x, PetscInt *idx, PetscReal *val)
+PetscErrorCode VecMinLocal_OpenCL(Vec x, PetscInt *idx, PetscReal *val)
 {
   PetscFunctionBegin;
   PetscCall(VecCLLocation(x, -1, idx, val));
@@ -794,42 +838,43 @@ PetscErrorCode VecOpenCLSetDeviceOps_Private(Vec v)
   VecOps ops = v->ops;
 
   PetscFunctionBegin;
-  ops->set                = VecSet_SeqOpenCL;
-  ops->scale              = VecScale_SeqOpenCL;
-  ops->shift              = VecShift_SeqOpenCL;
-  ops->copy               = VecCopy_SeqOpenCL;
-  ops->swap               = VecSwap_SeqOpenCL;
-  ops->axpy               = VecAXPY_SeqOpenCL;
-  ops->aypx               = VecAYPX_SeqOpenCL;
-  ops->axpby              = VecAXPBY_SeqOpenCL;
-  ops->waxpy              = VecWAXPY_SeqOpenCL;
-  ops->axpbypcz           = VecAXPBYPCZ_SeqOpenCL;
-  ops->maxpy              = VecMAXPY_SeqOpenCL;
-  ops->pointwisemult      = VecPointwiseMult_SeqOpenCL;
-  ops->pointwisedivide    = VecPointwiseDivide_SeqOpenCL;
-  ops->pointwisemax       = VecPointwiseMax_SeqOpenCL;
-  ops->pointwisemin       = VecPointwiseMin_SeqOpenCL;
-  ops->pointwisemaxabs    = VecPointwiseMaxAbs_SeqOpenCL;
-  ops->reciprocal         = VecReciprocal_SeqOpenCL;
-  ops->abs                = VecAbs_SeqOpenCL;
-  ops->sqrt               = VecSqrtAbs_SeqOpenCL;
-  ops->exp                = VecExp_SeqOpenCL;
-  ops->log                = VecLog_SeqOpenCL;
-  ops->conjugate          = VecConjugate_SeqOpenCL;
-  ops->dot                = VecDot_SeqOpenCL;
-  ops->tdot               = VecDot_SeqOpenCL; /* real scalars */
-  ops->mdot               = VecMDot_SeqOpenCL;
-  ops->mtdot              = VecMDot_SeqOpenCL;
-  ops->dot_local          = VecDot_SeqOpenCL; /* sequential: the local part is the whole */
-  ops->tdot_local         = VecDot_SeqOpenCL;
-  ops->mdot_local         = VecMDot_SeqOpenCL;
-  ops->mtdot_local        = VecMDot_SeqOpenCL;
+  ops->set             = VecSet_SeqOpenCL;
+  ops->scale           = VecScale_SeqOpenCL;
+  ops->shift           = VecShift_SeqOpenCL;
+  ops->copy            = VecCopy_SeqOpenCL;
+  ops->swap            = VecSwap_SeqOpenCL;
+  ops->axpy            = VecAXPY_SeqOpenCL;
+  ops->aypx            = VecAYPX_SeqOpenCL;
+  ops->axpby           = VecAXPBY_SeqOpenCL;
+  ops->waxpy           = VecWAXPY_SeqOpenCL;
+  ops->axpbypcz        = VecAXPBYPCZ_SeqOpenCL;
+  ops->maxpy           = VecMAXPY_SeqOpenCL;
+  ops->pointwisemult   = VecPointwiseMult_SeqOpenCL;
+  ops->pointwisedivide = VecPointwiseDivide_SeqOpenCL;
+  ops->pointwisemax    = VecPointwiseMax_SeqOpenCL;
+  ops->pointwisemin    = VecPointwiseMin_SeqOpenCL;
+  ops->pointwisemaxabs = VecPointwiseMaxAbs_SeqOpenCL;
+  ops->reciprocal      = VecReciprocal_SeqOpenCL;
+  ops->abs             = VecAbs_SeqOpenCL;
+  ops->sqrt            = VecSqrtAbs_SeqOpenCL;
+  ops->exp             = VecExp_SeqOpenCL;
+  ops->log             = VecLog_SeqOpenCL;
+  ops->conjugate       = VecConjugate_SeqOpenCL;
+  /* reductions: the local part, which is the whole for VECSEQOPENCL (VECMPIOPENCL replaces the global ones) */
+  ops->dot                = VecDotLocal_OpenCL;
+  ops->tdot               = VecDotLocal_OpenCL; /* real scalars */
+  ops->mdot               = VecMDotLocal_OpenCL;
+  ops->mtdot              = VecMDotLocal_OpenCL;
+  ops->dot_local          = VecDotLocal_OpenCL;
+  ops->tdot_local         = VecDotLocal_OpenCL;
+  ops->mdot_local         = VecMDotLocal_OpenCL;
+  ops->mtdot_local        = VecMDotLocal_OpenCL;
   ops->norm               = VecNorm_SeqOpenCL;
   ops->norm_local         = VecNorm_SeqOpenCL;
-  ops->sum                = VecSum_SeqOpenCL;
-  ops->dotnorm2           = VecDotNorm2_SeqOpenCL;
-  ops->maxpointwisedivide = VecMaxPointwiseDivide_SeqOpenCL;
-  ops->max                = VecMax_SeqOpenCL;
-  ops->min                = VecMin_SeqOpenCL;
+  ops->sum                = VecSumLocal_OpenCL;
+  ops->dotnorm2           = VecDotNorm2Local_OpenCL;
+  ops->maxpointwisedivide = VecMaxPointwiseDivideLocal_OpenCL;
+  ops->max                = VecMaxLocal_OpenCL;
+  ops->min                = VecMinLocal_OpenCL;
   PetscFunctionReturn(0);
 }

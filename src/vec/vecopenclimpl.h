@@ -1,4 +1,4 @@
-/* VECSEQOPENCL internals, shared by the files of src/vec (not installed). */
+/* Device vector internals (VECSEQOPENCL, VECMPIOPENCL), shared by the files of src/vec (not installed). */
 #ifndef SBPMG_VECOPENCLIMPL_H
 #define SBPMG_VECOPENCLIMPL_H
 
@@ -6,11 +6,12 @@
 #include <petsc/private/vecimpl.h>
 
 #if defined(PETSC_USE_COMPLEX)
-#  error "sbpmg's device vectors (VECSEQOPENCL) support real PetscScalar only"
+#  error "sbpmg's device vectors (VECSEQOPENCL, VECMPIOPENCL) support real PetscScalar only"
 #endif
 
-/* VECSEQ's constructor: exported by libpetsc but declared in no installed header */
+/* The host types' constructors: exported by libpetsc but declared in no installed header */
 PETSC_EXTERN PetscErrorCode VecCreate_Seq(Vec);
+PETSC_EXTERN PetscErrorCode VecCreate_MPI(Vec);
 
 #define VEC_CL_MAX_FUSE 8  /* vectors fused into one pass of mdot and maxpy */
 #define VEC_CL_NRES     16 /* result slots of the reduction area */
@@ -42,42 +43,67 @@ typedef enum {
   VEC_CL_NKERNELS
 } VecCLKernelId;
 
-/* Room for VECSEQ's own data (Vec_Seq) at the start of ours. Vec_Seq is private to PETSc: it starts with VECHEADER and
-   in 3.18 continues with COO-assembly bookkeeping (64 bytes in all, measured: VecDestroy_Seq frees pointers at byte
-   offsets 40 and 48). The area is zeroed and only its VECHEADER part is set, which is what VecCreate_Seq leaves there. */
-#define VEC_CL_SEQ_RESERVE 256
+/* Room for the host type's own data at the start of ours. Both private structs of PETSc start with VECHEADER; in
+   3.18.5 Vec_Seq is 64 bytes (VECHEADER plus COO-assembly bookkeeping that VecDestroy_Seq frees) and Vec_MPI is 264
+   bytes (ghosting, VecAssembly's two-sided communication state, COO assembly; measured: VecCreate_MPI_Private
+   allocates 264 bytes, and tests/test_vec_mpi.c checks both sizes against this reserve at run time). The area is
+   zeroed and only its VECHEADER part is set, which is exactly what VecCreate_Seq and VecCreate_MPI leave there (no
+   ghosts: nghost 0, no local representation). */
+#define VEC_CL_HOST_RESERVE 512
 
-/* The data of a VECSEQOPENCL. It starts like VECSEQ's, so that VECSEQ's host functions (kept in hostops) work on it
-   unchanged: they see the host mirror. */
+/* The data of a device vector (both types). It starts like the host type's, so that VECSEQ's and VECMPI's host
+   functions (kept in hostops) work on it unchanged: they see the host mirror of the local part. */
 typedef struct {
   union {
     struct {
       VECHEADER
     };
-    unsigned char seq_private[VEC_CL_SEQ_RESERVE];
+    unsigned char host_private[VEC_CL_HOST_RESERVE];
   };
-  SbpmgCL        cl;      /* holds a reference */
-  cl_mem         buf;     /* [0, n): the values; [n, n + NRES): reduction results; [n + NRES, ...): partials */
-  size_t         wg;      /* work-group size of every vecops kernel */
-  PetscInt       egroups; /* work-groups of an element-wise kernel */
-  PetscInt       rgroups; /* work-groups of a reduction's first stage: a function of n and the device only */
-  PetscBool      cpu;     /* kernels built for a CPU device (contiguous chunks per work-item) */
+  SbpmgCL        cl;       /* holds a reference */
+  cl_mem         buf;      /* [0, n): the local values; [n, n + NRES): reduction results; [n + NRES, ...): partials */
+  size_t         wg;       /* work-group size of every vecops kernel */
+  PetscInt       egroups;  /* work-groups of an element-wise kernel */
+  PetscInt       rgroups;  /* work-groups of a reduction's first stage: a function of n and the device only */
+  PetscBool      cpu;      /* kernels built for a CPU device (contiguous chunks per work-item) */
+  PetscBool      parallel; /* VECMPIOPENCL: hostops are VECMPI's, reductions end with an MPI_Allreduce */
   cl_kernel      k[VEC_CL_NKERNELS];
-  struct _VecOps hostops; /* VECSEQ's operations, for the host fallbacks */
+  struct _VecOps hostops; /* the host type's operations (VECSEQ's or VECMPI's), for the host fallbacks */
+  /* VecAssemblyEnd() with nothing to receive anywhere: VECMPI's code still takes the array; the accessors then
+     neither transfer nor change the offload mask */
+  PetscBool host_passthrough;
+  PetscBool assembly_receives; /* set by VecAssemblyBegin(): some rank stashed off-process values */
   /* set on a vector handed out by VecGetSubVector(), to write it back on restore */
   PetscObjectState sub_state;
-  PetscInt         sub_start; /* first entry in the parent (contiguous index sets); -1 otherwise */
-} Vec_SeqOpenCL;
+  PetscInt         sub_start;   /* first local entry in the parent (locally contiguous index sets); -1 otherwise */
+  VecScatter       sub_scatter; /* parallel type, general index sets: parent -> subvector */
+} Vec_OpenCL;
 
-#define VecCLData(v) ((Vec_SeqOpenCL *)(v)->data)
+#define VecCLData(v) ((Vec_OpenCL *)(v)->data)
 
 /* src/vec/vecopencl.c */
+PETSC_INTERN PetscErrorCode VecOpenCLIsDevice_Private(Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode VecOpenCLConvert_Private(Vec, SbpmgCL, PetscBool);
 PETSC_INTERN PetscErrorCode VecCreate_SeqOpenCL_Private(Vec, SbpmgCL);
 PETSC_INTERN PetscErrorCode VecOpenCLGetKernel_Private(Vec, VecCLKernelId, cl_kernel *);
 PETSC_INTERN PetscErrorCode VecOpenCLSameDevice_Private(Vec, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode VecOpenCLHostModify_Private(Vec);
 PETSC_INTERN PetscErrorCode VecOpenCLSetHostOps_Private(Vec);
 
-/* src/vec/vecopencl_ops.c */
+/* src/vec/vecopencl_ops.c: the device operations, on the local part. The element-wise ones serve both types as they
+   are; the reductions below compute the local part only (no communication): they are VECSEQOPENCL's operations, and
+   VECMPIOPENCL's follow each with one MPI_Allreduce of the scalars (src/vec/vecmpiopencl.c). */
 PETSC_INTERN PetscErrorCode VecOpenCLSetDeviceOps_Private(Vec);
+PETSC_INTERN PetscErrorCode VecDotLocal_OpenCL(Vec, Vec, PetscScalar *);
+PETSC_INTERN PetscErrorCode VecMDotLocal_OpenCL(Vec, PetscInt, const Vec[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode VecNormLocalSums_OpenCL(Vec, NormType, PetscReal[2]); /* sum |x|, sum x^2 (not rooted), max |x| */
+PETSC_INTERN PetscErrorCode VecSumLocal_OpenCL(Vec, PetscScalar *);
+PETSC_INTERN PetscErrorCode VecDotNorm2Local_OpenCL(Vec, Vec, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode VecMaxPointwiseDivideLocal_OpenCL(Vec, Vec, PetscReal *);
+PETSC_INTERN PetscErrorCode VecMaxLocal_OpenCL(Vec, PetscInt *, PetscReal *);
+PETSC_INTERN PetscErrorCode VecMinLocal_OpenCL(Vec, PetscInt *, PetscReal *);
+
+/* src/vec/vecmpiopencl.c */
+PETSC_INTERN PetscErrorCode VecCreate_MPIOpenCL_Private(Vec, SbpmgCL);
 
 #endif
