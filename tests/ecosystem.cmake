@@ -5,3 +5,10 @@ target_compile_options(plugin_demo PRIVATE ${SBPMG_WARNINGS})
 # -dll_append given twice: registering twice is harmless
 sbpmg_add_test(plugin EXE plugin_demo ARGS -dll_append $<TARGET_LINKER_FILE:sbpmg> -dll_append $<TARGET_LINKER_FILE:sbpmg>
   -mat_type sbpsat -sbp_n 64 -ksp_type cg -ksp_rtol 1e-8 -pc_type sbpmg -ksp_view LABELS ecosystem PASS_REGEX "plugin: PC sbpmg")
+# docs/options.md is generated from -help; this fails when the code's options and the document disagree
+add_test(NAME options_doc COMMAND bash -c "${PROJECT_SOURCE_DIR}/scripts/gen-options-doc ${PROJECT_BINARY_DIR} | diff -u ${PROJECT_SOURCE_DIR}/docs/options.md - && echo 'docs/options.md matches -help'")
+set_tests_properties(options_doc PROPERTIES ENVIRONMENT "${SBPMG_TEST_ENV}" LABELS ecosystem TIMEOUT 300)
+# make install into a temporary prefix; an external program built with pkg-config and with find_package(sbpmg)
+add_test(NAME install COMMAND ${PROJECT_SOURCE_DIR}/tests/install-test.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+set_tests_properties(install PROPERTIES ENVIRONMENT "${SBPMG_TEST_ENV}" LABELS ecosystem TIMEOUT 300 PASS_REGULAR_EXPRESSION "install test: pkg-config and CMake builds ran"
+  FAIL_REGULAR_EXPRESSION "${SBPMG_LEAK_REGEX}")
