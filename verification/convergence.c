@@ -167,7 +167,7 @@ static PetscErrorCode WriteOutputs(const char prefix[], const Row rows[], PetscI
     FILE *gp = popen("gnuplot", "w");
     PetscCheck(gp, PETSC_COMM_SELF, PETSC_ERR_LIB, "Cannot start gnuplot (Debian package gnuplot-nox)");
     fprintf(gp, "set terminal pngcairo size 800,600 noenhanced\nset output '%s.png'\nset datafile separator ','\nset logscale xy\n", prefix);
-    fprintf(gp, "set xlabel 'Nr'\nset ylabel 'error'\nset title '%s'\nset key bottom left\nset grid\n", title);
+    fprintf(gp, "set xlabel 'Nr'\nset ylabel 'error'\nset format y '%%.0e'\nset title '%s'\nset key bottom left\nset grid\n", title);
     fprintf(gp, "plot '%s.csv' using 2:(strcol(1) eq '%s' ? $5 : 1/0) with linespoints pt 7 title '||e||_H', ", prefix, SolverNames[rows[0].solver]);
     fprintf(gp, "'%s.csv' using 2:(strcol(1) eq '%s' ? $7 : 1/0) with linespoints pt 5 title '||e||_JH', ", prefix, SolverNames[rows[0].solver]);
     fprintf(gp, "%g*(%d/x)**2 with lines dt 2 lc rgb 'gray' title 'slope 2'\n", (double)rows[0].eH, (int)rows[0].Nr);
