@@ -26,8 +26,10 @@ build: configure
 demo: build
 	scripts/demo $(BUILD) $(DEMO_ARGS)
 
+# Everything: the suite (with its valgrind runs), then the sanitizer build and its tests (docs/reliability.md)
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+	$(MAKE) --no-print-directory test-asan
 
 # The tests labelled asan, built with -fsanitize=address,undefined (docs/reliability.md)
 test-asan: deps
