@@ -22,12 +22,14 @@ float ac_random(uint seed, uint field, uint n)
   return (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f;
 }
 
-/* Fill the grid points of a padded field with random values (halo untouched). Range: (nx, ny, nz). */
-__kernel void ac_fill_random(const int nx, const int ny, const int px, const int pxy, const int origin, const uint seed, const uint field,
+/* Fill planes of a padded field with the random values of the grid: work-item (i, j, k) writes f[origin + i + j px + k pxy]
+   with the value of grid point (i, j, k + kofs) (kofs: the global index of the first plane written; on several ranks the
+   slab's halo planes are filled too). Range: (nx, ny, planes). */
+__kernel void ac_fill_random(const int nx, const int ny, const int px, const int pxy, const int origin, const int kofs, const uint seed, const uint field,
                              __global float *f)
 {
   const int i = (int)get_global_id(0), j = (int)get_global_id(1), k = (int)get_global_id(2);
-  f[origin + i + j * px + k * pxy] = ac_random(seed, field, (uint)(i + nx * (j + ny * k)));
+  f[origin + i + j * px + k * pxy] = ac_random(seed, field, (uint)(i + nx * (j + ny * (k + kofs))));
 }
 
 /* Per work-group max |f| and sum f^2 over the grid points, a loop over rows (j, k) of nx points. */

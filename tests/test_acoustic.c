@@ -284,12 +284,64 @@ static void test_tiles(void **state)
   SbpmgTestSetOption("-ac_pml_vec", "8");
   EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_vec 8 must be 1, 2 or 4");
   SbpmgTestSetOption("-ac_pml_vec", NULL);
+  SbpmgTestSetOption("-ac_tile_z", "-2");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_tile_z -2 must be >= 0 (0: the whole z extent)");
+  SbpmgTestSetOption("-ac_tile_z", NULL);
+  SbpmgTestSetOption("-ac_pml_tile_z", "-3");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_tile_z -3 must be >= 0 (0: the whole z extent)");
+  SbpmgTestSetOption("-ac_pml_tile_z", NULL);
+  PCALL(AcousticDestroy(&ac));
+  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+  PCALL(AcousticSetPMLTile(ac, 128, 64, 0, 1));
+  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "PML tile -ac_pml_tile_x 128 x -ac_pml_tile_y 64 exceeds the work-group limit");
   PCALL(AcousticDestroy(&ac));
   create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
   PCALL(AcousticSetTile(ac, 32, 8, 0, PETSC_TRUE, 1));
   PCALL(AcousticSetFused(ac, 1, -1));
   EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_INCOMP, "-ac_fused takes x/y neighbours from the cache: it cannot be combined with -ac_local_mem");
   PCALL(AcousticDestroy(&ac));
+}
+
+/* Two runs of K device steps from the same random fields, on fresh objects, give the same bits: u, u_prev and phi read
+   back whole (halo included) and compared with memcmp; for each launch mode. */
+static void test_deterministic(void **state)
+{
+  /* whole grid in one launch, PML regions in one launch, rows (-1: the device's default) */
+  const PetscInt modes[][3] = {{-1, -1, -1}, {0, 1, 0}, {0, 0, 0}, {0, 0, 1}};
+  const PetscInt K          = 20;
+
+  for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+    float *f[2];
+    size_t N = 0;
+
+    for (int run = 0; run < 2; run++) {
+      Acoustic ac;
+      cl_mem   b[3];
+
+      create(&ac, 45, 37, 31, 6, ACOUSTIC_BACKEND_DEVICE);
+      PCALL(AcousticSetSource(ac, 20, 17, 12));
+      PCALL(AcousticSetSourceWavelet(ac, 60.0, 10.0));
+      PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+      PCALL(AcousticSetFused(ac, modes[m][0], modes[m][1]));
+      PCALL(AcousticSetRowKernels(ac, modes[m][2]));
+      PCALL(AcousticSetUp(ac));
+      PCALL(AcousticStep(ac, K));
+      if (!run) {
+        N = ac->npad;
+        PCALL(PetscMalloc2(3 * N, &f[0], 3 * N, &f[1]));
+      }
+      b[0] = ac->du;
+      b[1] = ac->dv;
+      b[2] = ac->dphi;
+      for (int q = 0; q < 3; q++) PCALL(SbpmgCLReadBuffer(ac->cl, b[q], 0, N * sizeof(float), f[run] + q * N));
+      if (run)
+        print_message("  %s%s: two runs of %d steps %s\n", ac->krows ? "rows " : (ac->kfused ? "whole " : (ac->kpmlmerge ? "merged " : "")), ac->kopts, (int)K,
+                      memcmp(f[0], f[1], 3 * N * sizeof(float)) ? "DIFFER" : "bit-identical");
+      PCALL(AcousticDestroy(&ac));
+    }
+    assert_memory_equal(f[0], f[1], 3 * N * sizeof(float));
+    PCALL(PetscFree2(f[0], f[1]));
+  }
 }
 
 static unsigned long be32(const unsigned char *b)
@@ -342,7 +394,7 @@ static void test_snapshots(void **state)
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_device_vs_reference), cmocka_unit_test(test_region_decomposition),
     cmocka_unit_test(test_no_host_traffic),     cmocka_unit_test(test_tiles),
-    cmocka_unit_test(test_snapshots),
+    cmocka_unit_test(test_snapshots),           cmocka_unit_test(test_deterministic),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -2,6 +2,7 @@
    reference), the velocity file, and every bad input. */
 #include "harness.h"
 #include <unistd.h>
+#include <math.h>
 
 static const char help[] = "Host tests of the acoustic operator (src/acoustic).\n";
 
@@ -204,6 +205,29 @@ static void test_velocity_file(void **state)
   PCALL(AcousticSetVelocityFile(ac, bad));
   EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "Velocity -5. at grid point (5, 4, 3) of -ac_vel");
   PCALL(AcousticDestroy(&ac));
+  /* zero and NaN (the first bad point is named) */
+  vf[5 + n * (4 + n * 3)]  = 1500;
+  vf[2 + n * (7 + n * 9)]  = 0;
+  vf[8 + n * (1 + n * 12)] = NAN;
+  fp                       = fopen(bad, "wb");
+  assert_non_null(fp);
+  assert_int_equal(fwrite(vf, sizeof(float), N, fp), N);
+  fclose(fp);
+  PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
+  PCALL(AcousticSetFromOptions(ac));
+  PCALL(AcousticSetVelocityFile(ac, bad));
+  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "Velocity 0. at grid point (2, 7, 9) of -ac_vel");
+  PCALL(AcousticDestroy(&ac));
+  vf[2 + n * (7 + n * 9)] = 1500;
+  fp                      = fopen(bad, "wb");
+  assert_non_null(fp);
+  assert_int_equal(fwrite(vf, sizeof(float), N, fp), N);
+  fclose(fp);
+  PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
+  PCALL(AcousticSetFromOptions(ac));
+  PCALL(AcousticSetVelocityFile(ac, bad));
+  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "Velocity nan at grid point (8, 1, 12) of -ac_vel");
+  PCALL(AcousticDestroy(&ac));
   /* the wrong size */
   fp = fopen(bad, "wb");
   assert_non_null(fp);
@@ -265,15 +289,22 @@ static void test_bad_input(void **state)
   /* cfl above the stability limit, or not positive */
   expect_option_error((const char *const[]){"-ac_cfl", "1.2", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number 1.2 (-ac_cfl) is above the stability limit 1");
   expect_option_error((const char *const[]){"-ac_cfl", "-0.5", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number -0.5 (-ac_cfl) must be positive");
+  expect_option_error((const char *const[]){"-ac_cfl", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number 0. (-ac_cfl) must be positive");
+  expect_option_error((const char *const[]){"-ac_cfl", "nan", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number nan (-ac_cfl) must be in (0, 1]");
   /* non-positive velocity */
   expect_option_error((const char *const[]){"-ac_vel", "-100", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity -100. (-ac_vel) must be positive");
   expect_option_error((const char *const[]){"-ac_vel", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity 0. (-ac_vel) must be positive");
+  expect_option_error((const char *const[]){"-ac_vel", "nan", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity nan (-ac_vel) must be positive and finite");
+  expect_option_error((const char *const[]){"-ac_vel", "inf", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity inf (-ac_vel) must be positive and finite");
   expect_option_error((const char *const[]){"-ac_vmax", "-1", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Maximum velocity -1. (-ac_vmax) must be >= 0");
   PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
   PCALL(AcousticSetSizes(ac, 24, 24, 24));
   for (PetscInt p = 0; p < 24 * 24 * 24; p++) vel[p] = 1800;
   vel[3 + 24 * (2 + 24 * 1)] = 0;
   EXPECT_ERROR(AcousticSetVelocityArray(ac, vel), PETSC_ERR_ARG_OUTOFRANGE, "Velocity 0. at grid point (3, 2, 1) must be positive");
+  vel[3 + 24 * (2 + 24 * 1)]    = 1800;
+  vel[23 + 24 * (22 + 24 * 21)] = NAN;
+  EXPECT_ERROR(AcousticSetVelocityArray(ac, vel), PETSC_ERR_ARG_OUTOFRANGE, "Velocity nan at grid point (23, 22, 21) must be positive and finite");
   EXPECT_ERROR(AcousticSetVelocity(ac, -3), PETSC_ERR_ARG_OUTOFRANGE, "Velocity -3. (-ac_vel) must be positive");
   PCALL(AcousticDestroy(&ac));
   /* a source outside the grid */

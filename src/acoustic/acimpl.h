@@ -24,6 +24,20 @@ static inline PetscBool AcInBox(const PetscInt lo[3], const PetscInt hi[3], Pets
   return (i >= lo[0] && i < hi[0] && j >= lo[1] && j < hi[1] && k >= lo[2] && k < hi[2]) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* A real number for an error message: PETSc's %g for finite values (as the rest of the library prints them), "nan",
+   "inf" or "-inf" otherwise (PETSc's %g would print "nan."). */
+static inline PetscErrorCode AcRealString(PetscReal v, char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  if (PetscIsNanReal(v))
+    PetscCall(PetscStrncpy(buf, "nan", len));
+  else if (PetscIsInfReal(v))
+    PetscCall(PetscStrncpy(buf, v > 0 ? "inf" : "-inf", len));
+  else
+    PetscCall(PetscSNPrintf(buf, len, "%g", (double)v));
+  PetscFunctionReturn(0);
+}
+
 #define AcIndex(ac, i, j, k) ((ac)->origin + (i) + (j) * (ac)->px + (k) * (ac)->pxy)
 
 #endif

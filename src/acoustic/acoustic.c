@@ -44,7 +44,7 @@ PetscErrorCode AcousticInitializePackage(void)
    Collective
 
    Input Parameter:
-.  comm - one MPI rank for now
+.  comm - any number of ranks: the grid is split into slabs along z (the slowest axis), at least 4 planes per rank
 
    Output Parameter:
 .  ac - the object; set it up with AcousticSetFromOptions() and AcousticSetUp()
@@ -59,15 +59,12 @@ PetscErrorCode AcousticInitializePackage(void)
 @*/
 PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
 {
-  Acoustic    ac;
-  PetscMPIInt size;
+  Acoustic ac;
 
   PetscFunctionBegin;
   PetscValidPointer(out, 2);
   *out = NULL;
   PetscCall(AcousticInitializePackage());
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCheck(size == 1, comm, PETSC_ERR_SUP, "Acoustic runs on one MPI rank for now; this communicator has %d ranks", (int)size);
   PetscCall(PetscHeaderCreate(ac, ACOUSTIC_CLASSID, "Acoustic", "8th-order 25-point acoustic operator", "Acoustic", comm, AcousticDestroy, AcousticView));
   PetscCall(PetscObjectChangeTypeName((PetscObject)ac, "acoustic25"));
   for (PetscInt a = 0; a < 3; a++) {
@@ -93,7 +90,11 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
   ac->pmlmerge  = -1;
   ac->fastdiv   = -1;
   ac->localmem  = PETSC_FALSE;
-  *out          = ac;
+  ac->down      = -1;
+  ac->up        = -1;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ac), &ac->size));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)ac), &ac->rank));
+  *out = ac;
   PetscFunctionReturn(0);
 }
 
@@ -131,6 +132,24 @@ PetscErrorCode AcousticGetSizes(Acoustic ac, PetscInt *nx, PetscInt *ny, PetscIn
   if (nx) *nx = ac->n[0];
   if (ny) *ny = ac->n[1];
   if (nz) *nz = ac->n[2];
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   AcousticGetOwnershipRange - The planes [zs, ze) along z (the slowest axis) this rank owns after AcousticSetUp(): the
+   grid is split into one slab of consecutive planes per rank, in rank order, as evenly as possible.
+
+   Not collective
+
+   Level: intermediate
+@*/
+PetscErrorCode AcousticGetOwnershipRange(Acoustic ac, PetscInt *zs, PetscInt *ze)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
+  PetscCheck(ac->setupcalled, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONGSTATE, "Call AcousticSetUp() first");
+  if (zs) *zs = ac->zs;
+  if (ze) *ze = ac->zs + ac->nl[2];
   PetscFunctionReturn(0);
 }
 
@@ -190,6 +209,7 @@ PetscErrorCode AcousticSetCFL(Acoustic ac, PetscReal cfl)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckNotSetUp(ac, "AcousticSetCFL()");
+  if (PetscIsNanReal(cfl)) SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "CFL number nan (-ac_cfl) must be in (0, 1]");
   PetscCheck(cfl > 0, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "CFL number %g (-ac_cfl) must be positive", (double)cfl);
   PetscCheck(cfl <= 1, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
              "CFL number %g (-ac_cfl) is above the stability limit 1 of leapfrog with the 25-point stencil", (double)cfl);
@@ -212,7 +232,11 @@ PetscErrorCode AcousticSetVelocity(Acoustic ac, PetscReal v)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckNotSetUp(ac, "AcousticSetVelocity()");
-  PetscCheck(v > 0 && PetscIsNormalReal(v), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Velocity %g (-ac_vel) must be positive", (double)v);
+  if (!(v > 0 && PetscIsNormalReal(v))) {
+    char str[32];
+    PetscCall(AcRealString(v, str, sizeof(str)));
+    SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Velocity %s (-ac_vel) must be positive and finite", str);
+  }
   ac->vel        = v;
   ac->velfile[0] = 0;
   PetscCall(PetscFree(ac->velarray));
@@ -221,6 +245,7 @@ PetscErrorCode AcousticSetVelocity(Acoustic ac, PetscReal v)
 
 /*@C
    AcousticSetVelocityArray - A velocity per grid point: nx*ny*nz values, x fastest, copied. Call after AcousticSetSizes().
+   On several ranks every rank passes the whole grid (each keeps its slab at set-up).
 
    Level: intermediate
 @*/
@@ -232,9 +257,13 @@ PetscErrorCode AcousticSetVelocityArray(Acoustic ac, const PetscReal v[])
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckNotSetUp(ac, "AcousticSetVelocityArray()");
   for (PetscInt p = 0; p < n; p++) {
-    PetscCheck(v[p] > 0 && PetscIsNormalReal(v[p]), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
-               "Velocity %g at grid point (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ") must be positive", (double)v[p], p % ac->n[0],
-               (p / ac->n[0]) % ac->n[1], p / (ac->n[0] * ac->n[1]));
+    if (!(v[p] > 0 && PetscIsNormalReal(v[p]))) {
+      char str[32];
+      PetscCall(AcRealString(v[p], str, sizeof(str)));
+      SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+              "Velocity %s at grid point (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ") must be positive and finite", str, p % ac->n[0],
+              (p / ac->n[0]) % ac->n[1], p / (ac->n[0] * ac->n[1]));
+    }
   }
   PetscCall(PetscFree(ac->velarray));
   PetscCall(PetscMalloc1(n, &ac->velarray));
@@ -245,6 +274,7 @@ PetscErrorCode AcousticSetVelocityArray(Acoustic ac, const PetscReal v[])
 
 /*@C
    AcousticSetVelocityFile - Read the velocity at set-up from a file of nx*ny*nz raw little-endian float32 values, x fastest.
+   On several ranks each rank reads only its slab of planes.
 
    Level: intermediate
 @*/
@@ -594,34 +624,59 @@ static PetscReal AcDampDistance(PetscInt i, PetscInt n, PetscInt nd)
   return 0;
 }
 
+/* The velocity of this rank's slab (nx*ny*nl[2] values, x fastest; NULL for a constant velocity) and its range over the
+   whole grid. A bad value is reported by every rank, naming the first bad point of the grid. */
 static PetscErrorCode AcousticSetUpVelocity(Acoustic ac, PetscReal **velfield)
 {
-  const PetscInt n = ac->n[0] * ac->n[1] * ac->n[2];
+  MPI_Comm       comm = PetscObjectComm((PetscObject)ac);
+  const PetscInt nxy = ac->n[0] * ac->n[1], n = nxy * ac->nl[2];
 
   PetscFunctionBegin;
   *velfield = NULL;
   if (ac->velarray || ac->velfile[0]) {
+    PetscInt  bad  = PETSC_MAX_INT;
+    PetscReal badv = 0, range[2];
+
     PetscCall(PetscMalloc1(n, velfield));
     if (ac->velarray)
-      PetscCall(PetscArraycpy(*velfield, ac->velarray, n));
+      PetscCall(PetscArraycpy(*velfield, ac->velarray + ac->zs * nxy, n));
     else {
-      PetscErrorCode ierr = AcousticReadVelocityFile_Private(ac->velfile, ac->n, *velfield);
+      PetscErrorCode ierr = AcousticReadVelocityFile_Private(ac->velfile, ac->n, ac->zs, ac->nl[2], *velfield);
       if (ierr) PetscCall(PetscFree(*velfield));
       PetscCall(ierr);
     }
-    ac->velmax = 0;
-    ac->velmin = PETSC_MAX_REAL;
+    range[0] = 0;               /* max */
+    range[1] = -PETSC_MAX_REAL; /* -min */
     for (PetscInt p = 0; p < n; p++) {
       const PetscReal v = (*velfield)[p];
       if (!(v > 0 && PetscIsNormalReal(v))) {
-        PetscCall(PetscFree(*velfield));
-        SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
-                "Velocity %g at grid point (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ")%s%s must be positive", (double)v, p % ac->n[0],
-                (p / ac->n[0]) % ac->n[1], p / (ac->n[0] * ac->n[1]), ac->velfile[0] ? " of -ac_vel " : "", ac->velfile);
+        bad  = ac->zs * nxy + p;
+        badv = v;
+        break;
       }
-      ac->velmax = PetscMax(ac->velmax, v);
-      ac->velmin = PetscMin(ac->velmin, v);
+      range[0] = PetscMax(range[0], v);
+      range[1] = PetscMax(range[1], -v);
     }
+    if (ac->size > 1) { /* the first bad point of the grid and its value (only its owner adds a value), the range */
+      PetscInt  gbad;
+      PetscReal gv;
+      PetscCallMPI(MPI_Allreduce(&bad, &gbad, 1, MPIU_INT, MPI_MIN, comm));
+      gv = gbad == bad && bad != PETSC_MAX_INT ? badv : 0;
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &gv, 1, MPIU_REAL, MPIU_SUM, comm));
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, range, 2, MPIU_REAL, MPIU_MAX, comm));
+      bad  = gbad;
+      badv = gv;
+    }
+    if (bad != PETSC_MAX_INT) {
+      char str[32];
+      PetscCall(PetscFree(*velfield));
+      PetscCall(AcRealString(badv, str, sizeof(str)));
+      SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE,
+              "Velocity %s at grid point (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ")%s%s must be positive and finite", str, bad % ac->n[0],
+              (bad / ac->n[0]) % ac->n[1], bad / nxy, ac->velfile[0] ? " of -ac_vel " : "", ac->velfile);
+    }
+    ac->velmax = range[0];
+    ac->velmin = -range[1];
   } else {
     ac->velmax = ac->vel;
     ac->velmin = ac->vel;
@@ -640,6 +695,10 @@ static PetscErrorCode AcousticCheckSizes(Acoustic ac)
                "Grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is too small for -ac_ndamp %" PetscInt_FMT
                ": every axis needs at least 2*ndamp+9 = %" PetscInt_FMT " points (n%c = %" PetscInt_FMT ")",
                ac->n[0], ac->n[1], ac->n[2], ac->ndamp, need, (char)('x' + a), ac->n[a]);
+  PetscCheck(ac->n[2] / ac->size >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Grid nz = %" PetscInt_FMT " is too small for %d MPI ranks: the grid is split into slabs along z and each rank needs at least 4 planes (the "
+             "stencil's halo), so nz must be >= 4 x %d = %d; use at most %" PetscInt_FMT " ranks",
+             ac->n[2], (int)ac->size, (int)ac->size, 4 * (int)ac->size, ac->n[2] / 4);
   for (PetscInt a = 0; a < 3; a++) {
     if (ac->src[a] < 0) ac->src[a] = ac->n[a] / 2;
   }
@@ -647,6 +706,29 @@ static PetscErrorCode AcousticCheckSizes(Acoustic ac)
              "Source (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ") (-ac_source) is outside the %" PetscInt_FMT " x %" PetscInt_FMT
              " x %" PetscInt_FMT " grid",
              ac->src[0], ac->src[1], ac->src[2], ac->n[0], ac->n[1], ac->n[2]);
+  PetscFunctionReturn(0);
+}
+
+/* The slabs: rank r owns planes [zstart[r], zstart[r + 1]), nz / size of them, one more for the first nz % size ranks.
+   The planes within 4 of a neighbour's slab are computed first and sent; the others overlap the exchange. */
+static PetscErrorCode AcousticSetUpDecomposition(Acoustic ac)
+{
+  const PetscInt nz = ac->n[2], P = ac->size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(ac->zstart));
+  PetscCall(PetscMalloc1(P + 1, &ac->zstart));
+  ac->zstart[0] = 0;
+  for (PetscInt r = 0; r < P; r++) ac->zstart[r + 1] = ac->zstart[r] + nz / P + (r < nz % P ? 1 : 0);
+  ac->zs       = ac->zstart[ac->rank];
+  ac->nl[0]    = ac->n[0];
+  ac->nl[1]    = ac->n[1];
+  ac->nl[2]    = ac->zstart[ac->rank + 1] - ac->zs;
+  ac->down     = ac->rank > 0 ? ac->rank - 1 : -1;
+  ac->up       = ac->rank < P - 1 ? ac->rank + 1 : -1;
+  ac->zedge[0] = ac->down >= 0 ? PetscMin(4, ac->nl[2]) : 0;
+  ac->zedge[1] = ac->up >= 0 ? PetscMax(ac->nl[2] - 4, ac->zedge[0]) : ac->nl[2];
+  if (P > 1) PetscCall(PetscObjectGetNewTag((PetscObject)ac, &ac->tag));
   PetscFunctionReturn(0);
 }
 
@@ -660,10 +742,10 @@ static PetscErrorCode AcousticSetUpLayout(Acoustic ac)
   ac->ox = 4 + ((32 - (4 + nd) % 32) % 32);
   ac->px = ((ac->ox + ac->n[0] + 8 + 31) / 32) * 32;
   ac->py = ac->n[1] + 8;
-  ac->pz = ac->n[2] + 8;
+  ac->pz = ac->nl[2] + 8;
   PetscCheck((double)ac->px * ac->py * ac->pz < (double)PETSC_MAX_INT, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
              "Grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is too large for 32-bit indices (padded size %.0f points)", ac->n[0], ac->n[1],
-             ac->n[2], (double)ac->px * ac->py * ac->pz);
+             ac->nl[2], (double)ac->px * ac->py * ac->pz);
   ac->pxy    = ac->px * ac->py;
   ac->npad   = (size_t)ac->pxy * (size_t)ac->pz;
   ac->origin = ac->ox + 4 * ac->px + 4 * ac->pxy;
@@ -687,6 +769,11 @@ static PetscErrorCode AcousticSetUpLayout(Acoustic ac)
       }
     }
   }
+  /* this rank's part of each region, in local planes (an empty box where the slab misses it) */
+  for (PetscInt r = 0; r < AC_NREGIONS; r++) {
+    ac->lo[r][2] = PetscMin(PetscMax(ac->lo[r][2] - ac->zs, 0), ac->nl[2]);
+    ac->hi[r][2] = PetscMax(PetscMin(ac->hi[r][2] - ac->zs, ac->nl[2]), ac->lo[r][2]);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -696,7 +783,7 @@ static PetscErrorCode AcousticComputeCoefficients(Acoustic ac, const PetscReal *
   PetscFunctionBegin;
   if (vp) {
     const PetscReal vpc = PetscSqr(ac->vel * ac->dt);
-    for (PetscInt k = 0; k < ac->n[2]; k++)
+    for (PetscInt k = 0; k < ac->nl[2]; k++)
       for (PetscInt j = 0; j < ac->n[1]; j++)
         for (PetscInt i = 0; i < ac->n[0]; i++) vp[AcIndex(ac, i, j, k)] = velfield ? PetscSqr(velfield[i + ac->n[0] * (j + ac->n[1] * k)] * ac->dt) : vpc;
   }
@@ -721,12 +808,13 @@ static PetscErrorCode AcousticSetUpHost(Acoustic ac, const PetscReal *velfield)
   PetscCall(PetscCalloc1(ac->npad, &ac->hphi));
   PetscCall(PetscCalloc1(ac->ecount, &ac->heta));
   PetscCall(AcousticComputeCoefficients(ac, velfield, ac->hvp, ac->heta));
-  if (ac->init == ACOUSTIC_INIT_RANDOM) {
-    PetscReal *f[2] = {ac->hu, ac->hv};
+  if (ac->init == ACOUSTIC_INIT_RANDOM) { /* the slab and its halo planes inside the grid */
+    PetscReal     *f[2] = {ac->hu, ac->hv};
+    const PetscInt klo = PetscMax(-4, -ac->zs), khi = PetscMin(ac->nl[2] + 4, ac->n[2] - ac->zs);
     for (PetscInt fi = 0; fi < 2; fi++)
-      for (PetscInt k = 0; k < ac->n[2]; k++)
+      for (PetscInt k = klo; k < khi; k++)
         for (PetscInt j = 0; j < ac->n[1]; j++)
-          for (PetscInt i = 0; i < ac->n[0]; i++) f[fi][AcIndex(ac, i, j, k)] = AcousticRandom(ac->seed, fi, i + ac->n[0] * (j + ac->n[1] * k));
+          for (PetscInt i = 0; i < ac->n[0]; i++) f[fi][AcIndex(ac, i, j, k)] = AcousticRandom(ac->seed, fi, i + ac->n[0] * (j + ac->n[1] * (k + ac->zs)));
   }
   PetscFunctionReturn(0);
 }
@@ -782,37 +870,40 @@ static PetscErrorCode AcousticSetUpDevice(Acoustic ac, const PetscReal *velfield
     PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->deta, 0, ac->ecount * sizeof(float), eta));
     PetscCall(PetscFree(eta));
   }
-  if (ac->init == ACOUSTIC_INIT_RANDOM) {
-    cl_kernel k;
-    cl_mem    f[2] = {ac->du, ac->dv};
-    const int nx = (int)ac->n[0], ny = (int)ac->n[1], px = (int)ac->px, pxy = (int)ac->pxy, origin = (int)ac->origin;
-    cl_uint   seed = (cl_uint)ac->seed;
-    size_t    g[3] = {(size_t)ac->n[0], (size_t)ac->n[1], (size_t)ac->n[2]};
+  if (ac->init == ACOUSTIC_INIT_RANDOM) { /* the slab and its halo planes inside the grid: no exchange needed */
+    cl_kernel      k;
+    cl_mem         f[2] = {ac->du, ac->dv};
+    const PetscInt klo = PetscMax(-4, -ac->zs), khi = PetscMin(ac->nl[2] + 4, ac->n[2] - ac->zs);
+    const int      nx = (int)ac->n[0], ny = (int)ac->n[1], px = (int)ac->px, pxy = (int)ac->pxy, origin = (int)(ac->origin + klo * ac->pxy);
+    const int      kofs = (int)(ac->zs + klo);
+    cl_uint        seed = (cl_uint)ac->seed;
+    size_t         g[3] = {(size_t)ac->n[0], (size_t)ac->n[1], (size_t)(khi - klo)};
 
     PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic_util", NULL, "ac_fill_random", &k));
     for (cl_uint fi = 0; fi < 2; fi++) {
-      PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &nx, sizeof(int), &ny, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin, sizeof(cl_uint), &seed,
-                               sizeof(cl_uint), &fi, sizeof(cl_mem), &f[fi]));
+      PetscCall(SbpmgCLSetArgs(k, 0, 9, sizeof(int), &nx, sizeof(int), &ny, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin, sizeof(int), &kofs,
+                               sizeof(cl_uint), &seed, sizeof(cl_uint), &fi, sizeof(cl_mem), &f[fi]));
       PetscCall(AcousticLaunch3D(ac, k, g, NULL));
     }
   }
+  if (ac->size > 1) PetscCall(PetscMalloc1(16 * ac->pxy, &ac->xbuf));
   PetscCall(AcousticSetUpKernels_Private(ac));
   PetscCall(SbpmgCLFinish(ac->cl));
   PetscFunctionReturn(0);
 }
 
-/* Work-groups of a region's launch: tiles along x and y, chunks along z. PML regions start their x vectors at the
-   aligned point at or before lo.x. */
-static void AcousticRegionTiles(Acoustic ac, PetscInt r, PetscInt w, PetscInt t[3])
+/* Work-groups of the launch of region r's box [lo, hi): tiles along x and y, chunks along z. PML regions start their x
+   vectors at the aligned point at or before lo.x. */
+static void AcousticRegionTiles(Acoustic ac, PetscInt r, const PetscInt lo[3], const PetscInt hi[3], PetscInt w, PetscInt t[3])
 {
   const PetscBool inner = r == AC_REGION_INNER ? PETSC_TRUE : PETSC_FALSE;
   const PetscInt  V = inner ? ac->kvec : ac->kpmlvec, tx = inner ? ac->ktile[0] : (w > 0 ? w : ac->kpmltile[0]);
   const PetscInt  ty = inner ? ac->ktile[1] : (w > 0 ? ac->kpmltile[0] * ac->kpmltile[1] / w : ac->kpmltile[1]);
   const PetscInt  tz = inner ? ac->ktile[2] : ac->kpmltile[2];
-  const PetscInt  xa = ac->lo[r][0] - (ac->origin + ac->lo[r][0]) % V, nvx = (ac->hi[r][0] - xa + V - 1) / V;
-  const PetscInt  wy = ac->hi[r][1] - ac->lo[r][1], wz = ac->hi[r][2] - ac->lo[r][2];
+  const PetscInt  xa = lo[0] - (ac->origin + lo[0]) % V, nvx = (hi[0] - xa + V - 1) / V;
+  const PetscInt  wy = hi[1] - lo[1], wz = hi[2] - lo[2];
 
-  if (ac->hi[r][0] <= ac->lo[r][0] || wy <= 0 || wz <= 0) {
+  if (hi[0] <= lo[0] || wy <= 0 || wz <= 0) {
     t[0] = t[1] = t[2] = 0;
     return;
   }
@@ -823,7 +914,8 @@ static void AcousticRegionTiles(Acoustic ac, PetscInt r, PetscInt w, PetscInt t[
 
 /* The table of ac_pml_all (11 ints per PML region, in launch order): lo.xyz, hi.xyz, tiles along x and y, first and end
    group, tile width. A region narrower than the PML tile gets a narrower and taller tile of the same size (the x slabs
-   are ndamp points wide). Written once per kernel set-up. */
+   are ndamp points wide). Written once per kernel set-up. The regions are clipped to the planes [zedge[0], zedge[1])
+   (all of them on one rank; on several, the planes computed while the halo is exchanged). */
 static PetscErrorCode AcousticSetUpPMLTable(Acoustic ac)
 {
   cl_int   tab[AC_NREGIONS * 11];
@@ -831,17 +923,23 @@ static PetscErrorCode AcousticSetUpPMLTable(Acoustic ac)
 
   PetscFunctionBegin;
   for (PetscInt r = AC_REGION_ZLO; r < AC_NREGIONS; r++) {
-    PetscInt       t[3], w = ac->kpmltile[0];
+    PetscInt       t[3], w = ac->kpmltile[0], lo[3], hi[3];
     cl_int        *e = tab + 11 * n;
     const PetscInt V = ac->kpmlvec, xa = ac->lo[r][0] - (ac->origin + ac->lo[r][0]) % V, nvx = (ac->hi[r][0] - xa + V - 1) / V;
     const PetscInt size = ac->kpmltile[0] * ac->kpmltile[1];
 
+    for (PetscInt a = 0; a < 3; a++) {
+      lo[a] = ac->lo[r][a];
+      hi[a] = ac->hi[r][a];
+    }
+    lo[2] = PetscMax(lo[2], ac->zedge[0]);
+    hi[2] = PetscMin(hi[2], ac->zedge[1]);
     while (w > 1 && w / 2 >= nvx && size % (w / 2) == 0) w /= 2;
-    AcousticRegionTiles(ac, r, w, t);
+    AcousticRegionTiles(ac, r, lo, hi, w, t);
     if (!t[0]) continue;
     for (PetscInt a = 0; a < 3; a++) {
-      e[a]     = (cl_int)ac->lo[r][a];
-      e[3 + a] = (cl_int)ac->hi[r][a];
+      e[a]     = (cl_int)lo[a];
+      e[3 + a] = (cl_int)hi[a];
     }
     e[6] = (cl_int)t[0];
     e[7] = (cl_int)t[1];
@@ -948,6 +1046,7 @@ PetscErrorCode AcousticSetUp(Acoustic ac)
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   if (ac->setupcalled) PetscFunctionReturn(0);
   PetscCall(AcousticCheckSizes(ac));
+  PetscCall(AcousticSetUpDecomposition(ac));
   PetscCall(AcousticSetUpVelocity(ac, &velfield));
   /* time step: dt = 2 cfl / (sqrt(W) vmax) with W = |c0x + c0y + c0z| + 2 sum_{a, m >= 1} |c_m^a| */
   for (PetscInt a = 0; a < 3; a++) PetscCall(AcousticStencilWeights(ac->h[a], ac->coef[a]));
@@ -985,23 +1084,30 @@ PetscErrorCode AcousticSetUp(Acoustic ac)
 
 /*@C
    AcousticSetFields - Set u^0 and u^{-1} from host arrays of nx*ny*nz values, x fastest (NULL: zero); phi is zeroed and
-   the step counter reset to 0.
+   the step counter reset to 0. On several ranks every rank passes the whole grid: each copies its slab and the 4 halo
+   planes on each side (so no exchange is needed).
+
+   Collective
 
    Level: intermediate
 @*/
 PetscErrorCode AcousticSetFields(Acoustic ac, const PetscReal u[], const PetscReal uprev[])
 {
   const PetscReal *src[2] = {u, uprev};
+  const PetscInt   nx = ac->n[0], ny = ac->n[1];
+  PetscInt         klo, khi;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
+  klo = PetscMax(-4, -ac->zs); /* the slab and its halo planes inside the grid */
+  khi = PetscMin(ac->nl[2] + 4, ac->n[2] - ac->zs);
   if (ac->backend == ACOUSTIC_BACKEND_HOST) {
     PetscReal *dst[2] = {ac->hu, ac->hv};
     for (PetscInt f = 0; f < 2; f++)
-      for (PetscInt k = 0; k < ac->n[2]; k++)
-        for (PetscInt j = 0; j < ac->n[1]; j++)
-          for (PetscInt i = 0; i < ac->n[0]; i++) dst[f][AcIndex(ac, i, j, k)] = src[f] ? src[f][i + ac->n[0] * (j + ac->n[1] * k)] : 0.0;
+      for (PetscInt k = klo; k < khi; k++)
+        for (PetscInt j = 0; j < ny; j++)
+          for (PetscInt i = 0; i < nx; i++) dst[f][AcIndex(ac, i, j, k)] = src[f] ? src[f][i + nx * (j + ny * (k + ac->zs))] : 0.0;
     PetscCall(PetscArrayzero(ac->hphi, ac->npad));
   } else {
     float      *buf;
@@ -1010,9 +1116,9 @@ PetscErrorCode AcousticSetFields(Acoustic ac, const PetscReal u[], const PetscRe
 
     PetscCall(PetscCalloc1(ac->npad, &buf));
     for (PetscInt f = 0; f < 2; f++) {
-      for (PetscInt k = 0; k < ac->n[2]; k++)
-        for (PetscInt j = 0; j < ac->n[1]; j++)
-          for (PetscInt i = 0; i < ac->n[0]; i++) buf[AcIndex(ac, i, j, k)] = src[f] ? (float)src[f][i + ac->n[0] * (j + ac->n[1] * k)] : 0.0f;
+      for (PetscInt k = klo; k < khi; k++)
+        for (PetscInt j = 0; j < ny; j++)
+          for (PetscInt i = 0; i < nx; i++) buf[AcIndex(ac, i, j, k)] = src[f] ? (float)src[f][i + nx * (j + ny * (k + ac->zs))] : 0.0f;
       PetscCall(SbpmgCLWriteBuffer(ac->cl, dst[f], 0, ac->npad * sizeof(float), buf));
     }
     PetscCall(PetscFree(buf));
@@ -1048,88 +1154,151 @@ static PetscErrorCode AcousticFieldBuffer(Acoustic ac, AcousticField f, cl_mem *
   PetscFunctionReturn(0);
 }
 
+/* This rank's slab of a field: nx*ny*nl[2] values, x fastest (one device-to-host transfer). */
+PetscErrorCode AcousticGetLocalField_Private(Acoustic ac, AcousticField f, PetscReal out[])
+{
+  cl_mem         d;
+  PetscReal     *h;
+  const PetscInt nx = ac->n[0], ny = ac->n[1], nz = ac->nl[2];
+
+  PetscFunctionBegin;
+  AcousticCheckSetUp(ac);
+  PetscCall(AcousticFieldBuffer(ac, f, &d, &h));
+  if (ac->backend == ACOUSTIC_BACKEND_HOST) {
+    for (PetscInt k = 0; k < nz; k++)
+      for (PetscInt j = 0; j < ny; j++)
+        for (PetscInt i = 0; i < nx; i++) out[i + nx * (j + ny * k)] = h[AcIndex(ac, i, j, k)];
+  } else {
+    float *buf;
+    PetscCall(PetscMalloc1(ac->npad, &buf));
+    PetscCall(SbpmgCLReadBuffer(ac->cl, d, 0, ac->npad * sizeof(float), buf));
+    for (PetscInt k = 0; k < nz; k++)
+      for (PetscInt j = 0; j < ny; j++)
+        for (PetscInt i = 0; i < nx; i++) out[i + nx * (j + ny * k)] = buf[AcIndex(ac, i, j, k)];
+    PetscCall(PetscFree(buf));
+  }
+  PetscFunctionReturn(0);
+}
+
 /*@C
-   AcousticGetField - Copy a field's grid points (nx*ny*nz values, x fastest) to a host array; one device-to-host transfer.
+   AcousticGetField - Copy a field's grid points (nx*ny*nz values, x fastest) to a host array: one device-to-host
+   transfer per rank. On several ranks the slabs are gathered on rank 0; out may be NULL on the other ranks.
+
+   Collective
 
    Level: intermediate
 @*/
 PetscErrorCode AcousticGetField(Acoustic ac, AcousticField f, PetscReal out[])
 {
-  cl_mem     d;
-  PetscReal *h;
+  MPI_Comm comm = PetscObjectComm((PetscObject)ac);
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
-  PetscCall(AcousticFieldBuffer(ac, f, &d, &h));
-  if (ac->backend == ACOUSTIC_BACKEND_HOST) {
-    for (PetscInt k = 0; k < ac->n[2]; k++)
-      for (PetscInt j = 0; j < ac->n[1]; j++)
-        for (PetscInt i = 0; i < ac->n[0]; i++) out[i + ac->n[0] * (j + ac->n[1] * k)] = h[AcIndex(ac, i, j, k)];
-  } else {
-    float *buf;
-    PetscCall(PetscMalloc1(ac->npad, &buf));
-    PetscCall(SbpmgCLReadBuffer(ac->cl, d, 0, ac->npad * sizeof(float), buf));
-    for (PetscInt k = 0; k < ac->n[2]; k++)
-      for (PetscInt j = 0; j < ac->n[1]; j++)
-        for (PetscInt i = 0; i < ac->n[0]; i++) out[i + ac->n[0] * (j + ac->n[1] * k)] = buf[AcIndex(ac, i, j, k)];
-    PetscCall(PetscFree(buf));
+  if (ac->size == 1)
+    PetscCall(AcousticGetLocalField_Private(ac, f, out));
+  else {
+    const PetscInt nxy = ac->n[0] * ac->n[1];
+    PetscReal     *mine;
+    PetscMPIInt   *counts = NULL, *displs = NULL, nmine;
+
+    PetscCheck(ac->rank || out, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "AcousticGetField() needs an array of nx*ny*nz values on rank 0");
+    PetscCall(PetscMalloc1(nxy * ac->nl[2], &mine));
+    PetscCall(AcousticGetLocalField_Private(ac, f, mine));
+    PetscCall(PetscMPIIntCast(nxy * ac->nl[2], &nmine));
+    if (!ac->rank) {
+      PetscCall(PetscMalloc2(ac->size, &counts, ac->size, &displs));
+      for (PetscMPIInt r = 0; r < ac->size; r++) {
+        PetscCall(PetscMPIIntCast(nxy * (ac->zstart[r + 1] - ac->zstart[r]), &counts[r]));
+        PetscCall(PetscMPIIntCast(nxy * ac->zstart[r], &displs[r]));
+      }
+    }
+    PetscCallMPI(MPI_Gatherv(mine, nmine, MPIU_REAL, out, counts, displs, MPIU_REAL, 0, comm));
+    if (!ac->rank) PetscCall(PetscFree2(counts, displs));
+    PetscCall(PetscFree(mine));
   }
   PetscFunctionReturn(0);
 }
 
-/* Plane k of a field (nx*ny values, x fastest): one transfer of the padded plane. */
+/* Plane k (global) of a field, nx*ny values, x fastest: one transfer of the padded plane on the rank that owns it, sent
+   to rank 0 on several ranks (out may be NULL on the other ranks). Collective. */
 PetscErrorCode AcousticGetPlane(Acoustic ac, AcousticField f, PetscInt k, PetscReal out[])
 {
-  cl_mem     d;
-  PetscReal *h;
+  cl_mem         d;
+  PetscReal     *h, *plane = out;
+  PetscMPIInt    owner = 0, nplane;
+  const PetscInt nxy   = ac->n[0] * ac->n[1];
+  MPI_Comm       comm  = PetscObjectComm((PetscObject)ac);
 
   PetscFunctionBegin;
   AcousticCheckSetUp(ac);
-  PetscCheck(k >= 0 && k < ac->n[2], PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Plane %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", k,
-             ac->n[2]);
+  PetscCheck(k >= 0 && k < ac->n[2], comm, PETSC_ERR_ARG_OUTOFRANGE, "Plane %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", k, ac->n[2]);
   PetscCall(AcousticFieldBuffer(ac, f, &d, &h));
-  if (ac->backend == ACOUSTIC_BACKEND_HOST) {
-    for (PetscInt j = 0; j < ac->n[1]; j++)
-      for (PetscInt i = 0; i < ac->n[0]; i++) out[i + ac->n[0] * j] = h[AcIndex(ac, i, j, k)];
-  } else {
-    float       *buf;
-    const size_t start = (size_t)(k + 4) * ac->pxy;
+  while (k >= ac->zstart[owner + 1]) owner++;
+  PetscCall(PetscMPIIntCast(nxy, &nplane));
+  if (ac->rank == owner) {
+    const PetscInt kl = k - ac->zs;
 
-    PetscCall(PetscMalloc1(ac->pxy, &buf));
-    PetscCall(SbpmgCLReadBuffer(ac->cl, d, start * sizeof(float), ac->pxy * sizeof(float), buf));
-    for (PetscInt j = 0; j < ac->n[1]; j++)
-      for (PetscInt i = 0; i < ac->n[0]; i++) out[i + ac->n[0] * j] = buf[AcIndex(ac, i, j, k) - start];
-    PetscCall(PetscFree(buf));
+    if (ac->rank) PetscCall(PetscMalloc1(nxy, &plane));
+    if (ac->backend == ACOUSTIC_BACKEND_HOST) {
+      for (PetscInt j = 0; j < ac->n[1]; j++)
+        for (PetscInt i = 0; i < ac->n[0]; i++) plane[i + ac->n[0] * j] = h[AcIndex(ac, i, j, kl)];
+    } else {
+      float       *buf;
+      const size_t start = (size_t)(kl + 4) * ac->pxy;
+
+      PetscCall(PetscMalloc1(ac->pxy, &buf));
+      PetscCall(SbpmgCLReadBuffer(ac->cl, d, start * sizeof(float), ac->pxy * sizeof(float), buf));
+      for (PetscInt j = 0; j < ac->n[1]; j++)
+        for (PetscInt i = 0; i < ac->n[0]; i++) plane[i + ac->n[0] * j] = buf[AcIndex(ac, i, j, kl) - start];
+      PetscCall(PetscFree(buf));
+    }
+    if (ac->rank) {
+      PetscCallMPI(MPI_Send(plane, nplane, MPIU_REAL, 0, ac->tag, comm));
+      PetscCall(PetscFree(plane));
+    }
   }
+  if (!ac->rank && owner) PetscCallMPI(MPI_Recv(out, nplane, MPIU_REAL, owner, ac->tag, comm, MPI_STATUS_IGNORE));
   PetscFunctionReturn(0);
 }
 
 /*@C
-   AcousticGetValue - u^n at one grid point (a 4-byte transfer on the device backend).
+   AcousticGetValue - u^n at one grid point (a 4-byte transfer on the device backend, on the rank that owns the point;
+   broadcast to every rank).
+
+   Collective
 
    Level: intermediate
 @*/
 PetscErrorCode AcousticGetValue(Acoustic ac, PetscInt i, PetscInt j, PetscInt k, PetscReal *val)
 {
+  PetscMPIInt owner = 0;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
   PetscCheck(i >= 0 && j >= 0 && k >= 0 && i < ac->n[0] && j < ac->n[1] && k < ac->n[2], PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
              "Point (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ") is outside the grid", i, j, k);
-  if (ac->backend == ACOUSTIC_BACKEND_HOST)
-    *val = ac->hu[AcIndex(ac, i, j, k)];
-  else {
-    float x;
-    PetscCall(SbpmgCLReadBuffer(ac->cl, ac->du, (size_t)AcIndex(ac, i, j, k) * sizeof(float), sizeof(float), &x));
-    *val = x;
+  while (k >= ac->zstart[owner + 1]) owner++;
+  if (ac->rank == owner) {
+    const PetscInt kl = k - ac->zs;
+    if (ac->backend == ACOUSTIC_BACKEND_HOST)
+      *val = ac->hu[AcIndex(ac, i, j, kl)];
+    else {
+      float x;
+      PetscCall(SbpmgCLReadBuffer(ac->cl, ac->du, (size_t)AcIndex(ac, i, j, kl) * sizeof(float), sizeof(float), &x));
+      *val = x;
+    }
   }
+  if (ac->size > 1) PetscCallMPI(MPI_Bcast(val, 1, MPIU_REAL, owner, PetscObjectComm((PetscObject)ac)));
   PetscFunctionReturn(0);
 }
 
 /*@C
    AcousticGetNorms - max |u^n| and sum (u^n)^2 over the grid points (a reduction on the device; only the per-group
-   partial results are transferred).
+   partial results are transferred; on several ranks one MPI_Allreduce of the ranks' results, the same on every rank).
+
+   Collective
 
    Level: intermediate
 @*/
@@ -1141,7 +1310,7 @@ PetscErrorCode AcousticGetNorms(Acoustic ac, PetscReal *maxabs, PetscReal *energ
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
   if (ac->backend == ACOUSTIC_BACKEND_HOST) {
-    for (PetscInt k = 0; k < ac->n[2]; k++)
+    for (PetscInt k = 0; k < ac->nl[2]; k++)
       for (PetscInt j = 0; j < ac->n[1]; j++)
         for (PetscInt i = 0; i < ac->n[0]; i++) {
           const PetscReal x = ac->hu[AcIndex(ac, i, j, k)];
@@ -1153,7 +1322,7 @@ PetscErrorCode AcousticGetNorms(Acoustic ac, PetscReal *maxabs, PetscReal *energ
     cl_kernel  k;
     cl_mem     part;
     cl_float2 *buf;
-    const int  nx = (int)ac->n[0], ny = (int)ac->n[1], nz = (int)ac->n[2], px = (int)ac->px, pxy = (int)ac->pxy, origin = (int)ac->origin;
+    const int  nx = (int)ac->n[0], ny = (int)ac->n[1], nz = (int)ac->nl[2], px = (int)ac->px, pxy = (int)ac->pxy, origin = (int)ac->origin;
     size_t     ls, ng;
     char       opts[64];
 
@@ -1174,6 +1343,11 @@ PetscErrorCode AcousticGetNorms(Acoustic ac, PetscReal *maxabs, PetscReal *energ
     }
     PetscCall(PetscFree(buf));
     PetscCall(SbpmgCLReleaseBuffer(ac->cl, &part));
+  }
+  if (ac->size > 1) {
+    MPI_Comm comm = PetscObjectComm((PetscObject)ac);
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPIU_REAL, MPIU_MAX, comm));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPIU_REAL, MPIU_SUM, comm));
   }
   if (maxabs) *maxabs = m;
   if (energy) *energy = s;
@@ -1219,8 +1393,8 @@ PetscErrorCode AcousticGetBytesPerStep(Acoustic ac, PetscReal *actual, PetscReal
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
-  for (PetscInt a = 0; a < 3; a++) {
-    ninner *= (PetscReal)(ac->hi[AC_REGION_INNER][a] - ac->lo[AC_REGION_INNER][a]);
+  for (PetscInt a = 0; a < 3; a++) { /* the whole grid, on any number of ranks */
+    ninner *= (PetscReal)PetscMax(ac->n[a] - 2 * ac->ndamp, 0);
     ntotal *= (PetscReal)ac->n[a];
   }
   if (actual) *actual = ninner * AC_BYTES_INNER + (ntotal - ninner) * AC_BYTES_PML;
@@ -1268,11 +1442,24 @@ PetscErrorCode AcousticView(Acoustic ac, PetscViewer viewer)
                                      AcousticInitTypes[ac->init], (double)bytes, (double)(bytes / ((PetscReal)ac->n[0] * ac->n[1] * ac->n[2])),
                                      (double)(spec / ((PetscReal)ac->n[0] * ac->n[1] * ac->n[2]))));
     if (ac->backend == ACOUSTIC_BACKEND_DEVICE) {
-      PetscCall(PetscViewerASCIIPrintf(viewer, "backend device: %s, fp32, %.1f MiB; %s kernels %s\n", ac->cl->device_name,
-                                       (double)(4 * ac->npad * sizeof(float) + ac->ecount * sizeof(float)) / 1048576.0,
+      PetscCall(PetscViewerASCIIPrintf(viewer, "backend device: %s, fp32, %.1f MiB%s; %s kernels %s\n", ac->cl->device_name,
+                                       (double)(4 * ac->npad * sizeof(float) + ac->ecount * sizeof(float)) / 1048576.0, ac->size > 1 ? " on rank 0" : "",
                                        ac->krows ? "row" : (ac->kfused ? "whole-grid 2.5D" : (ac->kpmlmerge ? "2.5D (PML merged)" : "2.5D")), ac->kopts));
     } else
       PetscCall(PetscViewerASCIIPrintf(viewer, "backend host: fp64 reference loops\n"));
+    if (ac->size > 1) {
+      PetscInt mn = ac->n[2], mx = 0;
+      for (PetscMPIInt r = 0; r < ac->size; r++) {
+        mn = PetscMin(mn, ac->zstart[r + 1] - ac->zstart[r]);
+        mx = PetscMax(mx, ac->zstart[r + 1] - ac->zstart[r]);
+      }
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+                                       "%d MPI ranks: slabs of %" PetscInt_FMT " to %" PetscInt_FMT " planes along z; per step each rank exchanges 4 planes "
+                                       "(%.1f KiB) with each neighbour, %s\n",
+                                       (int)ac->size, mn, mx,
+                                       (double)(4 * ac->pxy * (ac->backend == ACOUSTIC_BACKEND_HOST ? sizeof(PetscReal) : sizeof(float))) / 1024.0,
+                                       ac->backend == ACOUSTIC_BACKEND_HOST ? "after the step" : "overlapped with the computation of its other planes"));
+    }
   } else
     PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s (not set up)\n", AcousticBackends[ac->backend]));
   PetscCall(PetscViewerASCIIPopTab(viewer));
@@ -1308,6 +1495,8 @@ PetscErrorCode AcousticDestroy(Acoustic *ac)
   PetscCall(PetscFree((*ac)->hphi));
   PetscCall(PetscFree((*ac)->heta));
   PetscCall(PetscFree((*ac)->velarray));
+  PetscCall(PetscFree((*ac)->zstart));
+  PetscCall(PetscFree((*ac)->xbuf));
   PetscCall(PetscHeaderDestroy(ac));
   PetscFunctionReturn(0);
 }

@@ -3,10 +3,11 @@
 #include <png.h>
 #include <setjmp.h>
 
-/* A file of n[0]*n[1]*n[2] raw float32 values (the machine's byte order, little-endian on x86), x fastest. */
-PetscErrorCode AcousticReadVelocityFile_Private(const char path[], const PetscInt n[3], PetscReal v[])
+/* Planes [zs, zs + nz) of a file of n[0]*n[1]*n[2] raw float32 values (the machine's byte order, little-endian on x86),
+   x fastest. */
+PetscErrorCode AcousticReadVelocityFile_Private(const char path[], const PetscInt n[3], PetscInt zs, PetscInt nz, PetscReal v[])
 {
-  const size_t count = (size_t)n[0] * n[1] * n[2];
+  const size_t total = (size_t)n[0] * n[1] * n[2], count = (size_t)n[0] * n[1] * nz;
   FILE        *fp;
   long         len;
   float       *buf;
@@ -19,11 +20,15 @@ PetscErrorCode AcousticReadVelocityFile_Private(const char path[], const PetscIn
     (void)fclose(fp);
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot determine the size of velocity file %s", path);
   }
-  if ((size_t)len != count * sizeof(float)) {
+  if ((size_t)len != total * sizeof(float)) {
     (void)fclose(fp);
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
             "Velocity file %s has %ld bytes; a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid needs %zu (raw float32, x fastest)", path, len,
-            n[0], n[1], n[2], count * sizeof(float));
+            n[0], n[1], n[2], total * sizeof(float));
+  }
+  if (zs && fseek(fp, (long)((size_t)n[0] * n[1] * zs * sizeof(float)), SEEK_SET)) {
+    (void)fclose(fp);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot seek to plane %" PetscInt_FMT " of velocity file %s", zs, path);
   }
   if (PetscMalloc1(count, &buf)) {
     (void)fclose(fp);
@@ -96,7 +101,9 @@ static void AcColour(PetscReal t, unsigned char c[3])
 /*@C
    AcousticWriteSlicePNG - Write the central x-y slice (z = nz/2) of u as a PNG with a diverging colour map (blue
    negative, white zero, red positive), scaled by the slice's max |u| with a signed square-root to show the weaker far
-   field; x to the right, y downwards. Reads one plane from the device.
+   field; x to the right, y downwards. Reads one plane from the device (on the rank that owns it); rank 0 writes the file.
+
+   Collective
 
    Level: intermediate
 
@@ -112,6 +119,13 @@ PetscErrorCode AcousticWriteSlicePNG(Acoustic ac, const char path[])
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   PetscCall(PetscMalloc1(nx * ny, &plane));
   PetscCall(AcousticGetPlane(ac, ACOUSTIC_FIELD_U, ac->n[2] / 2, plane));
+  if (ac->rank) { /* rank 0 writes; every rank returns its error */
+    PetscErrorCode ierr;
+    PetscCall(PetscFree(plane));
+    PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, PetscObjectComm((PetscObject)ac)));
+    PetscCheck(!ierr, PETSC_COMM_SELF, ierr, "Rank 0 could not write %s", path);
+    PetscFunctionReturn(0);
+  }
   for (PetscInt p = 0; p < nx * ny; p++) scale = PetscMax(scale, PetscAbsReal(plane[p]));
   if (!(scale > 0) || !PetscIsNormalReal(scale)) scale = 1;
   PetscCall(PetscMalloc1(3 * nx * ny, &rgb));
@@ -123,6 +137,7 @@ PetscErrorCode AcousticWriteSlicePNG(Acoustic ac, const char path[])
   {
     PetscErrorCode ierr = AcousticWritePNG_Private(path, nx, ny, rgb);
     PetscCall(PetscFree(rgb));
+    if (ac->size > 1) PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, PetscObjectComm((PetscObject)ac)));
     PetscCall(ierr);
   }
   PetscFunctionReturn(0);
@@ -130,7 +145,9 @@ PetscErrorCode AcousticWriteSlicePNG(Acoustic ac, const char path[])
 
 /*@C
    AcousticWriteVTK - Write u on the whole grid as a VTK structured grid (.vts) through PETSc's VTK viewer (a DMDA with
-   the grid's coordinates in metres). Reads the field from the device.
+   the grid's coordinates in metres, split along z as the object is). Reads each rank's slab from its device.
+
+   Collective
 
    Level: intermediate
 
@@ -138,24 +155,30 @@ PetscErrorCode AcousticWriteSlicePNG(Acoustic ac, const char path[])
 @*/
 PetscErrorCode AcousticWriteVTK(Acoustic ac, const char path[])
 {
+  MPI_Comm     comm = PetscObjectComm((PetscObject)ac);
   DM           da;
   Vec          u;
   PetscViewer  viewer;
   PetscScalar *a;
+  PetscInt    *lz;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
-  PetscCall(DMDACreate3d(PETSC_COMM_SELF, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, ac->n[0], ac->n[1], ac->n[2], 1, 1, 1, 1, 1,
-                         NULL, NULL, NULL, &da));
+  PetscCheck(ac->setupcalled, comm, PETSC_ERR_ARG_WRONGSTATE, "Call AcousticSetUp() first");
+  PetscCall(PetscMalloc1(ac->size, &lz));
+  for (PetscMPIInt r = 0; r < ac->size; r++) lz[r] = ac->zstart[r + 1] - ac->zstart[r];
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, ac->n[0], ac->n[1], ac->n[2], 1, 1, ac->size, 1, 1,
+                         NULL, NULL, lz, &da));
+  PetscCall(PetscFree(lz));
   PetscCall(DMSetUp(da));
   PetscCall(DMDASetUniformCoordinates(da, 0, (ac->n[0] - 1) * ac->h[0], 0, (ac->n[1] - 1) * ac->h[1], 0, (ac->n[2] - 1) * ac->h[2]));
   PetscCall(DMDASetFieldName(da, 0, "u"));
   PetscCall(DMCreateGlobalVector(da, &u));
   PetscCall(PetscObjectSetName((PetscObject)u, "u"));
-  PetscCall(VecGetArray(u, &a));
-  PetscCall(AcousticGetField(ac, ACOUSTIC_FIELD_U, a));
+  PetscCall(VecGetArray(u, &a)); /* the local part is this rank's slab, x fastest */
+  PetscCall(AcousticGetLocalField_Private(ac, ACOUSTIC_FIELD_U, a));
   PetscCall(VecRestoreArray(u, &a));
-  PetscCall(PetscViewerVTKOpen(PETSC_COMM_SELF, path, FILE_MODE_WRITE, &viewer));
+  PetscCall(PetscViewerVTKOpen(comm, path, FILE_MODE_WRITE, &viewer));
   PetscCall(VecView(u, viewer));
   PetscCall(PetscViewerDestroy(&viewer));
   PetscCall(VecDestroy(&u));

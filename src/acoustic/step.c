@@ -1,12 +1,6 @@
-/* The leapfrog stepper: fp32 OpenCL kernels (inner region + six PML slabs + source), and the fp64 host reference. */
+/* The leapfrog stepper: fp32 OpenCL kernels (inner region + six PML slabs + source), and the fp64 host reference; on
+   several ranks the slabs' halo planes are exchanged after each step (docs/acoustic.md). */
 #include "acimpl.h"
-
-static PetscReal AcRegionPoints(Acoustic ac, PetscInt r)
-{
-  PetscReal n = 1;
-  for (PetscInt a = 0; a < 3; a++) n *= (PetscReal)PetscMax(ac->hi[r][a] - ac->lo[r][a], 0);
-  return n;
-}
 
 static size_t AcRoundUp(size_t n, size_t m)
 {
@@ -26,146 +20,290 @@ static PetscErrorCode AcousticEnqueue3D(Acoustic ac, cl_kernel k, const size_t g
   PetscFunctionReturn(0);
 }
 
-/* Device: K steps of the regions in mask (a bit per AcousticRegion), the source, and the swap; no host traffic. */
-PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask)
+/* The arguments every stencil kernel takes, computed once per AcousticStep call. ez is the offset of the z profile's
+   entry for local plane 0 (the profile covers the whole grid; on several ranks the slab starts at plane zs). */
+typedef struct {
+  int       px, pxy, origin, ex, ey, ez;
+  float     c0;
+  cl_float4 cx, cy, cz, hd;
+} AcKernelArgs;
+
+static void AcousticKernelArgs(Acoustic ac, AcKernelArgs *a)
 {
-  const int   px = (int)ac->px, pxy = (int)ac->pxy, origin = (int)ac->origin;
-  const int   ex = (int)ac->eoff[0], ey = (int)ac->eoff[1], ez = (int)ac->eoff[2];
-  const float c0 = (float)(ac->coef[0][0] + ac->coef[1][0] + ac->coef[2][0]);
-  cl_float4   cx, cy, cz, hd;
-  const int   srcidx = (int)AcIndex(ac, ac->src[0], ac->src[1], ac->src[2]);
+  a->px     = (int)ac->px;
+  a->pxy    = (int)ac->pxy;
+  a->origin = (int)ac->origin;
+  a->ex     = (int)ac->eoff[0];
+  a->ey     = (int)ac->eoff[1];
+  a->ez     = (int)(ac->eoff[2] + ac->zs);
+  a->c0     = (float)(ac->coef[0][0] + ac->coef[1][0] + ac->coef[2][0]);
+  for (PetscInt m = 0; m < 4; m++) {
+    a->cx.s[m] = (float)ac->coef[0][m + 1];
+    a->cy.s[m] = (float)ac->coef[1][m + 1];
+    a->cz.s[m] = (float)ac->coef[2][m + 1];
+  }
+  for (PetscInt d = 0; d < 3; d++) a->hd.s[d] = (float)(1.0 / (4.0 * ac->h[d] * ac->h[d]));
+  a->hd.s[3] = 0;
+}
+
+/* Points of region r's box [lo, hi) within the planes [z0, z1) */
+static PetscReal AcBoxPoints(Acoustic ac, PetscInt r, PetscInt z0, PetscInt z1)
+{
+  return (PetscReal)PetscMax(ac->hi[r][0] - ac->lo[r][0], 0) * (PetscReal)PetscMax(ac->hi[r][1] - ac->lo[r][1], 0) *
+         (PetscReal)PetscMax(PetscMin(ac->hi[r][2], z1) - PetscMax(ac->lo[r][2], z0), 0);
+}
+
+/* The whole-grid kernel over the local planes [z0, z1): the kernel is the same for any z window once its origin, the z
+   profile's offset and the inner box's z range are shifted by z0 (one rank: [0, nz), the launch of docs/acoustic.md). */
+static PetscErrorCode AcousticEnqueueWhole(Acoustic ac, const AcKernelArgs *a, PetscInt z0, PetscInt z1)
+{
+  const size_t V = (size_t)ac->kvec, tx = (size_t)ac->ktile[0], ty = (size_t)ac->ktile[1], tz = (size_t)ac->ktile[2];
+  const int    xa     = -(int)(ac->origin % (PetscInt)V);
+  const size_t g[3]   = {AcRoundUp(((size_t)(ac->n[0] - xa) + V - 1) / V, tx), AcRoundUp((size_t)ac->n[1], ty), tz ? ((size_t)(z1 - z0) + tz - 1) / tz : 1};
+  const size_t l[3]   = {tx, ty, 1};
+  const int    origin = a->origin + (int)(z0 * ac->pxy), ez = a->ez + (int)z0;
+  PetscReal    ntot = 0, ninner = AcBoxPoints(ac, AC_REGION_INNER, z0, z1);
+  cl_int4      n, ilo, ihi;
 
   PetscFunctionBegin;
-  for (PetscInt m = 0; m < 4; m++) {
-    cx.s[m] = (float)ac->coef[0][m + 1];
-    cy.s[m] = (float)ac->coef[1][m + 1];
-    cz.s[m] = (float)ac->coef[2][m + 1];
+  if (z1 <= z0) PetscFunctionReturn(0);
+  for (PetscInt r = 0; r < AC_NREGIONS; r++) ntot += AcBoxPoints(ac, r, z0, z1);
+  for (PetscInt d = 0; d < 3; d++) {
+    n.s[d]   = (int)ac->nl[d];
+    ilo.s[d] = (int)ac->lo[AC_REGION_INNER][d];
+    ihi.s[d] = (int)ac->hi[AC_REGION_INNER][d];
   }
-  for (PetscInt a = 0; a < 3; a++) hd.s[a] = (float)(1.0 / (4.0 * ac->h[a] * ac->h[a]));
-  hd.s[3] = 0;
-  for (PetscInt s = 0; s < K; s++) {
-    const PetscReal ntot = (PetscReal)ac->n[0] * ac->n[1] * ac->n[2], ninner = AcRegionPoints(ac, AC_REGION_INNER);
-    PetscInt        todo = mask;
+  n.s[2] = (int)(z1 - z0);
+  ilo.s[2] -= (int)z0;
+  ihi.s[2] -= (int)z0;
+  n.s[3] = ilo.s[3] = ihi.s[3] = 0;
+  PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
+  PetscCall(SbpmgCLSetArgs(ac->kwhole, 0, 19, sizeof(cl_int4), &n, sizeof(cl_int4), &ilo, sizeof(cl_int4), &ihi, sizeof(int), &a->px, sizeof(int), &a->pxy,
+                           sizeof(int), &origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
+                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem),
+                           &ac->dv, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+  PetscCall(AcousticEnqueue3D(ac, ac->kwhole, g, l));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * ninner + AC_FLOPS_PML * (ntot - ninner),
+                              AC_BYTES_INNER * ninner + AC_BYTES_PML * (ntot - ninner)));
+  PetscFunctionReturn(0);
+}
 
-    if (ac->kfused && mask == AC_REGIONS_ALL) { /* the whole grid in one launch */
-      const size_t V = (size_t)ac->kvec, tx = (size_t)ac->ktile[0], ty = (size_t)ac->ktile[1], tz = (size_t)ac->ktile[2];
-      const int    xa   = -(int)(ac->origin % (PetscInt)V);
-      const size_t g[3] = {AcRoundUp(((size_t)(ac->n[0] - xa) + V - 1) / V, tx), AcRoundUp((size_t)ac->n[1], ty), tz ? ((size_t)ac->n[2] + tz - 1) / tz : 1};
-      const size_t l[3] = {tx, ty, 1};
-      cl_int4      n, ilo, ihi;
+/* The six PML regions in one launch (the table of AcousticSetUpPMLTable(): the planes [zedge[0], zedge[1])). */
+static PetscErrorCode AcousticEnqueuePMLMerged(Acoustic ac, const AcKernelArgs *a)
+{
+  const size_t ls = (size_t)(ac->kpmltile[0] * ac->kpmltile[1]), g = (size_t)ac->ngroups * ls;
+  const int    nreg = (int)ac->ntab;
+  PetscReal    npml = 0;
+  cl_int       err;
 
-      for (PetscInt a = 0; a < 3; a++) {
-        n.s[a]   = (int)ac->n[a];
-        ilo.s[a] = (int)ac->lo[AC_REGION_INNER][a];
-        ihi.s[a] = (int)ac->hi[AC_REGION_INNER][a];
-      }
-      n.s[3] = ilo.s[3] = ihi.s[3] = 0;
+  PetscFunctionBegin;
+  if (!g) PetscFunctionReturn(0);
+  for (PetscInt r = AC_REGION_ZLO; r < AC_NREGIONS; r++) npml += AcBoxPoints(ac, r, ac->zedge[0], ac->zedge[1]);
+  PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
+  PetscCall(SbpmgCLSetArgs(ac->kpmlall, 0, 18, sizeof(cl_mem), &ac->dtab, sizeof(int), &nreg, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int),
+                           &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
+                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem),
+                           &ac->dv, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+  err = clEnqueueNDRangeKernel(ac->cl->queue, ac->kpmlall, 1, NULL, &g, &ls, 0, NULL, NULL);
+  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err),
+             "OpenCL error %d (%s) launching the merged PML kernel on %zu work-items (groups of %zu) with %s", (int)err, SbpmgCLErrorName(err), g, ls,
+             ac->kopts);
+  PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * npml, AC_BYTES_PML * npml));
+  PetscFunctionReturn(0);
+}
+
+/* Region r's box within the planes [z0, z1), with the region kernels (2.5D or rows). */
+static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, PetscInt r, PetscInt z0, PetscInt z1)
+{
+  const PetscReal np = AcBoxPoints(ac, r, z0, z1);
+  cl_int4         lo, hi;
+
+  PetscFunctionBegin;
+  if (np == 0) PetscFunctionReturn(0);
+  for (PetscInt d = 0; d < 3; d++) {
+    lo.s[d] = (int)ac->lo[r][d];
+    hi.s[d] = (int)ac->hi[r][d];
+  }
+  lo.s[2] = (int)PetscMax(ac->lo[r][2], z0);
+  hi.s[2] = (int)PetscMin(ac->hi[r][2], z1);
+  lo.s[3] = hi.s[3] = 0;
+  if (ac->krows) {
+    const size_t g[3] = {(size_t)(hi.s[1] - lo.s[1]), (size_t)(hi.s[2] - lo.s[2]), 1};
+    cl_int4      lim  = {{0, 0, 0, 0}};
+
+    if (r == AC_REGION_INNER) {
       PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
-      PetscCall(SbpmgCLSetArgs(ac->kwhole, 0, 19, sizeof(cl_int4), &n, sizeof(cl_int4), &ilo, sizeof(cl_int4), &ihi, sizeof(int), &px, sizeof(int), &pxy,
-                               sizeof(int), &origin, sizeof(float), &c0, sizeof(cl_float4), &cx, sizeof(cl_float4), &cy, sizeof(cl_float4), &cz,
-                               sizeof(cl_float4), &hd, sizeof(int), &ex, sizeof(int), &ey, sizeof(int), &ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv,
-                               sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-      PetscCall(AcousticEnqueue3D(ac, ac->kwhole, g, l));
-      PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * ninner + AC_FLOPS_PML * (ntot - ninner),
-                                  AC_BYTES_INNER * ninner + AC_BYTES_PML * (ntot - ninner)));
-      todo = 0;
-    } else if (ac->kpmlmerge && (mask & AC_REGIONS_PML) == AC_REGIONS_PML && ac->ntab) { /* the six PML regions in one launch */
-      const size_t ls = (size_t)(ac->kpmltile[0] * ac->kpmltile[1]), g = (size_t)ac->ngroups * ls;
-      const int    nreg = (int)ac->ntab;
-      cl_int       err;
-
+      PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &a->px, sizeof(int), &a->pxy,
+                               sizeof(int), &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
+                               sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem), &ac->dvp));
+      PetscCall(AcousticEnqueue3D(ac, ac->kinner, g, NULL));
+      PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
+    } else {
       PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-      PetscCall(SbpmgCLSetArgs(ac->kpmlall, 0, 18, sizeof(cl_mem), &ac->dtab, sizeof(int), &nreg, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin,
-                               sizeof(float), &c0, sizeof(cl_float4), &cx, sizeof(cl_float4), &cy, sizeof(cl_float4), &cz, sizeof(cl_float4), &hd, sizeof(int),
-                               &ex, sizeof(int), &ey, sizeof(int), &ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem), &ac->dvp,
-                               sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-      err = clEnqueueNDRangeKernel(ac->cl->queue, ac->kpmlall, 1, NULL, &g, &ls, 0, NULL, NULL);
-      PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err),
-                 "OpenCL error %d (%s) launching the merged PML kernel on %zu work-items (groups of %zu) with %s", (int)err, SbpmgCLErrorName(err), g, ls,
-                 ac->kopts);
-      PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * (ntot - ninner), AC_BYTES_PML * (ntot - ninner)));
-      todo = mask & ~AC_REGIONS_PML;
+      PetscCall(SbpmgCLSetArgs(ac->kpml, 0, 18, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
+                               sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4),
+                               &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv,
+                               sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+      PetscCall(AcousticEnqueue3D(ac, ac->kpml, g, NULL));
+      PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
     }
-    for (PetscInt r = 0; r < AC_NREGIONS; r++) {
-      const PetscReal np = AcRegionPoints(ac, r);
-      cl_int4         lo, hi;
+  } else if (r == AC_REGION_INNER) {
+    const size_t V = (size_t)ac->kvec, tx = (size_t)ac->ktile[0], ty = (size_t)ac->ktile[1], tz = (size_t)ac->ktile[2];
+    const size_t nvx  = ((size_t)(hi.s[0] - lo.s[0]) + V - 1) / V;
+    const size_t g[3] = {AcRoundUp(nvx, tx), AcRoundUp((size_t)(hi.s[1] - lo.s[1]), ty), tz ? ((size_t)(hi.s[2] - lo.s[2]) + tz - 1) / tz : 1};
+    const size_t l[3] = {tx, ty, 1};
+    cl_int4      lim;
 
-      if (!(todo & (1 << r)) || np == 0) continue;
-      for (PetscInt a = 0; a < 3; a++) {
-        lo.s[a] = (int)ac->lo[r][a];
-        hi.s[a] = (int)ac->hi[r][a];
-      }
-      lo.s[3] = hi.s[3] = 0;
-      if (ac->krows) {
-        const size_t g[3] = {(size_t)(hi.s[1] - lo.s[1]), (size_t)(hi.s[2] - lo.s[2]), 1};
-        cl_int4      lim  = {{0, 0, 0, 0}};
+    lim.s[0] = lo.s[0] + (int)V * ((int)(ac->n[0] + 3 - lo.s[0]) / (int)V);
+    lim.s[1] = (int)ac->n[1] + 3;
+    lim.s[2] = lim.s[3] = 0;
+    PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
+    PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &a->px, sizeof(int), &a->pxy,
+                             sizeof(int), &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
+                             sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem), &ac->dvp));
+    PetscCall(AcousticEnqueue3D(ac, ac->kinner, g, l));
+    PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
+  } else {
+    const size_t tx = (size_t)ac->kpmltile[0], ty = (size_t)ac->kpmltile[1], tz = (size_t)ac->kpmltile[2], V = (size_t)ac->kpmlvec;
+    const int    xa   = lo.s[0] - (int)((ac->origin + lo.s[0]) % (PetscInt)V);
+    const size_t nvx  = ((size_t)(hi.s[0] - xa) + V - 1) / V;
+    const size_t g[3] = {AcRoundUp(nvx, tx), AcRoundUp((size_t)(hi.s[1] - lo.s[1]), ty), tz ? ((size_t)(hi.s[2] - lo.s[2]) + tz - 1) / tz : 1};
+    const size_t l[3] = {tx, ty, 1};
 
-        if (r == AC_REGION_INNER) {
-          PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
-          PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &px, sizeof(int), &pxy,
-                                   sizeof(int), &origin, sizeof(float), &c0, sizeof(cl_float4), &cx, sizeof(cl_float4), &cy, sizeof(cl_float4), &cz,
-                                   sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem), &ac->dvp));
-          PetscCall(AcousticEnqueue3D(ac, ac->kinner, g, NULL));
-          PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
-        } else {
-          PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-          PetscCall(SbpmgCLSetArgs(ac->kpml, 0, 18, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin,
-                                   sizeof(float), &c0, sizeof(cl_float4), &cx, sizeof(cl_float4), &cy, sizeof(cl_float4), &cz, sizeof(cl_float4), &hd,
-                                   sizeof(int), &ex, sizeof(int), &ey, sizeof(int), &ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem),
-                                   &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-          PetscCall(AcousticEnqueue3D(ac, ac->kpml, g, NULL));
-          PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
-        }
-      } else if (r == AC_REGION_INNER) {
-        const size_t V = (size_t)ac->kvec, tx = (size_t)ac->ktile[0], ty = (size_t)ac->ktile[1], tz = (size_t)ac->ktile[2];
-        const size_t nvx  = ((size_t)(hi.s[0] - lo.s[0]) + V - 1) / V;
-        const size_t g[3] = {AcRoundUp(nvx, tx), AcRoundUp((size_t)(hi.s[1] - lo.s[1]), ty), tz ? ((size_t)(hi.s[2] - lo.s[2]) + tz - 1) / tz : 1};
-        const size_t l[3] = {tx, ty, 1};
-        cl_int4      lim;
-
-        lim.s[0] = lo.s[0] + (int)V * ((int)(ac->n[0] + 3 - lo.s[0]) / (int)V);
-        lim.s[1] = (int)ac->n[1] + 3;
-        lim.s[2] = lim.s[3] = 0;
-        PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
-        PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &px, sizeof(int), &pxy,
-                                 sizeof(int), &origin, sizeof(float), &c0, sizeof(cl_float4), &cx, sizeof(cl_float4), &cy, sizeof(cl_float4), &cz,
-                                 sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem), &ac->dvp));
-        PetscCall(AcousticEnqueue3D(ac, ac->kinner, g, l));
-        PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
-      } else {
-        const size_t tx = (size_t)ac->kpmltile[0], ty = (size_t)ac->kpmltile[1], tz = (size_t)ac->kpmltile[2], V = (size_t)ac->kpmlvec;
-        const int    xa   = lo.s[0] - (int)((ac->origin + lo.s[0]) % (PetscInt)V);
-        const size_t nvx  = ((size_t)(hi.s[0] - xa) + V - 1) / V;
-        const size_t g[3] = {AcRoundUp(nvx, tx), AcRoundUp((size_t)(hi.s[1] - lo.s[1]), ty), tz ? ((size_t)(hi.s[2] - lo.s[2]) + tz - 1) / tz : 1};
-        const size_t l[3] = {tx, ty, 1};
-
-        PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-        PetscCall(SbpmgCLSetArgs(ac->kpml, 0, 18, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin,
-                                 sizeof(float), &c0, sizeof(cl_float4), &cx, sizeof(cl_float4), &cy, sizeof(cl_float4), &cz, sizeof(cl_float4), &hd,
-                                 sizeof(int), &ex, sizeof(int), &ey, sizeof(int), &ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem),
-                                 &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-        PetscCall(AcousticEnqueue3D(ac, ac->kpml, g, l));
-        PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
-      }
-    }
-    if (ac->amplitude != 0) {
-      PetscReal w;
-      float     val;
-
-      PetscCall(AcousticWavelet(ac, ac->step, &w));
-      val = (float)w;
-      PetscCall(SbpmgLogKernelBegin(SBPMG_AcSource));
-      PetscCall(SbpmgCLSetArgs(ac->ksrc, 0, 3, sizeof(int), &srcidx, sizeof(float), &val, sizeof(cl_mem), &ac->dv));
-      PetscCall(SbpmgCLLaunch1D(ac->cl, ac->ksrc, 1, 1));
-      PetscCall(SbpmgLogKernelEnd(SBPMG_AcSource, ac->cl, 1, 8));
-    }
-    {
-      cl_mem t = ac->du;
-      ac->du   = ac->dv;
-      ac->dv   = t;
-    }
-    ac->step++;
+    PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
+    PetscCall(SbpmgCLSetArgs(ac->kpml, 0, 18, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
+                             sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4), &a->hd,
+                             sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem),
+                             &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+    PetscCall(AcousticEnqueue3D(ac, ac->kpml, g, l));
+    PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
   }
+  PetscFunctionReturn(0);
+}
+
+/* The regions in mask within the planes [z0, z1): the whole-grid kernel (all regions), or the inner kernel and the PML
+   regions (merged in one launch when allowed: only for the planes its table was built for), or one launch per region. */
+static PetscErrorCode AcousticEnqueuePlanes(Acoustic ac, const AcKernelArgs *a, PetscInt mask, PetscInt z0, PetscInt z1)
+{
+  PetscInt todo = mask;
+
+  PetscFunctionBegin;
+  if (z1 <= z0) PetscFunctionReturn(0);
+  if (ac->kfused && mask == AC_REGIONS_ALL) { /* the whole grid in one launch */
+    PetscCall(AcousticEnqueueWhole(ac, a, z0, z1));
+    todo = 0;
+  } else if (ac->kpmlmerge && (mask & AC_REGIONS_PML) == AC_REGIONS_PML && ac->ntab && z0 == ac->zedge[0] && z1 == ac->zedge[1]) {
+    PetscCall(AcousticEnqueuePMLMerged(ac, a)); /* the six PML regions in one launch */
+    todo = mask & ~AC_REGIONS_PML;
+  }
+  for (PetscInt r = 0; r < AC_NREGIONS; r++)
+    if (todo & (1 << r)) PetscCall(AcousticEnqueueRegion(ac, a, r, z0, z1));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AcousticEnqueueSource(Acoustic ac, int srcidx)
+{
+  PetscReal w;
+  float     val;
+
+  PetscFunctionBegin;
+  PetscCall(AcousticWavelet(ac, ac->step, &w));
+  val = (float)w;
+  PetscCall(SbpmgLogKernelBegin(SBPMG_AcSource));
+  PetscCall(SbpmgCLSetArgs(ac->ksrc, 0, 3, sizeof(int), &srcidx, sizeof(float), &val, sizeof(cl_mem), &ac->dv));
+  PetscCall(SbpmgCLLaunch1D(ac->cl, ac->ksrc, 1, 1));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_AcSource, ac->cl, 1, 8));
+  PetscFunctionReturn(0);
+}
+
+/* Device: K steps of the regions in mask (a bit per AcousticRegion), the source, and the swap.
+   One rank: the launches of docs/acoustic.md, no host traffic.
+   Several ranks (slabs along z): per step
+     1. post the receives of the neighbours' boundary planes;
+     2. compute the planes the neighbours need (within 4 of the slab's faces) and the source if it lies there;
+     3. read those planes (4 contiguous planes per neighbour) and send them;
+     4. enqueue the other planes and flush: the device computes them while the messages travel;
+     5. wait for the messages and write the received planes into the new field's halo (the write waits for step 4).
+   Only the 4 halo planes per neighbour cross between host and device. */
+PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask)
+{
+  AcKernelArgs    a;
+  const PetscInt  nz = ac->nl[2], ksrc = ac->src[2] - ac->zs;
+  const PetscInt  z[3][2] = {{0, ac->zedge[0]}, {ac->zedge[1], nz}, {ac->zedge[0], ac->zedge[1]}}; /* the low and high boundary planes, then the others */
+  const PetscBool srcmine = (PetscBool)(ac->amplitude != 0 && ksrc >= 0 && ksrc < nz);
+  const int       srcidx  = srcmine ? (int)AcIndex(ac, ac->src[0], ac->src[1], ksrc) : 0;
+
+  PetscFunctionBegin;
+  AcousticKernelArgs(ac, &a);
+  if (ac->size == 1) {
+    for (PetscInt s = 0; s < K; s++) {
+      PetscCall(AcousticEnqueuePlanes(ac, &a, mask, 0, nz));
+      if (srcmine) PetscCall(AcousticEnqueueSource(ac, srcidx));
+      {
+        cl_mem t = ac->du;
+        ac->du   = ac->dv;
+        ac->dv   = t;
+      }
+      ac->step++;
+    }
+  } else {
+    MPI_Comm          comm  = PetscObjectComm((PetscObject)ac);
+    const size_t      plane = (size_t)ac->pxy * sizeof(float), nb = 4 * (size_t)ac->pxy;
+    const PetscMPIInt nbr[2]     = {ac->down, ac->up};
+    const size_t      sendoff[2] = {4 * plane, (size_t)nz * plane}, recvoff[2] = {0, (size_t)(nz + 4) * plane}; /* planes 0, nz - 4; -4, nz */
+    float            *sbuf[2] = {ac->xbuf, ac->xbuf + nb}, *rbuf[2] = {ac->xbuf + 2 * nb, ac->xbuf + 3 * nb};
+    PetscMPIInt       count;
+
+    PetscCall(PetscMPIIntCast((PetscInt)nb, &count));
+    for (PetscInt s = 0; s < K; s++) {
+      MPI_Request req[4];
+      PetscInt    nreq = 0;
+
+      for (PetscInt d = 0; d < 2; d++)
+        if (nbr[d] >= 0) PetscCallMPI(MPI_Irecv(rbuf[d], count, MPI_FLOAT, nbr[d], ac->tag, comm, &req[nreq++]));
+      for (PetscInt c = 0; c < 2; c++) {
+        PetscCall(AcousticEnqueuePlanes(ac, &a, mask, z[c][0], z[c][1]));
+        if (srcmine && ksrc >= z[c][0] && ksrc < z[c][1]) PetscCall(AcousticEnqueueSource(ac, srcidx));
+      }
+      for (PetscInt d = 0; d < 2; d++) {
+        if (nbr[d] < 0) continue;
+        PetscCall(SbpmgCLReadBuffer(ac->cl, ac->dv, sendoff[d], 4 * plane, sbuf[d])); /* waits for the boundary planes only */
+        PetscCallMPI(MPI_Isend(sbuf[d], count, MPI_FLOAT, nbr[d], ac->tag, comm, &req[nreq++]));
+      }
+      PetscCall(AcousticEnqueuePlanes(ac, &a, mask, z[2][0], z[2][1]));
+      if (srcmine && ksrc >= z[2][0] && ksrc < z[2][1]) PetscCall(AcousticEnqueueSource(ac, srcidx));
+      PetscCallCL(clFlush(ac->cl->queue));
+      PetscCallMPI(MPI_Waitall((PetscMPIInt)nreq, req, MPI_STATUSES_IGNORE));
+      for (PetscInt d = 0; d < 2; d++)
+        if (nbr[d] >= 0) PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->dv, recvoff[d], 4 * plane, rbuf[d]));
+      {
+        cl_mem t = ac->du;
+        ac->du   = ac->dv;
+        ac->dv   = t;
+      }
+      ac->step++;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Host: exchange the 4 boundary planes of f with the neighbouring slabs (into f's halo planes). */
+static PetscErrorCode AcousticExchangeHost(Acoustic ac, PetscReal *f)
+{
+  MPI_Comm          comm   = PetscObjectComm((PetscObject)ac);
+  const PetscMPIInt nbr[2] = {ac->down, ac->up};
+  const size_t      nb = 4 * (size_t)ac->pxy, nz = (size_t)ac->nl[2];
+  const size_t      sendoff[2] = {nb, nz * ac->pxy}, recvoff[2] = {0, (nz + 4) * ac->pxy};
+  MPI_Request       req[4];
+  PetscMPIInt       nreq = 0, count;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMPIIntCast((PetscInt)nb, &count));
+  for (PetscInt d = 0; d < 2; d++)
+    if (nbr[d] >= 0) PetscCallMPI(MPI_Irecv(f + recvoff[d], count, MPIU_REAL, nbr[d], ac->tag, comm, &req[nreq++]));
+  for (PetscInt d = 0; d < 2; d++)
+    if (nbr[d] >= 0) PetscCallMPI(MPI_Isend(f + sendoff[d], count, MPIU_REAL, nbr[d], ac->tag, comm, &req[nreq++]));
+  PetscCallMPI(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
   PetscFunctionReturn(0);
 }
 
@@ -173,7 +311,8 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
 PetscErrorCode AcousticStepHost_Private(Acoustic ac, PetscInt K, PetscInt mask)
 {
   const PetscInt   px = ac->px, pxy = ac->pxy;
-  const PetscReal *ex = ac->heta + ac->eoff[0], *ey = ac->heta + ac->eoff[1], *ez = ac->heta + ac->eoff[2];
+  const PetscReal *ex = ac->heta + ac->eoff[0], *ey = ac->heta + ac->eoff[1], *ez = ac->heta + ac->eoff[2] + ac->zs;
+  const PetscInt   ksrc = ac->src[2] - ac->zs;
   PetscReal        hd[3];
 
   PetscFunctionBegin;
@@ -201,11 +340,12 @@ PetscErrorCode AcousticStepHost_Private(Acoustic ac, PetscInt K, PetscInt mask)
             }
           }
     }
-    if (ac->amplitude != 0) {
+    if (ac->amplitude != 0 && ksrc >= 0 && ksrc < ac->nl[2]) {
       PetscReal w;
       PetscCall(AcousticWavelet(ac, ac->step, &w));
-      v[AcIndex(ac, ac->src[0], ac->src[1], ac->src[2])] += w;
+      v[AcIndex(ac, ac->src[0], ac->src[1], ksrc)] += w;
     }
+    if (ac->size > 1) PetscCall(AcousticExchangeHost(ac, v));
     ac->hu = v;
     ac->hv = (PetscReal *)u;
     ac->step++;
@@ -234,8 +374,10 @@ PetscErrorCode AcousticStepRegions(Acoustic ac, PetscInt K, PetscInt mask)
 
 /*@C
    AcousticStep - Advance K leapfrog steps: u^{n+1} = 2 u^n - u^{n-1} + (v dt)^2 lap(u^n) in the inner region, the PML
-   update in the six damping slabs, then the source; the two wavefields swap by pointer. On the device backend the K
-   steps are enqueued without any host-device transfer and without waiting for the device.
+   update in the six damping slabs, then the source; the two wavefields swap by pointer. On the device backend on one
+   rank the K steps are enqueued without any host-device transfer and without waiting for the device; on several ranks
+   each step exchanges the 4 boundary planes of the new field with the neighbouring slabs (the only host-device
+   traffic), overlapped with the computation of the slab's other planes.
 
    Collective
 
