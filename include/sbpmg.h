@@ -95,7 +95,7 @@ typedef enum {
 } SbpBCType;
 
 typedef enum {
-  SBP_BACKEND_AUTO,   /* device on one rank, host with more */
+  SBP_BACKEND_AUTO,   /* device when every rank finds an OpenCL device, else host */
   SBP_BACKEND_DEVICE, /* OpenCL kernels on device vectors */
   SBP_BACKEND_HOST    /* plain C loops on DMDA vectors, any number of ranks */
 } SbpBackend;
@@ -129,6 +129,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemSetBC(SbpProblem, PetscInt, SbpBCType);
 PETSC_EXTERN PetscErrorCode SbpProblemGetBC(SbpProblem, PetscInt, SbpBCType *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetBackend(SbpProblem, SbpBackend);
 PETSC_EXTERN PetscErrorCode SbpProblemGetBackend(SbpProblem, SbpBackend *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetOverlap(SbpProblem, PetscInt);
 PETSC_EXTERN PetscErrorCode SbpProblemSetFromOptions(SbpProblem);
 PETSC_EXTERN PetscErrorCode SbpProblemSetUp(SbpProblem);
 PETSC_EXTERN PetscErrorCode SbpProblemView(SbpProblem, PetscViewer);
@@ -174,7 +175,7 @@ PETSC_EXTERN PetscClassId ACOUSTIC_CLASSID;
 
 typedef enum {
   ACOUSTIC_INIT_ZERO,  /* u = u_prev = phi = 0 */
-  ACOUSTIC_INIT_RANDOM /* u, u_prev, phi uniform in [-1, 1) (deterministic in -ac_seed) */
+  ACOUSTIC_INIT_RANDOM /* u, u_prev uniform in [-1, 1) (deterministic in -ac_seed), phi = 0 */
 } AcousticInitType;
 PETSC_EXTERN const char *const AcousticInitTypes[];
 
@@ -195,6 +196,7 @@ PETSC_EXTERN PetscErrorCode AcousticInitializePackage(void);
 PETSC_EXTERN PetscErrorCode AcousticCreate(MPI_Comm, Acoustic *);
 PETSC_EXTERN PetscErrorCode AcousticSetSizes(Acoustic, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode AcousticGetSizes(Acoustic, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode AcousticGetOwnershipRange(Acoustic, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode AcousticSetSpacing(Acoustic, PetscReal, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode AcousticSetDamping(Acoustic, PetscInt);
 PETSC_EXTERN PetscErrorCode AcousticSetCFL(Acoustic, PetscReal);

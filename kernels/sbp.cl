@@ -208,4 +208,99 @@ __kernel void sbp_norm(const int Nr, const int Ns, const sbp_real hr, const sbp_
     y[k]         = sbp_norm_weight(i, j, Nr, Ns, hr, hs, kind, kind >= 2 ? J[k] : (sbp_real)1) * x[k];
   }
 }
+
+/* ---------------------------------------------------------------- the multi-rank path (src/sbp/halo.c)
+   On several MPI ranks each rank computes its owned nodes own = (xs, ys, xm, ym), reading u and the coefficients on its
+   ghosted patch gh = (gxs, gys, gxm): node (i,j) at (i - gxs) + gxm (j - gys); z, y, rhs and the other vectors of the
+   owned layout at (i - xs) + xm (j - ys). The point formulas are the ones above, so every entry is the one-rank value. A
+   launch covers a region of the owned block (mode): SBP_REGION_ALL (0, a 2D range xm x ym), SBP_REGION_INTERIOR (1, a 2D
+   range over the box in = (ilo, jlo, ihi, jhi) of nodes whose stencil stays inside the owned block, so it runs while the
+   ghosts are exchanged) or SBP_REGION_RIM (2, a 1D range over the owned nodes outside that box, once the ghosts are in). */
+SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i, int *j)
+{
+  if (mode == 0) {
+    const long gi = get_global_id(0), gj = get_global_id(1);
+    *i = own.s0 + (int)gi;
+    *j = own.s1 + (int)gj;
+    return gi < own.s2 && gj < own.s3;
+  }
+  if (mode == 1) {
+    *i = in.s0 + (int)get_global_id(0);
+    *j = in.s1 + (int)get_global_id(1);
+    return *i <= in.s2 && *j <= in.s3;
+  }
+  {
+    /* the rows below the box, the rows above it, then the left and right parts of the rows beside it */
+    long       t  = get_global_id(0);
+    const long nb = (long)(in.s1 - own.s1) * own.s2, nt = (long)(own.s1 + own.s3 - 1 - in.s3) * own.s2;
+    const int  nl = in.s0 - own.s0, w = nl + (own.s0 + own.s2 - 1 - in.s2);
+    if (t < nb) {
+      *j = own.s1 + (int)(t / own.s2);
+      *i = own.s0 + (int)(t % own.s2);
+      return 1;
+    }
+    t -= nb;
+    if (t < nt) {
+      *j = in.s3 + 1 + (int)(t / own.s2);
+      *i = own.s0 + (int)(t % own.s2);
+      return 1;
+    }
+    t -= nt;
+    if (w <= 0 || t >= (long)w * (in.s3 - in.s1 + 1)) return 0;
+    {
+      const int c = (int)(t % w);
+      *j          = in.s1 + (int)(t / w);
+      *i          = c < nl ? own.s0 + c : in.s2 + 1 + (c - nl);
+    }
+    return 1;
+  }
+}
+
+#define SBP_PATCH_INDICES \
+  const long kg = (i - gh.s0) + (long)gh.s2 * (j - gh.s1); /* ghosted patch: u and the coefficients */ \
+  const long ko = (i - own.s0) + (long)own.s2 * (j - own.s1) /* owned block: the other vectors */
+
+/* sbp_apply on the owned nodes of a region, u the ghosted patch */
+__kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_real *a,
+                              __global const sbp_real *b, __global const sbp_real *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
+                              const int4 gh, const int4 own, const int4 in, const int mode)
+{
+  int i, j;
+  if (!sbp_region_node(mode, own, in, &i, &j)) return;
+  {
+    SBP_PATCH_INDICES;
+    sbp_real v, d;
+    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) v = scale * sbp_interior_point(kg, gh.s2, rho, u, a, b, c, &d);
+    else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, gh.s0, gh.s1, gh.s2, 0);
+    y[ko] = add ? z[ko] + v : v;
+  }
+}
+
+/* sbp_diagonal on the owned nodes of a region */
+__kernel void sbp_diagonal_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b,
+                                 __global const sbp_real *c, __global sbp_real *d, const int4 gh, const int4 own, const int4 in, const int mode)
+{
+  int i, j;
+  if (!sbp_region_node(mode, own, in, &i, &j)) return;
+  {
+    SBP_PATCH_INDICES;
+    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
+      sbp_real dk;
+      (void)sbp_interior_point(kg, gh.s2, rho, 0, a, b, c, &dk);
+      d[ko] = dk;
+    } else d[ko] = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gh.s0, gh.s1, gh.s2, 1);
+  }
+}
+
+/* sbp_norm on the owned nodes of a region (x and y in the owned layout, J on the patch) */
+__kernel void sbp_norm_patch(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x,
+                             __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
+{
+  int i, j;
+  if (!sbp_region_node(mode, own, in, &i, &j)) return;
+  {
+    SBP_PATCH_INDICES;
+    y[ko] = sbp_norm_weight(i, j, Nr, Ns, hr, hs, kind, kind >= 2 ? J[kg] : (sbp_real)1) * x[ko];
+  }
+}
 #endif

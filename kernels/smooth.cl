@@ -36,4 +36,34 @@ __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const in
     xprev_out[k] = xn;
   }
 }
+
+/* mg_smooth on the owned nodes of a region on several ranks (sbp.cl, "the multi-rank path"): x is the ghosted patch; rhs, dinv
+   and xprev_out are in the owned layout. The same arithmetic as mg_smooth, node by node. */
+__kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b,
+                              __global const sbp_real *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
+                              const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *xprev_out, const int4 gh, const int4 own,
+                              const int4 in, const int mode)
+{
+  int i, j;
+  if (!sbp_region_node(mode, own, in, &i, &j)) return;
+  {
+    SBP_PATCH_INDICES;
+    sbp_real r = rhs[ko], xk = 0, xn, diag;
+    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
+      r -= sbp_interior_point(kg, gh.s2, rho, zero ? 0 : x, a, b, c, &diag);
+      if (!zero) xk = x[kg];
+      if (jacobi == 1) r /= diag;
+    } else {
+      if (!zero) {
+        r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, gh.s0, gh.s1, gh.s2, 0);
+        xk = x[kg];
+      }
+      if (jacobi == 1) r /= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gh.s0, gh.s1, gh.s2, 1);
+    }
+    if (jacobi == 2) r *= dinv[ko];
+    xn = xk + c2 * r;
+    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[ko]));
+    xprev_out[ko] = xn;
+  }
+}
 #endif

@@ -69,4 +69,29 @@ __kernel void mg_restrict(const int Nr, const int Ns, __global const mg_real *xf
     yc[k]           = add ? yc[k] + v : v;
   }
 }
+
+/* On several MPI ranks: the owned block own = (xs, ys, xm, ym) of the output grid, reading the input on its ghosted patch
+   gh = (gxs, gys, gxm) (src/sbp/halo.c). A 2D range xm x ym. */
+__kernel void mg_prolong_patch(__global const mg_real *xc, const int add, __global mg_real *yf, const int4 gh, const int4 own)
+{
+  const int gi = get_global_id(0), gj = get_global_id(1);
+  if (gi >= own.s2 || gj >= own.s3) return;
+  {
+    const long    k = gi + (long)own.s2 * gj;
+    const mg_real v = mg_prolong_point(own.s0 + gi, own.s1 + gj, xc, gh.s0, gh.s1, gh.s2);
+    yf[k]           = add ? yf[k] + v : v;
+  }
+}
+
+/* Nr, Ns: the fine grid's intervals; own: the coarse owned block; gh: the fine ghosted patch */
+__kernel void mg_restrict_patch(const int Nr, const int Ns, __global const mg_real *xf, const int add, __global mg_real *yc, const int4 gh, const int4 own)
+{
+  const int gi = get_global_id(0), gj = get_global_id(1);
+  if (gi >= own.s2 || gj >= own.s3) return;
+  {
+    const long    k = gi + (long)own.s2 * gj;
+    const mg_real v = mg_restrict_point(own.s0 + gi, own.s1 + gj, Nr, Ns, xf, gh.s0, gh.s1, gh.s2);
+    yc[k]           = add ? yc[k] + v : v;
+  }
+}
 #endif

@@ -112,6 +112,34 @@ PETSC_EXTERN PetscErrorCode SbpmgLogKernelEnd(PetscLogEvent, SbpmgCL, PetscLogDo
 PETSC_EXTERN PetscErrorCode SbpmgLogBytesView(PetscViewer);
 
 /* ================================================================ SBP-SAT (src/sbp) */
+/* The ghost exchange of a DMDA (box stencil) between the devices of several MPI ranks (src/sbp/halo.c, kernels/halo.cl): the
+   owned block of a device vector is copied into a ghosted patch on the device, only the strips the 8 neighbours need cross
+   to the host (SbpmgCLReadBuffer), go through MPI, and come back (SbpmgCLWriteBuffer) into the ghost region of the patch.
+   SbpHaloBegin() posts the messages and returns with them in flight; a caller may enqueue work on the owned block meanwhile;
+   SbpHaloEnd() completes them and fills the ghosts. */
+typedef struct _n_SbpHalo *SbpHalo;
+struct _n_SbpHalo {
+  SbpmgCL      cl;                 /* holds a reference */
+  MPI_Comm     comm;               /* the DMDA's (PETSc's inner) communicator */
+  PetscMPIInt  tag;
+  PetscInt     xs, ys, xm, ym;     /* owned block */
+  PetscInt     gxs, gys, gxm, gym; /* ghosted patch */
+  PetscInt     nnb;                /* neighbours exchanged with (at most 8) */
+  PetscMPIInt  nb[8];              /* their ranks */
+  PetscInt     soff[9], roff[9];   /* neighbour k: [soff[k], soff[k+1]) of the send strips, [roff[k], roff[k+1]) of the received ones */
+  cl_mem       patch;              /* the ghosted patch, gxm x gym, r fastest */
+  cl_mem       sidx, ridx;         /* owned-block index of each value sent; patch index of each value received (int) */
+  cl_mem       sbuf, rbuf;         /* the strips on the device */
+  PetscScalar *hs, *hr;            /* and on the host */
+  MPI_Request  req[16];
+  PetscBool    inflight;
+};
+
+PETSC_EXTERN PetscErrorCode SbpHaloCreate(DM, SbpmgCL, SbpHalo *);
+PETSC_EXTERN PetscErrorCode SbpHaloDestroy(SbpHalo *);
+PETSC_EXTERN PetscErrorCode SbpHaloBegin(SbpHalo, Vec);
+PETSC_EXTERN PetscErrorCode SbpHaloEnd(SbpHalo);
+
 struct _SbpProblemOps {
   PetscErrorCode (*view)(SbpProblem, PetscViewer);
 };
@@ -139,8 +167,13 @@ struct _p_SbpProblem {
   PetscInt           gxs, gys, gxm, gym; /* ghosted patch (stencil width 2) */
   PetscReal         *crr, *css, *crs, *J; /* coefficients on the ghosted patch, r fastest */
   PetscReal         *geom;           /* x, y, xr, xs, yr, ys per ghosted node (6 per node) */
-  SbpmgCL            cl;             /* device path: the context and the coefficients on the device */
+  SbpmgCL            cl;             /* device path: the context and the coefficients on the device (ghosted patch) */
   cl_mem             d_crr, d_css, d_crs, d_J;
+  SbpHalo            halo;           /* device path on several ranks: the ghost exchange (NULL on one rank) */
+  PetscInt           in[4];          /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
+                                        stays in the owned block (empty: ilo > ihi or jlo > jhi) */
+  PetscInt           overlap_min;    /* split the kernels around the exchange when the interior box has this many nodes */
+  PetscBool          overlap;        /* resolved at set-up: the interior runs while the ghosts are exchanged */
 };
 
 /* Index of global node (i,j) in the ghosted patch arrays. */
@@ -177,6 +210,16 @@ PETSC_EXTERN PetscErrorCode SbpSparse1DToDense(const SbpSparse1D *, PetscReal *)
 PETSC_EXTERN PetscErrorCode SbpAssembleOperatorRows(SbpProblem, Mat, PetscInt[], PetscInt[]);
 PETSC_EXTERN PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemApplyHost(SbpProblem, Vec, Vec, PetscBool, PetscBool);
+PETSC_EXTERN PetscErrorCode SbpProblemCountLevels(SbpProblem, PetscInt *, PetscInt *, char[], size_t);
+PETSC_EXTERN PetscErrorCode SbpProblemGetProcessGrid(SbpProblem, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode SbpProblemLaunchExchanged(SbpProblem, Vec, cl_kernel, cl_uint, cl_uint);
+/* The multi-rank launch regions of the owned block (kernels/sbp.cl sbp_region_node): all of it, the interior box, the rim around it. */
+typedef enum {
+  SBP_REGION_ALL,
+  SBP_REGION_INTERIOR,
+  SBP_REGION_RIM
+} SbpRegion;
+PETSC_EXTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uint, SbpRegion);
 
 /* ================================================================ multigrid (src/mg) */
 PETSC_EXTERN PetscErrorCode PCCreate_SBPMGSmoother(PC);
@@ -233,6 +276,13 @@ struct _p_Acoustic {
   PetscInt         lo[AC_NREGIONS][3], hi[AC_NREGIONS][3];
   PetscInt         ecount, eoff[3];             /* the eta profiles: eta_a(i) at eoff[a] + i, i in [-9, n_a + 8] */
   PetscInt         step;                        /* n: u holds u^n */
+  /* slab decomposition along z (docs/acoustic.md): this rank owns planes [zs, zs + nl[2]) of the grid and holds 4 halo
+     planes on each side; the fields, the region boxes lo/hi and AcIndex are local (k = global plane - zs) */
+  PetscMPIInt      size, rank, down, up;        /* ranks of the slabs below and above (-1: none) */
+  PetscMPIInt      tag;
+  PetscInt         zs, nl[3], *zstart;          /* nl: local sizes; zstart[r]: first plane of rank r (size + 1 entries) */
+  PetscInt         zedge[2];                    /* planes [0, zedge[0]) and [zedge[1], nl[2]) are sent; [zedge[0], zedge[1]) overlap */
+  float           *xbuf;                        /* device backend on several ranks: 2 send and 2 receive buffers of 4 planes */
   /* device */
   SbpmgCL          cl;
   cl_mem           du, dv, dvp, dphi, deta;
@@ -259,7 +309,8 @@ PETSC_EXTERN PetscErrorCode AcousticStencilWeights(PetscReal, PetscReal[5]);
 PETSC_EXTERN PetscErrorCode AcousticLaplacianHost(const PetscInt[3], const PetscReal[3], const PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode AcousticGetPlane(Acoustic, AcousticField, PetscInt, PetscReal[]);
 PETSC_EXTERN PetscErrorCode AcousticWritePNG_Private(const char[], PetscInt, PetscInt, const unsigned char[]);
-PETSC_EXTERN PetscErrorCode AcousticReadVelocityFile_Private(const char[], const PetscInt[3], PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticReadVelocityFile_Private(const char[], const PetscInt[3], PetscInt, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticGetLocalField_Private(Acoustic, AcousticField, PetscReal[]);
 /* ---------------------------------------------------------------- end of acoustic operator */
 
 /* ---------------------------------------------------------------- device vectors (src/vec): private interface

@@ -9,6 +9,7 @@ typedef struct {
   /* options */
   PetscInt            levels_req; /* 0: choose from coarse_size */
   PetscInt            coarse_size;
+  PetscBool           coarse_size_set; /* given by the user: an error if the decomposition cannot reach it */
   PCSBPMGSmootherType smoother;
   PetscInt            nu_pre, nu_post, eig_its;
   PetscReal           nu_growth; /* sweeps multiply by this per level below the finest (a variable V-cycle) */
@@ -55,32 +56,49 @@ static PetscInt PCSBPMGLevelSweeps(PC_SBPMG *sb, PetscInt nu, PetscInt depth)
   return PetscMax(nu, PetscMin(sb->nu_max, (PetscInt)(v + 0.5)));
 }
 
-/* How many levels: as requested (an error naming the sizes if the grid cannot be halved that often), or halving until the coarse
-   grid has at most coarse_size points per side. */
+/* How many levels: as requested, or halving until the coarse grid has at most coarse_size points per side. Every level is
+   distributed over all ranks of the fine grid's DMDA (DMCoarsen keeps the process grid), so on several ranks the hierarchy also
+   ends where a coarser grid would leave a rank fewer than 2 nodes (the stencil width) in some direction; the coarsest level is
+   then gathered onto every rank for CHOLMOD (PCSBPMGConfigureCoarse). An explicit request beyond either limit is an error
+   naming the sizes (and the ranks); the default coarse size only stops at the limit. */
 static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, PetscInt *nlevels)
 {
-  PetscInt Nr = fine->Nr, Ns = fine->Ns, possible = 1;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  PetscInt    Nr, Ns, possible, dist, m, n;
+  PetscMPIInt size;
+  char        why[256];
 
   PetscFunctionBegin;
-  while (Nr % 2 == 0 && Ns % 2 == 0 && Nr / 2 >= 4 && Ns / 2 >= 4) {
-    Nr /= 2;
-    Ns /= 2;
-    possible++;
-  }
+  PetscCall(SbpProblemCountLevels(fine, &possible, &dist, why, sizeof(why)));
+  PetscCall(SbpProblemGetProcessGrid(fine, &m, &n));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)fine), &size));
   if (sb->levels_req > 0) {
-    PetscCheck(sb->levels_req <= possible, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+    Nr = fine->Nr >> (possible - 1);
+    Ns = fine->Ns >> (possible - 1);
+    PetscCheck(sb->levels_req <= possible, comm, PETSC_ERR_ARG_OUTOFRANGE,
                "-pc_sbpmg_levels %" PetscInt_FMT " is too many for the %" PetscInt_FMT " x %" PetscInt_FMT " grid: it halves into at most %" PetscInt_FMT " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT
                ", each level needs even sizes and at least 4 intervals)",
                sb->levels_req, fine->Nr, fine->Ns, possible, Nr, Ns);
+    PetscCheck(sb->levels_req <= dist, comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_sbpmg_levels %" PetscInt_FMT " cannot be distributed: the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT
+               ") halves into at most %" PetscInt_FMT " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT "): %s; use fewer levels or fewer ranks",
+               sb->levels_req, fine->Nr, fine->Ns, size, m, n, dist, fine->Nr >> (dist - 1), fine->Ns >> (dist - 1), why);
     *nlevels = sb->levels_req;
   } else {
     PetscInt L = 1;
     Nr         = fine->Nr;
     Ns         = fine->Ns;
-    while (PetscMax(Nr, Ns) + 1 > sb->coarse_size && L < possible) {
+    while (PetscMax(Nr, Ns) + 1 > sb->coarse_size && L < dist) {
       Nr /= 2;
       Ns /= 2;
       L++;
+    }
+    if (PetscMax(Nr, Ns) + 1 > sb->coarse_size && L < possible) { /* stopped by the decomposition, not by the sizes */
+      PetscCheck(!sb->coarse_size_set, comm, PETSC_ERR_ARG_OUTOFRANGE,
+                 "-pc_sbpmg_coarse_size %" PetscInt_FMT " cannot be reached on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT "): the coarsest distributable level of the %" PetscInt_FMT " x %" PetscInt_FMT
+                 " grid is %" PetscInt_FMT " x %" PetscInt_FMT " (%" PetscInt_FMT " levels), since %s; use fewer ranks or a larger -pc_sbpmg_coarse_size",
+                 sb->coarse_size, size, m, n, fine->Nr, fine->Ns, Nr, Ns, L, why);
+      PetscCall(PetscInfo(pc, "Coarsest level %" PetscInt_FMT " x %" PetscInt_FMT " (above the coarse size %" PetscInt_FMT "): %s\n", Nr, Ns, sb->coarse_size, why));
     }
     *nlevels = L;
   }
@@ -248,7 +266,11 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
     PetscCall(PetscOptionsInt("-pc_mg_levels", "Number of levels (same as -pc_sbpmg_levels)", "PCSBPMGSetLevels", sb->levels_req, &mglevels, &set));
     if (set) sb->levels_req = mglevels;
   }
-  PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid", "PCSBPMGSetCoarseSize", sb->coarse_size, &sb->coarse_size, NULL));
+  {
+    PetscBool set;
+    PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid", "PCSBPMGSetCoarseSize", sb->coarse_size, &sb->coarse_size, &set));
+    if (set) sb->coarse_size_set = PETSC_TRUE;
+  }
   PetscCall(PetscOptionsString("-pc_sbpmg_smoother", "Smoother: chebyshev|jacobi|richardson", "PCSBPMGSetSmoother", sb->smoother_opt, sb->smoother_opt, sizeof(sb->smoother_opt), NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu", "Pre- and post-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", nu, &nu, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_pre", "Pre-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", sb->nu_pre, &sb->nu_pre, NULL));
@@ -276,9 +298,17 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
   if (isascii) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "SBPMG: geometric multigrid on the SBP-SAT operator, re-discretised on %" PetscInt_FMT " levels\n", sb->nlevels));
     PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
     for (PetscInt k = 0; k < sb->nlevels; k++)
       PetscCall(PetscViewerASCIIPrintf(viewer, "level %" PetscInt_FMT ": %" PetscInt_FMT " x %" PetscInt_FMT " intervals%s\n", k, sb->problems[k]->Nr, sb->problems[k]->Ns,
-                                       k == sb->nlevels - 1 ? " (coarse, CHOLMOD on the assembled operator)" : ""));
+                                       k < sb->nlevels - 1 ? "" : (size > 1 ? " (coarse, gathered onto every rank, CHOLMOD on the assembled operator)" : " (coarse, CHOLMOD on the assembled operator)")));
+    if (size > 1 && sb->nlevels) {
+      PetscInt m, n;
+      PetscCall(SbpProblemGetProcessGrid(sb->problems[0], &m, &n));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "every level on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT ")%s\n", size, m, n,
+                                       sb->problems[0]->use_device ? ", ghosts exchanged between the devices" : ""));
+    }
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "smoother %s, %" PetscInt_FMT " pre- and %" PetscInt_FMT " post-sweeps on the finest level, times %g per level below (at most %" PetscInt_FMT "), fused on the %s; coarse-size limit %" PetscInt_FMT " points per side\n",
                                      PCSBPMGSmootherTypes[sb->smoother], sb->nu_pre, sb->nu_post, (double)sb->nu_growth, sb->nu_max,
@@ -337,7 +367,8 @@ static PetscErrorCode PCSBPMGSetCoarseSize_SBPMG(PC pc, PetscInt n)
 {
   PetscFunctionBegin;
   PetscCheck(n >= 5, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Coarse size %" PetscInt_FMT " must be >= 5", n);
-  PCSBPMGGetContext(pc)->coarse_size = n;
+  PCSBPMGGetContext(pc)->coarse_size     = n;
+  PCSBPMGGetContext(pc)->coarse_size_set = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -516,6 +547,7 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   sb->eig_its              = 10;
   sb->cheby_lo             = 0.1;
   sb->cheby_hi             = 1.1;
+  PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));
   sb->mg_setup             = pc->ops->setup;
   sb->mg_setfromoptions    = pc->ops->setfromoptions;
   sb->mg_view              = pc->ops->view;

@@ -4,6 +4,7 @@
    same sweeps run through PETSc vector operations. */
 #include <sbpmg/impl.h>
 #include <petsc/private/pcimpl.h>
+#include <stdint.h>
 
 const char *const PCSBPMGSmootherTypes[] = {"chebyshev", "jacobi", "richardson", NULL};
 
@@ -30,13 +31,37 @@ static PetscErrorCode SbpmgSmootherDiagonal(PC pc, PC_SbpmgSmoother *s, Vec v)
   PetscFunctionReturn(0);
 }
 
-/* Extreme eigenvalues of (D^-1) M~ by a few CG steps on a fixed random right-hand side (deterministic). */
+/* b(i,j) uniform in [0, 1), a hash of the node's natural index: the same vector whatever the number of ranks, so the estimates,
+   and with them the smoother, are those of one rank (to rounding). */
+static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
+{
+  PetscScalar *a;
+  PetscInt     n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(b, &n));
+  PetscCheck(n == p->xm * p->ym, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Vector of local size %" PetscInt_FMT " is not laid out like the %" PetscInt_FMT " owned nodes of the SBP-SAT grid", n,
+             p->xm * p->ym);
+  PetscCall(VecGetArrayWrite(b, &a));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      uint64_t z = 0x5b9u + 0x9E3779B97F4A7C15ull * (uint64_t)(i + (p->Nr + 1) * j + 1); /* splitmix64 */
+      z          = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z          = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      a[(i - p->xs) + p->xm * (j - p->ys)] = (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
+    }
+  PetscCall(VecRestoreArrayWrite(b, &a));
+  PetscFunctionReturn(0);
+}
+
+/* Extreme eigenvalues of (D^-1) M~ by a few CG steps on a fixed random right-hand side (deterministic, independent of the
+   decomposition). */
 static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
 {
   KSP          ksp;
   PC           epc;
   Vec          b, x;
-  PetscRandom  rnd;
   PetscReal    emax, emin;
 
   PetscFunctionBegin;
@@ -52,15 +77,11 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
   PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
   PetscCall(KSPSetComputeSingularValues(ksp, PETSC_TRUE));
   PetscCall(MatCreateVecs(pc->pmat, &x, &b));
-  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)pc), &rnd));
-  PetscCall(PetscRandomSetSeed(rnd, 0x5b9));
-  PetscCall(PetscRandomSeed(rnd));
-  PetscCall(VecSetRandom(b, rnd));
+  PetscCall(SbpmgSmootherStartVector(s->p, b));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPComputeExtremeSingularValues(ksp, &emax, &emin));
   s->lmax = emax;
   s->lmin = emin;
-  PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
@@ -100,13 +121,13 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
   cl_mem     db = NULL;
   PetscReal  rho = p->rho;
   size_t     global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1};
-  PetscReal  n = (PetscReal)(p->Nr + 1) * (p->Ns + 1);
+  PetscReal  n = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp+smooth", NULL, "mg_smooth", &k));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp+smooth", NULL, p->halo ? "mg_smooth_patch" : "mg_smooth", &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
-  if (!zero) PetscCall(VecOpenCLGetBufferRead(x, &xb));
+  if (!zero && !p->halo) PetscCall(VecOpenCLGetBufferRead(x, &xb));
   PetscCall(VecOpenCLGetBufferRead(b, &bb));
   if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
   if (c1 != 0 && !prev_zero) PetscCall(VecOpenCLGetBuffer(out, &ob));
@@ -114,8 +135,10 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
   PetscCall(SbpmgCLSetArgs(k, 0, 16, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
                            sizeof(cl_mem), &p->d_css, sizeof(cl_mem), zero ? &ob : &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), db ? &db : &bb, sizeof(PetscReal), &c1,
                            sizeof(PetscReal), &c2, sizeof(int), &izero, sizeof(int), &iprev, sizeof(cl_mem), &ob));
-  PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
-  if (!zero) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
+  if (!p->halo) PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
+  else if (zero) PetscCall(SbpProblemLaunchRegion(p, k, 16, SBP_REGION_ALL)); /* x = 0: nothing to exchange */
+  else PetscCall(SbpProblemLaunchExchanged(p, x, k, 7, 16)); /* several ranks: x through the ghost exchange */
+  if (!zero && !p->halo) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
   if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
   if (c1 != 0 && !prev_zero) PetscCall(VecOpenCLRestoreBuffer(out, &ob));

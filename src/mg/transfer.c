@@ -34,6 +34,46 @@ static PetscErrorCode SbpTransferOnDevice(SbpProblem p, Vec x, Vec y, PetscBool 
   PetscFunctionReturn(0);
 }
 
+/* Several ranks: the input through the ghost exchange of its grid, then one launch over the owned block of the output grid. The
+   transfer kernels read a quarter (prolongation) or the whole (restriction) of a fine vector and write the other, far less than a
+   smoothing sweep, so they are not split into an interior and a rim to overlap the exchange (docs/design.md). */
+static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
+{
+  SbpProblem f = t->fine, in = prolong ? t->coarse : t->fine, out = prolong ? t->fine : t->coarse;
+  cl_kernel  k;
+  cl_mem     yb;
+  int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
+  cl_int4    gh, own;
+  size_t     global[2] = {(size_t)out->xm, (size_t)out->ym};
+  PetscInt   nin = in->xm * in->ym, nout = out->xm * out->ym;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLGetKernel(f->cl, "transfer", NULL, prolong ? "mg_prolong_patch" : "mg_restrict_patch", &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
+  PetscCall(SbpHaloBegin(in->halo, x));
+  PetscCall(SbpHaloEnd(in->halo));
+  if (add) PetscCall(VecOpenCLGetBuffer(y, &yb));
+  else PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  gh.s[0]  = (cl_int)in->gxs;
+  gh.s[1]  = (cl_int)in->gys;
+  gh.s[2]  = (cl_int)in->gxm;
+  gh.s[3]  = (cl_int)in->gym;
+  own.s[0] = (cl_int)out->xs;
+  own.s[1] = (cl_int)out->ys;
+  own.s[2] = (cl_int)out->xm;
+  own.s[3] = (cl_int)out->ym;
+  if (prolong)
+    PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(cl_mem), &in->halo->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
+  else
+    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &in->halo->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4),
+                             &own));
+  PetscCall(SbpmgCLLaunch2D(f->cl, k, global, f->wg));
+  if (add) PetscCall(VecOpenCLRestoreBuffer(y, &yb));
+  else PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(3 * nin + nout * (add ? 2 : 1)) * sizeof(PetscReal)));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   SbpProblem f = t->fine;
@@ -45,6 +85,10 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x
   PetscInt   nin  = prolong ? (f->Nr / 2 + 1) * (f->Ns / 2 + 1) : (f->Nr + 1) * (f->Ns + 1);
 
   PetscFunctionBegin;
+  if (f->halo) {
+    PetscCall(SbpTransferDevicePatch(t, prolong, x, y, add));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SbpmgCLGetKernel(f->cl, "transfer", NULL, prolong ? "mg_prolong" : "mg_restrict", &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(VecOpenCLGetBufferRead(x, &xb));
@@ -148,6 +192,23 @@ PetscErrorCode SbpProblemCreateProlongation(SbpProblem coarse, SbpProblem fine, 
   PetscCheck(fine->Nr == 2 * coarse->Nr && fine->Ns == 2 * coarse->Ns, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_SIZ,
              "The coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " is not the even nodes of the fine grid %" PetscInt_FMT " x %" PetscInt_FMT, coarse->Nr, coarse->Ns, fine->Nr, fine->Ns);
   PetscCheck(coarse->use_device == fine->use_device, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_INCOMP, "The two problems have different backends");
+  {
+    /* each rank's transfers read only the ghosted patch of the input grid (both paths rely on it; DMCoarsen's ownership ranges
+       give it, other layouts need not) */
+    PetscInt    bad = 0, anybad;
+    PetscInt    ie = fine->xs + fine->xm - 1, je = fine->ys + fine->ym - 1; /* P reads coarse i/2 and, for odd i, i/2 + 1 */
+    PetscInt    ilo = fine->xs / 2, ihi = ie / 2 + (ie & 1), jlo = fine->ys / 2, jhi = je / 2 + (je & 1);
+    PetscInt    flo = PetscMax(2 * coarse->xs - 1, 0), fhi = PetscMin(2 * (coarse->xs + coarse->xm - 1) + 1, fine->Nr), glo = PetscMax(2 * coarse->ys - 1, 0),
+             ghi = PetscMin(2 * (coarse->ys + coarse->ym - 1) + 1, fine->Ns);
+    PetscMPIInt size;
+    if (ilo < coarse->gxs || ihi >= coarse->gxs + coarse->gxm || jlo < coarse->gys || jhi >= coarse->gys + coarse->gym) bad = 1;
+    if (flo < fine->gxs || fhi >= fine->gxs + fine->gxm || glo < fine->gys || ghi >= fine->gys + fine->gym) bad = 1;
+    PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)fine)));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)fine), &size));
+    PetscCheck(!anybad, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_INCOMP,
+               "The ownership of the coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " on %d MPI ranks does not match the fine grid's: a transfer would read beyond the ghost points; create the coarse problem with SbpProblemCoarsen()",
+               coarse->Nr, coarse->Ns, size);
+  }
   PetscCall(PetscNew(&t));
   t->fine   = fine;
   t->coarse = coarse;

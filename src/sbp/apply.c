@@ -70,6 +70,75 @@ static PetscErrorCode SbpLaunch2D(SbpProblem p, cl_kernel k)
   PetscFunctionReturn(0);
 }
 
+/*@C
+   SbpProblemLaunchRegion - Launch a kernel of the multi-rank path (kernels/sbp.cl, "the multi-rank path") over a region of the
+   owned nodes: set its last four arguments, from index first on (the ghosted patch, the owned block, the interior box, the
+   region), and enqueue it over the region's range. An empty region launches nothing.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, SbpRegion region)
+{
+  cl_int4 gh, own, in;
+  int     mode = (int)region;
+  size_t  ni = (size_t)PetscMax(p->in[2] - p->in[0] + 1, 0), nj = (size_t)PetscMax(p->in[3] - p->in[1] + 1, 0);
+
+  PetscFunctionBegin;
+  gh.s[0]  = (cl_int)p->gxs;
+  gh.s[1]  = (cl_int)p->gys;
+  gh.s[2]  = (cl_int)p->gxm;
+  gh.s[3]  = (cl_int)p->gym;
+  own.s[0] = (cl_int)p->xs;
+  own.s[1] = (cl_int)p->ys;
+  own.s[2] = (cl_int)p->xm;
+  own.s[3] = (cl_int)p->ym;
+  for (int d = 0; d < 4; d++) in.s[d] = (cl_int)p->in[d];
+  PetscCall(SbpmgCLSetArgs(k, first, 4, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(int), &mode));
+  switch (region) {
+  case SBP_REGION_ALL: {
+    size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
+    PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
+  } break;
+  case SBP_REGION_INTERIOR: {
+    size_t global[2] = {ni, nj};
+    PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
+  } break;
+  case SBP_REGION_RIM:
+    PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)(p->xm * p->ym) - ni * nj, 0));
+    break;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLaunchExchanged - On several ranks, launch a kernel of the multi-rank path that reads u with neighbours around the
+   ghost exchange of u. Arguments 0..first-1 are set but the one at index uarg, which becomes the ghosted patch of u. With
+   overlap (SbpProblemSetOverlap()) the interior runs while the strips are in flight (the queue is flushed so that the device
+   starts on it) and the rim once the ghosts are in; without, the exchange completes and one launch covers the owned block.
+
+   Collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemLaunchExchanged(SbpProblem p, Vec u, cl_kernel k, cl_uint uarg, cl_uint first)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpHaloBegin(p->halo, u));
+  PetscCall(SbpmgCLSetArg(k, uarg, sizeof(cl_mem), &p->halo->patch));
+  if (p->overlap) {
+    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_INTERIOR));
+    PetscCallCL(clFlush(p->cl->queue));
+    PetscCall(SbpHaloEnd(p->halo));
+    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_RIM));
+  } else {
+    PetscCall(SbpHaloEnd(p->halo));
+    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_ALL));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Device buffers of x (read) and y (write) when both are device vectors. */
 static PetscErrorCode SbpCheckDeviceVec(SbpProblem p, Vec v, const char *name)
 {
@@ -82,6 +151,38 @@ static PetscErrorCode SbpCheckDeviceVec(SbpProblem p, Vec v, const char *name)
              ((PetscObject)v)->type_name);
   PetscCall(VecOpenCLGetCL(v, &vcl));
   PetscCheck(vcl == p->cl, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Vector %s lives on another OpenCL context than the operator", name);
+  PetscFunctionReturn(0);
+}
+
+/* SbpApplyDevice on several ranks: x through the ghost exchange, the interior of the owned block overlapped with it. */
+static PetscErrorCode SbpApplyDevicePatch(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y)
+{
+  cl_kernel      k;
+  cl_mem         zb = NULL, yb;
+  int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = z ? 1 : 0;
+  PetscReal      rho = p->rho;
+  PetscLogDouble n   = (PetscLogDouble)p->xm * p->ym;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply_patch", &k));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
+  if (z && z != y) {
+    PetscCall(SbpCheckDeviceVec(p, z, "z"));
+    PetscCall(VecOpenCLGetBufferRead(z, &zb));
+    PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  } else if (z) PetscCall(VecOpenCLGetBuffer(y, &yb));
+  else PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  PetscCall(SbpmgCLSetArgs(k, 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->halo->patch, sizeof(cl_mem), &p->d_crr,
+                           sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &add, sizeof(PetscReal), &scale, sizeof(cl_mem), zb ? &zb : &yb, sizeof(cl_mem), &yb));
+  PetscCall(SbpProblemLaunchExchanged(p, x, k, 4, 12));
+  if (zb) {
+    PetscCall(VecOpenCLRestoreBufferRead(z, &zb));
+    PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  } else if (z) PetscCall(VecOpenCLRestoreBuffer(y, &yb));
+  else PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  /* u, y, three coefficients, the patch copy (read and write) and z */
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 40 * n, n * sizeof(PetscReal) * (7 + add)));
   PetscFunctionReturn(0);
 }
 
@@ -98,6 +199,10 @@ static PetscErrorCode SbpApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
   PetscCall(SbpCheckDeviceVec(p, y, "y"));
   PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors for the SBP-SAT operator");
   PetscCall(SbpProblemBCFlags(p, &flags));
+  if (p->halo) {
+    PetscCall(SbpApplyDevicePatch(p, x, z, scale, y));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply", &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(VecOpenCLGetBufferRead(x, &xb));
@@ -130,14 +235,15 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
   PetscFunctionBegin;
   PetscCall(SbpCheckDeviceVec(p, d, "the diagonal"));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_diagonal", &k));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, p->halo ? "sbp_diagonal_patch" : "sbp_diagonal", &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(VecOpenCLGetBufferWrite(d, &db));
   PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
                            sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &db));
-  PetscCall(SbpLaunch2D(p, k));
+  if (p->halo) PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL)); /* no u: no exchange */
+  else PetscCall(SbpLaunch2D(p, k));
   PetscCall(VecOpenCLRestoreBufferWrite(d, &db));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpDiag, p->cl, SBP_APPLY_FLOPS(p), (PetscLogDouble)(p->Nr + 1) * (p->Ns + 1) * 4 * sizeof(PetscReal)));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpDiag, p->cl, 40.0 * p->xm * p->ym, (PetscLogDouble)p->xm * p->ym * 4 * sizeof(PetscReal)));
   PetscFunctionReturn(0);
 }
 
@@ -313,12 +419,12 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
   cl_mem    xb, yb;
   int       Nr = (int)p->Nr, Ns = (int)p->Ns, ik = (int)kind;
   PetscReal hr = p->hr, hs = p->hs;
-  PetscInt  n = (p->Nr + 1) * (p->Ns + 1);
+  PetscInt  n = p->xm * p->ym;
 
   PetscFunctionBegin;
   PetscCall(SbpCheckDeviceVec(p, x, "x"));
   PetscCall(SbpCheckDeviceVec(p, y, "y"));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_norm", &k));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, p->halo ? "sbp_norm_patch" : "sbp_norm", &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpNorm));
   if (x == y) {
     PetscCall(VecOpenCLGetBuffer(x, &xb));
@@ -329,7 +435,8 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
   }
   PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &hr, sizeof(PetscReal), &hs, sizeof(int), &ik, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &xb,
                            sizeof(cl_mem), &yb));
-  PetscCall(SbpLaunch2D(p, k));
+  if (p->halo) PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL));
+  else PetscCall(SbpLaunch2D(p, k));
   if (x == y) PetscCall(VecOpenCLRestoreBuffer(x, &xb));
   else {
     PetscCall(VecOpenCLRestoreBufferRead(x, &xb));

@@ -11,7 +11,8 @@ const char *const SbpBackends[]     = {"auto", "device", "host", NULL};
 /*@C
    SbpProblemCreate - Create an SBP-SAT problem description: grid Nr x Ns (hr = 2/Nr, hs = 2/Ns), mapping, coefficient mu and
    the boundary condition of each face. Defaults: 32 x 32, the curved quadrilateral, the basin coefficient, Dirichlet on faces
-   1 and 2 (r = -1, +1), Neumann on faces 3 and 4 (s = -1, +1), the device backend on one rank.
+   1 and 2 (r = -1, +1), Neumann on faces 3 and 4 (s = -1, +1), the device backend when an OpenCL device is found (any number of
+   ranks), else the host.
 
    Collective
 
@@ -39,6 +40,7 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   p->backend          = SBP_BACKEND_AUTO;
   p->wg[0]            = 32;
   p->wg[1]            = 4;
+  p->overlap_min      = 1048576;
   *problem            = p;
   PetscFunctionReturn(0);
 }
@@ -181,8 +183,9 @@ PetscErrorCode SbpProblemGetBC(SbpProblem p, PetscInt face, SbpBCType *type)
 }
 
 /*@C
-   SbpProblemSetBackend - Where operators apply: SBP_BACKEND_DEVICE (OpenCL kernels on device vectors, one MPI rank),
-   SBP_BACKEND_HOST (C loops on DMDA vectors, any number of ranks) or SBP_BACKEND_AUTO (device on one rank, host otherwise).
+   SbpProblemSetBackend - Where operators apply: SBP_BACKEND_DEVICE (OpenCL kernels on device vectors, each rank on its device,
+   ghosts exchanged between the devices through MPI), SBP_BACKEND_HOST (C loops on DMDA vectors) or SBP_BACKEND_AUTO (the device
+   when every rank finds an OpenCL device, the host otherwise); any number of ranks.
 
    Level: intermediate
 @*/
@@ -191,6 +194,30 @@ PetscErrorCode SbpProblemSetBackend(SbpProblem p, SbpBackend backend)
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "the backend"));
   p->backend = backend;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetOverlap - On several ranks, the device kernels that read neighbours (operator, residual, smoothing sweep) run the
+   interior of each rank's block, whose stencils need no ghost, while the ghosts are exchanged, then the rim, when the interior
+   has at least min_nodes nodes; smaller blocks exchange first and run one launch (the split costs a launch, which only pays when
+   the interior takes longer than that). Default 1048576 (docs/design.md); 0: always split.
+
+   Logically collective
+
+   Options Database Key:
+.  -sbp_overlap_min <n> - the threshold
+
+   Level: advanced
+
+.seealso: `SbpProblemSetBackend()`
+@*/
+PetscErrorCode SbpProblemSetOverlap(SbpProblem p, PetscInt min_nodes)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the overlap threshold"));
+  PetscCheck(min_nodes >= 0, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Overlap threshold %" PetscInt_FMT " must be >= 0 (-sbp_overlap_min)", min_nodes);
+  p->overlap_min = min_nodes;
   PetscFunctionReturn(0);
 }
 
@@ -229,7 +256,8 @@ static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
 .  -sbp_mu <basin,constant>     - the coefficient
 .  -sbp_mu_value <v>   - the constant coefficient
 .  -sbp_bc <DDNN>      - one letter per face 1..4: D (Dirichlet, by SAT) or N (Neumann)
--  -sbp_backend <auto,device,host> - where the matrix-free operator runs
+.  -sbp_backend <auto,device,host> - where the matrix-free operator runs
+-  -sbp_overlap_min <n> - on several ranks, overlap the ghost exchange with the interior when it has at least n nodes
 
    Level: beginner
 @*/
@@ -240,8 +268,8 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscBool setn, setnr, setns, setmap, setmu, setbc, setbackend;
   PetscReal value = p->mu_value;
   MPI_Comm  comm  = PetscObjectComm((PetscObject)p);
-  PetscInt  wg[2] = {(PetscInt)p->wg[0], (PetscInt)p->wg[1]}, nwg = 2;
-  PetscBool setwg;
+  PetscInt  wg[2] = {(PetscInt)p->wg[0], (PetscInt)p->wg[1]}, nwg = 2, overlap = p->overlap_min;
+  PetscBool setwg, setoverlap;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "options"));
@@ -260,7 +288,10 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
   PetscCall(PetscOptionsString("-sbp_backend", "Where the operator runs: auto|device|host", "SbpProblemSetBackend", backend, backend, sizeof(backend), &setbackend));
   PetscCall(PetscOptionsIntArray("-sbp_wg", "Work-group shape of the 2D kernels: x,y (x along r)", "SbpProblemSetFromOptions", wg, &nwg, &setwg));
+  PetscCall(PetscOptionsInt("-sbp_overlap_min", "Several ranks: overlap the ghost exchange with the interior when it has at least this many nodes (0: always)", "SbpProblemSetOverlap",
+                            overlap, &overlap, &setoverlap));
   PetscOptionsEnd();
+  if (setoverlap) PetscCall(SbpProblemSetOverlap(p, overlap));
   if (setwg) {
     PetscCheck(nwg == 2 && wg[0] > 0 && wg[1] > 0, comm, PETSC_ERR_ARG_WRONG, "-sbp_wg takes two positive numbers x,y, got %" PetscInt_FMT " value(s) starting %" PetscInt_FMT, nwg, wg[0]);
     p->wg[0] = (size_t)wg[0];
@@ -402,6 +433,72 @@ static PetscErrorCode SbpProblemUploadCoefficients(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
+/* SBP_BACKEND_AUTO: the device when every rank of the problem finds one (the default context can be created), else the host. */
+static PetscErrorCode SbpProblemResolveBackend(SbpProblem p)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)p);
+
+  PetscFunctionBegin;
+  if (p->backend == SBP_BACKEND_AUTO) {
+    SbpmgCL        cl = NULL;
+    PetscErrorCode ierr;
+    PetscMPIInt    found, all;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SbpmgCLGetDefault(&cl);
+    PetscCall(PetscPopErrorHandler());
+    found = (!ierr && cl) ? 1 : 0;
+    PetscCall(MPIU_Allreduce(&found, &all, 1, MPI_INT, MPI_MIN, comm));
+    p->use_device = all ? PETSC_TRUE : PETSC_FALSE;
+    if (!p->use_device) PetscCall(PetscInfo(p, "No OpenCL device on some rank: the SBP-SAT operator runs on the host\n"));
+  } else p->use_device = p->backend == SBP_BACKEND_DEVICE ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* The r-extent [lo, hi] of what row i reads (spec 5.2): the 3-point box, and on a Dirichlet face's rows 0..2 (N-2..N) the face
+   row 0 (N) and, from the face row, two points inward. */
+static void SbpFootprint(PetscInt i, PetscInt N, PetscBool dlo, PetscBool dhi, PetscInt *lo, PetscInt *hi)
+{
+  *lo = (dlo && i <= 2) ? 0 : PetscMax(i - 1, 0);
+  *hi = (dhi && i >= N - 2) ? N : PetscMin(i + 1, N);
+  if (dlo && i == 0) *hi = PetscMax(*hi, 2);
+  if (dhi && i == N) *lo = PetscMin(*lo, N - 2);
+}
+
+/* The interior box of the multi-rank path: the owned nodes whose operator stencil reads only owned nodes (the footprint is a
+   product of an r-range and an s-range, each monotone in the node index, so the box is a product of two intervals). */
+static PetscErrorCode SbpProblemComputeInteriorBox(SbpProblem p)
+{
+  PetscInt lo, hi, ilo = p->xs + p->xm, ihi = p->xs - 1, jlo = p->ys + p->ym, jhi = p->ys - 1;
+
+  PetscFunctionBegin;
+  for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+    SbpFootprint(i, p->Nr, p->bc[0] == SBP_BC_DIRICHLET, p->bc[1] == SBP_BC_DIRICHLET, &lo, &hi);
+    if (lo >= p->xs && hi < p->xs + p->xm) {
+      ilo = PetscMin(ilo, i);
+      ihi = PetscMax(ihi, i);
+    }
+  }
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++) {
+    SbpFootprint(j, p->Ns, p->bc[2] == SBP_BC_DIRICHLET, p->bc[3] == SBP_BC_DIRICHLET, &lo, &hi);
+    if (lo >= p->ys && hi < p->ys + p->ym) {
+      jlo = PetscMin(jlo, j);
+      jhi = PetscMax(jhi, j);
+    }
+  }
+  if (ilo > ihi || jlo > jhi) { /* empty: the rim is the whole owned block (kernels/sbp.cl sbp_region_node) */
+    ilo = p->xs;
+    ihi = p->xs - 1;
+    jlo = p->ys + p->ym;
+    jhi = p->ys + p->ym - 1;
+  }
+  p->in[0] = ilo;
+  p->in[1] = jlo;
+  p->in[2] = ihi;
+  p->in[3] = jhi;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SbpProblemCreateDM(SbpProblem p)
 {
   PetscFunctionBegin;
@@ -418,8 +515,9 @@ static PetscErrorCode SbpProblemCreateDM(SbpProblem p)
 
 /*@C
    SbpProblemSetUp - Check the parameters, lay the grid out as a DMDA (r fastest, stencil width 2), evaluate the mapping, mu and the
-   metric coefficients at the nodes (checking mu, J, crr, css > 0 and crr*css - crs^2 > 0 everywhere), and, on the device backend,
-   copy the coefficients to the device.
+   metric coefficients at the nodes of each rank's ghosted patch (checking mu, J, crr, css > 0 and crr*css - crs^2 > 0 everywhere),
+   resolve the backend and, on the device backend, copy the coefficients to the device (on several ranks, also set up the ghost
+   exchange between the devices).
 
    Collective
 
@@ -439,9 +537,7 @@ PetscErrorCode SbpProblemSetUp(SbpProblem p)
   PetscCheck(p->mu != SBP_MU_CONSTANT || (p->mu_value > 0 && !PetscIsInfOrNanReal(p->mu_value)), comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-sbp_mu_value %g: the coefficient mu must be positive and finite", (double)p->mu_value);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCheck(p->backend != SBP_BACKEND_DEVICE || size == 1, comm, PETSC_ERR_SUP,
-             "The device backend of the SBP-SAT operator runs on one MPI rank, not %d: use -sbp_backend host for now", size);
-  p->use_device = (p->backend == SBP_BACKEND_DEVICE || (p->backend == SBP_BACKEND_AUTO && size == 1)) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(SbpProblemResolveBackend(p));
   p->hr         = 2.0 / p->Nr;
   p->hs         = 2.0 / p->Ns;
   p->rho        = p->hs / p->hr;
@@ -449,9 +545,111 @@ PetscErrorCode SbpProblemSetUp(SbpProblem p)
   PetscCall(SbpProblemCreateDM(p));
   PetscCall(SbpProblemComputeCoefficients(p));
   if (p->use_device) PetscCall(SbpProblemUploadCoefficients(p));
+  if (p->use_device && size > 1) { /* several ranks: the device ghost exchange and the interior box of the overlapped apply */
+    PetscCall(SbpHaloCreate(p->da, p->cl, &p->halo));
+    PetscCall(SbpProblemComputeInteriorBox(p));
+    p->overlap = (PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0) >= p->overlap_min) ? PETSC_TRUE : PETSC_FALSE;
+  }
   PetscCall(PetscLogEventEnd(SBPMG_SbpSetUp, 0, 0, 0, 0));
   p->setupcalled = PETSC_TRUE;
   PetscCall(PetscObjectViewFromOptions((PetscObject)p, NULL, "-sbp_view"));
+  PetscFunctionReturn(0);
+}
+
+/* The coarse ownership ranges DMCoarsen gives one direction of a non-periodic DMDA (PETSc 3.18's DMDACoarsenOwnershipRanges with
+   ratio 2: balanced, each fine boundary within one stencil width s of the coarse one) from the fine ranges lf[0..m). Returns the
+   smallest coarse range, or -1 where DMCoarsen finds no compatible ranges. */
+static PetscInt SbpCoarsenRanges(PetscInt m, const PetscInt lf[], PetscInt s, PetscInt lc[])
+{
+  PetscInt totalf = 0, remaining, startc = 0, startf = 0, least = PETSC_MAX_INT;
+
+  for (PetscInt i = 0; i < m; i++) totalf += lf[i];
+  remaining = 1 + (totalf - 1) / 2;
+  for (PetscInt i = 0; i < m; i++) {
+    PetscInt want = remaining / (m - i) + !!(remaining % (m - i));
+    if (i < m - 1) {
+      const PetscInt nextf = startf + lf[i];
+      while (nextf / 2 < startc + want - s) want--;
+      while (nextf / 2 > startc + want - 1 + s) want++;
+      if (want < 0 || want > remaining || nextf / 2 < startc + want - s || nextf / 2 > startc + want - 1 + s) return -1;
+    }
+    lc[i] = want;
+    least = PetscMin(least, want);
+    startc += lc[i];
+    startf += lf[i];
+    remaining -= lc[i];
+  }
+  return least;
+}
+
+/*@C
+   SbpProblemGetProcessGrid - The number of ranks of the problem's DMDA in r and in s.
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemGetProcessGrid(SbpProblem p, PetscInt *m, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, m, n, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemCountLevels - How many grids the problem's grid halves into, itself included: serial counts the halvings the sizes allow
+   (even sizes, at least 4 intervals after halving); distributed stops, in addition, before the first coarse grid that DMCoarsen
+   cannot lay out over the same ranks (DMDA needs every rank to own at least 2 nodes, its stencil width, in each direction of
+   which it has more than one rank). On one rank the two are equal. why (may be NULL) tells what stops the distributed count
+   first, or is empty.
+
+   Not collective (the ownership ranges are known to every rank)
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *distributed, char why[], size_t len)
+{
+  PetscInt        m, n, s, Nr = p->Nr, Ns = p->Ns, L = 1, D = 1, *lx, *ly, *cx, *cy;
+  const PetscInt *olx, *oly;
+  PetscBool       dist = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  if (why && len) why[0] = 0;
+  PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, &m, &n, NULL, NULL, &s, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(p->da, &olx, &oly, NULL));
+  PetscCall(PetscMalloc4(m, &lx, n, &ly, m, &cx, n, &cy));
+  PetscCall(PetscArraycpy(lx, olx, m));
+  PetscCall(PetscArraycpy(ly, oly, n));
+  while (Nr % 2 == 0 && Ns % 2 == 0 && Nr / 2 >= 4 && Ns / 2 >= 4) {
+    Nr /= 2;
+    Ns /= 2;
+    L++;
+    if (dist) {
+      PetscInt wr = SbpCoarsenRanges(m, lx, s, cx), ws = SbpCoarsenRanges(n, ly, s, cy);
+      PetscBool okr = (wr >= 0 && (m == 1 || wr >= s)) ? PETSC_TRUE : PETSC_FALSE, oks = (ws >= 0 && (n == 1 || ws >= s)) ? PETSC_TRUE : PETSC_FALSE;
+      if (okr && oks) {
+        D++;
+        PetscCall(PetscArraycpy(lx, cx, m));
+        PetscCall(PetscArraycpy(ly, cy, n));
+      } else {
+        dist = PETSC_FALSE;
+        if (why && len) {
+          PetscInt w = okr ? ws : wr, k = okr ? n : m;
+          if (w < 0)
+            PetscCall(PetscSNPrintf(why, len, "DMCoarsen finds no ownership ranges of the %" PetscInt_FMT " x %" PetscInt_FMT " grid compatible with the finer ones in %s over %" PetscInt_FMT " ranks",
+                                    Nr, Ns, okr ? "s" : "r", k));
+          else
+            PetscCall(PetscSNPrintf(why, len,
+                                    "the %" PetscInt_FMT " x %" PetscInt_FMT " grid would leave a rank %" PetscInt_FMT " node%s in %s (%" PetscInt_FMT " nodes over %" PetscInt_FMT
+                                    " ranks), below the DMDA stencil width %" PetscInt_FMT,
+                                    Nr, Ns, w, w == 1 ? "" : "s", okr ? "s" : "r", (okr ? Ns : Nr) + 1, k, s));
+        }
+      }
+    }
+  }
+  PetscCall(PetscFree4(lx, ly, cx, cy));
+  if (serial) *serial = L;
+  if (distributed) *distributed = D;
   PetscFunctionReturn(0);
 }
 
@@ -473,6 +671,16 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   PetscCheck(p->Nr % 2 == 0 && p->Ns % 2 == 0, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: %s = %" PetscInt_FMT " is odd", p->Nr, p->Ns,
              p->Nr % 2 ? "Nr" : "Ns", p->Nr % 2 ? p->Nr : p->Ns);
   PetscCheck(p->Nr / 2 >= 4 && p->Ns / 2 >= 4, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: the coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " would have fewer than 4 intervals", p->Nr, p->Ns, p->Nr / 2, p->Ns / 2);
+  {
+    PetscInt    serial, dist, m, n;
+    PetscMPIInt size;
+    char        why[256];
+    PetscCall(SbpProblemCountLevels(p, &serial, &dist, why, sizeof(why)));
+    PetscCall(SbpProblemGetProcessGrid(p, &m, &n));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCheck(dist > 1, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT "): %s", p->Nr, p->Ns,
+               size, m, n, why);
+  }
   PetscCall(SbpProblemCreate(comm, &c));
   c->Nr       = p->Nr / 2;
   c->Ns       = p->Ns / 2;
@@ -488,6 +696,7 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   for (int f = 0; f < 4; f++) c->bc[f] = p->bc[f];
   c->wg[0] = p->wg[0];
   c->wg[1] = p->wg[1];
+  c->overlap_min = p->overlap_min;
   c->backend = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
   PetscCall(DMCoarsen(p->da, comm, &c->da));
   PetscCall(SbpProblemSetUp(c));
@@ -528,6 +737,14 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
       const char *name;
       PetscCall(SbpmgCLGetDeviceName(p->cl, &name));
       PetscCall(PetscViewerASCIIPrintf(viewer, "backend: device (%s)\n", name));
+      if (p->halo) {
+        PetscMPIInt size;
+        PetscInt    m, n;
+        PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
+        PetscCall(SbpProblemGetProcessGrid(p, &m, &n));
+        PetscCall(PetscViewerASCIIPrintf(viewer, "%d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT "), one device each; ghosts exchanged between the devices, %s\n", size, m, n,
+                                         p->overlap ? "overlapped with the interior (this rank)" : "before the kernels (this rank)"));
+      }
     } else PetscCall(PetscViewerASCIIPrintf(viewer, "backend: host\n"));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (not set up)\n", SbpBackends[p->backend]));
   PetscCall(PetscViewerASCIIPopTab(viewer));
@@ -552,6 +769,7 @@ PetscErrorCode SbpProblemDestroy(SbpProblem *problem)
     PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_css));
     PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_crs));
     PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_J));
+    PetscCall(SbpHaloDestroy(&p->halo));
     PetscCall(SbpmgCLDestroy(&p->cl));
   }
   PetscCall(PetscFree5(p->crr, p->css, p->crs, p->J, p->geom));

@@ -47,6 +47,15 @@ static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScal
   const PetscReal sgn    = (face == 1 || face == 3) ? 1 : -1;
 
   PetscFunctionBegin;
+  { /* rows n0, n0 + inward, n0 + 2 inward: on several ranks, a rank may own none of them (and the face line need not even be in
+       its ghosted patch) */
+    PetscBool touches = PETSC_FALSE;
+    for (PetscInt q = 0; q < 3; q++) {
+      PetscInt r = n0 + inward * q;
+      if (rface ? (r >= p->xs && r < p->xs + p->xm) : (r >= p->ys && r < p->ys + p->ym)) touches = PETSC_TRUE;
+    }
+    if (!touches) PetscFunctionReturn(0);
+  }
   for (PetscInt t = 0; t <= Nt; t++) {
     PetscInt  tm = t > 0 ? t - 1 : t, tp = t < Nt ? t + 1 : t;
     PetscInt  i = rface ? n0 : t, j = rface ? t : n0;

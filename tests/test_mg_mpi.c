@@ -1,0 +1,423 @@
+/* The sbpmg preconditioner on several MPI ranks (run under mpiexec -n 2 or 4): device transfers and V-cycle against one rank,
+   MGCG with each smoother (same iterations, same solution to rounding), and the coarse-level policy (levels distributed while
+   DMCoarsen can lay the grid out over the ranks, the coarsest gathered for CHOLMOD; clear errors for hierarchies that cannot
+   be distributed). On 4 ranks the uneven and the 3-rank cases run on a 3-rank sub-communicator. */
+#include "harness.h"
+
+static const char help[] = "Tests of the sbpmg preconditioner on several MPI ranks against one rank.\n";
+
+/* -1: the default threshold of the overlapped exchange (no overlap for these grids); 0: always overlap */
+static PetscInt overlap_min = -1;
+
+static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend)
+{
+  SbpProblem p;
+
+  PCALL(SbpProblemCreate(comm, &p));
+  PCALL(SbpProblemSetSizes(p, Nr, Ns));
+  if (overlap_min >= 0) PCALL(SbpProblemSetOverlap(p, overlap_min));
+  PCALL(SbpProblemSetBackend(p, backend));
+  PCALL(SbpProblemSetUp(p));
+  return p;
+}
+
+/* The first n ranks of PETSC_COMM_WORLD (MPI_COMM_NULL on the others). */
+static MPI_Comm first_ranks(int n)
+{
+  PetscMPIInt rank;
+  MPI_Comm    comm;
+
+  PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PCALL(MPI_Comm_split(PETSC_COMM_WORLD, rank < n ? 0 : MPI_UNDEFINED, rank, &comm));
+  return comm;
+}
+
+/* The device's first use is collective on PETSC_COMM_WORLD. */
+static void device_first_use(void)
+{
+  SbpmgCL cl;
+  PCALL(SbpmgCLGetDefault(&cl));
+}
+
+/* v(i,j) = a function of the node only, whatever the decomposition */
+static void fill_nodes(SbpProblem p, Vec v, PetscReal phase)
+{
+  PetscScalar **a;
+
+  PCALL(DMDAVecGetArray(p->da, v, &a));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) a[j][i] = PetscSinReal(0.29 * i - 0.17 * j + phase) + 0.1 * PetscCosReal(0.03 * i * j + phase);
+  PCALL(DMDAVecRestoreArray(p->da, v, &a));
+}
+
+/* The vector in natural ordering on rank 0 of the problem's communicator (a sequential vector there, empty elsewhere). */
+static Vec to_natural_on_zero(SbpProblem p, Vec x)
+{
+  Vec        nat, seq;
+  VecScatter sc;
+
+  PCALL(DMDACreateNaturalVector(p->da, &nat));
+  PCALL(DMDAGlobalToNaturalBegin(p->da, x, INSERT_VALUES, nat));
+  PCALL(DMDAGlobalToNaturalEnd(p->da, x, INSERT_VALUES, nat));
+  PCALL(VecScatterCreateToZero(nat, &sc, &seq));
+  PCALL(VecScatterBegin(sc, nat, seq, INSERT_VALUES, SCATTER_FORWARD));
+  PCALL(VecScatterEnd(sc, nat, seq, INSERT_VALUES, SCATTER_FORWARD));
+  PCALL(VecScatterDestroy(&sc));
+  PCALL(VecDestroy(&nat));
+  return seq;
+}
+
+/* max |a - b| / max |b| on rank 0 of comm, known on every rank; NaN anywhere gives NaN */
+static PetscReal compare_on_zero(MPI_Comm comm, Vec par_nat0, Vec seq)
+{
+  PetscMPIInt rank;
+  PetscReal   err = 0;
+
+  PCALL(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    const PetscScalar *a, *b;
+    PetscInt           n;
+    PetscReal          d = 0, s = 0;
+    PCALL(VecGetLocalSize(seq, &n));
+    PCALL(VecGetArrayRead(par_nat0, &a));
+    PCALL(VecGetArrayRead(seq, &b));
+    for (PetscInt k = 0; k < n; k++) {
+      if (PetscIsNanScalar(a[k]) || PetscIsNanScalar(b[k])) d = NAN;
+      else d = PetscMax(d, PetscAbsScalar(a[k] - b[k]));
+      s = PetscMax(s, PetscAbsScalar(b[k]));
+    }
+    PCALL(VecRestoreArrayRead(par_nat0, &a));
+    PCALL(VecRestoreArrayRead(seq, &b));
+    err = d / s;
+  }
+  PCALL(MPI_Bcast(&err, 1, MPIU_REAL, 0, comm));
+  return err;
+}
+
+/* ---------------------------------------------------------------- transfers */
+
+/* P x_c, P^T x_f, y_f + P x_c and y_c + P^T x_f (outputs poisoned first), in natural ordering on rank 0 */
+static void transfer_quantities(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend, Vec out[4])
+{
+  SbpProblem f = make_problem(comm, Nr, Ns, backend), c;
+  Mat        P;
+  Vec        xc, xf, yc, yf;
+
+  PCALL(SbpProblemCoarsen(f, &c));
+  PCALL(SbpProblemCreateProlongation(c, f, &P));
+  PCALL(MatCreateVecs(P, &xc, &xf));
+  PCALL(MatCreateVecs(P, &yc, &yf));
+  fill_nodes(c, xc, 0.4);
+  fill_nodes(f, xf, 1.1);
+  PCALL(VecSet(yf, NAN));
+  PCALL(MatMult(P, xc, yf));
+  out[0] = to_natural_on_zero(f, yf);
+  PCALL(VecSet(yc, NAN));
+  PCALL(MatMultTranspose(P, xf, yc));
+  out[1] = to_natural_on_zero(c, yc);
+  fill_nodes(f, yf, 2.0);
+  PCALL(MatMultAdd(P, xc, yf, yf));
+  out[2] = to_natural_on_zero(f, yf);
+  fill_nodes(c, yc, 2.5);
+  PCALL(MatMultTransposeAdd(P, xf, yc, yc));
+  out[3] = to_natural_on_zero(c, yc);
+  PCALL(VecDestroy(&xc));
+  PCALL(VecDestroy(&xf));
+  PCALL(VecDestroy(&yc));
+  PCALL(VecDestroy(&yf));
+  PCALL(MatDestroy(&P));
+  PCALL(SbpProblemDestroy(&c));
+  PCALL(SbpProblemDestroy(&f));
+}
+
+static void check_transfers(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend)
+{
+  static const char *names[4] = {"P x", "P^T x", "y + P x", "y + P^T x"};
+  Vec                par[4], seq[4] = {NULL, NULL, NULL, NULL};
+  PetscMPIInt        rank, size;
+  PetscReal          worst = 0;
+
+  PCALL(MPI_Comm_rank(comm, &rank));
+  PCALL(MPI_Comm_size(comm, &size));
+  transfer_quantities(comm, Nr, Ns, backend, par);
+  if (rank == 0) transfer_quantities(PETSC_COMM_SELF, Nr, Ns, backend, seq);
+  for (int k = 0; k < 4; k++) {
+    PetscReal err = compare_on_zero(comm, par[k], seq[k]);
+    if (!(err <= 1e-15)) fail_msg("%dx%d on %d ranks (%s): %s differs from one rank by %g", (int)Nr, (int)Ns, size, backend == SBP_BACKEND_DEVICE ? "device" : "host", names[k], err);
+    worst = PetscMax(worst, err);
+    PCALL(VecDestroy(&par[k]));
+    PCALL(VecDestroy(&seq[k]));
+  }
+  print_message("  %dx%d on %d ranks (%s): P, P^T and the adding forms == one rank to %.1e\n", (int)Nr, (int)Ns, size, backend == SBP_BACKEND_DEVICE ? "device" : "host", worst);
+}
+
+static void test_transfers(void **state)
+{
+  PetscMPIInt size;
+
+  device_first_use();
+  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  check_transfers(PETSC_COMM_WORLD, 64, 32, SBP_BACKEND_DEVICE);
+  check_transfers(PETSC_COMM_WORLD, 48, 96, SBP_BACKEND_DEVICE);
+  check_transfers(PETSC_COMM_WORLD, 16, 16, SBP_BACKEND_DEVICE);
+  check_transfers(PETSC_COMM_WORLD, 48, 96, SBP_BACKEND_HOST);
+  if (size >= 4) {
+    MPI_Comm c3 = first_ranks(3);
+    if (c3 != MPI_COMM_NULL) {
+      check_transfers(c3, 40, 24, SBP_BACKEND_DEVICE);
+      check_transfers(c3, 24, 40, SBP_BACKEND_DEVICE);
+      PCALL(MPI_Comm_free(&c3));
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- the solver */
+
+static void setup_solver(MPI_Comm comm, SbpProblem p, const char *smoother, PetscInt levels, Mat *A, KSP *ksp)
+{
+  PC pc;
+
+  PCALL(SbpProblemCreateOperator(p, A));
+  PCALL(KSPCreate(comm, ksp));
+  PCALL(KSPSetOperators(*ksp, *A, *A));
+  PCALL(KSPSetType(*ksp, KSPCG));
+  PCALL(KSPSetTolerances(*ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 200));
+  PCALL(KSPGetPC(*ksp, &pc));
+  PCALL(PCSetType(pc, PCSBPMG));
+  if (smoother) {
+    PetscInt idx;
+    PCALL(SbpmgParseChoice("smoother", smoother, PCSBPMGSmootherTypes, &idx));
+    PCALL(PCSBPMGSetSmoother(pc, (PCSBPMGSmootherType)idx));
+  }
+  if (levels) PCALL(PCSBPMGSetLevels(pc, levels));
+  PCALL(PCSetFromOptions(pc));
+  PCALL(KSPSetUp(*ksp));
+}
+
+/* CG + sbpmg from the right-hand side of the problem: iterations, levels, and the solution in natural ordering on rank 0 */
+static PetscInt solve(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *smoother, PetscInt levels_req, PetscInt *levels, Vec *unat0)
+{
+  SbpProblem         p = make_problem(comm, Nr, Ns, SBP_BACKEND_DEVICE);
+  Mat                A;
+  KSP                ksp;
+  PC                 pc;
+  Vec                u, g;
+  PetscInt           its;
+  KSPConvergedReason reason;
+
+  setup_solver(comm, p, smoother, levels_req, &A, &ksp);
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCSBPMGGetLevels(pc, levels));
+  PCALL(MatCreateVecs(A, &u, &g));
+  PCALL(SbpProblemComputeRHS(p, g));
+  PCALL(KSPSolve(ksp, g, u));
+  PCALL(KSPGetIterationNumber(ksp, &its));
+  PCALL(KSPGetConvergedReason(ksp, &reason));
+  if (reason <= 0) fail_msg("%dx%d: CG + sbpmg did not converge (%s)", (int)Nr, (int)Ns, KSPConvergedReasons[reason]);
+  *unat0 = to_natural_on_zero(p, u);
+  PCALL(VecDestroy(&u));
+  PCALL(VecDestroy(&g));
+  PCALL(KSPDestroy(&ksp));
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+  return its;
+}
+
+static void check_mgcg(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *smoother, PetscInt levels_req)
+{
+  PetscInt    i1, i2 = 0, l1, l2 = 0;
+  Vec         u1, u2 = NULL;
+  PetscReal   du;
+  PetscMPIInt rank, size;
+
+  PCALL(MPI_Comm_rank(comm, &rank));
+  PCALL(MPI_Comm_size(comm, &size));
+  i1 = solve(comm, Nr, Ns, smoother, levels_req, &l1, &u1);
+  if (rank == 0) i2 = solve(PETSC_COMM_SELF, Nr, Ns, smoother, levels_req, &l2, &u2);
+  PCALL(MPI_Bcast(&i2, 1, MPIU_INT, 0, comm));
+  PCALL(MPI_Bcast(&l2, 1, MPIU_INT, 0, comm));
+  du = compare_on_zero(comm, u1, u2);
+  print_message("  %dx%d %s on %d ranks: %d levels, %d iterations; one rank: %d levels, %d iterations; solutions differ by %.1e\n", (int)Nr, (int)Ns, smoother ? smoother : "default", size,
+                (int)l1, (int)i1, (int)l2, (int)i2, du);
+  assert_int_equal(l1, l2);
+  assert_int_equal(i1, i2);
+  if (!(du < 1e-9)) fail_msg("%dx%d %s: the solutions differ by %g", (int)Nr, (int)Ns, smoother ? smoother : "default", du);
+  PCALL(VecDestroy(&u1));
+  PCALL(VecDestroy(&u2));
+}
+
+static void test_mgcg(void **state)
+{
+  PetscMPIInt size;
+
+  device_first_use();
+  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  check_mgcg(PETSC_COMM_WORLD, 64, 64, NULL, 0);
+  check_mgcg(PETSC_COMM_WORLD, 48, 96, NULL, 0);
+  overlap_min = 0; /* the sweeps overlapped with the exchange */
+  check_mgcg(PETSC_COMM_WORLD, 64, 64, "jacobi", 0);
+  check_mgcg(PETSC_COMM_WORLD, 64, 32, "richardson", 0);
+  SbpmgTestSetOption("-pc_sbpmg_inline_diag", "1"); /* the GPU's sweep: 1/diag from the coefficients inside the kernel */
+  check_mgcg(PETSC_COMM_WORLD, 64, 64, NULL, 4);
+  SbpmgTestSetOption("-pc_sbpmg_inline_diag", NULL);
+  overlap_min = -1;
+  if (size >= 4) {
+    MPI_Comm c3 = first_ranks(3);
+    if (c3 != MPI_COMM_NULL) {
+      check_mgcg(c3, 40, 24, NULL, 0);
+      check_mgcg(c3, 16, 16, NULL, 2); /* the deepest hierarchy 3 ranks can hold on this grid */
+      PCALL(MPI_Comm_free(&c3));
+    }
+  }
+}
+
+/* The V-cycle stays symmetric on several ranks: x^T B y = y^T B x. */
+static void test_vcycle_symmetric(void **state)
+{
+  SbpProblem p;
+  Mat        A;
+  KSP        ksp;
+  PC         pc;
+  Vec        x, y, Bx, By;
+
+  device_first_use();
+  p = make_problem(PETSC_COMM_WORLD, 64, 32, SBP_BACKEND_DEVICE);
+  setup_solver(PETSC_COMM_WORLD, p, NULL, 0, &A, &ksp);
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(MatCreateVecs(A, &x, &y));
+  PCALL(VecDuplicate(x, &Bx));
+  PCALL(VecDuplicate(x, &By));
+  for (int r = 0; r < 2; r++) {
+    PetscScalar xBy, yBx, xBx;
+    fill_nodes(p, x, 0.1 + r);
+    fill_nodes(p, y, 0.7 + r);
+    PCALL(PCApply(pc, x, Bx));
+    PCALL(PCApply(pc, y, By));
+    PCALL(VecDot(x, By, &xBy));
+    PCALL(VecDot(y, Bx, &yBx));
+    PCALL(VecDot(x, Bx, &xBx));
+    print_message("  x^T B y = %.15e, y^T B x = %.15e, x^T B x = %.6e\n", xBy, yBx, xBx);
+    if (PetscAbsScalar(xBy - yBx) > 1e-12 * PetscMax(PetscAbsScalar(xBy), PetscAbsScalar(yBx))) fail_msg("V-cycle not symmetric: %g vs %g", xBy, yBx);
+    if (!(xBx > 0)) fail_msg("V-cycle not positive: x^T B x = %g", xBx);
+  }
+  PCALL(VecDestroy(&x));
+  PCALL(VecDestroy(&y));
+  PCALL(VecDestroy(&Bx));
+  PCALL(VecDestroy(&By));
+  PCALL(KSPDestroy(&ksp));
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+}
+
+/* ---------------------------------------------------------------- coarse-level policy */
+
+/* Each level is spread over all ranks; a grid that would leave a rank fewer than 2 nodes in some direction is not made. The
+   16 x 16 grid on 3 ranks (1 x 3: 17 -> 6,6,5 nodes in s) coarsens to 8 x 8 (3,3,3) but not to 4 x 4 (2,2,1). */
+static void test_coarse_policy(void **state)
+{
+  PetscMPIInt size;
+  MPI_Comm    c3;
+
+  device_first_use();
+  /* PCView tells where the coarse problem is solved */
+  {
+    SbpProblem  p = make_problem(PETSC_COMM_WORLD, 64, 64, SBP_BACKEND_DEVICE);
+    Mat         A;
+    KSP         ksp;
+    PC          pc;
+    PetscViewer v;
+    char        text[4096];
+    PetscInt    levels;
+
+    setup_solver(PETSC_COMM_WORLD, p, NULL, 0, &A, &ksp);
+    PCALL(KSPGetPC(ksp, &pc));
+    PCALL(PCSBPMGGetLevels(pc, &levels));
+    assert_int_equal(levels, 3); /* 65 -> 33 -> 17 points: the default coarse size 32 */
+    PCALL(PetscViewerASCIIOpen(PETSC_COMM_WORLD, "mg_mpi_pcview.txt", &v));
+    PCALL(PCView(pc, v));
+    PCALL(PetscViewerDestroy(&v));
+    {
+      PetscMPIInt rank;
+      int         found = 0;
+      PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+      if (rank == 0) {
+        FILE  *f = fopen("mg_mpi_pcview.txt", "r");
+        size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+        text[n]  = 0;
+        if (f) fclose(f);
+        found = strstr(text, "gathered onto every rank") && strstr(text, "ghosts exchanged between the devices");
+        (void)remove("mg_mpi_pcview.txt");
+      }
+      PCALL(MPI_Bcast(&found, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+      if (!found) fail_msg("PCView does not tell where the coarse problem is solved:\n%s", rank == 0 ? text : "(see rank 0)");
+    }
+    PCALL(KSPDestroy(&ksp));
+    PCALL(MatDestroy(&A));
+    PCALL(SbpProblemDestroy(&p));
+  }
+  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size < 4) skip(); /* 2 ranks can hold every level the sizes allow (5 nodes split 3 + 2) */
+  c3 = first_ranks(3);
+  if (c3 != MPI_COMM_NULL) {
+    SbpProblem p = make_problem(c3, 16, 16, SBP_BACKEND_DEVICE), c;
+    PetscInt   serial, dist;
+    Mat        A;
+    KSP        ksp;
+    PC         pc;
+
+    PCALL(SbpProblemCountLevels(p, &serial, &dist, NULL, 0));
+    assert_int_equal(serial, 3);
+    assert_int_equal(dist, 2);
+    /* too many levels for the decomposition */
+    PCALL(SbpProblemCreateOperator(p, &A));
+    PCALL(KSPCreate(c3, &ksp));
+    PCALL(KSPSetOperators(ksp, A, A));
+    PCALL(KSPGetPC(ksp, &pc));
+    PCALL(PCSetType(pc, PCSBPMG));
+    PCALL(PCSBPMGSetLevels(pc, 3));
+    EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
+                 "-pc_sbpmg_levels 3 cannot be distributed: the 16 x 16 grid on 3 MPI ranks (1 x 3) halves into at most 2 levels (down to 8 x 8): the 4 x 4 grid would leave a rank 1 node "
+                 "in s (5 nodes over 3 ranks), below the DMDA stencil width 2");
+    PCALL(KSPDestroy(&ksp));
+    /* a coarse size the decomposition cannot reach */
+    PCALL(KSPCreate(c3, &ksp));
+    PCALL(KSPSetOperators(ksp, A, A));
+    PCALL(KSPGetPC(ksp, &pc));
+    PCALL(PCSetType(pc, PCSBPMG));
+    PCALL(PCSBPMGSetCoarseSize(pc, 5));
+    EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
+                 "-pc_sbpmg_coarse_size 5 cannot be reached on 3 MPI ranks (1 x 3): the coarsest distributable level of the 16 x 16 grid is 8 x 8 (2 levels), since the 4 x 4 grid");
+    PCALL(KSPDestroy(&ksp));
+    /* the option route gives the same error */
+    PCALL(KSPCreate(c3, &ksp));
+    PCALL(KSPSetOperators(ksp, A, A));
+    SbpmgTestSetOption("-pc_type", "sbpmg");
+    SbpmgTestSetOption("-pc_sbpmg_coarse_size", "8");
+    PCALL(KSPSetFromOptions(ksp));
+    EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_coarse_size 8 cannot be reached on 3 MPI ranks");
+    SbpmgTestSetOption("-pc_type", NULL);
+    SbpmgTestSetOption("-pc_sbpmg_coarse_size", NULL);
+    PCALL(KSPDestroy(&ksp));
+    /* coarsening the 8 x 8 level directly */
+    PCALL(SbpProblemCoarsen(p, &c));
+    {
+      SbpProblem cc = NULL;
+      EXPECT_ERROR(SbpProblemCoarsen(c, &cc), PETSC_ERR_ARG_SIZ,
+                   "Cannot coarsen the 8 x 8 grid on 3 MPI ranks (1 x 3): the 4 x 4 grid would leave a rank 1 node in s (5 nodes over 3 ranks), below the DMDA stencil width 2");
+      assert_null(cc);
+    }
+    PCALL(SbpProblemDestroy(&c));
+    PCALL(MatDestroy(&A));
+    PCALL(SbpProblemDestroy(&p));
+    PCALL(MPI_Comm_free(&c3));
+  }
+}
+
+static const struct CMUnitTest tests[] = {
+  cmocka_unit_test(test_transfers),
+  cmocka_unit_test(test_mgcg),
+  cmocka_unit_test(test_vcycle_symmetric),
+  cmocka_unit_test(test_coarse_policy),
+};
+
+SBPMG_TEST_MAIN(help, tests)
