@@ -591,6 +591,9 @@ static void test_bad_options(void **state)
   SbpmgTestSetOption("-sbp_backend", "gpu");
   EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'gpu' for -sbp_backend");
   SbpmgTestSetOption("-sbp_backend", NULL);
+  SbpmgTestSetOption("-sbp_overlap_min", "-1");
+  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Overlap threshold -1 must be >= 0 (-sbp_overlap_min)");
+  SbpmgTestSetOption("-sbp_overlap_min", NULL);
   /* good options are taken */
   SbpmgTestSetOption("-sbp_n", "12");
   SbpmgTestSetOption("-sbp_ns", "20");
