@@ -8,7 +8,7 @@
 #include <petscdmda.h>
 
 #ifndef CL_TARGET_OPENCL_VERSION
-  #define CL_TARGET_OPENCL_VERSION 120
+#  define CL_TARGET_OPENCL_VERSION 120
 #endif
 #include <CL/cl.h>
 
@@ -27,12 +27,12 @@ typedef struct _n_SbpmgCL *SbpmgCL;
 
 /* What a caller may ask of the device layer: counts since the context was created. */
 typedef struct {
-  PetscInt      programs_built;    /* clBuildProgram calls (cache misses) */
-  PetscInt      program_cache_hits;
+  PetscInt       programs_built; /* clBuildProgram calls (cache misses) */
+  PetscInt       program_cache_hits;
   PetscLogDouble htod_count, htod_bytes; /* host -> device transfers */
   PetscLogDouble dtoh_count, dtoh_bytes; /* device -> host transfers */
-  PetscInt      live_buffers, live_kernels, live_programs, live_queues, live_contexts;
-  size_t        device_bytes; /* bytes held in live buffers */
+  PetscInt       live_buffers, live_kernels, live_programs, live_queues, live_contexts;
+  size_t         device_bytes; /* bytes held in live buffers */
 } SbpmgCLStats;
 
 PETSC_EXTERN PetscErrorCode SbpmgCLGetDefault(SbpmgCL *);
@@ -89,10 +89,7 @@ typedef enum {
 } SbpMuType;
 PETSC_EXTERN const char *const SbpMuTypes[];
 
-typedef enum {
-  SBP_BC_DIRICHLET,
-  SBP_BC_NEUMANN
-} SbpBCType;
+typedef enum { SBP_BC_DIRICHLET, SBP_BC_NEUMANN } SbpBCType;
 
 typedef enum {
   SBP_BACKEND_AUTO,   /* device when every rank finds an OpenCL device, else host */
@@ -130,6 +127,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemGetBC(SbpProblem, PetscInt, SbpBCType *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetBackend(SbpProblem, SbpBackend);
 PETSC_EXTERN PetscErrorCode SbpProblemGetBackend(SbpProblem, SbpBackend *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetOverlap(SbpProblem, PetscInt);
+PETSC_EXTERN PetscErrorCode SbpProblemSetKernelSplit(SbpProblem, PetscBool);
 PETSC_EXTERN PetscErrorCode SbpProblemSetFromOptions(SbpProblem);
 PETSC_EXTERN PetscErrorCode SbpProblemSetUp(SbpProblem);
 PETSC_EXTERN PetscErrorCode SbpProblemView(SbpProblem, PetscViewer);
@@ -171,7 +169,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemCreateProlongation(SbpProblem, SbpProblem,
 /* ---------------------------------------------------------------- acoustic operator (src/acoustic) */
 /* The 8th-order 25-point acoustic wave operator with PML and a leapfrog stepper on the device (docs/acoustic.md). */
 typedef struct _p_Acoustic *Acoustic;
-PETSC_EXTERN PetscClassId ACOUSTIC_CLASSID;
+PETSC_EXTERN PetscClassId   ACOUSTIC_CLASSID;
 
 typedef enum {
   ACOUSTIC_INIT_ZERO,  /* u = u_prev = phi = 0 */

@@ -276,6 +276,23 @@ __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, co
   }
 }
 
+/* sbp_apply over the interior box alone (region SBP_REGION_INTERIOR), where sbp_is_interior holds at every node (the box is
+   cut to it at set-up, src/sbp/problem.c): the 9-point row without the boundary code, a small kernel that keeps few registers
+   (docs/design.md, "interior and rim"). The same arguments as sbp_apply_patch. */
+__kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_real *a,
+                              __global const sbp_real *b, __global const sbp_real *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
+                              const int4 gh, const int4 own, const int4 in, const int mode)
+{
+  const int i = in.s0 + (int)get_global_id(0), j = in.s1 + (int)get_global_id(1);
+  if (i > in.s2 || j > in.s3) return;
+  {
+    SBP_PATCH_INDICES;
+    sbp_real       d;
+    const sbp_real v = scale * sbp_interior_point(kg, gh.s2, rho, u, a, b, c, &d);
+    y[ko]            = add ? z[ko] + v : v;
+  }
+}
+
 /* sbp_diagonal on the owned nodes of a region */
 __kernel void sbp_diagonal_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b,
                                  __global const sbp_real *c, __global sbp_real *d, const int4 gh, const int4 own, const int4 in, const int mode)

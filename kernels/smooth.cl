@@ -66,4 +66,25 @@ __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, co
     xprev_out[ko] = xn;
   }
 }
+
+/* mg_smooth over the interior box alone (see sbp_apply_inner): the 9-point row and its diagonal, no boundary code. */
+__kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b,
+                              __global const sbp_real *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
+                              const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *xprev_out, const int4 gh, const int4 own,
+                              const int4 in, const int mode)
+{
+  const int i = in.s0 + (int)get_global_id(0), j = in.s1 + (int)get_global_id(1);
+  if (i > in.s2 || j > in.s3) return;
+  {
+    SBP_PATCH_INDICES;
+    sbp_real r = rhs[ko], xk = 0, xn, diag;
+    r -= sbp_interior_point(kg, gh.s2, rho, zero ? 0 : x, a, b, c, &diag);
+    if (!zero) xk = x[kg];
+    if (jacobi == 1) r /= diag;
+    else if (jacobi == 2) r *= dinv[ko];
+    xn = xk + c2 * r;
+    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[ko]));
+    xprev_out[ko] = xn;
+  }
+}
 #endif

@@ -5,11 +5,14 @@
 
 static const char help[] = "Tests of the sbpmg preconditioner (src/mg).\n";
 
+static PetscBool kernel_split = PETSC_TRUE; /* the device kernels: interior and rim apart, or one over all nodes */
+
 static SbpProblem make_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend)
 {
   SbpProblem p;
 
   PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+  PCALL(SbpProblemSetKernelSplit(p, kernel_split));
   PCALL(SbpProblemSetSizes(p, Nr, Ns));
   PCALL(SbpProblemSetBackend(p, backend));
   PCALL(SbpProblemSetUp(p));
@@ -209,7 +212,7 @@ static void check_transfers(PetscInt Nr, PetscInt Ns, SbpBackend backend)
     PCALL(VecDestroy(&d));
   }
   {
-    Vec z, w, d;
+    Vec       z, w, d;
     PetscReal n1, n2;
     PCALL(VecDuplicate(yf, &z));
     PCALL(VecDuplicate(yf, &w));
@@ -317,14 +320,14 @@ static void test_vcycle_symmetric(void **state)
    agrees with CHOLMOD's to the solver tolerance. */
 static PetscInt solve_and_compare(PetscInt N, SbpBackend backend, const char *smoother, PetscReal *relerr)
 {
-  SbpProblem p = make_problem(N, N, backend);
-  Mat        A, Aa;
-  KSP        ksp, direct;
-  PC         dpc;
-  Vec        g, u, ud, uh;
-  PetscInt   its;
+  SbpProblem         p = make_problem(N, N, backend);
+  Mat                A, Aa;
+  KSP                ksp, direct;
+  PC                 dpc;
+  Vec                g, u, ud, uh;
+  PetscInt           its;
   KSPConvergedReason reason;
-  PetscReal  nd, nu;
+  PetscReal          nd, nu;
 
   setup_solver(p, smoother, &A, &ksp);
   PCALL(MatCreateVecs(A, &u, &g));
@@ -408,6 +411,21 @@ static void test_device_matches_host(void **state)
   assert_int_equal(i1, i2);
 }
 
+/* One kernel over all nodes (-sbp_split 0) instead of interior and rim apart: the same V-cycle, so a symmetric positive definite
+   preconditioner, the host's iteration count and the direct solution. */
+static void test_device_unsplit(void **state)
+{
+  PetscReal e1, e2;
+  PetscInt  i1, i2 = solve_and_compare(128, SBP_BACKEND_HOST, NULL, &e2);
+
+  kernel_split = PETSC_FALSE;
+  check_vcycle_spd("chebyshev", SBP_BACKEND_DEVICE);
+  i1           = solve_and_compare(128, SBP_BACKEND_DEVICE, NULL, &e1);
+  kernel_split = PETSC_TRUE;
+  assert_int_equal(i1, i2);
+  if (!(e1 < 1e-6)) fail_msg("unsplit kernels: CG + sbpmg differs from the direct solve by %g", e1);
+}
+
 /* PCMG's options still apply: a W-cycle, PETSc's Chebyshev/Jacobi smoother on the levels. */
 static void test_pcmg_options(void **state)
 {
@@ -479,14 +497,15 @@ static void test_bad_input(void **state)
   /* bad option values are reported at set-up */
   {
     const char *bad[][3] = {
-      {"-pc_sbpmg_smoother", "gauss-seidel", "Unknown value 'gauss-seidel' for -pc_sbpmg_smoother: choose one of chebyshev, jacobi, richardson"},
-      {"-pc_sbpmg_nu", "0", "Smoothing sweeps must be >= 1: got 0 pre, 0 post"},
-      {"-pc_sbpmg_cheby_range", "1.1,0.1", "Chebyshev range [1.1, 0.1] must satisfy 0 < lo < hi"},
-      {"-pc_sbpmg_cheby_range", "0.5", "-pc_sbpmg_cheby_range 0.5: give two numbers lo,hi"},
-      {"-pc_sbpmg_coarse_size", "3", "-pc_sbpmg_coarse_size 3 must be >= 5"},
-      {"-pc_sbpmg_nu_growth", "0.5", "-pc_sbpmg_nu_growth 0.5 must be >= 1"},
+        {"-pc_sbpmg_smoother", "gauss-seidel", "Unknown value 'gauss-seidel' for -pc_sbpmg_smoother: choose one of chebyshev, jacobi, richardson"},
+        {"-pc_sbpmg_nu", "0", "Smoothing sweeps must be >= 1: got 0 pre, 0 post"},
+        {"-pc_sbpmg_cheby_range", "1.1,0.1", "Chebyshev range [1.1, 0.1] must satisfy 0 < lo < hi"},
+        {"-pc_sbpmg_cheby_range", "0.5", "-pc_sbpmg_cheby_range 0.5: give two numbers lo,hi"},
+        {"-pc_sbpmg_coarse_size", "3", "-pc_sbpmg_coarse_size 3 must be >= 5"},
+        {"-pc_sbpmg_nu_growth", "0.5", "-pc_sbpmg_nu_growth 0.5 must be >= 1"},
     };
-    const PetscErrorCode codes[] = {PETSC_ERR_ARG_UNKNOWN_TYPE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_WRONG, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE};
+    const PetscErrorCode codes[] = {PETSC_ERR_ARG_UNKNOWN_TYPE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE,
+                                    PETSC_ERR_ARG_WRONG,        PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE};
     for (int b = 0; b < 6; b++) {
       PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
       PCALL(KSPSetOperators(ksp, A, A));
@@ -518,14 +537,9 @@ static void test_bad_input(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_fullweighting_identity),
-  cmocka_unit_test(test_transfers),
-  cmocka_unit_test(test_vcycle_symmetric),
-  cmocka_unit_test(test_mesh_independence),
-  cmocka_unit_test(test_other_smoothers),
-  cmocka_unit_test(test_device_matches_host),
-  cmocka_unit_test(test_pcmg_options),
-  cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_fullweighting_identity), cmocka_unit_test(test_transfers),       cmocka_unit_test(test_vcycle_symmetric),
+    cmocka_unit_test(test_mesh_independence),      cmocka_unit_test(test_other_smoothers), cmocka_unit_test(test_device_matches_host),
+    cmocka_unit_test(test_device_unsplit),         cmocka_unit_test(test_pcmg_options),    cmocka_unit_test(test_bad_input),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -7,11 +7,14 @@ static const char help[] = "Tests of the SBP-SAT operator (src/sbp, kernels/sbp.
 
 /* ---------------------------------------------------------------- helpers */
 
+static PetscBool kernel_split = PETSC_TRUE; /* the device kernels: interior and rim apart, or one over all nodes */
+
 static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend)
 {
   SbpProblem p;
 
   PCALL(SbpProblemCreate(comm, &p));
+  PCALL(SbpProblemSetKernelSplit(p, kernel_split));
   PCALL(SbpProblemSetSizes(p, Nr, Ns));
   PCALL(SbpProblemSetMapping(p, map));
   for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, bc[f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
@@ -70,7 +73,7 @@ static void test_1d_sbp_property(void **state)
           hd += H[r * n + k] * D[k * n + c];
           dth += D[k * n + r] * H[k * n + c];
         }
-        hq = Q[r * n + c] + Q[c * n + r]; /* Q + Q^T = B */
+        hq     = Q[r * n + c] + Q[c * n + r]; /* Q + Q^T = B */
         maxerr = PetscMax(maxerr, PetscAbsReal(hd + dth - B));
         maxerr = PetscMax(maxerr, PetscAbsReal(hq - B));
         maxerr = PetscMax(maxerr, PetscAbsReal(hd - Q[r * n + c])); /* Q = H D */
@@ -197,8 +200,8 @@ static PetscBool cholmod_factors(Mat A)
 
 static void test_assembled_symmetric_definite(void **state)
 {
-  const PetscInt   sizes[][2] = {{4, 4}, {8, 8}, {8, 16}, {16, 8}, {6, 10}, {32, 64}};
-  const char      *bcs[]      = {"DDNN", "DDDD", "NDDN"};
+  const PetscInt sizes[][2] = {{4, 4}, {8, 8}, {8, 16}, {16, 8}, {6, 10}, {32, 64}};
+  const char    *bcs[]      = {"DDNN", "DDDD", "NDDN"};
   for (size_t t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++)
     for (size_t b = 0; b < 3; b++) {
       SbpProblem p = make_problem(PETSC_COMM_SELF, sizes[t][0], sizes[t][1], bcs[b], SBP_MAPPING_CURVED, SBP_BACKEND_HOST);
@@ -267,9 +270,9 @@ static void test_neumann_volume_operator(void **state)
 /* Stencil width: at most 2 in r and 1 in s when faces 3/4 are Neumann (spec 9.5). */
 static void test_stencil_width(void **state)
 {
-  SbpProblem         p = make_problem(PETSC_COMM_SELF, 10, 12, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_HOST);
-  Mat                A;
-  PetscInt           wr = 0, ws = 0;
+  SbpProblem p = make_problem(PETSC_COMM_SELF, 10, 12, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_HOST);
+  Mat        A;
+  PetscInt   wr = 0, ws = 0;
 
   PCALL(SbpProblemCreateAssembledOperator(p, &A));
   for (PetscInt row = 0; row < 11 * 13; row++) {
@@ -311,7 +314,8 @@ static void check_matrix_free(PetscInt Nr, PetscInt Ns, const char *bc, SbpMappi
     PCALL(VecCopy(x, xh));
     PCALL(MatMult(A, xh, yref));
     err = rel_diff(y, yref);
-    if (!(err < 1e-12)) fail_msg("%s %dx%d %s: |M_free x - M_assembled x|/|M x| = %g", backend == SBP_BACKEND_DEVICE ? "device" : "host", (int)Nr, (int)Ns, bc, err);
+    if (!(err < 1e-12))
+      fail_msg("%s %dx%d %s: |M_free x - M_assembled x|/|M x| = %g", backend == SBP_BACKEND_DEVICE ? "device" : "host", (int)Nr, (int)Ns, bc, err);
     /* MatMultAdd: y = z + M x */
     fill_random(z, 5 + r);
     PCALL(MatMultAdd(M, x, z, y));
@@ -351,6 +355,14 @@ static void test_matrix_free_device(void **state)
   check_matrix_free(16, 24, "DNDN", SBP_MAPPING_SQUARE, SBP_BACKEND_DEVICE);
 }
 
+/* the same with one kernel over all nodes (-sbp_split 0) */
+static void test_matrix_free_device_unsplit(void **state)
+{
+  kernel_split = PETSC_FALSE;
+  test_matrix_free_device(state);
+  kernel_split = PETSC_TRUE;
+}
+
 static void test_matrix_free_host(void **state)
 {
   for (size_t t = 0; t < sizeof(mf_sizes) / sizeof(mf_sizes[0]); t++) {
@@ -387,8 +399,8 @@ static void test_norms(void **state)
         for (PetscInt i = 0; i <= Nr; i++) {
           PetscReal X[6], m[3], J, w = Hr.a[i] * Hs.a[j], want;
           PCALL(SbpProblemEvaluateNode(p, i, j, X, m));
-          J    = X[2] * X[5] - X[3] * X[4];
-          want = (kind == SBP_NORM_H ? w : kind == SBP_NORM_HINV ? 1 / w : kind == SBP_NORM_JH ? J * w : 1 / (J * w)) * xa[i + (Nr + 1) * j];
+          J      = X[2] * X[5] - X[3] * X[4];
+          want   = (kind == SBP_NORM_H ? w : kind == SBP_NORM_HINV ? 1 / w : kind == SBP_NORM_JH ? J * w : 1 / (J * w)) * xa[i + (Nr + 1) * j];
           maxerr = PetscMax(maxerr, PetscAbsReal(ya[i + (Nr + 1) * j] - want) / PetscAbsReal(want));
         }
       PCALL(VecRestoreArrayRead(x, &xa));
@@ -551,7 +563,8 @@ static void test_bad_input(void **state)
     PCALL(MatCreate(PETSC_COMM_SELF, &A));
     PCALL(MatSetSizes(A, 100, 100, 100, 100));
     SbpmgTestSetOption("-sbp_n", "8");
-    EXPECT_ERROR(MatSetType(A, MATSBPSAT), PETSC_ERR_ARG_SIZ, "MATSBPSAT sets its own sizes: 81 unknowns (81 local) for the 8 x 8 grid, but the matrix was given 100 (100 local)");
+    EXPECT_ERROR(MatSetType(A, MATSBPSAT), PETSC_ERR_ARG_SIZ,
+                 "MATSBPSAT sets its own sizes: 81 unknowns (81 local) for the 8 x 8 grid, but the matrix was given 100 (100 local)");
     SbpmgTestSetOption("-sbp_n", NULL);
     PCALL(MatDestroy(&A));
   }
@@ -626,21 +639,22 @@ static void test_not_an_sbp_matrix(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_1d_sbp_property),
-  cmocka_unit_test(test_1d_second_derivative),
-  cmocka_unit_test(test_assembled_symmetric_definite),
-  cmocka_unit_test(test_cholmod_detects_indefinite),
-  cmocka_unit_test(test_neumann_volume_operator),
-  cmocka_unit_test(test_stencil_width),
-  cmocka_unit_test(test_matrix_free_host),
-  cmocka_unit_test(test_matrix_free_device),
-  cmocka_unit_test(test_norms),
-  cmocka_unit_test(test_rhs_two_routes),
-  cmocka_unit_test(test_convergence_square),
-  cmocka_unit_test(test_convergence_stretched),
-  cmocka_unit_test(test_bad_input),
-  cmocka_unit_test(test_bad_options),
-  cmocka_unit_test(test_not_an_sbp_matrix),
+    cmocka_unit_test(test_1d_sbp_property),
+    cmocka_unit_test(test_1d_second_derivative),
+    cmocka_unit_test(test_assembled_symmetric_definite),
+    cmocka_unit_test(test_cholmod_detects_indefinite),
+    cmocka_unit_test(test_neumann_volume_operator),
+    cmocka_unit_test(test_stencil_width),
+    cmocka_unit_test(test_matrix_free_host),
+    cmocka_unit_test(test_matrix_free_device),
+    cmocka_unit_test(test_matrix_free_device_unsplit),
+    cmocka_unit_test(test_norms),
+    cmocka_unit_test(test_rhs_two_routes),
+    cmocka_unit_test(test_convergence_square),
+    cmocka_unit_test(test_convergence_stretched),
+    cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_bad_options),
+    cmocka_unit_test(test_not_an_sbp_matrix),
 };
 
 SBPMG_TEST_MAIN(help, tests)

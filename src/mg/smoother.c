@@ -10,12 +10,12 @@ const char *const PCSBPMGSmootherTypes[] = {"chebyshev", "jacobi", "richardson",
 
 typedef struct {
   PCSBPMGSmootherType type;
-  PetscReal           lo, hi;     /* Chebyshev interval [lo, hi] * lambda_max(D^-1 M~) */
-  PetscReal           omega_user; /* Jacobi damping; 0: 4 / (3 lambda_max) */
-  PetscInt            eig_its;    /* Lanczos (CG) steps of the eigenvalue estimate */
+  PetscReal           lo, hi;      /* Chebyshev interval [lo, hi] * lambda_max(D^-1 M~) */
+  PetscReal           omega_user;  /* Jacobi damping; 0: 4 / (3 lambda_max) */
+  PetscInt            eig_its;     /* Lanczos (CG) steps of the eigenvalue estimate */
   PetscBool           inline_diag; /* device sweeps compute 1/diag(M~) from the coefficients instead of reading a vector */
-  PetscReal           lmin, lmax; /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
-  PetscReal           omega;      /* Jacobi / Richardson step */
+  PetscReal           lmin, lmax;  /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
+  PetscReal           omega;       /* Jacobi / Richardson step */
   Vec                 dinv, d, xw; /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
   SbpProblem          p;
 } PC_SbpmgSmoother;
@@ -40,8 +40,8 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(b, &n));
-  PetscCheck(n == p->xm * p->ym, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Vector of local size %" PetscInt_FMT " is not laid out like the %" PetscInt_FMT " owned nodes of the SBP-SAT grid", n,
-             p->xm * p->ym);
+  PetscCheck(n == p->xm * p->ym, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "Vector of local size %" PetscInt_FMT " is not laid out like the %" PetscInt_FMT " owned nodes of the SBP-SAT grid", n, p->xm * p->ym);
   PetscCall(VecGetArrayWrite(b, &a));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
@@ -59,10 +59,10 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
    decomposition). */
 static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
 {
-  KSP          ksp;
-  PC           epc;
-  Vec          b, x;
-  PetscReal    emax, emin;
+  KSP       ksp;
+  PC        epc;
+  Vec       b, x;
+  PetscReal emax, emin;
 
   PetscFunctionBegin;
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)pc), &ksp));
@@ -104,10 +104,12 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
   PetscCall(MatCreateVecs(pc->pmat, &s->xw, NULL)); /* dinv and d are made when the host sweeps first need them */
   if (!s->inline_diag && s->type != PC_SBPMG_RICHARDSON) PetscCall(SbpmgSmootherDiagonal(pc, s, s->xw));
   PetscCall(SbpmgSmootherEstimate(pc, s));
-  PetscCheck(s->lmax > 0 && !PetscIsInfOrNanReal(s->lmax), PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED, "Eigenvalue estimate %g of the %s smoother is not positive",
-             (double)s->lmax, PCSBPMGSmootherTypes[s->type]);
-  if (s->type == PC_SBPMG_JACOBI) s->omega = s->omega_user > 0 ? s->omega_user : 4 / (3 * s->lmax);
-  else if (s->type == PC_SBPMG_RICHARDSON) s->omega = 2 / (PetscMax(s->lmin, 0) + s->lmax);
+  PetscCheck(s->lmax > 0 && !PetscIsInfOrNanReal(s->lmax), PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED,
+             "Eigenvalue estimate %g of the %s smoother is not positive", (double)s->lmax, PCSBPMGSmootherTypes[s->type]);
+  if (s->type == PC_SBPMG_JACOBI)
+    s->omega = s->omega_user > 0 ? s->omega_user : 4 / (3 * s->lmax);
+  else if (s->type == PC_SBPMG_RICHARDSON)
+    s->omega = 2 / (PetscMax(s->lmin, 0) + s->lmax);
   PetscFunctionReturn(0);
 }
 
@@ -115,36 +117,49 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
 static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec out, PetscReal c1, PetscReal c2, PetscBool zero, PetscBool prev_zero)
 {
   SbpProblem p = s->p;
-  cl_kernel  k;
+  cl_kernel  ks[2];
   cl_mem     xb = NULL, bb, ob;
-  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
-  cl_mem     db = NULL;
-  PetscReal  rho = p->rho;
-  size_t     global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1};
-  PetscReal  n = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
+  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0,
+      iprev           = prev_zero ? 1 : 0;
+  cl_mem    db        = NULL;
+  PetscReal rho       = p->rho;
+  size_t    global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1};
+  PetscReal n         = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
+  PetscBool owned     = p->halo || p->split ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp+smooth", NULL, p->halo ? "mg_smooth_patch" : "mg_smooth", &k));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp+smooth", NULL, owned ? "mg_smooth_patch" : "mg_smooth", &ks[0]));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp+smooth", NULL, "mg_smooth_inner", &ks[1]));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
   if (!zero && !p->halo) PetscCall(VecOpenCLGetBufferRead(x, &xb));
   PetscCall(VecOpenCLGetBufferRead(b, &bb));
   if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
-  if (c1 != 0 && !prev_zero) PetscCall(VecOpenCLGetBuffer(out, &ob));
-  else PetscCall(VecOpenCLGetBufferWrite(out, &ob));
-  PetscCall(SbpmgCLSetArgs(k, 0, 16, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
-                           sizeof(cl_mem), &p->d_css, sizeof(cl_mem), zero ? &ob : &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), db ? &db : &bb, sizeof(PetscReal), &c1,
-                           sizeof(PetscReal), &c2, sizeof(int), &izero, sizeof(int), &iprev, sizeof(cl_mem), &ob));
-  if (!p->halo) PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
-  else if (zero) PetscCall(SbpProblemLaunchRegion(p, k, 16, SBP_REGION_ALL)); /* x = 0: nothing to exchange */
-  else PetscCall(SbpProblemLaunchExchanged(p, x, k, 7, 16)); /* several ranks: x through the ghost exchange */
+  if (c1 != 0 && !prev_zero)
+    PetscCall(VecOpenCLGetBuffer(out, &ob));
+  else
+    PetscCall(VecOpenCLGetBufferWrite(out, &ob));
+  for (int t = 0; t < 2; t++)
+    PetscCall(SbpmgCLSetArgs(ks[t], 0, 16, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr,
+                             sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(cl_mem), zero ? &ob : &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi,
+                             sizeof(cl_mem), db ? &db : &bb, sizeof(PetscReal), &c1, sizeof(PetscReal), &c2, sizeof(int), &izero, sizeof(int), &iprev,
+                             sizeof(cl_mem), &ob));
+  if (!owned)
+    PetscCall(SbpmgCLLaunch2D(p->cl, ks[0], global, p->wg));
+  else if (zero || !p->halo)
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 16)); /* one rank, or x = 0: nothing to exchange */
+  else
+    PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], 7, 16)); /* several ranks: x through the ghost exchange */
   if (!zero && !p->halo) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
   if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
-  if (c1 != 0 && !prev_zero) PetscCall(VecOpenCLRestoreBuffer(out, &ob));
-  else PetscCall(VecOpenCLRestoreBufferWrite(out, &ob));
+  if (c1 != 0 && !prev_zero)
+    PetscCall(VecOpenCLRestoreBuffer(out, &ob));
+  else
+    PetscCall(VecOpenCLRestoreBufferWrite(out, &ob));
   /* coefficients 24 B, b, the output, x (unless zero) and x_{k-1} (when read) */
-  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (jacobi ? 90 : 50) * n, n * sizeof(PetscReal) * (3 + 2 + (zero ? 0 : 1) + (c1 != 0 && !prev_zero ? 1 : 0) + (jacobi == 2 ? 1 : 0))));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (jacobi ? 90 : 50) * n,
+                              n * sizeof(PetscReal) * (3 + 2 + (zero ? 0 : 1) + (c1 != 0 && !prev_zero ? 1 : 0) + (jacobi == 2 ? 1 : 0))));
   PetscFunctionReturn(0);
 }
 
@@ -155,17 +170,25 @@ static PetscErrorCode SbpmgSmootherSweepHost(PC pc, PC_SbpmgSmoother *s, Vec x, 
   PetscCall(SbpmgSmootherDiagonal(pc, s, x));
   if (!s->d) PetscCall(VecDuplicate(x, &s->d));
   PetscCall(PetscLogEventBegin(SBPMG_MGSmooth, 0, 0, 0, 0));
-  if (zero) PetscCall(VecCopy(b, r));
-  else PetscCall(MatResidual(pc->pmat, b, x, r));
+  if (zero)
+    PetscCall(VecCopy(b, r));
+  else
+    PetscCall(MatResidual(pc->pmat, b, x, r));
   if (s->type != PC_SBPMG_RICHARDSON) PetscCall(VecPointwiseMult(r, r, s->dinv));
   if (s->type == PC_SBPMG_CHEBYSHEV) {
-    if (c1 != 0) PetscCall(VecAXPBY(s->d, c2, c1, r));
-    else PetscCall(VecAXPBY(s->d, c2, 0, r));
-    if (zero) PetscCall(VecCopy(s->d, x));
-    else PetscCall(VecAXPY(x, 1, s->d));
+    if (c1 != 0)
+      PetscCall(VecAXPBY(s->d, c2, c1, r));
+    else
+      PetscCall(VecAXPBY(s->d, c2, 0, r));
+    if (zero)
+      PetscCall(VecCopy(s->d, x));
+    else
+      PetscCall(VecAXPY(x, 1, s->d));
   } else {
-    if (zero) PetscCall(VecAXPBY(x, c2, 0, r));
-    else PetscCall(VecAXPY(x, c2, r));
+    if (zero)
+      PetscCall(VecAXPBY(x, c2, 0, r));
+    else
+      PetscCall(VecAXPY(x, c2, r));
   }
   PetscCall(PetscLogEventEnd(SBPMG_MGSmooth, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -188,8 +211,8 @@ static PetscErrorCode SbpmgSmootherOnDevice(PC_SbpmgSmoother *s, Vec x, Vec b, P
 /* nu sweeps from x (or from zero); the result ends in x. Chebyshev (Saad, Iterative Methods, Alg. 12.1) on D^-1 M~ over
    [lo, hi] * lambda_max: theta = (a+b)/2, delta = (b-a)/2, sigma = theta/delta; d_0 = r_0/theta, rho_0 = 1/sigma,
    rho_k = 1/(2 sigma - rho_{k-1}), d_k = rho_k rho_{k-1} d_{k-1} + (2 rho_k / delta) r_k. */
-static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits,
-                                                       PCRichardsonConvergedReason *reason)
+static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
+                                                      PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
   PetscReal         a = s->lo * s->lmax, bnd = s->hi * s->lmax, theta = (a + bnd) / 2, delta = (bnd - a) / 2, sigma = theta / delta, rhoprev = 1 / sigma;
@@ -203,25 +226,28 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
   cur  = x;
   next = s->xw;
   for (PetscInt k = 0; k < its; k++) {
-    PetscReal c1 = 0, c2;
+    PetscReal c1   = 0, c2;
     PetscBool zero = (k == 0 && guesszero) ? PETSC_TRUE : PETSC_FALSE;
 
     if (s->type == PC_SBPMG_CHEBYSHEV) {
-      if (k == 0) c2 = 1 / theta;
+      if (k == 0)
+        c2 = 1 / theta;
       else {
         PetscReal rhok = 1 / (2 * sigma - rhoprev);
         c1             = rhok * rhoprev;
         c2             = 2 * rhok / delta;
         rhoprev        = rhok;
       }
-    } else c2 = s->omega;
+    } else
+      c2 = s->omega;
     if (dev) {
       Vec t;
       PetscCall(SbpmgSmootherSweepDevice(s, cur, b, next, c1, c2, zero, (k == 1 && guesszero) ? PETSC_TRUE : PETSC_FALSE));
       t    = cur;
       cur  = next;
       next = t;
-    } else PetscCall(SbpmgSmootherSweepHost(pc, s, x, b, w, c1, c2, zero));
+    } else
+      PetscCall(SbpmgSmootherSweepHost(pc, s, x, b, w, c1, c2, zero));
   }
   if (dev && cur != x) PetscCall(VecSwap(x, s->xw));
   *outits = its;
@@ -249,17 +275,18 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(0);
   switch (s->type) {
-    case PC_SBPMG_CHEBYSHEV:
-      PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg Chebyshev smoother on D^-1 A: interval [%g, %g] = [%g, %g] * lambda_max, lambda_max estimate %g (%" PetscInt_FMT " CG steps)\n",
-                                       (double)(s->lo * s->lmax), (double)(s->hi * s->lmax), (double)s->lo, (double)s->hi, (double)s->lmax, s->eig_its));
-      break;
-    case PC_SBPMG_JACOBI:
-      PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg damped Jacobi smoother: omega %g (lambda_max(D^-1 A) estimate %g)\n", (double)s->omega, (double)s->lmax));
-      break;
-    case PC_SBPMG_RICHARDSON:
-      PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg Richardson smoother: omega = 2/(lambda_min + lambda_max) = %g (estimates %g, %g)\n", (double)s->omega, (double)s->lmin,
-                                       (double)s->lmax));
-      break;
+  case PC_SBPMG_CHEBYSHEV:
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "sbpmg Chebyshev smoother on D^-1 A: interval [%g, %g] = [%g, %g] * lambda_max, lambda_max estimate %g (%" PetscInt_FMT " CG steps)\n",
+        (double)(s->lo * s->lmax), (double)(s->hi * s->lmax), (double)s->lo, (double)s->hi, (double)s->lmax, s->eig_its));
+    break;
+  case PC_SBPMG_JACOBI:
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg damped Jacobi smoother: omega %g (lambda_max(D^-1 A) estimate %g)\n", (double)s->omega, (double)s->lmax));
+    break;
+  case PC_SBPMG_RICHARDSON:
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg Richardson smoother: omega = 2/(lambda_min + lambda_max) = %g (estimates %g, %g)\n", (double)s->omega,
+                                     (double)s->lmin, (double)s->lmax));
+    break;
   }
   if (s->p) PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s\n", s->p->use_device ? "device" : "host"));
   PetscFunctionReturn(0);
@@ -292,11 +319,11 @@ PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscRe
 
   PetscFunctionBegin;
   s->inline_diag = inline_diag;
-  s->type       = type;
-  s->lo         = lo;
-  s->hi         = hi;
-  s->omega_user = omega;
-  s->eig_its    = eig_its;
+  s->type        = type;
+  s->lo          = lo;
+  s->hi          = hi;
+  s->omega_user  = omega;
+  s->eig_its     = eig_its;
   PetscFunctionReturn(0);
 }
 

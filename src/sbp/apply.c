@@ -105,36 +105,57 @@ PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, 
     size_t global[2] = {ni, nj};
     PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
   } break;
-  case SBP_REGION_RIM:
-    PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)(p->xm * p->ym) - ni * nj, 0));
+  case SBP_REGION_RIM: /* a fixed work-group: the count is often prime, and the kernel skips the work-items past it */
+    PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)(p->xm * p->ym) - ni * nj, 128));
     break;
   }
   PetscFunctionReturn(0);
 }
 
 /*@C
-   SbpProblemLaunchExchanged - On several ranks, launch a kernel of the multi-rank path that reads u with neighbours around the
-   ghost exchange of u. Arguments 0..first-1 are set but the one at index uarg, which becomes the ghosted patch of u. With
-   overlap (SbpProblemSetOverlap()) the interior runs while the strips are in flight (the queue is flushed so that the device
-   starts on it) and the rim once the ghosts are in; without, the exchange completes and one launch covers the owned block.
+   SbpProblemLaunchOwned - Launch a kernel pair of kernels/sbp.cl ("the multi-rank path") over the owned nodes: with -sbp_split,
+   kin (a lean *_inner kernel) over the interior box and k (a *_patch kernel) over the rim; without, k over all of them. Arguments
+   0..first-1 are set on both kernels.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemLaunchOwned(SbpProblem p, cl_kernel k, cl_kernel kin, cl_uint first)
+{
+  PetscFunctionBegin;
+  if (p->split) {
+    PetscCall(SbpProblemLaunchRegion(p, kin, first, SBP_REGION_INTERIOR));
+    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_RIM));
+  } else
+    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_ALL));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLaunchExchanged - On several ranks, launch a kernel pair (SbpProblemLaunchOwned()) that reads u with neighbours around
+   the ghost exchange of u. Arguments 0..first-1 are set on both but the one at index uarg, which becomes the ghosted patch of u.
+   With overlap (SbpProblemSetOverlap()) the interior runs while the strips are in flight (the queue is flushed so that the
+   device starts on it) and the rim once the ghosts are in; without, the exchange completes before the launches.
 
    Collective
 
    Level: developer
 @*/
-PetscErrorCode SbpProblemLaunchExchanged(SbpProblem p, Vec u, cl_kernel k, cl_uint uarg, cl_uint first)
+PetscErrorCode SbpProblemLaunchExchanged(SbpProblem p, Vec u, cl_kernel k, cl_kernel kin, cl_uint uarg, cl_uint first)
 {
   PetscFunctionBegin;
   PetscCall(SbpHaloBegin(p->halo, u));
   PetscCall(SbpmgCLSetArg(k, uarg, sizeof(cl_mem), &p->halo->patch));
+  PetscCall(SbpmgCLSetArg(kin, uarg, sizeof(cl_mem), &p->halo->patch));
   if (p->overlap) {
-    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_INTERIOR));
+    PetscCall(SbpProblemLaunchRegion(p, kin, first, SBP_REGION_INTERIOR));
     PetscCallCL(clFlush(p->cl->queue));
     PetscCall(SbpHaloEnd(p->halo));
     PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_RIM));
   } else {
     PetscCall(SbpHaloEnd(p->halo));
-    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_ALL));
+    PetscCall(SbpProblemLaunchOwned(p, k, kin, first));
   }
   PetscFunctionReturn(0);
 }
@@ -147,42 +168,56 @@ static PetscErrorCode SbpCheckDeviceVec(SbpProblem p, Vec v, const char *name)
 
   PetscFunctionBegin;
   PetscCall(VecIsOpenCL(v, &isocl));
-  PetscCheck(isocl, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The device SBP-SAT operator needs device vectors: %s has type %s; create vectors with MatCreateVecs() or SbpProblemCreateVector()", name,
+  PetscCheck(isocl, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "The device SBP-SAT operator needs device vectors: %s has type %s; create vectors with MatCreateVecs() or SbpProblemCreateVector()", name,
              ((PetscObject)v)->type_name);
   PetscCall(VecOpenCLGetCL(v, &vcl));
   PetscCheck(vcl == p->cl, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Vector %s lives on another OpenCL context than the operator", name);
   PetscFunctionReturn(0);
 }
 
-/* SbpApplyDevice on several ranks: x through the ghost exchange, the interior of the owned block overlapped with it. */
-static PetscErrorCode SbpApplyDevicePatch(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y)
+/* SbpApplyDevice through the kernel pair of SbpProblemLaunchOwned(): on several ranks (x through the ghost exchange, the interior
+   overlapped with it) and on one with -sbp_split. */
+static PetscErrorCode SbpApplyDeviceOwned(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y)
 {
-  cl_kernel      k;
-  cl_mem         zb = NULL, yb;
+  cl_kernel      ks[2];
+  cl_mem         xb = NULL, zb = NULL, yb;
   int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = z ? 1 : 0;
   PetscReal      rho = p->rho;
   PetscLogDouble n   = (PetscLogDouble)p->xm * p->ym;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply_patch", &k));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply_patch", &ks[0]));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply_inner", &ks[1]));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
+  if (!p->halo) PetscCall(VecOpenCLGetBufferRead(x, &xb));
   if (z && z != y) {
     PetscCall(SbpCheckDeviceVec(p, z, "z"));
     PetscCall(VecOpenCLGetBufferRead(z, &zb));
     PetscCall(VecOpenCLGetBufferWrite(y, &yb));
-  } else if (z) PetscCall(VecOpenCLGetBuffer(y, &yb));
-  else PetscCall(VecOpenCLGetBufferWrite(y, &yb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->halo->patch, sizeof(cl_mem), &p->d_crr,
-                           sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &add, sizeof(PetscReal), &scale, sizeof(cl_mem), zb ? &zb : &yb, sizeof(cl_mem), &yb));
-  PetscCall(SbpProblemLaunchExchanged(p, x, k, 4, 12));
+  } else if (z)
+    PetscCall(VecOpenCLGetBuffer(y, &yb));
+  else
+    PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  for (int t = 0; t < 2; t++)
+    PetscCall(SbpmgCLSetArgs(ks[t], 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem),
+                             p->halo ? &p->halo->patch : &xb, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int),
+                             &add, sizeof(PetscReal), &scale, sizeof(cl_mem), zb ? &zb : &yb, sizeof(cl_mem), &yb));
+  if (p->halo)
+    PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], 4, 12));
+  else
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 12));
+  if (!p->halo) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   if (zb) {
     PetscCall(VecOpenCLRestoreBufferRead(z, &zb));
     PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
-  } else if (z) PetscCall(VecOpenCLRestoreBuffer(y, &yb));
-  else PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
-  /* u, y, three coefficients, the patch copy (read and write) and z */
-  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 40 * n, n * sizeof(PetscReal) * (7 + add)));
+  } else if (z)
+    PetscCall(VecOpenCLRestoreBuffer(y, &yb));
+  else
+    PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  /* u, y, three coefficients, z; on several ranks the patch copy too (read and write) */
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 40 * n, n * sizeof(PetscReal) * ((p->halo ? 7 : 5) + add)));
   PetscFunctionReturn(0);
 }
 
@@ -199,8 +234,8 @@ static PetscErrorCode SbpApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
   PetscCall(SbpCheckDeviceVec(p, y, "y"));
   PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors for the SBP-SAT operator");
   PetscCall(SbpProblemBCFlags(p, &flags));
-  if (p->halo) {
-    PetscCall(SbpApplyDevicePatch(p, x, z, scale, y));
+  if (p->halo || p->split) {
+    PetscCall(SbpApplyDeviceOwned(p, x, z, scale, y));
     PetscFunctionReturn(0);
   }
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply", &k));
@@ -210,18 +245,24 @@ static PetscErrorCode SbpApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
     PetscCall(SbpCheckDeviceVec(p, z, "z"));
     PetscCall(VecOpenCLGetBufferRead(z, &zb));
     PetscCall(VecOpenCLGetBufferWrite(y, &yb));
-  } else if (z) PetscCall(VecOpenCLGetBuffer(y, &yb));
-  else PetscCall(VecOpenCLGetBufferWrite(y, &yb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &xb, sizeof(cl_mem), &p->d_crr,
-                           sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &add, sizeof(PetscReal), &scale, sizeof(cl_mem), zb ? &zb : &yb, sizeof(cl_mem), &yb));
+  } else if (z)
+    PetscCall(VecOpenCLGetBuffer(y, &yb));
+  else
+    PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  PetscCall(SbpmgCLSetArgs(k, 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &xb, sizeof(cl_mem),
+                           &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &add, sizeof(PetscReal), &scale, sizeof(cl_mem),
+                           zb ? &zb : &yb, sizeof(cl_mem), &yb));
   PetscCall(SbpLaunch2D(p, k));
   PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   if (zb) {
     PetscCall(VecOpenCLRestoreBufferRead(z, &zb));
     PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
-  } else if (z) PetscCall(VecOpenCLRestoreBuffer(y, &yb));
-  else PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, SBP_APPLY_FLOPS(p), SBP_APPLY_BYTES(p) + (add ? (PetscLogDouble)(p->Nr + 1) * (p->Ns + 1) * sizeof(PetscReal) : 0)));
+  } else if (z)
+    PetscCall(VecOpenCLRestoreBuffer(y, &yb));
+  else
+    PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, SBP_APPLY_FLOPS(p),
+                              SBP_APPLY_BYTES(p) + (add ? (PetscLogDouble)(p->Nr + 1) * (p->Ns + 1) * sizeof(PetscReal) : 0)));
   PetscFunctionReturn(0);
 }
 
@@ -238,10 +279,12 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, p->halo ? "sbp_diagonal_patch" : "sbp_diagonal", &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(VecOpenCLGetBufferWrite(d, &db));
-  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs,
-                           sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &db));
-  if (p->halo) PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL)); /* no u: no exchange */
-  else PetscCall(SbpLaunch2D(p, k));
+  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem),
+                           &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &db));
+  if (p->halo)
+    PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL)); /* no u: no exchange */
+  else
+    PetscCall(SbpLaunch2D(p, k));
   PetscCall(VecOpenCLRestoreBufferWrite(d, &db));
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpDiag, p->cl, 40.0 * p->xm * p->ym, (PetscLogDouble)p->xm * p->ym * 4 * sizeof(PetscReal)));
   PetscFunctionReturn(0);
@@ -282,8 +325,10 @@ static PetscErrorCode MatMult_SbpOperator(Mat A, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &s));
   PetscCall(SbpUseDevice(s->p, x, y, NULL, &dev));
-  if (dev) PetscCall(SbpApplyDevice(s->p, x, NULL, 1.0, y));
-  else PetscCall(SbpApplyHostLogged(s->p, x, y, PETSC_FALSE));
+  if (dev)
+    PetscCall(SbpApplyDevice(s->p, x, NULL, 1.0, y));
+  else
+    PetscCall(SbpApplyHostLogged(s->p, x, y, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
@@ -295,7 +340,8 @@ static PetscErrorCode MatMultAdd_SbpOperator(Mat A, Vec x, Vec z, Vec y)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &s));
   PetscCall(SbpUseDevice(s->p, x, y, z, &dev));
-  if (dev) PetscCall(SbpApplyDevice(s->p, x, z, 1.0, y));
+  if (dev)
+    PetscCall(SbpApplyDevice(s->p, x, z, 1.0, y));
   else {
     if (z != y) PetscCall(VecCopy(z, y));
     PetscCall(SbpApplyHostLogged(s->p, x, y, PETSC_TRUE));
@@ -312,7 +358,8 @@ static PetscErrorCode MatResidual_SbpOperator(Mat A, Vec b, Vec x, Vec r)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &s));
   PetscCall(SbpUseDevice(s->p, b, x, r, &dev));
-  if (dev) PetscCall(SbpApplyDevice(s->p, x, b, -1.0, r));
+  if (dev)
+    PetscCall(SbpApplyDevice(s->p, x, b, -1.0, r));
   else {
     PetscCall(SbpApplyHostLogged(s->p, x, r, PETSC_FALSE));
     PetscCall(VecAYPX(r, -1, b));
@@ -328,8 +375,10 @@ static PetscErrorCode MatGetDiagonal_SbpOperator(Mat A, Vec d)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &s));
   PetscCall(SbpUseDevice(s->p, d, NULL, NULL, &dev));
-  if (dev) PetscCall(SbpDiagonalDevice(s->p, d));
-  else PetscCall(SbpProblemApplyHost(s->p, NULL, d, PETSC_TRUE, PETSC_FALSE));
+  if (dev)
+    PetscCall(SbpDiagonalDevice(s->p, d));
+  else
+    PetscCall(SbpProblemApplyHost(s->p, NULL, d, PETSC_TRUE, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
@@ -433,11 +482,14 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
     PetscCall(VecOpenCLGetBufferRead(x, &xb));
     PetscCall(VecOpenCLGetBufferWrite(y, &yb));
   }
-  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &hr, sizeof(PetscReal), &hs, sizeof(int), &ik, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &xb,
-                           sizeof(cl_mem), &yb));
-  if (p->halo) PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL));
-  else PetscCall(SbpLaunch2D(p, k));
-  if (x == y) PetscCall(VecOpenCLRestoreBuffer(x, &xb));
+  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &hr, sizeof(PetscReal), &hs, sizeof(int), &ik, sizeof(cl_mem),
+                           &p->d_J, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb));
+  if (p->halo)
+    PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL));
+  else
+    PetscCall(SbpLaunch2D(p, k));
+  if (x == y)
+    PetscCall(VecOpenCLRestoreBuffer(x, &xb));
   else {
     PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
     PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
@@ -454,8 +506,10 @@ static PetscErrorCode MatMult_SbpNorm(Mat A, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &s));
   PetscCall(SbpUseDevice(s->p, x, y, NULL, &dev));
-  if (dev) PetscCall(SbpNormApplyDevice(s->p, s->norm, x, y));
-  else PetscCall(SbpNormApplyHost(s->p, s->norm, x, y));
+  if (dev)
+    PetscCall(SbpNormApplyDevice(s->p, s->norm, x, y));
+  else
+    PetscCall(SbpNormApplyHost(s->p, s->norm, x, y));
   PetscFunctionReturn(0);
 }
 
@@ -506,7 +560,7 @@ PetscErrorCode SbpProblemCreateAssembledOperator(SbpProblem p, Mat *A)
   PetscCall(PetscLogEventBegin(SBPMG_SbpSetUp, 0, 0, 0, 0));
   /* built by hand rather than by DMCreateMatrix, which lets a user's global -mat_type decide the type */
   {
-    PetscInt              n = p->xm * p->ym, N = (p->Nr + 1) * (p->Ns + 1), *dnz, *onz;
+    PetscInt               n = p->xm * p->ym, N = (p->Nr + 1) * (p->Ns + 1), *dnz, *onz;
     ISLocalToGlobalMapping ltog;
 
     PetscCall(PetscMalloc2(n, &dnz, n, &onz));
@@ -557,7 +611,9 @@ PetscErrorCode SbpProblemCreateVector(SbpProblem p, Vec *v)
 {
   PetscFunctionBegin;
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  if (p->use_device) PetscCall(VecCreateOpenCL(PetscObjectComm((PetscObject)p), p->xm * p->ym, PETSC_DETERMINE, v));
-  else PetscCall(DMCreateGlobalVector(p->da, v));
+  if (p->use_device)
+    PetscCall(VecCreateOpenCL(PetscObjectComm((PetscObject)p), p->xm * p->ym, PETSC_DETERMINE, v));
+  else
+    PetscCall(DMCreateGlobalVector(p->da, v));
   PetscFunctionReturn(0);
 }

@@ -41,6 +41,7 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   p->wg[0]            = 32;
   p->wg[1]            = 4;
   p->overlap_min      = 1048576;
+  p->split            = PETSC_TRUE;
   *problem            = p;
   PetscFunctionReturn(0);
 }
@@ -168,8 +169,8 @@ PetscErrorCode SbpProblemSetBC(SbpProblem p, PetscInt face, SbpBCType type)
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "a boundary condition"));
   PetscCheck(face >= 1 && face <= 4, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Face %" PetscInt_FMT " does not exist: faces are 1..4", face);
-  PetscCheck(type == SBP_BC_DIRICHLET || type == SBP_BC_NEUMANN, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Boundary condition type %d is neither Dirichlet nor Neumann",
-             (int)type);
+  PetscCheck(type == SBP_BC_DIRICHLET || type == SBP_BC_NEUMANN, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+             "Boundary condition type %d is neither Dirichlet nor Neumann", (int)type);
   p->bc[face - 1] = type;
   PetscFunctionReturn(0);
 }
@@ -216,8 +217,32 @@ PetscErrorCode SbpProblemSetOverlap(SbpProblem p, PetscInt min_nodes)
 {
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "the overlap threshold"));
-  PetscCheck(min_nodes >= 0, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Overlap threshold %" PetscInt_FMT " must be >= 0 (-sbp_overlap_min)", min_nodes);
+  PetscCheck(min_nodes >= 0, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Overlap threshold %" PetscInt_FMT " must be >= 0 (-sbp_overlap_min)",
+             min_nodes);
   p->overlap_min = min_nodes;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetKernelSplit - On the device, run the operator, residual and smoothing sweep as two kernels: a lean one over the
+   interior box, where every row is the plain 9-point stencil (spec 5.4 (A)), and one over the rim of boundary rows around it,
+   or (split = PETSC_FALSE) as one kernel that branches per node. The values are the same; the lean kernel needs fewer
+   registers (docs/design.md, "interior and rim"). Default PETSC_TRUE.
+
+   Logically collective
+
+   Options Database Key:
+.  -sbp_split <bool> - split or not
+
+   Level: advanced
+
+.seealso: `SbpProblemSetOverlap()`
+@*/
+PetscErrorCode SbpProblemSetKernelSplit(SbpProblem p, PetscBool split)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the kernel split"));
+  p->split = split;
   PetscFunctionReturn(0);
 }
 
@@ -235,7 +260,8 @@ static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
 
   PetscFunctionBegin;
   PetscCall(PetscStrlen(bc, &len));
-  PetscCheck(len == 4, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONG, "-sbp_bc %s: give one letter per face 1..4, D (Dirichlet) or N (Neumann), e.g. DDNN", bc);
+  PetscCheck(len == 4, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONG,
+             "-sbp_bc %s: give one letter per face 1..4, D (Dirichlet) or N (Neumann), e.g. DDNN", bc);
   for (PetscInt f = 0; f < 4; f++) {
     char ch = bc[f];
     PetscCheck(ch == 'D' || ch == 'd' || ch == 'N' || ch == 'n', PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONG,
@@ -257,7 +283,8 @@ static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
 .  -sbp_mu_value <v>   - the constant coefficient
 .  -sbp_bc <DDNN>      - one letter per face 1..4: D (Dirichlet, by SAT) or N (Neumann)
 .  -sbp_backend <auto,device,host> - where the matrix-free operator runs
--  -sbp_overlap_min <n> - on several ranks, overlap the ghost exchange with the interior when it has at least n nodes
+.  -sbp_overlap_min <n> - on several ranks, overlap the ghost exchange with the interior when it has at least n nodes
+-  -sbp_split <bool>    - on the device, run the interior rows in a lean kernel and the boundary rim in another (default true)
 
    Level: beginner
 @*/
@@ -285,15 +312,20 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(PetscOptionsString("-sbp_mapping", "Mapping: curved|square", "SbpProblemSetMapping", mapping, mapping, sizeof(mapping), &setmap));
   PetscCall(PetscOptionsString("-sbp_mu", "Coefficient mu: basin|constant", "SbpProblemSetMu", mu, mu, sizeof(mu), &setmu));
   PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, NULL));
-  PetscCall(PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
-  PetscCall(PetscOptionsString("-sbp_backend", "Where the operator runs: auto|device|host", "SbpProblemSetBackend", backend, backend, sizeof(backend), &setbackend));
+  PetscCall(
+      PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
+  PetscCall(
+      PetscOptionsString("-sbp_backend", "Where the operator runs: auto|device|host", "SbpProblemSetBackend", backend, backend, sizeof(backend), &setbackend));
   PetscCall(PetscOptionsIntArray("-sbp_wg", "Work-group shape of the 2D kernels: x,y (x along r)", "SbpProblemSetFromOptions", wg, &nwg, &setwg));
-  PetscCall(PetscOptionsInt("-sbp_overlap_min", "Several ranks: overlap the ghost exchange with the interior when it has at least this many nodes (0: always)", "SbpProblemSetOverlap",
-                            overlap, &overlap, &setoverlap));
+  PetscCall(PetscOptionsInt("-sbp_overlap_min", "Several ranks: overlap the ghost exchange with the interior when it has at least this many nodes (0: always)",
+                            "SbpProblemSetOverlap", overlap, &overlap, &setoverlap));
+  PetscCall(PetscOptionsBool("-sbp_split", "Device: the interior rows in a lean kernel, the boundary rim in another (false: one kernel over all nodes)",
+                             "SbpProblemSetKernelSplit", p->split, &p->split, NULL));
   PetscOptionsEnd();
   if (setoverlap) PetscCall(SbpProblemSetOverlap(p, overlap));
   if (setwg) {
-    PetscCheck(nwg == 2 && wg[0] > 0 && wg[1] > 0, comm, PETSC_ERR_ARG_WRONG, "-sbp_wg takes two positive numbers x,y, got %" PetscInt_FMT " value(s) starting %" PetscInt_FMT, nwg, wg[0]);
+    PetscCheck(nwg == 2 && wg[0] > 0 && wg[1] > 0, comm, PETSC_ERR_ARG_WRONG,
+               "-sbp_wg takes two positive numbers x,y, got %" PetscInt_FMT " value(s) starting %" PetscInt_FMT, nwg, wg[0]);
     p->wg[0] = (size_t)wg[0];
     p->wg[1] = (size_t)wg[1];
   }
@@ -311,7 +343,8 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
     PetscCall(SbpmgParseChoice("-sbp_mu", mu, SbpMuTypes, &idx));
     PetscCheck(idx != SBP_MU_USER, comm, PETSC_ERR_ARG_WRONG, "-sbp_mu user: set a user coefficient with SbpProblemSetMuFunction()");
     PetscCall(SbpProblemSetMu(p, (SbpMuType)idx, value));
-  } else if (p->mu == SBP_MU_CONSTANT) p->mu_value = value;
+  } else if (p->mu == SBP_MU_CONSTANT)
+    p->mu_value = value;
   if (setbc) PetscCall(SbpParseBC(p, bc));
   if (setbackend) {
     PetscCall(SbpmgParseChoice("-sbp_backend", backend, SbpBackends, &idx));
@@ -350,16 +383,22 @@ static const char *const SbpBadWhat[] = {"J = x_r y_s - x_s y_r", "crr", "css", 
 
 static void SbpCheckNode(PetscInt node, PetscReal mu, PetscReal J, PetscReal crr, PetscReal css, PetscReal crs, SbpBadNode *bad)
 {
-  PetscReal det = crr * css - crs * crs;
+  PetscReal det  = crr * css - crs * crs;
   int       what = -1;
   PetscReal v    = 0;
 
-  if (!(mu > 0) || PetscIsInfOrNanReal(mu)) what = 4, v = mu;
-  else if (!(J > 0) || PetscIsInfOrNanReal(J)) what = 0, v = J;
-  else if (!(crr > 0) || PetscIsInfOrNanReal(crr)) what = 1, v = crr;
-  else if (!(css > 0) || PetscIsInfOrNanReal(css)) what = 2, v = css;
-  else if (PetscIsInfOrNanReal(crs)) what = 5, v = crs;
-  else if (!(det > 0)) what = 3, v = det;
+  if (!(mu > 0) || PetscIsInfOrNanReal(mu))
+    what = 4, v = mu;
+  else if (!(J > 0) || PetscIsInfOrNanReal(J))
+    what = 0, v = J;
+  else if (!(crr > 0) || PetscIsInfOrNanReal(crr))
+    what = 1, v = crr;
+  else if (!(css > 0) || PetscIsInfOrNanReal(css))
+    what = 2, v = css;
+  else if (PetscIsInfOrNanReal(crs))
+    what = 5, v = crs;
+  else if (!(det > 0))
+    what = 3, v = det;
   if (what >= 0 && node < bad->node) {
     bad->node  = node;
     bad->value = v;
@@ -370,7 +409,7 @@ static void SbpCheckNode(PetscInt node, PetscReal mu, PetscReal J, PetscReal crr
 /* Coefficients at every node of the ghosted patch, validated on all ranks together. */
 static PetscErrorCode SbpProblemComputeCoefficients(SbpProblem p)
 {
-  PetscInt   np = p->gxm * p->gym;
+  PetscInt   np  = p->gxm * p->gym;
   SbpBadNode bad = {PETSC_MAX_INT, 0, 0};
   PetscInt   first;
   MPI_Comm   comm = PetscObjectComm((PetscObject)p);
@@ -409,7 +448,8 @@ static PetscErrorCode SbpProblemComputeCoefficients(SbpProblem p)
     recv[1] = sendbuf[1];
     PetscCallMPI(MPI_Bcast(recv, 2, MPI_DOUBLE, owner, comm));
     SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE,
-            "Invalid SBP-SAT coefficients at node (i,j) = (%" PetscInt_FMT ",%" PetscInt_FMT "): %s = %g; need mu > 0, J > 0, crr > 0, css > 0 and crr*css - crs^2 > 0 at every node",
+            "Invalid SBP-SAT coefficients at node (i,j) = (%" PetscInt_FMT ",%" PetscInt_FMT
+            "): %s = %g; need mu > 0, J > 0, crr > 0, css > 0 and crr*css - crs^2 > 0 at every node",
             first % (p->Nr + 1), first / (p->Nr + 1), SbpBadWhat[(int)recv[1]], recv[0]);
   }
   PetscFunctionReturn(0);
@@ -451,7 +491,8 @@ static PetscErrorCode SbpProblemResolveBackend(SbpProblem p)
     PetscCall(MPIU_Allreduce(&found, &all, 1, MPI_INT, MPI_MIN, comm));
     p->use_device = all ? PETSC_TRUE : PETSC_FALSE;
     if (!p->use_device) PetscCall(PetscInfo(p, "No OpenCL device on some rank: the SBP-SAT operator runs on the host\n"));
-  } else p->use_device = p->backend == SBP_BACKEND_DEVICE ? PETSC_TRUE : PETSC_FALSE;
+  } else
+    p->use_device = p->backend == SBP_BACKEND_DEVICE ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -465,21 +506,25 @@ static void SbpFootprint(PetscInt i, PetscInt N, PetscBool dlo, PetscBool dhi, P
   if (dhi && i == N) *lo = PetscMin(*lo, N - 2);
 }
 
-/* The interior box of the multi-rank path: the owned nodes whose operator stencil reads only owned nodes (the footprint is a
-   product of an r-range and an s-range, each monotone in the node index, so the box is a product of two intervals). */
+/* The interior box of the device launches: the owned nodes whose operator stencil reads only owned nodes (on several ranks: it
+   runs while the ghosts are exchanged) and is the plain 9-point row (the lean kernels). Both conditions are products of an
+   r-range and an s-range, each monotone in the node index, so the box is a product of two intervals. */
 static PetscErrorCode SbpProblemComputeInteriorBox(SbpProblem p)
 {
   PetscInt lo, hi, ilo = p->xs + p->xm, ihi = p->xs - 1, jlo = p->ys + p->ym, jhi = p->ys - 1;
+  /* the rows of kernels/sbp.cl sbp_is_interior: only the 9-point volume stencil, so the lean *_inner kernels apply */
+  PetscInt dlo[2] = {p->bc[0] == SBP_BC_DIRICHLET ? 3 : 1, p->bc[2] == SBP_BC_DIRICHLET ? 3 : 1};
+  PetscInt dhi[2] = {p->bc[1] == SBP_BC_DIRICHLET ? p->Nr - 3 : p->Nr - 1, p->bc[3] == SBP_BC_DIRICHLET ? p->Ns - 3 : p->Ns - 1};
 
   PetscFunctionBegin;
-  for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+  for (PetscInt i = PetscMax(p->xs, dlo[0]); i < PetscMin(p->xs + p->xm, dhi[0] + 1); i++) {
     SbpFootprint(i, p->Nr, p->bc[0] == SBP_BC_DIRICHLET, p->bc[1] == SBP_BC_DIRICHLET, &lo, &hi);
     if (lo >= p->xs && hi < p->xs + p->xm) {
       ilo = PetscMin(ilo, i);
       ihi = PetscMax(ihi, i);
     }
   }
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++) {
+  for (PetscInt j = PetscMax(p->ys, dlo[1]); j < PetscMin(p->ys + p->ym, dhi[1] + 1); j++) {
     SbpFootprint(j, p->Ns, p->bc[2] == SBP_BC_DIRICHLET, p->bc[3] == SBP_BC_DIRICHLET, &lo, &hi);
     if (lo >= p->ys && hi < p->ys + p->ym) {
       jlo = PetscMin(jlo, j);
@@ -503,8 +548,8 @@ static PetscErrorCode SbpProblemCreateDM(SbpProblem p)
 {
   PetscFunctionBegin;
   if (!p->da) {
-    PetscCall(DMDACreate2d(PetscObjectComm((PetscObject)p), DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, p->Nr + 1, p->Ns + 1, PETSC_DECIDE, PETSC_DECIDE, 1, 2, NULL, NULL,
-                           &p->da));
+    PetscCall(DMDACreate2d(PetscObjectComm((PetscObject)p), DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, p->Nr + 1, p->Ns + 1, PETSC_DECIDE,
+                           PETSC_DECIDE, 1, 2, NULL, NULL, &p->da));
     PetscCall(DMSetUp(p->da));
   }
   PetscCall(DMDASetUniformCoordinates(p->da, -1, 1, -1, 1, 0, 0));
@@ -530,24 +575,26 @@ PetscErrorCode SbpProblemSetUp(SbpProblem p)
 
   PetscFunctionBegin;
   if (p->setupcalled) PetscFunctionReturn(0);
-  PetscCheck(p->Nr >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Nr = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in r (-sbp_nr)", p->Nr);
-  PetscCheck(p->Ns >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Ns = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in s (-sbp_ns)", p->Ns);
+  PetscCheck(p->Nr >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Nr = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in r (-sbp_nr)",
+             p->Nr);
+  PetscCheck(p->Ns >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Ns = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in s (-sbp_ns)",
+             p->Ns);
   PetscCheck(p->mapfn, comm, PETSC_ERR_ARG_WRONGSTATE, "No mapping function");
   PetscCheck(p->mufn, comm, PETSC_ERR_ARG_WRONGSTATE, "No coefficient function");
   PetscCheck(p->mu != SBP_MU_CONSTANT || (p->mu_value > 0 && !PetscIsInfOrNanReal(p->mu_value)), comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-sbp_mu_value %g: the coefficient mu must be positive and finite", (double)p->mu_value);
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(SbpProblemResolveBackend(p));
-  p->hr         = 2.0 / p->Nr;
-  p->hs         = 2.0 / p->Ns;
-  p->rho        = p->hs / p->hr;
+  p->hr  = 2.0 / p->Nr;
+  p->hs  = 2.0 / p->Ns;
+  p->rho = p->hs / p->hr;
   PetscCall(PetscLogEventBegin(SBPMG_SbpSetUp, 0, 0, 0, 0));
   PetscCall(SbpProblemCreateDM(p));
   PetscCall(SbpProblemComputeCoefficients(p));
   if (p->use_device) PetscCall(SbpProblemUploadCoefficients(p));
-  if (p->use_device && size > 1) { /* several ranks: the device ghost exchange and the interior box of the overlapped apply */
+  if (p->use_device) PetscCall(SbpProblemComputeInteriorBox(p)); /* the interior and rim launches (-sbp_split, the overlap) */
+  if (p->use_device && size > 1) {                               /* several ranks: the device ghost exchange, the interior overlapped with it */
     PetscCall(SbpHaloCreate(p->da, p->cl, &p->halo));
-    PetscCall(SbpProblemComputeInteriorBox(p));
     p->overlap = (PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0) >= p->overlap_min) ? PETSC_TRUE : PETSC_FALSE;
   }
   PetscCall(PetscLogEventEnd(SBPMG_SbpSetUp, 0, 0, 0, 0));
@@ -625,7 +672,7 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
     Ns /= 2;
     L++;
     if (dist) {
-      PetscInt wr = SbpCoarsenRanges(m, lx, s, cx), ws = SbpCoarsenRanges(n, ly, s, cy);
+      PetscInt  wr = SbpCoarsenRanges(m, lx, s, cx), ws = SbpCoarsenRanges(n, ly, s, cy);
       PetscBool okr = (wr >= 0 && (m == 1 || wr >= s)) ? PETSC_TRUE : PETSC_FALSE, oks = (ws >= 0 && (n == 1 || ws >= s)) ? PETSC_TRUE : PETSC_FALSE;
       if (okr && oks) {
         D++;
@@ -636,12 +683,14 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
         if (why && len) {
           PetscInt w = okr ? ws : wr, k = okr ? n : m;
           if (w < 0)
-            PetscCall(PetscSNPrintf(why, len, "DMCoarsen finds no ownership ranges of the %" PetscInt_FMT " x %" PetscInt_FMT " grid compatible with the finer ones in %s over %" PetscInt_FMT " ranks",
+            PetscCall(PetscSNPrintf(why, len,
+                                    "DMCoarsen finds no ownership ranges of the %" PetscInt_FMT " x %" PetscInt_FMT
+                                    " grid compatible with the finer ones in %s over %" PetscInt_FMT " ranks",
                                     Nr, Ns, okr ? "s" : "r", k));
           else
             PetscCall(PetscSNPrintf(why, len,
-                                    "the %" PetscInt_FMT " x %" PetscInt_FMT " grid would leave a rank %" PetscInt_FMT " node%s in %s (%" PetscInt_FMT " nodes over %" PetscInt_FMT
-                                    " ranks), below the DMDA stencil width %" PetscInt_FMT,
+                                    "the %" PetscInt_FMT " x %" PetscInt_FMT " grid would leave a rank %" PetscInt_FMT " node%s in %s (%" PetscInt_FMT
+                                    " nodes over %" PetscInt_FMT " ranks), below the DMDA stencil width %" PetscInt_FMT,
                                     Nr, Ns, w, w == 1 ? "" : "s", okr ? "s" : "r", (okr ? Ns : Nr) + 1, k, s));
         }
       }
@@ -668,9 +717,13 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
 
   PetscFunctionBegin;
   PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() before SbpProblemCoarsen()");
-  PetscCheck(p->Nr % 2 == 0 && p->Ns % 2 == 0, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: %s = %" PetscInt_FMT " is odd", p->Nr, p->Ns,
-             p->Nr % 2 ? "Nr" : "Ns", p->Nr % 2 ? p->Nr : p->Ns);
-  PetscCheck(p->Nr / 2 >= 4 && p->Ns / 2 >= 4, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: the coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " would have fewer than 4 intervals", p->Nr, p->Ns, p->Nr / 2, p->Ns / 2);
+  PetscCheck(p->Nr % 2 == 0 && p->Ns % 2 == 0, comm, PETSC_ERR_ARG_SIZ,
+             "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: %s = %" PetscInt_FMT " is odd", p->Nr, p->Ns, p->Nr % 2 ? "Nr" : "Ns",
+             p->Nr % 2 ? p->Nr : p->Ns);
+  PetscCheck(p->Nr / 2 >= 4 && p->Ns / 2 >= 4, comm, PETSC_ERR_ARG_SIZ,
+             "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: the coarse grid %" PetscInt_FMT " x %" PetscInt_FMT
+             " would have fewer than 4 intervals",
+             p->Nr, p->Ns, p->Nr / 2, p->Ns / 2);
   {
     PetscInt    serial, dist, m, n;
     PetscMPIInt size;
@@ -678,26 +731,28 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
     PetscCall(SbpProblemCountLevels(p, &serial, &dist, why, sizeof(why)));
     PetscCall(SbpProblemGetProcessGrid(p, &m, &n));
     PetscCallMPI(MPI_Comm_size(comm, &size));
-    PetscCheck(dist > 1, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT "): %s", p->Nr, p->Ns,
-               size, m, n, why);
+    PetscCheck(dist > 1, comm, PETSC_ERR_ARG_SIZ,
+               "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT "): %s", p->Nr, p->Ns, size,
+               m, n, why);
   }
   PetscCall(SbpProblemCreate(comm, &c));
-  c->Nr       = p->Nr / 2;
-  c->Ns       = p->Ns / 2;
-  c->mapping  = p->mapping;
-  c->mapfn    = p->mapfn;
-  c->mapctx   = p->mapctx;
-  c->mu       = p->mu;
-  c->mu_value = p->mu_value;
-  c->mufn     = p->mufn;
-  c->muctx    = p->mu == SBP_MU_CONSTANT ? &c->mu_value : p->muctx;
+  c->Nr        = p->Nr / 2;
+  c->Ns        = p->Ns / 2;
+  c->mapping   = p->mapping;
+  c->mapfn     = p->mapfn;
+  c->mapctx    = p->mapctx;
+  c->mu        = p->mu;
+  c->mu_value  = p->mu_value;
+  c->mufn      = p->mufn;
+  c->muctx     = p->mu == SBP_MU_CONSTANT ? &c->mu_value : p->muctx;
   c->metricfn  = p->metricfn;
   c->metricctx = p->metricctx;
   for (int f = 0; f < 4; f++) c->bc[f] = p->bc[f];
-  c->wg[0] = p->wg[0];
-  c->wg[1] = p->wg[1];
+  c->wg[0]       = p->wg[0];
+  c->wg[1]       = p->wg[1];
   c->overlap_min = p->overlap_min;
-  c->backend = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
+  c->split       = p->split;
+  c->backend     = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
   PetscCall(DMCoarsen(p->da, comm, &c->da));
   PetscCall(SbpProblemSetUp(c));
   *coarse = c;
@@ -727,26 +782,32 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
   if (!isascii) PetscFunctionReturn(0);
   PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)p, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT " x %" PetscInt_FMT " intervals (%" PetscInt_FMT " unknowns), mapping %s, mu %s", p->Nr, p->Ns, (p->Nr + 1) * (p->Ns + 1),
-                                   SbpMappingTypes[p->mapping], SbpMuTypes[p->mu]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT " x %" PetscInt_FMT " intervals (%" PetscInt_FMT " unknowns), mapping %s, mu %s", p->Nr, p->Ns,
+                                   (p->Nr + 1) * (p->Ns + 1), SbpMappingTypes[p->mapping], SbpMuTypes[p->mu]));
   if (p->mu == SBP_MU_CONSTANT) PetscCall(PetscViewerASCIIPrintf(viewer, " = %g", (double)p->mu_value));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "\n  faces 1..4 (r=-1, r=+1, s=-1, s=+1): %c %c %c %c (D = Dirichlet by SAT, N = Neumann)\n", p->bc[0] == SBP_BC_DIRICHLET ? 'D' : 'N',
-                                   p->bc[1] == SBP_BC_DIRICHLET ? 'D' : 'N', p->bc[2] == SBP_BC_DIRICHLET ? 'D' : 'N', p->bc[3] == SBP_BC_DIRICHLET ? 'D' : 'N'));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n  faces 1..4 (r=-1, r=+1, s=-1, s=+1): %c %c %c %c (D = Dirichlet by SAT, N = Neumann)\n",
+                                   p->bc[0] == SBP_BC_DIRICHLET ? 'D' : 'N', p->bc[1] == SBP_BC_DIRICHLET ? 'D' : 'N', p->bc[2] == SBP_BC_DIRICHLET ? 'D' : 'N',
+                                   p->bc[3] == SBP_BC_DIRICHLET ? 'D' : 'N'));
   if (p->setupcalled) {
     if (p->use_device) {
       const char *name;
       PetscCall(SbpmgCLGetDeviceName(p->cl, &name));
       PetscCall(PetscViewerASCIIPrintf(viewer, "backend: device (%s)\n", name));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s\n",
+                                       p->split ? "interior rows and boundary rim apart (-sbp_split)" : "one over all nodes (-sbp_split 0)"));
       if (p->halo) {
         PetscMPIInt size;
         PetscInt    m, n;
         PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
         PetscCall(SbpProblemGetProcessGrid(p, &m, &n));
-        PetscCall(PetscViewerASCIIPrintf(viewer, "%d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT "), one device each; ghosts exchanged between the devices, %s\n", size, m, n,
-                                         p->overlap ? "overlapped with the interior (this rank)" : "before the kernels (this rank)"));
+        PetscCall(PetscViewerASCIIPrintf(viewer,
+                                         "%d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT "), one device each; ghosts exchanged between the devices, %s\n",
+                                         size, m, n, p->overlap ? "overlapped with the interior (this rank)" : "before the kernels (this rank)"));
       }
-    } else PetscCall(PetscViewerASCIIPrintf(viewer, "backend: host\n"));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (not set up)\n", SbpBackends[p->backend]));
+    } else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "backend: host\n"));
+  } else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (not set up)\n", SbpBackends[p->backend]));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
