@@ -149,7 +149,7 @@ static PetscErrorCode BenchBandwidth(PetscInt n_min, PetscInt n_max, PetscInt re
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%12s  %-28s %12s %10s %10s\n", "n", "operation", "us/call", "GB/s", "% of copy"));
   for (PetscInt64 n = n_min; n <= n_max; n *= 2) {
     Vec    x, y;
-    double t, copybw = 0;
+    double t = 0, copybw = 0;
 
     PetscCall(VecCreateSeqOpenCL(PETSC_COMM_SELF, (PetscInt)n, &x));
     PetscCall(VecDuplicate(x, &y));

@@ -1065,7 +1065,8 @@ PetscErrorCode AcousticSetUp(Acoustic ac)
     if (ac->ndamp > 0 && e > emax) {
       PetscCall(PetscFree(velfield));
       SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
-              "PML width -ac_ndamp %" PetscInt_FMT " is too thin: the damping at the PML corners, eta dt = %.3f, exceeds %.3f (= 2 + 2 sqrt(2)), beyond which the leapfrog PML update grows; use a wider layer (or -ac_ndamp 0)",
+              "PML width -ac_ndamp %" PetscInt_FMT " is too thin: the damping at the PML corners, eta dt = %.3f, exceeds %.3f (= 2 + 2 sqrt(2)), beyond which "
+                                                   "the leapfrog PML update grows; use a wider layer (or -ac_ndamp 0)",
               ac->ndamp, (double)e, (double)emax);
     }
   }
@@ -1168,8 +1169,8 @@ static PetscErrorCode AcousticFieldBuffer(Acoustic ac, AcousticField f, cl_mem *
 /* This rank's slab of a field: nx*ny*nl[2] values, x fastest (one device-to-host transfer). */
 PetscErrorCode AcousticGetLocalField_Private(Acoustic ac, AcousticField f, PetscReal out[])
 {
-  cl_mem         d;
-  PetscReal     *h;
+  cl_mem         d  = NULL;
+  PetscReal     *h  = NULL;
   const PetscInt nx = ac->n[0], ny = ac->n[1], nz = ac->nl[2];
 
   PetscFunctionBegin;
@@ -1235,8 +1236,8 @@ PetscErrorCode AcousticGetField(Acoustic ac, AcousticField f, PetscReal out[])
    to rank 0 on several ranks (out may be NULL on the other ranks). Collective. */
 PetscErrorCode AcousticGetPlane(Acoustic ac, AcousticField f, PetscInt k, PetscReal out[])
 {
-  cl_mem         d;
-  PetscReal     *h, *plane = out;
+  cl_mem         d = NULL;
+  PetscReal     *h = NULL, *plane = out;
   PetscMPIInt    owner = 0, nplane;
   const PetscInt nxy   = ac->n[0] * ac->n[1];
   MPI_Comm       comm  = PetscObjectComm((PetscObject)ac);

@@ -13,18 +13,18 @@ static PetscErrorCode SbpBoundaryData(SbpProblem p, PetscInt face, PetscInt i, P
   SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
   *gD = ue;
   switch (face) {
-    case 1:
-      *gN = m[0] * (-ys * ux + xs * uy);
-      break;
-    case 2:
-      *gN = m[0] * (ys * ux - xs * uy);
-      break;
-    case 3:
-      *gN = m[0] * (yr * ux - xr * uy);
-      break;
-    default:
-      *gN = m[0] * (-yr * ux + xr * uy);
-      break;
+  case 1:
+    *gN = m[0] * (-ys * ux + xs * uy);
+    break;
+  case 2:
+    *gN = m[0] * (ys * ux - xs * uy);
+    break;
+  case 3:
+    *gN = m[0] * (yr * ux - xr * uy);
+    break;
+  default:
+    *gN = m[0] * (-yr * ux + xr * uy);
+    break;
   }
   PetscFunctionReturn(0);
 }
@@ -40,9 +40,9 @@ static PetscReal SbpQT(PetscInt k, PetscInt N, PetscReal vm, PetscReal v0, Petsc
 /* The Dirichlet SAT data of face f (6.3) added into the rows (i,j) of this rank it touches. */
 static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScalar **g)
 {
-  const PetscBool rface = face <= 2 ? PETSC_TRUE : PETSC_FALSE;
-  const PetscInt  Nt = rface ? p->Ns : p->Nr;                  /* intervals along the face */
-  const PetscInt  n0 = face == 1 ? 0 : face == 2 ? p->Nr : face == 3 ? 0 : p->Ns; /* the face's grid line */
+  const PetscBool rface  = face <= 2 ? PETSC_TRUE : PETSC_FALSE;
+  const PetscInt  Nt     = rface ? p->Ns : p->Nr;                                     /* intervals along the face */
+  const PetscInt  n0     = face == 1 ? 0 : face == 2 ? p->Nr : face == 3 ? 0 : p->Ns; /* the face's grid line */
   const PetscInt  inward = (face == 1 || face == 3) ? 1 : -1;
   const PetscReal sgn    = (face == 1 || face == 3) ? 1 : -1;
 
@@ -78,8 +78,10 @@ static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScal
       if (q == 0) {
         PetscReal bm = p->crs[SbpPatchIndex(p, im, jm)], b0 = p->crs[SbpPatchIndex(p, i, j)], bp = p->crs[SbpPatchIndex(p, ip, jp)];
         v = d * (4 + cn / psi - 1.5) * gD + sgn * SbpQT(t, Nt, bm * gDm, b0 * gD, bp * gDp);
-      } else if (q == 1) v = 2 * d * gD;
-      else v = -0.5 * d * gD;
+      } else if (q == 1)
+        v = 2 * d * gD;
+      else
+        v = -0.5 * d * gD;
       g[rj][ri] += v;
     }
   }
@@ -93,7 +95,7 @@ static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, PetscScalar
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
       PetscBool on = (face == 1 && i == 0) || (face == 2 && i == p->Nr) || (face == 3 && j == 0) || (face == 4 && j == p->Ns);
-      PetscReal gD, gN, w;
+      PetscReal gD = 0, gN = 0, w;
       if (!on) continue;
       PetscCall(SbpBoundaryData(p, face, i, j, &gD, &gN));
       w = face <= 2 ? p->hs * ((j == 0 || j == p->Ns) ? 0.5 : 1) : p->hr * ((i == 0 || i == p->Nr) ? 0.5 : 1);
@@ -126,8 +128,10 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
       ga[j][i] = p->J[k] * w * SbpForcing(X[0], X[1], m);
     }
   for (PetscInt face = 1; face <= 4; face++) {
-    if (p->bc[face - 1] == SBP_BC_DIRICHLET) PetscCall(SbpAddDirichletData(p, face, ga));
-    else PetscCall(SbpAddNeumannData(p, face, ga));
+    if (p->bc[face - 1] == SBP_BC_DIRICHLET)
+      PetscCall(SbpAddDirichletData(p, face, ga));
+    else
+      PetscCall(SbpAddNeumannData(p, face, ga));
   }
   PetscCall(DMDAVecRestoreArray(p->da, g, &ga));
   PetscFunctionReturn(0);
