@@ -21,7 +21,7 @@ $points << EOD
 "VecAXPY 2^28 (fp64)"          0.0833  342.9
 "VecDot 2^28 (fp64)"           0.125   551.6
 "VecNorm 2^28 (fp64)"          0.25    1074.8
-"SBP apply 8192^2 (fp64)"      0.875   2720.8
+"SBP apply 8192^2 (fp64)"      0.875   2874.7
 "acoustic 800^3 (fp32)"        3.14    9413.0
 EOD
 plot roof64(x) with lines lw 2 lc rgb '#1f77b4' title 'roof: copy bandwidth, fp64 peak 34 Tflop/s', \
