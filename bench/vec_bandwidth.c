@@ -8,76 +8,13 @@
    GB/s and its fraction of the measured copy bandwidth (the better of clEnqueueCopyBuffer and a copy kernel, 2 n scalars
    moved). Times are wall-clock over -reps calls after a warm-up, the queue drained before and after. */
 #include <sbpmg/impl.h>
+#include "common/lap5shell.h"
 
 static const char help[] = "VECSEQOPENCL bandwidth and KSPCG per-iteration time, device vectors against VECSEQ.\n";
 
 static const char *bench_src = "#if defined(SBPMG_HAVE_FP64)\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
                                "__kernel void copy1(const ulong n, __global const SBPMG_REAL *x, __global SBPMG_REAL *y)\n"
-                               "{ const ulong i = get_global_id(0); if (i < n) y[i] = x[i]; }\n"
-                               "__kernel void lap2d(const int m, __global const SBPMG_REAL *x, __global SBPMG_REAL *y)\n"
-                               "{\n"
-                               "  const int k = get_global_id(0);\n"
-                               "  if (k >= m * m) return;\n"
-                               "  const int i = k % m, j = k / m;\n"
-                               "  SBPMG_REAL s = 4 * x[k];\n"
-                               "  if (i > 0) s -= x[k - 1];\n"
-                               "  if (i < m - 1) s -= x[k + 1];\n"
-                               "  if (j > 0) s -= x[k - m];\n"
-                               "  if (j < m - 1) s -= x[k + m];\n"
-                               "  y[k] = s;\n"
-                               "}\n";
-
-typedef struct {
-  PetscInt  m;
-  SbpmgCL   cl;
-  cl_kernel k;
-} LapCtx;
-
-static PetscErrorCode LapMultDevice(Mat A, Vec x, Vec y)
-{
-  LapCtx *ctx;
-  cl_mem  xb, yb;
-  int     m;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(A, &ctx));
-  m = (int)ctx->m;
-  PetscCall(VecOpenCLGetBufferRead(x, &xb));
-  PetscCall(VecOpenCLGetBufferWrite(y, &yb));
-  PetscCall(SbpmgCLSetArgs(ctx->k, 0, 3, sizeof(int), &m, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb));
-  PetscCall(SbpmgCLLaunch1D(ctx->cl, ctx->k, (size_t)m * m, 256));
-  PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
-  PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode LapMultHost(Mat A, Vec x, Vec y)
-{
-  LapCtx            *ctx;
-  const PetscScalar *a;
-  PetscScalar       *b;
-  PetscInt           m;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(A, &ctx));
-  m = ctx->m;
-  PetscCall(VecGetArrayRead(x, &a));
-  PetscCall(VecGetArrayWrite(y, &b));
-  for (PetscInt j = 0; j < m; j++)
-    for (PetscInt i = 0; i < m; i++) {
-      PetscInt    k = i + j * m;
-      PetscScalar s = 4 * a[k];
-      if (i > 0) s -= a[k - 1];
-      if (i < m - 1) s -= a[k + 1];
-      if (j > 0) s -= a[k - m];
-      if (j < m - 1) s -= a[k + m];
-      b[k] = s;
-    }
-  PetscCall(VecRestoreArrayWrite(y, &b));
-  PetscCall(VecRestoreArrayRead(x, &a));
-  PetscCall(PetscLogFlops(6.0 * m * m));
-  PetscFunctionReturn(0);
-}
+                               "{ const ulong i = get_global_id(0); if (i < n) y[i] = x[i]; }\n";
 
 typedef enum { OP_COPYBUFFER, OP_COPYKERNEL, OP_AXPY, OP_AYPX, OP_DOT, OP_NORM } BenchOp;
 static const char *const OpNames[]   = {"copy (clEnqueueCopyBuffer)", "copy (kernel)", "VecAXPY", "VecAYPX", "VecDot", "VecNorm 2"};
@@ -251,8 +188,8 @@ static PetscErrorCode BenchLatency(PetscInt reps)
 /* Time per iteration of KSPCG (no preconditioner, a fixed number of iterations) with device or host vectors */
 static PetscErrorCode BenchCG(PetscInt m, PetscInt its, PetscBool device, double *per_it, SbpmgCLStats *moved)
 {
-  PetscInt       n   = m * m, done;
-  LapCtx         ctx = {.m = m, .cl = NULL, .k = NULL};
+  PetscInt       done;
+  SbpmgCL        cl = NULL;
   Mat            A;
   Vec            b, x;
   KSP            ksp;
@@ -261,13 +198,8 @@ static PetscErrorCode BenchCG(PetscInt m, PetscInt its, PetscBool device, double
   SbpmgCLStats   s0, s1;
 
   PetscFunctionBeginUser;
-  if (device) {
-    PetscCall(SbpmgCLGetDefault(&ctx.cl));
-    PetscCall(SbpmgCLGetKernelFromSource(ctx.cl, "bench_vec", bench_src, NULL, "lap2d", &ctx.k));
-  }
-  PetscCall(MatCreateShell(PETSC_COMM_SELF, n, n, n, n, &ctx, &A));
-  PetscCall(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))(device ? LapMultDevice : LapMultHost)));
-  PetscCall(MatShellSetVecType(A, device ? VECSEQOPENCL : VECSEQ));
+  if (device) PetscCall(SbpmgCLGetDefault(&cl));
+  PetscCall(Lap5CreateShell(m, device, &A));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
@@ -279,11 +211,11 @@ static PetscErrorCode BenchCG(PetscInt m, PetscInt its, PetscBool device, double
   PetscCall(KSPSetUp(ksp));
   PetscCall(KSPSolve(ksp, b, x)); /* warm-up: kernels built, vectors touched */
   PetscCall(KSPSetTolerances(ksp, 1e-50, 1e-50, PETSC_DEFAULT, its));
-  if (device) PetscCall(SbpmgCLFinish(ctx.cl));
+  if (device) PetscCall(SbpmgCLFinish(cl));
   PetscCall(SbpmgCLGetGlobalStats(&s0));
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSolve(ksp, b, x));
-  if (device) PetscCall(SbpmgCLFinish(ctx.cl));
+  if (device) PetscCall(SbpmgCLFinish(cl));
   PetscCall(PetscTime(&t1));
   PetscCall(SbpmgCLGetGlobalStats(&s1));
   PetscCall(KSPGetIterationNumber(ksp, &done));

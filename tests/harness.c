@@ -2,20 +2,24 @@
 
 void SbpmgTestCheckError(PetscErrorCode got, PetscErrorCode want, const char *substr, const char *call, const char *file, int line)
 {
-  const char *text = NULL;
+  const char *text    = NULL;
   char       *message = NULL;
 
   if (!got) fail_msg("%s:%d: %s succeeded, expected PETSc error %d", file, line, call, (int)want);
   PetscErrorMessage(got, &text, &message);
-  if (got != want) fail_msg("%s:%d: %s failed with PETSc error %d (%s: %s), expected %d", file, line, call, (int)got, text ? text : "?", message ? message : "", (int)want);
-  if (substr && (!message || !strstr(message, substr))) fail_msg("%s:%d: the error message of %s is \"%s\", which does not contain \"%s\"", file, line, call, message ? message : "", substr);
+  if (got != want)
+    fail_msg("%s:%d: %s failed with PETSc error %d (%s: %s), expected %d", file, line, call, (int)got, text ? text : "?", message ? message : "", (int)want);
+  if (substr && (!message || !strstr(message, substr)))
+    fail_msg("%s:%d: the error message of %s is \"%s\", which does not contain \"%s\"", file, line, call, message ? message : "", substr);
   print_message("  expected error %d: %s\n", (int)got, message ? message : "");
 }
 
 void SbpmgTestSetOption(const char *name, const char *value)
 {
-  if (value) PCALL(PetscOptionsSetValue(NULL, name, value));
-  else PCALL(PetscOptionsClearValue(NULL, name));
+  if (value)
+    PCALL(PetscOptionsSetValue(NULL, name, value));
+  else
+    PCALL(PetscOptionsClearValue(NULL, name));
 }
 
 void SbpmgTestRandom(PetscInt n, PetscScalar *x, PetscReal lo, PetscReal hi, unsigned long seed)
@@ -35,9 +39,50 @@ void SbpmgTestMaxDiff(PetscInt n, const PetscScalar *a, const PetscScalar *b, Pe
   *diff  = 0;
   *scale = 0;
   for (PetscInt i = 0; i < n; i++) {
-    *diff  = PetscMax(*diff, PetscAbsScalar(a[i] - b[i]));
+    if (PetscIsNanScalar(a[i]) || PetscIsNanScalar(b[i]))
+      *diff = NAN;
+    else if (!PetscIsNanReal(*diff))
+      *diff = PetscMax(*diff, PetscAbsScalar(a[i] - b[i]));
     *scale = PetscMax(*scale, PetscAbsScalar(b[i]));
   }
+}
+
+Vec SbpmgTestNaturalOnZero(DM da, Vec x)
+{
+  Vec        nat, seq;
+  VecScatter sc;
+
+  PCALL(DMDACreateNaturalVector(da, &nat));
+  PCALL(DMDAGlobalToNaturalBegin(da, x, INSERT_VALUES, nat));
+  PCALL(DMDAGlobalToNaturalEnd(da, x, INSERT_VALUES, nat));
+  PCALL(VecScatterCreateToZero(nat, &sc, &seq));
+  PCALL(VecScatterBegin(sc, nat, seq, INSERT_VALUES, SCATTER_FORWARD));
+  PCALL(VecScatterEnd(sc, nat, seq, INSERT_VALUES, SCATTER_FORWARD));
+  PCALL(VecScatterDestroy(&sc));
+  PCALL(VecDestroy(&nat));
+  return seq;
+}
+
+PetscReal SbpmgTestCompareOnZero(MPI_Comm comm, Vec par_nat0, Vec seq)
+{
+  PetscMPIInt rank;
+  PetscReal   err = 0;
+
+  PCALL(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    const PetscScalar *a, *b;
+    PetscInt           n;
+    PetscReal          d, s;
+    PCALL(VecGetLocalSize(seq, &n));
+    PCALL(VecGetArrayRead(par_nat0, &a));
+    PCALL(VecGetArrayRead(seq, &b));
+    SbpmgTestMaxDiff(n, a, b, &d, &s);
+    PCALL(VecRestoreArrayRead(par_nat0, &a));
+    PCALL(VecRestoreArrayRead(seq, &b));
+    err = d / s;
+  }
+  PCALL(MPI_Bcast(&err, 1, MPIU_REAL, 0, comm));
+  return err;
 }
 
 /* Run the group inside PETSc; afterwards every OpenCL object sbpmg created must have been released. */
@@ -46,7 +91,7 @@ int SbpmgTestMain(int argc, char **argv, const char *help, const struct CMUnitTe
   int          failed;
   SbpmgCLStats s;
 
-  char         filter[256] = "", skip[256] = "";
+  char filter[256] = "", skip[256] = "";
 
   if (PetscInitialize(&argc, &argv, NULL, help)) return 1;
   /* -test_filter PATTERN runs only the matching tests, -test_skip PATTERN skips them (cmocka wildcards) */
@@ -58,8 +103,8 @@ int SbpmgTestMain(int argc, char **argv, const char *help, const struct CMUnitTe
   if (PetscFinalize()) return 1;
   if (SbpmgCLGetGlobalStats(&s)) return 1;
   if (s.live_buffers || s.live_kernels || s.live_programs || s.live_queues || s.live_contexts) {
-    fprintf(stderr, "LEAK: live OpenCL objects after PetscFinalize: %d buffers, %d kernels, %d programs, %d queues, %d contexts\n", (int)s.live_buffers, (int)s.live_kernels,
-            (int)s.live_programs, (int)s.live_queues, (int)s.live_contexts);
+    fprintf(stderr, "LEAK: live OpenCL objects after PetscFinalize: %d buffers, %d kernels, %d programs, %d queues, %d contexts\n", (int)s.live_buffers,
+            (int)s.live_kernels, (int)s.live_programs, (int)s.live_queues, (int)s.live_contexts);
     failed++;
   }
   return failed;

@@ -11,19 +11,19 @@
 #include <cmocka.h>
 
 /* Fail the current test when a PETSc call returns an error. */
-#define PCALL(call) \
-  do { \
-    PetscErrorCode pcall_err_ = (call); \
+#define PCALL(call)                                                                    \
+  do {                                                                                 \
+    PetscErrorCode pcall_err_ = (call);                                                \
     if (pcall_err_) fail_msg("%s failed with PETSc error %d", #call, (int)pcall_err_); \
   } while (0)
 
 /* Run a call that must fail with PETSc error code `code` and a message containing `substr`. */
-#define EXPECT_ERROR(call, code, substr) \
-  do { \
-    PetscErrorCode expect_err_; \
-    PCALL(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    expect_err_ = (call); \
-    PCALL(PetscPopErrorHandler()); \
+#define EXPECT_ERROR(call, code, substr)                                           \
+  do {                                                                             \
+    PetscErrorCode expect_err_;                                                    \
+    PCALL(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));                   \
+    expect_err_ = (call);                                                          \
+    PCALL(PetscPopErrorHandler());                                                 \
     SbpmgTestCheckError(expect_err_, (code), (substr), #call, __FILE__, __LINE__); \
   } while (0)
 
@@ -36,12 +36,19 @@ void SbpmgTestSetOption(const char *name, const char *value);
 /* Uniform random numbers in [lo, hi) from a fixed seed, host side. */
 void SbpmgTestRandom(PetscInt n, PetscScalar *x, PetscReal lo, PetscReal hi, unsigned long seed);
 
-/* max_i |a_i - b_i| and max_i |b_i| */
+/* max_i |a_i - b_i| and max_i |b_i|; a NaN in a or b makes the difference NaN */
 void SbpmgTestMaxDiff(PetscInt n, const PetscScalar *a, const PetscScalar *b, PetscReal *diff, PetscReal *scale);
 
-#define SBPMG_TEST_MAIN(help, tests) \
-  int main(int argc, char **argv) \
-  { \
+/* Several ranks: the vector x of the DMDA da in natural ordering on rank 0 (a sequential vector there, empty elsewhere). */
+Vec SbpmgTestNaturalOnZero(DM da, Vec x);
+
+/* max |a - b| / max |b| on rank 0 of comm (par_nat0: a parallel result in natural ordering there, seq: the reference), known
+   on every rank of comm; NaN anywhere gives NaN. */
+PetscReal SbpmgTestCompareOnZero(MPI_Comm comm, Vec par_nat0, Vec seq);
+
+#define SBPMG_TEST_MAIN(help, tests)                                                             \
+  int main(int argc, char **argv)                                                                \
+  {                                                                                              \
     return SbpmgTestMain(argc, argv, help, tests, sizeof(tests) / sizeof((tests)[0]), __FILE__); \
   }
 

@@ -50,50 +50,6 @@ static void fill_nodes(SbpProblem p, Vec v, PetscReal phase)
   PCALL(DMDAVecRestoreArray(p->da, v, &a));
 }
 
-/* The vector in natural ordering on rank 0 of the problem's communicator (a sequential vector there, empty elsewhere). */
-static Vec to_natural_on_zero(SbpProblem p, Vec x)
-{
-  Vec        nat, seq;
-  VecScatter sc;
-
-  PCALL(DMDACreateNaturalVector(p->da, &nat));
-  PCALL(DMDAGlobalToNaturalBegin(p->da, x, INSERT_VALUES, nat));
-  PCALL(DMDAGlobalToNaturalEnd(p->da, x, INSERT_VALUES, nat));
-  PCALL(VecScatterCreateToZero(nat, &sc, &seq));
-  PCALL(VecScatterBegin(sc, nat, seq, INSERT_VALUES, SCATTER_FORWARD));
-  PCALL(VecScatterEnd(sc, nat, seq, INSERT_VALUES, SCATTER_FORWARD));
-  PCALL(VecScatterDestroy(&sc));
-  PCALL(VecDestroy(&nat));
-  return seq;
-}
-
-/* max |a - b| / max |b| on rank 0 of comm, known on every rank; NaN anywhere gives NaN */
-static PetscReal compare_on_zero(MPI_Comm comm, Vec par_nat0, Vec seq)
-{
-  PetscMPIInt rank;
-  PetscReal   err = 0;
-
-  PCALL(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    const PetscScalar *a, *b;
-    PetscInt           n;
-    PetscReal          d = 0, s = 0;
-    PCALL(VecGetLocalSize(seq, &n));
-    PCALL(VecGetArrayRead(par_nat0, &a));
-    PCALL(VecGetArrayRead(seq, &b));
-    for (PetscInt k = 0; k < n; k++) {
-      if (PetscIsNanScalar(a[k]) || PetscIsNanScalar(b[k])) d = NAN;
-      else d = PetscMax(d, PetscAbsScalar(a[k] - b[k]));
-      s = PetscMax(s, PetscAbsScalar(b[k]));
-    }
-    PCALL(VecRestoreArrayRead(par_nat0, &a));
-    PCALL(VecRestoreArrayRead(seq, &b));
-    err = d / s;
-  }
-  PCALL(MPI_Bcast(&err, 1, MPIU_REAL, 0, comm));
-  return err;
-}
-
 /* ---------------------------------------------------------------- transfers */
 
 /* P x_c, P^T x_f, y_f + P x_c and y_c + P^T x_f (outputs poisoned first), in natural ordering on rank 0 */
@@ -111,16 +67,16 @@ static void transfer_quantities(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBack
   fill_nodes(f, xf, 1.1);
   PCALL(VecSet(yf, NAN));
   PCALL(MatMult(P, xc, yf));
-  out[0] = to_natural_on_zero(f, yf);
+  out[0] = SbpmgTestNaturalOnZero(f->da, yf);
   PCALL(VecSet(yc, NAN));
   PCALL(MatMultTranspose(P, xf, yc));
-  out[1] = to_natural_on_zero(c, yc);
+  out[1] = SbpmgTestNaturalOnZero(c->da, yc);
   fill_nodes(f, yf, 2.0);
   PCALL(MatMultAdd(P, xc, yf, yf));
-  out[2] = to_natural_on_zero(f, yf);
+  out[2] = SbpmgTestNaturalOnZero(f->da, yf);
   fill_nodes(c, yc, 2.5);
   PCALL(MatMultTransposeAdd(P, xf, yc, yc));
-  out[3] = to_natural_on_zero(c, yc);
+  out[3] = SbpmgTestNaturalOnZero(c->da, yc);
   PCALL(VecDestroy(&xc));
   PCALL(VecDestroy(&xf));
   PCALL(VecDestroy(&yc));
@@ -142,13 +98,16 @@ static void check_transfers(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend 
   transfer_quantities(comm, Nr, Ns, backend, par);
   if (rank == 0) transfer_quantities(PETSC_COMM_SELF, Nr, Ns, backend, seq);
   for (int k = 0; k < 4; k++) {
-    PetscReal err = compare_on_zero(comm, par[k], seq[k]);
-    if (!(err <= 1e-15)) fail_msg("%dx%d on %d ranks (%s): %s differs from one rank by %g", (int)Nr, (int)Ns, size, backend == SBP_BACKEND_DEVICE ? "device" : "host", names[k], err);
+    PetscReal err = SbpmgTestCompareOnZero(comm, par[k], seq[k]);
+    if (!(err <= 1e-15))
+      fail_msg("%dx%d on %d ranks (%s): %s differs from one rank by %g", (int)Nr, (int)Ns, size, backend == SBP_BACKEND_DEVICE ? "device" : "host", names[k],
+               err);
     worst = PetscMax(worst, err);
     PCALL(VecDestroy(&par[k]));
     PCALL(VecDestroy(&seq[k]));
   }
-  print_message("  %dx%d on %d ranks (%s): P, P^T and the adding forms == one rank to %.1e\n", (int)Nr, (int)Ns, size, backend == SBP_BACKEND_DEVICE ? "device" : "host", worst);
+  print_message("  %dx%d on %d ranks (%s): P, P^T and the adding forms == one rank to %.1e\n", (int)Nr, (int)Ns, size,
+                backend == SBP_BACKEND_DEVICE ? "device" : "host", worst);
 }
 
 static void test_transfers(void **state)
@@ -214,7 +173,7 @@ static PetscInt solve(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *smoot
   PCALL(KSPGetIterationNumber(ksp, &its));
   PCALL(KSPGetConvergedReason(ksp, &reason));
   if (reason <= 0) fail_msg("%dx%d: CG + sbpmg did not converge (%s)", (int)Nr, (int)Ns, KSPConvergedReasons[reason]);
-  *unat0 = to_natural_on_zero(p, u);
+  *unat0 = SbpmgTestNaturalOnZero(p->da, u);
   PCALL(VecDestroy(&u));
   PCALL(VecDestroy(&g));
   PCALL(KSPDestroy(&ksp));
@@ -236,9 +195,9 @@ static void check_mgcg(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *smoo
   if (rank == 0) i2 = solve(PETSC_COMM_SELF, Nr, Ns, smoother, levels_req, &l2, &u2);
   PCALL(MPI_Bcast(&i2, 1, MPIU_INT, 0, comm));
   PCALL(MPI_Bcast(&l2, 1, MPIU_INT, 0, comm));
-  du = compare_on_zero(comm, u1, u2);
-  print_message("  %dx%d %s on %d ranks: %d levels, %d iterations; one rank: %d levels, %d iterations; solutions differ by %.1e\n", (int)Nr, (int)Ns, smoother ? smoother : "default", size,
-                (int)l1, (int)i1, (int)l2, (int)i2, du);
+  du = SbpmgTestCompareOnZero(comm, u1, u2);
+  print_message("  %dx%d %s on %d ranks: %d levels, %d iterations; one rank: %d levels, %d iterations; solutions differ by %.1e\n", (int)Nr, (int)Ns,
+                smoother ? smoother : "default", size, (int)l1, (int)i1, (int)l2, (int)i2, du);
   assert_int_equal(l1, l2);
   assert_int_equal(i1, i2);
   if (!(du < 1e-9)) fail_msg("%dx%d %s: the solutions differ by %g", (int)Nr, (int)Ns, smoother ? smoother : "default", du);
@@ -376,7 +335,8 @@ static void test_coarse_policy(void **state)
     PCALL(PCSetType(pc, PCSBPMG));
     PCALL(PCSBPMGSetLevels(pc, 3));
     EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
-                 "-pc_sbpmg_levels 3 cannot be distributed: the 16 x 16 grid on 3 MPI ranks (1 x 3) halves into at most 2 levels (down to 8 x 8): the 4 x 4 grid would leave a rank 1 node "
+                 "-pc_sbpmg_levels 3 cannot be distributed: the 16 x 16 grid on 3 MPI ranks (1 x 3) halves into at most 2 levels (down to 8 x 8): the 4 x 4 "
+                 "grid would leave a rank 1 node "
                  "in s (5 nodes over 3 ranks), below the DMDA stencil width 2");
     PCALL(KSPDestroy(&ksp));
     /* a coarse size the decomposition cannot reach */
@@ -386,7 +346,8 @@ static void test_coarse_policy(void **state)
     PCALL(PCSetType(pc, PCSBPMG));
     PCALL(PCSBPMGSetCoarseSize(pc, 5));
     EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
-                 "-pc_sbpmg_coarse_size 5 cannot be reached on 3 MPI ranks (1 x 3): the coarsest distributable level of the 16 x 16 grid is 8 x 8 (2 levels), since the 4 x 4 grid");
+                 "-pc_sbpmg_coarse_size 5 cannot be reached on 3 MPI ranks (1 x 3): the coarsest distributable level of the 16 x 16 grid is 8 x 8 (2 levels), "
+                 "since the 4 x 4 grid");
     PCALL(KSPDestroy(&ksp));
     /* the option route gives the same error */
     PCALL(KSPCreate(c3, &ksp));
@@ -403,7 +364,8 @@ static void test_coarse_policy(void **state)
     {
       SbpProblem cc = NULL;
       EXPECT_ERROR(SbpProblemCoarsen(c, &cc), PETSC_ERR_ARG_SIZ,
-                   "Cannot coarsen the 8 x 8 grid on 3 MPI ranks (1 x 3): the 4 x 4 grid would leave a rank 1 node in s (5 nodes over 3 ranks), below the DMDA stencil width 2");
+                   "Cannot coarsen the 8 x 8 grid on 3 MPI ranks (1 x 3): the 4 x 4 grid would leave a rank 1 node in s (5 nodes over 3 ranks), below the DMDA "
+                   "stencil width 2");
       assert_null(cc);
     }
     PCALL(SbpProblemDestroy(&c));
@@ -414,10 +376,10 @@ static void test_coarse_policy(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_transfers),
-  cmocka_unit_test(test_mgcg),
-  cmocka_unit_test(test_vcycle_symmetric),
-  cmocka_unit_test(test_coarse_policy),
+    cmocka_unit_test(test_transfers),
+    cmocka_unit_test(test_mgcg),
+    cmocka_unit_test(test_vcycle_symmetric),
+    cmocka_unit_test(test_coarse_policy),
 };
 
 SBPMG_TEST_MAIN(help, tests)

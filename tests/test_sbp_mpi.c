@@ -32,23 +32,6 @@ static MPI_Comm first_ranks(int n)
   return comm;
 }
 
-/* The vector in natural ordering on rank 0 (a sequential vector there, empty elsewhere). */
-static Vec to_natural_on_zero(SbpProblem p, Vec x)
-{
-  Vec        nat, seq;
-  VecScatter sc;
-
-  PCALL(DMDACreateNaturalVector(p->da, &nat));
-  PCALL(DMDAGlobalToNaturalBegin(p->da, x, INSERT_VALUES, nat));
-  PCALL(DMDAGlobalToNaturalEnd(p->da, x, INSERT_VALUES, nat));
-  PCALL(VecScatterCreateToZero(nat, &sc, &seq));
-  PCALL(VecScatterBegin(sc, nat, seq, INSERT_VALUES, SCATTER_FORWARD));
-  PCALL(VecScatterEnd(sc, nat, seq, INSERT_VALUES, SCATTER_FORWARD));
-  PCALL(VecScatterDestroy(&sc));
-  PCALL(VecDestroy(&nat));
-  return seq;
-}
-
 /* -1: the default threshold of the overlapped exchange (no overlap for the grids of these tests); 0: always overlap */
 static PetscInt overlap_min = -1;
 
@@ -69,37 +52,9 @@ static SbpProblem make(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backe
   return make_bc(comm, Nr, Ns, "DDNN", backend);
 }
 
-/* max |a - b| / max |b| on rank 0 of comm (par_nat0: the parallel result in natural ordering there), known on every rank; NaN
-   anywhere gives NaN */
-static PetscReal compare_on_zero_comm(MPI_Comm comm, Vec par_nat0, Vec seq)
-{
-  PetscMPIInt rank;
-  PetscReal   err = 0;
-
-  PCALL(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    const PetscScalar *a, *b;
-    PetscInt           n;
-    PetscReal          d = 0, s = 0;
-    PCALL(VecGetLocalSize(seq, &n));
-    PCALL(VecGetArrayRead(par_nat0, &a));
-    PCALL(VecGetArrayRead(seq, &b));
-    for (PetscInt k = 0; k < n; k++) {
-      if (PetscIsNanScalar(a[k]) || PetscIsNanScalar(b[k])) d = NAN;
-      else d = PetscMax(d, PetscAbsScalar(a[k] - b[k]));
-      s = PetscMax(s, PetscAbsScalar(b[k]));
-    }
-    PCALL(VecRestoreArrayRead(par_nat0, &a));
-    PCALL(VecRestoreArrayRead(seq, &b));
-    err = d / s;
-  }
-  PCALL(MPI_Bcast(&err, 1, MPIU_REAL, 0, comm));
-  return err;
-}
-
 static PetscReal compare_on_zero(Vec par_nat0, Vec seq)
 {
-  return compare_on_zero_comm(PETSC_COMM_WORLD, par_nat0, seq);
+  return SbpmgTestCompareOnZero(PETSC_COMM_WORLD, par_nat0, seq);
 }
 
 /* The operator (assembled and matrix-free host), its diagonal and the right-hand side on all ranks == one rank. */
@@ -127,10 +82,10 @@ static void test_operator_parallel(void **state)
     PCALL(MatGetDiagonal(Mp, d));
     PCALL(SbpProblemComputeRHS(pp, g));
     PCALL(SbpProblemComputeError(pp, x, &eH, NULL));
-    nat[0] = to_natural_on_zero(pp, y);
-    nat[1] = to_natural_on_zero(pp, ya);
-    nat[2] = to_natural_on_zero(pp, d);
-    nat[3] = to_natural_on_zero(pp, g);
+    nat[0] = SbpmgTestNaturalOnZero(pp->da, y);
+    nat[1] = SbpmgTestNaturalOnZero(pp->da, ya);
+    nat[2] = SbpmgTestNaturalOnZero(pp->da, d);
+    nat[3] = SbpmgTestNaturalOnZero(pp->da, g);
     if (rank == 0) {
       ps = make(PETSC_COMM_SELF, sizes[t][0], sizes[t][1], SBP_BACKEND_HOST);
       PCALL(SbpProblemCreateAssembledOperator(ps, &As));
@@ -148,8 +103,8 @@ static void test_operator_parallel(void **state)
     err[2] = compare_on_zero(nat[2], ds);
     err[3] = compare_on_zero(nat[3], gs);
     PCALL(MPI_Bcast(&eHs, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
-    print_message("  %dx%d: matrix-free %.1e, assembled %.1e, diagonal %.1e, rhs %.1e, error norm %.1e\n", (int)sizes[t][0], (int)sizes[t][1], err[0], err[1], err[2], err[3],
-                  PetscAbsReal(eH - eHs) / eHs);
+    print_message("  %dx%d: matrix-free %.1e, assembled %.1e, diagonal %.1e, rhs %.1e, error norm %.1e\n", (int)sizes[t][0], (int)sizes[t][1], err[0], err[1],
+                  err[2], err[3], PetscAbsReal(eH - eHs) / eHs);
     for (int k = 0; k < 4; k++)
       if (!(err[k] < 1e-12)) fail_msg("%dx%d quantity %d differs from one rank by %g", (int)sizes[t][0], (int)sizes[t][1], k, err[k]);
     if (!(PetscAbsReal(eH - eHs) < 1e-12 * eHs)) fail_msg("error norms differ: %g vs %g", eH, eHs);
@@ -260,18 +215,18 @@ static void check_device_operator(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const
   PCALL(MPI_Comm_size(comm, &size));
   PCALL(SbpProblemGetProcessGrid(pp, &m, &n));
   device_quantities(pp, qp);
-  for (int k = 0; k < NQ; k++) nat[k] = to_natural_on_zero(pp, qp[k]);
+  for (int k = 0; k < NQ; k++) nat[k] = SbpmgTestNaturalOnZero(pp->da, qp[k]);
   if (rank == 0) {
     ps = make_bc(PETSC_COMM_SELF, Nr, Ns, bc, SBP_BACKEND_DEVICE);
     device_quantities(ps, qs);
   }
   for (int k = 0; k < NQ; k++) {
-    PetscReal err = compare_on_zero_comm(comm, nat[k], rank == 0 ? qs[k] : NULL);
+    PetscReal err = SbpmgTestCompareOnZero(comm, nat[k], rank == 0 ? qs[k] : NULL);
     if (!(err <= 1e-14)) fail_msg("%dx%d %s on %d ranks (%dx%d): %s differs from one rank by %g", (int)Nr, (int)Ns, bc, size, (int)m, (int)n, qnames[k], err);
     worst = PetscMax(worst, err);
   }
-  print_message("  %dx%d %s on %d ranks (%d x %d, %s): device operator, residual, diagonal, norms == one rank to %.1e\n", (int)Nr, (int)Ns, bc, size, (int)m, (int)n,
-                pp->overlap ? "interior overlapped" : "exchange first", worst);
+  print_message("  %dx%d %s on %d ranks (%d x %d, %s): device operator, residual, diagonal, norms == one rank to %.1e\n", (int)Nr, (int)Ns, bc, size, (int)m,
+                (int)n, pp->overlap ? "interior overlapped" : "exchange first", worst);
   for (int k = 0; k < NQ; k++) {
     PCALL(VecDestroy(&qp[k]));
     PCALL(VecDestroy(&nat[k]));
@@ -353,7 +308,7 @@ static void test_device_halo_traffic(void **state)
   device_first_use();
   PCALL(SbpmgCLGetDefault(&cl));
   for (int t = 0; t < 2; t++) {
-    SbpProblem     p;
+    SbpProblem p;
     overlap_min = t ? -1 : 0; /* overlapped and not: the same transfers */
     p           = make(PETSC_COMM_WORLD, sizes[t][0], sizes[t][1], SBP_BACKEND_DEVICE);
     overlap_min = -1;
@@ -378,13 +333,14 @@ static void test_device_halo_traffic(void **state)
     owned  = p->xm * p->ym;
     ghosts = p->gxm * p->gym - owned;
     bound  = 4 * (p->xm + p->ym) + 16; /* two rows or columns to each side, 2 x 2 to each corner */
-    print_message("  %dx%d, rank %d: %d owned nodes, %d ghosts; per apply %g B to the device in %g transfer(s), %g B back in %g\n", (int)sizes[t][0], (int)sizes[t][1], rank, (int)owned,
-                  (int)ghosts, (s1.htod_bytes - s0.htod_bytes) / 3, (s1.htod_count - s0.htod_count) / 3, (s1.dtoh_bytes - s0.dtoh_bytes) / 3, (s1.dtoh_count - s0.dtoh_count) / 3);
+    print_message("  %dx%d, rank %d: %d owned nodes, %d ghosts; per apply %g B to the device in %g transfer(s), %g B back in %g\n", (int)sizes[t][0],
+                  (int)sizes[t][1], rank, (int)owned, (int)ghosts, (s1.htod_bytes - s0.htod_bytes) / 3, (s1.htod_count - s0.htod_count) / 3,
+                  (s1.dtoh_bytes - s0.dtoh_bytes) / 3, (s1.dtoh_count - s0.dtoh_count) / 3);
     /* every rank checks, then all fail together (a rank failing alone would leave the others in the next collective call) */
-    ok[0] = h1 == h0 && d1 == d0;                                                                                /* no whole-vector copy */
-    ok[1] = s1.htod_count - s0.htod_count == 3 && s1.dtoh_count - s0.dtoh_count == 3;                            /* one each way per apply */
-    ok[2] = s1.htod_bytes - s0.htod_bytes == 3.0 * ghosts * sizeof(PetscScalar);                                  /* exactly the ghosts */
-    ok[3] = s1.dtoh_bytes - s0.dtoh_bytes > 0 && s1.dtoh_bytes - s0.dtoh_bytes <= 3.0 * bound * sizeof(PetscScalar); /* at most the strips */
+    ok[0] = h1 == h0 && d1 == d0;                                                                                           /* no whole-vector copy */
+    ok[1] = s1.htod_count - s0.htod_count == 3 && s1.dtoh_count - s0.dtoh_count == 3;                                       /* one each way per apply */
+    ok[2] = s1.htod_bytes - s0.htod_bytes == 3.0 * ghosts * sizeof(PetscScalar);                                            /* exactly the ghosts */
+    ok[3] = s1.dtoh_bytes - s0.dtoh_bytes > 0 && s1.dtoh_bytes - s0.dtoh_bytes <= 3.0 * bound * sizeof(PetscScalar);        /* at most the strips */
     ok[4] = t > 0 || s1.htod_bytes - s0.htod_bytes + s1.dtoh_bytes - s0.dtoh_bytes < 3 * 0.1 * owned * sizeof(PetscScalar); /* far below the vector */
     PCALL(MPI_Allreduce(MPI_IN_PLACE, ok, 5, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
     for (int k = 0; k < 5; k++)
@@ -404,12 +360,12 @@ static void test_device_halo_traffic(void **state)
 /* CG + sbpmg on the device, all ranks against one rank: the same iterations and the same solution to the solver tolerance. */
 static PetscInt solve_device(MPI_Comm comm, PetscInt Nr, PetscInt Ns, PetscReal *eH, Vec *unat0)
 {
-  SbpProblem p = make(comm, Nr, Ns, SBP_BACKEND_DEVICE);
-  Mat        A;
-  Vec        u, g;
-  KSP        ksp;
-  PC         pc;
-  PetscInt   its;
+  SbpProblem         p = make(comm, Nr, Ns, SBP_BACKEND_DEVICE);
+  Mat                A;
+  Vec                u, g;
+  KSP                ksp;
+  PC                 pc;
+  PetscInt           its;
   KSPConvergedReason reason;
 
   PCALL(SbpProblemCreateOperator(p, &A));
@@ -426,7 +382,7 @@ static PetscInt solve_device(MPI_Comm comm, PetscInt Nr, PetscInt Ns, PetscReal 
   PCALL(KSPGetConvergedReason(ksp, &reason));
   if (reason <= 0) fail_msg("%dx%d: CG + sbpmg did not converge (%s)", (int)Nr, (int)Ns, KSPConvergedReasons[reason]);
   PCALL(SbpProblemComputeError(p, u, eH, NULL));
-  *unat0 = to_natural_on_zero(p, u);
+  *unat0 = SbpmgTestNaturalOnZero(p->da, u);
   PCALL(KSPDestroy(&ksp));
   PCALL(VecDestroy(&u));
   PCALL(VecDestroy(&g));
@@ -448,8 +404,9 @@ static void check_device_mgcg(MPI_Comm comm, PetscInt Nr, PetscInt Ns)
   if (rank == 0) i2 = solve_device(PETSC_COMM_SELF, Nr, Ns, &e2, &u2);
   PCALL(MPI_Bcast(&i2, 1, MPIU_INT, 0, comm));
   PCALL(MPI_Bcast(&e2, 1, MPIU_REAL, 0, comm));
-  du = compare_on_zero_comm(comm, u1, u2);
-  print_message("  %dx%d on %d ranks: %d iterations, ||e||_H %.12e; one rank: %d iterations, %.12e; solutions differ by %.1e\n", (int)Nr, (int)Ns, size, (int)i1, e1, (int)i2, e2, du);
+  du = SbpmgTestCompareOnZero(comm, u1, u2);
+  print_message("  %dx%d on %d ranks: %d iterations, ||e||_H %.12e; one rank: %d iterations, %.12e; solutions differ by %.1e\n", (int)Nr, (int)Ns, size,
+                (int)i1, e1, (int)i2, e2, du);
   assert_int_equal(i1, i2);
   if (!(du < 1e-9)) fail_msg("%dx%d: the solutions differ by %g", (int)Nr, (int)Ns, du);
   if (!(PetscAbsReal(e1 - e2) < 1e-9 * e2)) fail_msg("error norms %g and %g", e1, e2);
@@ -477,12 +434,8 @@ static void test_device_mgcg(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_operator_parallel),
-  cmocka_unit_test(test_mgcg_parallel),
-  cmocka_unit_test(test_device_operator),
-  cmocka_unit_test(test_auto_backend),
-  cmocka_unit_test(test_device_halo_traffic),
-  cmocka_unit_test(test_device_mgcg),
+    cmocka_unit_test(test_operator_parallel), cmocka_unit_test(test_mgcg_parallel),       cmocka_unit_test(test_device_operator),
+    cmocka_unit_test(test_auto_backend),      cmocka_unit_test(test_device_halo_traffic), cmocka_unit_test(test_device_mgcg),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -2,73 +2,9 @@
    exactly like the same solve on VECSEQ with a host MatMult, and moves no vector between host and device while it
    iterates. */
 #include "harness.h"
+#include "lap5shell.h"
 
 static const char help[] = "KSPCG with VECSEQOPENCL against VECSEQ.\n";
-
-/* y = A x, A = 5-point Laplacian on an m x m grid with homogeneous Dirichlet boundaries (4 on the diagonal) */
-static const char *lap_src = "__kernel void lap2d(const int m, __global const SBPMG_REAL *x, __global SBPMG_REAL *y)\n"
-                             "{\n"
-                             "  const int k = get_global_id(0);\n"
-                             "  if (k >= m * m) return;\n"
-                             "  const int i = k % m, j = k / m;\n"
-                             "  SBPMG_REAL s = 4 * x[k];\n"
-                             "  if (i > 0) s -= x[k - 1];\n"
-                             "  if (i < m - 1) s -= x[k + 1];\n"
-                             "  if (j > 0) s -= x[k - m];\n"
-                             "  if (j < m - 1) s -= x[k + m];\n"
-                             "  y[k] = s;\n"
-                             "}\n";
-
-typedef struct {
-  PetscInt  m;
-  SbpmgCL   cl;
-  cl_kernel k;
-} LapCtx;
-
-static PetscErrorCode LapMultDevice(Mat A, Vec x, Vec y)
-{
-  LapCtx *ctx;
-  cl_mem  xb, yb;
-  int     m;
-
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &ctx));
-  m = (int)ctx->m;
-  PetscCall(VecOpenCLGetBufferRead(x, &xb));
-  PetscCall(VecOpenCLGetBufferWrite(y, &yb));
-  PetscCall(SbpmgCLSetArgs(ctx->k, 0, 3, sizeof(int), &m, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb));
-  PetscCall(SbpmgCLLaunch1D(ctx->cl, ctx->k, (size_t)m * m, 64));
-  PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
-  PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode LapMultHost(Mat A, Vec x, Vec y)
-{
-  LapCtx            *ctx;
-  const PetscScalar *a;
-  PetscScalar       *b;
-  PetscInt           m;
-
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &ctx));
-  m = ctx->m;
-  PetscCall(VecGetArrayRead(x, &a));
-  PetscCall(VecGetArrayWrite(y, &b));
-  for (PetscInt j = 0; j < m; j++)
-    for (PetscInt i = 0; i < m; i++) {
-      PetscInt    k = i + j * m;
-      PetscScalar s = 4 * a[k];
-      if (i > 0) s -= a[k - 1];
-      if (i < m - 1) s -= a[k + 1];
-      if (j > 0) s -= a[k - m];
-      if (j < m - 1) s -= a[k + m];
-      b[k] = s;
-    }
-  PetscCall(VecRestoreArrayWrite(y, &b));
-  PetscCall(VecRestoreArrayRead(x, &a));
-  PetscFunctionReturn(0);
-}
 
 typedef struct {
   PetscInt           its;
@@ -83,8 +19,7 @@ typedef struct {
 /* KSPCG (no preconditioner) on A x = b, b random, on device or host vectors */
 static void solve(PetscInt m, PetscBool device, SolveResult *r)
 {
-  PetscInt           n   = m * m;
-  LapCtx             ctx = {.m = m, .cl = NULL, .k = NULL};
+  PetscInt           n = m * m;
   Mat                A;
   Vec                b, x;
   KSP                ksp;
@@ -92,13 +27,7 @@ static void solve(PetscInt m, PetscBool device, SolveResult *r)
   PetscScalar       *a;
   const PetscScalar *xs;
 
-  if (device) {
-    PCALL(SbpmgCLGetDefault(&ctx.cl));
-    PCALL(SbpmgCLGetKernelFromSource(ctx.cl, "test_vec_lap2d", lap_src, NULL, "lap2d", &ctx.k));
-  }
-  PCALL(MatCreateShell(PETSC_COMM_SELF, n, n, n, n, &ctx, &A));
-  PCALL(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))(device ? LapMultDevice : LapMultHost)));
-  PCALL(MatShellSetVecType(A, device ? VECSEQOPENCL : VECSEQ));
+  PCALL(Lap5CreateShell(m, device, &A));
   PCALL(MatCreateVecs(A, &x, &b));
   PCALL(VecGetArrayWrite(b, &a));
   SbpmgTestRandom(n, a, -1, 1, 2024);
@@ -190,7 +119,6 @@ static void test_other_krylov_methods(void **state)
     PetscReal          rnorm[2];
 
     for (int dev = 0; dev < 2; dev++) {
-      LapCtx         ctx = {.m = m, .cl = NULL, .k = NULL};
       Mat            A;
       Vec            b, x;
       KSP            ksp;
@@ -199,13 +127,7 @@ static void test_other_krylov_methods(void **state)
       SbpmgCLStats   s0, s1;
       PetscLogDouble c0[2], c1[2];
 
-      if (dev) {
-        PCALL(SbpmgCLGetDefault(&ctx.cl));
-        PCALL(SbpmgCLGetKernelFromSource(ctx.cl, "test_vec_lap2d", lap_src, NULL, "lap2d", &ctx.k));
-      }
-      PCALL(MatCreateShell(PETSC_COMM_SELF, n, n, n, n, &ctx, &A));
-      PCALL(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))(dev ? LapMultDevice : LapMultHost)));
-      PCALL(MatShellSetVecType(A, dev ? VECSEQOPENCL : VECSEQ));
+      PCALL(Lap5CreateShell(m, dev ? PETSC_TRUE : PETSC_FALSE, &A));
       PCALL(MatCreateVecs(A, &x, &b));
       PCALL(VecGetArrayWrite(b, &a));
       SbpmgTestRandom(n, a, -1, 1, 7);

@@ -185,6 +185,7 @@ PETSC_EXTERN PetscErrorCode SbpMappingSquare(void *, PetscReal, PetscReal, Petsc
 PETSC_EXTERN PetscErrorCode SbpMuBasin(void *, PetscReal, PetscReal, PetscReal[3]);
 PETSC_EXTERN PetscErrorCode SbpMuConstant(void *, PetscReal, PetscReal, PetscReal[3]);
 PETSC_EXTERN void           SbpExactSolution(PetscReal, PetscReal, PetscReal *, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscReal      SbpNeumannFlux(PetscInt, const PetscReal[6], PetscReal, PetscReal, PetscReal);
 PETSC_EXTERN PetscReal      SbpForcing(PetscReal, PetscReal, const PetscReal[3]);
 PETSC_EXTERN PetscErrorCode SbpProblemEvaluateNode(SbpProblem, PetscInt, PetscInt, PetscReal[6], PetscReal[3]);
 PETSC_EXTERN PetscErrorCode SbpProblemBCFlags(SbpProblem, int *);

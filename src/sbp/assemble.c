@@ -23,13 +23,7 @@ typedef enum {
 } SbpFactorType;
 
 /* What a diagonal factor holds: a volume coefficient, or a coefficient / penalty on the nodes of one face. */
-typedef enum {
-  SBP_DIAG_VOLUME_CRS,
-  SBP_DIAG_VOLUME_J,
-  SBP_DIAG_FACE_CN,
-  SBP_DIAG_FACE_CT,
-  SBP_DIAG_FACE_GAMMA
-} SbpDiagKind;
+typedef enum { SBP_DIAG_VOLUME_CRS, SBP_DIAG_VOLUME_J, SBP_DIAG_FACE_CN, SBP_DIAG_FACE_CT, SBP_DIAG_FACE_GAMMA } SbpDiagKind;
 
 typedef struct {
   SbpFactorType      type;
@@ -88,8 +82,8 @@ static PetscErrorCode SbpBlocksCreate(SbpProblem p, SbpBlocks *k)
 
 static PetscErrorCode SbpBlocksDestroy(SbpBlocks *k)
 {
-  SbpSparse1D *all[] = {&k->Ir, &k->Is, &k->one, &k->Hr, &k->Hs, &k->Dr, &k->Ds, &k->DrT, &k->DsT, &k->e0r, &k->eNr, &k->e0s, &k->eNs, &k->e0rT, &k->eNrT, &k->e0sT,
-                        &k->eNsT, &k->d0r, &k->dNr, &k->d0s, &k->dNs, &k->d0rT, &k->dNrT, &k->d0sT, &k->dNsT};
+  SbpSparse1D *all[] = {&k->Ir,   &k->Is,   &k->one,  &k->Hr,   &k->Hs,  &k->Dr,  &k->Ds,  &k->DrT, &k->DsT,  &k->e0r,  &k->eNr,  &k->e0s, &k->eNs,
+                        &k->e0rT, &k->eNrT, &k->e0sT, &k->eNsT, &k->d0r, &k->dNr, &k->d0s, &k->dNs, &k->d0rT, &k->dNrT, &k->d0sT, &k->dNsT};
 
   PetscFunctionBegin;
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PetscCall(SbpSparse1DDestroy(all[i]));
@@ -129,22 +123,22 @@ static void SbpTermSet(SbpTerm *t, PetscReal coef, PetscInt nf, const SbpFactor 
 static void SbpFaceNode(SbpProblem p, PetscInt face, PetscInt k, PetscInt *i, PetscInt *j)
 {
   switch (face) {
-    case 1:
-      *i = 0;
-      *j = k;
-      break;
-    case 2:
-      *i = p->Nr;
-      *j = k;
-      break;
-    case 3:
-      *i = k;
-      *j = 0;
-      break;
-    default:
-      *i = k;
-      *j = p->Ns;
-      break;
+  case 1:
+    *i = 0;
+    *j = k;
+    break;
+  case 2:
+    *i = p->Nr;
+    *j = k;
+    break;
+  case 3:
+    *i = k;
+    *j = 0;
+    break;
+  default:
+    *i = k;
+    *j = p->Ns;
+    break;
   }
 }
 
@@ -167,18 +161,18 @@ static PetscReal SbpPsi(SbpProblem p, PetscInt face, PetscInt i, PetscInt j)
 {
   PetscInt ii = i, jj = j;
   switch (face) {
-    case 1:
-      ii = 1;
-      break;
-    case 2:
-      ii = p->Nr - 1;
-      break;
-    case 3:
-      jj = 1;
-      break;
-    default:
-      jj = p->Ns - 1;
-      break;
+  case 1:
+    ii = 1;
+    break;
+  case 2:
+    ii = p->Nr - 1;
+    break;
+  case 3:
+    jj = 1;
+    break;
+  default:
+    jj = p->Ns - 1;
+    break;
   }
   return PetscMin(SbpNormalCoefficient(p, face, i, j), SbpNormalCoefficient(p, face, ii, jj));
 }
@@ -191,25 +185,26 @@ static PetscErrorCode SbpDiagValue(SbpProblem p, const SbpFactor *f, PetscInt k,
   if (f->kind == SBP_DIAG_VOLUME_CRS || f->kind == SBP_DIAG_VOLUME_J) {
     i = k % (p->Nr + 1);
     j = k / (p->Nr + 1);
-  } else SbpFaceNode(p, f->face, k, &i, &j);
+  } else
+    SbpFaceNode(p, f->face, k, &i, &j);
   PetscCall(SbpPatchCheck(p, i, j));
   switch (f->kind) {
-    case SBP_DIAG_VOLUME_CRS:
-      *v = p->crs[SbpPatchIndex(p, i, j)];
-      break;
-    case SBP_DIAG_VOLUME_J:
-      *v = p->J[SbpPatchIndex(p, i, j)];
-      break;
-    case SBP_DIAG_FACE_CN:
-      *v = SbpNormalCoefficient(p, f->face, i, j);
-      break;
-    case SBP_DIAG_FACE_CT:
-      *v = p->crs[SbpPatchIndex(p, i, j)];
-      break;
-    case SBP_DIAG_FACE_GAMMA: {
-      const PetscReal thetaR = 0.5, alpha = 1, hperp = f->face <= 2 ? p->hr : p->hs;
-      *v = 2 / (thetaR * hperp) + SbpNormalCoefficient(p, f->face, i, j) / (alpha * hperp * SbpPsi(p, f->face, i, j));
-    } break;
+  case SBP_DIAG_VOLUME_CRS:
+    *v = p->crs[SbpPatchIndex(p, i, j)];
+    break;
+  case SBP_DIAG_VOLUME_J:
+    *v = p->J[SbpPatchIndex(p, i, j)];
+    break;
+  case SBP_DIAG_FACE_CN:
+    *v = SbpNormalCoefficient(p, f->face, i, j);
+    break;
+  case SBP_DIAG_FACE_CT:
+    *v = p->crs[SbpPatchIndex(p, i, j)];
+    break;
+  case SBP_DIAG_FACE_GAMMA: {
+    const PetscReal thetaR = 0.5, alpha = 1, hperp = f->face <= 2 ? p->hr : p->hs;
+    *v = 2 / (thetaR * hperp) + SbpNormalCoefficient(p, f->face, i, j) / (alpha * hperp * SbpPsi(p, f->face, i, j));
+  } break;
   }
   PetscFunctionReturn(0);
 }
@@ -237,33 +232,33 @@ static PetscErrorCode SbpFactorRowAccumulate(SbpBlocks *blk, const SbpFactor *f,
 
   PetscFunctionBegin;
   switch (f->type) {
-    case SBP_FACTOR_KRON: {
-      const SbpSparse1D *A = f->A, *B = f->B;
-      PetscInt           a = k % A->m, b = k / A->m;
-      for (PetscInt qb = B->ia[b]; qb < B->ia[b + 1]; qb++)
-        for (PetscInt qa = A->ia[a]; qa < A->ia[a + 1]; qa++) PetscCall(SbpRowAdd(out, A->ja[qa] + A->n * B->ja[qb], v * B->a[qb] * A->a[qa]));
-    } break;
-    case SBP_FACTOR_DIAG: {
-      PetscReal d = 0;
-      PetscCall(SbpDiagValue(p, f, k, &d));
-      PetscCall(SbpRowAdd(out, k, v * d));
-    } break;
-    case SBP_FACTOR_LINES_R: { /* Hs[j,j] * row i of Mr(a(.,j)) */
-      PetscInt  i = k % (p->Nr + 1), j = k / (p->Nr + 1), cols[3], nnz;
-      PetscReal vals[3], w = blk->Hs.a[j];
-      PetscCall(SbpPatchCheck(p, PetscMax(i - 1, 0), j));
-      PetscCall(SbpPatchCheck(p, PetscMin(i + 1, p->Nr), j));
-      PetscCall(SbpSecondDerivativeRow(p->Nr, p->hr, &p->crr[SbpPatchIndex(p, 0, j)], 1, i, cols, vals, &nnz));
-      for (PetscInt q = 0; q < nnz; q++) PetscCall(SbpRowAdd(out, cols[q] + (p->Nr + 1) * j, v * w * vals[q]));
-    } break;
-    case SBP_FACTOR_LINES_S: { /* Hr[i,i] * row j of Ms(c(i,.)) */
-      PetscInt  i = k % (p->Nr + 1), j = k / (p->Nr + 1), cols[3], nnz;
-      PetscReal vals[3], w = blk->Hr.a[i];
-      PetscCall(SbpPatchCheck(p, i, PetscMax(j - 1, 0)));
-      PetscCall(SbpPatchCheck(p, i, PetscMin(j + 1, p->Ns)));
-      PetscCall(SbpSecondDerivativeRow(p->Ns, p->hs, &p->css[SbpPatchIndex(p, i, 0)], p->gxm, j, cols, vals, &nnz));
-      for (PetscInt q = 0; q < nnz; q++) PetscCall(SbpRowAdd(out, i + (p->Nr + 1) * cols[q], v * w * vals[q]));
-    } break;
+  case SBP_FACTOR_KRON: {
+    const SbpSparse1D *A = f->A, *B = f->B;
+    PetscInt           a = k % A->m, b = k / A->m;
+    for (PetscInt qb = B->ia[b]; qb < B->ia[b + 1]; qb++)
+      for (PetscInt qa = A->ia[a]; qa < A->ia[a + 1]; qa++) PetscCall(SbpRowAdd(out, A->ja[qa] + A->n * B->ja[qb], v * B->a[qb] * A->a[qa]));
+  } break;
+  case SBP_FACTOR_DIAG: {
+    PetscReal d = 0;
+    PetscCall(SbpDiagValue(p, f, k, &d));
+    PetscCall(SbpRowAdd(out, k, v * d));
+  } break;
+  case SBP_FACTOR_LINES_R: { /* Hs[j,j] * row i of Mr(a(.,j)) */
+    PetscInt  i = k % (p->Nr + 1), j = k / (p->Nr + 1), cols[3], nnz;
+    PetscReal vals[3], w             = blk->Hs.a[j];
+    PetscCall(SbpPatchCheck(p, PetscMax(i - 1, 0), j));
+    PetscCall(SbpPatchCheck(p, PetscMin(i + 1, p->Nr), j));
+    PetscCall(SbpSecondDerivativeRow(p->Nr, p->hr, &p->crr[SbpPatchIndex(p, 0, j)], 1, i, cols, vals, &nnz));
+    for (PetscInt q = 0; q < nnz; q++) PetscCall(SbpRowAdd(out, cols[q] + (p->Nr + 1) * j, v * w * vals[q]));
+  } break;
+  case SBP_FACTOR_LINES_S: { /* Hr[i,i] * row j of Ms(c(i,.)) */
+    PetscInt  i = k % (p->Nr + 1), j = k / (p->Nr + 1), cols[3], nnz;
+    PetscReal vals[3], w             = blk->Hr.a[i];
+    PetscCall(SbpPatchCheck(p, i, PetscMax(j - 1, 0)));
+    PetscCall(SbpPatchCheck(p, i, PetscMin(j + 1, p->Ns)));
+    PetscCall(SbpSecondDerivativeRow(p->Ns, p->hs, &p->css[SbpPatchIndex(p, i, 0)], p->gxm, j, cols, vals, &nnz));
+    for (PetscInt q = 0; q < nnz; q++) PetscCall(SbpRowAdd(out, i + (p->Nr + 1) * cols[q], v * w * vals[q]));
+  } break;
   }
   PetscFunctionReturn(0);
 }
@@ -391,8 +386,10 @@ PetscErrorCode SbpAssembleOperatorRows(SbpProblem p, Mat A, PetscInt dnz[], Pets
         dnz[row] = onz[row] = 0;
         for (PetscInt e = 0; e < r.n; e++) {
           PetscInt ci = r.col[e] % (p->Nr + 1), cj = r.col[e] / (p->Nr + 1);
-          if (ci >= p->xs && ci < p->xs + p->xm && cj >= p->ys && cj < p->ys + p->ym) dnz[row]++;
-          else onz[row]++;
+          if (ci >= p->xs && ci < p->xs + p->xm && cj >= p->ys && cj < p->ys + p->ym)
+            dnz[row]++;
+          else
+            onz[row]++;
         }
         continue;
       }
@@ -417,24 +414,7 @@ static PetscErrorCode SbpFaceData(SbpProblem p, PetscInt face, PetscInt i, Petsc
   PetscFunctionBegin;
   PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
   SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
-  if (p->bc[face - 1] == SBP_BC_DIRICHLET) *g = ue;
-  else {
-    const PetscReal xr = X[2], xs = X[3], yr = X[4], ys = X[5];
-    switch (face) {
-      case 1:
-        *g = m[0] * (-ys * ux + xs * uy);
-        break;
-      case 2:
-        *g = m[0] * (ys * ux - xs * uy);
-        break;
-      case 3:
-        *g = m[0] * (yr * ux - xr * uy);
-        break;
-      default:
-        *g = m[0] * (-yr * ux + xr * uy);
-        break;
-    }
-  }
+  *g = p->bc[face - 1] == SBP_BC_DIRICHLET ? ue : SbpNeumannFlux(face, X, m[0], ux, uy);
   PetscFunctionReturn(0);
 }
 

@@ -1,31 +1,35 @@
 /* Right-hand side g of the manufactured problem (spec-sbp-sat.md section 6), the exact solution and the error norms (section 7). */
 #include <sbpmg/impl.h>
 
-/* Boundary data at node (i,j) of face f: ue there (Dirichlet data) and gN = sJ n.(mu grad ue) (Neumann data, 6.4). */
+/* The Neumann data gN = sJ n.(mu grad u) on face f (6.4) from the metric X = (x, y, xr, xs, yr, ys), mu and grad u: the
+   outward normal scaled by the face Jacobian is (-ys, xs), (ys, -xs), (yr, -xr), (-yr, xr) on faces 1..4. */
+PetscReal SbpNeumannFlux(PetscInt face, const PetscReal X[6], PetscReal mu, PetscReal ux, PetscReal uy)
+{
+  const PetscReal xr = X[2], xs = X[3], yr = X[4], ys = X[5];
+
+  switch (face) {
+  case 1:
+    return mu * (-ys * ux + xs * uy);
+  case 2:
+    return mu * (ys * ux - xs * uy);
+  case 3:
+    return mu * (yr * ux - xr * uy);
+  default:
+    return mu * (-yr * ux + xr * uy);
+  }
+}
+
+/* Boundary data at node (i,j) of face f: ue there (Dirichlet data) and gN (Neumann data, 6.4). */
 static PetscErrorCode SbpBoundaryData(SbpProblem p, PetscInt face, PetscInt i, PetscInt j, PetscReal *gD, PetscReal *gN)
 {
   const PetscReal *X = &p->geom[6 * SbpPatchIndex(p, i, j)];
   PetscReal        m[3], ue, ux, uy;
-  const PetscReal  xr = X[2], xs = X[3], yr = X[4], ys = X[5];
 
   PetscFunctionBegin;
   PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
   SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
   *gD = ue;
-  switch (face) {
-  case 1:
-    *gN = m[0] * (-ys * ux + xs * uy);
-    break;
-  case 2:
-    *gN = m[0] * (ys * ux - xs * uy);
-    break;
-  case 3:
-    *gN = m[0] * (yr * ux - xr * uy);
-    break;
-  default:
-    *gN = m[0] * (-yr * ux + xr * uy);
-    break;
-  }
+  *gN = SbpNeumannFlux(face, X, m[0], ux, uy);
   PetscFunctionReturn(0);
 }
 
