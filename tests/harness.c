@@ -47,6 +47,31 @@ void SbpmgTestMaxDiff(PetscInt n, const PetscScalar *a, const PetscScalar *b, Pe
   }
 }
 
+void SbpmgTestReductions(Vec x, Vec y, Vec m[3], PetscScalar r[SBPMG_TEST_NREDUCTIONS])
+{
+  PetscReal nr[2];
+  PetscInt  loc;
+
+  PCALL(PetscObjectStateIncrease((PetscObject)x));
+  PCALL(PetscObjectStateIncrease((PetscObject)y));
+  PCALL(VecDot(x, y, &r[0]));
+  PCALL(VecNorm(x, NORM_2, &nr[0]));
+  r[1] = nr[0];
+  PCALL(VecNorm(x, NORM_1, &nr[0]));
+  r[2] = nr[0];
+  PCALL(VecNorm(y, NORM_1_AND_2, nr));
+  r[3] = nr[0];
+  r[4] = nr[1];
+  PCALL(VecSum(y, &r[5]));
+  PCALL(VecMDot(x, 3, m, &r[6]));
+  PCALL(VecNorm(y, NORM_INFINITY, &nr[0]));
+  r[9] = nr[0];
+  PCALL(VecMax(x, &loc, &nr[0]));
+  r[10] = nr[0];
+  r[11] = loc;
+  PCALL(VecDotNorm2(x, y, &r[12], &r[13]));
+}
+
 Vec SbpmgTestNaturalOnZero(DM da, Vec x)
 {
   Vec        nat, seq;

@@ -39,6 +39,12 @@ void SbpmgTestRandom(PetscInt n, PetscScalar *x, PetscReal lo, PetscReal hi, uns
 /* max_i |a_i - b_i| and max_i |b_i|; a NaN in a or b makes the difference NaN */
 void SbpmgTestMaxDiff(PetscInt n, const PetscScalar *a, const PetscScalar *b, PetscReal *diff, PetscReal *scale);
 
+/* The 14 reductions of the determinism tests, in order: VecDot(x,y), NORM_2 x, NORM_1 x, NORM_1_AND_2 y (2), VecSum y,
+   VecMDot(x, m[0..2]) (3), NORM_INFINITY y, VecMax x (value, location), VecDotNorm2(x,y) (2). The cached norms are dropped
+   first, so every call computes. */
+#define SBPMG_TEST_NREDUCTIONS 14
+void SbpmgTestReductions(Vec x, Vec y, Vec m[3], PetscScalar r[SBPMG_TEST_NREDUCTIONS]);
+
 /* Several ranks: the vector x of the DMDA da in natural ordering on rank 0 (a sequential vector there, empty elsewhere). */
 Vec SbpmgTestNaturalOnZero(DM da, Vec x);
 

@@ -425,28 +425,8 @@ static void test_reductions_reproducible(void **state)
     for (int rep = 0; rep < 4; rep++) {
       Vec          x = rep < 3 ? xd : x2, y = rep < 3 ? yd : y2;
       PetscScalar *r = rep ? again : first;
-      PetscReal    nr[2];
-      PetscInt     loc;
 
-      /* drop the norms PETSc caches in the object, so every call computes */
-      PCALL(PetscObjectStateIncrease((PetscObject)x));
-      PCALL(PetscObjectStateIncrease((PetscObject)y));
-      PCALL(VecDot(x, y, &r[0]));
-      PCALL(VecNorm(x, NORM_2, &nr[0]));
-      r[1] = nr[0];
-      PCALL(VecNorm(x, NORM_1, &nr[0]));
-      r[2] = nr[0];
-      PCALL(VecNorm(y, NORM_1_AND_2, nr));
-      r[3] = nr[0];
-      r[4] = nr[1];
-      PCALL(VecSum(y, &r[5]));
-      PCALL(VecMDot(x, 3, m, &r[6]));
-      PCALL(VecNorm(y, NORM_INFINITY, &nr[0]));
-      r[9] = nr[0];
-      PCALL(VecMax(x, &loc, &nr[0]));
-      r[10] = nr[0];
-      r[11] = loc;
-      PCALL(VecDotNorm2(x, y, &r[12], &r[13]));
+      SbpmgTestReductions(x, y, m, r);
       if (rep && memcmp(first, again, 14 * sizeof(PetscScalar))) {
         for (int i = 0; i < 14; i++)
           if (memcmp(&first[i], &again[i], sizeof(PetscScalar)))

@@ -669,29 +669,10 @@ static void test_reductions_reproducible(void **state)
     m[2] = yd;
     for (int rep = 0; rep < 4; rep++) {
       Vec          x = rep < 3 ? xd : x2, y = yd;
-      PetscScalar *r = rep ? again : first;
-      PetscReal    nr[2];
-      PetscInt     loc;
+      PetscScalar *r  = rep ? again : first;
       int          ok = 1, bad = -1;
 
-      PCALL(PetscObjectStateIncrease((PetscObject)x)); /* drop PETSc's cached norms */
-      PCALL(PetscObjectStateIncrease((PetscObject)y));
-      PCALL(VecDot(x, y, &r[0]));
-      PCALL(VecNorm(x, NORM_2, &nr[0]));
-      r[1] = nr[0];
-      PCALL(VecNorm(x, NORM_1, &nr[0]));
-      r[2] = nr[0];
-      PCALL(VecNorm(y, NORM_1_AND_2, nr));
-      r[3] = nr[0];
-      r[4] = nr[1];
-      PCALL(VecSum(y, &r[5]));
-      PCALL(VecMDot(x, 3, m, &r[6]));
-      PCALL(VecNorm(y, NORM_INFINITY, &nr[0]));
-      r[9] = nr[0];
-      PCALL(VecMax(x, &loc, &nr[0]));
-      r[10] = nr[0];
-      r[11] = loc;
-      PCALL(VecDotNorm2(x, y, &r[12], &r[13]));
+      SbpmgTestReductions(x, y, m, r);
       if (rep)
         for (int i = 0; i < 14; i++)
           if (memcmp(&first[i], &again[i], sizeof(PetscScalar))) {
