@@ -4,12 +4,7 @@
 static SbpmgCL      sbpmg_cl_default = NULL;
 static SbpmgCLStats sbpmg_cl_global; /* live objects over all contexts, and totals */
 
-typedef enum {
-  SBPMG_CL_DEVICE_AUTO,
-  SBPMG_CL_DEVICE_GPU,
-  SBPMG_CL_DEVICE_CPU,
-  SBPMG_CL_DEVICE_ANY
-} SbpmgCLDeviceType;
+typedef enum { SBPMG_CL_DEVICE_AUTO, SBPMG_CL_DEVICE_GPU, SBPMG_CL_DEVICE_CPU, SBPMG_CL_DEVICE_ANY } SbpmgCLDeviceType;
 static const char *const SbpmgCLDeviceTypes[] = {"auto", "gpu", "cpu", "any", NULL};
 
 #define SBPMG_CL_MAX_PLATFORMS 16
@@ -30,10 +25,11 @@ static PetscErrorCode SbpmgCLListPlatforms(cl_platform_id platforms[], cl_uint *
   err = clGetPlatformIDs(SBPMG_CL_MAX_PLATFORMS, platforms, np);
   if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && *np == 0)) {
     const char *vendors = getenv("OCL_ICD_VENDORS");
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB,
-            "No OpenCL device: the OpenCL ICD loader found no platform (it searched %s for .icd files). Install a driver, e.g. Debian's pocl-opencl-icd for the "
-            "CPU, or NVIDIA's OpenCL ICD",
-            vendors ? vendors : "/etc/OpenCL/vendors");
+    SETERRQ(
+        PETSC_COMM_SELF, PETSC_ERR_LIB,
+        "No OpenCL device: the OpenCL ICD loader found no platform (it searched %s for .icd files). Install a driver, e.g. Debian's pocl-opencl-icd for the "
+        "CPU, or NVIDIA's OpenCL ICD",
+        vendors ? vendors : "/etc/OpenCL/vendors");
   }
   PetscCallCL(err);
   PetscFunctionReturn(0);
@@ -87,36 +83,37 @@ static PetscErrorCode SbpmgCLSelectDevice(SbpmgCL cl, SbpmgCLDeviceType type, Pe
 {
   cl_platform_id    platforms[SBPMG_CL_MAX_PLATFORMS];
   cl_uint           np = 0;
-  SbpmgCLCandidates c = {.n = 0};
+  SbpmgCLCandidates c  = {.n = 0};
   char              inventory[1024];
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLListPlatforms(platforms, &np));
   PetscCall(SbpmgCLDescribePlatforms(platforms, np, inventory, sizeof(inventory)));
-  PetscCheck(platform < (PetscInt)np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_platform %" PetscInt_FMT " is out of range: %u OpenCL platform(s) found (%s)", platform, np,
-             inventory);
+  PetscCheck(platform < (PetscInt)np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-cl_platform %" PetscInt_FMT " is out of range: %u OpenCL platform(s) found (%s)", platform, np, inventory);
   switch (type) {
-    case SBPMG_CL_DEVICE_GPU:
-      PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_GPU, &c));
-      break;
-    case SBPMG_CL_DEVICE_CPU:
-      PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_CPU, &c));
-      break;
-    case SBPMG_CL_DEVICE_ANY:
-      PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_ALL, &c));
-      break;
-    case SBPMG_CL_DEVICE_AUTO: /* the first GPU, else the first CPU, else anything */
-      PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_GPU, &c));
-      if (!c.n) PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_CPU, &c));
-      if (!c.n) PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_ALL, &c));
-      break;
+  case SBPMG_CL_DEVICE_GPU:
+    PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_GPU, &c));
+    break;
+  case SBPMG_CL_DEVICE_CPU:
+    PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_CPU, &c));
+    break;
+  case SBPMG_CL_DEVICE_ANY:
+    PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_ALL, &c));
+    break;
+  case SBPMG_CL_DEVICE_AUTO: /* the first GPU, else the first CPU, else anything */
+    PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_GPU, &c));
+    if (!c.n) PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_CPU, &c));
+    if (!c.n) PetscCall(SbpmgCLCollectDevices(platforms, np, platform, CL_DEVICE_TYPE_ALL, &c));
+    break;
   }
   PetscCheck(c.n > 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "No OpenCL device of type %s found%s (searched: %s)", SbpmgCLDeviceTypes[type],
              platform >= 0 ? " on the platform chosen by -cl_platform" : "", inventory);
   if (device < 0) device = (-1 - device) % c.n;
   *ndev = c.n;
-  PetscCheck(device < c.n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_device %" PetscInt_FMT " is out of range: %" PetscInt_FMT " OpenCL device(s) of type %s found (%s)",
-             device, c.n, SbpmgCLDeviceTypes[type], inventory);
+  PetscCheck(device < c.n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-cl_device %" PetscInt_FMT " is out of range: %" PetscInt_FMT " OpenCL device(s) of type %s found (%s)", device, c.n, SbpmgCLDeviceTypes[type],
+             inventory);
   cl->platform       = c.platform[device];
   cl->device         = c.device[device];
   cl->platform_index = c.platform_index[device];
@@ -184,21 +181,23 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   SbpmgCL           cl;
   SbpmgCLDeviceType type     = SBPMG_CL_DEVICE_AUTO;
   PetscInt          platform = -1, device = 0, itype, ndev = 0;
-  char              typename[32] = "auto";
-  PetscReal         cap_mib  = 0;
-  char              dir[PETSC_MAX_PATH_LEN] = "";
-  PetscBool         view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE;
-  PetscMPIInt       size, rank, lrank = 0, lsize = 1;
+  char typename[32]                   = "auto";
+  PetscReal   cap_mib                 = 0;
+  char        dir[PETSC_MAX_PATH_LEN] = "";
+  PetscBool   view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE;
+  PetscMPIInt size, rank, lrank = 0, lsize = 1;
 
   PetscFunctionBegin;
   PetscCall(SbpmgInitializePackage());
   PetscOptionsBegin(comm, NULL, "sbpmg OpenCL device selection", "Sys");
-  PetscCall(PetscOptionsString("-cl_device_type", "OpenCL device type: auto (first GPU, else first CPU)|gpu|cpu|any", "SbpmgCLCreate", typename, typename, sizeof(typename), NULL));
+  PetscCall(PetscOptionsString("-cl_device_type", "OpenCL device type: auto (first GPU, else first CPU)|gpu|cpu|any", "SbpmgCLCreate", typename, typename,
+                               sizeof(typename), NULL));
   PetscCall(PetscOptionsInt("-cl_platform", "OpenCL platform index (-1: search all platforms)", "SbpmgCLCreate", platform, &platform, NULL));
   PetscCall(PetscOptionsInt("-cl_device", "Index of the device among those of the requested type", "SbpmgCLCreate", device, &device, &deviceset));
-  PetscCall(PetscOptionsBool("-cl_device_per_rank", "Without -cl_device on several ranks: node-local rank r takes device r mod (number of devices)", "SbpmgCLCreate",
-                             per_rank, &per_rank, NULL));
-  PetscCall(PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", dir, dir, sizeof(dir), &dirset));
+  PetscCall(PetscOptionsBool("-cl_device_per_rank", "Without -cl_device on several ranks: node-local rank r takes device r mod (number of devices)",
+                             "SbpmgCLCreate", per_rank, &per_rank, NULL));
+  PetscCall(
+      PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", dir, dir, sizeof(dir), &dirset));
   PetscCall(PetscOptionsReal("-cl_mem_cap", "Cap on device memory in MiB, 0 = none (simulates a small device)", "SbpmgCLCreate", cap_mib, &cap_mib, NULL));
   PetscCall(PetscOptionsBool("-cl_view", "View the OpenCL device and its transfer counters", "SbpmgCLView", view, &view, NULL));
   PetscOptionsEnd();
@@ -240,6 +239,11 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
       PetscCall(ierr);
     }
   }
+  if (size > 1 && per_rank && !deviceset && lsize > ndev && (cl->type & CL_DEVICE_TYPE_GPU))
+    PetscCall(PetscInfo(NULL,
+                        "%d ranks on this node share %" PetscInt_FMT " GPU(s): the processes time-slice each GPU and every ghost exchange waits for the "
+                                                                     "others' slices; on one H200, 2 ranks solved 15x slower than 1 (docs/performance.md)\n",
+                        lsize, ndev));
   if (view) {
     PetscCall(SbpmgCLView(cl, PETSC_VIEWER_STDOUT_(comm)));
     if (size > 1) {
@@ -302,9 +306,11 @@ PetscErrorCode SbpmgCLDestroy(SbpmgCL *cl)
     PetscCallMPI(MPI_Comm_size(c->comm, &size));
     if (size > 1) { /* each rank's own counters; not collective (ranks may destroy their contexts at different times) */
       PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDOUT, "[%d] sbpmg OpenCL device %s: transfers host->device: %.0f (%.3f MB), device->host: %.0f (%.3f MB)\n",
-                             rank, c->device_name, c->stats.htod_count, c->stats.htod_bytes / 1e6, c->stats.dtoh_count, c->stats.dtoh_bytes / 1e6));
-    } else PetscCall(SbpmgCLView(c, PETSC_VIEWER_STDOUT_(c->comm)));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDOUT,
+                             "[%d] sbpmg OpenCL device %s: transfers host->device: %.0f (%.3f MB), device->host: %.0f (%.3f MB)\n", rank, c->device_name,
+                             c->stats.htod_count, c->stats.htod_bytes / 1e6, c->stats.dtoh_count, c->stats.dtoh_bytes / 1e6));
+    } else
+      PetscCall(SbpmgCLView(c, PETSC_VIEWER_STDOUT_(c->comm)));
   }
   PetscCall(SbpmgCLReleasePrograms(c));
   if (c->queue) {
@@ -441,17 +447,19 @@ PetscErrorCode SbpmgCLView(SbpmgCL cl, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg OpenCL device: %s (%s) on platform %" PetscInt_FMT " \"%s\"\n", cl->device_name, SbpmgCLTypeName(cl->type), cl->platform_index,
-                                   cl->platform_name));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg OpenCL device: %s (%s) on platform %" PetscInt_FMT " \"%s\"\n", cl->device_name, SbpmgCLTypeName(cl->type),
+                                   cl->platform_index, cl->platform_name));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, driver %s, %u compute units, %.1f GiB global memory (max allocation %.1f GiB), %.0f KiB local, fp64 %s\n", cl->device_version,
-                                   cl->driver_version, cl->compute_units, cl->global_mem / 1073741824.0, cl->max_alloc / 1073741824.0, cl->local_mem / 1024.0,
-                                   cl->fp64 ? "yes" : "no"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s%s, precision %s\n", cl->kernel_dir[0] ? "from " : "embedded in the library", cl->kernel_dir, SBPMG_REAL_NAME));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "programs built %" PetscInt_FMT ", cache hits %" PetscInt_FMT "; device memory in use %.3f MiB%s\n", cl->stats.programs_built,
-                                   cl->stats.program_cache_hits, cl->mem_used / 1048576.0, cl->mem_cap ? " (capped by -cl_mem_cap)" : ""));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "transfers host->device: %.0f (%.3f MB), device->host: %.0f (%.3f MB)\n", cl->stats.htod_count, cl->stats.htod_bytes / 1e6,
-                                   cl->stats.dtoh_count, cl->stats.dtoh_bytes / 1e6));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, driver %s, %u compute units, %.1f GiB global memory (max allocation %.1f GiB), %.0f KiB local, fp64 %s\n",
+                                   cl->device_version, cl->driver_version, cl->compute_units, cl->global_mem / 1073741824.0, cl->max_alloc / 1073741824.0,
+                                   cl->local_mem / 1024.0, cl->fp64 ? "yes" : "no"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s%s, precision %s\n", cl->kernel_dir[0] ? "from " : "embedded in the library", cl->kernel_dir,
+                                   SBPMG_REAL_NAME));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "programs built %" PetscInt_FMT ", cache hits %" PetscInt_FMT "; device memory in use %.3f MiB%s\n",
+                                   cl->stats.programs_built, cl->stats.program_cache_hits, cl->mem_used / 1048576.0,
+                                   cl->mem_cap ? " (capped by -cl_mem_cap)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "transfers host->device: %.0f (%.3f MB), device->host: %.0f (%.3f MB)\n", cl->stats.htod_count,
+                                   cl->stats.htod_bytes / 1e6, cl->stats.dtoh_count, cl->stats.dtoh_bytes / 1e6));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
@@ -481,12 +489,14 @@ PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL cl, cl_mem_flags flags, size_t bytes,
 
   PetscFunctionBegin;
   PetscCheck(!cl->mem_cap || cl->mem_used + nbytes <= cl->mem_cap, PETSC_COMM_SELF, PETSC_ERR_MEM,
-             "Device allocation of %zu bytes refused: -cl_mem_cap %.3f MiB with %zu bytes already in use on %s", nbytes, cl->mem_cap / 1048576.0, cl->mem_used, cl->device_name);
-  PetscCheck(nbytes <= cl->max_alloc, PETSC_COMM_SELF, PETSC_ERR_MEM, "Device allocation of %zu bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes on %s", nbytes,
-             (unsigned long long)cl->max_alloc, cl->device_name);
+             "Device allocation of %zu bytes refused: -cl_mem_cap %.3f MiB with %zu bytes already in use on %s", nbytes, cl->mem_cap / 1048576.0, cl->mem_used,
+             cl->device_name);
+  PetscCheck(nbytes <= cl->max_alloc, PETSC_COMM_SELF, PETSC_ERR_MEM, "Device allocation of %zu bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes on %s",
+             nbytes, (unsigned long long)cl->max_alloc, cl->device_name);
   *mem = clCreateBuffer(cl->context, flags, nbytes, NULL, &err);
-  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err), "OpenCL error %d (%s): allocating a device buffer of %zu bytes on %s (%zu bytes in use)", (int)err,
-             SbpmgCLErrorName(err), nbytes, cl->device_name, cl->mem_used);
+  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err),
+             "OpenCL error %d (%s): allocating a device buffer of %zu bytes on %s (%zu bytes in use)", (int)err, SbpmgCLErrorName(err), nbytes, cl->device_name,
+             cl->mem_used);
   cl->mem_used += nbytes;
   sbpmg_cl_global.live_buffers++;
   sbpmg_cl_global.device_bytes += nbytes;
@@ -563,7 +573,8 @@ PetscErrorCode SbpmgCLSetArg(cl_kernel k, cl_uint index, size_t size, const void
   if (err != CL_SUCCESS) {
     char name[128] = "?";
     (void)clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) setting argument %u (%zu bytes) of kernel %s", (int)err, SbpmgCLErrorName(err), index, size, name);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) setting argument %u (%zu bytes) of kernel %s", (int)err, SbpmgCLErrorName(err), index, size,
+            name);
   }
   PetscFunctionReturn(0);
 }
@@ -575,9 +586,9 @@ PetscErrorCode SbpmgCLSetArgs(cl_kernel k, cl_uint first, PetscInt npairs, ...)
   PetscFunctionBegin;
   va_start(ap, npairs);
   for (PetscInt i = 0; i < npairs; i++) {
-    size_t      size  = va_arg(ap, size_t);
-    const void *value = va_arg(ap, const void *);
-    PetscErrorCode ierr = SbpmgCLSetArg(k, first + (cl_uint)i, size, value);
+    size_t         size  = va_arg(ap, size_t);
+    const void    *value = va_arg(ap, const void *);
+    PetscErrorCode ierr  = SbpmgCLSetArg(k, first + (cl_uint)i, size, value);
     if (ierr) {
       va_end(ap);
       PetscCall(ierr);
@@ -601,8 +612,8 @@ static PetscErrorCode SbpmgCLLaunch(SbpmgCL cl, cl_kernel k, cl_uint dim, const 
   if (err != CL_SUCCESS) {
     char name[128] = "?";
     (void)clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL);
-    SETERRQ(PETSC_COMM_SELF, SbpmgCLErrorCode(err), "OpenCL error %d (%s) launching kernel %s on %u-D range %zu x %zu (local %zu x %zu)", (int)err, SbpmgCLErrorName(err), name, dim,
-            g[0], dim > 1 ? g[1] : 1, local ? local[0] : 0, local && dim > 1 ? local[1] : 0);
+    SETERRQ(PETSC_COMM_SELF, SbpmgCLErrorCode(err), "OpenCL error %d (%s) launching kernel %s on %u-D range %zu x %zu (local %zu x %zu)", (int)err,
+            SbpmgCLErrorName(err), name, dim, g[0], dim > 1 ? g[1] : 1, local ? local[0] : 0, local && dim > 1 ? local[1] : 0);
   }
   PetscFunctionReturn(0);
 }
