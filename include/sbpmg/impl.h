@@ -133,6 +133,7 @@ struct _n_SbpHalo {
   PetscScalar *hs, *hr;            /* and on the host */
   MPI_Request  req[16];
   PetscBool    inflight;
+  cl_kernel    kpack, kunpack; /* looked up at the first exchange, owned by the program cache */
 };
 
 PETSC_EXTERN PetscErrorCode SbpHaloCreate(DM, SbpmgCL, SbpHalo *);
@@ -143,6 +144,26 @@ PETSC_EXTERN PetscErrorCode SbpHaloEnd(SbpHalo);
 struct _SbpProblemOps {
   PetscErrorCode (*view)(SbpProblem, PetscViewer);
 };
+
+/* The device kernels of a problem's level (kernels/sbp.cl, smooth.cl, transfer.cl), looked up once per problem: a lookup through
+   the program cache copies and compares the whole source, too slow for every launch. */
+typedef enum {
+  SBP_K_APPLY,
+  SBP_K_APPLY_PATCH,
+  SBP_K_APPLY_INNER,
+  SBP_K_DIAGONAL,
+  SBP_K_DIAGONAL_PATCH,
+  SBP_K_NORM,
+  SBP_K_NORM_PATCH,
+  SBP_K_SMOOTH,
+  SBP_K_SMOOTH_PATCH,
+  SBP_K_SMOOTH_INNER,
+  SBP_K_PROLONG,
+  SBP_K_PROLONG_PATCH,
+  SBP_K_RESTRICT,
+  SBP_K_RESTRICT_PATCH,
+  SBP_K_COUNT
+} SbpKernel;
 
 struct _p_SbpProblem {
   PETSCHEADER(struct _SbpProblemOps);
@@ -169,12 +190,13 @@ struct _p_SbpProblem {
   PetscReal         *geom;                /* x, y, xr, xs, yr, ys per ghosted node (6 per node) */
   SbpmgCL            cl;                  /* device path: the context and the coefficients on the device (ghosted patch) */
   cl_mem             d_crr, d_css, d_crs, d_J;
-  SbpHalo            halo;  /* device path on several ranks: the ghost exchange (NULL on one rank) */
-  PetscInt           in[4]; /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
-                               stays in the owned block (empty: ilo > ihi or jlo > jhi) */
-  PetscInt  overlap_min;    /* split the kernels around the exchange when the interior box has this many nodes */
-  PetscBool overlap;        /* resolved at set-up: the interior runs while the ghosts are exchanged */
-  PetscBool split;          /* device: the interior box in the lean *_inner kernels, the rim apart (-sbp_split) */
+  SbpHalo            halo;        /* device path on several ranks: the ghost exchange (NULL on one rank) */
+  PetscInt           in[4];       /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
+                                     stays in the owned block (empty: ilo > ihi or jlo > jhi) */
+  PetscInt  overlap_min;          /* split the kernels around the exchange when the interior box has this many nodes */
+  PetscBool overlap;              /* resolved at set-up: the interior runs while the ghosts are exchanged */
+  PetscBool split;                /* device: the interior box in the lean *_inner kernels, the rim apart (-sbp_split) */
+  cl_kernel kernels[SBP_K_COUNT]; /* SbpProblemGetKernel(): owned by the program cache of cl */
 };
 
 /* Index of global node (i,j) in the ghosted patch arrays. */
@@ -216,6 +238,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemCountLevels(SbpProblem, PetscInt *, PetscI
 PETSC_EXTERN PetscErrorCode SbpProblemGetProcessGrid(SbpProblem, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode SbpProblemLaunchExchanged(SbpProblem, Vec, cl_kernel, cl_kernel, cl_uint, cl_uint);
 PETSC_EXTERN PetscErrorCode SbpProblemLaunchOwned(SbpProblem, cl_kernel, cl_kernel, cl_uint);
+PETSC_EXTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, cl_kernel *);
 /* The multi-rank launch regions of the owned block (kernels/sbp.cl sbp_region_node): all of it, the interior box, the rim around it. */
 typedef enum { SBP_REGION_ALL, SBP_REGION_INTERIOR, SBP_REGION_RIM } SbpRegion;
 PETSC_EXTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uint, SbpRegion);

@@ -129,8 +129,8 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp+smooth", NULL, owned ? "mg_smooth_patch" : "mg_smooth", &ks[0]));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp+smooth", NULL, "mg_smooth_inner", &ks[1]));
+  PetscCall(SbpProblemGetKernel(p, owned ? SBP_K_SMOOTH_PATCH : SBP_K_SMOOTH, &ks[0]));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_SMOOTH_INNER, &ks[1]));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
   if (!zero && !p->halo) PetscCall(VecOpenCLGetBufferRead(x, &xb));
   PetscCall(VecOpenCLGetBufferRead(b, &bb));

@@ -48,12 +48,14 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, 
   PetscInt   nin = in->xm * in->ym, nout = out->xm * out->ym;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgCLGetKernel(f->cl, "transfer", NULL, prolong ? "mg_prolong_patch" : "mg_restrict_patch", &k));
+  PetscCall(SbpProblemGetKernel(f, prolong ? SBP_K_PROLONG_PATCH : SBP_K_RESTRICT_PATCH, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(SbpHaloBegin(in->halo, x));
   PetscCall(SbpHaloEnd(in->halo));
-  if (add) PetscCall(VecOpenCLGetBuffer(y, &yb));
-  else PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  if (add)
+    PetscCall(VecOpenCLGetBuffer(y, &yb));
+  else
+    PetscCall(VecOpenCLGetBufferWrite(y, &yb));
   gh.s[0]  = (cl_int)in->gxs;
   gh.s[1]  = (cl_int)in->gys;
   gh.s[2]  = (cl_int)in->gxm;
@@ -65,11 +67,13 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, 
   if (prolong)
     PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(cl_mem), &in->halo->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
   else
-    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &in->halo->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4),
-                             &own));
+    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &in->halo->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb,
+                             sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
   PetscCall(SbpmgCLLaunch2D(f->cl, k, global, f->wg));
-  if (add) PetscCall(VecOpenCLRestoreBuffer(y, &yb));
-  else PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  if (add)
+    PetscCall(VecOpenCLRestoreBuffer(y, &yb));
+  else
+    PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(3 * nin + nout * (add ? 2 : 1)) * sizeof(PetscReal)));
   PetscFunctionReturn(0);
 }
@@ -89,18 +93,22 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x
     PetscCall(SbpTransferDevicePatch(t, prolong, x, y, add));
     PetscFunctionReturn(0);
   }
-  PetscCall(SbpmgCLGetKernel(f->cl, "transfer", NULL, prolong ? "mg_prolong" : "mg_restrict", &k));
+  PetscCall(SbpProblemGetKernel(f, prolong ? SBP_K_PROLONG : SBP_K_RESTRICT, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(VecOpenCLGetBufferRead(x, &xb));
-  if (add) PetscCall(VecOpenCLGetBuffer(y, &yb));
-  else PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  if (add)
+    PetscCall(VecOpenCLGetBuffer(y, &yb));
+  else
+    PetscCall(VecOpenCLGetBufferWrite(y, &yb));
   PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &xb, sizeof(int), &iadd, sizeof(cl_mem), &yb));
   global[0] = prolong ? (size_t)f->Nr + 1 : (size_t)f->Nr / 2 + 1;
   global[1] = prolong ? (size_t)f->Ns + 1 : (size_t)f->Ns / 2 + 1;
   PetscCall(SbpmgCLLaunch2D(f->cl, k, global, f->wg));
   PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
-  if (add) PetscCall(VecOpenCLRestoreBuffer(y, &yb));
-  else PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  if (add)
+    PetscCall(VecOpenCLRestoreBuffer(y, &yb));
+  else
+    PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(nin + nout * (add ? 2 : 1)) * sizeof(PetscReal)));
   PetscFunctionReturn(0);
 }
@@ -123,7 +131,7 @@ static PetscErrorCode SbpTransferHost(SbpTransfer *t, PetscBool prolong, Vec x, 
     for (PetscInt i = out->xs; i < out->xs + out->xm; i++) {
       PetscReal v = prolong ? mg_prolong_point((int)i, (int)j, xa, in->gxs, in->gys, in->gxm)
                             : mg_restrict_point((int)i, (int)j, (int)in->Nr, (int)in->Ns, xa, in->gxs, in->gys, in->gxm);
-      ya[j][i] = add ? ya[j][i] + v : v;
+      ya[j][i]    = add ? ya[j][i] + v : v;
     }
   PetscCall(DMDAVecRestoreArray(out->da, y, &ya));
   PetscCall(VecRestoreArrayRead(xl, &xa));
@@ -140,8 +148,10 @@ static PetscErrorCode SbpTransferApply(Mat P, PetscBool prolong, Vec x, Vec y, P
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(P, &t));
   PetscCall(SbpTransferOnDevice(t->fine, x, y, &dev));
-  if (dev) PetscCall(SbpTransferDevice(t, prolong, x, y, add));
-  else PetscCall(SbpTransferHost(t, prolong, x, y, add));
+  if (dev)
+    PetscCall(SbpTransferDevice(t, prolong, x, y, add));
+  else
+    PetscCall(SbpTransferHost(t, prolong, x, y, add));
   PetscFunctionReturn(0);
 }
 
@@ -190,31 +200,35 @@ PetscErrorCode SbpProblemCreateProlongation(SbpProblem coarse, SbpProblem fine, 
   PetscFunctionBegin;
   PetscCheck(coarse->setupcalled && fine->setupcalled, PetscObjectComm((PetscObject)fine), PETSC_ERR_ORDER, "Set both problems up first");
   PetscCheck(fine->Nr == 2 * coarse->Nr && fine->Ns == 2 * coarse->Ns, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_SIZ,
-             "The coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " is not the even nodes of the fine grid %" PetscInt_FMT " x %" PetscInt_FMT, coarse->Nr, coarse->Ns, fine->Nr, fine->Ns);
+             "The coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " is not the even nodes of the fine grid %" PetscInt_FMT " x %" PetscInt_FMT, coarse->Nr,
+             coarse->Ns, fine->Nr, fine->Ns);
   PetscCheck(coarse->use_device == fine->use_device, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_INCOMP, "The two problems have different backends");
   {
     /* each rank's transfers read only the ghosted patch of the input grid (both paths rely on it; DMCoarsen's ownership ranges
        give it, other layouts need not) */
-    PetscInt    bad = 0, anybad;
-    PetscInt    ie = fine->xs + fine->xm - 1, je = fine->ys + fine->ym - 1; /* P reads coarse i/2 and, for odd i, i/2 + 1 */
-    PetscInt    ilo = fine->xs / 2, ihi = ie / 2 + (ie & 1), jlo = fine->ys / 2, jhi = je / 2 + (je & 1);
-    PetscInt    flo = PetscMax(2 * coarse->xs - 1, 0), fhi = PetscMin(2 * (coarse->xs + coarse->xm - 1) + 1, fine->Nr), glo = PetscMax(2 * coarse->ys - 1, 0),
+    PetscInt bad = 0, anybad;
+    PetscInt ie = fine->xs + fine->xm - 1, je = fine->ys + fine->ym - 1; /* P reads coarse i/2 and, for odd i, i/2 + 1 */
+    PetscInt ilo = fine->xs / 2, ihi = ie / 2 + (ie & 1), jlo = fine->ys / 2, jhi = je / 2 + (je & 1);
+    PetscInt flo = PetscMax(2 * coarse->xs - 1, 0), fhi = PetscMin(2 * (coarse->xs + coarse->xm - 1) + 1, fine->Nr), glo = PetscMax(2 * coarse->ys - 1, 0),
              ghi = PetscMin(2 * (coarse->ys + coarse->ym - 1) + 1, fine->Ns);
     PetscMPIInt size;
     if (ilo < coarse->gxs || ihi >= coarse->gxs + coarse->gxm || jlo < coarse->gys || jhi >= coarse->gys + coarse->gym) bad = 1;
     if (flo < fine->gxs || fhi >= fine->gxs + fine->gxm || glo < fine->gys || ghi >= fine->gys + fine->gym) bad = 1;
     PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)fine)));
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)fine), &size));
-    PetscCheck(!anybad, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_INCOMP,
-               "The ownership of the coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " on %d MPI ranks does not match the fine grid's: a transfer would read beyond the ghost points; create the coarse problem with SbpProblemCoarsen()",
-               coarse->Nr, coarse->Ns, size);
+    PetscCheck(
+        !anybad, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_INCOMP,
+        "The ownership of the coarse grid %" PetscInt_FMT " x %" PetscInt_FMT
+        " on %d MPI ranks does not match the fine grid's: a transfer would read beyond the ghost points; create the coarse problem with SbpProblemCoarsen()",
+        coarse->Nr, coarse->Ns, size);
   }
   PetscCall(PetscNew(&t));
   t->fine   = fine;
   t->coarse = coarse;
   PetscCall(PetscObjectReference((PetscObject)fine));
   PetscCall(PetscObjectReference((PetscObject)coarse));
-  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), fine->xm * fine->ym, coarse->xm * coarse->ym, (fine->Nr + 1) * (fine->Ns + 1), (coarse->Nr + 1) * (coarse->Ns + 1), t, P));
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), fine->xm * fine->ym, coarse->xm * coarse->ym, (fine->Nr + 1) * (fine->Ns + 1),
+                           (coarse->Nr + 1) * (coarse->Ns + 1), t, P));
   PetscCall(MatShellSetContextDestroy(*P, SbpTransferDestroy));
   PetscCall(MatShellSetVecType(*P, fine->use_device ? VECOPENCL : VECSTANDARD));
   PetscCall(MatShellSetOperation(*P, MATOP_MULT, (void (*)(void))MatMult_SbpProlong));

@@ -70,6 +70,40 @@ static PetscErrorCode SbpLaunch2D(SbpProblem p, cl_kernel k)
   PetscFunctionReturn(0);
 }
 
+static const struct {
+  const char *program, *name;
+} SbpKernelNames[SBP_K_COUNT] = {
+    {"sbp", "sbp_apply"},
+    {"sbp", "sbp_apply_patch"},
+    {"sbp", "sbp_apply_inner"},
+    {"sbp", "sbp_diagonal"},
+    {"sbp", "sbp_diagonal_patch"},
+    {"sbp", "sbp_norm"},
+    {"sbp", "sbp_norm_patch"},
+    {"sbp+smooth", "mg_smooth"},
+    {"sbp+smooth", "mg_smooth_patch"},
+    {"sbp+smooth", "mg_smooth_inner"},
+    {"transfer", "mg_prolong"},
+    {"transfer", "mg_prolong_patch"},
+    {"transfer", "mg_restrict"},
+    {"transfer", "mg_restrict_patch"},
+};
+
+/*@C
+   SbpProblemGetKernel - A device kernel of the problem's level, built on first use and kept by the problem.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, cl_kernel *k)
+{
+  PetscFunctionBegin;
+  if (!p->kernels[id]) PetscCall(SbpmgCLGetKernel(p->cl, SbpKernelNames[id].program, NULL, SbpKernelNames[id].name, &p->kernels[id]));
+  *k = p->kernels[id];
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemLaunchRegion - Launch a kernel of the multi-rank path (kernels/sbp.cl, "the multi-rank path") over a region of the
    owned nodes: set its last four arguments, from index first on (the ghosted patch, the owned block, the interior box, the
@@ -188,8 +222,8 @@ static PetscErrorCode SbpApplyDeviceOwned(SbpProblem p, Vec x, Vec z, PetscReal 
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply_patch", &ks[0]));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply_inner", &ks[1]));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, &ks[0]));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_INNER, &ks[1]));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   if (!p->halo) PetscCall(VecOpenCLGetBufferRead(x, &xb));
   if (z && z != y) {
@@ -238,7 +272,7 @@ static PetscErrorCode SbpApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
     PetscCall(SbpApplyDeviceOwned(p, x, z, scale, y));
     PetscFunctionReturn(0);
   }
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, "sbp_apply", &k));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(VecOpenCLGetBufferRead(x, &xb));
   if (z && z != y) {
@@ -276,7 +310,7 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
   PetscFunctionBegin;
   PetscCall(SbpCheckDeviceVec(p, d, "the diagonal"));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, p->halo ? "sbp_diagonal_patch" : "sbp_diagonal", &k));
+  PetscCall(SbpProblemGetKernel(p, p->halo ? SBP_K_DIAGONAL_PATCH : SBP_K_DIAGONAL, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(VecOpenCLGetBufferWrite(d, &db));
   PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem),
@@ -473,7 +507,7 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
   PetscFunctionBegin;
   PetscCall(SbpCheckDeviceVec(p, x, "x"));
   PetscCall(SbpCheckDeviceVec(p, y, "y"));
-  PetscCall(SbpmgCLGetKernel(p->cl, "sbp", NULL, p->halo ? "sbp_norm_patch" : "sbp_norm", &k));
+  PetscCall(SbpProblemGetKernel(p, p->halo ? SBP_K_NORM_PATCH : SBP_K_NORM, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpNorm));
   if (x == y) {
     PetscCall(VecOpenCLGetBuffer(x, &xb));

@@ -40,20 +40,20 @@ static PetscInt SbpHaloAppendBox(PetscInt x0, PetscInt x1, PetscInt y0, PetscInt
 @*/
 PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, SbpHalo *halo)
 {
-  SbpHalo          h;
-  PetscInt         dim, M, N, m, n, s, pi, pj, nsend = 0, nrecv = 0, *sx, *sy;
-  const PetscInt  *lx, *ly;
-  DMBoundaryType   bx, by;
-  DMDAStencilType  st;
-  PetscMPIInt      rank;
-  int             *sidx, *ridx;
+  SbpHalo         h;
+  PetscInt        dim, M, N, m, n, s, pi, pj, nsend = 0, nrecv = 0, *sx, *sy;
+  const PetscInt *lx, *ly;
+  DMBoundaryType  bx, by;
+  DMDAStencilType st;
+  PetscMPIInt     rank;
+  int            *sidx, *ridx;
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(da, &dim, &M, &N, NULL, &m, &n, NULL, NULL, &s, &bx, &by, NULL, &st));
   PetscCheck(dim == 2 && bx == DM_BOUNDARY_NONE && by == DM_BOUNDARY_NONE && st == DMDA_STENCIL_BOX, PetscObjectComm((PetscObject)da), PETSC_ERR_SUP,
              "The device ghost exchange needs a 2D DMDA with a box stencil and no periodic boundaries");
   PetscCall(PetscNew(&h));
-  h->cl   = cl;
+  h->cl = cl;
   PetscCall(SbpmgCLReference(cl));
   h->comm = PetscObjectComm((PetscObject)da);
   PetscCall(PetscObjectGetNewTag((PetscObject)da, &h->tag));
@@ -67,7 +67,8 @@ PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, SbpHalo *halo)
   for (PetscInt q = 0; q < n; q++) sy[q + 1] = sy[q] + ly[q];
   pi = rank % m; /* DMDA numbers ranks r fastest */
   pj = rank / m;
-  PetscCheck(sx[pi] == h->xs && sy[pj] == h->ys, PETSC_COMM_SELF, PETSC_ERR_PLIB, "DMDA rank layout not as expected: rank %d owns (%" PetscInt_FMT ",%" PetscInt_FMT ")", rank, h->xs, h->ys);
+  PetscCheck(sx[pi] == h->xs && sy[pj] == h->ys, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "DMDA rank layout not as expected: rank %d owns (%" PetscInt_FMT ",%" PetscInt_FMT ")", rank, h->xs, h->ys);
 
   /* two passes over the neighbours (dy slowest, then dx, as DMDAGetNeighbors): count, then fill the index lists */
   sidx = ridx = NULL;
@@ -106,7 +107,8 @@ PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, SbpHalo *halo)
   PetscCall(PetscFree2(sx, sy));
   /* the ghost region is exactly what the neighbours send */
   PetscCheck(nrecv + h->xm * h->ym == h->gxm * h->gym, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "Ghost exchange plan: %" PetscInt_FMT " received + %" PetscInt_FMT " owned != %" PetscInt_FMT " ghosted nodes", nrecv, h->xm * h->ym, h->gxm * h->gym);
+             "Ghost exchange plan: %" PetscInt_FMT " received + %" PetscInt_FMT " owned != %" PetscInt_FMT " ghosted nodes", nrecv, h->xm * h->ym,
+             h->gxm * h->gym);
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)h->gxm * h->gym * sizeof(PetscScalar), &h->patch));
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_ONLY, (size_t)nsend * sizeof(int), &h->sidx));
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_ONLY, (size_t)nrecv * sizeof(int), &h->ridx));
@@ -175,10 +177,11 @@ PetscErrorCode SbpHaloBegin(SbpHalo h, Vec x)
     PetscCall(PetscMPIIntCast(h->roff[q + 1] - h->roff[q], &cnt));
     PetscCallMPI(MPI_Irecv(h->hr + h->roff[q], cnt, MPIU_SCALAR, h->nb[q], h->tag, h->comm, &h->req[q]));
   }
-  PetscCall(SbpmgCLGetKernel(h->cl, "halo", NULL, "halo_pack", &k));
+  if (!h->kpack) PetscCall(SbpmgCLGetKernel(h->cl, "halo", NULL, "halo_pack", &h->kpack));
+  k = h->kpack;
   PetscCall(VecOpenCLGetBufferRead(x, &xb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 10, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &ox, sizeof(int), &oy, sizeof(int), &gxm, sizeof(cl_mem), &xb, sizeof(cl_mem), &h->patch,
-                           sizeof(int), &nsend, sizeof(cl_mem), &h->sidx, sizeof(cl_mem), &h->sbuf));
+  PetscCall(SbpmgCLSetArgs(k, 0, 10, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &ox, sizeof(int), &oy, sizeof(int), &gxm, sizeof(cl_mem), &xb,
+                           sizeof(cl_mem), &h->patch, sizeof(int), &nsend, sizeof(cl_mem), &h->sidx, sizeof(cl_mem), &h->sbuf));
   PetscCall(SbpmgCLLaunch1D(h->cl, k, global, 0));
   PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   /* blocking: waits for halo_pack only, the queue being in order and the caller's kernels not yet enqueued */
@@ -208,7 +211,8 @@ PetscErrorCode SbpHaloEnd(SbpHalo h)
   PetscCallMPI(MPI_Waitall((PetscMPIInt)(2 * h->nnb), h->req, MPI_STATUSES_IGNORE));
   h->inflight = PETSC_FALSE;
   PetscCall(SbpmgCLWriteBuffer(h->cl, h->rbuf, 0, (size_t)nrecv * sizeof(PetscScalar), h->hr));
-  PetscCall(SbpmgCLGetKernel(h->cl, "halo", NULL, "halo_unpack", &k));
+  if (!h->kunpack) PetscCall(SbpmgCLGetKernel(h->cl, "halo", NULL, "halo_unpack", &h->kunpack));
+  k = h->kunpack;
   PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &nrecv, sizeof(cl_mem), &h->ridx, sizeof(cl_mem), &h->rbuf, sizeof(cl_mem), &h->patch));
   PetscCall(SbpmgCLLaunch1D(h->cl, k, (size_t)nrecv, 0));
   PetscFunctionReturn(0);
