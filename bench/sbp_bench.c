@@ -96,7 +96,32 @@ static PetscErrorCode BenchSolve(SbpProblem p, Mat A, Vec x, const char prefix[]
   PetscFunctionReturn(0);
 }
 
-static PetscInt wgs[32], nwg = 0;
+/* correctness: the device kernel against the host loops (the same point formula compiled as C) on the same input */
+static PetscErrorCode CheckApply(Mat A, Vec x, Vec y, PetscInt N, PetscReal *diff, PetscReal *scale)
+{
+  Vec xh, yh, yd;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, (N + 1) * (N + 1), &xh));
+  PetscCall(VecDuplicate(xh, &yh));
+  PetscCall(VecDuplicate(xh, &yd));
+  PetscCall(VecCopy(x, xh));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(MatMult(A, xh, yh)); /* host vectors take the host path */
+  PetscCall(VecCopy(y, yd));
+  PetscCall(VecAXPY(yd, -1, yh));
+  PetscCall(VecNorm(yd, NORM_INFINITY, diff));
+  PetscCall(VecNorm(yh, NORM_INFINITY, scale));
+  PetscCheck(*diff <= 1e-12 * *scale, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "N = %" PetscInt_FMT ": device apply differs from the host path by %g", N,
+             (double)(*diff / *scale));
+  PetscCall(VecDestroy(&xh));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(VecDestroy(&yd));
+  PetscFunctionReturn(0);
+}
+
+static PetscInt wgs[32], nwg       = 0;
+static PetscInt shapes[32], nshape = 0; /* -bench_shapes rows:split_min pairs, flattened */
 
 /* The best of reps applies, the queue drained around each. */
 static PetscErrorCode TimeApply(Mat A, Vec x, Vec y, PetscInt reps, PetscLogDouble *best)
@@ -120,7 +145,7 @@ static PetscErrorCode BenchN(PetscInt N, PetscInt reps, PetscReal copy, FILE *cs
 {
   SbpProblem     p;
   Mat            A;
-  Vec            x, y, xh, yh, yd;
+  Vec            x, y;
   PetscRandom    rnd;
   PetscLogDouble best, tprob0, tprob1;
   PetscReal      diff, scale, gbs, points = (PetscReal)(N + 1) * (N + 1);
@@ -138,21 +163,7 @@ static PetscErrorCode BenchN(PetscInt N, PetscInt reps, PetscReal copy, FILE *cs
   PetscCall(PetscRandomSetSeed(rnd, 42));
   PetscCall(PetscRandomSeed(rnd));
   PetscCall(VecSetRandom(x, rnd));
-  /* correctness: the device kernel against the host loops (the same point formula compiled as C) */
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, (N + 1) * (N + 1), &xh));
-  PetscCall(VecDuplicate(xh, &yh));
-  PetscCall(VecDuplicate(xh, &yd));
-  PetscCall(VecCopy(x, xh));
-  PetscCall(MatMult(A, x, y));
-  PetscCall(MatMult(A, xh, yh)); /* host vectors take the host path */
-  PetscCall(VecCopy(y, yd));
-  PetscCall(VecAXPY(yd, -1, yh));
-  PetscCall(VecNorm(yd, NORM_INFINITY, &diff));
-  PetscCall(VecNorm(yh, NORM_INFINITY, &scale));
-  PetscCheck(diff <= 1e-12 * scale, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "N = %" PetscInt_FMT ": device apply differs from the host path by %g", N, (double)(diff / scale));
-  PetscCall(VecDestroy(&xh));
-  PetscCall(VecDestroy(&yh));
-  PetscCall(VecDestroy(&yd));
+  PetscCall(CheckApply(A, x, y, N, &diff, &scale));
   PetscCall(TimeApply(A, x, y, reps, &best));
   gbs = 40.0 * points / best / 1e9;
   /* other work-group shapes of the apply (-bench_wg 32,4,64,4,...: pairs) */
@@ -163,20 +174,36 @@ static PetscErrorCode BenchN(PetscInt N, PetscInt reps, PetscReal copy, FILE *cs
     p->wg[1]               = (size_t)wgs[w + 1];
     PetscCall(MatMult(A, x, y)); /* builds nothing new, but warms the caches for this shape */
     PetscCall(TimeApply(A, x, y, reps, &bw));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  N %" PetscInt_FMT " apply with work-group %" PetscInt_FMT " x %" PetscInt_FMT ": %.3f ms, %.1f GB/s (%.1f%% of copy)\n", N, wgs[w], wgs[w + 1], bw * 1e3,
-                          40.0 * points / bw / 1e9, 100 * 40.0 * points / bw / 1e9 / copy));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "  N %" PetscInt_FMT " apply with work-group %" PetscInt_FMT " x %" PetscInt_FMT ": %.3f ms, %.1f GB/s (%.1f%% of copy)\n", N, wgs[w],
+                          wgs[w + 1], bw * 1e3, 40.0 * points / bw / 1e9, 100 * 40.0 * points / bw / 1e9 / copy));
     p->wg[0] = keep[0];
     p->wg[1] = keep[1];
   }
-  for (PetscInt c = 0; c < (solve ? nprefix : 1); c++) {
-    SolveResult r = {0, 0, 0, 0};
-    if (solve) PetscCall(BenchSolve(p, A, x, prefixes[c], rtol, &r));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6" PetscInt_FMT " %12.0f %10.3e %10.3f %9.1f %7.1f%% %-8s %5" PetscInt_FMT " %9.3f %9.1f %8.2f %11.4e %8.2f\n", N, points, (double)(diff / scale), best * 1e3,
-                          gbs, 100 * gbs / copy, solve && prefixes[c][0] ? prefixes[c] : "-", r.its, r.tsetup, r.tsolve * 1e3, r.its ? r.tsolve * 1e3 / r.its : 0.0, (double)r.eH,
-                          tprob1 - tprob0));
-    if (csv)
-      fprintf(csv, "%d,%.0f,%.3e,%.6e,%.2f,%.2f,%s,%d,%.4f,%.6f,%.6f,%.6e,%.3f\n", (int)N, (double)points, (double)(diff / scale), best, (double)gbs, (double)(100 * gbs / copy),
-              solve && prefixes[c][0] ? prefixes[c] : "-", (int)r.its, r.tsetup, r.tsolve, r.its ? r.tsolve / r.its : 0.0, (double)r.eH, tprob1 - tprob0);
+  for (PetscInt sh = 0; sh < PetscMax(nshape / 2, 1); sh++) {
+    char shape[32] = "";
+    if (nshape >= 2) { /* the lean kernels' rows per work-item, and the split threshold the coarse levels inherit */
+      p->inner_rows = shapes[2 * sh];
+      p->split_min  = shapes[2 * sh + 1];
+      PetscCall(SbpProblemResolveKernels(p));
+      p->split_on = p->split; /* the fine level itself always splits when asked to */
+      PetscCall(PetscSNPrintf(shape, sizeof(shape), "r%" PetscInt_FMT "s%" PetscInt_FMT ":", p->inner_rows, p->split_min));
+      PetscCall(CheckApply(A, x, y, N, &diff, &scale)); /* the device apply against the host loops again, with this shape's kernels */
+      PetscCall(TimeApply(A, x, y, reps, &best));
+      gbs = 40.0 * points / best / 1e9;
+    }
+    for (PetscInt c = 0; c < (solve ? nprefix : 1); c++) {
+      SolveResult r = {0, 0, 0, 0};
+      char        config[64];
+      PetscCall(PetscSNPrintf(config, sizeof(config), "%s%s", shape, solve && prefixes[c][0] ? prefixes[c] : "-"));
+      if (solve) PetscCall(BenchSolve(p, A, x, prefixes[c], rtol, &r));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6" PetscInt_FMT " %12.0f %10.3e %10.3f %9.1f %7.1f%% %-8s %5" PetscInt_FMT " %9.3f %9.1f %8.2f %11.4e %8.2f\n",
+                            N, points, (double)(diff / scale), best * 1e3, gbs, 100 * gbs / copy, config, r.its, r.tsetup, r.tsolve * 1e3,
+                            r.its ? r.tsolve * 1e3 / r.its : 0.0, (double)r.eH, tprob1 - tprob0));
+      if (csv)
+        fprintf(csv, "%d,%.0f,%.3e,%.6e,%.2f,%.2f,%s,%d,%.4f,%.6f,%.6f,%.6e,%.3f\n", (int)N, (double)points, (double)(diff / scale), best, (double)gbs,
+                (double)(100 * gbs / copy), config, (int)r.its, r.tsetup, r.tsolve, r.its ? r.tsolve / r.its : 0.0, (double)r.eH, tprob1 - tprob0);
+    }
   }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&x));
@@ -192,7 +219,7 @@ int main(int argc, char **argv)
   PetscBool setn, solve = PETSC_TRUE;
   PetscReal copy = 0, rtol = 1e-8;
   char      csvname[PETSC_MAX_PATH_LEN] = "";
-  FILE     *csv = NULL;
+  FILE     *csv                         = NULL;
   char     *prefixes[16];
   PetscInt  nprefix = 16;
   PetscBool setp;
@@ -207,6 +234,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-bench_csv", "CSV output file", NULL, csvname, csvname, sizeof(csvname), NULL));
   nwg = 32;
   PetscCall(PetscOptionsIntArray("-bench_wg", "Work-group shapes of the apply to compare: x1,y1,x2,y2,...", NULL, wgs, &nwg, NULL));
+  nshape = 32;
+  PetscCall(
+      PetscOptionsIntArray("-bench_shapes", "Kernel shapes to compare: rows,split_min pairs (-sbp_inner_rows, -sbp_split_min)", NULL, shapes, &nshape, NULL));
   PetscCall(PetscOptionsStringArray("-bench_mg_prefixes", "Options prefixes of the solver configurations to time", NULL, prefixes, &nprefix, &setp));
   PetscOptionsEnd();
   if (!setp) {
@@ -221,8 +251,8 @@ int main(int argc, char **argv)
     PetscCall(SbpmgCLView(cl, PETSC_VIEWER_STDOUT_WORLD));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device copy bandwidth (VecCopy, 2^27 doubles): %.1f GB/s\n", (double)copy));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6s %12s %10s %10s %9s %8s %-8s %5s %9s %9s %8s %11s %8s\n", "N", "points", "dev-host", "apply ms", "GB/s", "of copy", "config", "its", "setup s",
-                        "solve ms", "ms/it", "error H", "prob s"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6s %12s %10s %10s %9s %8s %-8s %5s %9s %9s %8s %11s %8s\n", "N", "points", "dev-host", "apply ms", "GB/s",
+                        "of copy", "config", "its", "setup s", "solve ms", "ms/it", "error H", "prob s"));
   if (csvname[0]) {
     csv = fopen(csvname, "w");
     PetscCheck(csv, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", csvname);

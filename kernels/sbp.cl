@@ -12,10 +12,24 @@
     #pragma OPENCL EXTENSION cl_khr_fp64 : enable
   #endif
 typedef SBPMG_REAL sbp_real;
+  #if defined(SBP_COEF) /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
+typedef SBP_COEF sbp_coef;
+  #else
+typedef SBPMG_REAL sbp_coef;
+  #endif
+  #if defined(SBP_INDEX32) /* the lean interior kernels index with 32 bits when every array fits */
+typedef int sbp_index;
+  #else
+typedef long sbp_index;
+  #endif
+  #if !defined(SBP_ROWS) /* rows of the interior box per work-item of the lean kernels (-sbp_inner_rows) */
+    #define SBP_ROWS 1
+  #endif
   #define SBP_FN     inline
   #define SBP_GLOBAL __global
 #else
 typedef PetscReal sbp_real;
+typedef PetscReal sbp_coef;
   #define SBP_FN     static inline
   #define SBP_GLOBAL
 #endif
@@ -30,9 +44,9 @@ typedef PetscReal sbp_real;
    on the host. In diagonal mode, u is the indicator of the centre node (5.5) and is not read. */
 #define SBP_IDX(ii, jj) ((long)(ii) - ox + ld * ((long)(jj) - oy))
 #define SBP_U(ii, jj)   (diag ? (((ii) == i && (jj) == j) ? (sbp_real)1 : (sbp_real)0) : u[SBP_IDX(ii, jj)])
-#define SBP_A(ii, jj)   a[SBP_IDX(ii, jj)]
-#define SBP_B(ii, jj)   b[SBP_IDX(ii, jj)]
-#define SBP_C(ii, jj)   c[SBP_IDX(ii, jj)]
+#define SBP_A(ii, jj)   ((sbp_real)a[SBP_IDX(ii, jj)])
+#define SBP_B(ii, jj)   ((sbp_real)b[SBP_IDX(ii, jj)])
+#define SBP_C(ii, jj)   ((sbp_real)c[SBP_IDX(ii, jj)])
 
 /* (Q v)_k for the h-free first difference Q = H D (2.2), given v at k-1, k, k+1 (unused ends may be anything). */
 SBP_FN sbp_real sbp_q(int k, int N, sbp_real vm, sbp_real v0, sbp_real vp)
@@ -51,7 +65,7 @@ SBP_FN sbp_real sbp_qt(int k, int N, sbp_real wm, sbp_real w0, sbp_real wp)
 }
 
 SBP_FN sbp_real sbp_apply_point(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, SBP_GLOBAL const sbp_real *u,
-                                SBP_GLOBAL const sbp_real *a, SBP_GLOBAL const sbp_real *b, SBP_GLOBAL const sbp_real *c, const long ox, const long oy, const long ld, const int diag)
+                                SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b, SBP_GLOBAL const sbp_coef *c, const long ox, const long oy, const long ld, const int diag)
 {
   const sbp_real irho = 1 / rho;
   const sbp_real wr = (i == 0 || i == Nr) ? (sbp_real)0.5 : (sbp_real)1, ws = (j == 0 || j == Ns) ? (sbp_real)0.5 : (sbp_real)1;
@@ -130,26 +144,89 @@ SBP_FN int sbp_is_interior(const int i, const int j, const int Nr, const int Ns,
   return i >= ilo && i <= ihi && j >= jlo && j <= jhi;
 }
 
-/* The interior row (spec 5.4 (A)) at linear index k of arrays with leading dimension ld; *diag gets its diagonal entry. */
-SBP_FN sbp_real sbp_interior_point(const long k, const int ld, const sbp_real rho, SBP_GLOBAL const sbp_real *u, SBP_GLOBAL const sbp_real *a, SBP_GLOBAL const sbp_real *b,
-                                   SBP_GLOBAL const sbp_real *c, sbp_real *diag)
+/* The interior row (spec 5.4 (A)) from its loaded values: the coefficients a at the west, centre and east nodes, c at the
+   south, centre and north ones, b at the four neighbours, u on the 3 x 3 block (s: row j-1, n: row j+1). *diag gets the
+   diagonal entry. */
+SBP_FN sbp_real sbp_row9(const sbp_real rho, const sbp_real irho, const sbp_real a_w, const sbp_real a_0, const sbp_real a_e, const sbp_real c_s, const sbp_real c_0,
+                         const sbp_real c_n, const sbp_real bw, const sbp_real be, const sbp_real bs, const sbp_real bn, const sbp_real usw, const sbp_real us,
+                         const sbp_real use, const sbp_real uw, const sbp_real u0, const sbp_real ue, const sbp_real unw, const sbp_real un, const sbp_real une,
+                         sbp_real *diag)
 {
-  const sbp_real irho = 1 / rho;
-  const sbp_real aw = (a[k - 1] + a[k]) / 2, ae = (a[k] + a[k + 1]) / 2, cs = (c[k - ld] + c[k]) / 2, cn = (c[k] + c[k + ld]) / 2;
-  const sbp_real bw = b[k - 1], be = b[k + 1], bs = b[k - ld], bn = b[k + ld];
-  const sbp_real u0 = u ? u[k] : 0;
+  const sbp_real aw = (a_w + a_0) / 2, ae = (a_0 + a_e) / 2, cs = (c_s + c_0) / 2, cn = (c_0 + c_n) / 2;
   sbp_real       y;
 
   *diag = rho * (aw + ae) + irho * (cs + cn);
-  if (!u) return 0;
-  y = *diag * u0 - rho * (aw * u[k - 1] + ae * u[k + 1]) - irho * (cs * u[k - ld] + cn * u[k + ld]);
+  y     = *diag * u0 - rho * (aw * uw + ae * ue) - irho * (cs * us + cn * un);
   /* A_rs + A_sr: (b_w (u_nw - u_sw) - b_e (u_ne - u_se) + b_s (u_se - u_sw) - b_n (u_ne - u_nw)) / 4 */
-  {
-    const sbp_real unw = u[k - 1 + ld], une = u[k + 1 + ld], usw = u[k - 1 - ld], use = u[k + 1 - ld];
-    y += (bw * (unw - usw) - be * (une - use) + bs * (use - usw) - bn * (une - unw)) / 4;
-  }
+  return y + (bw * (unw - usw) - be * (une - use) + bs * (use - usw) - bn * (une - unw)) / 4;
+}
+
+/* The interior row at linear index k of arrays with leading dimension ld (u may be NULL: only *diag). */
+SBP_FN sbp_real sbp_interior_point(const long k, const int ld, const sbp_real rho, SBP_GLOBAL const sbp_real *u, SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b,
+                                   SBP_GLOBAL const sbp_coef *c, sbp_real *diag)
+{
+#define SBP_UK(o) (u ? u[k + (o)] : (sbp_real)0)
+  const sbp_real y = sbp_row9(rho, 1 / rho, a[k - 1], a[k], a[k + 1], c[k - ld], c[k], c[k + ld], b[k - 1], b[k + 1], b[k - ld], b[k + ld], SBP_UK(-1 - ld), SBP_UK(-ld),
+                              SBP_UK(1 - ld), SBP_UK(-1), SBP_UK(0), SBP_UK(1), SBP_UK(-1 + ld), SBP_UK(ld), SBP_UK(1 + ld), diag);
+#undef SBP_UK
+  return u ? y : 0;
+}
+
+#ifdef __OPENCL_VERSION__
+/* The lean interior kernels walk SBP_ROWS rows of one column (i fixed, j rising): u, b and c of rows j-1 and j stay in registers,
+   so a row costs ten loads (u, b at i-1, i+1 and row j+1, a at i-1..i+1, c at row j+1) instead of nineteen. */
+typedef struct {
+  sbp_real usw, us, use, uw, u0, ue; /* u on rows j-1 and j */
+  sbp_real b_s, b_0, c_s, c_0;       /* b and c at (i, j-1) and (i, j) */
+} sbp_walk;
+
+SBP_FN void sbp_walk_start(sbp_walk *w, const sbp_index k, const sbp_index ld, __global const sbp_real *restrict u, __global const sbp_coef *restrict b,
+                           __global const sbp_coef *restrict c)
+{
+  if (u) {
+    w->usw = u[k - ld - 1];
+    w->us  = u[k - ld];
+    w->use = u[k - ld + 1];
+    w->uw  = u[k - 1];
+    w->u0  = u[k];
+    w->ue  = u[k + 1];
+  } else w->usw = w->us = w->use = w->uw = w->u0 = w->ue = 0;
+  w->b_s = b[k - ld];
+  w->b_0 = b[k];
+  w->c_s = c[k - ld];
+  w->c_0 = c[k];
+}
+
+/* The row at k (M~ u there, its diagonal in *diag), then one row down the column. */
+SBP_FN sbp_real sbp_walk_row(sbp_walk *w, const sbp_index k, const sbp_index ld, const sbp_real rho, const sbp_real irho, __global const sbp_real *restrict u,
+                             __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, sbp_real *diag)
+{
+  const sbp_real unw = u ? u[k + ld - 1] : (sbp_real)0, un = u ? u[k + ld] : (sbp_real)0, une = u ? u[k + ld + 1] : (sbp_real)0;
+  const sbp_real b_n = b[k + ld], c_n = c[k + ld];
+  const sbp_real y = sbp_row9(rho, irho, a[k - 1], a[k], a[k + 1], w->c_s, w->c_0, c_n, b[k - 1], b[k + 1], w->b_s, b_n, w->usw, w->us, w->use, w->uw, w->u0, w->ue, unw,
+                              un, une, diag);
+  w->usw = w->uw;
+  w->us  = w->u0;
+  w->use = w->ue;
+  w->uw  = unw;
+  w->u0  = un;
+  w->ue  = une;
+  w->b_s = w->b_0;
+  w->b_0 = b_n;
+  w->c_s = w->c_0;
+  w->c_0 = c_n;
   return y;
 }
+
+/* The first row and the number of rows of this work-item's column in the interior box `in`; 0 when it has none. */
+SBP_FN int sbp_walk_rows(const int4 in, int *i, int *j0)
+{
+  *i  = in.s0 + (int)get_global_id(0);
+  *j0 = in.s1 + SBP_ROWS * (int)get_global_id(1);
+  if (*i > in.s2 || *j0 > in.s3) return 0;
+  return min(SBP_ROWS, in.s3 - *j0 + 1);
+}
+#endif
 
 /* The weight of node (i,j) in the norm of the given kind: 0 H~, 1 H~^-1, 2 JH, 3 (JH)^-1. */
 SBP_FN sbp_real sbp_norm_weight(const int i, const int j, const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, const sbp_real J)
@@ -170,8 +247,8 @@ SBP_FN sbp_real sbp_norm_weight(const int i, const int j, const int Nr, const in
 #ifdef __OPENCL_VERSION__
 /* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y): the operator, MatMultAdd, and the residual b - M~ u
    in one pass. Global range (Nr+1) x (Ns+1), rounded up. */
-__kernel void sbp_apply(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_real *a, __global const sbp_real *b,
-                        __global const sbp_real *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y)
+__kernel void sbp_apply(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a, __global const sbp_coef *b,
+                        __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y)
 {
   const int i = get_global_id(0), j = get_global_id(1);
   if (i > Nr || j > Ns) return;
@@ -185,7 +262,7 @@ __kernel void sbp_apply(const int Nr, const int Ns, const sbp_real rho, const in
 }
 
 /* d = diag(M~) */
-__kernel void sbp_diagonal(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b, __global const sbp_real *c,
+__kernel void sbp_diagonal(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
                            __global sbp_real *d)
 {
   const int i = get_global_id(0), j = get_global_id(1);
@@ -261,8 +338,8 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
   const long ko = (i - own.s0) + (long)own.s2 * (j - own.s1) /* owned block: the other vectors */
 
 /* sbp_apply on the owned nodes of a region, u the ghosted patch */
-__kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_real *a,
-                              __global const sbp_real *b, __global const sbp_real *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
+__kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a,
+                              __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
                               const int4 gh, const int4 own, const int4 in, const int mode)
 {
   int i, j;
@@ -279,23 +356,30 @@ __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, co
 /* sbp_apply over the interior box alone (region SBP_REGION_INTERIOR), where sbp_is_interior holds at every node (the box is
    cut to it at set-up, src/sbp/problem.c): the 9-point row without the boundary code, a small kernel that keeps few registers
    (docs/design.md, "interior and rim"). The same arguments as sbp_apply_patch. */
-__kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_real *a,
-                              __global const sbp_real *b, __global const sbp_real *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
-                              const int4 gh, const int4 own, const int4 in, const int mode)
+__kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *restrict u, __global const sbp_coef *restrict a,
+                              __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, const int add, const sbp_real scale, __global const sbp_real *z,
+                              __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  const int i = in.s0 + (int)get_global_id(0), j = in.s1 + (int)get_global_id(1);
-  if (i > in.s2 || j > in.s3) return;
+  int i, j0;
+  const int rows = sbp_walk_rows(in, &i, &j0);
+  if (!rows) return;
   {
-    SBP_PATCH_INDICES;
-    sbp_real       d;
-    const sbp_real v = scale * sbp_interior_point(kg, gh.s2, rho, u, a, b, c, &d);
-    y[ko]            = add ? z[ko] + v : v;
+    const sbp_index ld = gh.s2, lo = own.s2;
+    sbp_index       kg = (i - gh.s0) + ld * (sbp_index)(j0 - gh.s1), ko = (i - own.s0) + lo * (sbp_index)(j0 - own.s1);
+    const sbp_real  irho = 1 / rho;
+    sbp_walk        w;
+    sbp_walk_start(&w, kg, ld, u, b, c);
+    for (int t = 0; t < rows; t++, kg += ld, ko += lo) {
+      sbp_real       d;
+      const sbp_real v = scale * sbp_walk_row(&w, kg, ld, rho, irho, u, a, b, c, &d);
+      y[ko]            = add ? z[ko] + v : v;
+    }
   }
 }
 
 /* sbp_diagonal on the owned nodes of a region */
-__kernel void sbp_diagonal_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b,
-                                 __global const sbp_real *c, __global sbp_real *d, const int4 gh, const int4 own, const int4 in, const int mode)
+__kernel void sbp_diagonal_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
+                                 __global const sbp_coef *c, __global sbp_real *d, const int4 gh, const int4 own, const int4 in, const int mode)
 {
   int i, j;
   if (!sbp_region_node(mode, own, in, &i, &j)) return;

@@ -10,7 +10,7 @@
    node by the same work-item. zero = 1: x_k = 0 (first sweep from a zero guess), x is not read; prev_zero = 1: x_{k-1} = 0.
    Bytes per node: the three coefficients, x_k, b, the output, and x_{k-1} when c1 != 0 (48 or 56 B in fp64). */
 #ifdef __OPENCL_VERSION__
-__kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b, __global const sbp_real *c,
+__kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
                         __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
                         const int zero, const int prev_zero, __global sbp_real *xprev_out)
 {
@@ -39,8 +39,8 @@ __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const in
 
 /* mg_smooth on the owned nodes of a region on several ranks (sbp.cl, "the multi-rank path"): x is the ghosted patch; rhs, dinv
    and xprev_out are in the owned layout. The same arithmetic as mg_smooth, node by node. */
-__kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b,
-                              __global const sbp_real *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
+__kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
+                              __global const sbp_coef *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
                               const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *xprev_out, const int4 gh, const int4 own,
                               const int4 in, const int mode)
 {
@@ -67,24 +67,32 @@ __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, co
   }
 }
 
-/* mg_smooth over the interior box alone (see sbp_apply_inner): the 9-point row and its diagonal, no boundary code. */
-__kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *a, __global const sbp_real *b,
-                              __global const sbp_real *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
-                              const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *xprev_out, const int4 gh, const int4 own,
-                              const int4 in, const int mode)
+/* mg_smooth over the interior box alone (see sbp_apply_inner): the 9-point row and its diagonal, no boundary code, SBP_ROWS rows of
+   a column per work-item. */
+__kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
+                              __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
+                              __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *restrict xprev_out,
+                              const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  const int i = in.s0 + (int)get_global_id(0), j = in.s1 + (int)get_global_id(1);
-  if (i > in.s2 || j > in.s3) return;
+  int i, j0;
+  const int rows = sbp_walk_rows(in, &i, &j0);
+  if (!rows) return;
   {
-    SBP_PATCH_INDICES;
-    sbp_real r = rhs[ko], xk = 0, xn, diag;
-    r -= sbp_interior_point(kg, gh.s2, rho, zero ? 0 : x, a, b, c, &diag);
-    if (!zero) xk = x[kg];
-    if (jacobi == 1) r /= diag;
-    else if (jacobi == 2) r *= dinv[ko];
-    xn = xk + c2 * r;
-    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[ko]));
-    xprev_out[ko] = xn;
+    const sbp_index          ld = gh.s2, lo = own.s2;
+    sbp_index                kg = (i - gh.s0) + ld * (sbp_index)(j0 - gh.s1), ko = (i - own.s0) + lo * (sbp_index)(j0 - own.s1);
+    const sbp_real           irho = 1 / rho;
+    __global const sbp_real *u    = zero ? 0 : x;
+    sbp_walk                 w;
+    sbp_walk_start(&w, kg, ld, u, b, c);
+    for (int t = 0; t < rows; t++, kg += ld, ko += lo) {
+      const sbp_real xk = w.u0;
+      sbp_real       diag, xn, r = rhs[ko] - sbp_walk_row(&w, kg, ld, rho, irho, u, a, b, c, &diag);
+      if (jacobi == 1) r /= diag;
+      else if (jacobi == 2) r *= dinv[ko];
+      xn = xk + c2 * r;
+      if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[ko]));
+      xprev_out[ko] = xn;
+    }
   }
 }
 #endif

@@ -7,12 +7,15 @@ static const char help[] = "Tests of the sbpmg preconditioner (src/mg).\n";
 
 static PetscBool kernel_split = PETSC_TRUE; /* the device kernels: interior and rim apart, or one over all nodes */
 
+static PetscInt inner_rows = 1; /* rows of a column per work-item of the lean interior kernels */
+
 static SbpProblem make_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend)
 {
   SbpProblem p;
 
   PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
   PCALL(SbpProblemSetKernelSplit(p, kernel_split));
+  PCALL(SbpProblemSetKernelShape(p, 0, inner_rows));
   PCALL(SbpProblemSetSizes(p, Nr, Ns));
   PCALL(SbpProblemSetBackend(p, backend));
   PCALL(SbpProblemSetUp(p));
@@ -426,6 +429,30 @@ static void test_device_unsplit(void **state)
   if (!(e1 < 1e-6)) fail_msg("unsplit kernels: CG + sbpmg differs from the direct solve by %g", e1);
 }
 
+/* The level sweeps and residuals on fp32 coefficients (the default on the device) and on fp64 ones: both V-cycles are symmetric
+   positive definite, give the same iteration count (+-1) and the direct solution; the walk of several rows per work-item too. */
+static void test_coef_precision(void **state)
+{
+  PetscReal e32, e64, erows;
+  PetscInt  i32, i64, irows;
+
+  SbpmgTestSetOption("-pc_sbpmg_coef_fp32", "0");
+  check_vcycle_spd("chebyshev", SBP_BACKEND_DEVICE);
+  i64 = solve_and_compare(128, SBP_BACKEND_DEVICE, NULL, &e64);
+  SbpmgTestSetOption("-pc_sbpmg_coef_fp32", "1");
+  check_vcycle_spd("chebyshev", SBP_BACKEND_DEVICE);
+  i32        = solve_and_compare(128, SBP_BACKEND_DEVICE, NULL, &e32);
+  inner_rows = 5;
+  irows      = solve_and_compare(128, SBP_BACKEND_DEVICE, NULL, &erows);
+  inner_rows = 1;
+  SbpmgTestSetOption("-pc_sbpmg_coef_fp32", NULL);
+  print_message("  fp64 coefficients: %d iterations, error vs direct %.2e; fp32: %d, %.2e; fp32 and 5 rows per work-item: %d, %.2e\n", (int)i64, e64, (int)i32,
+                e32, (int)irows, erows);
+  if (PetscAbsInt(i32 - i64) > 1) fail_msg("fp32 coefficients: %d iterations against %d with fp64", (int)i32, (int)i64);
+  if (irows != i32) fail_msg("5 rows per work-item: %d iterations against %d", (int)irows, (int)i32);
+  if (!(e32 < 1e-6 && e64 < 1e-6 && erows < 1e-6)) fail_msg("errors against the direct solve %g (fp32), %g (fp64), %g (rows)", e32, e64, erows);
+}
+
 /* PCMG's options still apply: a W-cycle, PETSc's Chebyshev/Jacobi smoother on the levels. */
 static void test_pcmg_options(void **state)
 {
@@ -540,6 +567,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_fullweighting_identity), cmocka_unit_test(test_transfers),       cmocka_unit_test(test_vcycle_symmetric),
     cmocka_unit_test(test_mesh_independence),      cmocka_unit_test(test_other_smoothers), cmocka_unit_test(test_device_matches_host),
     cmocka_unit_test(test_device_unsplit),         cmocka_unit_test(test_pcmg_options),    cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_coef_precision),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -8,6 +8,7 @@ static const char help[] = "Tests of the SBP-SAT operator (src/sbp, kernels/sbp.
 /* ---------------------------------------------------------------- helpers */
 
 static PetscBool kernel_split = PETSC_TRUE; /* the device kernels: interior and rim apart, or one over all nodes */
+static PetscInt  inner_rows   = 1;          /* rows of a column per work-item of the lean interior kernels */
 
 static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend)
 {
@@ -15,6 +16,7 @@ static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const ch
 
   PCALL(SbpProblemCreate(comm, &p));
   PCALL(SbpProblemSetKernelSplit(p, kernel_split));
+  PCALL(SbpProblemSetKernelShape(p, 0, inner_rows));
   PCALL(SbpProblemSetSizes(p, Nr, Ns));
   PCALL(SbpProblemSetMapping(p, map));
   for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, bc[f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
@@ -363,6 +365,92 @@ static void test_matrix_free_device_unsplit(void **state)
   kernel_split = PETSC_TRUE;
 }
 
+/* the lean kernels walking 3 (a count that leaves remainders) and 8 rows of a column per work-item */
+static void test_matrix_free_device_rows(void **state)
+{
+  const PetscInt rows[] = {3, 8};
+  for (int t = 0; t < 2; t++) {
+    inner_rows = rows[t];
+    test_matrix_free_device(state);
+  }
+  inner_rows = 1;
+}
+
+/* The coefficients of the problem's own formula (spec section 0), rounded to fp32: a problem with these is the independent
+   reference of the kernels that read the fp32 coefficient buffers. */
+static PetscErrorCode metric_rounded(void *ctx, PetscReal r, PetscReal s, const PetscReal X[6], const PetscReal m[3], PetscReal c[4])
+{
+  const PetscReal J = X[2] * X[5] - X[3] * X[4];
+  c[0]              = (PetscReal)(float)(m[0] * (X[3] * X[3] + X[5] * X[5]) / J);
+  c[1]              = (PetscReal)(float)(m[0] * (X[2] * X[2] + X[4] * X[4]) / J);
+  c[2]              = (PetscReal)(float)(-m[0] * (X[2] * X[3] + X[4] * X[5]) / J);
+  c[3]              = J;
+  return 0;
+}
+
+/* r = b - M~ x with the fp32 coefficient kernels (the multigrid levels' residual) against the assembled operator of the problem
+   whose coefficients are those values rounded, for the single kernel, the interior/rim pair and the column walk. */
+static void test_fp32_coefficients(void **state)
+{
+  const char *bcs[] = {"DDNN", "DDDD", "NNDN"};
+  for (int t = 0; t < 3; t++)
+    for (int shape = 0; shape < 3; shape++) {
+      PetscInt   Nr = 40, Ns = 27;
+      SbpProblem p, p32, p64;
+      Mat        A32, A64;
+      Vec        x, b, r, xh, bh, rref, r64;
+      PetscReal  err, err64;
+
+      kernel_split = shape ? PETSC_TRUE : PETSC_FALSE;
+      inner_rows   = shape == 2 ? 3 : 1;
+      p            = make_problem(PETSC_COMM_SELF, Nr, Ns, bcs[t], SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE);
+      p64          = make_problem(PETSC_COMM_SELF, Nr, Ns, bcs[t], SBP_MAPPING_CURVED, SBP_BACKEND_HOST);
+      PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p32));
+      PCALL(SbpProblemSetSizes(p32, Nr, Ns));
+      PCALL(SbpProblemSetMapping(p32, SBP_MAPPING_CURVED));
+      for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p32, f + 1, bcs[t][f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
+      PCALL(SbpProblemSetMetricFunction(p32, metric_rounded, NULL));
+      PCALL(SbpProblemSetBackend(p32, SBP_BACKEND_HOST));
+      PCALL(SbpProblemSetUp(p32));
+      PCALL(SbpProblemCreateAssembledOperator(p32, &A32));
+      PCALL(SbpProblemCreateAssembledOperator(p64, &A64));
+      PCALL(SbpProblemCreateVector(p, &x));
+      PCALL(SbpProblemCreateVector(p, &b));
+      PCALL(VecDuplicate(x, &r));
+      fill_random(x, 3 + t);
+      fill_random(b, 7 + t);
+      PCALL(VecSet(r, NAN));
+      PCALL(SbpProblemApplyDevice(p, x, b, -1.0, r, PETSC_TRUE));
+      PCALL(MatCreateVecs(A32, &xh, &bh));
+      PCALL(VecDuplicate(bh, &rref));
+      PCALL(VecDuplicate(bh, &r64));
+      PCALL(VecCopy(x, xh));
+      PCALL(VecCopy(b, bh));
+      PCALL(MatMult(A32, xh, rref));
+      PCALL(VecAYPX(rref, -1, bh)); /* b - A32 x */
+      PCALL(MatMult(A64, xh, r64));
+      PCALL(VecAYPX(r64, -1, bh)); /* b - A x: the fp64 operator, which the fp32 kernels must not reproduce exactly */
+      err   = rel_diff(r, rref);
+      err64 = rel_diff(r, r64);
+      if (!(err < 1e-13)) fail_msg("%s shape %d: |r_fp32 - (b - A32 x)| / |r| = %g", bcs[t], shape, err);
+      if (!(err64 > 1e-10 && err64 < 1e-6)) fail_msg("%s shape %d: the fp32 residual differs from the fp64 one by %g, not by rounding", bcs[t], shape, err64);
+      PCALL(VecDestroy(&x));
+      PCALL(VecDestroy(&b));
+      PCALL(VecDestroy(&r));
+      PCALL(VecDestroy(&xh));
+      PCALL(VecDestroy(&bh));
+      PCALL(VecDestroy(&rref));
+      PCALL(VecDestroy(&r64));
+      PCALL(MatDestroy(&A32));
+      PCALL(MatDestroy(&A64));
+      PCALL(SbpProblemDestroy(&p));
+      PCALL(SbpProblemDestroy(&p32));
+      PCALL(SbpProblemDestroy(&p64));
+    }
+  kernel_split = PETSC_TRUE;
+  inner_rows   = 1;
+}
+
 static void test_matrix_free_host(void **state)
 {
   for (size_t t = 0; t < sizeof(mf_sizes) / sizeof(mf_sizes[0]); t++) {
@@ -607,6 +695,14 @@ static void test_bad_options(void **state)
   SbpmgTestSetOption("-sbp_overlap_min", "-1");
   EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Overlap threshold -1 must be >= 0 (-sbp_overlap_min)");
   SbpmgTestSetOption("-sbp_overlap_min", NULL);
+  SbpmgTestSetOption("-sbp_split_min", "-5");
+  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Split threshold -5 must be >= 0 (-sbp_split_min)");
+  SbpmgTestSetOption("-sbp_split_min", NULL);
+  SbpmgTestSetOption("-sbp_inner_rows", "0");
+  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Rows per work-item 0 must be in 1..64 (-sbp_inner_rows)");
+  SbpmgTestSetOption("-sbp_inner_rows", "65");
+  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Rows per work-item 65 must be in 1..64 (-sbp_inner_rows)");
+  SbpmgTestSetOption("-sbp_inner_rows", NULL);
   /* good options are taken */
   SbpmgTestSetOption("-sbp_n", "12");
   SbpmgTestSetOption("-sbp_ns", "20");
@@ -648,6 +744,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_matrix_free_host),
     cmocka_unit_test(test_matrix_free_device),
     cmocka_unit_test(test_matrix_free_device_unsplit),
+    cmocka_unit_test(test_matrix_free_device_rows),
+    cmocka_unit_test(test_fp32_coefficients),
     cmocka_unit_test(test_norms),
     cmocka_unit_test(test_rhs_two_routes),
     cmocka_unit_test(test_convergence_square),

@@ -62,6 +62,8 @@ struct _n_SbpmgCL {
   size_t              mem_cap;  /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
   size_t              mem_used; /* bytes in live buffers of this context */
   PetscBool           view;
+  PetscBool           wait_poll;   /* -cl_wait_poll: read-backs wait by polling their event instead of a blocking read */
+  PetscBool           reduce_host; /* -cl_reduce_host: reductions read their partials and sum them on the host (one launch fewer) */
   SbpmgCLProgramEntry programs;
   SbpmgCLStats        stats;
 };
@@ -190,13 +192,18 @@ struct _p_SbpProblem {
   PetscReal         *geom;                /* x, y, xr, xs, yr, ys per ghosted node (6 per node) */
   SbpmgCL            cl;                  /* device path: the context and the coefficients on the device (ghosted patch) */
   cl_mem             d_crr, d_css, d_crs, d_J;
-  SbpHalo            halo;        /* device path on several ranks: the ghost exchange (NULL on one rank) */
-  PetscInt           in[4];       /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
-                                     stays in the owned block (empty: ilo > ihi or jlo > jhi) */
-  PetscInt  overlap_min;          /* split the kernels around the exchange when the interior box has this many nodes */
-  PetscBool overlap;              /* resolved at set-up: the interior runs while the ghosts are exchanged */
-  PetscBool split;                /* device: the interior box in the lean *_inner kernels, the rim apart (-sbp_split) */
-  cl_kernel kernels[SBP_K_COUNT]; /* SbpProblemGetKernel(): owned by the program cache of cl */
+  SbpHalo            halo;             /* device path on several ranks: the ghost exchange (NULL on one rank) */
+  PetscInt           in[4];            /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
+                                          stays in the owned block (empty: ilo > ihi or jlo > jhi) */
+  PetscInt  overlap_min;               /* split the kernels around the exchange when the interior box has this many nodes */
+  PetscBool overlap;                   /* resolved at set-up: the interior runs while the ghosts are exchanged */
+  PetscBool split;                     /* device: the interior box in the lean *_inner kernels, the rim apart (-sbp_split) */
+  PetscInt  split_min;                 /* ... when the interior box has at least this many nodes (-sbp_split_min) */
+  PetscBool split_on;                  /* resolved at set-up from split and split_min */
+  PetscInt  inner_rows;                /* rows of a column per work-item of the lean kernels (-sbp_inner_rows) */
+  char      kopts[2][96];              /* build options of the "sbp" and "sbp+smooth" programs: fp64 and fp32 coefficients */
+  cl_kernel kernels[2][SBP_K_COUNT];   /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
+  cl_mem    d_crr32, d_css32, d_crs32; /* the coefficients in fp32 (SbpProblemGetCoefficientBuffers), made on first use */
 };
 
 /* Index of global node (i,j) in the ghosted patch arrays. */
@@ -239,13 +246,17 @@ PETSC_EXTERN PetscErrorCode SbpProblemGetProcessGrid(SbpProblem, PetscInt *, Pet
 PETSC_EXTERN PetscErrorCode SbpProblemLaunchExchanged(SbpProblem, Vec, cl_kernel, cl_kernel, cl_uint, cl_uint);
 PETSC_EXTERN PetscErrorCode SbpProblemLaunchOwned(SbpProblem, cl_kernel, cl_kernel, cl_uint);
 PETSC_EXTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, cl_kernel *);
+PETSC_EXTERN PetscErrorCode SbpProblemResolveKernels(SbpProblem);
+PETSC_EXTERN PetscErrorCode SbpProblemGetKernelPrecision(SbpProblem, SbpKernel, PetscBool, cl_kernel *);
+PETSC_EXTERN PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem, PetscBool, cl_mem *, cl_mem *, cl_mem *);
+PETSC_EXTERN PetscErrorCode SbpProblemApplyDevice(SbpProblem, Vec, Vec, PetscReal, Vec, PetscBool);
 /* The multi-rank launch regions of the owned block (kernels/sbp.cl sbp_region_node): all of it, the interior box, the rim around it. */
 typedef enum { SBP_REGION_ALL, SBP_REGION_INTERIOR, SBP_REGION_RIM } SbpRegion;
 PETSC_EXTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uint, SbpRegion);
 
 /* ================================================================ multigrid (src/mg) */
 PETSC_EXTERN PetscErrorCode PCCreate_SBPMGSmoother(PC);
-PETSC_EXTERN PetscErrorCode PCSBPMGSmootherConfigure(PC, PCSBPMGSmootherType, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool);
+PETSC_EXTERN PetscErrorCode PCSBPMGSmootherConfigure(PC, PCSBPMGSmootherType, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscBool);
 PETSC_EXTERN PetscErrorCode PCSBPMGSmootherGetEstimates(PC, PetscReal *, PetscReal *);
 
 /* ---------------------------------------------------------------- acoustic operator (src/acoustic) */

@@ -184,7 +184,7 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   char typename[32]                   = "auto";
   PetscReal   cap_mib                 = 0;
   char        dir[PETSC_MAX_PATH_LEN] = "";
-  PetscBool   view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE;
+  PetscBool   view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE, wait_poll = PETSC_FALSE, reduce_host = PETSC_FALSE;
   PetscMPIInt size, rank, lrank = 0, lsize = 1;
 
   PetscFunctionBegin;
@@ -200,6 +200,10 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
       PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", dir, dir, sizeof(dir), &dirset));
   PetscCall(PetscOptionsReal("-cl_mem_cap", "Cap on device memory in MiB, 0 = none (simulates a small device)", "SbpmgCLCreate", cap_mib, &cap_mib, NULL));
   PetscCall(PetscOptionsBool("-cl_view", "View the OpenCL device and its transfer counters", "SbpmgCLView", view, &view, NULL));
+  PetscCall(PetscOptionsBool("-cl_wait_poll", "Read-backs wait by polling their event rather than in a blocking read", "SbpmgCLReadBuffer", wait_poll,
+                             &wait_poll, NULL));
+  PetscCall(PetscOptionsBool("-cl_reduce_host", "Reductions read the per-work-group partials and sum them on the host (one launch fewer)", "VecNorm",
+                             reduce_host, &reduce_host, NULL));
   PetscOptionsEnd();
   PetscCall(SbpmgParseChoice("-cl_device_type", typename, SbpmgCLDeviceTypes, &itype));
   type = (SbpmgCLDeviceType)itype;
@@ -223,9 +227,11 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   }
 
   PetscCall(PetscNew(&cl));
-  cl->refct = 1;
-  cl->comm  = comm;
-  cl->view  = view;
+  cl->refct       = 1;
+  cl->comm        = comm;
+  cl->view        = view;
+  cl->wait_poll   = wait_poll;
+  cl->reduce_host = reduce_host;
   PetscCall(PetscStrncpy(cl->kernel_dir, dir, sizeof(cl->kernel_dir)));
   cl->mem_cap = (size_t)(cap_mib * 1024.0 * 1024.0);
   /* On any failure below the partially built context is released before the error propagates. */
@@ -242,7 +248,7 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   if (size > 1 && per_rank && !deviceset && lsize > ndev && (cl->type & CL_DEVICE_TYPE_GPU))
     PetscCall(PetscInfo(NULL,
                         "%d ranks on this node share %" PetscInt_FMT " GPU(s): the processes time-slice each GPU and every ghost exchange waits for the "
-                                                                     "others' slices; on one H200, 2 ranks solved 15x slower than 1 (docs/performance.md)\n",
+                        "others' slices; on one H200, 2 ranks solved 15x slower than 1 (docs/performance.md)\n",
                         lsize, ndev));
   if (view) {
     PetscCall(SbpmgCLView(cl, PETSC_VIEWER_STDOUT_(comm)));
@@ -537,7 +543,16 @@ PetscErrorCode SbpmgCLReadBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t b
   PetscFunctionBegin;
   if (!bytes) PetscFunctionReturn(0);
   PetscCall(SbpmgLogKernelBegin(SBPMG_CLDtoH));
-  PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
+  if (cl->wait_poll) { /* enqueue, submit, and spin on the event: no sleeping wake-up in the driver's blocking wait */
+    cl_event ev;
+    cl_int   status = CL_QUEUED;
+    PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_FALSE, offset, bytes, host, 0, NULL, &ev));
+    PetscCallCL(clFlush(cl->queue));
+    while (status > CL_COMPLETE) PetscCallCL(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL));
+    PetscCallCL(clReleaseEvent(ev));
+    PetscCheck(status == CL_COMPLETE, PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL read-back failed with status %d (%s)", (int)status, SbpmgCLErrorName(status));
+  } else
+    PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
   PetscCall(SbpmgLogKernelEnd(SBPMG_CLDtoH, NULL, 0, bytes));
   cl->stats.dtoh_count += 1;
   cl->stats.dtoh_bytes += bytes;

@@ -12,9 +12,10 @@ typedef struct {
   PetscBool           coarse_size_set; /* given by the user: an error if the decomposition cannot reach it */
   PCSBPMGSmootherType smoother;
   PetscInt            nu_pre, nu_post, eig_its;
-  PetscReal           nu_growth; /* sweeps multiply by this per level below the finest (a variable V-cycle) */
-  PetscInt            nu_max;    /* ... up to this many */
+  PetscReal           nu_growth;                    /* sweeps multiply by this per level below the finest (a variable V-cycle) */
+  PetscInt            nu_max;                       /* ... up to this many */
   PetscBool           inline_diag, inline_diag_set; /* default: inline on a GPU (bandwidth-bound), a stored vector on a CPU */
+  PetscBool           coef_fp32;                    /* device levels read the coefficients rounded to fp32 (sweeps and residuals) */
   PetscReal           cheby_lo, cheby_hi, jacobi_omega;
   char                smoother_opt[32], range_opt[64]; /* option strings, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
   /* hierarchy, index 0 = finest */
@@ -76,12 +77,13 @@ static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, P
     Nr = fine->Nr >> (possible - 1);
     Ns = fine->Ns >> (possible - 1);
     PetscCheck(sb->levels_req <= possible, comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-pc_sbpmg_levels %" PetscInt_FMT " is too many for the %" PetscInt_FMT " x %" PetscInt_FMT " grid: it halves into at most %" PetscInt_FMT " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT
-               ", each level needs even sizes and at least 4 intervals)",
+               "-pc_sbpmg_levels %" PetscInt_FMT " is too many for the %" PetscInt_FMT " x %" PetscInt_FMT " grid: it halves into at most %" PetscInt_FMT
+               " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT ", each level needs even sizes and at least 4 intervals)",
                sb->levels_req, fine->Nr, fine->Ns, possible, Nr, Ns);
     PetscCheck(sb->levels_req <= dist, comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-pc_sbpmg_levels %" PetscInt_FMT " cannot be distributed: the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT
-               ") halves into at most %" PetscInt_FMT " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT "): %s; use fewer levels or fewer ranks",
+               "-pc_sbpmg_levels %" PetscInt_FMT " cannot be distributed: the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT
+               " x %" PetscInt_FMT ") halves into at most %" PetscInt_FMT " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT
+               "): %s; use fewer levels or fewer ranks",
                sb->levels_req, fine->Nr, fine->Ns, size, m, n, dist, fine->Nr >> (dist - 1), fine->Ns >> (dist - 1), why);
     *nlevels = sb->levels_req;
   } else {
@@ -95,10 +97,12 @@ static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, P
     }
     if (PetscMax(Nr, Ns) + 1 > sb->coarse_size && L < possible) { /* stopped by the decomposition, not by the sizes */
       PetscCheck(!sb->coarse_size_set, comm, PETSC_ERR_ARG_OUTOFRANGE,
-                 "-pc_sbpmg_coarse_size %" PetscInt_FMT " cannot be reached on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT "): the coarsest distributable level of the %" PetscInt_FMT " x %" PetscInt_FMT
-                 " grid is %" PetscInt_FMT " x %" PetscInt_FMT " (%" PetscInt_FMT " levels), since %s; use fewer ranks or a larger -pc_sbpmg_coarse_size",
+                 "-pc_sbpmg_coarse_size %" PetscInt_FMT " cannot be reached on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT
+                 "): the coarsest distributable level of the %" PetscInt_FMT " x %" PetscInt_FMT " grid is %" PetscInt_FMT " x %" PetscInt_FMT
+                 " (%" PetscInt_FMT " levels), since %s; use fewer ranks or a larger -pc_sbpmg_coarse_size",
                  sb->coarse_size, size, m, n, fine->Nr, fine->Ns, Nr, Ns, L, why);
-      PetscCall(PetscInfo(pc, "Coarsest level %" PetscInt_FMT " x %" PetscInt_FMT " (above the coarse size %" PetscInt_FMT "): %s\n", Nr, Ns, sb->coarse_size, why));
+      PetscCall(
+          PetscInfo(pc, "Coarsest level %" PetscInt_FMT " x %" PetscInt_FMT " (above the coarse size %" PetscInt_FMT "): %s\n", Nr, Ns, sb->coarse_size, why));
     }
     *nlevels = L;
   }
@@ -124,6 +128,26 @@ static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine
   PetscFunctionReturn(0);
 }
 
+/* PCMG's level residual r = b - A x with the coefficients in fp32 (-pc_sbpmg_coef_fp32): the operator of the level's sweeps, so the
+   V-cycle stays a symmetric preconditioner (of the operator with rounded coefficients, within 1e-7 of A). Host vectors take
+   MatResidual. */
+static PetscErrorCode PCSBPMGResidualFP32(Mat A, Vec b, Vec x, Vec r)
+{
+  SbpProblem p;
+  PetscBool  xd, bd, rd;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSbpProblem(A, &p));
+  PetscCall(VecIsOpenCL(x, &xd));
+  PetscCall(VecIsOpenCL(b, &bd));
+  PetscCall(VecIsOpenCL(r, &rd));
+  if (p->use_device && xd && bd && rd)
+    PetscCall(SbpProblemApplyDevice(p, x, b, -1.0, r, PETSC_TRUE));
+  else
+    PetscCall(MatResidual(A, b, x, r));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P)
 {
   PC spc;
@@ -136,7 +160,8 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(KSPSetOperators(ksp, A, P));
   PetscCall(KSPGetPC(ksp, &spc));
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
-  PetscCall(PCSBPMGSmootherConfigure(spc, sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, sb->inline_diag));
+  PetscCall(PCSBPMGSmootherConfigure(spc, sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, sb->inline_diag,
+                                     sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE));
   if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
@@ -187,9 +212,10 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
     PetscCall(PCSBPMGSetChebyshevRange(pc, lo, hi));
   }
   PetscCheck(sb->levels_req >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels %" PetscInt_FMT " must be >= 0", sb->levels_req);
-  PetscCheck(sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)", sb->coarse_size);
-  PetscCheck(sb->nu_pre >= 1 && sb->nu_post >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", sb->nu_pre,
-             sb->nu_post);
+  PetscCheck(sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)",
+             sb->coarse_size);
+  PetscCheck(sb->nu_pre >= 1 && sb->nu_post >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", sb->nu_pre, sb->nu_post);
   PetscCheck(sb->nu_growth >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_growth %g must be >= 1", (double)sb->nu_growth);
   PetscCheck(sb->nu_max >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_max %" PetscInt_FMT " must be >= 1", sb->nu_max);
   PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
@@ -211,7 +237,8 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
     ierr = MatGetSbpProblem(pc->pmat, &fine);
     PetscCall(PetscPopErrorHandler());
     PetscCheck(!ierr, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG,
-               "PCSBPMG needs an SBP-SAT operator: the preconditioning matrix %s of type %s was not created by SbpProblemCreateOperator() or SbpProblemCreateAssembledOperator()",
+               "PCSBPMG needs an SBP-SAT operator: the preconditioning matrix %s of type %s was not created by SbpProblemCreateOperator() or "
+               "SbpProblemCreateAssembledOperator()",
                ((PetscObject)pc->pmat)->name ? ((PetscObject)pc->pmat)->name : "(unnamed)", ((PetscObject)pc->pmat)->type_name);
   }
   if (!(sb->nlevels && sb->problems[0] == fine)) {
@@ -227,10 +254,11 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
     PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_NONE));
     for (PetscInt k = 0; k < L - 1; k++) {
       PetscInt lev = L - 1 - k; /* PCMG numbers levels from the coarsest */
-      Mat      A   = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
+      Mat      A = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
       KSP      down, up;
 
       PetscCall(PCMGSetInterpolation(pc, lev, sb->interp[k]));
+      if (sb->coef_fp32 && A == P) PetscCall(PCMGSetResidual(pc, lev, PCSBPMGResidualFP32, A));
       if (sb->nu_pre == sb->nu_post) { /* one KSP smooths both ways (PCMGGetSmootherDown would split them) */
         PetscCall(PCMGGetSmoother(pc, lev, &down));
         PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P));
@@ -258,8 +286,8 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   PetscFunctionBegin;
   if (!sb->smoother_opt[0]) PetscCall(PetscStrncpy(sb->smoother_opt, PCSBPMGSmootherTypes[sb->smoother], sizeof(sb->smoother_opt)));
   PetscOptionsHeadBegin(PetscOptionsObject, "SBPMG options");
-  PetscCall(PetscOptionsInt("-pc_sbpmg_levels", "Number of levels (0: halve until the coarse grid is at most -pc_sbpmg_coarse_size points per side)", "PCSBPMGSetLevels", sb->levels_req,
-                            &sb->levels_req, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_levels", "Number of levels (0: halve until the coarse grid is at most -pc_sbpmg_coarse_size points per side)",
+                            "PCSBPMGSetLevels", sb->levels_req, &sb->levels_req, NULL));
   {
     PetscInt  mglevels;
     PetscBool set;
@@ -268,19 +296,27 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   }
   {
     PetscBool set;
-    PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid", "PCSBPMGSetCoarseSize", sb->coarse_size, &sb->coarse_size, &set));
+    PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid", "PCSBPMGSetCoarseSize", sb->coarse_size,
+                              &sb->coarse_size, &set));
     if (set) sb->coarse_size_set = PETSC_TRUE;
   }
-  PetscCall(PetscOptionsString("-pc_sbpmg_smoother", "Smoother: chebyshev|jacobi|richardson", "PCSBPMGSetSmoother", sb->smoother_opt, sb->smoother_opt, sizeof(sb->smoother_opt), NULL));
+  PetscCall(PetscOptionsString("-pc_sbpmg_smoother", "Smoother: chebyshev|jacobi|richardson", "PCSBPMGSetSmoother", sb->smoother_opt, sb->smoother_opt,
+                               sizeof(sb->smoother_opt), NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu", "Pre- and post-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", nu, &nu, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_pre", "Pre-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", sb->nu_pre, &sb->nu_pre, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_post", "Post-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", sb->nu_post, &sb->nu_post, NULL));
-  PetscCall(PetscOptionsReal("-pc_sbpmg_nu_growth", "Factor by which the sweeps grow per level below the finest (1: plain V-cycle)", "PCSBPMGSetSweeps", sb->nu_growth, &sb->nu_growth, NULL));
+  PetscCall(PetscOptionsReal("-pc_sbpmg_nu_growth", "Factor by which the sweeps grow per level below the finest (1: plain V-cycle)", "PCSBPMGSetSweeps",
+                             sb->nu_growth, &sb->nu_growth, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level", "PCSBPMGSetSweeps", sb->nu_max, &sb->nu_max, NULL));
-  PetscCall(PetscOptionsString("-pc_sbpmg_cheby_range", "Chebyshev interval lo,hi as fractions of lambda_max(D^-1 A)", "PCSBPMGSetChebyshevRange", sb->range_opt, sb->range_opt, sizeof(sb->range_opt), NULL));
-  PetscCall(PetscOptionsReal("-pc_sbpmg_jacobi_omega", "Damping of the Jacobi smoother (0: 4/(3 lambda_max))", "PCSBPMGSetSmoother", sb->jacobi_omega, &sb->jacobi_omega, NULL));
-  PetscCall(PetscOptionsBool("-pc_sbpmg_inline_diag", "Device sweeps compute 1/diag(A) from the coefficients (true) or read it from a vector (default: true on a GPU)",
+  PetscCall(PetscOptionsString("-pc_sbpmg_cheby_range", "Chebyshev interval lo,hi as fractions of lambda_max(D^-1 A)", "PCSBPMGSetChebyshevRange",
+                               sb->range_opt, sb->range_opt, sizeof(sb->range_opt), NULL));
+  PetscCall(PetscOptionsReal("-pc_sbpmg_jacobi_omega", "Damping of the Jacobi smoother (0: 4/(3 lambda_max))", "PCSBPMGSetSmoother", sb->jacobi_omega,
+                             &sb->jacobi_omega, NULL));
+  PetscCall(PetscOptionsBool("-pc_sbpmg_inline_diag",
+                             "Device sweeps compute 1/diag(A) from the coefficients (true) or read it from a vector (default: true on a GPU)",
                              "PCSBPMGSetSmoother", sb->inline_diag, &sb->inline_diag, &sb->inline_diag_set));
+  PetscCall(PetscOptionsBool("-pc_sbpmg_coef_fp32", "Device levels read the operator's coefficients rounded to fp32 in sweeps and residuals",
+                             "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
   if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
@@ -301,8 +337,11 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
     PetscMPIInt size;
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
     for (PetscInt k = 0; k < sb->nlevels; k++)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "level %" PetscInt_FMT ": %" PetscInt_FMT " x %" PetscInt_FMT " intervals%s\n", k, sb->problems[k]->Nr, sb->problems[k]->Ns,
-                                       k < sb->nlevels - 1 ? "" : (size > 1 ? " (coarse, gathered onto every rank, CHOLMOD on the assembled operator)" : " (coarse, CHOLMOD on the assembled operator)")));
+      PetscCall(PetscViewerASCIIPrintf(
+          viewer, "level %" PetscInt_FMT ": %" PetscInt_FMT " x %" PetscInt_FMT " intervals%s\n", k, sb->problems[k]->Nr, sb->problems[k]->Ns,
+          k < sb->nlevels - 1
+              ? ""
+              : (size > 1 ? " (coarse, gathered onto every rank, CHOLMOD on the assembled operator)" : " (coarse, CHOLMOD on the assembled operator)")));
     if (size > 1 && sb->nlevels) {
       PetscInt m, n;
       PetscCall(SbpProblemGetProcessGrid(sb->problems[0], &m, &n));
@@ -310,13 +349,16 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
                                        sb->problems[0]->use_device ? ", ghosts exchanged between the devices" : ""));
     }
     PetscCall(PetscViewerASCIIPrintf(viewer,
-                                     "smoother %s, %" PetscInt_FMT " pre- and %" PetscInt_FMT " post-sweeps on the finest level, times %g per level below (at most %" PetscInt_FMT "), fused on the %s; coarse-size limit %" PetscInt_FMT " points per side\n",
+                                     "smoother %s, %" PetscInt_FMT " pre- and %" PetscInt_FMT
+                                     " post-sweeps on the finest level, times %g per level below (at most %" PetscInt_FMT
+                                     "), fused on the %s; coarse-size limit %" PetscInt_FMT " points per side\n",
                                      PCSBPMGSmootherTypes[sb->smoother], sb->nu_pre, sb->nu_post, (double)sb->nu_growth, sb->nu_max,
                                      sb->nlevels && sb->problems[0]->use_device ? "device" : "host", sb->coarse_size));
     if (sb->nlevels && sb->problems[0]->use_device) {
       const char *name;
       PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s\n", name));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s; level sweeps and residuals read the coefficients in %s (-pc_sbpmg_coef_fp32)\n", name,
+                                       sb->coef_fp32 ? "fp32" : "fp64"));
     }
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
@@ -336,7 +378,7 @@ static PetscErrorCode PCReset_SBPMG(PC pc)
 
 static PetscErrorCode PCDestroy_SBPMG(PC pc)
 {
-  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+  PC_SBPMG *sb                     = PCSBPMGGetContext(pc);
   PetscErrorCode (*mg_destroy)(PC) = sb->mg_destroy;
 
   PetscFunctionBegin;
@@ -375,7 +417,8 @@ static PetscErrorCode PCSBPMGSetCoarseSize_SBPMG(PC pc, PetscInt n)
 static PetscErrorCode PCSBPMGSetSmoother_SBPMG(PC pc, PCSBPMGSmootherType type)
 {
   PetscFunctionBegin;
-  PetscCheck(type >= PC_SBPMG_CHEBYSHEV && type <= PC_SBPMG_RICHARDSON, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown smoother type %d", (int)type);
+  PetscCheck(type >= PC_SBPMG_CHEBYSHEV && type <= PC_SBPMG_RICHARDSON, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown smoother type %d",
+             (int)type);
   PCSBPMGGetContext(pc)->smoother        = type;
   PCSBPMGGetContext(pc)->smoother_opt[0] = 0;
   PetscFunctionReturn(0);
@@ -386,7 +429,8 @@ static PetscErrorCode PCSBPMGSetSweeps_SBPMG(PC pc, PetscInt pre, PetscInt post)
   PC_SBPMG *sb = PCSBPMGGetContext(pc);
 
   PetscFunctionBegin;
-  PetscCheck(pre >= 1 && post >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", pre, post);
+  PetscCheck(pre >= 1 && post >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", pre, post);
   sb->nu_pre  = pre;
   sb->nu_post = post;
   PetscFunctionReturn(0);
@@ -397,7 +441,8 @@ static PetscErrorCode PCSBPMGSetChebyshevRange_SBPMG(PC pc, PetscReal lo, PetscR
   PC_SBPMG *sb = PCSBPMGGetContext(pc);
 
   PetscFunctionBegin;
-  PetscCheck(lo > 0 && hi > lo, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [%g, %g] must satisfy 0 < lo < hi", (double)lo, (double)hi);
+  PetscCheck(lo > 0 && hi > lo, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [%g, %g] must satisfy 0 < lo < hi", (double)lo,
+             (double)hi);
   sb->cheby_lo     = lo;
   sb->cheby_hi     = hi;
   sb->range_opt[0] = 0;
@@ -522,7 +567,8 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 .  -pc_sbpmg_cheby_range <0.1,1.1> - Chebyshev interval as fractions of the estimated lambda_max(D^-1 A)
 .  -pc_sbpmg_jacobi_omega <0>      - Jacobi damping (0: 4/(3 lambda_max))
 .  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
--  -pc_sbpmg_inline_diag <bool>    - device sweeps compute 1/diag(A) from the coefficients rather than read a stored vector (default: on a GPU)
+.  -pc_sbpmg_inline_diag <bool>    - device sweeps compute 1/diag(A) from the coefficients rather than read a stored vector (default: on a GPU)
+-  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: true)
 
    Level: beginner
 
@@ -538,28 +584,29 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   PetscCall(PCSetType(pc, PCMG));
   PetscCall(PetscObjectChangeTypeName((PetscObject)pc, PCSBPMG));
   PetscCall(PetscNew(&sb));
-  sb->coarse_size          = 32;
-  sb->smoother             = PC_SBPMG_CHEBYSHEV;
-  sb->nu_pre               = 3;
-  sb->nu_post              = 3;
-  sb->nu_growth            = 2;
-  sb->nu_max               = 16;
-  sb->eig_its              = 10;
-  sb->cheby_lo             = 0.1;
-  sb->cheby_hi             = 1.1;
+  sb->coarse_size = 32;
+  sb->smoother    = PC_SBPMG_CHEBYSHEV;
+  sb->nu_pre      = 3;
+  sb->nu_post     = 3;
+  sb->nu_growth   = 2;
+  sb->nu_max      = 16;
+  sb->eig_its     = 10;
+  sb->coef_fp32   = PETSC_TRUE;
+  sb->cheby_lo    = 0.1;
+  sb->cheby_hi    = 1.1;
   PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));
-  sb->mg_setup             = pc->ops->setup;
-  sb->mg_setfromoptions    = pc->ops->setfromoptions;
-  sb->mg_view              = pc->ops->view;
-  sb->mg_reset             = pc->ops->reset;
-  sb->mg_destroy           = pc->ops->destroy;
-  mg                       = (PC_MG *)pc->data;
-  mg->innerctx             = sb;
-  pc->ops->setup           = PCSetUp_SBPMG;
-  pc->ops->setfromoptions  = PCSetFromOptions_SBPMG;
-  pc->ops->view            = PCView_SBPMG;
-  pc->ops->reset           = PCReset_SBPMG;
-  pc->ops->destroy         = PCDestroy_SBPMG;
+  sb->mg_setup            = pc->ops->setup;
+  sb->mg_setfromoptions   = pc->ops->setfromoptions;
+  sb->mg_view             = pc->ops->view;
+  sb->mg_reset            = pc->ops->reset;
+  sb->mg_destroy          = pc->ops->destroy;
+  mg                      = (PC_MG *)pc->data;
+  mg->innerctx            = sb;
+  pc->ops->setup          = PCSetUp_SBPMG;
+  pc->ops->setfromoptions = PCSetFromOptions_SBPMG;
+  pc->ops->view           = PCView_SBPMG;
+  pc->ops->reset          = PCReset_SBPMG;
+  pc->ops->destroy        = PCDestroy_SBPMG;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetLevels_C", PCSBPMGSetLevels_SBPMG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetCoarseSize_C", PCSBPMGSetCoarseSize_SBPMG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetSmoother_C", PCSBPMGSetSmoother_SBPMG));

@@ -14,6 +14,7 @@ typedef struct {
   PetscReal           omega_user;  /* Jacobi damping; 0: 4 / (3 lambda_max) */
   PetscInt            eig_its;     /* Lanczos (CG) steps of the eigenvalue estimate */
   PetscBool           inline_diag; /* device sweeps compute 1/diag(M~) from the coefficients instead of reading a vector */
+  PetscBool           single;      /* device sweeps read the coefficients rounded to fp32 */
   PetscReal           lmin, lmax;  /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
   PetscReal           omega;       /* Jacobi / Richardson step */
   Vec                 dinv, d, xw; /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
@@ -118,19 +119,20 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
 {
   SbpProblem p = s->p;
   cl_kernel  ks[2];
-  cl_mem     xb = NULL, bb, ob;
+  cl_mem     xb = NULL, bb, ob, ca, cb, cc;
   int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0,
       iprev           = prev_zero ? 1 : 0;
   cl_mem    db        = NULL;
   PetscReal rho       = p->rho;
   size_t    global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1};
   PetscReal n         = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
-  PetscBool owned     = p->halo || p->split ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
+  PetscBool owned     = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, owned ? SBP_K_SMOOTH_PATCH : SBP_K_SMOOTH, &ks[0]));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_SMOOTH_INNER, &ks[1]));
+  PetscCall(SbpProblemGetKernelPrecision(p, owned ? SBP_K_SMOOTH_PATCH : SBP_K_SMOOTH, s->single, &ks[0]));
+  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_INNER, s->single, &ks[1]));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, s->single, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
   if (!zero && !p->halo) PetscCall(VecOpenCLGetBufferRead(x, &xb));
   PetscCall(VecOpenCLGetBufferRead(b, &bb));
@@ -140,8 +142,8 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
   else
     PetscCall(VecOpenCLGetBufferWrite(out, &ob));
   for (int t = 0; t < 2; t++)
-    PetscCall(SbpmgCLSetArgs(ks[t], 0, 16, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr,
-                             sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(cl_mem), zero ? &ob : &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi,
+    PetscCall(SbpmgCLSetArgs(ks[t], 0, 16, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca,
+                             sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), zero ? &ob : &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi,
                              sizeof(cl_mem), db ? &db : &bb, sizeof(PetscReal), &c1, sizeof(PetscReal), &c2, sizeof(int), &izero, sizeof(int), &iprev,
                              sizeof(cl_mem), &ob));
   if (!owned)
@@ -157,9 +159,10 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
     PetscCall(VecOpenCLRestoreBuffer(out, &ob));
   else
     PetscCall(VecOpenCLRestoreBufferWrite(out, &ob));
-  /* coefficients 24 B, b, the output, x (unless zero) and x_{k-1} (when read) */
+  /* coefficients 24 B (12 B in fp32), b, the output, x (unless zero) and x_{k-1} (when read) */
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (jacobi ? 90 : 50) * n,
-                              n * sizeof(PetscReal) * (3 + 2 + (zero ? 0 : 1) + (c1 != 0 && !prev_zero ? 1 : 0) + (jacobi == 2 ? 1 : 0))));
+                              n * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) +
+                                   sizeof(PetscReal) * (2 + (zero ? 0 : 1) + (c1 != 0 && !prev_zero ? 1 : 0) + (jacobi == 2 ? 1 : 0)))));
   PetscFunctionReturn(0);
 }
 
@@ -288,7 +291,9 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
                                      (double)s->lmin, (double)s->lmax));
     break;
   }
-  if (s->p) PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s\n", s->p->use_device ? "device" : "host"));
+  if (s->p)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s%s\n", s->p->use_device ? "device" : "host",
+                                     s->p->use_device ? (s->single ? ", coefficients in fp32" : ", coefficients in fp64") : ""));
   PetscFunctionReturn(0);
 }
 
@@ -313,12 +318,14 @@ static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
 }
 
 /* Set the smoother's parameters (called by PCSBPMG for each level). */
-PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscReal lo, PetscReal hi, PetscReal omega, PetscInt eig_its, PetscBool inline_diag)
+PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscReal lo, PetscReal hi, PetscReal omega, PetscInt eig_its, PetscBool inline_diag,
+                                        PetscBool single)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
 
   PetscFunctionBegin;
   s->inline_diag = inline_diag;
+  s->single      = single;
   s->type        = type;
   s->lo          = lo;
   s->hi          = hi;

@@ -99,8 +99,60 @@ static const struct {
 PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, cl_kernel *k)
 {
   PetscFunctionBegin;
-  if (!p->kernels[id]) PetscCall(SbpmgCLGetKernel(p->cl, SbpKernelNames[id].program, NULL, SbpKernelNames[id].name, &p->kernels[id]));
-  *k = p->kernels[id];
+  PetscCall(SbpProblemGetKernelPrecision(p, id, PETSC_FALSE, k));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemGetKernelPrecision - SbpProblemGetKernel() for coefficients stored in fp64 (single = PETSC_FALSE) or fp32 (the buffers
+   of SbpProblemGetCoefficientBuffers()); the transfer kernels read no coefficients and are the same either way.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemGetKernelPrecision(SbpProblem p, SbpKernel id, PetscBool single, cl_kernel *k)
+{
+  PetscBool   transfer = id >= SBP_K_PROLONG ? PETSC_TRUE : PETSC_FALSE;
+  const int   s        = single && !transfer ? 1 : 0;
+  const char *opts     = transfer ? NULL : p->kopts[s];
+
+  PetscFunctionBegin;
+  if (!p->kernels[s][id]) PetscCall(SbpmgCLGetKernel(p->cl, SbpKernelNames[id].program, opts, SbpKernelNames[id].name, &p->kernels[s][id]));
+  *k = p->kernels[s][id];
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemGetCoefficientBuffers - The device buffers of crr, crs and css (the kernels' a, b, c) on the ghosted patch, in fp64 or,
+   with single, rounded to fp32 (made on first use and kept by the problem): the multigrid levels read those, 12 bytes per node
+   instead of 24.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem p, PetscBool single, cl_mem *a, cl_mem *b, cl_mem *c)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->use_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The SBP-SAT problem has no device coefficients (host backend)");
+  if (single && !p->d_crr32) {
+    const PetscInt   np     = p->gxm * p->gym;
+    const PetscReal *src[3] = {p->crr, p->crs, p->css};
+    cl_mem          *dst[3] = {&p->d_crr32, &p->d_crs32, &p->d_css32};
+    float           *tmp;
+
+    PetscCall(PetscMalloc1(np, &tmp));
+    for (int t = 0; t < 3; t++) {
+      for (PetscInt n = 0; n < np; n++) tmp[n] = (float)src[t][n];
+      PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, np * sizeof(float), dst[t]));
+      PetscCall(SbpmgCLWriteBuffer(p->cl, *dst[t], 0, np * sizeof(float), tmp));
+    }
+    PetscCall(PetscFree(tmp));
+  }
+  *a = single ? p->d_crr32 : p->d_crr;
+  *b = single ? p->d_crs32 : p->d_crs;
+  *c = single ? p->d_css32 : p->d_css;
   PetscFunctionReturn(0);
 }
 
@@ -135,8 +187,8 @@ PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, 
     size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
     PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
   } break;
-  case SBP_REGION_INTERIOR: {
-    size_t global[2] = {ni, nj};
+  case SBP_REGION_INTERIOR: { /* the lean kernels: inner_rows rows of a column per work-item */
+    size_t global[2] = {ni, (nj + (size_t)p->inner_rows - 1) / (size_t)p->inner_rows};
     PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
   } break;
   case SBP_REGION_RIM: /* a fixed work-group: the count is often prime, and the kernel skips the work-items past it */
@@ -158,7 +210,7 @@ PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, 
 PetscErrorCode SbpProblemLaunchOwned(SbpProblem p, cl_kernel k, cl_kernel kin, cl_uint first)
 {
   PetscFunctionBegin;
-  if (p->split) {
+  if (p->split_on) {
     PetscCall(SbpProblemLaunchRegion(p, kin, first, SBP_REGION_INTERIOR));
     PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_RIM));
   } else
@@ -212,18 +264,19 @@ static PetscErrorCode SbpCheckDeviceVec(SbpProblem p, Vec v, const char *name)
 
 /* SbpApplyDevice through the kernel pair of SbpProblemLaunchOwned(): on several ranks (x through the ghost exchange, the interior
    overlapped with it) and on one with -sbp_split. */
-static PetscErrorCode SbpApplyDeviceOwned(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y)
+static PetscErrorCode SbpApplyDeviceOwned(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y, PetscBool single)
 {
   cl_kernel      ks[2];
-  cl_mem         xb = NULL, zb = NULL, yb;
+  cl_mem         xb = NULL, zb = NULL, yb, ca, cb, cc;
   int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = z ? 1 : 0;
   PetscReal      rho = p->rho;
   PetscLogDouble n   = (PetscLogDouble)p->xm * p->ym;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, &ks[0]));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_INNER, &ks[1]));
+  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_APPLY_PATCH, single, &ks[0]));
+  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_APPLY_INNER, single, &ks[1]));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, single, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   if (!p->halo) PetscCall(VecOpenCLGetBufferRead(x, &xb));
   if (z && z != y) {
@@ -236,8 +289,8 @@ static PetscErrorCode SbpApplyDeviceOwned(SbpProblem p, Vec x, Vec z, PetscReal 
     PetscCall(VecOpenCLGetBufferWrite(y, &yb));
   for (int t = 0; t < 2; t++)
     PetscCall(SbpmgCLSetArgs(ks[t], 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem),
-                             p->halo ? &p->halo->patch : &xb, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int),
-                             &add, sizeof(PetscReal), &scale, sizeof(cl_mem), zb ? &zb : &yb, sizeof(cl_mem), &yb));
+                             p->halo ? &p->halo->patch : &xb, sizeof(cl_mem), &ca, sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(int), &add,
+                             sizeof(PetscReal), &scale, sizeof(cl_mem), zb ? &zb : &yb, sizeof(cl_mem), &yb));
   if (p->halo)
     PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], 4, 12));
   else
@@ -251,15 +304,21 @@ static PetscErrorCode SbpApplyDeviceOwned(SbpProblem p, Vec x, Vec z, PetscReal 
   else
     PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
   /* u, y, three coefficients, z; on several ranks the patch copy too (read and write) */
-  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 40 * n, n * sizeof(PetscReal) * ((p->halo ? 7 : 5) + add)));
+  PetscCall(
+      SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 40 * n, n * (sizeof(PetscReal) * ((p->halo ? 4 : 2) + add) + 3 * (single ? sizeof(float) : sizeof(PetscReal)))));
   PetscFunctionReturn(0);
 }
 
-/* y = z + scale M~ x (z may be NULL: y = scale M~ x; z may be y) */
-static PetscErrorCode SbpApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y)
+/*@C
+   SbpProblemApplyDevice - y = z + scale M~ x on the device (z may be NULL: y = scale M~ x; z may be y), with the coefficients in
+   fp64 or (single) rounded to fp32: the multigrid levels' residuals use the latter.
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y, PetscBool single)
 {
   cl_kernel k;
-  cl_mem    xb, zb = NULL, yb;
+  cl_mem    xb, zb = NULL, yb, ca, cb, cc;
   int       Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = z ? 1 : 0;
   PetscReal rho = p->rho;
 
@@ -268,11 +327,12 @@ static PetscErrorCode SbpApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
   PetscCall(SbpCheckDeviceVec(p, y, "y"));
   PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors for the SBP-SAT operator");
   PetscCall(SbpProblemBCFlags(p, &flags));
-  if (p->halo || p->split) {
-    PetscCall(SbpApplyDeviceOwned(p, x, z, scale, y));
+  if (p->halo || p->split_on) {
+    PetscCall(SbpApplyDeviceOwned(p, x, z, scale, y, single));
     PetscFunctionReturn(0);
   }
-  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY, &k));
+  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_APPLY, single, &k));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, single, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(VecOpenCLGetBufferRead(x, &xb));
   if (z && z != y) {
@@ -283,9 +343,9 @@ static PetscErrorCode SbpApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
     PetscCall(VecOpenCLGetBuffer(y, &yb));
   else
     PetscCall(VecOpenCLGetBufferWrite(y, &yb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &xb, sizeof(cl_mem),
-                           &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &add, sizeof(PetscReal), &scale, sizeof(cl_mem),
-                           zb ? &zb : &yb, sizeof(cl_mem), &yb));
+  PetscCall(SbpmgCLSetArgs(k, 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &xb, sizeof(cl_mem), &ca,
+                           sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(int), &add, sizeof(PetscReal), &scale, sizeof(cl_mem), zb ? &zb : &yb,
+                           sizeof(cl_mem), &yb));
   PetscCall(SbpLaunch2D(p, k));
   PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   if (zb) {
@@ -360,7 +420,7 @@ static PetscErrorCode MatMult_SbpOperator(Mat A, Vec x, Vec y)
   PetscCall(MatShellGetContext(A, &s));
   PetscCall(SbpUseDevice(s->p, x, y, NULL, &dev));
   if (dev)
-    PetscCall(SbpApplyDevice(s->p, x, NULL, 1.0, y));
+    PetscCall(SbpProblemApplyDevice(s->p, x, NULL, 1.0, y, PETSC_FALSE));
   else
     PetscCall(SbpApplyHostLogged(s->p, x, y, PETSC_FALSE));
   PetscFunctionReturn(0);
@@ -375,7 +435,7 @@ static PetscErrorCode MatMultAdd_SbpOperator(Mat A, Vec x, Vec z, Vec y)
   PetscCall(MatShellGetContext(A, &s));
   PetscCall(SbpUseDevice(s->p, x, y, z, &dev));
   if (dev)
-    PetscCall(SbpApplyDevice(s->p, x, z, 1.0, y));
+    PetscCall(SbpProblemApplyDevice(s->p, x, z, 1.0, y, PETSC_FALSE));
   else {
     if (z != y) PetscCall(VecCopy(z, y));
     PetscCall(SbpApplyHostLogged(s->p, x, y, PETSC_TRUE));
@@ -393,7 +453,7 @@ static PetscErrorCode MatResidual_SbpOperator(Mat A, Vec b, Vec x, Vec r)
   PetscCall(MatShellGetContext(A, &s));
   PetscCall(SbpUseDevice(s->p, b, x, r, &dev));
   if (dev)
-    PetscCall(SbpApplyDevice(s->p, x, b, -1.0, r));
+    PetscCall(SbpProblemApplyDevice(s->p, x, b, -1.0, r, PETSC_FALSE));
   else {
     PetscCall(SbpApplyHostLogged(s->p, x, r, PETSC_FALSE));
     PetscCall(VecAYPX(r, -1, b));

@@ -14,37 +14,37 @@ static void SbpCurvedEdge(int e, PetscReal t, PetscReal *x, PetscReal *y, PetscR
   const PetscReal S = PetscSinReal(PETSC_PI * (t + 1) / 2), C = (PETSC_PI / 2) * PetscCosReal(PETSC_PI * (t + 1) / 2);
 
   switch (e) {
-    case 1:
-      *x  = SbpX[0] * m + SbpX[2] * p + SbpBeta * S;
-      *y  = SbpY[0] * m + SbpY[2] * p;
-      *dx = (SbpX[2] - SbpX[0]) / 2 + SbpBeta * C;
-      *dy = (SbpY[2] - SbpY[0]) / 2;
-      break;
-    case 2:
-      *x  = SbpX[1] * m + SbpX[3] * p - SbpBeta * S;
-      *y  = SbpY[1] * m + SbpY[3] * p;
-      *dx = (SbpX[3] - SbpX[1]) / 2 - SbpBeta * C;
-      *dy = (SbpY[3] - SbpY[1]) / 2;
-      break;
-    case 3:
-      *x  = SbpX[0] * m + SbpX[1] * p;
-      *y  = SbpY[0] * m + SbpY[1] * p + SbpBeta * S;
-      *dx = (SbpX[1] - SbpX[0]) / 2;
-      *dy = (SbpY[1] - SbpY[0]) / 2 + SbpBeta * C;
-      break;
-    default: /* edge 4: a full sine period */
-      *x  = SbpX[2] * m + SbpX[3] * p;
-      *y  = SbpY[2] * m + SbpY[3] * p + SbpBeta * PetscSinReal(PETSC_PI * (t + 1));
-      *dx = (SbpX[3] - SbpX[2]) / 2;
-      *dy = (SbpY[3] - SbpY[2]) / 2 + SbpBeta * PETSC_PI * PetscCosReal(PETSC_PI * (t + 1));
-      break;
+  case 1:
+    *x  = SbpX[0] * m + SbpX[2] * p + SbpBeta * S;
+    *y  = SbpY[0] * m + SbpY[2] * p;
+    *dx = (SbpX[2] - SbpX[0]) / 2 + SbpBeta * C;
+    *dy = (SbpY[2] - SbpY[0]) / 2;
+    break;
+  case 2:
+    *x  = SbpX[1] * m + SbpX[3] * p - SbpBeta * S;
+    *y  = SbpY[1] * m + SbpY[3] * p;
+    *dx = (SbpX[3] - SbpX[1]) / 2 - SbpBeta * C;
+    *dy = (SbpY[3] - SbpY[1]) / 2;
+    break;
+  case 3:
+    *x  = SbpX[0] * m + SbpX[1] * p;
+    *y  = SbpY[0] * m + SbpY[1] * p + SbpBeta * S;
+    *dx = (SbpX[1] - SbpX[0]) / 2;
+    *dy = (SbpY[1] - SbpY[0]) / 2 + SbpBeta * C;
+    break;
+  default: /* edge 4: a full sine period */
+    *x  = SbpX[2] * m + SbpX[3] * p;
+    *y  = SbpY[2] * m + SbpY[3] * p + SbpBeta * PetscSinReal(PETSC_PI * (t + 1));
+    *dx = (SbpX[3] - SbpX[2]) / 2;
+    *dy = (SbpY[3] - SbpY[2]) / 2 + SbpBeta * PETSC_PI * PetscCosReal(PETSC_PI * (t + 1));
+    break;
   }
 }
 
 /* Transfinite blend of one component (4.3); E[e] edge values, dE[e] edge derivatives, K corner values. */
 static void SbpBlend(PetscReal r, PetscReal s, const PetscReal E[5], const PetscReal dE[5], const PetscReal K[4], PetscReal *v, PetscReal *vr, PetscReal *vs)
 {
-  *v  = (1 - r) / 2 * E[1] + (1 + r) / 2 * E[2] + (1 - s) / 2 * E[3] + (1 + s) / 2 * E[4] -
+  *v = (1 - r) / 2 * E[1] + (1 + r) / 2 * E[2] + (1 - s) / 2 * E[3] + (1 + s) / 2 * E[4] -
        ((1 - r) * (1 - s) * K[0] + (1 + r) * (1 - s) * K[1] + (1 - r) * (1 + s) * K[2] + (1 + r) * (1 + s) * K[3]) / 4;
   *vr = (E[2] - E[1]) / 2 + (1 - s) / 2 * dE[3] + (1 + s) / 2 * dE[4] - (-(1 - s) * K[0] + (1 - s) * K[1] - (1 + s) * K[2] + (1 + s) * K[3]) / 4;
   *vs = (1 - r) / 2 * dE[1] + (1 + r) / 2 * dE[2] + (E[4] - E[3]) / 2 - (-(1 - r) * K[0] - (1 + r) * K[1] + (1 - r) * K[2] + (1 + r) * K[3]) / 4;

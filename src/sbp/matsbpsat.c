@@ -91,8 +91,9 @@ PetscErrorCode MatCreate_SbpSat(Mat A)
     PetscCall(SbpProblemDestroy(&s->p));
     PetscCall(PetscFree(s));
     SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
-            "MATSBPSAT sets its own sizes: %" PetscInt_FMT " unknowns (%" PetscInt_FMT " local) for the %" PetscInt_FMT " x %" PetscInt_FMT " grid, but the matrix was given %" PetscInt_FMT " (%" PetscInt_FMT " local)", M, m,
-            Nr, Ns, A->rmap->N, A->rmap->n);
+            "MATSBPSAT sets its own sizes: %" PetscInt_FMT " unknowns (%" PetscInt_FMT " local) for the %" PetscInt_FMT " x %" PetscInt_FMT
+            " grid, but the matrix was given %" PetscInt_FMT " (%" PetscInt_FMT " local)",
+            M, m, Nr, Ns, A->rmap->N, A->rmap->n);
   }
   PetscCall(PetscLayoutSetLocalSize(A->rmap, m));
   PetscCall(PetscLayoutSetSize(A->rmap, M));

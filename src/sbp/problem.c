@@ -42,6 +42,8 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   p->wg[1]            = 4;
   p->overlap_min      = 1048576;
   p->split            = PETSC_TRUE;
+  p->split_min        = 0;
+  p->inner_rows       = 1;
   *problem            = p;
   PetscFunctionReturn(0);
 }
@@ -246,6 +248,34 @@ PetscErrorCode SbpProblemSetKernelSplit(SbpProblem p, PetscBool split)
   PetscFunctionReturn(0);
 }
 
+/*@C
+   SbpProblemSetKernelShape - The shape of the lean interior kernels on the device: they run when the interior box has at least
+   split_min nodes (smaller levels, where a second launch costs more than it saves, run one kernel over all nodes), and each
+   work-item walks rows consecutive rows of one column, keeping the rows it shares with the next in registers. Defaults 0 and 1.
+
+   Logically collective
+
+   Options Database Keys:
++  -sbp_split_min <n>   - the smallest interior box that runs apart
+-  -sbp_inner_rows <n>  - rows per work-item, 1 to 64
+
+   Level: advanced
+
+.seealso: `SbpProblemSetKernelSplit()`
+@*/
+PetscErrorCode SbpProblemSetKernelShape(SbpProblem p, PetscInt split_min, PetscInt rows)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the kernel shape"));
+  PetscCheck(split_min >= 0, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Split threshold %" PetscInt_FMT " must be >= 0 (-sbp_split_min)",
+             split_min);
+  PetscCheck(rows >= 1 && rows <= 64, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+             "Rows per work-item %" PetscInt_FMT " must be in 1..64 (-sbp_inner_rows)", rows);
+  p->split_min  = split_min;
+  p->inner_rows = rows;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SbpProblemGetBackend(SbpProblem p, SbpBackend *backend)
 {
   PetscFunctionBegin;
@@ -284,7 +314,9 @@ static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
 .  -sbp_bc <DDNN>      - one letter per face 1..4: D (Dirichlet, by SAT) or N (Neumann)
 .  -sbp_backend <auto,device,host> - where the matrix-free operator runs
 .  -sbp_overlap_min <n> - on several ranks, overlap the ghost exchange with the interior when it has at least n nodes
--  -sbp_split <bool>    - on the device, run the interior rows in a lean kernel and the boundary rim in another (default true)
+.  -sbp_split <bool>    - on the device, run the interior rows in a lean kernel and the boundary rim in another (default true)
+.  -sbp_split_min <n>   - ... where the interior box has at least n nodes
+-  -sbp_inner_rows <n>  - rows of a column per work-item of the lean kernels
 
    Level: beginner
 @*/
@@ -295,7 +327,7 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscBool setn, setnr, setns, setmap, setmu, setbc, setbackend;
   PetscReal value = p->mu_value;
   MPI_Comm  comm  = PetscObjectComm((PetscObject)p);
-  PetscInt  wg[2] = {(PetscInt)p->wg[0], (PetscInt)p->wg[1]}, nwg = 2, overlap = p->overlap_min;
+  PetscInt  wg[2] = {(PetscInt)p->wg[0], (PetscInt)p->wg[1]}, nwg = 2, overlap = p->overlap_min, split_min = p->split_min, rows = p->inner_rows;
   PetscBool setwg, setoverlap;
 
   PetscFunctionBegin;
@@ -321,8 +353,13 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
                             "SbpProblemSetOverlap", overlap, &overlap, &setoverlap));
   PetscCall(PetscOptionsBool("-sbp_split", "Device: the interior rows in a lean kernel, the boundary rim in another (false: one kernel over all nodes)",
                              "SbpProblemSetKernelSplit", p->split, &p->split, NULL));
+  PetscCall(PetscOptionsInt("-sbp_split_min", "Device: split only where the interior box has at least this many nodes", "SbpProblemSetKernelShape", split_min,
+                            &split_min, NULL));
+  PetscCall(
+      PetscOptionsInt("-sbp_inner_rows", "Device: rows of a column per work-item of the lean interior kernels", "SbpProblemSetKernelShape", rows, &rows, NULL));
   PetscOptionsEnd();
   if (setoverlap) PetscCall(SbpProblemSetOverlap(p, overlap));
+  PetscCall(SbpProblemSetKernelShape(p, split_min, rows));
   if (setwg) {
     PetscCheck(nwg == 2 && wg[0] > 0 && wg[1] > 0, comm, PETSC_ERR_ARG_WRONG,
                "-sbp_wg takes two positive numbers x,y, got %" PetscInt_FMT " value(s) starting %" PetscInt_FMT, nwg, wg[0]);
@@ -559,6 +596,27 @@ static PetscErrorCode SbpProblemCreateDM(SbpProblem p)
 }
 
 /*@C
+   SbpProblemResolveKernels - Whether the lean interior kernels run (-sbp_split, -sbp_split_min), and the build options of the
+   kernels: rows per work-item, 32-bit indices where every array of the patch fits, and fp32 coefficients for the second set.
+   Called at set-up; again (benchmarks) after changing inner_rows or split_min, it also forgets the kernels looked up so far.
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemResolveKernels(SbpProblem p)
+{
+  PetscInt64  nin    = (PetscInt64)PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0);
+  PetscBool   idx32  = (PetscInt64)p->gxm * p->gym < ((PetscInt64)1 << 30) ? PETSC_TRUE : PETSC_FALSE; /* with room for the offsets */
+  const char *i32opt = idx32 ? " -DSBP_INDEX32=1" : "";
+
+  PetscFunctionBegin;
+  p->split_on = (p->split && nin >= p->split_min) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
+  PetscCall(PetscSNPrintf(p->kopts[0], sizeof(p->kopts[0]), "-DSBP_ROWS=%d%s", (int)p->inner_rows, i32opt));
+  PetscCall(PetscSNPrintf(p->kopts[1], sizeof(p->kopts[1]), "-DSBP_ROWS=%d%s -DSBP_COEF=float", (int)p->inner_rows, i32opt));
+  PetscFunctionReturn(0);
+}
+
+/*@C
    SbpProblemSetUp - Check the parameters, lay the grid out as a DMDA (r fastest, stencil width 2), evaluate the mapping, mu and the
    metric coefficients at the nodes of each rank's ghosted patch (checking mu, J, crr, css > 0 and crr*css - crs^2 > 0 everywhere),
    resolve the backend and, on the device backend, copy the coefficients to the device (on several ranks, also set up the ghost
@@ -593,7 +651,8 @@ PetscErrorCode SbpProblemSetUp(SbpProblem p)
   PetscCall(SbpProblemComputeCoefficients(p));
   if (p->use_device) PetscCall(SbpProblemUploadCoefficients(p));
   if (p->use_device) PetscCall(SbpProblemComputeInteriorBox(p)); /* the interior and rim launches (-sbp_split, the overlap) */
-  if (p->use_device && size > 1) {                               /* several ranks: the device ghost exchange, the interior overlapped with it */
+  if (p->use_device) PetscCall(SbpProblemResolveKernels(p));
+  if (p->use_device && size > 1) { /* several ranks: the device ghost exchange, the interior overlapped with it */
     PetscCall(SbpHaloCreate(p->da, p->cl, &p->halo));
     p->overlap = (PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0) >= p->overlap_min) ? PETSC_TRUE : PETSC_FALSE;
   }
@@ -752,6 +811,8 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->wg[1]       = p->wg[1];
   c->overlap_min = p->overlap_min;
   c->split       = p->split;
+  c->split_min   = p->split_min;
+  c->inner_rows  = p->inner_rows;
   c->backend     = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
   PetscCall(DMCoarsen(p->da, comm, &c->da));
   PetscCall(SbpProblemSetUp(c));
@@ -793,8 +854,9 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
       const char *name;
       PetscCall(SbpmgCLGetDeviceName(p->cl, &name));
       PetscCall(PetscViewerASCIIPrintf(viewer, "backend: device (%s)\n", name));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s\n",
-                                       p->split ? "interior rows and boundary rim apart (-sbp_split)" : "one over all nodes (-sbp_split 0)"));
+      PetscCall(PetscViewerASCIIPrintf(
+          viewer, "kernels: %s\n", p->split_on ? "interior rows and boundary rim apart (-sbp_split)" : "one over all nodes (-sbp_split 0, or -sbp_split_min)"));
+      if (p->split_on) PetscCall(PetscViewerASCIIPrintf(viewer, "interior kernels: %" PetscInt_FMT " rows per work-item (-sbp_inner_rows)\n", p->inner_rows));
       if (p->halo) {
         PetscMPIInt size;
         PetscInt    m, n;
@@ -830,6 +892,9 @@ PetscErrorCode SbpProblemDestroy(SbpProblem *problem)
     PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_css));
     PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_crs));
     PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_J));
+    if (p->d_crr32) PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_crr32));
+    if (p->d_css32) PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_css32));
+    if (p->d_crs32) PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_crs32));
     PetscCall(SbpHaloDestroy(&p->halo));
     PetscCall(SbpmgCLDestroy(&p->cl));
   }
