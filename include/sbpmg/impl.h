@@ -45,27 +45,28 @@ struct _n_SbpmgCLProgram {
 };
 
 struct _n_SbpmgCL {
-  PetscInt            refct;
-  MPI_Comm            comm;
-  cl_platform_id      platform;
-  cl_device_id        device;
-  cl_context          context;
-  cl_command_queue    queue;
-  cl_device_type      type;
-  char                platform_name[256], device_name[256], device_version[128], driver_version[128];
-  PetscInt            platform_index, device_index;
-  PetscBool           fp64;
-  cl_uint             compute_units;
-  size_t              max_work_group_size;
-  cl_ulong            global_mem, max_alloc, local_mem;
-  char                kernel_dir[PETSC_MAX_PATH_LEN];
-  size_t              mem_cap;  /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
-  size_t              mem_used; /* bytes in live buffers of this context */
-  PetscBool           view;
-  PetscBool           wait_poll;   /* -cl_wait_poll: read-backs wait by polling their event instead of a blocking read */
-  PetscBool           reduce_host; /* -cl_reduce_host: reductions read their partials and sum them on the host (one launch fewer) */
-  SbpmgCLProgramEntry programs;
-  SbpmgCLStats        stats;
+  PetscInt               refct;
+  MPI_Comm               comm;
+  cl_platform_id         platform;
+  cl_device_id           device;
+  cl_context             context;
+  cl_command_queue       queue;
+  cl_device_type         type;
+  char                   platform_name[256], device_name[256], device_version[128], driver_version[128];
+  PetscInt               platform_index, device_index;
+  PetscBool              fp64;
+  cl_uint                compute_units;
+  size_t                 max_work_group_size;
+  cl_ulong               global_mem, max_alloc, local_mem;
+  char                   kernel_dir[PETSC_MAX_PATH_LEN];
+  size_t                 mem_cap;  /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
+  size_t                 mem_used; /* bytes in live buffers of this context */
+  PetscBool              view;
+  PetscBool              wait_poll;   /* -cl_wait_poll: read-backs wait by polling their event instead of a blocking read */
+  PetscBool              reduce_host; /* -cl_reduce_host: reductions read their partials and sum them on the host (one launch fewer) */
+  struct SbpmgCLProfile *prof;        /* -cl_profile: device time of every launch, by kernel and size (src/cl/device.c) */
+  SbpmgCLProgramEntry    programs;
+  SbpmgCLStats           stats;
 };
 
 /* The precision kernels are built with: PetscScalar, passed as -DSBPMG_REAL=... */

@@ -141,6 +141,73 @@ static PetscErrorCode SbpmgCLQueryDevice(SbpmgCL cl)
   PetscFunctionReturn(0);
 }
 
+/* -cl_profile: every launch keeps its event; batches of them are read into totals per (kernel, log2 of the work-items), printed
+   when the context is destroyed, with the span from the first start to the last end: the device's busy fraction. */
+#define SBPMG_PROF_PENDING 4096
+#define SBPMG_PROF_ROWS    512
+struct SbpmgCLProfile {
+  cl_event  ev[SBPMG_PROF_PENDING];
+  cl_kernel kev[SBPMG_PROF_PENDING];
+  int       bev[SBPMG_PROF_PENDING];
+  int       npending, nrows;
+  cl_kernel krow[SBPMG_PROF_ROWS];
+  int       brow[SBPMG_PROF_ROWS];
+  double    count[SBPMG_PROF_ROWS], ns[SBPMG_PROF_ROWS];
+  cl_ulong  first, last;
+};
+
+static PetscErrorCode SbpmgCLProfileDrain(SbpmgCL cl)
+{
+  struct SbpmgCLProfile *pr = cl->prof;
+
+  PetscFunctionBegin;
+  if (!pr->npending) PetscFunctionReturn(0);
+  PetscCallCL(clWaitForEvents((cl_uint)pr->npending, pr->ev));
+  for (int e = 0; e < pr->npending; e++) {
+    cl_ulong t0, t1;
+    int      r;
+    PetscCallCL(clGetEventProfilingInfo(pr->ev[e], CL_PROFILING_COMMAND_START, sizeof(t0), &t0, NULL));
+    PetscCallCL(clGetEventProfilingInfo(pr->ev[e], CL_PROFILING_COMMAND_END, sizeof(t1), &t1, NULL));
+    PetscCallCL(clReleaseEvent(pr->ev[e]));
+    if (!pr->first || t0 < pr->first) pr->first = t0;
+    if (t1 > pr->last) pr->last = t1;
+    for (r = 0; r < pr->nrows; r++)
+      if (pr->krow[r] == pr->kev[e] && pr->brow[r] == pr->bev[e]) break;
+    if (r == pr->nrows && pr->nrows < SBPMG_PROF_ROWS) {
+      pr->krow[r] = pr->kev[e];
+      pr->brow[r] = pr->bev[e];
+      pr->nrows++;
+    }
+    if (r < pr->nrows) {
+      pr->count[r] += 1;
+      pr->ns[r] += (double)(t1 - t0);
+    }
+  }
+  pr->npending = 0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpmgCLProfilePrint(SbpmgCL cl)
+{
+  struct SbpmgCLProfile *pr    = cl->prof;
+  double                 total = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLProfileDrain(cl));
+  for (int r = 0; r < pr->nrows; r++) total += pr->ns[r];
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDOUT,
+                         "sbpmg -cl_profile: %.3f ms in kernels over a span of %.3f ms (%.1f%% busy)\n%-28s %10s %12s %10s %10s\n", total / 1e6,
+                         (double)(pr->last - pr->first) / 1e6, pr->last > pr->first ? 100 * total / (double)(pr->last - pr->first) : 0.0, "kernel", "items<=2^",
+                         "launches", "ms", "us/launch"));
+  for (int r = 0; r < pr->nrows; r++) {
+    char name[64] = "?";
+    (void)clGetKernelInfo(pr->krow[r], CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL);
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDOUT, "%-28s %10d %12.0f %10.3f %10.2f\n", name, pr->brow[r], pr->count[r], pr->ns[r] / 1e6,
+                           pr->ns[r] / 1e3 / pr->count[r]));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SbpmgCLCreateQueue(SbpmgCL cl)
 {
   cl_int err;
@@ -149,7 +216,7 @@ static PetscErrorCode SbpmgCLCreateQueue(SbpmgCL cl)
   cl->context = clCreateContext(NULL, 1, &cl->device, NULL, NULL, &err);
   PetscCallCL(err);
   sbpmg_cl_global.live_contexts++;
-  cl->queue = clCreateCommandQueue(cl->context, cl->device, 0, &err);
+  cl->queue = clCreateCommandQueue(cl->context, cl->device, cl->prof ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
   PetscCallCL(err);
   sbpmg_cl_global.live_queues++;
   PetscFunctionReturn(0);
@@ -181,10 +248,11 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   SbpmgCL           cl;
   SbpmgCLDeviceType type     = SBPMG_CL_DEVICE_AUTO;
   PetscInt          platform = -1, device = 0, itype, ndev = 0;
-  char typename[32]                   = "auto";
-  PetscReal   cap_mib                 = 0;
-  char        dir[PETSC_MAX_PATH_LEN] = "";
-  PetscBool   view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE, wait_poll = PETSC_FALSE, reduce_host = PETSC_FALSE;
+  char typename[32]                 = "auto";
+  PetscReal cap_mib                 = 0;
+  char      dir[PETSC_MAX_PATH_LEN] = "";
+  PetscBool view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE, wait_poll = PETSC_FALSE, reduce_host = PETSC_FALSE,
+            profile = PETSC_FALSE;
   PetscMPIInt size, rank, lrank = 0, lsize = 1;
 
   PetscFunctionBegin;
@@ -202,6 +270,8 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   PetscCall(PetscOptionsBool("-cl_view", "View the OpenCL device and its transfer counters", "SbpmgCLView", view, &view, NULL));
   PetscCall(PetscOptionsBool("-cl_wait_poll", "Read-backs wait by polling their event rather than in a blocking read", "SbpmgCLReadBuffer", wait_poll,
                              &wait_poll, NULL));
+  PetscCall(PetscOptionsBool("-cl_profile", "Time every kernel on the device (profiling events); print the totals when the context is destroyed",
+                             "SbpmgCLCreate", profile, &profile, NULL));
   PetscCall(PetscOptionsBool("-cl_reduce_host", "Reductions read the per-work-group partials and sum them on the host (one launch fewer)", "VecNorm",
                              reduce_host, &reduce_host, NULL));
   PetscOptionsEnd();
@@ -227,10 +297,11 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   }
 
   PetscCall(PetscNew(&cl));
-  cl->refct       = 1;
-  cl->comm        = comm;
-  cl->view        = view;
-  cl->wait_poll   = wait_poll;
+  cl->refct     = 1;
+  cl->comm      = comm;
+  cl->view      = view;
+  cl->wait_poll = wait_poll;
+  if (profile) PetscCall(PetscNew(&cl->prof));
   cl->reduce_host = reduce_host;
   PetscCall(PetscStrncpy(cl->kernel_dir, dir, sizeof(cl->kernel_dir)));
   cl->mem_cap = (size_t)(cap_mib * 1024.0 * 1024.0);
@@ -318,6 +389,8 @@ PetscErrorCode SbpmgCLDestroy(SbpmgCL *cl)
     } else
       PetscCall(SbpmgCLView(c, PETSC_VIEWER_STDOUT_(c->comm)));
   }
+  if (c->prof && c->queue) PetscCall(SbpmgCLProfilePrint(c));
+  PetscCall(PetscFree(c->prof));
   PetscCall(SbpmgCLReleasePrograms(c));
   if (c->queue) {
     PetscCallCL(clReleaseCommandQueue(c->queue));
@@ -623,7 +696,20 @@ static PetscErrorCode SbpmgCLLaunch(SbpmgCL cl, cl_kernel k, cl_uint dim, const 
     if (global[d] == 0) PetscFunctionReturn(0); /* nothing to do */
     g[d] = local ? ((global[d] + local[d] - 1) / local[d]) * local[d] : global[d];
   }
-  err = clEnqueueNDRangeKernel(cl->queue, k, dim, NULL, g, local, 0, NULL, NULL);
+  if (cl->prof) {
+    struct SbpmgCLProfile *pr = cl->prof;
+    size_t                 n  = g[0] * (dim > 1 ? g[1] : 1);
+    int                    b  = 0;
+    while (((size_t)1 << b) < n) b++;
+    if (pr->npending == SBPMG_PROF_PENDING) PetscCall(SbpmgCLProfileDrain(cl));
+    err = clEnqueueNDRangeKernel(cl->queue, k, dim, NULL, g, local, 0, NULL, &pr->ev[pr->npending]);
+    if (err == CL_SUCCESS) {
+      pr->kev[pr->npending] = k;
+      pr->bev[pr->npending] = b;
+      pr->npending++;
+    }
+  } else
+    err = clEnqueueNDRangeKernel(cl->queue, k, dim, NULL, g, local, 0, NULL, NULL);
   if (err != CL_SUCCESS) {
     char name[128] = "?";
     (void)clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL);
