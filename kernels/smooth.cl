@@ -10,6 +10,19 @@
    node by the same work-item. zero = 1: x_k = 0 (first sweep from a zero guess), x is not read; prev_zero = 1: x_{k-1} = 0.
    Bytes per node: the three coefficients, x_k, b, the output, and x_{k-1} when c1 != 0 (48 or 56 B in fp64). */
 #ifdef __OPENCL_VERSION__
+/* 1/d to fp64 precision without a division (an fp64 division is a long instruction sequence, and the sweeps are close to the
+   bandwidth roof): the fp32 reciprocal, good to a few ulp (2^-21), refined by two Newton steps, each squaring the relative error
+   (2^-42, then below fp64 rounding). Values outside the normal fp32 range divide. */
+inline sbp_real mg_recip(const sbp_real d)
+{
+  const float df = (float)d;
+  sbp_real    y;
+  if (!isnormal(df)) return 1 / d;
+  y = (sbp_real)(1.0f / df);
+  y = y * (2 - d * y);
+  return y * (2 - d * y);
+}
+
 __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
                         __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
                         const int zero, const int prev_zero, __global sbp_real *xprev_out)
@@ -22,13 +35,13 @@ __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const in
     if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) { /* the 9-point interior row and its diagonal in one go */
       r -= sbp_interior_point(k, Nr + 1, rho, zero ? 0 : x, a, b, c, &diag);
       if (!zero) xk = x[k];
-      if (jacobi == 1) r /= diag;
+      if (jacobi == 1) r *= mg_recip(diag);
     } else {
       if (!zero) {
         r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, 0, 0, Nr + 1, 0);
         xk = x[k];
       }
-      if (jacobi == 1) r /= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1);
+      if (jacobi == 1) r *= mg_recip(sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1));
     }
     if (jacobi == 2) r *= dinv[k];
     xn = xk + c2 * r;
@@ -52,13 +65,13 @@ __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, co
     if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
       r -= sbp_interior_point(kg, gh.s2, rho, zero ? 0 : x, a, b, c, &diag);
       if (!zero) xk = x[kg];
-      if (jacobi == 1) r /= diag;
+      if (jacobi == 1) r *= mg_recip(diag);
     } else {
       if (!zero) {
         r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, gh.s0, gh.s1, gh.s2, 0);
         xk = x[kg];
       }
-      if (jacobi == 1) r /= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gh.s0, gh.s1, gh.s2, 1);
+      if (jacobi == 1) r *= mg_recip(sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gh.s0, gh.s1, gh.s2, 1));
     }
     if (jacobi == 2) r *= dinv[ko];
     xn = xk + c2 * r;
@@ -87,7 +100,7 @@ __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, co
     for (int t = 0; t < rows; t++, kg += ld, ko += lo) {
       const sbp_real xk = w.u0;
       sbp_real       diag, xn, r = rhs[ko] - sbp_walk_row(&w, kg, ld, rho, irho, u, a, b, c, &diag);
-      if (jacobi == 1) r /= diag;
+      if (jacobi == 1) r *= mg_recip(diag);
       else if (jacobi == 2) r *= dinv[ko];
       xn = xk + c2 * r;
       if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[ko]));

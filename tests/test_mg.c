@@ -429,6 +429,60 @@ static void test_device_unsplit(void **state)
   if (!(e1 < 1e-6)) fail_msg("unsplit kernels: CG + sbpmg differs from the direct solve by %g", e1);
 }
 
+/* max |a - b| / max |b| */
+static PetscReal rel_diff(Vec a, Vec b)
+{
+  Vec       d;
+  PetscReal nd, nb;
+
+  PCALL(VecDuplicate(b, &d));
+  PCALL(VecWAXPY(d, -1, b, a));
+  PCALL(VecNorm(d, NORM_INFINITY, &nd));
+  PCALL(VecNorm(b, NORM_INFINITY, &nb));
+  PCALL(VecDestroy(&d));
+  return nd / nb;
+}
+
+/* One Chebyshev sweep from zero is x = D^-1 b / theta. The device sweep that computes 1/diag inline (by an fp32 reciprocal and two
+   Newton steps, kernels/smooth.cl mg_recip) against the one that reads 1/diag from a vector made by an IEEE division on the host:
+   equal to rounding, on the interior kernel, the rim and the single kernel. */
+static void test_inline_reciprocal(void **state)
+{
+  for (int split = 0; split < 2; split++) {
+    SbpProblem p;
+    Mat        M;
+    Vec        b, x[2];
+    PetscReal  err;
+
+    kernel_split = split ? PETSC_TRUE : PETSC_FALSE;
+    p            = make_problem(48, 40, SBP_BACKEND_DEVICE);
+    PCALL(SbpProblemCreateOperator(p, &M));
+    PCALL(MatCreateVecs(M, &x[0], &b));
+    PCALL(VecDuplicate(b, &x[1]));
+    fill_random(b, 99);
+    for (int inl = 0; inl < 2; inl++) {
+      PC pc;
+      PCALL(PCCreate(PETSC_COMM_SELF, &pc));
+      PCALL(PCSetType(pc, PCSBPMGSMOOTHER));
+      PCALL(PCSBPMGSmootherConfigure(pc, PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE));
+      PCALL(PCSetOperators(pc, M, M));
+      PCALL(PCSetUp(pc));
+      PCALL(VecSet(x[inl], NAN));
+      PCALL(PCApply(pc, b, x[inl]));
+      PCALL(PCDestroy(&pc));
+    }
+    err = rel_diff(x[1], x[0]);
+    print_message("  %s: inline reciprocal against the stored 1/diag: %.2e\n", split ? "interior and rim" : "one kernel", err);
+    if (!(err < 1e-15)) fail_msg("inline 1/diag differs from the stored one by %g", err);
+    PCALL(VecDestroy(&b));
+    PCALL(VecDestroy(&x[0]));
+    PCALL(VecDestroy(&x[1]));
+    PCALL(MatDestroy(&M));
+    PCALL(SbpProblemDestroy(&p));
+  }
+  kernel_split = PETSC_TRUE;
+}
+
 /* The level sweeps and residuals on fp32 coefficients (the default on the device) and on fp64 ones: both V-cycles are symmetric
    positive definite, give the same iteration count (+-1) and the direct solution; the walk of several rows per work-item too. */
 static void test_coef_precision(void **state)
@@ -568,6 +622,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mesh_independence),      cmocka_unit_test(test_other_smoothers), cmocka_unit_test(test_device_matches_host),
     cmocka_unit_test(test_device_unsplit),         cmocka_unit_test(test_pcmg_options),    cmocka_unit_test(test_bad_input),
     cmocka_unit_test(test_coef_precision),
+    cmocka_unit_test(test_inline_reciprocal),
 };
 
 SBPMG_TEST_MAIN(help, tests)
