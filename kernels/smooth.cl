@@ -23,30 +23,59 @@ inline sbp_real mg_recip(const sbp_real d)
   return y * (2 - d * y);
 }
 
+/* One sweep at node (i,j) of the whole grid (one rank). */
+inline void mg_smooth_node(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
+                           __global const sbp_coef *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
+                           const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *xprev_out)
+{
+  const long k = i + (long)(Nr + 1) * j;
+  sbp_real   r = rhs[k], xk = 0, xn, diag;
+  if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) { /* the 9-point interior row and its diagonal in one go */
+    r -= sbp_interior_point(k, Nr + 1, rho, zero ? 0 : x, a, b, c, &diag);
+    if (!zero) xk = x[k];
+    if (jacobi == 1) r *= mg_recip(diag);
+  } else {
+    if (!zero) {
+      r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, 0, 0, Nr + 1, 0);
+      xk = x[k];
+    }
+    if (jacobi == 1) r *= mg_recip(sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1));
+  }
+  if (jacobi == 2) r *= dinv[k];
+  xn = xk + c2 * r;
+  if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[k]));
+  xprev_out[k] = xn;
+}
+
 __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
                         __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
                         const int zero, const int prev_zero, __global sbp_real *xprev_out)
 {
   const int i = get_global_id(0), j = get_global_id(1);
   if (i > Nr || j > Ns) return;
-  {
-    const long k = i + (long)(Nr + 1) * j;
-    sbp_real   r = rhs[k], xk = 0, xn, diag;
-    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) { /* the 9-point interior row and its diagonal in one go */
-      r -= sbp_interior_point(k, Nr + 1, rho, zero ? 0 : x, a, b, c, &diag);
-      if (!zero) xk = x[k];
-      if (jacobi == 1) r *= mg_recip(diag);
-    } else {
-      if (!zero) {
-        r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, 0, 0, Nr + 1, 0);
-        xk = x[k];
-      }
-      if (jacobi == 1) r *= mg_recip(sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1));
+  mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, xprev_out);
+}
+
+/* All nu sweeps of a small grid in one launch of a single work-group (on small grids the launches, not the bytes, set the pace):
+   each sweep visits the nodes lid, lid + size, ..., then a barrier on global memory. coef holds (c1, c2) of every sweep. As with a
+   launch per sweep, sweep k reads x_k from one buffer and writes x_{k+1} over x_{k-1} in the other: the result ends in x after an
+   even number of sweeps, in xw after an odd one. guesszero: x_0 = 0 (not read). */
+__kernel void mg_smooth_block(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
+                              __global const sbp_coef *c, __global sbp_real *x, __global sbp_real *xw, __global const sbp_real *rhs, const int jacobi,
+                              __global const sbp_real *dinv, __global const sbp_real *coef, const int nu, const int guesszero)
+{
+  const int          n = (Nr + 1) * (Ns + 1), lid = (int)get_local_id(0), ls = (int)get_local_size(0);
+  __global sbp_real *cur = x, *next = xw;
+  for (int k = 0; k < nu; k++) {
+    const sbp_real c1 = coef[2 * k], c2 = coef[2 * k + 1];
+    const int      zero = k == 0 && guesszero, prev_zero = k == 1 && guesszero;
+    for (int t = lid; t < n; t += ls) mg_smooth_node(t % (Nr + 1), t / (Nr + 1), Nr, Ns, rho, dirichlet, a, b, c, cur, rhs, jacobi, dinv, c1, c2, zero, prev_zero, next);
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    {
+      __global sbp_real *t = cur;
+      cur                  = next;
+      next                 = t;
     }
-    if (jacobi == 2) r *= dinv[k];
-    xn = xk + c2 * r;
-    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[k]));
-    xprev_out[k] = xn;
   }
 }
 

@@ -443,15 +443,28 @@ static PetscReal rel_diff(Vec a, Vec b)
   return nd / nb;
 }
 
+/* A smoother on M: Chebyshev, 1/diag inline or stored, all sweeps in one launch when the grid has at most block_max nodes. */
+static PC make_smoother(Mat M, PetscBool inline_diag, PetscInt block_max)
+{
+  PC pc;
+  PCALL(PCCreate(PETSC_COMM_SELF, &pc));
+  PCALL(PCSetType(pc, PCSBPMGSMOOTHER));
+  PCALL(PCSBPMGSmootherConfigure(pc, PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, inline_diag, PETSC_FALSE, block_max));
+  PCALL(PCSetOperators(pc, M, M));
+  PCALL(PCSetUp(pc));
+  return pc;
+}
+
 /* One Chebyshev sweep from zero is x = D^-1 b / theta. The device sweep that computes 1/diag inline (by an fp32 reciprocal and two
    Newton steps, kernels/smooth.cl mg_recip) against the one that reads 1/diag from a vector made by an IEEE division on the host:
-   equal to rounding, on the interior kernel, the rim and the single kernel. */
+   equal to rounding, on the interior kernel, the rim and the single kernel. Then 5 and 6 sweeps (from zero and from a guess) in one
+   launch of one work-group (mg_smooth_block) against a launch per sweep: the same arithmetic, so the same result. */
 static void test_inline_reciprocal(void **state)
 {
   for (int split = 0; split < 2; split++) {
     SbpProblem p;
     Mat        M;
-    Vec        b, x[2];
+    Vec        b, x[2], g;
     PetscReal  err;
 
     kernel_split = split ? PETSC_TRUE : PETSC_FALSE;
@@ -459,14 +472,11 @@ static void test_inline_reciprocal(void **state)
     PCALL(SbpProblemCreateOperator(p, &M));
     PCALL(MatCreateVecs(M, &x[0], &b));
     PCALL(VecDuplicate(b, &x[1]));
+    PCALL(VecDuplicate(b, &g));
     fill_random(b, 99);
+    fill_random(g, 98);
     for (int inl = 0; inl < 2; inl++) {
-      PC pc;
-      PCALL(PCCreate(PETSC_COMM_SELF, &pc));
-      PCALL(PCSetType(pc, PCSBPMGSMOOTHER));
-      PCALL(PCSBPMGSmootherConfigure(pc, PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE));
-      PCALL(PCSetOperators(pc, M, M));
-      PCALL(PCSetUp(pc));
+      PC pc = make_smoother(M, inl ? PETSC_TRUE : PETSC_FALSE, 0);
       PCALL(VecSet(x[inl], NAN));
       PCALL(PCApply(pc, b, x[inl]));
       PCALL(PCDestroy(&pc));
@@ -474,7 +484,24 @@ static void test_inline_reciprocal(void **state)
     err = rel_diff(x[1], x[0]);
     print_message("  %s: inline reciprocal against the stored 1/diag: %.2e\n", split ? "interior and rim" : "one kernel", err);
     if (!(err < 1e-15)) fail_msg("inline 1/diag differs from the stored one by %g", err);
+    for (PetscInt its = 5; its <= 6; its++)
+      for (int guess = 0; guess < 2; guess++) {
+        for (int blk = 0; blk < 2; blk++) {
+          PC                          pc = make_smoother(M, PETSC_TRUE, blk ? 100000 : 0);
+          PetscInt                    outits;
+          PCRichardsonConvergedReason reason;
+          if (guess)
+            PCALL(VecCopy(g, x[blk]));
+          else
+            PCALL(VecSet(x[blk], NAN)); /* not read */
+          PCALL(PCApplyRichardson(pc, b, x[blk], NULL, 0, 0, 0, its, guess ? PETSC_FALSE : PETSC_TRUE, &outits, &reason));
+          PCALL(PCDestroy(&pc));
+        }
+        err = rel_diff(x[1], x[0]);
+        if (!(err < 1e-14)) fail_msg("%d sweeps from %s in one launch differ from a launch per sweep by %g", (int)its, guess ? "a guess" : "zero", err);
+      }
     PCALL(VecDestroy(&b));
+    PCALL(VecDestroy(&g));
     PCALL(VecDestroy(&x[0]));
     PCALL(VecDestroy(&x[1]));
     PCALL(MatDestroy(&M));
@@ -584,10 +611,11 @@ static void test_bad_input(void **state)
         {"-pc_sbpmg_cheby_range", "0.5", "-pc_sbpmg_cheby_range 0.5: give two numbers lo,hi"},
         {"-pc_sbpmg_coarse_size", "3", "-pc_sbpmg_coarse_size 3 must be >= 5"},
         {"-pc_sbpmg_nu_growth", "0.5", "-pc_sbpmg_nu_growth 0.5 must be >= 1"},
+        {"-pc_sbpmg_block_max", "-1", "-pc_sbpmg_block_max -1 must be >= 0"},
     };
-    const PetscErrorCode codes[] = {PETSC_ERR_ARG_UNKNOWN_TYPE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE,
-                                    PETSC_ERR_ARG_WRONG,        PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE};
-    for (int b = 0; b < 6; b++) {
+    const PetscErrorCode codes[] = {PETSC_ERR_ARG_UNKNOWN_TYPE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_WRONG,
+                                    PETSC_ERR_ARG_OUTOFRANGE,   PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE};
+    for (int b = 0; b < 7; b++) {
       PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
       PCALL(KSPSetOperators(ksp, A, A));
       SbpmgTestSetOption("-pc_type", "sbpmg");
@@ -618,11 +646,10 @@ static void test_bad_input(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_fullweighting_identity), cmocka_unit_test(test_transfers),       cmocka_unit_test(test_vcycle_symmetric),
-    cmocka_unit_test(test_mesh_independence),      cmocka_unit_test(test_other_smoothers), cmocka_unit_test(test_device_matches_host),
-    cmocka_unit_test(test_device_unsplit),         cmocka_unit_test(test_pcmg_options),    cmocka_unit_test(test_bad_input),
-    cmocka_unit_test(test_coef_precision),
-    cmocka_unit_test(test_inline_reciprocal),
+    cmocka_unit_test(test_fullweighting_identity), cmocka_unit_test(test_transfers),         cmocka_unit_test(test_vcycle_symmetric),
+    cmocka_unit_test(test_mesh_independence),      cmocka_unit_test(test_other_smoothers),   cmocka_unit_test(test_device_matches_host),
+    cmocka_unit_test(test_device_unsplit),         cmocka_unit_test(test_pcmg_options),      cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_coef_precision),         cmocka_unit_test(test_inline_reciprocal),
 };
 
 SBPMG_TEST_MAIN(help, tests)

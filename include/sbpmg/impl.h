@@ -161,6 +161,7 @@ typedef enum {
   SBP_K_SMOOTH,
   SBP_K_SMOOTH_PATCH,
   SBP_K_SMOOTH_INNER,
+  SBP_K_SMOOTH_BLOCK,
   SBP_K_PROLONG,
   SBP_K_PROLONG_PATCH,
   SBP_K_RESTRICT,
@@ -257,7 +258,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uin
 
 /* ================================================================ multigrid (src/mg) */
 PETSC_EXTERN PetscErrorCode PCCreate_SBPMGSmoother(PC);
-PETSC_EXTERN PetscErrorCode PCSBPMGSmootherConfigure(PC, PCSBPMGSmootherType, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscBool);
+PETSC_EXTERN PetscErrorCode PCSBPMGSmootherConfigure(PC, PCSBPMGSmootherType, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscBool, PetscInt);
 PETSC_EXTERN PetscErrorCode PCSBPMGSmootherGetEstimates(PC, PetscReal *, PetscReal *);
 
 /* ---------------------------------------------------------------- acoustic operator (src/acoustic) */

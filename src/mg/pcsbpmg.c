@@ -15,7 +15,9 @@ typedef struct {
   PetscReal           nu_growth;                    /* sweeps multiply by this per level below the finest (a variable V-cycle) */
   PetscInt            nu_max;                       /* ... up to this many */
   PetscBool           inline_diag, inline_diag_set; /* default: inline on a GPU (bandwidth-bound), a stored vector on a CPU */
-  PetscBool           coef_fp32;                    /* device levels read the coefficients rounded to fp32 (sweeps and residuals) */
+  PetscBool           coef_fp32, coef_fp32_set;     /* device levels read the coefficients rounded to fp32 (sweeps and residuals): on a GPU */
+  PetscInt            block_max;                    /* levels of at most this many nodes smooth in one launch per application: 5000 on a GPU */
+  PetscBool           block_max_set;
   PetscReal           cheby_lo, cheby_hi, jacobi_omega;
   char                smoother_opt[32], range_opt[64]; /* option strings, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
   /* hierarchy, index 0 = finest */
@@ -161,7 +163,7 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(KSPGetPC(ksp, &spc));
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
   PetscCall(PCSBPMGSmootherConfigure(spc, sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, sb->inline_diag,
-                                     sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE));
+                                     sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE, sb->block_max));
   if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
@@ -220,6 +222,7 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
   PetscCheck(sb->nu_max >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_max %" PetscInt_FMT " must be >= 1", sb->nu_max);
   PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
   PetscCheck(sb->jacobi_omega >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_jacobi_omega %g must be >= 0", (double)sb->jacobi_omega);
+  PetscCheck(sb->block_max >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_block_max %" PetscInt_FMT " must be >= 0 (0: never)", sb->block_max);
   PetscFunctionReturn(0);
 }
 
@@ -245,9 +248,12 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
     PetscCall(PetscLogEventBegin(SBPMG_MGSetUp, pc, 0, 0, 0));
     PetscCall(PCSBPMGResetHierarchy(sb));
     PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
-    if (!sb->inline_diag_set) {
-      sb->inline_diag = PETSC_FALSE;
-      if (fine->use_device) PetscCall(SbpmgCLIsGPU(fine->cl, &sb->inline_diag));
+    { /* defaults measured on an H200 (docs/performance.md); on a CPU device (PoCL) the other way is faster */
+      PetscBool gpu = PETSC_FALSE;
+      if (fine->use_device) PetscCall(SbpmgCLIsGPU(fine->cl, &gpu));
+      if (!sb->inline_diag_set) sb->inline_diag = gpu;
+      if (!sb->coef_fp32_set) sb->coef_fp32 = gpu;
+      if (!sb->block_max_set) sb->block_max = gpu ? 5000 : 0;
     }
     L = sb->nlevels;
     PetscCall(PCMGSetLevels(pc, L, NULL));
@@ -316,7 +322,9 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
                              "Device sweeps compute 1/diag(A) from the coefficients (true) or read it from a vector (default: true on a GPU)",
                              "PCSBPMGSetSmoother", sb->inline_diag, &sb->inline_diag, &sb->inline_diag_set));
   PetscCall(PetscOptionsBool("-pc_sbpmg_coef_fp32", "Device levels read the operator's coefficients rounded to fp32 in sweeps and residuals",
-                             "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, NULL));
+                             "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, &sb->coef_fp32_set));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_block_max", "Device levels of at most this many nodes run all their sweeps in one launch (one work-group; 0: never)",
+                            "PCSBPMGSetSmoother", sb->block_max, &sb->block_max, &sb->block_max_set));
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
   if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
@@ -568,7 +576,8 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 .  -pc_sbpmg_jacobi_omega <0>      - Jacobi damping (0: 4/(3 lambda_max))
 .  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
 .  -pc_sbpmg_inline_diag <bool>    - device sweeps compute 1/diag(A) from the coefficients rather than read a stored vector (default: on a GPU)
--  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: true)
+.  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
+-  -pc_sbpmg_block_max <n>         - device levels of at most n nodes run all their sweeps in one launch of one work-group (default: 5000 on a GPU, 0 on a CPU)
 
    Level: beginner
 
@@ -592,6 +601,7 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   sb->nu_max      = 16;
   sb->eig_its     = 10;
   sb->coef_fp32   = PETSC_TRUE;
+  sb->block_max   = 5000;
   sb->cheby_lo    = 0.1;
   sb->cheby_hi    = 1.1;
   PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));

@@ -15,6 +15,10 @@ typedef struct {
   PetscInt            eig_its;     /* Lanczos (CG) steps of the eigenvalue estimate */
   PetscBool           inline_diag; /* device sweeps compute 1/diag(M~) from the coefficients instead of reading a vector */
   PetscBool           single;      /* device sweeps read the coefficients rounded to fp32 */
+  PetscInt            block_max;   /* grids of at most this many nodes run all their sweeps in one launch (mg_smooth_block) */
+  PetscBool           block;       /* resolved at set-up */
+  cl_mem              coef;        /* (c1, c2) of each sweep, for mg_smooth_block */
+  PetscInt            coef_nu;     /* ... for this many sweeps */
   PetscReal           lmin, lmax;  /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
   PetscReal           omega;       /* Jacobi / Richardson step */
   Vec                 dinv, d, xw; /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
@@ -111,6 +115,9 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
     s->omega = s->omega_user > 0 ? s->omega_user : 4 / (3 * s->lmax);
   else if (s->type == PC_SBPMG_RICHARDSON)
     s->omega = 2 / (PetscMax(s->lmin, 0) + s->lmax);
+  if (s->coef) PetscCall(SbpmgCLReleaseBuffer(p->cl, &s->coef));
+  s->coef_nu = 0;
+  s->block   = p->use_device && !p->halo && (p->Nr + 1) * (p->Ns + 1) <= s->block_max ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -211,47 +218,110 @@ static PetscErrorCode SbpmgSmootherOnDevice(PC_SbpmgSmoother *s, Vec x, Vec b, P
   PetscFunctionReturn(0);
 }
 
-/* nu sweeps from x (or from zero); the result ends in x. Chebyshev (Saad, Iterative Methods, Alg. 12.1) on D^-1 M~ over
-   [lo, hi] * lambda_max: theta = (a+b)/2, delta = (b-a)/2, sigma = theta/delta; d_0 = r_0/theta, rho_0 = 1/sigma,
-   rho_k = 1/(2 sigma - rho_{k-1}), d_k = rho_k rho_{k-1} d_{k-1} + (2 rho_k / delta) r_k. */
+/* (c1, c2) of sweep k of `its`: Chebyshev (Saad, Iterative Methods, Alg. 12.1) on D^-1 M~ over [lo, hi] * lambda_max: theta =
+   (a+b)/2, delta = (b-a)/2, sigma = theta/delta; d_0 = r_0/theta, rho_0 = 1/sigma, rho_k = 1/(2 sigma - rho_{k-1}), d_k = rho_k
+   rho_{k-1} d_{k-1} + (2 rho_k / delta) r_k; Jacobi and Richardson: (0, omega). */
+static void SbpmgSmootherCoefficients(PC_SbpmgSmoother *s, PetscInt its, PetscReal c[])
+{
+  PetscReal a = s->lo * s->lmax, bnd = s->hi * s->lmax, theta = (a + bnd) / 2, delta = (bnd - a) / 2, sigma = theta / delta, rhoprev = 1 / sigma;
+
+  for (PetscInt k = 0; k < its; k++) {
+    c[2 * k] = 0;
+    if (s->type != PC_SBPMG_CHEBYSHEV)
+      c[2 * k + 1] = s->omega;
+    else if (k == 0)
+      c[2 * k + 1] = 1 / theta;
+    else {
+      PetscReal rhok = 1 / (2 * sigma - rhoprev);
+      c[2 * k]       = rhok * rhoprev;
+      c[2 * k + 1]   = 2 * rhok / delta;
+      rhoprev        = rhok;
+    }
+  }
+}
+
+/* All its sweeps in one launch of one work-group (kernels/smooth.cl mg_smooth_block); the result ends in x or, after an odd count,
+   in xw. */
+static PetscErrorCode SbpmgSmootherBlockDevice(PC_SbpmgSmoother *s, Vec x, Vec b, PetscInt its, PetscBool guesszero)
+{
+  SbpProblem p = s->p;
+  cl_kernel  k;
+  cl_mem     xb, wb, bb, db = NULL, ca, cb, cc;
+  int Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), nu = (int)its, gz = guesszero ? 1 : 0;
+  PetscReal rho = p->rho, n = (PetscReal)(p->Nr + 1) * (p->Ns + 1);
+  size_t    wg;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_BLOCK, s->single, &k));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, s->single, &ca, &cb, &cc));
+  if (s->coef_nu != its) {
+    PetscReal *c;
+    if (s->coef) PetscCall(SbpmgCLReleaseBuffer(p->cl, &s->coef));
+    PetscCall(PetscMalloc1(2 * its, &c));
+    SbpmgSmootherCoefficients(s, its, c);
+    PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, 2 * its * sizeof(PetscReal), &s->coef));
+    PetscCall(SbpmgCLWriteBuffer(p->cl, s->coef, 0, 2 * its * sizeof(PetscReal), c));
+    PetscCall(PetscFree(c));
+    s->coef_nu = its;
+  }
+  PetscCallCL(clGetKernelWorkGroupInfo(k, p->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL));
+  wg = PetscMin(wg, 1024);
+  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
+  PetscCall(VecOpenCLGetBuffer(x, &xb));
+  PetscCall(VecOpenCLGetBuffer(s->xw, &wb));
+  PetscCall(VecOpenCLGetBufferRead(b, &bb));
+  if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
+  PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem), &cb,
+                           sizeof(cl_mem), &cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &wb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem),
+                           db ? &db : &bb, sizeof(cl_mem), &s->coef, sizeof(int), &nu, sizeof(int), &gz));
+  PetscCall(SbpmgCLLaunch1D(p->cl, k, wg, wg));
+  PetscCall(VecOpenCLRestoreBuffer(x, &xb));
+  PetscCall(VecOpenCLRestoreBuffer(s->xw, &wb));
+  PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
+  if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (jacobi ? 90 : 50) * n * its,
+                              n * its * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) + 4 * sizeof(PetscReal))));
+  PetscFunctionReturn(0);
+}
+
+/* nu sweeps from x (or from zero); the result ends in x. */
 static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                       PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
-  PetscReal         a = s->lo * s->lmax, bnd = s->hi * s->lmax, theta = (a + bnd) / 2, delta = (bnd - a) / 2, sigma = theta / delta, rhoprev = 1 / sigma;
   PetscBool         dev;
   Vec               cur, next;
+  PetscReal         cbuf[2 * 64], *c = cbuf;
 
   PetscFunctionBegin;
   PetscCall(SbpmgSmootherOnDevice(s, x, b, &dev));
+  if (dev && s->block) {
+    PetscCall(SbpmgSmootherBlockDevice(s, x, b, its, guesszero));
+    if (its % 2) PetscCall(VecSwap(x, s->xw));
+    *outits = its;
+    *reason = PCRICHARDSON_CONVERGED_ITS;
+    PetscFunctionReturn(0);
+  }
+  if (its > 64) PetscCall(PetscMalloc1(2 * its, &c));
+  SbpmgSmootherCoefficients(s, its, c);
   /* device: sweep k reads x_k (cur) and x_{k-1} (other) and writes x_{k+1} over x_{k-1}; the result ends in x or, after an odd
      count, in xw, and VecSwap (an exchange of buffers) moves it to x */
   cur  = x;
   next = s->xw;
   for (PetscInt k = 0; k < its; k++) {
-    PetscReal c1   = 0, c2;
     PetscBool zero = (k == 0 && guesszero) ? PETSC_TRUE : PETSC_FALSE;
 
-    if (s->type == PC_SBPMG_CHEBYSHEV) {
-      if (k == 0)
-        c2 = 1 / theta;
-      else {
-        PetscReal rhok = 1 / (2 * sigma - rhoprev);
-        c1             = rhok * rhoprev;
-        c2             = 2 * rhok / delta;
-        rhoprev        = rhok;
-      }
-    } else
-      c2 = s->omega;
     if (dev) {
       Vec t;
-      PetscCall(SbpmgSmootherSweepDevice(s, cur, b, next, c1, c2, zero, (k == 1 && guesszero) ? PETSC_TRUE : PETSC_FALSE));
+      PetscCall(SbpmgSmootherSweepDevice(s, cur, b, next, c[2 * k], c[2 * k + 1], zero, (k == 1 && guesszero) ? PETSC_TRUE : PETSC_FALSE));
       t    = cur;
       cur  = next;
       next = t;
     } else
-      PetscCall(SbpmgSmootherSweepHost(pc, s, x, b, w, c1, c2, zero));
+      PetscCall(SbpmgSmootherSweepHost(pc, s, x, b, w, c[2 * k], c[2 * k + 1], zero));
   }
+  if (c != cbuf) PetscCall(PetscFree(c));
   if (dev && cur != x) PetscCall(VecSwap(x, s->xw));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
@@ -305,6 +375,8 @@ static PetscErrorCode PCReset_SbpmgSmoother(PC pc)
   PetscCall(VecDestroy(&s->dinv));
   PetscCall(VecDestroy(&s->d));
   PetscCall(VecDestroy(&s->xw));
+  if (s->coef) PetscCall(SbpmgCLReleaseBuffer(s->p->cl, &s->coef));
+  s->coef_nu = 0;
   PetscCall(SbpProblemDestroy(&s->p));
   PetscFunctionReturn(0);
 }
@@ -319,13 +391,14 @@ static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
 
 /* Set the smoother's parameters (called by PCSBPMG for each level). */
 PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscReal lo, PetscReal hi, PetscReal omega, PetscInt eig_its, PetscBool inline_diag,
-                                        PetscBool single)
+                                        PetscBool single, PetscInt block_max)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
 
   PetscFunctionBegin;
   s->inline_diag = inline_diag;
   s->single      = single;
+  s->block_max   = block_max;
   s->type        = type;
   s->lo          = lo;
   s->hi          = hi;

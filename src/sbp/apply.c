@@ -83,6 +83,7 @@ static const struct {
     {"sbp+smooth", "mg_smooth"},
     {"sbp+smooth", "mg_smooth_patch"},
     {"sbp+smooth", "mg_smooth_inner"},
+    {"sbp+smooth", "mg_smooth_block"},
     {"transfer", "mg_prolong"},
     {"transfer", "mg_prolong_patch"},
     {"transfer", "mg_restrict"},
