@@ -16,8 +16,7 @@ typedef struct {
   PetscInt            nu_max;                       /* ... up to this many */
   PetscBool           inline_diag, inline_diag_set; /* default: inline on a GPU (bandwidth-bound), a stored vector on a CPU */
   PetscBool           coef_fp32, coef_fp32_set;     /* device levels read the coefficients rounded to fp32 (sweeps and residuals): on a GPU */
-  PetscInt            block_max;                    /* levels of at most this many nodes smooth in one launch per application: 5000 on a GPU */
-  PetscBool           block_max_set;
+  PetscInt            block_max;                    /* levels of at most this many nodes smooth in one launch per application */
   PetscReal           cheby_lo, cheby_hi, jacobi_omega;
   char                smoother_opt[32], range_opt[64]; /* option strings, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
   /* hierarchy, index 0 = finest */
@@ -253,7 +252,6 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
       if (fine->use_device) PetscCall(SbpmgCLIsGPU(fine->cl, &gpu));
       if (!sb->inline_diag_set) sb->inline_diag = gpu;
       if (!sb->coef_fp32_set) sb->coef_fp32 = gpu;
-      if (!sb->block_max_set) sb->block_max = gpu ? 5000 : 0;
     }
     L = sb->nlevels;
     PetscCall(PCMGSetLevels(pc, L, NULL));
@@ -324,7 +322,7 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   PetscCall(PetscOptionsBool("-pc_sbpmg_coef_fp32", "Device levels read the operator's coefficients rounded to fp32 in sweeps and residuals",
                              "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, &sb->coef_fp32_set));
   PetscCall(PetscOptionsInt("-pc_sbpmg_block_max", "Device levels of at most this many nodes run all their sweeps in one launch (one work-group; 0: never)",
-                            "PCSBPMGSetSmoother", sb->block_max, &sb->block_max, &sb->block_max_set));
+                            "PCSBPMGSetSmoother", sb->block_max, &sb->block_max, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
   if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
@@ -577,7 +575,8 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 .  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
 .  -pc_sbpmg_inline_diag <bool>    - device sweeps compute 1/diag(A) from the coefficients rather than read a stored vector (default: on a GPU)
 .  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
--  -pc_sbpmg_block_max <n>         - device levels of at most n nodes run all their sweeps in one launch of one work-group (default: 5000 on a GPU, 0 on a CPU)
+-  -pc_sbpmg_block_max <n>         - device levels of at most n nodes run all their sweeps in one launch of one work-group (default 0: slower on an H200 and on
+PoCL)
 
    Level: beginner
 
@@ -601,7 +600,7 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   sb->nu_max      = 16;
   sb->eig_its     = 10;
   sb->coef_fp32   = PETSC_TRUE;
-  sb->block_max   = 5000;
+  sb->block_max   = 0;
   sb->cheby_lo    = 0.1;
   sb->cheby_hi    = 1.1;
   PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));
