@@ -6,8 +6,8 @@ static const char help[] = "Tests of sbpmg's OpenCL runtime layer (src/cl).\n";
 
 static void test_default_device(void **state)
 {
-  SbpmgCL     cl;
-  const char *name;
+  SbpmgCL      cl;
+  const char  *name;
   cl_device_id dev;
 
   PCALL(SbpmgCLGetDefault(&cl));
@@ -186,14 +186,14 @@ static void test_kernel_dir_and_build_error(void **state)
 /* y += alpha x on the device against the same loop on the host, in double and in float. */
 static void run_axpy(PetscInt n, PetscBool single)
 {
-  SbpmgCL     cl;
-  cl_kernel   k;
-  cl_mem      xd, yd;
-  size_t      es = single ? sizeof(float) : sizeof(double);
+  SbpmgCL      cl;
+  cl_kernel    k;
+  cl_mem       xd, yd;
+  size_t       es = single ? sizeof(float) : sizeof(double);
   PetscScalar *x, *y;
   void        *xh, *yh, *out;
-  double      alpha = 0.7316, maxerr = 0;
-  int         ni    = (int)n;
+  double       alpha = 0.7316, maxerr = 0;
+  int          ni = (int)n;
 
   PCALL(SbpmgCLGetDefault(&cl));
   PCALL(SbpmgCLGetKernel(cl, "selftest", single ? "-DSELFTEST_T=float" : "-DSELFTEST_T=double", "selftest_axpy", &k));
@@ -256,11 +256,11 @@ static void test_axpy_matches_host(void **state)
 /* A wrong result must be caught: the check above is not vacuous. */
 static void test_axpy_detects_wrong_kernel(void **state)
 {
-  SbpmgCL cl;
+  SbpmgCL   cl;
   cl_kernel k;
-  cl_mem  yd;
-  double  y = 1, alpha = 0;
-  int     n = 1;
+  cl_mem    yd;
+  double    y = 1, alpha = 0;
+  int       n = 1;
 
   PCALL(SbpmgCLGetDefault(&cl));
   PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
@@ -307,21 +307,56 @@ static void test_transfer_counters(void **state)
   PCALL(SbpmgCLReleaseBuffer(cl, &buf));
 }
 
+/* -cl_profile: every launch is counted and timed on the device, per kernel; without it the query is an error. */
+static void test_profile(void **state)
+{
+  SbpmgCL   cl, plain;
+  cl_kernel k;
+  cl_mem    xd, yd;
+  double    v[256] = {0}, alpha = 1;
+  int       n = 256;
+  PetscInt  launches;
+  PetscReal seconds;
+
+  SbpmgTestSetOption("-cl_profile", "1");
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  SbpmgTestSetOption("-cl_profile", NULL);
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(v), &xd));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(v), &yd));
+  PCALL(SbpmgCLWriteBuffer(cl, xd, 0, sizeof(v), v));
+  PCALL(SbpmgCLWriteBuffer(cl, yd, 0, sizeof(v), v));
+  PCALL(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &n, sizeof(double), &alpha, sizeof(cl_mem), &xd, sizeof(cl_mem), &yd));
+  for (int r = 0; r < 5; r++) PCALL(SbpmgCLLaunch1D(cl, k, (size_t)n, 64));
+  PCALL(SbpmgCLGetProfile(cl, "selftest_axpy", &launches, &seconds));
+  print_message("  selftest_axpy: %d launches, %.3g s on the device\n", (int)launches, seconds);
+  assert_int_equal(launches, 5);
+  assert_true(seconds > 0 && seconds < 1);
+  PCALL(SbpmgCLGetProfile(cl, "no_such_kernel", &launches, &seconds));
+  assert_int_equal(launches, 0);
+  PCALL(SbpmgCLReleaseBuffer(cl, &xd));
+  PCALL(SbpmgCLReleaseBuffer(cl, &yd));
+  PCALL(SbpmgCLDestroy(&cl));
+  PCALL(SbpmgCLGetDefault(&plain));
+  EXPECT_ERROR(SbpmgCLGetProfile(plain, "selftest_axpy", &launches, &seconds), PETSC_ERR_ARG_WRONGSTATE,
+               "Kernel profiling is off: create the OpenCL context with -cl_profile");
+}
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_default_device),
-  cmocka_unit_test(test_select_cpu),
-  cmocka_unit_test(test_invalid_device_index),
-  cmocka_unit_test(test_invalid_platform_index),
-  cmocka_unit_test(test_unknown_device_type),
-  cmocka_unit_test(test_no_gpu),
-  cmocka_unit_test(test_mem_cap),
-  cmocka_unit_test(test_program_cache),
-  cmocka_unit_test(test_kernel_dir_and_build_error),
-  cmocka_unit_test(test_axpy_matches_host),
-  cmocka_unit_test(test_axpy_detects_wrong_kernel),
-  cmocka_unit_test(test_initialize_twice),
-  cmocka_unit_test(test_transfer_counters),
+    cmocka_unit_test(test_default_device),
+    cmocka_unit_test(test_select_cpu),
+    cmocka_unit_test(test_invalid_device_index),
+    cmocka_unit_test(test_invalid_platform_index),
+    cmocka_unit_test(test_unknown_device_type),
+    cmocka_unit_test(test_no_gpu),
+    cmocka_unit_test(test_mem_cap),
+    cmocka_unit_test(test_program_cache),
+    cmocka_unit_test(test_kernel_dir_and_build_error),
+    cmocka_unit_test(test_axpy_matches_host),
+    cmocka_unit_test(test_axpy_detects_wrong_kernel),
+    cmocka_unit_test(test_initialize_twice),
+    cmocka_unit_test(test_transfer_counters),
+    cmocka_unit_test(test_profile),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -77,6 +77,7 @@ struct _n_SbpmgCL {
 #endif
 
 PETSC_EXTERN PetscErrorCode SbpmgCLGetProgram(SbpmgCL, const char[], const char[], SbpmgCLProgramEntry *);
+PETSC_EXTERN PetscErrorCode SbpmgCLGetProfile(SbpmgCL, const char[], PetscInt *, PetscReal *);
 PETSC_EXTERN PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL, cl_mem_flags, size_t, cl_mem *);
 PETSC_EXTERN PetscErrorCode SbpmgCLReleaseBuffer(SbpmgCL, cl_mem *);
 PETSC_EXTERN PetscErrorCode SbpmgCLWriteBuffer(SbpmgCL, cl_mem, size_t, size_t, const void *);

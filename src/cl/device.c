@@ -208,6 +208,34 @@ static PetscErrorCode SbpmgCLProfilePrint(SbpmgCL cl)
   PetscFunctionReturn(0);
 }
 
+/*@C
+   SbpmgCLGetProfile - Launches of a kernel and their device time so far, on a context created with -cl_profile.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpmgCLGetProfile(SbpmgCL cl, const char kernel[], PetscInt *launches, PetscReal *seconds)
+{
+  struct SbpmgCLProfile *pr = cl->prof;
+
+  PetscFunctionBegin;
+  PetscCheck(pr, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Kernel profiling is off: create the OpenCL context with -cl_profile");
+  PetscCall(SbpmgCLProfileDrain(cl));
+  *launches = 0;
+  *seconds  = 0;
+  for (int r = 0; r < pr->nrows; r++) {
+    char      name[64] = "";
+    PetscBool match;
+    PetscCallCL(clGetKernelInfo(pr->krow[r], CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL));
+    PetscCall(PetscStrcmp(name, kernel, &match));
+    if (!match) continue;
+    *launches += (PetscInt)pr->count[r];
+    *seconds += pr->ns[r] * 1e-9;
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SbpmgCLCreateQueue(SbpmgCL cl)
 {
   cl_int err;
