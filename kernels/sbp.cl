@@ -218,15 +218,13 @@ SBP_FN sbp_real sbp_walk_row(sbp_walk *w, const sbp_index k, const sbp_index ld,
   return y;
 }
 
-/* The number of rows of this work-item's column in the interior box `in` (0 when it has none) and the indices of its first
-   node: kg in the ghosted patch gh, ko in the owned block own. */
-SBP_FN int sbp_walk_rows(const int4 gh, const int4 own, const int4 in, sbp_index *kg, sbp_index *ko)
+/* The first row and the number of rows of this work-item's column in the interior box `in`; 0 when it has none. */
+SBP_FN int sbp_walk_rows(const int4 in, int *i, int *j0)
 {
-  const int i = in.s0 + (int)get_global_id(0), j0 = in.s1 + SBP_ROWS * (int)get_global_id(1);
-  if (i > in.s2 || j0 > in.s3) return 0;
-  *kg = (i - gh.s0) + gh.s2 * (sbp_index)(j0 - gh.s1);
-  *ko = (i - own.s0) + own.s2 * (sbp_index)(j0 - own.s1);
-  return min(SBP_ROWS, in.s3 - j0 + 1);
+  *i  = in.s0 + (int)get_global_id(0);
+  *j0 = in.s1 + SBP_ROWS * (int)get_global_id(1);
+  if (*i > in.s2 || *j0 > in.s3) return 0;
+  return min(SBP_ROWS, in.s3 - *j0 + 1);
 }
 #endif
 
@@ -362,11 +360,12 @@ __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, co
                               __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, const int add, const sbp_real scale, __global const sbp_real *z,
                               __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  sbp_index kg, ko;
-  const int rows = sbp_walk_rows(gh, own, in, &kg, &ko);
+  int i, j0;
+  const int rows = sbp_walk_rows(in, &i, &j0);
   if (!rows) return;
   {
     const sbp_index ld = gh.s2, lo = own.s2;
+    sbp_index       kg = (i - gh.s0) + ld * (sbp_index)(j0 - gh.s1), ko = (i - own.s0) + lo * (sbp_index)(j0 - own.s1);
     const sbp_real  irho = 1 / rho;
     sbp_walk        w;
     sbp_walk_start(&w, kg, ld, u, b, c);

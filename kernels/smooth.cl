@@ -116,11 +116,12 @@ __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, co
                               __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *restrict xprev_out,
                               const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  sbp_index kg, ko;
-  const int rows = sbp_walk_rows(gh, own, in, &kg, &ko);
+  int i, j0;
+  const int rows = sbp_walk_rows(in, &i, &j0);
   if (!rows) return;
   {
     const sbp_index          ld = gh.s2, lo = own.s2;
+    sbp_index                kg = (i - gh.s0) + ld * (sbp_index)(j0 - gh.s1), ko = (i - own.s0) + lo * (sbp_index)(j0 - own.s1);
     const sbp_real           irho = 1 / rho;
     __global const sbp_real *u    = zero ? 0 : x;
     sbp_walk                 w;
