@@ -62,9 +62,7 @@ struct _n_SbpmgCL {
   size_t                 mem_cap;  /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
   size_t                 mem_used; /* bytes in live buffers of this context */
   PetscBool              view;
-  PetscBool              wait_poll;   /* -cl_wait_poll: read-backs wait by polling their event instead of a blocking read */
-  PetscBool              reduce_host; /* -cl_reduce_host: reductions read their partials and sum them on the host (one launch fewer) */
-  struct SbpmgCLProfile *prof;        /* -cl_profile: device time of every launch, by kernel and size (src/cl/device.c) */
+  struct SbpmgCLProfile *prof; /* -cl_profile: device time of every launch, by kernel and size (src/cl/device.c) */
   SbpmgCLProgramEntry    programs;
   SbpmgCLStats           stats;
 };

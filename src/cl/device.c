@@ -276,11 +276,10 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   SbpmgCL           cl;
   SbpmgCLDeviceType type     = SBPMG_CL_DEVICE_AUTO;
   PetscInt          platform = -1, device = 0, itype, ndev = 0;
-  char typename[32]                 = "auto";
-  PetscReal cap_mib                 = 0;
-  char      dir[PETSC_MAX_PATH_LEN] = "";
-  PetscBool view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE, wait_poll = PETSC_FALSE, reduce_host = PETSC_FALSE,
-            profile = PETSC_FALSE;
+  char typename[32]                   = "auto";
+  PetscReal   cap_mib                 = 0;
+  char        dir[PETSC_MAX_PATH_LEN] = "";
+  PetscBool   view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE, profile = PETSC_FALSE;
   PetscMPIInt size, rank, lrank = 0, lsize = 1;
 
   PetscFunctionBegin;
@@ -296,12 +295,8 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
       PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", dir, dir, sizeof(dir), &dirset));
   PetscCall(PetscOptionsReal("-cl_mem_cap", "Cap on device memory in MiB, 0 = none (simulates a small device)", "SbpmgCLCreate", cap_mib, &cap_mib, NULL));
   PetscCall(PetscOptionsBool("-cl_view", "View the OpenCL device and its transfer counters", "SbpmgCLView", view, &view, NULL));
-  PetscCall(PetscOptionsBool("-cl_wait_poll", "Read-backs wait by polling their event rather than in a blocking read", "SbpmgCLReadBuffer", wait_poll,
-                             &wait_poll, NULL));
   PetscCall(PetscOptionsBool("-cl_profile", "Time every kernel on the device (profiling events); print the totals when the context is destroyed",
                              "SbpmgCLCreate", profile, &profile, NULL));
-  PetscCall(PetscOptionsBool("-cl_reduce_host", "Reductions read the per-work-group partials and sum them on the host (one launch fewer)", "VecNorm",
-                             reduce_host, &reduce_host, NULL));
   PetscOptionsEnd();
   PetscCall(SbpmgParseChoice("-cl_device_type", typename, SbpmgCLDeviceTypes, &itype));
   type = (SbpmgCLDeviceType)itype;
@@ -325,12 +320,10 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   }
 
   PetscCall(PetscNew(&cl));
-  cl->refct     = 1;
-  cl->comm      = comm;
-  cl->view      = view;
-  cl->wait_poll = wait_poll;
+  cl->refct = 1;
+  cl->comm  = comm;
+  cl->view  = view;
   if (profile) PetscCall(PetscNew(&cl->prof));
-  cl->reduce_host = reduce_host;
   PetscCall(PetscStrncpy(cl->kernel_dir, dir, sizeof(cl->kernel_dir)));
   cl->mem_cap = (size_t)(cap_mib * 1024.0 * 1024.0);
   /* On any failure below the partially built context is released before the error propagates. */
@@ -644,16 +637,7 @@ PetscErrorCode SbpmgCLReadBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t b
   PetscFunctionBegin;
   if (!bytes) PetscFunctionReturn(0);
   PetscCall(SbpmgLogKernelBegin(SBPMG_CLDtoH));
-  if (cl->wait_poll) { /* enqueue, submit, and spin on the event: no sleeping wake-up in the driver's blocking wait */
-    cl_event ev;
-    cl_int   status = CL_QUEUED;
-    PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_FALSE, offset, bytes, host, 0, NULL, &ev));
-    PetscCallCL(clFlush(cl->queue));
-    while (status > CL_COMPLETE) PetscCallCL(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL));
-    PetscCallCL(clReleaseEvent(ev));
-    PetscCheck(status == CL_COMPLETE, PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL read-back failed with status %d (%s)", (int)status, SbpmgCLErrorName(status));
-  } else
-    PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
+  PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
   PetscCall(SbpmgLogKernelEnd(SBPMG_CLDtoH, NULL, 0, bytes));
   cl->stats.dtoh_count += 1;
   cl->stats.dtoh_bytes += bytes;

@@ -506,22 +506,6 @@ static PetscErrorCode VecCLReduceFinal(Vec x, VecCLKernelId final, PetscInt nset
   cl_kernel   k;
 
   PetscFunctionBegin;
-  if (s->cl->reduce_host && nsets * G <= 8192) { /* -cl_reduce_host: read the partials, sum them here in a fixed order */
-    PetscScalar part[8192];
-    PetscCall(SbpmgCLReadBuffer(s->cl, s->buf, (size_t)part_off * ESZ, (size_t)nsets * G * ESZ, part));
-    for (PetscInt j = 0; j < nsets; j++) {
-      PetscScalar r = 0;
-      for (cl_uint g = 0; g < G; g++) {
-        const PetscScalar v = part[j * G + g];
-        if (final == VEC_CL_K_SUM_FINAL)
-          r += v;
-        else
-          r = PetscIsNanReal(r) ? r : (PetscIsNanReal(v) ? v : PetscMax(r, v)); /* the kernel's VEC_NANMAX */
-      }
-      res[j] = r;
-    }
-    PetscFunctionReturn(0);
-  }
   PetscCall(VecOpenCLGetKernel_Private(x, final, &k));
   PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(G), &G, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off, sizeof(res_off), &res_off));
   PetscCall(SbpmgCLLaunch1D(s->cl, k, (size_t)nsets * s->wg, s->wg));
