@@ -52,6 +52,15 @@ Vec SbpmgTestNaturalOnZero(DM da, Vec x);
    on every rank of comm; NaN anywhere gives NaN. */
 PetscReal SbpmgTestCompareOnZero(MPI_Comm comm, Vec par_nat0, Vec seq);
 
+/* VecMDot of y with 3 and with 11 vectors (one and two fused passes) and VecMTDot with 11, on the device (yd, vd) and the host
+   (yh, vh), each device value compared with the host one by check(what, n, device, host, scale); md, mh keep the last values. */
+typedef void (*SbpmgTestCheckFn)(const char *, PetscInt, PetscReal, PetscReal, PetscReal);
+void SbpmgTestMDots(Vec yd, Vec yh, Vec vd[11], Vec vh[11], PetscInt n, SbpmgTestCheckFn check, PetscScalar md[11], PetscScalar mh[11]);
+
+/* The leapfrog on `backend` is second order in time: a Gaussian at rest, no PML, no source, dt, dt/2, dt/4 against the fp64
+   host run at dt/32. */
+void SbpmgTestLeapfrogOrder(AcousticBackend backend);
+
 #define SBPMG_TEST_MAIN(help, tests)                                                             \
   int main(int argc, char **argv)                                                                \
   {                                                                                              \

@@ -124,57 +124,10 @@ static void test_random_bounded(void **state)
   PCALL(AcousticDestroy(&ac));
 }
 
-/* u at T = nsteps dt from a Gaussian at rest, as in test_acoustic_host.c, on the given backend. */
-static void gaussian_run(AcousticBackend backend, PetscReal cfl, PetscInt nsteps, PetscInt n, PetscReal *u)
-{
-  const PetscInt  N = n * n * n, nn[3] = {n, n, n};
-  const PetscReal h[3] = {20, 20, 20}, v = 2000, sigma = 2.5 * h[0], c = 0.5 * (n - 1) * h[0];
-  Acoustic        ac;
-  PetscReal      *u0, *um, *lu, dt;
-
-  PCALL(PetscMalloc3(N, &u0, N, &um, N, &lu));
-  for (PetscInt k = 0; k < n; k++)
-    for (PetscInt j = 0; j < n; j++)
-      for (PetscInt i = 0; i < n; i++)
-        u0[i + n * (j + n * k)] = PetscExpReal(-(PetscSqr(i * h[0] - c) + PetscSqr(j * h[1] - c) + PetscSqr(k * h[2] - c)) / (2 * sigma * sigma));
-  PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
-  PCALL(AcousticSetSizes(ac, n, n, n));
-  PCALL(AcousticSetDamping(ac, 0));
-  PCALL(AcousticSetVelocity(ac, v));
-  PCALL(AcousticSetMaxVelocity(ac, 0));
-  PCALL(AcousticSetCFL(ac, cfl));
-  PCALL(AcousticSetSourceWavelet(ac, 25, 0));
-  PCALL(AcousticSetBackend(ac, backend));
-  PCALL(AcousticSetUp(ac));
-  PCALL(AcousticGetTimeStep(ac, &dt));
-  PCALL(AcousticLaplacianHost(nn, h, u0, lu));
-  for (PetscInt p = 0; p < N; p++) um[p] = u0[p] + 0.5 * dt * dt * v * v * lu[p];
-  PCALL(AcousticSetFields(ac, u0, um));
-  PCALL(AcousticStep(ac, nsteps));
-  PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, u));
-  PCALL(AcousticDestroy(&ac));
-  PCALL(PetscFree3(u0, um, lu));
-}
-
 /* Second order in time on the device (fp32), against the fp64 reference at dt/32. */
 static void test_leapfrog_order_device(void **state)
 {
-  const PetscInt n = 20, N = n * n * n, steps = 12;
-  PetscReal     *ref, *u, e[3], d, s;
-
-  PCALL(PetscMalloc2(N, &ref, N, &u));
-  gaussian_run(ACOUSTIC_BACKEND_HOST, 0.8 / 32, 32 * steps, n, ref);
-  for (int l = 0; l < 3; l++) {
-    gaussian_run(ACOUSTIC_BACKEND_DEVICE, 0.8 / (1 << l), steps << l, n, u);
-    SbpmgTestMaxDiff(N, u, ref, &d, &s);
-    e[l] = d / s;
-  }
-  for (int l = 0; l < 2; l++) {
-    const PetscReal order = PetscLog2Real(e[l] / e[l + 1]);
-    print_message("  dt/%d -> dt/%d: error %.3e -> %.3e, order %.3f\n", 1 << l, 2 << l, (double)e[l], (double)e[l + 1], (double)order);
-    assert_true(order > 1.9 && order < 2.1);
-  }
-  PCALL(PetscFree2(ref, u));
+  SbpmgTestLeapfrogOrder(ACOUSTIC_BACKEND_DEVICE);
 }
 
 static const struct CMUnitTest tests[] = {

@@ -377,15 +377,7 @@ static void test_reductions(void **state)
       vh[4] = xh;
       PCALL(PetscObjectReference((PetscObject)xd));
       PCALL(PetscObjectReference((PetscObject)xh));
-      PCALL(VecMDot(yd, 3, vd, md));
-      PCALL(VecMDot(yh, 3, vh, mh));
-      for (int j = 0; j < 3; j++) check_reduction("mdot 3", n, md[j], mh[j], 3 * n);
-      PCALL(VecMDot(yd, 11, vd, md));
-      PCALL(VecMDot(yh, 11, vh, mh));
-      for (int j = 0; j < 11; j++) check_reduction("mdot 11", n, md[j], mh[j], 3 * n);
-      PCALL(VecMTDot(yd, 11, vd, md));
-      PCALL(VecMTDot(yh, 11, vh, mh));
-      for (int j = 0; j < 11; j++) check_reduction("mtdot 11", n, md[j], mh[j], 3 * n);
+      SbpmgTestMDots(yd, yh, vd, vh, n, check_reduction, md, mh);
       for (int j = 0; j < 11; j++) destroy_pair(&vd[j], &vh[j]);
     }
     snap(&s1);

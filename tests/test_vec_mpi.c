@@ -632,15 +632,7 @@ static void test_reductions(void **state)
     vh[4] = xh;
     PCALL(PetscObjectReference((PetscObject)xd));
     PCALL(PetscObjectReference((PetscObject)xh));
-    PCALL(VecMDot(yd, 3, vd, md));
-    PCALL(VecMDot(yh, 3, vh, mh));
-    for (int j = 0; j < 3; j++) check_reduction("mdot 3", N, md[j], mh[j], 3 * N);
-    PCALL(VecMDot(yd, 11, vd, md));
-    PCALL(VecMDot(yh, 11, vh, mh));
-    for (int j = 0; j < 11; j++) check_reduction("mdot 11", N, md[j], mh[j], 3 * N);
-    PCALL(VecMTDot(yd, 11, vd, md));
-    PCALL(VecMTDot(yh, 11, vh, mh));
-    for (int j = 0; j < 11; j++) check_reduction("mtdot 11", N, md[j], mh[j], 3 * N);
+    SbpmgTestMDots(yd, yh, vd, vh, N, check_reduction, md, mh);
     PCALL(VecMDotBegin(yd, 11, vd, md));
     PCALL(VecMDotEnd(yd, 11, vd, md));
     for (int j = 0; j < 11; j++) check_reduction("mdot split-phase", N, md[j], mh[j], 3 * N);
