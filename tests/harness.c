@@ -202,3 +202,16 @@ void SbpmgTestMDots(Vec yd, Vec yh, Vec vd[11], Vec vh[11], PetscInt n, SbpmgTes
   PCALL(VecMTDot(yh, 11, vh, mh));
   for (int j = 0; j < 11; j++) check("mtdot 11", n, md[j], mh[j], 3 * n);
 }
+
+void SbpmgTestDestroyPair(Vec *d, Vec *h)
+{
+  PCALL(VecDestroy(d));
+  PCALL(VecDestroy(h));
+}
+
+PetscOffloadMask SbpmgTestOffloadMask(Vec v)
+{
+  PetscOffloadMask m = PETSC_OFFLOAD_UNALLOCATED;
+  PCALL(VecOpenCLGetOffloadMask(v, &m));
+  return m;
+}

@@ -52,6 +52,10 @@ Vec SbpmgTestNaturalOnZero(DM da, Vec x);
    on every rank of comm; NaN anywhere gives NaN. */
 PetscReal SbpmgTestCompareOnZero(MPI_Comm comm, Vec par_nat0, Vec seq);
 
+/* Destroy a device vector and its host twin; the offload mask of a device vector. */
+void             SbpmgTestDestroyPair(Vec *d, Vec *h);
+PetscOffloadMask SbpmgTestOffloadMask(Vec v);
+
 /* VecMDot of y with 3 and with 11 vectors (one and two fused passes) and VecMTDot with 11, on the device (yd, vd) and the host
    (yh, vh), each device value compared with the host one by check(what, n, device, host, scale); md, mh keep the last values. */
 typedef void (*SbpmgTestCheckFn)(const char *, PetscInt, PetscReal, PetscReal, PetscReal);

@@ -28,19 +28,6 @@ static void make_pair(PetscInt n, unsigned long seed, PetscReal lo, PetscReal hi
   PCALL(VecOpenCLSyncDevice(*d)); /* start from device-resident values, as inside a solver */
 }
 
-static void destroy_pair(Vec *d, Vec *h)
-{
-  PCALL(VecDestroy(d));
-  PCALL(VecDestroy(h));
-}
-
-static PetscOffloadMask mask_of(Vec v)
-{
-  PetscOffloadMask m = PETSC_OFFLOAD_UNALLOCATED;
-  PCALL(VecOpenCLGetOffloadMask(v, &m));
-  return m;
-}
-
 /* Entry-wise comparison: exact (bit for bit), or |d - h| <= ulps * eps * max(|h|, floor) */
 static void check_values(const char *what, PetscInt n, Vec d, Vec h, PetscReal ulps, PetscReal floor)
 {
@@ -121,7 +108,7 @@ static void test_elementwise(void **state)
 
     PCALL(VecSet(wd, 2.5));
     PCALL(VecSet(wh, 2.5));
-    assert_int_equal(mask_of(wd), PETSC_OFFLOAD_GPU);
+    assert_int_equal(SbpmgTestOffloadMask(wd), PETSC_OFFLOAD_GPU);
     check_values("set", n, wd, wh, 0, 0);
 
     PCALL(VecZeroEntries(wd));
@@ -142,7 +129,7 @@ static void test_elementwise(void **state)
 
     PCALL(VecSwap(wd, zd));
     PCALL(VecSwap(wh, zh));
-    assert_int_equal(mask_of(wd), PETSC_OFFLOAD_GPU);
+    assert_int_equal(SbpmgTestOffloadMask(wd), PETSC_OFFLOAD_GPU);
     check_values("swap (first)", n, wd, wh, 0, 0);
     check_values("swap (second)", n, zd, zh, 0, 0);
 
@@ -235,12 +222,12 @@ static void test_elementwise(void **state)
       PCALL(VecMAXPY(wd, 11, alpha, vd));
       PCALL(VecMAXPY(wh, 11, alpha, vh));
       check_values("maxpy 11", n, wd, wh, 16, 8);
-      for (int j = 0; j < 11; j++) destroy_pair(&vd[j], &vh[j]);
+      for (int j = 0; j < 11; j++) SbpmgTestDestroyPair(&vd[j], &vh[j]);
     }
-    destroy_pair(&xd, &xh);
-    destroy_pair(&yd, &yh);
-    destroy_pair(&zd, &zh);
-    destroy_pair(&wd, &wh);
+    SbpmgTestDestroyPair(&xd, &xh);
+    SbpmgTestDestroyPair(&yd, &yh);
+    SbpmgTestDestroyPair(&zd, &zh);
+    SbpmgTestDestroyPair(&wd, &wh);
   }
 }
 
@@ -275,8 +262,8 @@ static void test_elementwise_stay_on_device(void **state)
   snap(&s1);
   assert_no_vector_transfer("element-wise operations", &s0, &s1);
   assert_true(s1.cl.dtoh_count == s0.cl.dtoh_count);
-  assert_int_equal(mask_of(w), PETSC_OFFLOAD_GPU);
-  assert_int_equal(mask_of(y), PETSC_OFFLOAD_GPU);
+  assert_int_equal(SbpmgTestOffloadMask(w), PETSC_OFFLOAD_GPU);
+  assert_int_equal(SbpmgTestOffloadMask(y), PETSC_OFFLOAD_GPU);
   for (int j = 0; j < 3; j++) PCALL(VecDestroy(&v[j]));
   PCALL(VecDestroy(&x));
   PCALL(VecDestroy(&y));
@@ -378,13 +365,13 @@ static void test_reductions(void **state)
       PCALL(PetscObjectReference((PetscObject)xd));
       PCALL(PetscObjectReference((PetscObject)xh));
       SbpmgTestMDots(yd, yh, vd, vh, n, check_reduction, md, mh);
-      for (int j = 0; j < 11; j++) destroy_pair(&vd[j], &vh[j]);
+      for (int j = 0; j < 11; j++) SbpmgTestDestroyPair(&vd[j], &vh[j]);
     }
     snap(&s1);
     assert_no_vector_transfer("reductions", &s0, &s1);
-    assert_int_equal(mask_of(xd), PETSC_OFFLOAD_BOTH); /* made on the host, synced, only read since */
-    destroy_pair(&xd, &xh);
-    destroy_pair(&yd, &yh);
+    assert_int_equal(SbpmgTestOffloadMask(xd), PETSC_OFFLOAD_BOTH); /* made on the host, synced, only read since */
+    SbpmgTestDestroyPair(&xd, &xh);
+    SbpmgTestDestroyPair(&yd, &yh);
   }
 }
 
@@ -427,8 +414,8 @@ static void test_reductions_reproducible(void **state)
     }
     PCALL(VecDestroy(&x2));
     PCALL(VecDestroy(&y2));
-    destroy_pair(&xd, &xh);
-    destroy_pair(&yd, &yh);
+    SbpmgTestDestroyPair(&xd, &xh);
+    SbpmgTestDestroyPair(&yd, &yh);
   }
 }
 
@@ -487,7 +474,7 @@ static void test_reduction_special_values(void **state)
   PCALL(VecScale(xd, 0));
   PCALL(VecNorm(xd, NORM_1, &rd));
   assert_true(rd == 0);
-  destroy_pair(&xd, &xh);
+  SbpmgTestDestroyPair(&xd, &xh);
 }
 
 static void test_empty_vector(void **state)
@@ -533,9 +520,9 @@ static void test_host_access_in_the_middle(void **state)
 
   PCALL(VecCreateSeqOpenCL(PETSC_COMM_SELF, n, &v));
   PCALL(VecDuplicate(v, &w));
-  assert_int_equal(mask_of(v), PETSC_OFFLOAD_BOTH); /* new: zero on both sides */
+  assert_int_equal(SbpmgTestOffloadMask(v), PETSC_OFFLOAD_BOTH); /* new: zero on both sides */
   PCALL(VecSet(v, 1));
-  assert_int_equal(mask_of(v), PETSC_OFFLOAD_GPU);
+  assert_int_equal(SbpmgTestOffloadMask(v), PETSC_OFFLOAD_GPU);
 
   /* VecGetArray: the device values come to the host; a change there is seen by the next device operation */
   stats(&s0);
@@ -545,10 +532,10 @@ static void test_host_access_in_the_middle(void **state)
   assert_true(a[0] == 1 && a[n - 1] == 1);
   a[5] = 7;
   PCALL(VecRestoreArray(v, &a));
-  assert_int_equal(mask_of(v), PETSC_OFFLOAD_CPU);
+  assert_int_equal(SbpmgTestOffloadMask(v), PETSC_OFFLOAD_CPU);
   PCALL(VecNorm(v, NORM_INFINITY, &r)); /* uploads, then reduces on the device */
   assert_true(r == 7);
-  assert_int_equal(mask_of(v), PETSC_OFFLOAD_BOTH);
+  assert_int_equal(SbpmgTestOffloadMask(v), PETSC_OFFLOAD_BOTH);
   PCALL(VecSum(v, &s));
   assert_true(s == (PetscScalar)(n - 1 + 7));
   PCALL(VecAXPY(w, 2, v));
@@ -559,7 +546,7 @@ static void test_host_access_in_the_middle(void **state)
   PCALL(VecGetArrayRead(w, &ra));
   assert_true(ra[5] == 14 && ra[6] == 2);
   PCALL(VecRestoreArrayRead(w, &ra));
-  assert_int_equal(mask_of(w), PETSC_OFFLOAD_BOTH);
+  assert_int_equal(SbpmgTestOffloadMask(w), PETSC_OFFLOAD_BOTH);
   stats(&s0);
   PCALL(VecNorm(w, NORM_1, &r));
   stats(&s1);
@@ -574,7 +561,7 @@ static void test_host_access_in_the_middle(void **state)
   PCALL(VecRestoreArrayWrite(w, &a));
   stats(&s1);
   assert_true(s1.dtoh_count == s0.dtoh_count && s1.htod_count == s0.htod_count);
-  assert_int_equal(mask_of(w), PETSC_OFFLOAD_CPU);
+  assert_int_equal(SbpmgTestOffloadMask(w), PETSC_OFFLOAD_CPU);
   PCALL(VecMin(w, &loc, &r));
   assert_true(r == -999 && loc == 999);
 
@@ -625,7 +612,7 @@ static void test_device_accessors(void **state)
   PCALL(SbpmgCLLaunch1D(cl, k, n, 0));
   PCALL(VecOpenCLRestoreBufferWrite(v, &m));
   assert_null(m);
-  assert_int_equal(mask_of(v), PETSC_OFFLOAD_GPU);
+  assert_int_equal(SbpmgTestOffloadMask(v), PETSC_OFFLOAD_GPU);
   PCALL(VecNorm(v, NORM_INFINITY, &r));
   assert_true(r == n - 1);
   PCALL(VecGetArrayRead(v, &a));
@@ -641,7 +628,7 @@ static void test_device_accessors(void **state)
   }
   PCALL(SbpmgCLGetKernelFromSource(cl, "test_vec_fill", fill_src, NULL, "twice", &k));
   PCALL(VecOpenCLGetBufferRead(v, &m));
-  assert_int_equal(mask_of(v), PETSC_OFFLOAD_BOTH);
+  assert_int_equal(SbpmgTestOffloadMask(v), PETSC_OFFLOAD_BOTH);
   PCALL(VecOpenCLGetBuffer(w, &mw));
   PCALL(SbpmgCLSetArgs(k, 0, 3, sizeof(int), &ni, sizeof(cl_mem), &m, sizeof(cl_mem), &mw));
   PCALL(SbpmgCLLaunch1D(cl, k, n, 0));
@@ -877,14 +864,14 @@ static void test_fallbacks(void **state)
     PCALL(PetscViewerBinaryOpen(PETSC_COMM_SELF, path, FILE_MODE_READ, &vw));
     PCALL(VecLoad(l, vw));
     PCALL(PetscViewerDestroy(&vw));
-    assert_int_equal(mask_of(l), PETSC_OFFLOAD_CPU);
+    assert_int_equal(SbpmgTestOffloadMask(l), PETSC_OFFLOAD_CPU);
     check_values("binary view and load", n, l, xh, 0, 0);
     PCALL(VecDestroy(&l));
     (void)unlink(path);
     (void)unlink(info);
   }
-  destroy_pair(&xd, &xh);
-  destroy_pair(&yd, &yh);
+  SbpmgTestDestroyPair(&xd, &xh);
+  SbpmgTestDestroyPair(&yd, &yh);
 }
 
 /* Mixed argument types: the device vector falls back to the host where the other vector lives there. */
@@ -932,7 +919,7 @@ static void test_mixed_types(void **state)
     PCALL(VecDestroy(&c));
   }
   PCALL(VecCopy(b, ad)); /* host -> device vector */
-  assert_int_equal(mask_of(ad), PETSC_OFFLOAD_CPU);
+  assert_int_equal(SbpmgTestOffloadMask(ad), PETSC_OFFLOAD_CPU);
   PCALL(VecCopy(b, ah));
   check_values("copy(host -> dev)", n, ad, ah, 0, 0);
   PCALL(VecScale(ad, 3));
@@ -947,8 +934,8 @@ static void test_mixed_types(void **state)
     PCALL(VecRestoreArrayRead(b, &p));
   }
   PCALL(VecDestroy(&b));
-  destroy_pair(&ad, &ah);
-  destroy_pair(&ad2, &ah2);
+  SbpmgTestDestroyPair(&ad, &ah);
+  SbpmgTestDestroyPair(&ad2, &ah2);
 }
 
 /* Vectors of two device contexts: operations between them go through the host, results are right. */
@@ -984,8 +971,8 @@ static void test_mixed_contexts(void **state)
   PCALL(VecNorm(bd, NORM_1, &sd));
   check_reduction("swap across contexts", n, sd, sh, sh);
   PCALL(VecDestroy(&c));
-  destroy_pair(&ad, &ah);
-  destroy_pair(&bd, &bh);
+  SbpmgTestDestroyPair(&ad, &ah);
+  SbpmgTestDestroyPair(&bd, &bh);
 }
 
 static void test_memory_cap(void **state)

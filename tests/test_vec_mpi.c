@@ -99,23 +99,10 @@ static void make_pair(const Case *c, unsigned long seed, PetscReal lo, PetscReal
   PCALL(VecOpenCLSyncDevice(*d)); /* start from device-resident values, as inside a solver */
 }
 
-static void destroy_pair(Vec *d, Vec *h)
-{
-  PCALL(VecDestroy(d));
-  PCALL(VecDestroy(h));
-}
-
-static PetscOffloadMask mask_of(Vec v)
-{
-  PetscOffloadMask m = PETSC_OFFLOAD_UNALLOCATED;
-  PCALL(VecOpenCLGetOffloadMask(v, &m));
-  return m;
-}
-
 /* mask the same on every rank with a local part */
 static void check_mask(const char *what, Vec v, PetscOffloadMask want)
 {
-  PetscOffloadMask m = mask_of(v);
+  PetscOffloadMask m = SbpmgTestOffloadMask(v);
   all_ok(m == want, "%s: offload mask %d, expected %d", what, (int)m, (int)want);
 }
 
@@ -483,12 +470,12 @@ static void test_elementwise(void **state)
       PCALL(VecMAXPY(wd, 11, alpha, vd));
       PCALL(VecMAXPY(wh, 11, alpha, vh));
       check_values("maxpy 11", wd, wh, 16, 8);
-      for (int j = 0; j < 11; j++) destroy_pair(&vd[j], &vh[j]);
+      for (int j = 0; j < 11; j++) SbpmgTestDestroyPair(&vd[j], &vh[j]);
     }
-    destroy_pair(&xd, &xh);
-    destroy_pair(&yd, &yh);
-    destroy_pair(&zd, &zh);
-    destroy_pair(&wd, &wh);
+    SbpmgTestDestroyPair(&xd, &xh);
+    SbpmgTestDestroyPair(&yd, &yh);
+    SbpmgTestDestroyPair(&zd, &zh);
+    SbpmgTestDestroyPair(&wd, &wh);
   }
 }
 
@@ -636,9 +623,9 @@ static void test_reductions(void **state)
     PCALL(VecMDotBegin(yd, 11, vd, md));
     PCALL(VecMDotEnd(yd, 11, vd, md));
     for (int j = 0; j < 11; j++) check_reduction("mdot split-phase", N, md[j], mh[j], 3 * N);
-    for (int j = 0; j < 11; j++) destroy_pair(&vd[j], &vh[j]);
-    destroy_pair(&xd, &xh);
-    destroy_pair(&yd, &yh);
+    for (int j = 0; j < 11; j++) SbpmgTestDestroyPair(&vd[j], &vh[j]);
+    SbpmgTestDestroyPair(&xd, &xh);
+    SbpmgTestDestroyPair(&yd, &yh);
   }
 }
 
@@ -681,8 +668,8 @@ static void test_reductions_reproducible(void **state)
     for (PetscMPIInt p = 1; p < size; p++) assert_memory_equal(all, all + 14 * p, 14 * sizeof(PetscScalar));
     PCALL(PetscFree(all));
     PCALL(VecDestroy(&x2));
-    destroy_pair(&xd, &xh);
-    destroy_pair(&yd, &yh);
+    SbpmgTestDestroyPair(&xd, &xh);
+    SbpmgTestDestroyPair(&yd, &yh);
   }
 }
 
@@ -830,7 +817,7 @@ static void test_device_accessors(void **state)
   check_values("user kernel on the local part", w, wh, 0, 0);
   PCALL(VecDestroy(&w));
   PCALL(VecDestroy(&wh));
-  destroy_pair(&v, &h);
+  SbpmgTestDestroyPair(&v, &h);
 }
 
 /* ---------------------------------------------------------------- communication through the host */
@@ -903,8 +890,8 @@ static void test_scatter(void **state)
   PCALL(VecScatterDestroy(&sh));
   PCALL(VecDestroy(&ad));
   PCALL(VecDestroy(&ah));
-  destroy_pair(&xd, &xh);
-  destroy_pair(&yd, &yh);
+  SbpmgTestDestroyPair(&xd, &xh);
+  SbpmgTestDestroyPair(&yd, &yh);
 }
 
 /* DMDA global vectors of type opencl: the DMDA's layout, ghost exchange through the host, duplicates, view and load. */
@@ -1278,8 +1265,8 @@ static void test_fallbacks(void **state)
     assert_true(s == 20 + size);
     PCALL(VecDestroy(&v));
   }
-  destroy_pair(&xd, &xh);
-  destroy_pair(&yd, &yh);
+  SbpmgTestDestroyPair(&xd, &xh);
+  SbpmgTestDestroyPair(&yd, &yh);
 }
 
 /* ---------------------------------------------------------------- KSPCG with a device MatShell */
