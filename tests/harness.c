@@ -215,3 +215,27 @@ PetscOffloadMask SbpmgTestOffloadMask(Vec v)
   PCALL(VecOpenCLGetOffloadMask(v, &m));
   return m;
 }
+
+void SbpmgTestFillRandom(Vec x, unsigned long seed)
+{
+  PetscInt     n;
+  PetscScalar *a;
+
+  PCALL(VecGetLocalSize(x, &n));
+  PCALL(VecGetArray(x, &a));
+  SbpmgTestRandom(n, a, -1, 1, seed);
+  PCALL(VecRestoreArray(x, &a));
+}
+
+PetscReal SbpmgTestRelDiff(Vec a, Vec b)
+{
+  Vec       d;
+  PetscReal nd, nb;
+
+  PCALL(VecDuplicate(b, &d));
+  PCALL(VecWAXPY(d, -1, b, a));
+  PCALL(VecNorm(d, NORM_INFINITY, &nd));
+  PCALL(VecNorm(b, NORM_INFINITY, &nb));
+  PCALL(VecDestroy(&d));
+  return nd / nb;
+}

@@ -52,6 +52,10 @@ Vec SbpmgTestNaturalOnZero(DM da, Vec x);
    on every rank of comm; NaN anywhere gives NaN. */
 PetscReal SbpmgTestCompareOnZero(MPI_Comm comm, Vec par_nat0, Vec seq);
 
+/* The local entries of x uniform in [-1, 1) from a fixed seed; max |a - b| / max |b| (NaN anywhere gives NaN). */
+void      SbpmgTestFillRandom(Vec x, unsigned long seed);
+PetscReal SbpmgTestRelDiff(Vec a, Vec b);
+
 /* Destroy a device vector and its host twin; the offload mask of a device vector. */
 void             SbpmgTestDestroyPair(Vec *d, Vec *h);
 PetscOffloadMask SbpmgTestOffloadMask(Vec v);

@@ -22,17 +22,6 @@ static SbpProblem make_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend)
   return p;
 }
 
-static void fill_random(Vec x, unsigned long seed)
-{
-  PetscInt     n;
-  PetscScalar *a;
-
-  PCALL(VecGetLocalSize(x, &n));
-  PCALL(VecGetArray(x, &a));
-  SbpmgTestRandom(n, a, -1, 1, seed);
-  PCALL(VecRestoreArray(x, &a));
-}
-
 /* ---------------------------------------------------------------- 1D transfer blocks, assembled by Kronecker products */
 
 /* 1D prolongation (Nf+1) x (Nc+1), spec 8.2 */
@@ -187,8 +176,8 @@ static void check_transfers(PetscInt Nr, PetscInt Ns, SbpBackend backend)
     PCALL(VecRestoreArrayRead(xf, &a));
   }
   /* prolongation and restriction of random vectors against the assembled P */
-  fill_random(xc, 3);
-  fill_random(xf, 4);
+  SbpmgTestFillRandom(xc, 3);
+  SbpmgTestFillRandom(xf, 4);
   PCALL(MatMult(P, xc, yf));
   PCALL(VecCopy(xc, rc));
   PCALL(MatMult(Pa, rc, rf));
@@ -200,7 +189,7 @@ static void check_transfers(PetscInt Nr, PetscInt Ns, SbpBackend backend)
     PCALL(VecNorm(d, NORM_INFINITY, &nd));
     PCALL(VecNorm(rf, NORM_INFINITY, &nr));
     if (nd > 1e-15 * nr) fail_msg("prolongation differs from the assembled P by %g", nd / nr);
-    fill_random(xf, 5);
+    SbpmgTestFillRandom(xf, 5);
     PCALL(VecSet(yc, NAN));
     PCALL(MatMultTranspose(P, xf, yc));
     PCALL(VecCopy(xf, d));
@@ -219,7 +208,7 @@ static void check_transfers(PetscInt Nr, PetscInt Ns, SbpBackend backend)
     PetscReal n1, n2;
     PCALL(VecDuplicate(yf, &z));
     PCALL(VecDuplicate(yf, &w));
-    fill_random(z, 9);
+    SbpmgTestFillRandom(z, 9);
     PCALL(MatMultAdd(P, xc, z, w)); /* w = z + P xc */
     PCALL(MatMult(P, xc, yf));
     PCALL(VecAXPY(yf, 1, z));
@@ -291,8 +280,8 @@ static void check_vcycle_spd(const char *smoother, SbpBackend backend)
   PCALL(VecDuplicate(x, &By));
   for (int r = 0; r < 3; r++) {
     PetscScalar xBy, yBx, xBx;
-    fill_random(x, 10 + r);
-    fill_random(y, 20 + r);
+    SbpmgTestFillRandom(x, 10 + r);
+    SbpmgTestFillRandom(y, 20 + r);
     PCALL(PCApply(pc, x, Bx));
     PCALL(PCApply(pc, y, By));
     PCALL(VecDot(x, By, &xBy));
@@ -429,20 +418,6 @@ static void test_device_unsplit(void **state)
   if (!(e1 < 1e-6)) fail_msg("unsplit kernels: CG + sbpmg differs from the direct solve by %g", e1);
 }
 
-/* max |a - b| / max |b| */
-static PetscReal rel_diff(Vec a, Vec b)
-{
-  Vec       d;
-  PetscReal nd, nb;
-
-  PCALL(VecDuplicate(b, &d));
-  PCALL(VecWAXPY(d, -1, b, a));
-  PCALL(VecNorm(d, NORM_INFINITY, &nd));
-  PCALL(VecNorm(b, NORM_INFINITY, &nb));
-  PCALL(VecDestroy(&d));
-  return nd / nb;
-}
-
 /* A smoother on M: Chebyshev, 1/diag inline or stored, all sweeps in one launch when the grid has at most block_max nodes. */
 static PC make_smoother(Mat M, PetscBool inline_diag, PetscInt block_max)
 {
@@ -473,15 +448,15 @@ static void test_inline_reciprocal(void **state)
     PCALL(MatCreateVecs(M, &x[0], &b));
     PCALL(VecDuplicate(b, &x[1]));
     PCALL(VecDuplicate(b, &g));
-    fill_random(b, 99);
-    fill_random(g, 98);
+    SbpmgTestFillRandom(b, 99);
+    SbpmgTestFillRandom(g, 98);
     for (int inl = 0; inl < 2; inl++) {
       PC pc = make_smoother(M, inl ? PETSC_TRUE : PETSC_FALSE, 0);
       PCALL(VecSet(x[inl], NAN));
       PCALL(PCApply(pc, b, x[inl]));
       PCALL(PCDestroy(&pc));
     }
-    err = rel_diff(x[1], x[0]);
+    err = SbpmgTestRelDiff(x[1], x[0]);
     print_message("  %s: inline reciprocal against the stored 1/diag: %.2e\n", split ? "interior and rim" : "one kernel", err);
     if (!(err < 1e-15)) fail_msg("inline 1/diag differs from the stored one by %g", err);
     for (PetscInt its = 5; its <= 6; its++)
@@ -497,7 +472,7 @@ static void test_inline_reciprocal(void **state)
           PCALL(PCApplyRichardson(pc, b, x[blk], NULL, 0, 0, 0, its, guess ? PETSC_FALSE : PETSC_TRUE, &outits, &reason));
           PCALL(PCDestroy(&pc));
         }
-        err = rel_diff(x[1], x[0]);
+        err = SbpmgTestRelDiff(x[1], x[0]);
         if (!(err < 1e-14)) fail_msg("%d sweeps from %s in one launch differ from a launch per sweep by %g", (int)its, guess ? "a guess" : "zero", err);
       }
     PCALL(VecDestroy(&b));

@@ -25,32 +25,6 @@ static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const ch
   return p;
 }
 
-static void fill_random(Vec x, unsigned long seed)
-{
-  PetscInt     n;
-  PetscScalar *a;
-
-  PCALL(VecGetLocalSize(x, &n));
-  PCALL(VecGetArray(x, &a));
-  SbpmgTestRandom(n, a, -1, 1, seed);
-  PCALL(VecRestoreArray(x, &a));
-}
-
-/* max |a - b| / max |b| */
-static PetscReal rel_diff(Vec a, Vec b)
-{
-  Vec       d;
-  PetscReal nd, nb;
-
-  PCALL(VecDuplicate(b, &d));
-  PCALL(VecCopy(a, d));
-  PCALL(VecAXPY(d, -1, b));
-  PCALL(VecNorm(d, NORM_INFINITY, &nd));
-  PCALL(VecNorm(b, NORM_INFINITY, &nb));
-  PCALL(VecDestroy(&d));
-  return nd / nb;
-}
-
 /* ---------------------------------------------------------------- 1D (spec 9.1, 9.2) */
 
 static void test_1d_sbp_property(void **state)
@@ -217,7 +191,7 @@ static void test_assembled_symmetric_definite(void **state)
       if (!cholmod_factors(A)) fail_msg("%dx%d %s: CHOLMOD cannot factor M~", (int)sizes[t][0], (int)sizes[t][1], bcs[b]);
       PCALL(MatCreateVecs(A, &x, &y));
       for (int r = 0; r < 5; r++) {
-        fill_random(x, 100 + r);
+        SbpmgTestFillRandom(x, 100 + r);
         PCALL(MatMult(A, x, y));
         PCALL(VecDot(x, y, &xAx));
         if (!(xAx > 0)) fail_msg("x^T M~ x = %g", xAx);
@@ -258,7 +232,7 @@ static void test_neumann_volume_operator(void **state)
   PCALL(VecNorm(y, NORM_INFINITY, &n1));
   if (n1 > 1e-11) fail_msg("A~ 1 = %g", n1);
   assert_true(symmetry_defect(A) < 1e-14);
-  fill_random(x, 3);
+  SbpmgTestFillRandom(x, 3);
   PCALL(MatMult(A, x, y));
   PCALL(VecDot(x, y, &xAx));
   assert_true(xAx > 0);
@@ -309,20 +283,20 @@ static void check_matrix_free(PetscInt Nr, PetscInt Ns, const char *bc, SbpMappi
   PCALL(VecDuplicate(y, &z));
   for (int r = 0; r < 3; r++) {
     Vec xh;
-    fill_random(x, 11 * Nr + Ns + r);
+    SbpmgTestFillRandom(x, 11 * Nr + Ns + r);
     PCALL(VecSet(y, NAN)); /* poisoned output: every entry must be written */
     PCALL(MatMult(M, x, y));
     PCALL(MatCreateVecs(A, &xh, NULL));
     PCALL(VecCopy(x, xh));
     PCALL(MatMult(A, xh, yref));
-    err = rel_diff(y, yref);
+    err = SbpmgTestRelDiff(y, yref);
     if (!(err < 1e-12))
       fail_msg("%s %dx%d %s: |M_free x - M_assembled x|/|M x| = %g", backend == SBP_BACKEND_DEVICE ? "device" : "host", (int)Nr, (int)Ns, bc, err);
     /* MatMultAdd: y = z + M x */
-    fill_random(z, 5 + r);
+    SbpmgTestFillRandom(z, 5 + r);
     PCALL(MatMultAdd(M, x, z, y));
     PCALL(VecAXPY(yref, 1, z));
-    err = rel_diff(y, yref);
+    err = SbpmgTestRelDiff(y, yref);
     if (!(err < 1e-12)) fail_msg("MatMultAdd: %g", err);
     PCALL(VecDestroy(&xh));
   }
@@ -331,7 +305,7 @@ static void check_matrix_free(PetscInt Nr, PetscInt Ns, const char *bc, SbpMappi
   PCALL(VecSet(d, NAN));
   PCALL(MatGetDiagonal(M, d));
   PCALL(MatGetDiagonal(A, dref));
-  err = rel_diff(d, dref);
+  err = SbpmgTestRelDiff(d, dref);
   if (!(err < 1e-12)) fail_msg("diagonal: %g", err);
   PCALL(VecDestroy(&d));
   PCALL(VecDestroy(&dref));
@@ -413,8 +387,8 @@ static void test_fp32_coefficients(void **state)
       PCALL(SbpProblemCreateVector(p, &x));
       PCALL(SbpProblemCreateVector(p, &b));
       PCALL(VecDuplicate(x, &r));
-      fill_random(x, 3 + t);
-      fill_random(b, 7 + t);
+      SbpmgTestFillRandom(x, 3 + t);
+      SbpmgTestFillRandom(b, 7 + t);
       PCALL(VecSet(r, NAN));
       PCALL(SbpProblemApplyDevice(p, x, b, -1.0, r, PETSC_TRUE));
       PCALL(MatCreateVecs(A32, &xh, &bh));
@@ -426,8 +400,8 @@ static void test_fp32_coefficients(void **state)
       PCALL(VecAYPX(rref, -1, bh)); /* b - A32 x */
       PCALL(MatMult(A64, xh, r64));
       PCALL(VecAYPX(r64, -1, bh)); /* b - A x: the fp64 operator, which the fp32 kernels must not reproduce exactly */
-      err   = rel_diff(r, rref);
-      err64 = rel_diff(r, r64);
+      err   = SbpmgTestRelDiff(r, rref);
+      err64 = SbpmgTestRelDiff(r, r64);
       if (!(err < 1e-13)) fail_msg("%s shape %d: |r_fp32 - (b - A32 x)| / |r| = %g", bcs[t], shape, err);
       if (!(err64 > 1e-10 && err64 < 1e-6)) fail_msg("%s shape %d: the fp32 residual differs from the fp64 one by %g, not by rounding", bcs[t], shape, err64);
       PCALL(VecDestroy(&x));
@@ -473,7 +447,7 @@ static void test_norms(void **state)
 
       PCALL(SbpProblemCreateNorm(p, (SbpNormType)kind, &H));
       PCALL(MatCreateVecs(H, &x, &y));
-      fill_random(x, 77 + kind);
+      SbpmgTestFillRandom(x, 77 + kind);
       PCALL(VecSet(y, NAN));
       PCALL(MatMult(H, x, y));
       PCALL(VecGetArrayRead(x, &xa));
@@ -513,7 +487,7 @@ static void test_rhs_two_routes(void **state)
     PCALL(VecDuplicate(g, &gk));
     PCALL(SbpProblemComputeRHS(p, g));
     PCALL(SbpAssembleRHSByKronecker(p, gk));
-    err = rel_diff(g, gk);
+    err = SbpmgTestRelDiff(g, gk);
     if (!(err < 1e-13)) fail_msg("%s: point-wise RHS differs from the K_f assembly by %g", bcs[b], err);
     PCALL(VecDestroy(&g));
     PCALL(VecDestroy(&gk));
