@@ -52,7 +52,7 @@ Vec SbpmgTestNaturalOnZero(DM da, Vec x);
    on every rank of comm; NaN anywhere gives NaN. */
 PetscReal SbpmgTestCompareOnZero(MPI_Comm comm, Vec par_nat0, Vec seq);
 
-/* The local entries of x uniform in [-1, 1) from a fixed seed; max |a - b| / max |b| (NaN anywhere gives NaN). */
+/* The local entries of x uniform in [-1, 1) from a fixed seed; max |a - b| / max |b| (infinity norms). */
 void      SbpmgTestFillRandom(Vec x, unsigned long seed);
 PetscReal SbpmgTestRelDiff(Vec a, Vec b);
 
