@@ -7,8 +7,13 @@
                                                         (jacobi = 2); s = 1 (Richardson, jacobi = 0)
        x_{k+1} = x_k + c1 (x_k - x_{k-1}) + c2 r         c1 = 0 for Jacobi, Richardson and the first Chebyshev sweep
    x_k is read with its neighbours, so x_{k+1} goes to another buffer: the one holding x_{k-1}, read and overwritten at the same
-   node by the same work-item. zero = 1: x_k = 0 (first sweep from a zero guess), x is not read; prev_zero = 1: x_{k-1} = 0.
-   Bytes per node: the three coefficients, x_k, b, the output, and x_{k-1} when c1 != 0 (48 or 56 B in fp64). */
+   node by the same work-item (or to a third buffer: prev and out are separate arguments and may be the same). zero = 1: x_k = 0
+   (first sweep from a zero guess), x is not read; prev_zero = 1: x_{k-1} = 0.
+   Bytes per node: the three coefficients, x_k, b, the output, and x_{k-1} when c1 != 0 (48 or 56 B in fp64).
+
+   Two sweeps in one pass (mg_smooth_pair, docs/design.md "two sweeps per pass"): a work-group computes x_{k+1} on its tile and a
+   ring of one node around it into local memory, then x_{k+2} on the tile from there; it reads x_k, x_{k-1}, b and the
+   coefficients once and writes x_{k+1} and x_{k+2} (52 B per node in place of 88 for two sweeps with fp32 coefficients). */
 #ifdef __OPENCL_VERSION__
 /* 1/d to fp64 precision without a division (an fp64 division is a long instruction sequence, and the sweeps are close to the
    bandwidth roof): the fp32 reciprocal, good to a few ulp (2^-21), refined by two Newton steps, each squaring the relative error
@@ -26,7 +31,7 @@ inline sbp_real mg_recip(const sbp_real d)
 /* One sweep at node (i,j) of the whole grid (one rank). */
 inline void mg_smooth_node(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                            __global const sbp_coef *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
-                           const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *xprev_out)
+                           const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out)
 {
   const long k = i + (long)(Nr + 1) * j;
   sbp_real   r = rhs[k], xk = 0, xn, diag;
@@ -43,17 +48,17 @@ inline void mg_smooth_node(const int i, const int j, const int Nr, const int Ns,
   }
   if (jacobi == 2) r *= dinv[k];
   xn = xk + c2 * r;
-  if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[k]));
-  xprev_out[k] = xn;
+  if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[k]));
+  out[k] = xn;
 }
 
 __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
                         __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
-                        const int zero, const int prev_zero, __global sbp_real *xprev_out)
+                        const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out)
 {
   const int i = get_global_id(0), j = get_global_id(1);
   if (i > Nr || j > Ns) return;
-  mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, xprev_out);
+  mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out);
 }
 
 /* All nu sweeps of a small grid in one launch of a single work-group (on small grids the launches, not the bytes, set the pace):
@@ -69,7 +74,7 @@ __kernel void mg_smooth_block(const int Nr, const int Ns, const sbp_real rho, co
   for (int k = 0; k < nu; k++) {
     const sbp_real c1 = coef[2 * k], c2 = coef[2 * k + 1];
     const int      zero = k == 0 && guesszero, prev_zero = k == 1 && guesszero;
-    for (int t = lid; t < n; t += ls) mg_smooth_node(t % (Nr + 1), t / (Nr + 1), Nr, Ns, rho, dirichlet, a, b, c, cur, rhs, jacobi, dinv, c1, c2, zero, prev_zero, next);
+    for (int t = lid; t < n; t += ls) mg_smooth_node(t % (Nr + 1), t / (Nr + 1), Nr, Ns, rho, dirichlet, a, b, c, cur, rhs, jacobi, dinv, c1, c2, zero, prev_zero, next, next);
     barrier(CLK_GLOBAL_MEM_FENCE);
     {
       __global sbp_real *t = cur;
@@ -80,10 +85,11 @@ __kernel void mg_smooth_block(const int Nr, const int Ns, const sbp_real rho, co
 }
 
 /* mg_smooth on the owned nodes of a region on several ranks (sbp.cl, "the multi-rank path"): x is the ghosted patch; rhs, dinv
-   and xprev_out are in the owned layout. The same arithmetic as mg_smooth, node by node. */
+   prev and out are in the owned layout. The same arithmetic as mg_smooth, node by node. */
 __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                               __global const sbp_coef *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
-                              const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *xprev_out, const int4 gh, const int4 own,
+                              const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out,
+                              const int4 gh, const int4 own,
                               const int4 in, const int mode)
 {
   int i, j;
@@ -104,8 +110,8 @@ __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, co
     }
     if (jacobi == 2) r *= dinv[ko];
     xn = xk + c2 * r;
-    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[ko]));
-    xprev_out[ko] = xn;
+    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[ko]));
+    out[ko] = xn;
   }
 }
 
@@ -113,7 +119,8 @@ __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, co
    a column per work-item. */
 __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                               __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
-                              __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global sbp_real *restrict xprev_out,
+                              __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev,
+                              __global sbp_real *out,
                               const int4 gh, const int4 own, const int4 in, const int mode)
 {
   int i, j0;
@@ -132,9 +139,121 @@ __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, co
       if (jacobi == 1) r *= mg_recip(diag);
       else if (jacobi == 2) r *= dinv[ko];
       xn = xk + c2 * r;
-      if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : xprev_out[ko]));
-      xprev_out[ko] = xn;
+      if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[ko]));
+      out[ko] = xn;
     }
+  }
+}
+
+#if !defined(SBP_PAIR_TX) /* the tile of mg_smooth_pair: its work-group shape (-sbp_pair_wg) */
+  #define SBP_PAIR_TX 32
+#endif
+#if !defined(SBP_PAIR_TY)
+  #define SBP_PAIR_TY 8
+#endif
+#define MG_PAIR_LX (SBP_PAIR_TX + 2) /* the tile and its ring of one node */
+#define MG_PAIR_LY (SBP_PAIR_TY + 2)
+
+/* What one interior node's row needs besides u: the coefficients of sbp_row9 and the right-hand side. */
+typedef struct {
+  sbp_real a_w, a_0, a_e, c_s, c_0, c_n, b_w, b_e, b_s, b_n, f;
+} mg_row;
+
+inline void mg_row_load(mg_row *q, const sbp_index kg, const sbp_index ko, const sbp_index ld, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
+                        __global const sbp_coef *restrict c, __global const sbp_real *restrict rhs)
+{
+  q->a_w = a[kg - 1];
+  q->a_0 = a[kg];
+  q->a_e = a[kg + 1];
+  q->c_s = c[kg - ld];
+  q->c_0 = c[kg];
+  q->c_n = c[kg + ld];
+  q->b_w = b[kg - 1];
+  q->b_e = b[kg + 1];
+  q->b_s = b[kg - ld];
+  q->b_n = b[kg + ld];
+  q->f   = rhs[ko];
+}
+
+/* One sweep at an interior node from u = x_k on its 3 x 3 block (u[3 * row + column], row 0 south) and x_{k-1} there: the
+   arithmetic of mg_smooth_inner. */
+inline sbp_real mg_row_sweep(const mg_row *q, const sbp_real rho, const sbp_real irho, const sbp_real *u, const sbp_real xprev, const int jacobi, const sbp_real dinvk,
+                             const sbp_real c1, const sbp_real c2)
+{
+  sbp_real diag, xn, r = q->f - sbp_row9(rho, irho, q->a_w, q->a_0, q->a_e, q->c_s, q->c_0, q->c_n, q->b_w, q->b_e, q->b_s, q->b_n, u[0], u[1], u[2], u[3], u[4], u[5], u[6],
+                                         u[7], u[8], &diag);
+  if (jacobi == 1) r *= mg_recip(diag);
+  else if (jacobi == 2) r *= dinvk;
+  xn = u[4] + c2 * r;
+  if (c1 != 0) xn += c1 * (u[4] - xprev);
+  return xn;
+}
+
+/* The first sweep at interior node (i,j), everything read from global memory; q gets the node's row. */
+inline sbp_real mg_pair_first(const int i, const int j, const int4 gh, const int4 own, const sbp_real rho, const sbp_real irho, __global const sbp_coef *restrict a,
+                              __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, __global const sbp_real *restrict x,
+                              __global const sbp_real *restrict prev, __global const sbp_real *restrict rhs, const int jacobi, __global const sbp_real *restrict dinv,
+                              const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, mg_row *q, sbp_real *xk)
+{
+  const sbp_index ld = gh.s2, kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + own.s2 * (sbp_index)(j - own.s1);
+  sbp_real        u[9];
+  mg_row_load(q, kg, ko, ld, a, b, c, rhs);
+  for (int t = 0; t < 9; t++) u[t] = zero ? (sbp_real)0 : x[kg + (t % 3 - 1) + ld * (t / 3 - 1)];
+  *xk = u[4];
+  return mg_row_sweep(q, rho, irho, u, (c1 != 0 && !prev_zero) ? prev[ko] : (sbp_real)0, jacobi, jacobi == 2 ? dinv[ko] : (sbp_real)0, c1, c2);
+}
+
+/* Sweeps k and k+1 (coefficients (c1a, c2a), (c1b, c2b)) over the box `core`, the interior box `in` shrunk by one node, one
+   tile of SBP_PAIR_TX x SBP_PAIR_TY nodes per work-group: x_{k+1} on the tile and its ring (the nodes of the ring inside `in`)
+   into local memory, then x_{k+2} on the tile. Writes x_{k+1} (out1) and x_{k+2} (out2) on the core nodes only; the nodes
+   around the core take both sweeps from mg_smooth_patch over the rim of `core` (src/mg/smoother.c). x, prev, out1 and out2 are
+   four different buffers: x and prev are read around the tile, so neither can be overwritten while other tiles run. */
+__kernel __attribute__((reqd_work_group_size(SBP_PAIR_TX, SBP_PAIR_TY, 1))) void
+mg_smooth_pair(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
+               __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
+               __global const sbp_real *restrict dinv, const sbp_real c1a, const sbp_real c2a, const sbp_real c1b, const sbp_real c2b, const int zero, const int prev_zero,
+               __global const sbp_real *restrict prev, __global sbp_real *restrict out1, __global sbp_real *restrict out2, const int4 gh, const int4 own, const int4 in,
+               const int4 core)
+{
+  __local sbp_real t1[MG_PAIR_LY * MG_PAIR_LX];
+  const int        lx = (int)get_local_id(0), ly = (int)get_local_id(1), i0 = core.s0 + SBP_PAIR_TX * (int)get_group_id(0) - 1,
+            j0 = core.s1 + SBP_PAIR_TY * (int)get_group_id(1) - 1; /* the ring's south-west corner */
+  const int      i = i0 + 1 + lx, j = j0 + 1 + ly;
+  const sbp_real irho = 1 / rho;
+  const int      mine = i >= in.s0 && i <= in.s2 && j >= in.s1 && j <= in.s3;
+  mg_row         q;
+  sbp_real       xk = 0, dk = 0;
+
+  (void)Nr;
+  (void)Ns;
+  (void)dirichlet;
+  if (mine) {
+    t1[(ly + 1) * MG_PAIR_LX + lx + 1] = mg_pair_first(i, j, gh, own, rho, irho, a, b, c, x, prev, rhs, jacobi, dinv, c1a, c2a, zero, prev_zero, &q, &xk);
+    if (jacobi == 2) dk = dinv[(i - own.s0) + own.s2 * (sbp_index)(j - own.s1)];
+  }
+  /* the ring: south row, north row, then the west and east columns between them */
+  for (int t = lx + SBP_PAIR_TX * ly; t < 2 * MG_PAIR_LX + 2 * SBP_PAIR_TY; t += SBP_PAIR_TX * SBP_PAIR_TY) {
+    int hx, hy;
+    if (t < 2 * MG_PAIR_LX) {
+      hx = t % MG_PAIR_LX;
+      hy = t < MG_PAIR_LX ? 0 : MG_PAIR_LY - 1;
+    } else {
+      hx = (t - 2 * MG_PAIR_LX) < SBP_PAIR_TY ? 0 : MG_PAIR_LX - 1;
+      hy = 1 + (t - 2 * MG_PAIR_LX) % SBP_PAIR_TY;
+    }
+    if (i0 + hx >= in.s0 && i0 + hx <= in.s2 && j0 + hy >= in.s1 && j0 + hy <= in.s3) {
+      mg_row   qr;
+      sbp_real xr;
+      t1[hy * MG_PAIR_LX + hx] = mg_pair_first(i0 + hx, j0 + hy, gh, own, rho, irho, a, b, c, x, prev, rhs, jacobi, dinv, c1a, c2a, zero, prev_zero, &qr, &xr);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (i <= core.s2 && j <= core.s3) {
+    const sbp_index ko = (i - own.s0) + own.s2 * (sbp_index)(j - own.s1);
+    sbp_real        u[9];
+    for (int t = 0; t < 9; t++) u[t] = t1[(ly + t / 3) * MG_PAIR_LX + lx + t % 3];
+    out1[ko] = u[4];
+    out2[ko] = mg_row_sweep(&q, rho, irho, u, xk, jacobi, dk, c1b, c2b);
   }
 }
 #endif

@@ -17,6 +17,7 @@ typedef struct {
   PetscBool           inline_diag, inline_diag_set; /* default: inline on a GPU (bandwidth-bound), a stored vector on a CPU */
   PetscBool           coef_fp32, coef_fp32_set;     /* device levels read the coefficients rounded to fp32 (sweeps and residuals): on a GPU */
   PetscInt            block_max;                    /* levels of at most this many nodes smooth in one launch per application */
+  PetscBool           pair, pair_set;               /* device levels with the interior/rim split sweep two at a time (mg_smooth_pair): on a GPU */
   PetscReal           cheby_lo, cheby_hi, jacobi_omega;
   char                smoother_opt[32], range_opt[64]; /* option strings, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
   /* hierarchy, index 0 = finest */
@@ -162,7 +163,7 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(KSPGetPC(ksp, &spc));
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
   PetscCall(PCSBPMGSmootherConfigure(spc, sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, sb->inline_diag,
-                                     sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE, sb->block_max));
+                                     sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE, sb->block_max, sb->pair));
   if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
@@ -252,6 +253,7 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
       if (fine->use_device) PetscCall(SbpmgCLIsGPU(fine->cl, &gpu));
       if (!sb->inline_diag_set) sb->inline_diag = gpu;
       if (!sb->coef_fp32_set) sb->coef_fp32 = gpu;
+      if (!sb->pair_set) sb->pair = gpu;
     }
     L = sb->nlevels;
     PetscCall(PCMGSetLevels(pc, L, NULL));
@@ -323,6 +325,8 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
                              "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, &sb->coef_fp32_set));
   PetscCall(PetscOptionsInt("-pc_sbpmg_block_max", "Device levels of at most this many nodes run all their sweeps in one launch (one work-group; 0: never)",
                             "PCSBPMGSetSmoother", sb->block_max, &sb->block_max, NULL));
+  PetscCall(PetscOptionsBool("-pc_sbpmg_pair", "Device levels with an interior/rim split run their sweeps two per pass over the data (tile -sbp_pair_wg)",
+                             "PCSBPMGSetSmoother", sb->pair, &sb->pair, &sb->pair_set));
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
   if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
@@ -365,6 +369,8 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
       PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
       PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s; level sweeps and residuals read the coefficients in %s (-pc_sbpmg_coef_fp32)\n", name,
                                        sb->coef_fp32 ? "fp32" : "fp64"));
+      PetscCall(
+          PetscViewerASCIIPrintf(viewer, "sweeps %s (-pc_sbpmg_pair)\n", sb->pair ? "two per pass on the levels with an interior/rim split" : "one per pass"));
     }
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
@@ -575,8 +581,10 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 .  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
 .  -pc_sbpmg_inline_diag <bool>    - device sweeps compute 1/diag(A) from the coefficients rather than read a stored vector (default: on a GPU)
 .  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
--  -pc_sbpmg_block_max <n>         - device levels of at most n nodes run all their sweeps in one launch of one work-group (default 0: slower on an H200 and on
+.  -pc_sbpmg_block_max <n>         - device levels of at most n nodes run all their sweeps in one launch of one work-group (default 0: slower on an H200 and on
 PoCL)
+-  -pc_sbpmg_pair <bool>           - device levels with an interior/rim split (-sbp_split_min) sweep two at a time, one pass over the data per pair (tile
+-sbp_pair_wg; default: on a GPU)
 
    Level: beginner
 

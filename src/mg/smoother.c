@@ -17,11 +17,16 @@ typedef struct {
   PetscBool           single;      /* device sweeps read the coefficients rounded to fp32 */
   PetscInt            block_max;   /* grids of at most this many nodes run all their sweeps in one launch (mg_smooth_block) */
   PetscBool           block;       /* resolved at set-up */
+  PetscBool           pair;        /* device sweeps two at a time where the level has the interior/rim split (mg_smooth_pair) */
+  PetscBool           pair_on;     /* resolved at set-up */
+  PetscInt            core[4];     /* ... over this box, the interior box shrunk by one node; the single sweeps take its rim */
   cl_mem              coef;        /* (c1, c2) of each sweep, for mg_smooth_block */
   PetscInt            coef_nu;     /* ... for this many sweeps */
   PetscReal           lmin, lmax;  /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
   PetscReal           omega;       /* Jacobi / Richardson step */
   Vec                 dinv, d, xw; /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
+  Vec                 xw2, xw3;    /* the third and fourth buffers of the two-sweep passes */
+  Vec                 w;           /* the host sweeps' residual when the caller gives no work vector */
   SbpProblem          p;
 } PC_SbpmgSmoother;
 
@@ -93,6 +98,39 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
   PetscFunctionReturn(0);
 }
 
+/* The two-sweep passes (docs/design.md "two sweeps per pass"): the core box, the third and fourth buffers, and a check that the
+   device takes the tile as one work-group. */
+static PetscErrorCode SbpmgSmootherSetUpPair(PC_SbpmgSmoother *s)
+{
+  SbpProblem p = s->p;
+  cl_kernel  k;
+  size_t     wgmax;
+
+  PetscFunctionBegin;
+  s->core[0] = p->in[0] + 1;
+  s->core[1] = p->in[1] + 1;
+  s->core[2] = p->in[2] - 1;
+  s->core[3] = p->in[3] - 1;
+  if (s->core[0] > s->core[2] || s->core[1] > s->core[3]) { /* empty, as SbpProblemComputeInteriorBox leaves it: the rim is everything */
+    s->core[0] = p->xs;
+    s->core[2] = p->xs - 1;
+    s->core[1] = p->ys + p->ym;
+    s->core[3] = p->ys + p->ym - 1;
+  }
+  PetscCallCL(clGetDeviceInfo(p->cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL)); /* before a build that could not run */
+  if ((size_t)(p->pair_wg[0] * p->pair_wg[1]) <= wgmax) {
+    PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PAIR, s->single, &k));
+    PetscCallCL(clGetKernelWorkGroupInfo(k, p->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL));
+  }
+  PetscCheck((size_t)(p->pair_wg[0] * p->pair_wg[1]) <= wgmax, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "Two-sweep tile %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pair_wg) needs work-groups of %" PetscInt_FMT
+             " work-items; the device runs mg_smooth_pair with at most %zu: choose a smaller tile or -pc_sbpmg_pair 0",
+             p->pair_wg[0], p->pair_wg[1], p->pair_wg[0] * p->pair_wg[1], wgmax);
+  PetscCall(VecDuplicate(s->xw, &s->xw2));
+  PetscCall(VecDuplicate(s->xw, &s->xw3));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
@@ -106,6 +144,7 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
   PetscCall(VecDestroy(&s->dinv));
   PetscCall(VecDestroy(&s->d));
   PetscCall(VecDestroy(&s->xw));
+  PetscCall(VecDestroy(&s->w));
   PetscCall(MatCreateVecs(pc->pmat, &s->xw, NULL)); /* dinv and d are made when the host sweeps first need them */
   if (!s->inline_diag && s->type != PC_SBPMG_RICHARDSON) PetscCall(SbpmgSmootherDiagonal(pc, s, s->xw));
   PetscCall(SbpmgSmootherEstimate(pc, s));
@@ -118,15 +157,22 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
   if (s->coef) PetscCall(SbpmgCLReleaseBuffer(p->cl, &s->coef));
   s->coef_nu = 0;
   s->block   = p->use_device && !p->halo && (p->Nr + 1) * (p->Ns + 1) <= s->block_max ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(VecDestroy(&s->xw2));
+  PetscCall(VecDestroy(&s->xw3));
+  s->pair_on = s->pair && p->use_device && !p->halo && p->split_on && !s->block ? PETSC_TRUE : PETSC_FALSE;
+  if (s->pair_on) PetscCall(SbpmgSmootherSetUpPair(s));
   PetscFunctionReturn(0);
 }
 
-/* One fused sweep on the device (kernels/smooth.cl): out = x + c1 (x - prev) + c2 s (b - M~ x), out holding prev on entry. */
-static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec out, PetscReal c1, PetscReal c2, PetscBool zero, PetscBool prev_zero)
+/* One fused sweep on the device (kernels/smooth.cl): out = x + c1 (x - prev) + c2 s (b - M~ x). prev (read where c1 != 0 and not
+   prev_zero) may be out. */
+static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev, Vec out, PetscReal c1, PetscReal c2, PetscBool zero,
+                                               PetscBool prev_zero)
 {
   SbpProblem p = s->p;
   cl_kernel  ks[2];
-  cl_mem     xb = NULL, bb, ob, ca, cb, cc;
+  cl_mem     xb       = NULL, bb, ob, pb, ca, cb, cc;
+  PetscBool  readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
   int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0,
       iprev           = prev_zero ? 1 : 0;
   cl_mem    db        = NULL;
@@ -144,32 +190,101 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
   if (!zero && !p->halo) PetscCall(VecOpenCLGetBufferRead(x, &xb));
   PetscCall(VecOpenCLGetBufferRead(b, &bb));
   if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
-  if (c1 != 0 && !prev_zero)
+  if (readprev && inplace)
     PetscCall(VecOpenCLGetBuffer(out, &ob));
   else
     PetscCall(VecOpenCLGetBufferWrite(out, &ob));
+  if (readprev && !inplace)
+    PetscCall(VecOpenCLGetBufferRead(prev, &pb));
+  else
+    pb = ob;
   for (int t = 0; t < 2; t++)
-    PetscCall(SbpmgCLSetArgs(ks[t], 0, 16, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca,
+    PetscCall(SbpmgCLSetArgs(ks[t], 0, 17, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca,
                              sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), zero ? &ob : &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi,
                              sizeof(cl_mem), db ? &db : &bb, sizeof(PetscReal), &c1, sizeof(PetscReal), &c2, sizeof(int), &izero, sizeof(int), &iprev,
-                             sizeof(cl_mem), &ob));
+                             sizeof(cl_mem), &pb, sizeof(cl_mem), &ob));
   if (!owned)
     PetscCall(SbpmgCLLaunch2D(p->cl, ks[0], global, p->wg));
   else if (zero || !p->halo)
-    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 16)); /* one rank, or x = 0: nothing to exchange */
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 17)); /* one rank, or x = 0: nothing to exchange */
   else
-    PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], 7, 16)); /* several ranks: x through the ghost exchange */
+    PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], 7, 17)); /* several ranks: x through the ghost exchange */
   if (!zero && !p->halo) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
   if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
-  if (c1 != 0 && !prev_zero)
+  if (readprev && !inplace) PetscCall(VecOpenCLRestoreBufferRead(prev, &pb));
+  if (readprev && inplace)
     PetscCall(VecOpenCLRestoreBuffer(out, &ob));
   else
     PetscCall(VecOpenCLRestoreBufferWrite(out, &ob));
   /* coefficients 24 B (12 B in fp32), b, the output, x (unless zero) and x_{k-1} (when read) */
-  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (jacobi ? 90 : 50) * n,
-                              n * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) +
-                                   sizeof(PetscReal) * (2 + (zero ? 0 : 1) + (c1 != 0 && !prev_zero ? 1 : 0) + (jacobi == 2 ? 1 : 0)))));
+  PetscCall(SbpmgLogKernelEnd(
+      SBPMG_MGSmooth, p->cl, (jacobi ? 90 : 50) * n,
+      n * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) + sizeof(PetscReal) * (2 + (zero ? 0 : 1) + (readprev ? 1 : 0) + (jacobi == 2 ? 1 : 0)))));
+  PetscFunctionReturn(0);
+}
+
+/* Sweeps k and k+1 in one pass over the core box (kernels/smooth.cl mg_smooth_pair), each also as a single sweep over the core's
+   rim: x_{k+1} to out1 and x_{k+2} to out2, two buffers other than x (x_k) and prev (x_{k-1}), which the pass reads around each
+   tile. c holds (c1, c2) of both sweeps. */
+static PetscErrorCode SbpmgSmootherPairDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev, Vec out1, Vec out2, const PetscReal c[4], PetscBool zero,
+                                              PetscBool prev_zero)
+{
+  SbpProblem p = s->p;
+  cl_kernel  kp, kr;
+  cl_mem     xb = NULL, bb, pb = NULL, o1, o2, ca, cb, cc, db = NULL;
+  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0,
+      iprev = prev_zero ? 1 : 0, inone = 0;
+  PetscReal rho = p->rho, n = (PetscReal)p->xm * p->ym;
+  PetscBool readprev  = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
+  size_t    global[2] = {(size_t)PetscMax(s->core[2] - s->core[0] + 1, 0), (size_t)PetscMax(s->core[3] - s->core[1] + 1, 0)},
+         local[2]     = {(size_t)p->pair_wg[0], (size_t)p->pair_wg[1]};
+  cl_int4 gh = {{(cl_int)p->gxs, (cl_int)p->gys, (cl_int)p->gxm, (cl_int)p->gym}}, own = {{(cl_int)p->xs, (cl_int)p->ys, (cl_int)p->xm, (cl_int)p->ym}},
+          in   = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
+          core = {{(cl_int)s->core[0], (cl_int)s->core[1], (cl_int)s->core[2], (cl_int)s->core[3]}};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PAIR, s->single, &kp));
+  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PATCH, s->single, &kr));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, s->single, &ca, &cb, &cc));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
+  if (!zero) PetscCall(VecOpenCLGetBufferRead(x, &xb));
+  if (readprev) PetscCall(VecOpenCLGetBufferRead(prev, &pb));
+  PetscCall(VecOpenCLGetBufferRead(b, &bb));
+  if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
+  PetscCall(VecOpenCLGetBufferWrite(out1, &o1));
+  PetscCall(VecOpenCLGetBufferWrite(out2, &o2));
+  if (!xb) xb = o1; /* not read */
+  if (!pb) pb = o1;
+  if (!db) db = bb;
+  /* sweep k on the core's rim, into out1 */
+  PetscCall(SbpmgCLSetArgs(kr, 0, 17, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem),
+                           &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(PetscReal),
+                           &c[0], sizeof(PetscReal), &c[1], sizeof(int), &izero, sizeof(int), &iprev, sizeof(cl_mem), &pb, sizeof(cl_mem), &o1));
+  PetscCall(SbpProblemLaunchBox(p, kr, 17, SBP_REGION_RIM, s->core));
+  /* both sweeps on the core */
+  PetscCall(SbpmgCLSetArgs(kp, 0, 20, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem),
+                           &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(PetscReal),
+                           &c[0], sizeof(PetscReal), &c[1], sizeof(PetscReal), &c[2], sizeof(PetscReal), &c[3], sizeof(int), &izero, sizeof(int), &iprev,
+                           sizeof(cl_mem), &pb, sizeof(cl_mem), &o1, sizeof(cl_mem), &o2));
+  PetscCall(SbpmgCLSetArgs(kp, 20, 4, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(cl_int4), &core));
+  PetscCall(SbpmgCLLaunch2D(p->cl, kp, global, local));
+  /* sweep k+1 on the core's rim, from out1 (complete now) with x_k as the previous iterate */
+  PetscCall(SbpmgCLSetArgs(kr, 7, 1, sizeof(cl_mem), &o1));
+  PetscCall(SbpmgCLSetArgs(kr, 11, 4, sizeof(PetscReal), &c[2], sizeof(PetscReal), &c[3], sizeof(int), &inone, sizeof(int), &izero));
+  PetscCall(SbpmgCLSetArgs(kr, 15, 2, sizeof(cl_mem), &xb, sizeof(cl_mem), &o2));
+  PetscCall(SbpProblemLaunchBox(p, kr, 17, SBP_REGION_RIM, s->core));
+  if (!zero) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
+  if (readprev) PetscCall(VecOpenCLRestoreBufferRead(prev, &pb));
+  PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
+  if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
+  PetscCall(VecOpenCLRestoreBufferWrite(out1, &o1));
+  PetscCall(VecOpenCLRestoreBufferWrite(out2, &o2));
+  /* coefficients, b, x_k (unless zero), x_{k-1} (when read), dinv (jacobi 2), both outputs */
+  PetscCall(SbpmgLogKernelEnd(
+      SBPMG_MGSmooth, p->cl, 2 * (jacobi ? 90 : 50) * n,
+      n * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) + sizeof(PetscReal) * (3 + (zero ? 0 : 1) + (readprev ? 1 : 0) + (jacobi == 2 ? 1 : 0)))));
   PetscFunctionReturn(0);
 }
 
@@ -285,6 +400,33 @@ static PetscErrorCode SbpmgSmootherBlockDevice(PC_SbpmgSmoother *s, Vec x, Vec b
   PetscFunctionReturn(0);
 }
 
+/* its device sweeps two per pass (an odd count starts with a single sweep, the cheaper one from a zero guess) over four buffers:
+   x, xw, xw2, xw3. A pass reads x_k and x_{k-1} and writes the two buffers holding neither; the result is swapped into x. */
+static PetscErrorCode SbpmgSmootherPairs(PC_SbpmgSmoother *s, Vec x, Vec b, PetscInt its, PetscBool guesszero, const PetscReal c[])
+{
+  Vec      buf[4] = {x, s->xw, s->xw2, s->xw3};
+  PetscInt cur = 0, prev = 1, k = 0; /* buffer indices of x_k and x_{k-1} */
+
+  PetscFunctionBegin;
+  if (its % 2) {
+    PetscCall(SbpmgSmootherSweepDevice(s, buf[cur], b, buf[prev], buf[prev], c[0], c[1], guesszero, PETSC_FALSE));
+    cur  = 1;
+    prev = 0;
+    k    = 1;
+  }
+  for (; k < its; k += 2) {
+    PetscInt f[2], nf = 0;
+    for (PetscInt t = 0; t < 4; t++)
+      if (t != cur && t != prev) f[nf++] = t;
+    PetscCall(SbpmgSmootherPairDevice(s, buf[cur], b, buf[prev], buf[f[0]], buf[f[1]], &c[2 * k], k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE,
+                                      k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE));
+    cur  = f[1];
+    prev = f[0];
+  }
+  if (cur) PetscCall(VecSwap(x, buf[cur]));
+  PetscFunctionReturn(0);
+}
+
 /* nu sweeps from x (or from zero); the result ends in x. */
 static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                       PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
@@ -303,8 +445,19 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
     *reason = PCRICHARDSON_CONVERGED_ITS;
     PetscFunctionReturn(0);
   }
+  if (!dev && !w) { /* the host sweeps need a residual vector; PCApply (and a caller of PCApplyRichardson) may give none */
+    if (!s->w) PetscCall(VecDuplicate(x, &s->w));
+    w = s->w;
+  }
   if (its > 64) PetscCall(PetscMalloc1(2 * its, &c));
   SbpmgSmootherCoefficients(s, its, c);
+  if (dev && s->pair_on) {
+    PetscCall(SbpmgSmootherPairs(s, x, b, its, guesszero, c));
+    if (c != cbuf) PetscCall(PetscFree(c));
+    *outits = its;
+    *reason = PCRICHARDSON_CONVERGED_ITS;
+    PetscFunctionReturn(0);
+  }
   /* device: sweep k reads x_k (cur) and x_{k-1} (other) and writes x_{k+1} over x_{k-1}; the result ends in x or, after an odd
      count, in xw, and VecSwap (an exchange of buffers) moves it to x */
   cur  = x;
@@ -314,7 +467,7 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
 
     if (dev) {
       Vec t;
-      PetscCall(SbpmgSmootherSweepDevice(s, cur, b, next, c[2 * k], c[2 * k + 1], zero, (k == 1 && guesszero) ? PETSC_TRUE : PETSC_FALSE));
+      PetscCall(SbpmgSmootherSweepDevice(s, cur, b, next, next, c[2 * k], c[2 * k + 1], zero, (k == 1 && guesszero) ? PETSC_TRUE : PETSC_FALSE));
       t    = cur;
       cur  = next;
       next = t;
@@ -362,8 +515,9 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
     break;
   }
   if (s->p)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s%s\n", s->p->use_device ? "device" : "host",
-                                     s->p->use_device ? (s->single ? ", coefficients in fp32" : ", coefficients in fp64") : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s%s%s\n", s->p->use_device ? "device" : "host",
+                                     s->p->use_device ? (s->single ? ", coefficients in fp32" : ", coefficients in fp64") : "",
+                                     s->pair_on ? ", two per pass (-pc_sbpmg_pair)" : ""));
   PetscFunctionReturn(0);
 }
 
@@ -375,6 +529,9 @@ static PetscErrorCode PCReset_SbpmgSmoother(PC pc)
   PetscCall(VecDestroy(&s->dinv));
   PetscCall(VecDestroy(&s->d));
   PetscCall(VecDestroy(&s->xw));
+  PetscCall(VecDestroy(&s->xw2));
+  PetscCall(VecDestroy(&s->xw3));
+  PetscCall(VecDestroy(&s->w));
   if (s->coef) PetscCall(SbpmgCLReleaseBuffer(s->p->cl, &s->coef));
   s->coef_nu = 0;
   PetscCall(SbpProblemDestroy(&s->p));
@@ -391,11 +548,12 @@ static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
 
 /* Set the smoother's parameters (called by PCSBPMG for each level). */
 PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscReal lo, PetscReal hi, PetscReal omega, PetscInt eig_its, PetscBool inline_diag,
-                                        PetscBool single, PetscInt block_max)
+                                        PetscBool single, PetscInt block_max, PetscBool pair)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
 
   PetscFunctionBegin;
+  s->pair        = pair;
   s->inline_diag = inline_diag;
   s->single      = single;
   s->block_max   = block_max;
@@ -414,6 +572,16 @@ PetscErrorCode PCSBPMGSmootherGetEstimates(PC pc, PetscReal *lmin, PetscReal *lm
   PetscFunctionBegin;
   if (lmin) *lmin = s->lmin;
   if (lmax) *lmax = s->lmax;
+  PetscFunctionReturn(0);
+}
+
+/* Whether the device sweeps run two per pass (resolved at set-up: requested, one rank, and the level has the interior/rim split). */
+PetscErrorCode PCSBPMGSmootherGetPair(PC pc, PetscBool *on)
+{
+  PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
+
+  PetscFunctionBegin;
+  *on = s->pair_on;
   PetscFunctionReturn(0);
 }
 

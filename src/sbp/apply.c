@@ -84,6 +84,7 @@ static const struct {
     {"sbp+smooth", "mg_smooth_patch"},
     {"sbp+smooth", "mg_smooth_inner"},
     {"sbp+smooth", "mg_smooth_block"},
+    {"sbp+smooth", "mg_smooth_pair"},
     {"transfer", "mg_prolong"},
     {"transfer", "mg_prolong_patch"},
     {"transfer", "mg_restrict"},
@@ -165,12 +166,29 @@ PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem p, PetscBool single, c
    Not collective
 
    Level: developer
+
+.seealso: `SbpProblemLaunchBox()`
 @*/
 PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, SbpRegion region)
 {
+  PetscFunctionBegin;
+  PetscCall(SbpProblemLaunchBox(p, k, first, region, p->in));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLaunchBox - SbpProblemLaunchRegion() with another box of owned nodes in place of the interior box (ilo, jlo, ihi, jhi;
+   empty as SbpProblemComputeInteriorBox() leaves it): the two-sweep smoother runs its single sweeps over the rim of a smaller box.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, SbpRegion region, const PetscInt box[4])
+{
   cl_int4 gh, own, in;
   int     mode = (int)region;
-  size_t  ni = (size_t)PetscMax(p->in[2] - p->in[0] + 1, 0), nj = (size_t)PetscMax(p->in[3] - p->in[1] + 1, 0);
+  size_t  ni = (size_t)PetscMax(box[2] - box[0] + 1, 0), nj = (size_t)PetscMax(box[3] - box[1] + 1, 0);
 
   PetscFunctionBegin;
   gh.s[0]  = (cl_int)p->gxs;
@@ -181,7 +199,7 @@ PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, 
   own.s[1] = (cl_int)p->ys;
   own.s[2] = (cl_int)p->xm;
   own.s[3] = (cl_int)p->ym;
-  for (int d = 0; d < 4; d++) in.s[d] = (cl_int)p->in[d];
+  for (int d = 0; d < 4; d++) in.s[d] = (cl_int)box[d];
   PetscCall(SbpmgCLSetArgs(k, first, 4, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(int), &mode));
   switch (region) {
   case SBP_REGION_ALL: {

@@ -44,6 +44,8 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   p->split            = PETSC_TRUE;
   p->split_min        = 262144;
   p->inner_rows       = 1;
+  p->pair_wg[0]       = 32;
+  p->pair_wg[1]       = 8;
   *problem            = p;
   PetscFunctionReturn(0);
 }
@@ -277,6 +279,31 @@ PetscErrorCode SbpProblemSetKernelShape(SbpProblem p, PetscInt split_min, PetscI
   PetscFunctionReturn(0);
 }
 
+/*@C
+   SbpProblemSetPairTile - The tile of the two-sweep smoother kernel (kernels/smooth.cl mg_smooth_pair, used by PCSBPMG's
+   -pc_sbpmg_pair): tx x ty nodes per work-group, which also computes the first sweep on a ring of one node around them. Default
+   32 x 8. The device must take a work-group of tx*ty work-items (checked at set-up).
+
+   Logically collective
+
+   Options Database Key:
+.  -sbp_pair_wg <tx,ty> - the tile
+
+   Level: advanced
+
+.seealso: `SbpProblemSetKernelShape()`, `PCSBPMG`
+@*/
+PetscErrorCode SbpProblemSetPairTile(SbpProblem p, PetscInt tx, PetscInt ty)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the two-sweep tile"));
+  PetscCheck(tx >= 1 && ty >= 1 && tx <= 1024 && ty <= 1024, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+             "Two-sweep tile %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pair_wg): each side must be in 1..1024", tx, ty);
+  p->pair_wg[0] = tx;
+  p->pair_wg[1] = ty;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SbpProblemGetBackend(SbpProblem p, SbpBackend *backend)
 {
   PetscFunctionBegin;
@@ -317,7 +344,8 @@ static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
 .  -sbp_overlap_min <n> - on several ranks, overlap the ghost exchange with the interior when it has at least n nodes
 .  -sbp_split <bool>    - on the device, run the interior rows in a lean kernel and the boundary rim in another (default true)
 .  -sbp_split_min <n>   - ... where the interior box has at least n nodes
--  -sbp_inner_rows <n>  - rows of a column per work-item of the lean kernels
+.  -sbp_inner_rows <n>  - rows of a column per work-item of the lean kernels
+-  -sbp_pair_wg <tx,ty> - the tile of the two-sweep smoother kernel (PCSBPMG -pc_sbpmg_pair)
 
    Level: beginner
 @*/
@@ -329,7 +357,8 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscReal value = p->mu_value;
   MPI_Comm  comm  = PetscObjectComm((PetscObject)p);
   PetscInt  wg[2] = {(PetscInt)p->wg[0], (PetscInt)p->wg[1]}, nwg = 2, overlap = p->overlap_min, split_min = p->split_min, rows = p->inner_rows;
-  PetscBool setwg, setoverlap;
+  PetscInt  pwg[2] = {p->pair_wg[0], p->pair_wg[1]}, npwg = 2;
+  PetscBool setwg, setoverlap, setpwg;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "options"));
@@ -358,6 +387,8 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
                             &split_min, NULL));
   PetscCall(
       PetscOptionsInt("-sbp_inner_rows", "Device: rows of a column per work-item of the lean interior kernels", "SbpProblemSetKernelShape", rows, &rows, NULL));
+  PetscCall(PetscOptionsIntArray("-sbp_pair_wg", "Device: the tile tx,ty of the two-sweep smoother kernel (PCSBPMG -pc_sbpmg_pair)", "SbpProblemSetPairTile",
+                                 pwg, &npwg, &setpwg));
   PetscOptionsEnd();
   if (setoverlap) PetscCall(SbpProblemSetOverlap(p, overlap));
   PetscCall(SbpProblemSetKernelShape(p, split_min, rows));
@@ -366,6 +397,11 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
                "-sbp_wg takes two positive numbers x,y, got %" PetscInt_FMT " value(s) starting %" PetscInt_FMT, nwg, wg[0]);
     p->wg[0] = (size_t)wg[0];
     p->wg[1] = (size_t)wg[1];
+  }
+  if (setpwg) {
+    PetscCheck(npwg == 2, comm, PETSC_ERR_ARG_WRONG, "-sbp_pair_wg takes two numbers tx,ty, got %" PetscInt_FMT " value(s) starting %" PetscInt_FMT, npwg,
+               pwg[0]);
+    PetscCall(SbpProblemSetPairTile(p, pwg[0], pwg[1]));
   }
 
   if (setn) nr = ns = n;
@@ -612,8 +648,9 @@ PetscErrorCode SbpProblemResolveKernels(SbpProblem p)
   PetscFunctionBegin;
   p->split_on = (p->split && nin >= p->split_min) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
-  PetscCall(PetscSNPrintf(p->kopts[0], sizeof(p->kopts[0]), "-DSBP_ROWS=%d%s", (int)p->inner_rows, i32opt));
-  PetscCall(PetscSNPrintf(p->kopts[1], sizeof(p->kopts[1]), "-DSBP_ROWS=%d%s -DSBP_COEF=float", (int)p->inner_rows, i32opt));
+  PetscCall(PetscSNPrintf(p->kopts[0], sizeof(p->kopts[0]), "-DSBP_ROWS=%d%s -DSBP_PAIR_TX=%d -DSBP_PAIR_TY=%d", (int)p->inner_rows, i32opt, (int)p->pair_wg[0],
+                          (int)p->pair_wg[1]));
+  PetscCall(PetscSNPrintf(p->kopts[1], sizeof(p->kopts[1]), "%s -DSBP_COEF=float", p->kopts[0]));
   PetscFunctionReturn(0);
 }
 
@@ -814,6 +851,8 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->split       = p->split;
   c->split_min   = p->split_min;
   c->inner_rows  = p->inner_rows;
+  c->pair_wg[0]  = p->pair_wg[0];
+  c->pair_wg[1]  = p->pair_wg[1];
   c->backend     = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
   PetscCall(DMCoarsen(p->da, comm, &c->da));
   PetscCall(SbpProblemSetUp(c));
