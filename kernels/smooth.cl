@@ -145,14 +145,12 @@ __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, co
   }
 }
 
-#if !defined(SBP_PAIR_TX) /* the tile of mg_smooth_pair: its work-group shape (-sbp_pair_wg) */
+#if !defined(SBP_PAIR_TX) /* the work-group of mg_smooth_pair (-sbp_pair_wg): a tile of (TX-2) x (TY-2) nodes and its ring */
   #define SBP_PAIR_TX 32
 #endif
 #if !defined(SBP_PAIR_TY)
-  #define SBP_PAIR_TY 8
+  #define SBP_PAIR_TY 10
 #endif
-#define MG_PAIR_LX (SBP_PAIR_TX + 2) /* the tile and its ring of one node */
-#define MG_PAIR_LY (SBP_PAIR_TY + 2)
 
 /* What one interior node's row needs besides u: the coefficients of sbp_row9 and the right-hand side. */
 typedef struct {
@@ -203,11 +201,12 @@ inline sbp_real mg_pair_first(const int i, const int j, const int4 gh, const int
   return mg_row_sweep(q, rho, irho, u, (c1 != 0 && !prev_zero) ? prev[ko] : (sbp_real)0, jacobi, jacobi == 2 ? dinv[ko] : (sbp_real)0, c1, c2);
 }
 
-/* Sweeps k and k+1 (coefficients (c1a, c2a), (c1b, c2b)) over the box `core`, the interior box `in` shrunk by one node, one
-   tile of SBP_PAIR_TX x SBP_PAIR_TY nodes per work-group: x_{k+1} on the tile and its ring (the nodes of the ring inside `in`)
-   into local memory, then x_{k+2} on the tile. Writes x_{k+1} (out1) and x_{k+2} (out2) on the core nodes only; the nodes
-   around the core take both sweeps from mg_smooth_patch over the rim of `core` (src/mg/smoother.c). x, prev, out1 and out2 are
-   four different buffers: x and prev are read around the tile, so neither can be overwritten while other tiles run. */
+/* Sweeps k and k+1 (coefficients (c1a, c2a), (c1b, c2b)) over the box `core`, the interior box `in` shrunk by one node. A
+   work-group of SBP_PAIR_TX x SBP_PAIR_TY work-items covers a tile of (SBP_PAIR_TX-2) x (SBP_PAIR_TY-2) nodes and the ring of one
+   node around it: each work-item computes x_{k+1} at its node (where the node is in `in`) into local memory; after the barrier the
+   tile's work-items compute x_{k+2} from there. Writes x_{k+1} (out1) and x_{k+2} (out2) on the core nodes only; the nodes around
+   the core take both sweeps from mg_smooth_patch over the rim of `core` (src/mg/smoother.c). x, prev, out1 and out2 are four
+   different buffers: x and prev are read around the tile, so neither can be overwritten while other tiles run. */
 __kernel __attribute__((reqd_work_group_size(SBP_PAIR_TX, SBP_PAIR_TY, 1))) void
 mg_smooth_pair(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
@@ -215,45 +214,28 @@ mg_smooth_pair(const int Nr, const int Ns, const sbp_real rho, const int dirichl
                __global const sbp_real *restrict prev, __global sbp_real *restrict out1, __global sbp_real *restrict out2, const int4 gh, const int4 own, const int4 in,
                const int4 core)
 {
-  __local sbp_real t1[MG_PAIR_LY * MG_PAIR_LX];
-  const int        lx = (int)get_local_id(0), ly = (int)get_local_id(1), i0 = core.s0 + SBP_PAIR_TX * (int)get_group_id(0) - 1,
-            j0 = core.s1 + SBP_PAIR_TY * (int)get_group_id(1) - 1; /* the ring's south-west corner */
-  const int      i = i0 + 1 + lx, j = j0 + 1 + ly;
-  const sbp_real irho = 1 / rho;
-  const int      mine = i >= in.s0 && i <= in.s2 && j >= in.s1 && j <= in.s3;
-  mg_row         q;
-  sbp_real       xk = 0, dk = 0;
+  __local sbp_real t1[SBP_PAIR_TY * SBP_PAIR_TX];
+  const int        lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+  const int        i = core.s0 - 1 + (SBP_PAIR_TX - 2) * (int)get_group_id(0) + lx, j = core.s1 - 1 + (SBP_PAIR_TY - 2) * (int)get_group_id(1) + ly;
+  const sbp_real   irho = 1 / rho;
+  sbp_real         xk   = 0;
 
   (void)Nr;
   (void)Ns;
   (void)dirichlet;
-  if (mine) {
-    t1[(ly + 1) * MG_PAIR_LX + lx + 1] = mg_pair_first(i, j, gh, own, rho, irho, a, b, c, x, prev, rhs, jacobi, dinv, c1a, c2a, zero, prev_zero, &q, &xk);
-    if (jacobi == 2) dk = dinv[(i - own.s0) + own.s2 * (sbp_index)(j - own.s1)];
-  }
-  /* the ring: south row, north row, then the west and east columns between them */
-  for (int t = lx + SBP_PAIR_TX * ly; t < 2 * MG_PAIR_LX + 2 * SBP_PAIR_TY; t += SBP_PAIR_TX * SBP_PAIR_TY) {
-    int hx, hy;
-    if (t < 2 * MG_PAIR_LX) {
-      hx = t % MG_PAIR_LX;
-      hy = t < MG_PAIR_LX ? 0 : MG_PAIR_LY - 1;
-    } else {
-      hx = (t - 2 * MG_PAIR_LX) < SBP_PAIR_TY ? 0 : MG_PAIR_LX - 1;
-      hy = 1 + (t - 2 * MG_PAIR_LX) % SBP_PAIR_TY;
-    }
-    if (i0 + hx >= in.s0 && i0 + hx <= in.s2 && j0 + hy >= in.s1 && j0 + hy <= in.s3) {
-      mg_row   qr;
-      sbp_real xr;
-      t1[hy * MG_PAIR_LX + hx] = mg_pair_first(i0 + hx, j0 + hy, gh, own, rho, irho, a, b, c, x, prev, rhs, jacobi, dinv, c1a, c2a, zero, prev_zero, &qr, &xr);
-    }
+  if (i >= in.s0 && i <= in.s2 && j >= in.s1 && j <= in.s3) {
+    mg_row q;
+    t1[ly * SBP_PAIR_TX + lx] = mg_pair_first(i, j, gh, own, rho, irho, a, b, c, x, prev, rhs, jacobi, dinv, c1a, c2a, zero, prev_zero, &q, &xk);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (i <= core.s2 && j <= core.s3) {
-    const sbp_index ko = (i - own.s0) + own.s2 * (sbp_index)(j - own.s1);
+  if (lx >= 1 && lx <= SBP_PAIR_TX - 2 && ly >= 1 && ly <= SBP_PAIR_TY - 2 && i <= core.s2 && j <= core.s3) {
+    const sbp_index ld = gh.s2, kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + own.s2 * (sbp_index)(j - own.s1);
+    mg_row          q;
     sbp_real        u[9];
-    for (int t = 0; t < 9; t++) u[t] = t1[(ly + t / 3) * MG_PAIR_LX + lx + t % 3];
+    mg_row_load(&q, kg, ko, ld, a, b, c, rhs); /* again, from the cache: fewer registers live across the barrier */
+    for (int t = 0; t < 9; t++) u[t] = t1[(ly + t / 3 - 1) * SBP_PAIR_TX + lx + t % 3 - 1];
     out1[ko] = u[4];
-    out2[ko] = mg_row_sweep(&q, rho, irho, u, xk, jacobi, dk, c1b, c2b);
+    out2[ko] = mg_row_sweep(&q, rho, irho, u, xk, jacobi, jacobi == 2 ? dinv[ko] : (sbp_real)0, c1b, c2b);
   }
 }
 #endif

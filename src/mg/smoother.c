@@ -123,8 +123,8 @@ static PetscErrorCode SbpmgSmootherSetUpPair(PC_SbpmgSmoother *s)
     PetscCallCL(clGetKernelWorkGroupInfo(k, p->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL));
   }
   PetscCheck((size_t)(p->pair_wg[0] * p->pair_wg[1]) <= wgmax, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "Two-sweep tile %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pair_wg) needs work-groups of %" PetscInt_FMT
-             " work-items; the device runs mg_smooth_pair with at most %zu: choose a smaller tile or -pc_sbpmg_pair 0",
+             "Two-sweep work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pair_wg) has %" PetscInt_FMT
+             " work-items; the device runs mg_smooth_pair with at most %zu: choose a smaller one or -pc_sbpmg_pair 0",
              p->pair_wg[0], p->pair_wg[1], p->pair_wg[0] * p->pair_wg[1], wgmax);
   PetscCall(VecDuplicate(s->xw, &s->xw2));
   PetscCall(VecDuplicate(s->xw, &s->xw3));
@@ -236,14 +236,14 @@ static PetscErrorCode SbpmgSmootherPairDevice(PC_SbpmgSmoother *s, Vec x, Vec b,
   int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0,
       iprev = prev_zero ? 1 : 0, inone = 0;
   PetscReal rho = p->rho, n = (PetscReal)p->xm * p->ym;
-  PetscBool readprev  = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
-  size_t    global[2] = {(size_t)PetscMax(s->core[2] - s->core[0] + 1, 0), (size_t)PetscMax(s->core[3] - s->core[1] + 1, 0)},
-         local[2]     = {(size_t)p->pair_wg[0], (size_t)p->pair_wg[1]};
-  cl_int4 gh = {{(cl_int)p->gxs, (cl_int)p->gys, (cl_int)p->gxm, (cl_int)p->gym}}, own = {{(cl_int)p->xs, (cl_int)p->ys, (cl_int)p->xm, (cl_int)p->ym}},
+  PetscBool readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
+  size_t    local[2] = {(size_t)p->pair_wg[0], (size_t)p->pair_wg[1]}, global[2]; /* a tile of (wg - 2) nodes per work-group in each direction */
+  cl_int4   gh = {{(cl_int)p->gxs, (cl_int)p->gys, (cl_int)p->gxm, (cl_int)p->gym}}, own = {{(cl_int)p->xs, (cl_int)p->ys, (cl_int)p->xm, (cl_int)p->ym}},
           in   = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
           core = {{(cl_int)s->core[0], (cl_int)s->core[1], (cl_int)s->core[2], (cl_int)s->core[3]}};
 
   PetscFunctionBegin;
+  for (int d = 0; d < 2; d++) global[d] = (size_t)((PetscMax(s->core[d + 2] - s->core[d] + 1, 0) + p->pair_wg[d] - 3) / (p->pair_wg[d] - 2)) * local[d];
   PetscCall(SbpProblemBCFlags(p, &flags));
   PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PAIR, s->single, &kp));
   PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PATCH, s->single, &kr));

@@ -45,7 +45,7 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   p->split_min        = 262144;
   p->inner_rows       = 1;
   p->pair_wg[0]       = 32;
-  p->pair_wg[1]       = 8;
+  p->pair_wg[1]       = 10;
   *problem            = p;
   PetscFunctionReturn(0);
 }
@@ -280,14 +280,15 @@ PetscErrorCode SbpProblemSetKernelShape(SbpProblem p, PetscInt split_min, PetscI
 }
 
 /*@C
-   SbpProblemSetPairTile - The tile of the two-sweep smoother kernel (kernels/smooth.cl mg_smooth_pair, used by PCSBPMG's
-   -pc_sbpmg_pair): tx x ty nodes per work-group, which also computes the first sweep on a ring of one node around them. Default
-   32 x 8. The device must take a work-group of tx*ty work-items (checked at set-up).
+   SbpProblemSetPairTile - The work-group of the two-sweep smoother kernel (kernels/smooth.cl mg_smooth_pair, used by PCSBPMG's
+   -pc_sbpmg_pair): tx x ty work-items, one node each for the first sweep, covering a tile of (tx-2) x (ty-2) nodes, which take the
+   second sweep, and the ring of one node around it. Default 32 x 10. The device must take a work-group of tx*ty work-items
+   (checked at set-up).
 
    Logically collective
 
    Options Database Key:
-.  -sbp_pair_wg <tx,ty> - the tile
+.  -sbp_pair_wg <tx,ty> - the work-group
 
    Level: advanced
 
@@ -297,8 +298,9 @@ PetscErrorCode SbpProblemSetPairTile(SbpProblem p, PetscInt tx, PetscInt ty)
 {
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "the two-sweep tile"));
-  PetscCheck(tx >= 1 && ty >= 1 && tx <= 1024 && ty <= 1024, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
-             "Two-sweep tile %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pair_wg): each side must be in 1..1024", tx, ty);
+  PetscCheck(tx >= 3 && ty >= 3 && tx <= 1024 && ty <= 1024, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+             "Two-sweep work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pair_wg): each side must be in 3..1024 (a tile and its ring of one node)", tx,
+             ty);
   p->pair_wg[0] = tx;
   p->pair_wg[1] = ty;
   PetscFunctionReturn(0);
@@ -345,7 +347,7 @@ static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
 .  -sbp_split <bool>    - on the device, run the interior rows in a lean kernel and the boundary rim in another (default true)
 .  -sbp_split_min <n>   - ... where the interior box has at least n nodes
 .  -sbp_inner_rows <n>  - rows of a column per work-item of the lean kernels
--  -sbp_pair_wg <tx,ty> - the tile of the two-sweep smoother kernel (PCSBPMG -pc_sbpmg_pair)
+-  -sbp_pair_wg <tx,ty> - the work-group of the two-sweep smoother kernel: a tile of (tx-2) x (ty-2) nodes and its ring (PCSBPMG -pc_sbpmg_pair)
 
    Level: beginner
 @*/
@@ -387,8 +389,8 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
                             &split_min, NULL));
   PetscCall(
       PetscOptionsInt("-sbp_inner_rows", "Device: rows of a column per work-item of the lean interior kernels", "SbpProblemSetKernelShape", rows, &rows, NULL));
-  PetscCall(PetscOptionsIntArray("-sbp_pair_wg", "Device: the tile tx,ty of the two-sweep smoother kernel (PCSBPMG -pc_sbpmg_pair)", "SbpProblemSetPairTile",
-                                 pwg, &npwg, &setpwg));
+  PetscCall(PetscOptionsIntArray("-sbp_pair_wg", "Device: the work-group tx,ty of the two-sweep smoother kernel, a tile and its ring (PCSBPMG -pc_sbpmg_pair)",
+                                 "SbpProblemSetPairTile", pwg, &npwg, &setpwg));
   PetscOptionsEnd();
   if (setoverlap) PetscCall(SbpProblemSetOverlap(p, overlap));
   PetscCall(SbpProblemSetKernelShape(p, split_min, rows));
