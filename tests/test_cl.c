@@ -308,6 +308,44 @@ static void test_transfer_counters(void **state)
 }
 
 /* -cl_profile: every launch is counted and timed on the device, per kernel; without it the query is an error. */
+/* -cl_build_options reaches the compiler of every program: a -D that overrides the test kernel's element type breaks its build (the
+   error names the options and carries the log); a harmless one builds, and the kernel still computes y += alpha x. */
+static void test_build_options(void **state)
+{
+  SbpmgCL   cl;
+  cl_kernel k;
+  cl_mem    xd, yd;
+  double    x[64], y[64];
+  int       n     = 64;
+  double    alpha = 2;
+
+  SbpmgTestSetOption("-cl_build_options", " -DSELFTEST_T=no_such_type");
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  SbpmgTestSetOption("-cl_build_options", NULL);
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k), PETSC_ERR_LIB, "-DSELFTEST_T=no_such_type\"; build log:");
+  PCALL(SbpmgCLDestroy(&cl));
+  SbpmgTestSetOption("-cl_build_options", " -DSBPMG_TEST_EXTRA=1");
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  SbpmgTestSetOption("-cl_build_options", NULL);
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
+  for (int i = 0; i < n; i++) {
+    x[i] = i;
+    y[i] = 1;
+  }
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(x), &xd));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(y), &yd));
+  PCALL(SbpmgCLWriteBuffer(cl, xd, 0, sizeof(x), x));
+  PCALL(SbpmgCLWriteBuffer(cl, yd, 0, sizeof(y), y));
+  PCALL(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &n, sizeof(double), &alpha, sizeof(cl_mem), &xd, sizeof(cl_mem), &yd));
+  PCALL(SbpmgCLLaunch1D(cl, k, (size_t)n, 64));
+  PCALL(SbpmgCLReadBuffer(cl, yd, 0, sizeof(y), y));
+  for (int i = 0; i < n; i++)
+    if (y[i] != 1 + 2.0 * i) fail_msg("y[%d] = %g, expected %g", i, y[i], 1 + 2.0 * i);
+  PCALL(SbpmgCLReleaseBuffer(cl, &xd));
+  PCALL(SbpmgCLReleaseBuffer(cl, &yd));
+  PCALL(SbpmgCLDestroy(&cl));
+}
+
 static void test_profile(void **state)
 {
   SbpmgCL   cl, plain;
@@ -357,6 +395,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_initialize_twice),
     cmocka_unit_test(test_transfer_counters),
     cmocka_unit_test(test_profile),
+    cmocka_unit_test(test_build_options),
 };
 
 SBPMG_TEST_MAIN(help, tests)

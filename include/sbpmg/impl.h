@@ -59,8 +59,10 @@ struct _n_SbpmgCL {
   size_t                 max_work_group_size;
   cl_ulong               global_mem, max_alloc, local_mem;
   char                   kernel_dir[PETSC_MAX_PATH_LEN];
-  size_t                 mem_cap;  /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
-  size_t                 mem_used; /* bytes in live buffers of this context */
+  char                   build_options[256]; /* -cl_build_options: appended to every program's build options */
+  PetscBool              build_log;          /* -cl_build_log: print the compiler's log of every program built */
+  size_t                 mem_cap;            /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
+  size_t                 mem_used;           /* bytes in live buffers of this context */
   PetscBool              view;
   struct SbpmgCLProfile *prof; /* -cl_profile: device time of every launch, by kernel and size (src/cl/device.c) */
   SbpmgCLProgramEntry    programs;

@@ -261,6 +261,8 @@ static PetscErrorCode SbpmgCLCreateQueue(SbpmgCL cl)
                           (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)) takes device r mod (number of devices of the
                           requested type); default true
 .  -cl_kernel_dir <dir> - read kernels/<name>.cl from dir instead of the sources embedded in the library
+.  -cl_build_options <s> - extra OpenCL compiler options for every program (e.g. -cl-nv-maxrregcount=64 -cl-nv-verbose on NVIDIA)
+.  -cl_build_log        - print the compiler's log of every program built (register counts with -cl-nv-verbose)
 .  -cl_mem_cap <MiB>    - refuse device allocations beyond this many MiB (to test out-of-memory handling)
 -  -cl_view             - print the device chosen (each rank's, on several ranks), and transfer and build counts when
                           the context is destroyed
@@ -278,7 +280,8 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   PetscInt          platform = -1, device = 0, itype, ndev = 0;
   char typename[32]                   = "auto";
   PetscReal   cap_mib                 = 0;
-  char        dir[PETSC_MAX_PATH_LEN] = "";
+  char        dir[PETSC_MAX_PATH_LEN] = "", bopts[256] = "";
+  PetscBool   build_log = PETSC_FALSE;
   PetscBool   view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE, profile = PETSC_FALSE;
   PetscMPIInt size, rank, lrank = 0, lsize = 1;
 
@@ -293,6 +296,8 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
                              "SbpmgCLCreate", per_rank, &per_rank, NULL));
   PetscCall(
       PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", dir, dir, sizeof(dir), &dirset));
+  PetscCall(PetscOptionsString("-cl_build_options", "Extra OpenCL compiler options for every program", "SbpmgCLCreate", bopts, bopts, sizeof(bopts), NULL));
+  PetscCall(PetscOptionsBool("-cl_build_log", "Print the compiler's log of every program built", "SbpmgCLCreate", build_log, &build_log, NULL));
   PetscCall(PetscOptionsReal("-cl_mem_cap", "Cap on device memory in MiB, 0 = none (simulates a small device)", "SbpmgCLCreate", cap_mib, &cap_mib, NULL));
   PetscCall(PetscOptionsBool("-cl_view", "View the OpenCL device and its transfer counters", "SbpmgCLView", view, &view, NULL));
   PetscCall(PetscOptionsBool("-cl_profile", "Time every kernel on the device (profiling events); print the totals when the context is destroyed",
@@ -325,7 +330,9 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   cl->view  = view;
   if (profile) PetscCall(PetscNew(&cl->prof));
   PetscCall(PetscStrncpy(cl->kernel_dir, dir, sizeof(cl->kernel_dir)));
-  cl->mem_cap = (size_t)(cap_mib * 1024.0 * 1024.0);
+  PetscCall(PetscStrncpy(cl->build_options, bopts, sizeof(cl->build_options)));
+  cl->build_log = build_log;
+  cl->mem_cap   = (size_t)(cap_mib * 1024.0 * 1024.0);
   /* On any failure below the partially built context is released before the error propagates. */
   {
     PetscErrorCode ierr = SbpmgCLSelectDevice(cl, type, platform, device, &ndev);
@@ -553,8 +560,8 @@ PetscErrorCode SbpmgCLView(SbpmgCL cl, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s, driver %s, %u compute units, %.1f GiB global memory (max allocation %.1f GiB), %.0f KiB local, fp64 %s\n",
                                    cl->device_version, cl->driver_version, cl->compute_units, cl->global_mem / 1073741824.0, cl->max_alloc / 1073741824.0,
                                    cl->local_mem / 1024.0, cl->fp64 ? "yes" : "no"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s%s, precision %s\n", cl->kernel_dir[0] ? "from " : "embedded in the library", cl->kernel_dir,
-                                   SBPMG_REAL_NAME));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s%s, precision %s%s%s\n", cl->kernel_dir[0] ? "from " : "embedded in the library", cl->kernel_dir,
+                                   SBPMG_REAL_NAME, cl->build_options[0] ? ", extra build options " : "", cl->build_options));
   PetscCall(PetscViewerASCIIPrintf(viewer, "programs built %" PetscInt_FMT ", cache hits %" PetscInt_FMT "; device memory in use %.3f MiB%s\n",
                                    cl->stats.programs_built, cl->stats.program_cache_hits, cl->mem_used / 1048576.0,
                                    cl->mem_cap ? " (capped by -cl_mem_cap)" : ""));

@@ -53,7 +53,7 @@ PetscErrorCode SbpmgCLReadSource(SbpmgCL cl, const char name[], char **source)
   PetscCall(PetscStrallocpy(name, &names));
   PetscCall(PetscMalloc1(16, &parts));
   for (part = strtok_r(names, "+", &save); part; part = strtok_r(NULL, "+", &save)) {
-    size_t len;
+    size_t         len;
     PetscErrorCode ierr;
     if (nparts == 16) break;
     ierr = SbpmgCLReadOneSource(cl, part, &parts[nparts]);
@@ -89,7 +89,8 @@ static PetscErrorCode SbpmgCLComposeOptions(SbpmgCL cl, const char user[], char 
   size_t len;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(buf, sizeof(buf), "-cl-std=CL1.2 -DSBPMG_REAL=%s%s %s", SBPMG_REAL_NAME, cl->fp64 ? " -DSBPMG_HAVE_FP64=1" : "", user ? user : ""));
+  PetscCall(PetscSNPrintf(buf, sizeof(buf), "-cl-std=CL1.2 -DSBPMG_REAL=%s%s %s %s", SBPMG_REAL_NAME, cl->fp64 ? " -DSBPMG_HAVE_FP64=1" : "", user ? user : "",
+                          cl->build_options));
   PetscCall(PetscStrlen(buf, &len));
   PetscCheck(len + 1 < sizeof(buf), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "OpenCL build options longer than %zu characters", sizeof(buf) - 1);
   PetscCall(PetscStrallocpy(buf, options));
@@ -142,8 +143,21 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
     (void)clReleaseProgram(*program);
     *program = NULL;
     PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Building OpenCL program kernels/%s.cl failed (%s) for %s with options \"%s\"; build log:\n%s", name, SbpmgCLErrorName(err),
-            cl->device_name, options, log);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Building OpenCL program kernels/%s.cl failed (%s) for %s with options \"%s\"; build log:\n%s", name,
+            SbpmgCLErrorName(err), cl->device_name, options, log);
+  }
+  if (cl->build_log) {
+    size_t loglen = 0;
+    (void)clGetProgramBuildInfo(*program, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
+    if (loglen > 1) {
+      char *full;
+      PetscCall(PetscMalloc1(loglen + 1, &full));
+      (void)clGetProgramBuildInfo(*program, cl->device, CL_PROGRAM_BUILD_LOG, loglen, full, NULL);
+      full[loglen] = 0;
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "sbpmg OpenCL build log of kernels/%s.cl (options \"%s\"):\n%s\n", name, options, full));
+      PetscCall(PetscFree(full));
+    } else
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "sbpmg OpenCL build log of kernels/%s.cl (options \"%s\"): empty\n", name, options));
   }
   PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -213,7 +227,8 @@ static PetscErrorCode SbpmgCLGetKernelFromProgram(SbpmgCLProgramEntry p, const c
     }
   }
   *k = clCreateKernel(p->program, kernel, &err);
-  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) creating kernel %s from kernels/%s.cl", (int)err, SbpmgCLErrorName(err), kernel, p->name);
+  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) creating kernel %s from kernels/%s.cl", (int)err, SbpmgCLErrorName(err),
+             kernel, p->name);
   PetscCall(SbpmgCLCountKernel(1));
   PetscCall(PetscNew(&e));
   PetscCall(PetscStrallocpy(kernel, &e->name));
