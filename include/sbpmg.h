@@ -129,7 +129,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemGetBackend(SbpProblem, SbpBackend *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetOverlap(SbpProblem, PetscInt);
 PETSC_EXTERN PetscErrorCode SbpProblemSetKernelSplit(SbpProblem, PetscBool);
 PETSC_EXTERN PetscErrorCode SbpProblemSetKernelShape(SbpProblem, PetscInt, PetscInt);
-PETSC_EXTERN PetscErrorCode SbpProblemSetPairTile(SbpProblem, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode SbpProblemSetPassTile(SbpProblem, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode SbpProblemSetFromOptions(SbpProblem);
 PETSC_EXTERN PetscErrorCode SbpProblemSetUp(SbpProblem);
 PETSC_EXTERN PetscErrorCode SbpProblemView(SbpProblem, PetscViewer);

@@ -11,9 +11,10 @@
    (first sweep from a zero guess), x is not read; prev_zero = 1: x_{k-1} = 0.
    Bytes per node: the three coefficients, x_k, b, the output, and x_{k-1} when c1 != 0 (48 or 56 B in fp64).
 
-   Two sweeps in one pass (mg_smooth_pair, docs/design.md "two sweeps per pass"): a work-group computes x_{k+1} on its tile and a
-   ring of one node around it into local memory, then x_{k+2} on the tile from there; it reads x_k, x_{k-1}, b and the
-   coefficients once and writes x_{k+1} and x_{k+2} (52 B per node in place of 88 for two sweeps with fp32 coefficients). */
+   Several sweeps in one pass (mg_smooth_pass, docs/design.md "several sweeps per pass"): a work-group computes x_{k+1} on its
+   tile and a ring of m-1 nodes around it into local memory, x_{k+2} on the tile and a ring of m-2, ..., x_{k+m} on the tile; it
+   reads x_k, x_{k-1}, b and the coefficients once and writes x_{k+m} (and x_{k+m-1} where another pass follows): m = 3 sweeps
+   from a guess cost 36 B per node with fp32 coefficients in place of 124 B. */
 #ifdef __OPENCL_VERSION__
 /* 1/d to fp64 precision without a division (an fp64 division is a long instruction sequence, and the sweeps are close to the
    bandwidth roof): the fp32 reciprocal, good to a few ulp (2^-21), refined by two Newton steps, each squaring the relative error
@@ -145,11 +146,11 @@ __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, co
   }
 }
 
-#if !defined(SBP_PAIR_TX) /* the work-group of mg_smooth_pair (-sbp_pair_wg): a tile of (TX-2) x (TY-2) nodes and its ring */
-  #define SBP_PAIR_TX 32
+#if !defined(SBP_PASS_TX) /* the work-group of mg_smooth_pass (-sbp_pass_wg): a tile and its ring of m-1 nodes */
+  #define SBP_PASS_TX 16
 #endif
-#if !defined(SBP_PAIR_TY)
-  #define SBP_PAIR_TY 10
+#if !defined(SBP_PASS_TY)
+  #define SBP_PASS_TY 16
 #endif
 
 /* What one interior node's row needs besides u: the coefficients of sbp_row9 and the right-hand side. */
@@ -188,7 +189,7 @@ inline sbp_real mg_row_sweep(const mg_row *q, const sbp_real rho, const sbp_real
 }
 
 /* The first sweep at interior node (i,j), everything read from global memory; q gets the node's row. */
-inline sbp_real mg_pair_first(const int i, const int j, const int4 gh, const int4 own, const sbp_real rho, const sbp_real irho, __global const sbp_coef *restrict a,
+inline sbp_real mg_pass_first(const int i, const int j, const int4 gh, const int4 own, const sbp_real rho, const sbp_real irho, __global const sbp_coef *restrict a,
                               __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, __global const sbp_real *restrict x,
                               __global const sbp_real *restrict prev, __global const sbp_real *restrict rhs, const int jacobi, __global const sbp_real *restrict dinv,
                               const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, mg_row *q, sbp_real *xk)
@@ -201,41 +202,65 @@ inline sbp_real mg_pair_first(const int i, const int j, const int4 gh, const int
   return mg_row_sweep(q, rho, irho, u, (c1 != 0 && !prev_zero) ? prev[ko] : (sbp_real)0, jacobi, jacobi == 2 ? dinv[ko] : (sbp_real)0, c1, c2);
 }
 
-/* Sweeps k and k+1 (coefficients (c1a, c2a), (c1b, c2b)) over the box `core`, the interior box `in` shrunk by one node. A
-   work-group of SBP_PAIR_TX x SBP_PAIR_TY work-items covers a tile of (SBP_PAIR_TX-2) x (SBP_PAIR_TY-2) nodes and the ring of one
-   node around it: each work-item computes x_{k+1} at its node (where the node is in `in`) into local memory; after the barrier the
-   tile's work-items compute x_{k+2} from there. Writes x_{k+1} (out1) and x_{k+2} (out2) on the core nodes only; the nodes around
-   the core take both sweeps from mg_smooth_patch over the rim of `core` (src/mg/smoother.c). x, prev, out1 and out2 are four
-   different buffers: x and prev are read around the tile, so neither can be overwritten while other tiles run. */
-__kernel __attribute__((reqd_work_group_size(SBP_PAIR_TX, SBP_PAIR_TY, 1))) void
-mg_smooth_pair(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
-               __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
-               __global const sbp_real *restrict dinv, const sbp_real c1a, const sbp_real c2a, const sbp_real c1b, const sbp_real c2b, const int zero, const int prev_zero,
-               __global const sbp_real *restrict prev, __global sbp_real *restrict out1, __global sbp_real *restrict out2, const int4 gh, const int4 own, const int4 in,
-               const int4 core)
+/* A later sweep of mg_smooth_pass at the work-item's node: x_{k+s-1} from the work-group's local copy t, x_{k+s-2} given; the
+   coefficients are read again (from the cache), so that fewer registers stay live across the barriers. */
+inline sbp_real mg_pass_stage(__local const sbp_real *t, const int lx, const int ly, const sbp_index kg, const sbp_index ko, const sbp_index ld,
+                              __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c,
+                              __global const sbp_real *restrict rhs, const sbp_real rho, const sbp_real irho, const sbp_real xprev, const int jacobi,
+                              __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2)
 {
-  __local sbp_real t1[SBP_PAIR_TY * SBP_PAIR_TX];
-  const int        lx = (int)get_local_id(0), ly = (int)get_local_id(1);
-  const int        i = core.s0 - 1 + (SBP_PAIR_TX - 2) * (int)get_group_id(0) + lx, j = core.s1 - 1 + (SBP_PAIR_TY - 2) * (int)get_group_id(1) + ly;
-  const sbp_real   irho = 1 / rho;
-  sbp_real         xk   = 0;
+  mg_row   q;
+  sbp_real u[9];
+  mg_row_load(&q, kg, ko, ld, a, b, c, rhs);
+  for (int v = 0; v < 9; v++) u[v] = t[(ly + v / 3 - 1) * SBP_PASS_TX + lx + v % 3 - 1];
+  return mg_row_sweep(&q, rho, irho, u, xprev, jacobi, jacobi == 2 ? dinv[ko] : (sbp_real)0, c1, c2);
+}
+
+/* Sweeps k+1..k+m (m = 2 or 3; (c1, c2) of sweep k+s at c[2s-2], c[2s-1]) over the box `core`, the interior box `in` shrunk by m-1
+   nodes. A work-group of SBP_PASS_TX x SBP_PASS_TY work-items covers a tile of (SBP_PASS_TX - 2(m-1)) x (SBP_PASS_TY - 2(m-1)) nodes
+   and its ring of m-1 nodes; sweep s runs on the work-items at least s-1 nodes inside the work-group whose node is in `in` (the
+   first from global memory, the others from local memory). On the tile's core nodes it writes x_{k+m} (out[m-1]), x_{k+m-1} where
+   write_prev (another pass follows), and every x_{k+s} on the core's outer layer, which the single sweeps over the rim of `core`
+   read (src/mg/smoother.c). x, prev and the outputs are different buffers: x and prev are read around each tile. */
+__kernel __attribute__((reqd_work_group_size(SBP_PASS_TX, SBP_PASS_TY, 1))) void
+mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
+               __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
+               __global const sbp_real *restrict dinv, const int m, const sbp_real c1a, const sbp_real c2a, const sbp_real c1b, const sbp_real c2b, const sbp_real c1c,
+               const sbp_real c2c, const int zero, const int prev_zero, const int write_prev, __global const sbp_real *restrict prev, __global sbp_real *restrict out1,
+               __global sbp_real *restrict out2, __global sbp_real *restrict out3, const int4 gh, const int4 own, const int4 in, const int4 core)
+{
+  __local sbp_real t[2][SBP_PASS_TY * SBP_PASS_TX];
+  const int        lx = (int)get_local_id(0), ly = (int)get_local_id(1), r = m - 1;
+  const int        i = core.s0 - r + (SBP_PASS_TX - 2 * r) * (int)get_group_id(0) + lx, j = core.s1 - r + (SBP_PASS_TY - 2 * r) * (int)get_group_id(1) + ly;
+  const int        depth  = min(min(lx, SBP_PASS_TX - 1 - lx), min(ly, SBP_PASS_TY - 1 - ly)); /* nodes inside the work-group's edge */
+  const int        inside = i >= in.s0 && i <= in.s2 && j >= in.s1 && j <= in.s3;
+  const int        mine = depth >= r && i <= core.s2 && j <= core.s3, edge = i == core.s0 || i == core.s2 || j == core.s1 || j == core.s3;
+  const sbp_real   irho   = 1 / rho;
+  const sbp_index  ld = gh.s2, kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + own.s2 * (sbp_index)(j - own.s1);
+  sbp_real         x0 = 0, x1 = 0, x2 = 0, x3 = 0; /* x_k .. x_{k+m} at this work-item's node */
 
   (void)Nr;
   (void)Ns;
   (void)dirichlet;
-  if (i >= in.s0 && i <= in.s2 && j >= in.s1 && j <= in.s3) {
+  if (inside) {
     mg_row q;
-    t1[ly * SBP_PAIR_TX + lx] = mg_pair_first(i, j, gh, own, rho, irho, a, b, c, x, prev, rhs, jacobi, dinv, c1a, c2a, zero, prev_zero, &q, &xk);
+    x1                          = mg_pass_first(i, j, gh, own, rho, irho, a, b, c, x, prev, rhs, jacobi, dinv, c1a, c2a, zero, prev_zero, &q, &x0);
+    t[0][ly * SBP_PASS_TX + lx] = x1;
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lx >= 1 && lx <= SBP_PAIR_TX - 2 && ly >= 1 && ly <= SBP_PAIR_TY - 2 && i <= core.s2 && j <= core.s3) {
-    const sbp_index ld = gh.s2, kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + own.s2 * (sbp_index)(j - own.s1);
-    mg_row          q;
-    sbp_real        u[9];
-    mg_row_load(&q, kg, ko, ld, a, b, c, rhs); /* again, from the cache: fewer registers live across the barrier */
-    for (int t = 0; t < 9; t++) u[t] = t1[(ly + t / 3 - 1) * SBP_PAIR_TX + lx + t % 3 - 1];
-    out1[ko] = u[4];
-    out2[ko] = mg_row_sweep(&q, rho, irho, u, xk, jacobi, jacobi == 2 ? dinv[ko] : (sbp_real)0, c1b, c2b);
+  barrier(CLK_LOCAL_MEM_FENCE); /* m >= 2 */
+  if (inside && depth >= 1) {
+    x2 = mg_pass_stage(t[0], lx, ly, kg, ko, ld, a, b, c, rhs, rho, irho, x0, jacobi, dinv, c1b, c2b);
+    if (m == 3) t[1][ly * SBP_PASS_TX + lx] = x2;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE); /* m = 3 (and harmless for m = 2: no barrier in a branch) */
+  if (m == 3 && inside && depth >= 2) x3 = mg_pass_stage(t[1], lx, ly, kg, ko, ld, a, b, c, rhs, rho, irho, x1, jacobi, dinv, c1c, c2c);
+  if (mine && m == 2) {
+    if (edge || write_prev) out1[ko] = x1;
+    out2[ko] = x2;
+  } else if (mine) {
+    if (edge) out1[ko] = x1;
+    if (edge || write_prev) out2[ko] = x2;
+    out3[ko] = x3;
   }
 }
 #endif

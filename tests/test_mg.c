@@ -419,13 +419,13 @@ static void test_device_unsplit(void **state)
 }
 
 /* A smoother on M of the given type: 1/diag inline or stored, fp32 coefficients (single), all sweeps in one launch when the grid has
-   at most block_max nodes, or two sweeps per pass (pair). */
-static PC make_smoother_of(Mat M, PCSBPMGSmootherType type, PetscBool inline_diag, PetscBool single, PetscInt block_max, PetscBool pair)
+   at most block_max nodes, pass sweeps per pass over the data. */
+static PC make_smoother_of(Mat M, PCSBPMGSmootherType type, PetscBool inline_diag, PetscBool single, PetscInt block_max, PetscInt pass)
 {
   PC pc;
   PCALL(PCCreate(PETSC_COMM_SELF, &pc));
   PCALL(PCSetType(pc, PCSBPMGSMOOTHER));
-  PCALL(PCSBPMGSmootherConfigure(pc, type, 0.1, 1.1, 0, 10, inline_diag, single, block_max, pair));
+  PCALL(PCSBPMGSmootherConfigure(pc, type, 0.1, 1.1, 0, 10, inline_diag, single, block_max, pass));
   PCALL(PCSetOperators(pc, M, M));
   PCALL(PCSetUp(pc));
   return pc;
@@ -434,7 +434,7 @@ static PC make_smoother_of(Mat M, PCSBPMGSmootherType type, PetscBool inline_dia
 /* A Chebyshev smoother on M: 1/diag inline or stored, all sweeps in one launch when the grid has at most block_max nodes. */
 static PC make_smoother(Mat M, PetscBool inline_diag, PetscInt block_max)
 {
-  return make_smoother_of(M, PC_SBPMG_CHEBYSHEV, inline_diag, PETSC_FALSE, block_max, PETSC_FALSE);
+  return make_smoother_of(M, PC_SBPMG_CHEBYSHEV, inline_diag, PETSC_FALSE, block_max, 1);
 }
 
 /* its sweeps of pc from x = guess (or from zero: x is NaN on entry, and must not be read) */
@@ -450,14 +450,14 @@ static void run_sweeps(PC pc, Vec b, Vec guess, Vec x, PetscInt its)
   PCALL(PCApplyRichardson(pc, b, x, NULL, 0, 0, 0, its, guess ? PETSC_FALSE : PETSC_TRUE, &outits, &reason));
 }
 
-/* A problem with the interior/rim split at every size, the two-sweep tile tx x ty and the faces bc ("DDNN": face 1..4). */
-static SbpProblem make_pair_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscInt tx, PetscInt ty, const char *bc)
+/* A problem with the interior/rim split at every size, the work-group tx x ty of the passes and the faces bc ("DDNN": face 1..4). */
+static SbpProblem make_pass_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscInt tx, PetscInt ty, const char *bc)
 {
   SbpProblem p;
 
   PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
   PCALL(SbpProblemSetKernelShape(p, 0, 1));
-  PCALL(SbpProblemSetPairTile(p, tx, ty));
+  PCALL(SbpProblemSetPassTile(p, tx, ty));
   PCALL(SbpProblemSetSizes(p, Nr, Ns));
   for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, bc[f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
   PCALL(SbpProblemSetBackend(p, backend));
@@ -465,24 +465,42 @@ static SbpProblem make_pair_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend
   return p;
 }
 
-/* Two sweeps per pass (kernels/smooth.cl mg_smooth_pair: a tile and its ring in local memory; the rim of the core box by single
-   sweeps) against the host sweeps (PETSc vector operations on the host operator) and against one sweep per pass: equal to rounding
-   for 1..5 sweeps from zero and from a guess, Chebyshev and Jacobi, 1/diag inline and stored, on tiles that do and do not divide
-   the core, an empty core, Dirichlet and Neumann faces. With fp32 coefficients, against one sweep per pass on the same coefficients. */
-static void test_pair_sweeps(void **state)
+/* A smoother with pass sweeps per pass on a problem of work-group tx x ty: its set-up fails with the given error. */
+static void expect_pass_error(PetscInt tx, PetscInt ty, PetscInt pass, PetscErrorCode code, const char *msg)
+{
+  SbpProblem p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, tx, ty, "DDNN");
+  Mat        M;
+  PC         pc;
+  PCALL(SbpProblemCreateOperator(p, &M));
+  PCALL(PCCreate(PETSC_COMM_SELF, &pc));
+  PCALL(PCSetType(pc, PCSBPMGSMOOTHER));
+  PCALL(PCSBPMGSmootherConfigure(pc, PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, PETSC_TRUE, PETSC_FALSE, 0, pass));
+  PCALL(PCSetOperators(pc, M, M));
+  EXPECT_ERROR(PCSetUp(pc), code, msg);
+  PCALL(PCDestroy(&pc));
+  PCALL(MatDestroy(&M));
+  PCALL(SbpProblemDestroy(&p));
+}
+
+/* Two and three sweeps per pass (kernels/smooth.cl mg_smooth_pass: a tile and its ring in local memory; the rim of the core box by
+   single sweeps) against the host sweeps (PETSc vector operations on the host operator) and against one sweep per pass: equal to
+   rounding for 1..7 sweeps from zero and from a guess (so a single sweep or a pass of two first, then passes that do and do not
+   keep the previous iterate), Chebyshev and Jacobi, 1/diag inline and stored, on tiles that do and do not divide the core, an empty
+   core, Dirichlet and Neumann faces. With fp32 coefficients, against one sweep per pass on the same coefficients. */
+static void test_pass_sweeps(void **state)
 {
   const struct {
     PetscInt    Nr, Ns, tx, ty;
     const char *bc;
   } grids[] = {
-      {48, 40, 10, 6, "DDNN"}, {61, 35, 32, 10, "NDDN"}, {9, 7, 5, 3, "DDDD"}, /* 9 x 7: the interior box 4 x 2 nodes, no core: all in the rim launches */
+      {48, 40, 10, 7, "DDNN"}, {61, 35, 32, 8, "NDDN"}, {9, 7, 5, 5, "DDDD"}, /* 9 x 7: the interior box 4 x 2 nodes, no core: all in the rim launches */
   };
 
   for (size_t gi = 0; gi < sizeof(grids) / sizeof(grids[0]); gi++) {
-    SbpProblem ph = make_pair_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_HOST, 32, 8, grids[gi].bc);
-    SbpProblem pd = make_pair_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_DEVICE, grids[gi].tx, grids[gi].ty, grids[gi].bc);
+    SbpProblem ph = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_HOST, 16, 16, grids[gi].bc);
+    SbpProblem pd = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_DEVICE, grids[gi].tx, grids[gi].ty, grids[gi].bc);
     Mat        Mh, Md;
-    Vec        bh, gh, xh, bd, gd, x1, x2;
+    Vec        bh, gh, xh, bd, gd, x1, xm;
     PetscReal  worst_host = 0, worst_one = 0;
 
     PCALL(SbpProblemCreateOperator(ph, &Mh));
@@ -491,7 +509,7 @@ static void test_pair_sweeps(void **state)
     PCALL(VecDuplicate(bh, &gh));
     PCALL(MatCreateVecs(Md, &x1, &bd));
     PCALL(VecDuplicate(bd, &gd));
-    PCALL(VecDuplicate(bd, &x2));
+    PCALL(VecDuplicate(bd, &xm));
     SbpmgTestFillRandom(bh, 31);
     SbpmgTestFillRandom(bd, 31);
     SbpmgTestFillRandom(gh, 32);
@@ -499,47 +517,50 @@ static void test_pair_sweeps(void **state)
     for (int type = 0; type < 2; type++)
       for (int inl = 0; inl < 2; inl++) {
         PCSBPMGSmootherType t   = type ? PC_SBPMG_JACOBI : PC_SBPMG_CHEBYSHEV;
-        PC                  sh  = make_smoother_of(Mh, t, PETSC_FALSE, PETSC_FALSE, 0, PETSC_FALSE);
-        PC                  one = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, 0, PETSC_FALSE);
-        PC                  two = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, 0, PETSC_TRUE);
-        PetscBool           on;
+        PC                  sh  = make_smoother_of(Mh, t, PETSC_FALSE, PETSC_FALSE, 0, 1);
+        PC                  one = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, 0, 1);
 
-        PCALL(PCSBPMGSmootherGetPair(two, &on));
-        if (!on) fail_msg("%d x %d: the two-sweep passes are not in use", (int)grids[gi].Nr, (int)grids[gi].Ns);
-        for (PetscInt its = 1; its <= 5; its++)
-          for (int guess = 0; guess < 2; guess++) {
-            PetscReal dh, d1;
-            run_sweeps(sh, bh, guess ? gh : NULL, xh, its);
-            run_sweeps(one, bd, guess ? gd : NULL, x1, its);
-            run_sweeps(two, bd, guess ? gd : NULL, x2, its);
-            dh = SbpmgTestRelDiff(x2, xh);
-            d1 = SbpmgTestRelDiff(x2, x1);
-            if (!(dh < 1e-12 && d1 < 1e-13))
-              fail_msg("%d x %d %s, %s 1/diag, %d sweeps from %s: two per pass differ from the host sweeps by %g, from one per pass by %g", (int)grids[gi].Nr,
-                       (int)grids[gi].Ns, type ? "Jacobi" : "Chebyshev", inl ? "inline" : "stored", (int)its, guess ? "a guess" : "zero", dh, d1);
-            worst_host = PetscMax(worst_host, dh);
-            worst_one  = PetscMax(worst_one, d1);
-          }
+        for (PetscInt m = 2; m <= 3; m++) {
+          PC       pm = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, 0, m);
+          PetscInt on;
+          PCALL(PCSBPMGSmootherGetPass(pm, &on));
+          if (on != m) fail_msg("%d x %d: %d sweeps per pass asked, %d in use", (int)grids[gi].Nr, (int)grids[gi].Ns, (int)m, (int)on);
+          for (PetscInt its = 1; its <= 7; its++)
+            for (int guess = 0; guess < 2; guess++) {
+              PetscReal dh, d1;
+              run_sweeps(sh, bh, guess ? gh : NULL, xh, its);
+              run_sweeps(one, bd, guess ? gd : NULL, x1, its);
+              run_sweeps(pm, bd, guess ? gd : NULL, xm, its);
+              dh = SbpmgTestRelDiff(xm, xh);
+              d1 = SbpmgTestRelDiff(xm, x1);
+              if (!(dh < 1e-12 && d1 < 1e-13))
+                fail_msg("%d x %d %s, %s 1/diag, %d sweeps from %s, %d per pass: differ from the host sweeps by %g, from one per pass by %g", (int)grids[gi].Nr,
+                         (int)grids[gi].Ns, type ? "Jacobi" : "Chebyshev", inl ? "inline" : "stored", (int)its, guess ? "a guess" : "zero", (int)m, dh, d1);
+              worst_host = PetscMax(worst_host, dh);
+              worst_one  = PetscMax(worst_one, d1);
+            }
+          PCALL(PCDestroy(&pm));
+        }
         PCALL(PCDestroy(&sh));
         PCALL(PCDestroy(&one));
-        PCALL(PCDestroy(&two));
       }
-    { /* fp32 coefficients */
-      PC one = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, PETSC_TRUE, 0, PETSC_FALSE);
-      PC two = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, PETSC_TRUE, 0, PETSC_TRUE);
-      for (PetscInt its = 2; its <= 3; its++) {
+    for (PetscInt m = 2; m <= 3; m++) { /* fp32 coefficients */
+      PC one = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, PETSC_TRUE, 0, 1);
+      PC pm  = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, PETSC_TRUE, 0, m);
+      for (PetscInt its = 3; its <= 6; its += 3) {
         PetscReal d1;
         run_sweeps(one, bd, gd, x1, its);
-        run_sweeps(two, bd, gd, x2, its);
-        d1 = SbpmgTestRelDiff(x2, x1);
+        run_sweeps(pm, bd, gd, xm, its);
+        d1 = SbpmgTestRelDiff(xm, x1);
         if (!(d1 < 1e-13))
-          fail_msg("%d x %d fp32 coefficients, %d sweeps: two per pass differ from one per pass by %g", (int)grids[gi].Nr, (int)grids[gi].Ns, (int)its, d1);
+          fail_msg("%d x %d fp32 coefficients, %d sweeps, %d per pass: differ from one per pass by %g", (int)grids[gi].Nr, (int)grids[gi].Ns, (int)its, (int)m,
+                   d1);
         worst_one = PetscMax(worst_one, d1);
       }
       PCALL(PCDestroy(&one));
-      PCALL(PCDestroy(&two));
+      PCALL(PCDestroy(&pm));
     }
-    print_message("  %d x %d (%s, work-group %d x %d): two sweeps per pass against the host %.1e, against one per pass %.1e\n", (int)grids[gi].Nr,
+    print_message("  %d x %d (%s, work-group %d x %d): 2 and 3 sweeps per pass against the host %.1e, against one per pass %.1e\n", (int)grids[gi].Nr,
                   (int)grids[gi].Ns, grids[gi].bc, (int)grids[gi].tx, (int)grids[gi].ty, worst_host, worst_one);
     PCALL(VecDestroy(&bh));
     PCALL(VecDestroy(&gh));
@@ -547,27 +568,15 @@ static void test_pair_sweeps(void **state)
     PCALL(VecDestroy(&bd));
     PCALL(VecDestroy(&gd));
     PCALL(VecDestroy(&x1));
-    PCALL(VecDestroy(&x2));
+    PCALL(VecDestroy(&xm));
     PCALL(MatDestroy(&Mh));
     PCALL(MatDestroy(&Md));
     PCALL(SbpProblemDestroy(&ph));
     PCALL(SbpProblemDestroy(&pd));
   }
-  { /* a tile larger than any work-group the device runs */
-    SbpProblem p = make_pair_problem(48, 40, SBP_BACKEND_DEVICE, 1024, 1024, "DDNN");
-    Mat        M;
-    PC         pc;
-    PCALL(SbpProblemCreateOperator(p, &M));
-    PCALL(PCCreate(PETSC_COMM_SELF, &pc));
-    PCALL(PCSetType(pc, PCSBPMGSMOOTHER));
-    PCALL(PCSBPMGSmootherConfigure(pc, PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, PETSC_TRUE, PETSC_FALSE, 0, PETSC_TRUE));
-    PCALL(PCSetOperators(pc, M, M));
-    EXPECT_ERROR(PCSetUp(pc), PETSC_ERR_SUP,
-                 "Two-sweep work-group 1024 x 1024 (-sbp_pair_wg) has 1048576 work-items; the device runs mg_smooth_pair with at most");
-    PCALL(PCDestroy(&pc));
-    PCALL(MatDestroy(&M));
-    PCALL(SbpProblemDestroy(&p));
-  }
+  expect_pass_error(1024, 1024, 2, PETSC_ERR_SUP, "Work-group 1024 x 1024 (-sbp_pass_wg) has 1048576 work-items; the device runs mg_smooth_pass with at most");
+  expect_pass_error(16, 4, 3, PETSC_ERR_ARG_OUTOFRANGE,
+                    "Work-group 16 x 4 (-sbp_pass_wg) holds no tile for 3 sweeps per pass (-pc_sbpmg_sweeps_per_pass): each side needs more than 4 work-items");
 }
 
 /* One Chebyshev sweep from zero is x = D^-1 b / theta. The device sweep that computes 1/diag inline (by an fp32 reciprocal and two
@@ -641,16 +650,16 @@ static void test_coef_precision(void **state)
   inner_rows = 5;
   irows      = solve_and_compare(128, SBP_BACKEND_DEVICE, NULL, &erows);
   inner_rows = 1;
-  SbpmgTestSetOption("-pc_sbpmg_pair", "1"); /* the GPU's default: two sweeps per pass on the levels with the interior/rim split */
+  SbpmgTestSetOption("-pc_sbpmg_sweeps_per_pass", "3"); /* the GPU's default: three sweeps per pass on the levels with the interior/rim split */
   check_vcycle_spd("chebyshev", SBP_BACKEND_DEVICE);
   ipair = solve_and_compare(128, SBP_BACKEND_DEVICE, NULL, &epair);
-  SbpmgTestSetOption("-pc_sbpmg_pair", NULL);
+  SbpmgTestSetOption("-pc_sbpmg_sweeps_per_pass", NULL);
   SbpmgTestSetOption("-pc_sbpmg_coef_fp32", NULL);
   print_message(
-      "  fp64 coefficients: %d iterations, error vs direct %.2e; fp32: %d, %.2e; fp32 and 5 rows per work-item: %d, %.2e; two sweeps per pass: %d, %.2e\n",
+      "  fp64 coefficients: %d iterations, error vs direct %.2e; fp32: %d, %.2e; fp32 and 5 rows per work-item: %d, %.2e; three sweeps per pass: %d, %.2e\n",
       (int)i64, e64, (int)i32, e32, (int)irows, erows, (int)ipair, epair);
-  if (ipair != i32) fail_msg("two sweeps per pass: %d iterations against %d", (int)ipair, (int)i32);
-  if (!(epair < 1e-6)) fail_msg("two sweeps per pass: error against the direct solve %g", epair);
+  if (ipair != i32) fail_msg("three sweeps per pass: %d iterations against %d", (int)ipair, (int)i32);
+  if (!(epair < 1e-6)) fail_msg("three sweeps per pass: error against the direct solve %g", epair);
   if (PetscAbsInt(i32 - i64) > 1) fail_msg("fp32 coefficients: %d iterations against %d with fp64", (int)i32, (int)i64);
   if (irows != i32) fail_msg("5 rows per work-item: %d iterations against %d", (int)irows, (int)i32);
   if (!(e32 < 1e-6 && e64 < 1e-6 && erows < 1e-6)) fail_msg("errors against the direct solve %g (fp32), %g (fp64), %g (rows)", e32, e64, erows);
@@ -734,10 +743,11 @@ static void test_bad_input(void **state)
         {"-pc_sbpmg_coarse_size", "3", "-pc_sbpmg_coarse_size 3 must be >= 5"},
         {"-pc_sbpmg_nu_growth", "0.5", "-pc_sbpmg_nu_growth 0.5 must be >= 1"},
         {"-pc_sbpmg_block_max", "-1", "-pc_sbpmg_block_max -1 must be >= 0"},
+        {"-pc_sbpmg_sweeps_per_pass", "4", "-pc_sbpmg_sweeps_per_pass 4 must be 1, 2 or 3"},
     };
     const PetscErrorCode codes[] = {PETSC_ERR_ARG_UNKNOWN_TYPE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_WRONG,
-                                    PETSC_ERR_ARG_OUTOFRANGE,   PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE};
-    for (int b = 0; b < 7; b++) {
+                                    PETSC_ERR_ARG_OUTOFRANGE,   PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE};
+    for (int b = 0; b < 8; b++) {
       PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
       PCALL(KSPSetOperators(ksp, A, A));
       SbpmgTestSetOption("-pc_type", "sbpmg");
@@ -771,7 +781,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_fullweighting_identity), cmocka_unit_test(test_transfers),         cmocka_unit_test(test_vcycle_symmetric),
     cmocka_unit_test(test_mesh_independence),      cmocka_unit_test(test_other_smoothers),   cmocka_unit_test(test_device_matches_host),
     cmocka_unit_test(test_device_unsplit),         cmocka_unit_test(test_pcmg_options),      cmocka_unit_test(test_bad_input),
-    cmocka_unit_test(test_coef_precision),         cmocka_unit_test(test_inline_reciprocal), cmocka_unit_test(test_pair_sweeps),
+    cmocka_unit_test(test_coef_precision),         cmocka_unit_test(test_inline_reciprocal), cmocka_unit_test(test_pass_sweeps),
 };
 
 SBPMG_TEST_MAIN(help, tests)

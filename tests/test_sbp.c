@@ -672,11 +672,11 @@ static void test_bad_options(void **state)
   SbpmgTestSetOption("-sbp_inner_rows", "65");
   EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Rows per work-item 65 must be in 1..64 (-sbp_inner_rows)");
   SbpmgTestSetOption("-sbp_inner_rows", NULL);
-  SbpmgTestSetOption("-sbp_pair_wg", "2,8");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Two-sweep work-group 2 x 8 (-sbp_pair_wg): each side must be in 3..1024");
-  SbpmgTestSetOption("-sbp_pair_wg", "16");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_WRONG, "-sbp_pair_wg takes two numbers tx,ty, got 1 value(s) starting 16");
-  SbpmgTestSetOption("-sbp_pair_wg", NULL);
+  SbpmgTestSetOption("-sbp_pass_wg", "2,8");
+  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Work-group 2 x 8 (-sbp_pass_wg): each side must be in 3..1024");
+  SbpmgTestSetOption("-sbp_pass_wg", "16");
+  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_WRONG, "-sbp_pass_wg takes two numbers tx,ty, got 1 value(s) starting 16");
+  SbpmgTestSetOption("-sbp_pass_wg", NULL);
   /* good options are taken */
   SbpmgTestSetOption("-sbp_n", "12");
   SbpmgTestSetOption("-sbp_ns", "20");

@@ -163,7 +163,7 @@ typedef enum {
   SBP_K_SMOOTH_PATCH,
   SBP_K_SMOOTH_INNER,
   SBP_K_SMOOTH_BLOCK,
-  SBP_K_SMOOTH_PAIR,
+  SBP_K_SMOOTH_PASS,
   SBP_K_PROLONG,
   SBP_K_PROLONG_PATCH,
   SBP_K_RESTRICT,
@@ -205,7 +205,7 @@ struct _p_SbpProblem {
   PetscInt  split_min;                 /* ... when the interior box has at least this many nodes (-sbp_split_min) */
   PetscBool split_on;                  /* resolved at set-up from split and split_min */
   PetscInt  inner_rows;                /* rows of a column per work-item of the lean kernels (-sbp_inner_rows) */
-  PetscInt  pair_wg[2];                /* the tile (work-group) of the two-sweep smoother kernel mg_smooth_pair (-sbp_pair_wg) */
+  PetscInt  pass_wg[2];                /* the work-group of the smoother kernel of several sweeps per pass mg_smooth_pass (-sbp_pass_wg) */
   char      kopts[2][160];             /* build options of the "sbp" and "sbp+smooth" programs: fp64 and fp32 coefficients */
   cl_kernel kernels[2][SBP_K_COUNT];   /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
   cl_mem    d_crr32, d_css32, d_crs32; /* the coefficients in fp32 (SbpProblemGetCoefficientBuffers), made on first use */
@@ -263,9 +263,9 @@ PETSC_EXTERN PetscErrorCode SbpProblemLaunchBox(SbpProblem, cl_kernel, cl_uint, 
 /* ================================================================ multigrid (src/mg) */
 PETSC_EXTERN PetscErrorCode PCCreate_SBPMGSmoother(PC);
 PETSC_EXTERN PetscErrorCode PCSBPMGSmootherConfigure(PC, PCSBPMGSmootherType, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscBool, PetscInt,
-                                                     PetscBool);
+                                                     PetscInt);
 PETSC_EXTERN PetscErrorCode PCSBPMGSmootherGetEstimates(PC, PetscReal *, PetscReal *);
-PETSC_EXTERN PetscErrorCode PCSBPMGSmootherGetPair(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCSBPMGSmootherGetPass(PC, PetscInt *);
 
 /* ---------------------------------------------------------------- acoustic operator (src/acoustic) */
 /* Regions of one step: the inner box and the six PML slabs (z slowest: the z slabs span the whole x-y plane, the y

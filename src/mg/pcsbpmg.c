@@ -17,7 +17,8 @@ typedef struct {
   PetscBool           inline_diag, inline_diag_set; /* default: inline on a GPU (bandwidth-bound), a stored vector on a CPU */
   PetscBool           coef_fp32, coef_fp32_set;     /* device levels read the coefficients rounded to fp32 (sweeps and residuals): on a GPU */
   PetscInt            block_max;                    /* levels of at most this many nodes smooth in one launch per application */
-  PetscBool           pair, pair_set;               /* device levels with the interior/rim split sweep two at a time (mg_smooth_pair): on a GPU */
+  PetscInt            pass;                         /* device levels with the interior/rim split: sweeps per pass over the data (mg_smooth_pass) */
+  PetscBool           pass_set;
   PetscReal           cheby_lo, cheby_hi, jacobi_omega;
   char                smoother_opt[32], range_opt[64]; /* option strings, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
   /* hierarchy, index 0 = finest */
@@ -163,7 +164,7 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(KSPGetPC(ksp, &spc));
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
   PetscCall(PCSBPMGSmootherConfigure(spc, sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, sb->inline_diag,
-                                     sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE, sb->block_max, sb->pair));
+                                     sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE, sb->block_max, sb->pass));
   if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
@@ -223,6 +224,7 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
   PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
   PetscCheck(sb->jacobi_omega >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_jacobi_omega %g must be >= 0", (double)sb->jacobi_omega);
   PetscCheck(sb->block_max >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_block_max %" PetscInt_FMT " must be >= 0 (0: never)", sb->block_max);
+  PetscCheck(sb->pass >= 1 && sb->pass <= 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_sweeps_per_pass %" PetscInt_FMT " must be 1, 2 or 3", sb->pass);
   PetscFunctionReturn(0);
 }
 
@@ -253,7 +255,7 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
       if (fine->use_device) PetscCall(SbpmgCLIsGPU(fine->cl, &gpu));
       if (!sb->inline_diag_set) sb->inline_diag = gpu;
       if (!sb->coef_fp32_set) sb->coef_fp32 = gpu;
-      if (!sb->pair_set) sb->pair = gpu;
+      if (!sb->pass_set) sb->pass = gpu ? 3 : 1;
     }
     L = sb->nlevels;
     PetscCall(PCMGSetLevels(pc, L, NULL));
@@ -325,8 +327,9 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
                              "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, &sb->coef_fp32_set));
   PetscCall(PetscOptionsInt("-pc_sbpmg_block_max", "Device levels of at most this many nodes run all their sweeps in one launch (one work-group; 0: never)",
                             "PCSBPMGSetSmoother", sb->block_max, &sb->block_max, NULL));
-  PetscCall(PetscOptionsBool("-pc_sbpmg_pair", "Device levels with an interior/rim split run their sweeps two per pass over the data (tile -sbp_pair_wg)",
-                             "PCSBPMGSetSmoother", sb->pair, &sb->pair, &sb->pair_set));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_sweeps_per_pass",
+                            "Device levels with an interior/rim split: sweeps per pass over the data, 1..3 (work-group -sbp_pass_wg)", "PCSBPMGSetSmoother",
+                            sb->pass, &sb->pass, &sb->pass_set));
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
   if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
@@ -369,8 +372,8 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
       PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
       PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s; level sweeps and residuals read the coefficients in %s (-pc_sbpmg_coef_fp32)\n", name,
                                        sb->coef_fp32 ? "fp32" : "fp64"));
-      PetscCall(
-          PetscViewerASCIIPrintf(viewer, "sweeps %s (-pc_sbpmg_pair)\n", sb->pair ? "two per pass on the levels with an interior/rim split" : "one per pass"));
+      PetscCall(PetscViewerASCIIPrintf(
+          viewer, "%" PetscInt_FMT " sweep(s) per pass over the data on the levels with an interior/rim split (-pc_sbpmg_sweeps_per_pass)\n", sb->pass));
     }
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
@@ -583,8 +586,8 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 .  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
 .  -pc_sbpmg_block_max <n>         - device levels of at most n nodes run all their sweeps in one launch of one work-group (default 0: slower on an H200 and on
 PoCL)
--  -pc_sbpmg_pair <bool>           - device levels with an interior/rim split (-sbp_split_min) sweep two at a time, one pass over the data per pair (tile
--sbp_pair_wg; default: on a GPU)
+-  -pc_sbpmg_sweeps_per_pass <m>  - device levels with an interior/rim split (-sbp_split_min) run m = 1, 2 or 3 sweeps per pass over the data
+(work-group -sbp_pass_wg; default: 3 on a GPU, 1 elsewhere)
 
    Level: beginner
 
@@ -609,6 +612,7 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   sb->eig_its     = 10;
   sb->coef_fp32   = PETSC_TRUE;
   sb->block_max   = 0;
+  sb->pass        = 1;
   sb->cheby_lo    = 0.1;
   sb->cheby_hi    = 1.1;
   PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));

@@ -17,15 +17,15 @@ typedef struct {
   PetscBool           single;      /* device sweeps read the coefficients rounded to fp32 */
   PetscInt            block_max;   /* grids of at most this many nodes run all their sweeps in one launch (mg_smooth_block) */
   PetscBool           block;       /* resolved at set-up */
-  PetscBool           pair;        /* device sweeps two at a time where the level has the interior/rim split (mg_smooth_pair) */
-  PetscBool           pair_on;     /* resolved at set-up */
-  PetscInt            core[4];     /* ... over this box, the interior box shrunk by one node; the single sweeps take its rim */
+  PetscInt            pass;        /* device sweeps per pass over the data (1..3) where the level has the interior/rim split (mg_smooth_pass) */
+  PetscInt            pass_on;     /* resolved at set-up: 1 where the passes do not apply */
+  PetscInt            core[2][4];  /* passes of m = 2, 3 sweeps run over the interior box shrunk by m-1 nodes; single sweeps take its rim */
   cl_mem              coef;        /* (c1, c2) of each sweep, for mg_smooth_block */
   PetscInt            coef_nu;     /* ... for this many sweeps */
   PetscReal           lmin, lmax;  /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
   PetscReal           omega;       /* Jacobi / Richardson step */
   Vec                 dinv, d, xw; /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
-  Vec                 xw2, xw3;    /* the third and fourth buffers of the two-sweep passes */
+  Vec                 xp[3];       /* the third to fifth buffers of the passes of several sweeps */
   Vec                 w;           /* the host sweeps' residual when the caller gives no work vector */
   SbpProblem          p;
 } PC_SbpmgSmoother;
@@ -98,36 +98,43 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
   PetscFunctionReturn(0);
 }
 
-/* The two-sweep passes (docs/design.md "two sweeps per pass"): the core box, the third and fourth buffers, and a check that the
-   device takes the tile as one work-group. */
-static PetscErrorCode SbpmgSmootherSetUpPair(PC_SbpmgSmoother *s)
+/* The passes of several sweeps (docs/design.md "several sweeps per pass"): the core boxes, m more buffers, and checks that the device
+   takes the work-group and that it holds a tile. */
+static PetscErrorCode SbpmgSmootherSetUpPasses(PC_SbpmgSmoother *s)
 {
-  SbpProblem p = s->p;
+  SbpProblem p  = s->p;
+  PetscInt   wg = p->pass_wg[0] * p->pass_wg[1];
   cl_kernel  k;
   size_t     wgmax;
 
   PetscFunctionBegin;
-  s->core[0] = p->in[0] + 1;
-  s->core[1] = p->in[1] + 1;
-  s->core[2] = p->in[2] - 1;
-  s->core[3] = p->in[3] - 1;
-  if (s->core[0] > s->core[2] || s->core[1] > s->core[3]) { /* empty, as SbpProblemComputeInteriorBox leaves it: the rim is everything */
-    s->core[0] = p->xs;
-    s->core[2] = p->xs - 1;
-    s->core[1] = p->ys + p->ym;
-    s->core[3] = p->ys + p->ym - 1;
+  for (PetscInt m = 2; m <= 3; m++) {
+    PetscInt *core = s->core[m - 2];
+    core[0]        = p->in[0] + m - 1;
+    core[1]        = p->in[1] + m - 1;
+    core[2]        = p->in[2] - (m - 1);
+    core[3]        = p->in[3] - (m - 1);
+    if (core[0] > core[2] || core[1] > core[3]) { /* empty, as SbpProblemComputeInteriorBox leaves it: the rim is everything */
+      core[0] = p->xs;
+      core[2] = p->xs - 1;
+      core[1] = p->ys + p->ym;
+      core[3] = p->ys + p->ym - 1;
+    }
   }
+  PetscCheck(PetscMin(p->pass_wg[0], p->pass_wg[1]) > 2 * (s->pass_on - 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pass_wg) holds no tile for %" PetscInt_FMT
+             " sweeps per pass (-pc_sbpmg_sweeps_per_pass): each side needs more than %" PetscInt_FMT " work-items",
+             p->pass_wg[0], p->pass_wg[1], s->pass_on, 2 * (s->pass_on - 1));
   PetscCallCL(clGetDeviceInfo(p->cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL)); /* before a build that could not run */
-  if ((size_t)(p->pair_wg[0] * p->pair_wg[1]) <= wgmax) {
-    PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PAIR, s->single, &k));
+  if ((size_t)wg <= wgmax) {
+    PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PASS, s->single, &k));
     PetscCallCL(clGetKernelWorkGroupInfo(k, p->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL));
   }
-  PetscCheck((size_t)(p->pair_wg[0] * p->pair_wg[1]) <= wgmax, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "Two-sweep work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pair_wg) has %" PetscInt_FMT
-             " work-items; the device runs mg_smooth_pair with at most %zu: choose a smaller one or -pc_sbpmg_pair 0",
-             p->pair_wg[0], p->pair_wg[1], p->pair_wg[0] * p->pair_wg[1], wgmax);
-  PetscCall(VecDuplicate(s->xw, &s->xw2));
-  PetscCall(VecDuplicate(s->xw, &s->xw3));
+  PetscCheck((size_t)wg <= wgmax, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pass_wg) has %" PetscInt_FMT
+             " work-items; the device runs mg_smooth_pass with at most %zu: choose a smaller one or -pc_sbpmg_sweeps_per_pass 1",
+             p->pass_wg[0], p->pass_wg[1], wg, wgmax);
+  for (PetscInt t = 0; t < s->pass_on; t++) PetscCall(VecDuplicate(s->xw, &s->xp[t]));
   PetscFunctionReturn(0);
 }
 
@@ -157,10 +164,9 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
   if (s->coef) PetscCall(SbpmgCLReleaseBuffer(p->cl, &s->coef));
   s->coef_nu = 0;
   s->block   = p->use_device && !p->halo && (p->Nr + 1) * (p->Ns + 1) <= s->block_max ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(VecDestroy(&s->xw2));
-  PetscCall(VecDestroy(&s->xw3));
-  s->pair_on = s->pair && p->use_device && !p->halo && p->split_on && !s->block ? PETSC_TRUE : PETSC_FALSE;
-  if (s->pair_on) PetscCall(SbpmgSmootherSetUpPair(s));
+  for (PetscInt t = 0; t < 3; t++) PetscCall(VecDestroy(&s->xp[t]));
+  s->pass_on = p->use_device && !p->halo && p->split_on && !s->block ? s->pass : 1;
+  if (s->pass_on > 1) PetscCall(SbpmgSmootherSetUpPasses(s));
   PetscFunctionReturn(0);
 }
 
@@ -224,28 +230,33 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
   PetscFunctionReturn(0);
 }
 
-/* Sweeps k and k+1 in one pass over the core box (kernels/smooth.cl mg_smooth_pair), each also as a single sweep over the core's
-   rim: x_{k+1} to out1 and x_{k+2} to out2, two buffers other than x (x_k) and prev (x_{k-1}), which the pass reads around each
-   tile. c holds (c1, c2) of both sweeps. */
-static PetscErrorCode SbpmgSmootherPairDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev, Vec out1, Vec out2, const PetscReal c[4], PetscBool zero,
-                                              PetscBool prev_zero)
+/* m = 2 or 3 sweeps in one pass over the core box (kernels/smooth.cl mg_smooth_pass), and the same sweeps one by one over the core's
+   rim: x_{k+s} to out[s-1], m buffers other than x (x_k) and prev (x_{k-1}), which the pass reads around each tile. c holds (c1, c2)
+   of the m sweeps; write_prev: x_{k+m-1} is needed everywhere (another pass follows). */
+static PetscErrorCode SbpmgSmootherPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Vec b, Vec prev, Vec out[], const PetscReal c[], PetscBool zero,
+                                              PetscBool prev_zero, PetscBool write_prev)
 {
   SbpProblem p = s->p;
   cl_kernel  kp, kr;
-  cl_mem     xb = NULL, bb, pb = NULL, o1, o2, ca, cb, cc, db = NULL;
+  cl_mem     xb = NULL, bb, pb = NULL, ob[3], ca, cb, cc, db = NULL;
   int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0,
-      iprev = prev_zero ? 1 : 0, inone = 0;
-  PetscReal rho = p->rho, n = (PetscReal)p->xm * p->ym;
+      iprev = prev_zero ? 1 : 0, iwrite = write_prev ? 1 : 0, im = (int)m, inone = 0;
+  PetscReal rho = p->rho, n = (PetscReal)p->xm * p->ym, cc3[6] = {0, 0, 0, 0, 0, 0};
   PetscBool readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
-  size_t    local[2] = {(size_t)p->pair_wg[0], (size_t)p->pair_wg[1]}, global[2]; /* a tile of (wg - 2) nodes per work-group in each direction */
+  PetscInt *core     = s->core[m - 2];
+  size_t    local[2] = {(size_t)p->pass_wg[0], (size_t)p->pass_wg[1]}, global[2]; /* a tile of (wg - 2(m-1)) nodes per work-group in each direction */
   cl_int4   gh = {{(cl_int)p->gxs, (cl_int)p->gys, (cl_int)p->gxm, (cl_int)p->gym}}, own = {{(cl_int)p->xs, (cl_int)p->ys, (cl_int)p->xm, (cl_int)p->ym}},
           in   = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
-          core = {{(cl_int)s->core[0], (cl_int)s->core[1], (cl_int)s->core[2], (cl_int)s->core[3]}};
+          cbox = {{(cl_int)core[0], (cl_int)core[1], (cl_int)core[2], (cl_int)core[3]}};
 
   PetscFunctionBegin;
-  for (int d = 0; d < 2; d++) global[d] = (size_t)((PetscMax(s->core[d + 2] - s->core[d] + 1, 0) + p->pair_wg[d] - 3) / (p->pair_wg[d] - 2)) * local[d];
+  for (int d = 0; d < 2; d++) {
+    PetscInt tile = p->pass_wg[d] - 2 * (m - 1);
+    global[d]     = (size_t)((PetscMax(core[d + 2] - core[d] + 1, 0) + tile - 1) / tile) * local[d];
+  }
+  for (PetscInt t = 0; t < 2 * m; t++) cc3[t] = c[t];
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PAIR, s->single, &kp));
+  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PASS, s->single, &kp));
   PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PATCH, s->single, &kr));
   PetscCall(SbpProblemGetCoefficientBuffers(p, s->single, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
@@ -253,38 +264,38 @@ static PetscErrorCode SbpmgSmootherPairDevice(PC_SbpmgSmoother *s, Vec x, Vec b,
   if (readprev) PetscCall(VecOpenCLGetBufferRead(prev, &pb));
   PetscCall(VecOpenCLGetBufferRead(b, &bb));
   if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
-  PetscCall(VecOpenCLGetBufferWrite(out1, &o1));
-  PetscCall(VecOpenCLGetBufferWrite(out2, &o2));
-  if (!xb) xb = o1; /* not read */
-  if (!pb) pb = o1;
+  for (PetscInt t = 0; t < m; t++) PetscCall(VecOpenCLGetBufferWrite(out[t], &ob[t]));
+  if (m == 2) ob[2] = ob[1]; /* not written */
+  if (!xb) xb = ob[0];       /* not read */
+  if (!pb) pb = ob[0];
   if (!db) db = bb;
-  /* sweep k on the core's rim, into out1 */
-  PetscCall(SbpmgCLSetArgs(kr, 0, 17, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem),
-                           &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(PetscReal),
-                           &c[0], sizeof(PetscReal), &c[1], sizeof(int), &izero, sizeof(int), &iprev, sizeof(cl_mem), &pb, sizeof(cl_mem), &o1));
-  PetscCall(SbpProblemLaunchBox(p, kr, 17, SBP_REGION_RIM, s->core));
-  /* both sweeps on the core */
-  PetscCall(SbpmgCLSetArgs(kp, 0, 20, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem),
-                           &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(PetscReal),
-                           &c[0], sizeof(PetscReal), &c[1], sizeof(PetscReal), &c[2], sizeof(PetscReal), &c[3], sizeof(int), &izero, sizeof(int), &iprev,
-                           sizeof(cl_mem), &pb, sizeof(cl_mem), &o1, sizeof(cl_mem), &o2));
-  PetscCall(SbpmgCLSetArgs(kp, 20, 4, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(cl_int4), &core));
+  /* the m sweeps on the core */
+  PetscCall(SbpmgCLSetArgs(kp, 0, 24, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem),
+                           &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(int), &im,
+                           sizeof(PetscReal), &cc3[0], sizeof(PetscReal), &cc3[1], sizeof(PetscReal), &cc3[2], sizeof(PetscReal), &cc3[3], sizeof(PetscReal),
+                           &cc3[4], sizeof(PetscReal), &cc3[5], sizeof(int), &izero, sizeof(int), &iprev, sizeof(int), &iwrite, sizeof(cl_mem), &pb,
+                           sizeof(cl_mem), &ob[0], sizeof(cl_mem), &ob[1]));
+  PetscCall(SbpmgCLSetArgs(kp, 24, 5, sizeof(cl_mem), &ob[2], sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(cl_int4), &cbox));
   PetscCall(SbpmgCLLaunch2D(p->cl, kp, global, local));
-  /* sweep k+1 on the core's rim, from out1 (complete now) with x_k as the previous iterate */
-  PetscCall(SbpmgCLSetArgs(kr, 7, 1, sizeof(cl_mem), &o1));
-  PetscCall(SbpmgCLSetArgs(kr, 11, 4, sizeof(PetscReal), &c[2], sizeof(PetscReal), &c[3], sizeof(int), &inone, sizeof(int), &izero));
-  PetscCall(SbpmgCLSetArgs(kr, 15, 2, sizeof(cl_mem), &xb, sizeof(cl_mem), &o2));
-  PetscCall(SbpProblemLaunchBox(p, kr, 17, SBP_REGION_RIM, s->core));
+  /* sweep k+t on the core's rim, from x_{k+t-1} (complete: its core part from the pass, its outer layer at least) and x_{k+t-2} */
+  for (PetscInt t = 1; t <= m; t++) {
+    cl_mem xt = t == 1 ? xb : ob[t - 2], pt = t == 1 ? pb : (t == 2 ? xb : ob[t - 3]);
+    int    zt = t == 1 ? izero : inone, pzt = t == 1 ? iprev : (t == 2 ? izero : inone);
+    PetscCall(SbpmgCLSetArgs(kr, 0, 17, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem),
+                             &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), &xt, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(PetscReal),
+                             &c[2 * t - 2], sizeof(PetscReal), &c[2 * t - 1], sizeof(int), &zt, sizeof(int), &pzt, sizeof(cl_mem), &pt, sizeof(cl_mem),
+                             &ob[t - 1]));
+    PetscCall(SbpProblemLaunchBox(p, kr, 17, SBP_REGION_RIM, core));
+  }
   if (!zero) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   if (readprev) PetscCall(VecOpenCLRestoreBufferRead(prev, &pb));
   PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
   if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
-  PetscCall(VecOpenCLRestoreBufferWrite(out1, &o1));
-  PetscCall(VecOpenCLRestoreBufferWrite(out2, &o2));
-  /* coefficients, b, x_k (unless zero), x_{k-1} (when read), dinv (jacobi 2), both outputs */
-  PetscCall(SbpmgLogKernelEnd(
-      SBPMG_MGSmooth, p->cl, 2 * (jacobi ? 90 : 50) * n,
-      n * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) + sizeof(PetscReal) * (3 + (zero ? 0 : 1) + (readprev ? 1 : 0) + (jacobi == 2 ? 1 : 0)))));
+  for (PetscInt t = 0; t < m; t++) PetscCall(VecOpenCLRestoreBufferWrite(out[t], &ob[t]));
+  /* coefficients, b, x_k (unless zero), x_{k-1} (when read), dinv (jacobi 2), x_{k+m} and, with write_prev, x_{k+m-1} */
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, m * (jacobi ? 90 : 50) * n,
+                              n * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) +
+                                   sizeof(PetscReal) * (2 + (write_prev ? 1 : 0) + (zero ? 0 : 1) + (readprev ? 1 : 0) + (jacobi == 2 ? 1 : 0)))));
   PetscFunctionReturn(0);
 }
 
@@ -402,26 +413,27 @@ static PetscErrorCode SbpmgSmootherBlockDevice(PC_SbpmgSmoother *s, Vec x, Vec b
 
 /* its device sweeps two per pass (an odd count starts with a single sweep, the cheaper one from a zero guess) over four buffers:
    x, xw, xw2, xw3. A pass reads x_k and x_{k-1} and writes the two buffers holding neither; the result is swapped into x. */
-static PetscErrorCode SbpmgSmootherPairs(PC_SbpmgSmoother *s, Vec x, Vec b, PetscInt its, PetscBool guesszero, const PetscReal c[])
+static PetscErrorCode SbpmgSmootherPasses(PC_SbpmgSmoother *s, Vec x, Vec b, PetscInt its, PetscBool guesszero, const PetscReal c[])
 {
-  Vec      buf[4] = {x, s->xw, s->xw2, s->xw3};
-  PetscInt cur = 0, prev = 1, k = 0; /* buffer indices of x_k and x_{k-1} */
+  Vec      buf[5] = {x, s->xw, s->xp[0], s->xp[1], s->xp[2]};
+  PetscInt nbuf = 2 + s->pass_on, cur = 0, prev = 1, k = 0; /* buffer indices of x_k and x_{k-1} */
 
   PetscFunctionBegin;
-  if (its % 2) {
-    PetscCall(SbpmgSmootherSweepDevice(s, buf[cur], b, buf[prev], buf[prev], c[0], c[1], guesszero, PETSC_FALSE));
-    cur  = 1;
-    prev = 0;
-    k    = 1;
-  }
-  for (; k < its; k += 2) {
-    PetscInt f[2], nf = 0;
-    for (PetscInt t = 0; t < 4; t++)
-      if (t != cur && t != prev) f[nf++] = t;
-    PetscCall(SbpmgSmootherPairDevice(s, buf[cur], b, buf[prev], buf[f[0]], buf[f[1]], &c[2 * k], k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE,
-                                      k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE));
-    cur  = f[1];
-    prev = f[0];
+  while (k < its) {
+    PetscInt m = (k == 0 && its % s->pass_on) ? its % s->pass_on : s->pass_on, f[3], nf = 0;
+    Vec      out[3];
+    for (PetscInt t = 0; t < nbuf; t++)
+      if (t != cur && t != prev && nf < m) f[nf++] = t;
+    for (PetscInt t = 0; t < m; t++) out[t] = buf[f[t]];
+    if (m == 1)
+      PetscCall(SbpmgSmootherSweepDevice(s, buf[cur], b, buf[prev], out[0], c[2 * k], c[2 * k + 1], k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE,
+                                         k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE));
+    else
+      PetscCall(SbpmgSmootherPassDevice(s, m, buf[cur], b, buf[prev], out, &c[2 * k], k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE,
+                                        k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE, k + m < its ? PETSC_TRUE : PETSC_FALSE));
+    prev = m > 1 ? f[m - 2] : cur;
+    cur  = f[m - 1];
+    k += m;
   }
   if (cur) PetscCall(VecSwap(x, buf[cur]));
   PetscFunctionReturn(0);
@@ -451,8 +463,8 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
   }
   if (its > 64) PetscCall(PetscMalloc1(2 * its, &c));
   SbpmgSmootherCoefficients(s, its, c);
-  if (dev && s->pair_on) {
-    PetscCall(SbpmgSmootherPairs(s, x, b, its, guesszero, c));
+  if (dev && s->pass_on > 1) {
+    PetscCall(SbpmgSmootherPasses(s, x, b, its, guesszero, c));
     if (c != cbuf) PetscCall(PetscFree(c));
     *outits = its;
     *reason = PCRICHARDSON_CONVERGED_ITS;
@@ -517,7 +529,9 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
   if (s->p)
     PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s%s%s\n", s->p->use_device ? "device" : "host",
                                      s->p->use_device ? (s->single ? ", coefficients in fp32" : ", coefficients in fp64") : "",
-                                     s->pair_on ? ", two per pass (-pc_sbpmg_pair)" : ""));
+                                     s->pass_on == 3   ? ", three per pass"
+                                     : s->pass_on == 2 ? ", two per pass"
+                                                       : ""));
   PetscFunctionReturn(0);
 }
 
@@ -529,8 +543,7 @@ static PetscErrorCode PCReset_SbpmgSmoother(PC pc)
   PetscCall(VecDestroy(&s->dinv));
   PetscCall(VecDestroy(&s->d));
   PetscCall(VecDestroy(&s->xw));
-  PetscCall(VecDestroy(&s->xw2));
-  PetscCall(VecDestroy(&s->xw3));
+  for (PetscInt t = 0; t < 3; t++) PetscCall(VecDestroy(&s->xp[t]));
   PetscCall(VecDestroy(&s->w));
   if (s->coef) PetscCall(SbpmgCLReleaseBuffer(s->p->cl, &s->coef));
   s->coef_nu = 0;
@@ -548,12 +561,12 @@ static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
 
 /* Set the smoother's parameters (called by PCSBPMG for each level). */
 PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscReal lo, PetscReal hi, PetscReal omega, PetscInt eig_its, PetscBool inline_diag,
-                                        PetscBool single, PetscInt block_max, PetscBool pair)
+                                        PetscBool single, PetscInt block_max, PetscInt pass)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
 
   PetscFunctionBegin;
-  s->pair        = pair;
+  s->pass        = pass;
   s->inline_diag = inline_diag;
   s->single      = single;
   s->block_max   = block_max;
@@ -575,13 +588,13 @@ PetscErrorCode PCSBPMGSmootherGetEstimates(PC pc, PetscReal *lmin, PetscReal *lm
   PetscFunctionReturn(0);
 }
 
-/* Whether the device sweeps run two per pass (resolved at set-up: requested, one rank, and the level has the interior/rim split). */
-PetscErrorCode PCSBPMGSmootherGetPair(PC pc, PetscBool *on)
+/* Device sweeps per pass over the data (resolved at set-up: as configured on one rank where the level has the interior/rim split, else 1). */
+PetscErrorCode PCSBPMGSmootherGetPass(PC pc, PetscInt *pass)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
 
   PetscFunctionBegin;
-  *on = s->pair_on;
+  *pass = s->pass_on;
   PetscFunctionReturn(0);
 }
 

@@ -84,7 +84,7 @@ static const struct {
     {"sbp+smooth", "mg_smooth_patch"},
     {"sbp+smooth", "mg_smooth_inner"},
     {"sbp+smooth", "mg_smooth_block"},
-    {"sbp+smooth", "mg_smooth_pair"},
+    {"sbp+smooth", "mg_smooth_pass"},
     {"transfer", "mg_prolong"},
     {"transfer", "mg_prolong_patch"},
     {"transfer", "mg_restrict"},

@@ -44,8 +44,8 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   p->split            = PETSC_TRUE;
   p->split_min        = 262144;
   p->inner_rows       = 1;
-  p->pair_wg[0]       = 32;
-  p->pair_wg[1]       = 10;
+  p->pass_wg[0]       = 16;
+  p->pass_wg[1]       = 16;
   *problem            = p;
   PetscFunctionReturn(0);
 }
@@ -280,29 +280,28 @@ PetscErrorCode SbpProblemSetKernelShape(SbpProblem p, PetscInt split_min, PetscI
 }
 
 /*@C
-   SbpProblemSetPairTile - The work-group of the two-sweep smoother kernel (kernels/smooth.cl mg_smooth_pair, used by PCSBPMG's
-   -pc_sbpmg_pair): tx x ty work-items, one node each for the first sweep, covering a tile of (tx-2) x (ty-2) nodes, which take the
-   second sweep, and the ring of one node around it. Default 32 x 10. The device must take a work-group of tx*ty work-items
-   (checked at set-up).
+   SbpProblemSetPassTile - The work-group of the smoother kernel that runs several sweeps per pass (kernels/smooth.cl mg_smooth_pass,
+   used by PCSBPMG's -pc_sbpmg_sweeps_per_pass m): tx x ty work-items, one node each, covering a tile of (tx-2(m-1)) x (ty-2(m-1))
+   nodes, which take the last sweep, and its ring of m-1 nodes. Default 16 x 16. The device must take a work-group of tx*ty
+   work-items (checked at set-up).
 
    Logically collective
 
    Options Database Key:
-.  -sbp_pair_wg <tx,ty> - the work-group
+.  -sbp_pass_wg <tx,ty> - the work-group
 
    Level: advanced
 
 .seealso: `SbpProblemSetKernelShape()`, `PCSBPMG`
 @*/
-PetscErrorCode SbpProblemSetPairTile(SbpProblem p, PetscInt tx, PetscInt ty)
+PetscErrorCode SbpProblemSetPassTile(SbpProblem p, PetscInt tx, PetscInt ty)
 {
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "the two-sweep tile"));
   PetscCheck(tx >= 3 && ty >= 3 && tx <= 1024 && ty <= 1024, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
-             "Two-sweep work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pair_wg): each side must be in 3..1024 (a tile and its ring of one node)", tx,
-             ty);
-  p->pair_wg[0] = tx;
-  p->pair_wg[1] = ty;
+             "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pass_wg): each side must be in 3..1024 (a tile and its ring)", tx, ty);
+  p->pass_wg[0] = tx;
+  p->pass_wg[1] = ty;
   PetscFunctionReturn(0);
 }
 
@@ -347,7 +346,7 @@ static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
 .  -sbp_split <bool>    - on the device, run the interior rows in a lean kernel and the boundary rim in another (default true)
 .  -sbp_split_min <n>   - ... where the interior box has at least n nodes
 .  -sbp_inner_rows <n>  - rows of a column per work-item of the lean kernels
--  -sbp_pair_wg <tx,ty> - the work-group of the two-sweep smoother kernel: a tile of (tx-2) x (ty-2) nodes and its ring (PCSBPMG -pc_sbpmg_pair)
+-  -sbp_pass_wg <tx,ty> - the work-group of the smoother kernel of several sweeps per pass: a tile and its ring (PCSBPMG -pc_sbpmg_sweeps_per_pass)
 
    Level: beginner
 @*/
@@ -359,7 +358,7 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscReal value = p->mu_value;
   MPI_Comm  comm  = PetscObjectComm((PetscObject)p);
   PetscInt  wg[2] = {(PetscInt)p->wg[0], (PetscInt)p->wg[1]}, nwg = 2, overlap = p->overlap_min, split_min = p->split_min, rows = p->inner_rows;
-  PetscInt  pwg[2] = {p->pair_wg[0], p->pair_wg[1]}, npwg = 2;
+  PetscInt  pwg[2] = {p->pass_wg[0], p->pass_wg[1]}, npwg = 2;
   PetscBool setwg, setoverlap, setpwg;
 
   PetscFunctionBegin;
@@ -389,8 +388,9 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
                             &split_min, NULL));
   PetscCall(
       PetscOptionsInt("-sbp_inner_rows", "Device: rows of a column per work-item of the lean interior kernels", "SbpProblemSetKernelShape", rows, &rows, NULL));
-  PetscCall(PetscOptionsIntArray("-sbp_pair_wg", "Device: the work-group tx,ty of the two-sweep smoother kernel, a tile and its ring (PCSBPMG -pc_sbpmg_pair)",
-                                 "SbpProblemSetPairTile", pwg, &npwg, &setpwg));
+  PetscCall(PetscOptionsIntArray("-sbp_pass_wg",
+                                 "Device: the work-group tx,ty of the smoother kernel of several sweeps per pass (PCSBPMG -pc_sbpmg_sweeps_per_pass)",
+                                 "SbpProblemSetPassTile", pwg, &npwg, &setpwg));
   PetscOptionsEnd();
   if (setoverlap) PetscCall(SbpProblemSetOverlap(p, overlap));
   PetscCall(SbpProblemSetKernelShape(p, split_min, rows));
@@ -401,9 +401,9 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
     p->wg[1] = (size_t)wg[1];
   }
   if (setpwg) {
-    PetscCheck(npwg == 2, comm, PETSC_ERR_ARG_WRONG, "-sbp_pair_wg takes two numbers tx,ty, got %" PetscInt_FMT " value(s) starting %" PetscInt_FMT, npwg,
+    PetscCheck(npwg == 2, comm, PETSC_ERR_ARG_WRONG, "-sbp_pass_wg takes two numbers tx,ty, got %" PetscInt_FMT " value(s) starting %" PetscInt_FMT, npwg,
                pwg[0]);
-    PetscCall(SbpProblemSetPairTile(p, pwg[0], pwg[1]));
+    PetscCall(SbpProblemSetPassTile(p, pwg[0], pwg[1]));
   }
 
   if (setn) nr = ns = n;
@@ -650,8 +650,8 @@ PetscErrorCode SbpProblemResolveKernels(SbpProblem p)
   PetscFunctionBegin;
   p->split_on = (p->split && nin >= p->split_min) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
-  PetscCall(PetscSNPrintf(p->kopts[0], sizeof(p->kopts[0]), "-DSBP_ROWS=%d%s -DSBP_PAIR_TX=%d -DSBP_PAIR_TY=%d", (int)p->inner_rows, i32opt, (int)p->pair_wg[0],
-                          (int)p->pair_wg[1]));
+  PetscCall(PetscSNPrintf(p->kopts[0], sizeof(p->kopts[0]), "-DSBP_ROWS=%d%s -DSBP_PASS_TX=%d -DSBP_PASS_TY=%d", (int)p->inner_rows, i32opt, (int)p->pass_wg[0],
+                          (int)p->pass_wg[1]));
   PetscCall(PetscSNPrintf(p->kopts[1], sizeof(p->kopts[1]), "%s -DSBP_COEF=float", p->kopts[0]));
   PetscFunctionReturn(0);
 }
@@ -853,8 +853,8 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->split       = p->split;
   c->split_min   = p->split_min;
   c->inner_rows  = p->inner_rows;
-  c->pair_wg[0]  = p->pair_wg[0];
-  c->pair_wg[1]  = p->pair_wg[1];
+  c->pass_wg[0]  = p->pass_wg[0];
+  c->pass_wg[1]  = p->pass_wg[1];
   c->backend     = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
   PetscCall(DMCoarsen(p->da, comm, &c->da));
   PetscCall(SbpProblemSetUp(c));
