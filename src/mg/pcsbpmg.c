@@ -255,7 +255,7 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
       if (fine->use_device) PetscCall(SbpmgCLIsGPU(fine->cl, &gpu));
       if (!sb->inline_diag_set) sb->inline_diag = gpu;
       if (!sb->coef_fp32_set) sb->coef_fp32 = gpu;
-      if (!sb->pass_set) sb->pass = gpu ? 3 : 1;
+      if (!sb->pass_set) sb->pass = gpu ? 2 : 1;
     }
     L = sb->nlevels;
     PetscCall(PCMGSetLevels(pc, L, NULL));
@@ -587,7 +587,7 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 .  -pc_sbpmg_block_max <n>         - device levels of at most n nodes run all their sweeps in one launch of one work-group (default 0: slower on an H200 and on
 PoCL)
 -  -pc_sbpmg_sweeps_per_pass <m>  - device levels with an interior/rim split (-sbp_split_min) run m = 1, 2 or 3 sweeps per pass over the data
-(work-group -sbp_pass_wg; default: 3 on a GPU, 1 elsewhere)
+(work-group -sbp_pass_wg; default: 2 on a GPU, 1 elsewhere)
 
    Level: beginner
 
