@@ -1449,6 +1449,7 @@ static void test_device_per_rank(void **state)
     SbpmgCL cl;
     FILE   *saved = PETSC_STDOUT, *tmp = NULL;
     char    text[8192] = "";
+    int     ndev;
 
     if (rank == 0) {
       tmp = tmpfile();
@@ -1463,7 +1464,8 @@ static void test_device_per_rank(void **state)
     SbpmgTestSetOption("-cl_device", NULL);
     SbpmgTestSetOption("-cl_device_per_rank", NULL);
     PETSC_STDOUT = saved;
-    assert_int_equal(cl->device_index, 0);
+    ndev         = (int)cl->ndev; /* devices of the chosen kind: rank r takes r mod ndev by default */
+    assert_int_equal(cl->device_index, mode == 0 ? rank % ndev : 0);
     if (rank == 0) {
       size_t len;
       rewind(tmp);
@@ -1473,10 +1475,10 @@ static void test_device_per_rank(void **state)
       for (PetscMPIInt p = 0; p < size; p++) {
         char want[512];
         if (mode == 0)
-          snprintf(want, sizeof(want), "[%d] sbpmg OpenCL device 0 of 1: %s (node-local rank %d of %d, one device per node-local rank)", p, cl->device_name, p,
-                   size);
+          snprintf(want, sizeof(want), "[%d] sbpmg OpenCL device %d of %d: %s (node-local rank %d of %d, one device per node-local rank)", p, p % ndev, ndev,
+                   cl->device_name, p, size);
         else
-          snprintf(want, sizeof(want), "[%d] sbpmg OpenCL device 0 of 1: %s (node-local rank 0 of 1, %s)", p, cl->device_name,
+          snprintf(want, sizeof(want), "[%d] sbpmg OpenCL device 0 of %d: %s (node-local rank 0 of 1, %s)", p, ndev, cl->device_name,
                    mode == 1 ? "-cl_device" : "-cl_device_per_rank false");
         if (!strstr(text, want)) fail_msg("-cl_view output lacks \"%s\":\n%s", want, text);
       }

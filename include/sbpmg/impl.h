@@ -54,6 +54,7 @@ struct _n_SbpmgCL {
   cl_device_type         type;
   char                   platform_name[256], device_name[256], device_version[128], driver_version[128];
   PetscInt               platform_index, device_index;
+  PetscInt               ndev; /* devices of the requested kind (over the platforms searched): rank r takes r mod ndev by default */
   PetscBool              fp64;
   cl_uint                compute_units;
   size_t                 max_work_group_size;

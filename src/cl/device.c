@@ -336,6 +336,7 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   /* On any failure below the partially built context is released before the error propagates. */
   {
     PetscErrorCode ierr = SbpmgCLSelectDevice(cl, type, platform, device, &ndev);
+    cl->ndev            = ndev;
     if (!ierr) ierr = SbpmgCLQueryDevice(cl);
     if (!ierr) ierr = SbpmgCLCreateQueue(cl);
     if (ierr) {
