@@ -325,9 +325,23 @@ static void test_build_options(void **state)
   EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k), PETSC_ERR_LIB, "-DSELFTEST_T=no_such_type\"; build log:");
   PCALL(SbpmgCLDestroy(&cl));
   SbpmgTestSetOption("-cl_build_options", " -DSBPMG_TEST_EXTRA=1");
+  SbpmgTestSetOption("-cl_build_log", "1");
   PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
   SbpmgTestSetOption("-cl_build_options", NULL);
-  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
+  SbpmgTestSetOption("-cl_build_log", NULL);
+  { /* -cl_build_log prints the log (or "empty") of each program built, with its options */
+    FILE *saved = PETSC_STDOUT, *tmp = tmpfile();
+    char  text[4096] = "";
+    assert_non_null(tmp);
+    PETSC_STDOUT = tmp;
+    PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
+    PETSC_STDOUT = saved;
+    rewind(tmp);
+    text[fread(text, 1, sizeof(text) - 1, tmp)] = 0;
+    fclose(tmp);
+    if (!strstr(text, "sbpmg OpenCL build log of kernels/selftest.cl (options \"") || !strstr(text, "-DSBPMG_TEST_EXTRA=1\")"))
+      fail_msg("-cl_build_log printed \"%s\"", text);
+  }
   for (int i = 0; i < n; i++) {
     x[i] = i;
     y[i] = 1;

@@ -117,10 +117,23 @@ static PetscErrorCode SbpmgCLFindProgram(SbpmgCL cl, const char name[], const ch
   PetscFunctionReturn(0);
 }
 
-/* Build; on failure release the program and raise an error carrying the compiler's log. */
+/* The compiler's log of a program (an empty string when there is none); free with PetscFree(). */
+static PetscErrorCode SbpmgCLGetBuildLog(SbpmgCL cl, cl_program program, char **log)
+{
+  size_t loglen = 0;
+
+  PetscFunctionBegin;
+  (void)clGetProgramBuildInfo(program, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
+  PetscCall(PetscCalloc1(loglen + 1, log));
+  if (loglen > 0) (void)clGetProgramBuildInfo(program, cl->device, CL_PROGRAM_BUILD_LOG, loglen, *log, NULL);
+  PetscFunctionReturn(0);
+}
+
+/* Build; on failure release the program and raise an error carrying the compiler's log. With -cl_build_log, print the log. */
 static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char source[], const char options[], cl_program *program)
 {
   cl_int err;
+  char  *full;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SBPMG_CLBuild, 0, 0, 0, 0));
@@ -128,18 +141,11 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
   PetscCallCL(err);
   err = clBuildProgram(*program, 1, &cl->device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
-    char   log[2048] = "";
-    size_t loglen    = 0;
+    char log[2048] = "";
 
-    (void)clGetProgramBuildInfo(*program, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
-    if (loglen > 0) {
-      char *full;
-      PetscCall(PetscMalloc1(loglen + 1, &full));
-      (void)clGetProgramBuildInfo(*program, cl->device, CL_PROGRAM_BUILD_LOG, loglen, full, NULL);
-      full[loglen] = 0;
-      PetscCall(PetscStrncpy(log, full, sizeof(log)));
-      PetscCall(PetscFree(full));
-    }
+    PetscCall(SbpmgCLGetBuildLog(cl, *program, &full));
+    PetscCall(PetscStrncpy(log, full, sizeof(log)));
+    PetscCall(PetscFree(full));
     (void)clReleaseProgram(*program);
     *program = NULL;
     PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
@@ -147,17 +153,10 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
             SbpmgCLErrorName(err), cl->device_name, options, log);
   }
   if (cl->build_log) {
-    size_t loglen = 0;
-    (void)clGetProgramBuildInfo(*program, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
-    if (loglen > 1) {
-      char *full;
-      PetscCall(PetscMalloc1(loglen + 1, &full));
-      (void)clGetProgramBuildInfo(*program, cl->device, CL_PROGRAM_BUILD_LOG, loglen, full, NULL);
-      full[loglen] = 0;
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "sbpmg OpenCL build log of kernels/%s.cl (options \"%s\"):\n%s\n", name, options, full));
-      PetscCall(PetscFree(full));
-    } else
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "sbpmg OpenCL build log of kernels/%s.cl (options \"%s\"): empty\n", name, options));
+    PetscCall(SbpmgCLGetBuildLog(cl, *program, &full));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "sbpmg OpenCL build log of kernels/%s.cl (options \"%s\"):%s%s\n", name, options,
+                          full[0] && full[1] ? "\n" : " empty", full[0] && full[1] ? full : ""));
+    PetscCall(PetscFree(full));
   }
   PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
   PetscFunctionReturn(0);
