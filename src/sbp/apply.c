@@ -178,7 +178,7 @@ PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, 
 
 /*@C
    SbpProblemLaunchBox - SbpProblemLaunchRegion() with another box of owned nodes in place of the interior box (ilo, jlo, ihi, jhi;
-   empty as SbpProblemComputeInteriorBox() leaves it): the two-sweep smoother runs its single sweeps over the rim of a smaller box.
+   empty as SbpProblemComputeInteriorBox() leaves it): the smoother of several sweeps per pass runs its single sweeps over the rim of a smaller box.
 
    Not collective
 

@@ -297,7 +297,7 @@ PetscErrorCode SbpProblemSetKernelShape(SbpProblem p, PetscInt split_min, PetscI
 PetscErrorCode SbpProblemSetPassTile(SbpProblem p, PetscInt tx, PetscInt ty)
 {
   PetscFunctionBegin;
-  PetscCall(SbpProblemCheckNotSetUp(p, "the two-sweep tile"));
+  PetscCall(SbpProblemCheckNotSetUp(p, "the work-group of the smoothing passes"));
   PetscCheck(tx >= 3 && ty >= 3 && tx <= 1024 && ty <= 1024, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
              "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pass_wg): each side must be in 3..1024 (a tile and its ring)", tx, ty);
   p->pass_wg[0] = tx;
