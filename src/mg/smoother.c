@@ -411,8 +411,9 @@ static PetscErrorCode SbpmgSmootherBlockDevice(PC_SbpmgSmoother *s, Vec x, Vec b
   PetscFunctionReturn(0);
 }
 
-/* its device sweeps two per pass (an odd count starts with a single sweep, the cheaper one from a zero guess) over four buffers:
-   x, xw, xw2, xw3. A pass reads x_k and x_{k-1} and writes the two buffers holding neither; the result is swapped into x. */
+/* its device sweeps, m = pass_on per pass (a remainder of its / m comes first: a single sweep, the cheaper one from a zero guess, or
+   a pass of two), over m + 2 buffers: x, xw and xp[]. A pass reads x_k and x_{k-1} and writes m buffers holding neither; the result
+   is swapped into x. */
 static PetscErrorCode SbpmgSmootherPasses(PC_SbpmgSmoother *s, Vec x, Vec b, PetscInt its, PetscBool guesszero, const PetscReal c[])
 {
   Vec      buf[5] = {x, s->xw, s->xp[0], s->xp[1], s->xp[2]};
