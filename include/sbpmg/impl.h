@@ -81,6 +81,8 @@ PETSC_EXTERN PetscErrorCode SbpmgCLGetProgram(SbpmgCL, const char[], const char[
 PETSC_EXTERN PetscErrorCode SbpmgCLGetProfile(SbpmgCL, const char[], PetscInt *, PetscReal *);
 PETSC_EXTERN PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL, cl_mem_flags, size_t, cl_mem *);
 PETSC_EXTERN PetscErrorCode SbpmgCLReleaseBuffer(SbpmgCL, cl_mem *);
+PETSC_EXTERN PetscErrorCode SbpmgCLCreateStaging(SbpmgCL, size_t, cl_mem *, void **);
+PETSC_EXTERN PetscErrorCode SbpmgCLDestroyStaging(SbpmgCL, cl_mem *, void **);
 PETSC_EXTERN PetscErrorCode SbpmgCLWriteBuffer(SbpmgCL, cl_mem, size_t, size_t, const void *);
 PETSC_EXTERN PetscErrorCode SbpmgCLReadBuffer(SbpmgCL, cl_mem, size_t, size_t, void *);
 PETSC_EXTERN PetscErrorCode SbpmgCLFillBuffer(SbpmgCL, cl_mem, const void *, size_t, size_t, size_t);
@@ -135,7 +137,8 @@ struct _n_SbpHalo {
   cl_mem       patch;              /* the ghosted patch, gxm x gym, r fastest */
   cl_mem       sidx, ridx;         /* owned-block index of each value sent; patch index of each value received (int) */
   cl_mem       sbuf, rbuf;         /* the strips on the device */
-  PetscScalar *hs, *hr;            /* and on the host */
+  PetscScalar *hs, *hr;            /* and on the host, in staging memory (SbpmgCLCreateStaging) */
+  cl_mem       stage;              /* ... which this buffer maps */
   MPI_Request  req[16];
   PetscBool    inflight;
   cl_kernel    kpack, kunpack; /* looked up at the first exchange, owned by the program cache */
@@ -315,7 +318,8 @@ struct _p_Acoustic {
   PetscMPIInt tag;
   PetscInt    zs, nl[3], *zstart; /* nl: local sizes; zstart[r]: first plane of rank r (size + 1 entries) */
   PetscInt    zedge[2];           /* planes [0, zedge[0]) and [zedge[1], nl[2]) are sent; [zedge[0], zedge[1]) overlap */
-  float      *xbuf;               /* device backend on several ranks: 2 send and 2 receive buffers of 4 planes */
+  float      *xbuf;               /* device backend on several ranks: 2 send and 2 receive buffers of 4 planes, in staging memory */
+  cl_mem      xstage;             /* ... which this buffer maps (SbpmgCLCreateStaging) */
   /* device */
   SbpmgCL   cl;
   cl_mem    du, dv, dvp, dphi, deta;

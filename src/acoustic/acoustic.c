@@ -886,7 +886,11 @@ static PetscErrorCode AcousticSetUpDevice(Acoustic ac, const PetscReal *velfield
       PetscCall(AcousticLaunch3D(ac, k, g, NULL));
     }
   }
-  if (ac->size > 1) PetscCall(PetscMalloc1(16 * ac->pxy, &ac->xbuf));
+  if (ac->size > 1) {
+    void *ptr;
+    PetscCall(SbpmgCLCreateStaging(ac->cl, 16 * (size_t)ac->pxy * sizeof(float), &ac->xstage, &ptr));
+    ac->xbuf = (float *)ptr;
+  }
   PetscCall(AcousticSetUpKernels_Private(ac));
   PetscCall(SbpmgCLFinish(ac->cl));
   PetscFunctionReturn(0);
@@ -1066,7 +1070,7 @@ PetscErrorCode AcousticSetUp(Acoustic ac)
       PetscCall(PetscFree(velfield));
       SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
               "PML width -ac_ndamp %" PetscInt_FMT " is too thin: the damping at the PML corners, eta dt = %.3f, exceeds %.3f (= 2 + 2 sqrt(2)), beyond which "
-                                                   "the leapfrog PML update grows; use a wider layer (or -ac_ndamp 0)",
+              "the leapfrog PML update grows; use a wider layer (or -ac_ndamp 0)",
               ac->ndamp, (double)e, (double)emax);
     }
   }
@@ -1499,6 +1503,11 @@ PetscErrorCode AcousticDestroy(Acoustic *ac)
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->dphi));
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->deta));
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->dtab));
+    {
+      void *ptr = (*ac)->xbuf;
+      PetscCall(SbpmgCLDestroyStaging((*ac)->cl, &(*ac)->xstage, &ptr));
+      (*ac)->xbuf = NULL;
+    }
     PetscCall(SbpmgCLDestroy(&(*ac)->cl));
   }
   PetscCall(PetscFree((*ac)->hu));
@@ -1508,7 +1517,6 @@ PetscErrorCode AcousticDestroy(Acoustic *ac)
   PetscCall(PetscFree((*ac)->heta));
   PetscCall(PetscFree((*ac)->velarray));
   PetscCall(PetscFree((*ac)->zstart));
-  PetscCall(PetscFree((*ac)->xbuf));
   PetscCall(PetscHeaderDestroy(ac));
   PetscFunctionReturn(0);
 }

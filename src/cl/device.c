@@ -626,6 +626,51 @@ PetscErrorCode SbpmgCLReleaseBuffer(SbpmgCL cl, cl_mem *mem)
   PetscFunctionReturn(0);
 }
 
+/*@C
+   SbpmgCLCreateStaging - Host memory for the transfers of a ghost exchange, allocated by the OpenCL runtime
+   (CL_MEM_ALLOC_HOST_PTR) and mapped until SbpmgCLDestroyStaging(): NVIDIA's OpenCL pins it, so reads and writes of other
+   buffers into it go at the copy engine's rate, where pageable memory goes through the driver's bounce buffer. Counted with the
+   context's buffers.
+
+   Not collective
+
+   Level: developer
+
+.seealso: `SbpmgCLDestroyStaging()`, `SbpmgCLReadBuffer()`, `SbpmgCLWriteBuffer()`
+@*/
+PetscErrorCode SbpmgCLCreateStaging(SbpmgCL cl, size_t bytes, cl_mem *mem, void **ptr)
+{
+  cl_int err;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, mem));
+  *ptr = clEnqueueMapBuffer(cl->queue, *mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes ? bytes : 1, 0, NULL, NULL, &err);
+  if (err != CL_SUCCESS) {
+    PetscCall(SbpmgCLReleaseBuffer(cl, mem));
+    *ptr = NULL;
+    PetscCallCL(err);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLDestroyStaging - Unmap and release the memory of SbpmgCLCreateStaging(); nothing when mem is NULL.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpmgCLDestroyStaging(SbpmgCL cl, cl_mem *mem, void **ptr)
+{
+  PetscFunctionBegin;
+  if (!*mem) PetscFunctionReturn(0);
+  PetscCallCL(clEnqueueUnmapMemObject(cl->queue, *mem, *ptr, 0, NULL, NULL));
+  PetscCallCL(clFinish(cl->queue));
+  *ptr = NULL;
+  PetscCall(SbpmgCLReleaseBuffer(cl, mem));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SbpmgCLWriteBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, const void *host)
 {
   PetscFunctionBegin;

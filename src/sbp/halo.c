@@ -117,7 +117,12 @@ PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, SbpHalo *halo)
   PetscCall(SbpmgCLWriteBuffer(cl, h->sidx, 0, (size_t)nsend * sizeof(int), sidx));
   PetscCall(SbpmgCLWriteBuffer(cl, h->ridx, 0, (size_t)nrecv * sizeof(int), ridx));
   PetscCall(PetscFree2(sidx, ridx));
-  PetscCall(PetscMalloc2(PetscMax(nsend, 1), &h->hs, PetscMax(nrecv, 1), &h->hr));
+  {
+    void *ptr;
+    PetscCall(SbpmgCLCreateStaging(cl, (size_t)(nsend + nrecv) * sizeof(PetscScalar), &h->stage, &ptr));
+    h->hs = (PetscScalar *)ptr;
+    h->hr = h->hs + nsend;
+  }
   *halo = h;
   PetscFunctionReturn(0);
 }
@@ -146,8 +151,12 @@ PetscErrorCode SbpHaloDestroy(SbpHalo *halo)
   PetscCall(SbpmgCLReleaseBuffer(h->cl, &h->ridx));
   PetscCall(SbpmgCLReleaseBuffer(h->cl, &h->sbuf));
   PetscCall(SbpmgCLReleaseBuffer(h->cl, &h->rbuf));
+  {
+    void *ptr = h->hs;
+    PetscCall(SbpmgCLDestroyStaging(h->cl, &h->stage, &ptr));
+    h->hs = h->hr = NULL;
+  }
   PetscCall(SbpmgCLDestroy(&h->cl));
-  PetscCall(PetscFree2(h->hs, h->hr));
   PetscCall(PetscFree(h));
   PetscFunctionReturn(0);
 }
