@@ -263,6 +263,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemApplyDevice(SbpProblem, Vec, Vec, PetscRea
 typedef enum { SBP_REGION_ALL, SBP_REGION_INTERIOR, SBP_REGION_RIM } SbpRegion;
 PETSC_EXTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uint, SbpRegion);
 PETSC_EXTERN PetscErrorCode SbpProblemLaunchBox(SbpProblem, cl_kernel, cl_uint, SbpRegion, const PetscInt[4]);
+PETSC_EXTERN void           SbpProblemPatchBoxes(SbpProblem, cl_int4 *, cl_int4 *);
 
 /* ================================================================ multigrid (src/mg) */
 PETSC_EXTERN PetscErrorCode PCCreate_SBPMGSmoother(PC);

@@ -245,11 +245,11 @@ static PetscErrorCode SbpmgSmootherPassDevice(PC_SbpmgSmoother *s, PetscInt m, V
   PetscBool readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
   PetscInt *core     = s->core[m - 2];
   size_t    local[2] = {(size_t)p->pass_wg[0], (size_t)p->pass_wg[1]}, global[2]; /* a tile of (wg - 2(m-1)) nodes per work-group in each direction */
-  cl_int4   gh = {{(cl_int)p->gxs, (cl_int)p->gys, (cl_int)p->gxm, (cl_int)p->gym}}, own = {{(cl_int)p->xs, (cl_int)p->ys, (cl_int)p->xm, (cl_int)p->ym}},
-          in   = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
-          cbox = {{(cl_int)core[0], (cl_int)core[1], (cl_int)core[2], (cl_int)core[3]}};
+  cl_int4   gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
+                   cbox = {{(cl_int)core[0], (cl_int)core[1], (cl_int)core[2], (cl_int)core[3]}};
 
   PetscFunctionBegin;
+  SbpProblemPatchBoxes(p, &gh, &own);
   for (int d = 0; d < 2; d++) {
     PetscInt tile = p->pass_wg[d] - 2 * (m - 1);
     global[d]     = (size_t)((PetscMax(core[d + 2] - core[d] + 1, 0) + tile - 1) / tile) * local[d];

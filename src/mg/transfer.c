@@ -56,14 +56,8 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, 
     PetscCall(VecOpenCLGetBuffer(y, &yb));
   else
     PetscCall(VecOpenCLGetBufferWrite(y, &yb));
-  gh.s[0]  = (cl_int)in->gxs;
-  gh.s[1]  = (cl_int)in->gys;
-  gh.s[2]  = (cl_int)in->gxm;
-  gh.s[3]  = (cl_int)in->gym;
-  own.s[0] = (cl_int)out->xs;
-  own.s[1] = (cl_int)out->ys;
-  own.s[2] = (cl_int)out->xm;
-  own.s[3] = (cl_int)out->ym;
+  SbpProblemPatchBoxes(in, &gh, NULL);
+  SbpProblemPatchBoxes(out, NULL, &own);
   if (prolong)
     PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(cl_mem), &in->halo->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
   else

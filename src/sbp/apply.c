@@ -158,6 +158,24 @@ PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem p, PetscBool single, c
   PetscFunctionReturn(0);
 }
 
+/* The kernels' int4 arguments of a rank's layout: the ghosted patch (gxs, gys, gxm, gym) and the owned block (xs, ys, xm, ym);
+   either may be NULL. */
+void SbpProblemPatchBoxes(SbpProblem p, cl_int4 *gh, cl_int4 *own)
+{
+  if (gh) {
+    gh->s[0] = (cl_int)p->gxs;
+    gh->s[1] = (cl_int)p->gys;
+    gh->s[2] = (cl_int)p->gxm;
+    gh->s[3] = (cl_int)p->gym;
+  }
+  if (own) {
+    own->s[0] = (cl_int)p->xs;
+    own->s[1] = (cl_int)p->ys;
+    own->s[2] = (cl_int)p->xm;
+    own->s[3] = (cl_int)p->ym;
+  }
+}
+
 /*@C
    SbpProblemLaunchRegion - Launch a kernel of the multi-rank path (kernels/sbp.cl, "the multi-rank path") over a region of the
    owned nodes: set its last four arguments, from index first on (the ghosted patch, the owned block, the interior box, the
@@ -191,14 +209,7 @@ PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, Sbp
   size_t  ni = (size_t)PetscMax(box[2] - box[0] + 1, 0), nj = (size_t)PetscMax(box[3] - box[1] + 1, 0);
 
   PetscFunctionBegin;
-  gh.s[0]  = (cl_int)p->gxs;
-  gh.s[1]  = (cl_int)p->gys;
-  gh.s[2]  = (cl_int)p->gxm;
-  gh.s[3]  = (cl_int)p->gym;
-  own.s[0] = (cl_int)p->xs;
-  own.s[1] = (cl_int)p->ys;
-  own.s[2] = (cl_int)p->xm;
-  own.s[3] = (cl_int)p->ym;
+  SbpProblemPatchBoxes(p, &gh, &own);
   for (int d = 0; d < 4; d++) in.s[d] = (cl_int)box[d];
   PetscCall(SbpmgCLSetArgs(k, first, 4, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(int), &mode));
   switch (region) {
