@@ -46,15 +46,21 @@ MG_FN mg_real mg_restrict_point(const int ic, const int jc, const int Nr, const 
 }
 
 #ifdef __OPENCL_VERSION__
-/* y_f = (add ? y_f : 0) + P x_c over the fine grid (Nr x Ns intervals). */
+/* y_f = (add ? y_f : 0) + P x_c over the fine grid (Nr x Ns intervals, Nr even). A work-item takes the nodes 2I and 2I + 1 of row j:
+   the parity of each is then known, so no warp runs more than one branch of mg_prolong_point, and the coarse values they share are
+   loaded once. A range of (Nr/2 + 1) x (Ns + 1). */
 __kernel void mg_prolong(const int Nr, const int Ns, __global const mg_real *xc, const int add, __global mg_real *yf)
 {
-  const int i = get_global_id(0), j = get_global_id(1);
+  const int i = 2 * (int)get_global_id(0), j = get_global_id(1);
   if (i > Nr || j > Ns) return;
   {
-    const long    k = i + (long)(Nr + 1) * j;
-    const mg_real v = mg_prolong_point(i, j, xc, 0, 0, Nr / 2 + 1);
-    yf[k]           = add ? yf[k] + v : v;
+    const long    k  = i + (long)(Nr + 1) * j;
+    const mg_real v0 = mg_prolong_point(i, j, xc, 0, 0, Nr / 2 + 1);
+    if (i < Nr) {
+      const mg_real v1 = mg_prolong_point(i + 1, j, xc, 0, 0, Nr / 2 + 1);
+      yf[k + 1]        = add ? yf[k + 1] + v1 : v1;
+    }
+    yf[k] = add ? yf[k] + v0 : v0;
   }
 }
 

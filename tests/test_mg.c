@@ -2,6 +2,7 @@
    the direct solve, PCMG options, bad input. */
 #include "harness.h"
 #include <petsc/private/pcmgimpl.h>
+#include <unistd.h>
 
 static const char help[] = "Tests of the sbpmg preconditioner (src/mg).\n";
 
@@ -255,6 +256,7 @@ static void setup_solver(SbpProblem p, const char *smoother, Mat *A, KSP *ksp)
   PCALL(KSPSetTolerances(*ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 200));
   PCALL(KSPGetPC(*ksp, &pc));
   PCALL(PCSetType(pc, PCSBPMG));
+  PCALL(PCSBPMGSetCoarseSize(pc, 32)); /* several levels on these small grids on every device (a GPU's default is 129) */
   if (smoother) {
     PetscInt idx;
     PCALL(SbpmgParseChoice("smoother", smoother, PCSBPMGSmootherTypes, &idx));
@@ -715,6 +717,76 @@ static void test_pcmg_options(void **state)
   }
 }
 
+/* ---------------------------------------------------------------- the coarse level */
+
+/* CHOLMOD's factor type (Common.supernodal: 0 simplicial, 1 automatic, 2 supernodal) as the factor's view prints it */
+static int cholmod_supernodal(KSP ksp)
+{
+  PC          pc, cpc;
+  KSP         cksp;
+  Mat         F;
+  PetscViewer v;
+  char        path[] = "/tmp/sbpmg-test-cholmod-XXXXXX", line[512];
+  int         fd, value = -1;
+  FILE       *fp;
+
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCMGGetCoarseSolve(pc, &cksp));
+  PCALL(KSPGetPC(cksp, &cpc));
+  PCALL(PCFactorGetMatrix(cpc, &F));
+  fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  PCALL(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v));
+  PCALL(PetscViewerPushFormat(v, PETSC_VIEWER_ASCII_INFO));
+  PCALL(MatView(F, v));
+  PCALL(PetscViewerPopFormat(v));
+  PCALL(PetscViewerDestroy(&v));
+  fp = fopen(path, "r");
+  assert_non_null(fp);
+  while (fgets(line, sizeof(line), fp)) {
+    const char *c = strstr(line, "Common.supernodal ");
+    if (c) value = atoi(c + strlen("Common.supernodal "));
+  }
+  fclose(fp);
+  remove(path);
+  return value;
+}
+
+/* The default coarse size (129 points per side on a GPU, 32 elsewhere) decides the levels of a 256^2 grid; the coarse solve takes
+   CHOLMOD's simplicial factor unless the options name another, and the option set for it is gone after the set-up. */
+static void test_coarse_defaults(void **state)
+{
+  SbpProblem p = make_problem(256, 256, SBP_BACKEND_DEVICE);
+  Mat        A;
+  KSP        ksp;
+  PC         pc;
+  PetscBool  gpu, set;
+  PetscInt   levels;
+
+  PCALL(SbpmgCLIsGPU(p->cl, &gpu));
+  PCALL(SbpProblemCreateOperator(p, &A));
+  for (int user = 0; user < 2; user++) {
+    PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
+    PCALL(KSPSetOperators(ksp, A, A));
+    PCALL(KSPGetPC(ksp, &pc));
+    PCALL(PCSetType(pc, PCSBPMG));
+    if (user) SbpmgTestSetOption("-mg_coarse_mat_cholmod_factor", "SUPERNODAL");
+    PCALL(KSPSetFromOptions(ksp));
+    PCALL(KSPSetUp(ksp));
+    PCALL(PCSBPMGGetLevels(pc, &levels));
+    print_message("  %s, %s factor: %d levels, Common.supernodal %d\n", gpu ? "GPU" : "CPU", user ? "user's" : "default", (int)levels, cholmod_supernodal(ksp));
+    assert_int_equal(levels, gpu ? 2 : 5); /* 257 -> 129 points, or 257 -> 129 -> 65 -> 33 -> 17 */
+    assert_int_equal(cholmod_supernodal(ksp), user ? 2 : 0);
+    PCALL(PetscOptionsHasName(NULL, NULL, "-mg_coarse_mat_cholmod_factor", &set));
+    assert_int_equal(set, user ? PETSC_TRUE : PETSC_FALSE);
+    if (user) SbpmgTestSetOption("-mg_coarse_mat_cholmod_factor", NULL);
+    PCALL(KSPDestroy(&ksp));
+  }
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+}
+
 /* ---------------------------------------------------------------- bad input */
 
 static void test_bad_input(void **state)
@@ -782,6 +854,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mesh_independence),      cmocka_unit_test(test_other_smoothers),   cmocka_unit_test(test_device_matches_host),
     cmocka_unit_test(test_device_unsplit),         cmocka_unit_test(test_pcmg_options),      cmocka_unit_test(test_bad_input),
     cmocka_unit_test(test_coef_precision),         cmocka_unit_test(test_inline_reciprocal), cmocka_unit_test(test_pass_sweeps),
+    cmocka_unit_test(test_coarse_defaults),
 };
 
 SBPMG_TEST_MAIN(help, tests)

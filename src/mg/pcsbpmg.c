@@ -9,7 +9,9 @@ typedef struct {
   /* options */
   PetscInt            levels_req; /* 0: choose from coarse_size */
   PetscInt            coarse_size;
-  PetscBool           coarse_size_set; /* given by the user: an error if the decomposition cannot reach it */
+  PetscBool           coarse_size_set;  /* given by the user: an error if the decomposition cannot reach it */
+  PetscInt            coarse_used;      /* the coarse size of the hierarchy: the user's, else 129 on a GPU and coarse_size elsewhere */
+  char                cholmod_opt[256]; /* the option naming CHOLMOD's simplicial factor, set for the coarse set-up only (empty: none) */
   PCSBPMGSmootherType smoother;
   PetscInt            nu_pre, nu_post, eig_its;
   PetscReal           nu_growth;                    /* sweeps multiply by this per level below the finest (a variable V-cycle) */
@@ -93,19 +95,19 @@ static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, P
     PetscInt L = 1;
     Nr         = fine->Nr;
     Ns         = fine->Ns;
-    while (PetscMax(Nr, Ns) + 1 > sb->coarse_size && L < dist) {
+    while (PetscMax(Nr, Ns) + 1 > sb->coarse_used && L < dist) {
       Nr /= 2;
       Ns /= 2;
       L++;
     }
-    if (PetscMax(Nr, Ns) + 1 > sb->coarse_size && L < possible) { /* stopped by the decomposition, not by the sizes */
+    if (PetscMax(Nr, Ns) + 1 > sb->coarse_used && L < possible) { /* stopped by the decomposition, not by the sizes */
       PetscCheck(!sb->coarse_size_set, comm, PETSC_ERR_ARG_OUTOFRANGE,
                  "-pc_sbpmg_coarse_size %" PetscInt_FMT " cannot be reached on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT
                  "): the coarsest distributable level of the %" PetscInt_FMT " x %" PetscInt_FMT " grid is %" PetscInt_FMT " x %" PetscInt_FMT
                  " (%" PetscInt_FMT " levels), since %s; use fewer ranks or a larger -pc_sbpmg_coarse_size",
                  sb->coarse_size, size, m, n, fine->Nr, fine->Ns, Nr, Ns, L, why);
       PetscCall(
-          PetscInfo(pc, "Coarsest level %" PetscInt_FMT " x %" PetscInt_FMT " (above the coarse size %" PetscInt_FMT "): %s\n", Nr, Ns, sb->coarse_size, why));
+          PetscInfo(pc, "Coarsest level %" PetscInt_FMT " x %" PetscInt_FMT " (above the coarse size %" PetscInt_FMT "): %s\n", Nr, Ns, sb->coarse_used, why));
     }
     *nlevels = L;
   }
@@ -169,6 +171,23 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscFunctionReturn(0);
 }
 
+/* CHOLMOD's simplicial factor for the coarse solve unless the options name one: with the reference BLAS of Debian's PETSc, its solve
+   on a 129^2 coarse grid takes half the time of the supernodal one (docs/performance.md, fourth pass). CHOLMOD reads its settings
+   only from the options database when the factor is created, so the option is set for the set-up and removed after it. */
+static PetscErrorCode PCSBPMGDefaultCholmodFactor(PC_SBPMG *sb, PC fpc)
+{
+  const char *prefix;
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOptionsPrefix(fpc, &prefix));
+  PetscCall(PetscOptionsHasName(((PetscObject)fpc)->options, prefix, "-mat_cholmod_factor", &set));
+  if (set) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(sb->cholmod_opt, sizeof(sb->cholmod_opt), "-%smat_cholmod_factor", prefix ? prefix : ""));
+  PetscCall(PetscOptionsSetValue(((PetscObject)fpc)->options, sb->cholmod_opt, "SIMPLICIAL"));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
 {
   KSP         ksp;
@@ -184,6 +203,7 @@ static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
   if (size == 1) {
     PetscCall(PCSetType(cpc, PCCHOLESKY));
     PetscCall(PCFactorSetMatSolverType(cpc, MATSOLVERCHOLMOD));
+    PetscCall(PCSBPMGDefaultCholmodFactor(sb, cpc));
   } else {
     KSP inner;
     PC  ipc;
@@ -193,6 +213,7 @@ static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
     PetscCall(KSPGetPC(inner, &ipc));
     PetscCall(PCSetType(ipc, PCCHOLESKY));
     PetscCall(PCFactorSetMatSolverType(ipc, MATSOLVERCHOLMOD));
+    PetscCall(PCSBPMGDefaultCholmodFactor(sb, ipc));
   }
   if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
@@ -249,14 +270,16 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
   if (!(sb->nlevels && sb->problems[0] == fine)) {
     PetscCall(PetscLogEventBegin(SBPMG_MGSetUp, pc, 0, 0, 0));
     PetscCall(PCSBPMGResetHierarchy(sb));
-    PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
-    { /* defaults measured on an H200 (docs/performance.md); on a CPU device (PoCL) the other way is faster */
+    { /* defaults measured on an H200 (docs/performance.md); on a CPU device (PoCL) the other way is faster. A 129^2 coarse grid: 7
+         CG iterations instead of 9, and the levels it removes cost a GPU more (launch-bound sweeps) than the larger CHOLMOD solve */
       PetscBool gpu = PETSC_FALSE;
       if (fine->use_device) PetscCall(SbpmgCLIsGPU(fine->cl, &gpu));
       if (!sb->inline_diag_set) sb->inline_diag = gpu;
       if (!sb->coef_fp32_set) sb->coef_fp32 = gpu;
       if (!sb->pass_set) sb->pass = gpu ? 2 : 1;
+      sb->coarse_used = sb->coarse_size_set || !gpu ? sb->coarse_size : 129;
     }
+    PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
     L = sb->nlevels;
     PetscCall(PCMGSetLevels(pc, L, NULL));
     PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_NONE));
@@ -283,6 +306,10 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
     PetscCall(PetscLogEventEnd(SBPMG_MGSetUp, pc, 0, 0, 0));
   }
   PetscCall((*sb->mg_setup)(pc));
+  if (sb->cholmod_opt[0]) { /* the coarse factor exists now */
+    PetscCall(PetscOptionsClearValue(((PetscObject)pc)->options, sb->cholmod_opt));
+    sb->cholmod_opt[0] = 0;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -304,8 +331,8 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   }
   {
     PetscBool set;
-    PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid", "PCSBPMGSetCoarseSize", sb->coarse_size,
-                              &sb->coarse_size, &set));
+    PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid (default: 129 on a GPU)", "PCSBPMGSetCoarseSize",
+                              sb->coarse_size, &sb->coarse_size, &set));
     if (set) sb->coarse_size_set = PETSC_TRUE;
   }
   PetscCall(PetscOptionsString("-pc_sbpmg_smoother", "Smoother: chebyshev|jacobi|richardson", "PCSBPMGSetSmoother", sb->smoother_opt, sb->smoother_opt,
@@ -366,7 +393,7 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
                                      " post-sweeps on the finest level, times %g per level below (at most %" PetscInt_FMT
                                      "), fused on the %s; coarse-size limit %" PetscInt_FMT " points per side\n",
                                      PCSBPMGSmootherTypes[sb->smoother], sb->nu_pre, sb->nu_post, (double)sb->nu_growth, sb->nu_max,
-                                     sb->nlevels && sb->problems[0]->use_device ? "device" : "host", sb->coarse_size));
+                                     sb->nlevels && sb->problems[0]->use_device ? "device" : "host", sb->coarse_used));
     if (sb->nlevels && sb->problems[0]->use_device) {
       const char *name;
       PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
@@ -492,7 +519,7 @@ PetscErrorCode PCSBPMGSetLevels(PC pc, PetscInt levels)
    PCSBPMGSetCoarseSize - Largest number of points per side of the coarsest grid when the number of levels is chosen automatically.
 
    Options Database Key:
-.  -pc_sbpmg_coarse_size <n> - default 32
+.  -pc_sbpmg_coarse_size <n> - default 129 on a GPU, 32 elsewhere
 
    Level: intermediate
 @*/
@@ -567,12 +594,13 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 
    The operator handed to the KSP must come from SbpProblemCreateOperator() (matrix-free) or SbpProblemCreateAssembledOperator().
    The levels re-discretise the problem on grids halved in both directions (spec-sbp-sat.md 8.1); transfers are bilinear
-   prolongation and its transpose (8.2-8.4); smoothers are fused device sweeps; the coarsest level is factored by CHOLMOD.
+   prolongation and its transpose (8.2-8.4); smoothers are fused device sweeps; the coarsest level is factored by CHOLMOD (its
+   simplicial factor unless -mg_coarse_mat_cholmod_factor says otherwise).
    This is a PCMG: every -pc_mg_* and -mg_levels_* / -mg_coarse_* option applies on top of the defaults below.
 
    Options Database Keys:
 +  -pc_sbpmg_levels <0>            - number of levels (0: automatic from -pc_sbpmg_coarse_size)
-.  -pc_sbpmg_coarse_size <32>      - largest number of points per side of the coarsest grid
+.  -pc_sbpmg_coarse_size <32>      - largest number of points per side of the coarsest grid (default: 129 on a GPU)
 .  -pc_sbpmg_smoother <chebyshev>  - chebyshev (on D^-1 A), jacobi (damped) or richardson (spec 8.6)
 .  -pc_sbpmg_nu <n>                - pre- and post-smoothing sweeps
 .  -pc_sbpmg_nu_pre <3>            - pre-smoothing sweeps on the finest level

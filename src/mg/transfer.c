@@ -95,7 +95,7 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x
   else
     PetscCall(VecOpenCLGetBufferWrite(y, &yb));
   PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &xb, sizeof(int), &iadd, sizeof(cl_mem), &yb));
-  global[0] = prolong ? (size_t)f->Nr + 1 : (size_t)f->Nr / 2 + 1;
+  global[0] = (size_t)f->Nr / 2 + 1; /* the prolongation takes two fine nodes per work-item along r */
   global[1] = prolong ? (size_t)f->Ns + 1 : (size_t)f->Ns / 2 + 1;
   PetscCall(SbpmgCLLaunch2D(f->cl, k, global, f->wg));
   PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
