@@ -344,6 +344,80 @@ static void test_deterministic(void **state)
   }
 }
 
+/* -ac_pml_queue: the PML launches in a second queue, concurrent with the inner one. For the merged and the per-region PML launches,
+   K steps (random fields, variable velocity, a source in the PML, so that it must wait for the PML launch) leave u, u_prev and phi
+   bit-identical to the one-queue run; every point is updated exactly once (and leaving out a region is noticed); the queue is
+   counted while the object lives and released with it. */
+static void test_pml_queue(void **state)
+{
+  const PetscInt nx = 45, ny = 37, nz = 31, nd = 6, K = 25;
+  PetscReal     *vel;
+
+  PCALL(PetscMalloc1(nx * ny * nz, &vel));
+  velocity_model(nx, ny, nz, vel);
+  for (PetscInt merge = 0; merge < 2; merge++) {
+    float       *f[2];
+    size_t       N = 0;
+    SbpmgCLStats before, during, after;
+
+    for (int queue = 0; queue < 2; queue++) {
+      Acoustic ac;
+      cl_mem   b[3];
+
+      create(&ac, nx, ny, nz, nd, ACOUSTIC_BACKEND_DEVICE);
+      PCALL(AcousticSetVelocityArray(ac, vel));
+      PCALL(AcousticSetMaxVelocity(ac, 0));
+      PCALL(AcousticSetSource(ac, 3, 17, 12)); /* x = 3 < ndamp: a PML point */
+      PCALL(AcousticSetSourceWavelet(ac, 60.0, 10.0));
+      PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+      PCALL(AcousticSetFused(ac, 0, merge));
+      PCALL(AcousticSetRowKernels(ac, 0));
+      SbpmgTestSetOption("-ac_pml_queue", queue ? "1" : "0");
+      PCALL(AcousticSetFromOptions(ac));
+      SbpmgTestSetOption("-ac_pml_queue", NULL);
+      if (queue) PCALL(SbpmgCLGetGlobalStats(&before));
+      PCALL(AcousticSetUp(ac));
+      assert_true((ac->qpml != NULL) == (queue != 0));
+      if (queue) {
+        PCALL(SbpmgCLGetGlobalStats(&during)); /* the second queue, and the context's own if the set-up created a context */
+        assert_int_equal(during.live_queues - before.live_queues, 1 + during.live_contexts - before.live_contexts);
+      }
+      PCALL(AcousticStep(ac, K));
+      if (!queue) {
+        N = ac->npad;
+        PCALL(PetscMalloc2(3 * N, &f[0], 3 * N, &f[1]));
+      }
+      b[0] = ac->du;
+      b[1] = ac->dv;
+      b[2] = ac->dphi;
+      for (int q = 0; q < 3; q++) PCALL(SbpmgCLReadBuffer(ac->cl, b[q], 0, N * sizeof(float), f[queue] + q * N));
+      if (queue) {
+        PetscInt bu, bp;
+        ac->amplitude = 0; /* the poisoned step has no source */
+        poisoned_step(ac, AC_REGIONS_ALL, &bu, &bp);
+        assert_int_equal(bu, 0);
+        assert_int_equal(bp, 0);
+        for (PetscInt r = 0; r < AC_NREGIONS; r++) {
+          const PetscInt np = (ac->hi[r][0] - ac->lo[r][0]) * (ac->hi[r][1] - ac->lo[r][1]) * (ac->hi[r][2] - ac->lo[r][2]);
+          poisoned_step(ac, AC_REGIONS_ALL & ~(1 << r), &bu, &bp);
+          assert_int_equal(bu, np);
+          assert_int_equal(bp, r == AC_REGION_INNER ? 0 : np);
+        }
+        print_message("  %s, second queue: %d steps %s the one-queue run\n", ac->kpmlmerge ? "merged PML" : "PML per region", (int)K,
+                      memcmp(f[0], f[1], 3 * N * sizeof(float)) ? "DIFFER from" : "bit-identical to");
+      }
+      PCALL(AcousticDestroy(&ac));
+      if (queue) {
+        PCALL(SbpmgCLGetGlobalStats(&after));
+        assert_int_equal(during.live_queues - after.live_queues, 1 + during.live_contexts - after.live_contexts);
+      }
+    }
+    assert_memory_equal(f[0], f[1], 3 * N * sizeof(float));
+    PCALL(PetscFree2(f[0], f[1]));
+  }
+  PCALL(PetscFree(vel));
+}
+
 static unsigned long be32(const unsigned char *b)
 {
   return ((unsigned long)b[0] << 24) | ((unsigned long)b[1] << 16) | ((unsigned long)b[2] << 8) | b[3];
@@ -395,6 +469,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_device_vs_reference), cmocka_unit_test(test_region_decomposition),
     cmocka_unit_test(test_no_host_traffic),     cmocka_unit_test(test_tiles),
     cmocka_unit_test(test_snapshots),           cmocka_unit_test(test_deterministic),
+    cmocka_unit_test(test_pml_queue),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -82,6 +82,8 @@ PETSC_EXTERN PetscErrorCode SbpmgCLGetProfile(SbpmgCL, const char[], PetscInt *,
 PETSC_EXTERN PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL, cl_mem_flags, size_t, cl_mem *);
 PETSC_EXTERN PetscErrorCode SbpmgCLReleaseBuffer(SbpmgCL, cl_mem *);
 PETSC_EXTERN PetscErrorCode SbpmgCLCreateStaging(SbpmgCL, size_t, cl_mem *, void **);
+PETSC_EXTERN PetscErrorCode SbpmgCLCreateExtraQueue(SbpmgCL, cl_command_queue *);
+PETSC_EXTERN PetscErrorCode SbpmgCLReleaseExtraQueue(SbpmgCL, cl_command_queue *);
 PETSC_EXTERN PetscErrorCode SbpmgCLDestroyStaging(SbpmgCL, cl_mem *, void **);
 PETSC_EXTERN PetscErrorCode SbpmgCLWriteBuffer(SbpmgCL, cl_mem, size_t, size_t, const void *);
 PETSC_EXTERN PetscErrorCode SbpmgCLReadBuffer(SbpmgCL, cl_mem, size_t, size_t, void *);
@@ -305,6 +307,7 @@ struct _p_Acoustic {
   PetscInt         tile[3], vec, pmltile[3], pmlvec, rows, fused, pmlmerge; /* rows, fused, pmlmerge: -1 default, 0 no, 1 yes */
   PetscBool        localmem, tileset, setupcalled, view;
   PetscInt         fastdiv;     /* -1 default, 0 IEEE divisions, 1 reciprocals in the PML */
+  PetscInt         pmlqueue;    /* -1 default, 0 one queue, 1 the PML launches in a second queue, concurrent with the inner one */
   char             clopts[128]; /* extra OpenCL build options (-ac_cl_options) */
   /* derived at set-up */
   PetscReal dt, coef[3][5], W, velmax, velmin, eta0[3];
@@ -322,14 +325,15 @@ struct _p_Acoustic {
   float      *xbuf;               /* device backend on several ranks: 2 send and 2 receive buffers of 4 planes, in staging memory */
   cl_mem      xstage;             /* ... which this buffer maps (SbpmgCLCreateStaging) */
   /* device */
-  SbpmgCL   cl;
-  cl_mem    du, dv, dvp, dphi, deta;
-  cl_kernel kinner, kpml, ksrc, kwhole, kpmlall;
-  cl_mem    dtab;                                 /* the region table of ac_pml_all */
-  PetscInt  ngroups, ntab;                        /* work-groups of one ac_pml_all launch, regions in its table */
-  char      kopts[256];                           /* -D options the kernels were built with */
-  PetscInt  ktile[3], kvec, kpmltile[3], kpmlvec; /* the tile they were built for */
-  PetscBool klocal, krows, kfused, kpmlmerge;
+  SbpmgCL          cl;
+  cl_mem           du, dv, dvp, dphi, deta;
+  cl_kernel        kinner, kpml, ksrc, kwhole, kpmlall;
+  cl_mem           dtab;                                 /* the region table of ac_pml_all */
+  PetscInt         ngroups, ntab;                        /* work-groups of one ac_pml_all launch, regions in its table */
+  char             kopts[256];                           /* -D options the kernels were built with */
+  PetscInt         ktile[3], kvec, kpmltile[3], kpmlvec; /* the tile they were built for */
+  PetscBool        klocal, krows, kfused, kpmlmerge;
+  cl_command_queue qpml; /* -ac_pml_queue on one rank: the PML launches' own queue (NULL: the context's) */
   /* host reference */
   PetscReal *hu, *hv, *hvp, *hphi, *heta;
 };

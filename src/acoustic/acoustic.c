@@ -11,7 +11,7 @@ const char *const AcousticRegionNames[]      = {"inner", "zlo", "zhi", "ylo", "y
 /* Measured defaults (docs/acoustic.md): inner tile {x, y, z, local memory, vector width}, PML tile {x, y, z, vector
    width}, {row kernels, the whole grid in one launch, the PML regions in one launch}. */
 static const PetscInt AcDefaultTileGPU[5] = {32, 8, 48, 0, 4}, AcDefaultPMLTileGPU[4] = {32, 4, 32, 4}, AcDefaultModeGPU[3] = {0, 0, 1},
-                      AcDefaultFastDivGPU = 0;
+                      AcDefaultFastDivGPU = 0, AcDefaultPMLQueueGPU = 0;
 static const PetscInt AcDefaultTileCPU[5] = {16, 8, 32, 0, 4}, AcDefaultPMLTileCPU[4] = {32, 4, 32, 2}, AcDefaultModeCPU[3] = {0, 1, 0},
                       AcDefaultFastDivCPU = 0;
 
@@ -89,6 +89,7 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
   ac->fused     = -1;
   ac->pmlmerge  = -1;
   ac->fastdiv   = -1;
+  ac->pmlqueue  = -1;
   ac->localmem  = PETSC_FALSE;
   ac->down      = -1;
   ac->up        = -1;
@@ -463,6 +464,7 @@ PetscErrorCode AcousticSetRowKernels(Acoustic ac, PetscInt rows)
 .  -ac_pml_vec <1,2,4>                - x points per work-item of the PML kernel
 .  -ac_fused <bool>                   - the whole grid in one launch (the inner kernel's tiles, the PML update where needed)
 .  -ac_pml_merge <bool>               - the six PML regions in one launch
+.  -ac_pml_queue <bool>               - the PML launches in a second queue, concurrent with the inner region's (one rank)
 .  -ac_rows <bool>                    - row kernels (one work-item per x row) instead of the 2.5D ones
 .  -ac_fast_div <bool>                - reciprocals (native_recip and a Newton step) instead of IEEE divisions in the PML
 .  -ac_cl_options <string>            - extra OpenCL build options for the kernels (e.g. -cl-nv-maxrregcount=64)
@@ -525,6 +527,12 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
     PetscBool fd = ac->fastdiv > 0 ? PETSC_TRUE : PETSC_FALSE, fdset;
     PetscCall(PetscOptionsBool("-ac_fast_div", "Reciprocals instead of IEEE divisions in the PML update", "AcousticSetFromOptions", fd, &fd, &fdset));
     if (fdset) ac->fastdiv = fd;
+  }
+  {
+    PetscBool pq = ac->pmlqueue > 0 ? PETSC_TRUE : PETSC_FALSE, pqset;
+    PetscCall(PetscOptionsBool("-ac_pml_queue", "PML launches in a second queue, concurrent with the inner region (one rank, 2.5D kernels)",
+                               "AcousticSetFromOptions", pq, &pq, &pqset));
+    if (pqset) ac->pmlqueue = pq;
   }
   PetscCall(PetscOptionsString("-ac_cl_options", "Extra OpenCL build options for the kernels", "AcousticSetFromOptions", ac->clopts, ac->clopts,
                                sizeof(ac->clopts), NULL));
@@ -1031,6 +1039,11 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   ac->kpmltile[2] = ptz;
   ac->kpmlvec     = pvec;
   if (merge) PetscCall(AcousticSetUpPMLTable(ac));
+  { /* a second queue for the PML launches: one rank (several ranks order their windows through the exchange), PML launches apart */
+    PetscBool want = (PetscBool)((ac->pmlqueue >= 0 ? ac->pmlqueue : (gpu ? AcDefaultPMLQueueGPU : 0)) && ac->size == 1 && !rows && !fused);
+    if (want && !ac->qpml) PetscCall(SbpmgCLCreateExtraQueue(ac->cl, &ac->qpml));
+    if (!want) PetscCall(SbpmgCLReleaseExtraQueue(ac->cl, &ac->qpml));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -1461,6 +1474,7 @@ PetscErrorCode AcousticView(Acoustic ac, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "backend device: %s, fp32, %.1f MiB%s; %s kernels %s\n", ac->cl->device_name,
                                        (double)(4 * ac->npad * sizeof(float) + ac->ecount * sizeof(float)) / 1048576.0, ac->size > 1 ? " on rank 0" : "",
                                        ac->krows ? "row" : (ac->kfused ? "whole-grid 2.5D" : (ac->kpmlmerge ? "2.5D (PML merged)" : "2.5D")), ac->kopts));
+      if (ac->qpml) PetscCall(PetscViewerASCIIPrintf(viewer, "PML launches in a second queue, concurrent with the inner region's (-ac_pml_queue)\n"));
     } else
       PetscCall(PetscViewerASCIIPrintf(viewer, "backend host: fp64 reference loops\n"));
     if (ac->size > 1) {
@@ -1497,6 +1511,7 @@ PetscErrorCode AcousticDestroy(Acoustic *ac)
     PetscFunctionReturn(0);
   }
   if ((*ac)->cl) {
+    PetscCall(SbpmgCLReleaseExtraQueue((*ac)->cl, &(*ac)->qpml));
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->du));
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->dv));
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->dvp));

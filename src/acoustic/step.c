@@ -7,13 +7,19 @@ static size_t AcRoundUp(size_t n, size_t m)
   return ((n + m - 1) / m) * m;
 }
 
-static PetscErrorCode AcousticEnqueue3D(Acoustic ac, cl_kernel k, const size_t g[3], const size_t l[3])
+/* The queue of the PML launches: their own with -ac_pml_queue (one rank), else the context's. */
+static cl_command_queue AcPMLQueue(Acoustic ac)
+{
+  return ac->qpml ? ac->qpml : ac->cl->queue;
+}
+
+static PetscErrorCode AcousticEnqueue3D(Acoustic ac, cl_command_queue q, cl_kernel k, const size_t g[3], const size_t l[3])
 {
   cl_int err;
 
   PetscFunctionBegin;
   if (!g[0] || !g[1] || !g[2]) PetscFunctionReturn(0);
-  err = clEnqueueNDRangeKernel(ac->cl->queue, k, 3, NULL, g, l, 0, NULL, NULL);
+  err = clEnqueueNDRangeKernel(q, k, 3, NULL, g, l, 0, NULL, NULL);
   PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err),
              "OpenCL error %d (%s) launching an acoustic kernel on %zu x %zu x %zu (local %zu x %zu) with %s", (int)err, SbpmgCLErrorName(err), g[0], g[1],
              g[2], l ? l[0] : 0, l ? l[1] : 0, ac->kopts);
@@ -82,7 +88,7 @@ static PetscErrorCode AcousticEnqueueWhole(Acoustic ac, const AcKernelArgs *a, P
                            sizeof(int), &origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
                            sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem),
                            &ac->dv, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-  PetscCall(AcousticEnqueue3D(ac, ac->kwhole, g, l));
+  PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kwhole, g, l));
   PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * ninner + AC_FLOPS_PML * (ntot - ninner),
                               AC_BYTES_INNER * ninner + AC_BYTES_PML * (ntot - ninner)));
   PetscFunctionReturn(0);
@@ -104,7 +110,7 @@ static PetscErrorCode AcousticEnqueuePMLMerged(Acoustic ac, const AcKernelArgs *
                            &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
                            sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem),
                            &ac->dv, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-  err = clEnqueueNDRangeKernel(ac->cl->queue, ac->kpmlall, 1, NULL, &g, &ls, 0, NULL, NULL);
+  err = clEnqueueNDRangeKernel(AcPMLQueue(ac), ac->kpmlall, 1, NULL, &g, &ls, 0, NULL, NULL);
   PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err),
              "OpenCL error %d (%s) launching the merged PML kernel on %zu work-items (groups of %zu) with %s", (int)err, SbpmgCLErrorName(err), g, ls,
              ac->kopts);
@@ -136,7 +142,7 @@ static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, 
       PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &a->px, sizeof(int), &a->pxy,
                                sizeof(int), &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
                                sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem), &ac->dvp));
-      PetscCall(AcousticEnqueue3D(ac, ac->kinner, g, NULL));
+      PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kinner, g, NULL));
       PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
     } else {
       PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
@@ -144,7 +150,7 @@ static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, 
                                sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4),
                                &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv,
                                sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-      PetscCall(AcousticEnqueue3D(ac, ac->kpml, g, NULL));
+      PetscCall(AcousticEnqueue3D(ac, AcPMLQueue(ac), ac->kpml, g, NULL));
       PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
     }
   } else if (r == AC_REGION_INNER) {
@@ -161,7 +167,7 @@ static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, 
     PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &a->px, sizeof(int), &a->pxy,
                              sizeof(int), &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
                              sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem), &ac->dvp));
-    PetscCall(AcousticEnqueue3D(ac, ac->kinner, g, l));
+    PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kinner, g, l));
     PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
   } else {
     const size_t tx = (size_t)ac->kpmltile[0], ty = (size_t)ac->kpmltile[1], tz = (size_t)ac->kpmltile[2], V = (size_t)ac->kpmlvec;
@@ -175,7 +181,7 @@ static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, 
                              sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4), &a->hd,
                              sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem),
                              &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-    PetscCall(AcousticEnqueue3D(ac, ac->kpml, g, l));
+    PetscCall(AcousticEnqueue3D(ac, AcPMLQueue(ac), ac->kpml, g, l));
     PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
   }
   PetscFunctionReturn(0);
@@ -216,6 +222,69 @@ static PetscErrorCode AcousticEnqueueSource(Acoustic ac, int srcidx)
   PetscFunctionReturn(0);
 }
 
+/* An event marking everything enqueued so far in q (released by the caller). */
+static PetscErrorCode AcMark(cl_command_queue q, cl_event *ev)
+{
+  PetscFunctionBegin;
+  PetscCallCL(clEnqueueMarkerWithWaitList(q, 0, NULL, ev));
+  PetscFunctionReturn(0);
+}
+
+/* Later commands of q wait for ev. */
+static PetscErrorCode AcWait(cl_command_queue q, cl_event ev)
+{
+  PetscFunctionBegin;
+  PetscCallCL(clEnqueueBarrierWithWaitList(q, 1, &ev, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* One rank, -ac_pml_queue: step s runs its inner launch (main queue) and its PML launches (second queue) at the same time. Within a
+   step they write disjoint points of the new field and only read the current one. Across steps each waits for the other's previous
+   step: the next inner launch reads the PML points just written and overwrites the field the PML launch read, and the other way
+   round. The source (main queue) waits for the step's PML launch, since its point may lie in the PML; after the K steps the main
+   queue waits for the last PML launch, so that every later command (norms, reads) sees the whole step. */
+static PetscErrorCode AcousticStepTwoQueues(Acoustic ac, const AcKernelArgs *a, PetscInt K, PetscInt mask, PetscBool srcmine, int srcidx)
+{
+  cl_command_queue qm = ac->cl->queue, qp = ac->qpml;
+  cl_event         main_done, pml_done    = NULL;
+  const PetscInt   nz = ac->nl[2];
+
+  PetscFunctionBegin;
+  PetscCall(AcMark(qm, &main_done)); /* whatever came before: the fields' set-up, an earlier call */
+  for (PetscInt s = 0; s < K; s++) {
+    cl_event pml_prev = pml_done;
+
+    PetscCall(AcWait(qp, main_done));
+    PetscCall(AcousticEnqueuePlanes(ac, a, mask & AC_REGIONS_PML, 0, nz));
+    PetscCall(AcMark(qp, &pml_done));
+    PetscCallCL(clFlush(qp));
+    if (pml_prev) {
+      PetscCall(AcWait(qm, pml_prev));
+      PetscCallCL(clReleaseEvent(pml_prev));
+    }
+    PetscCall(AcousticEnqueuePlanes(ac, a, mask & ~AC_REGIONS_PML, 0, nz));
+    if (srcmine) {
+      PetscCall(AcWait(qm, pml_done));
+      PetscCall(AcousticEnqueueSource(ac, srcidx));
+    }
+    PetscCallCL(clReleaseEvent(main_done));
+    PetscCall(AcMark(qm, &main_done));
+    PetscCallCL(clFlush(qm));
+    {
+      cl_mem t = ac->du;
+      ac->du   = ac->dv;
+      ac->dv   = t;
+    }
+    ac->step++;
+  }
+  if (pml_done) {
+    PetscCall(AcWait(qm, pml_done));
+    PetscCallCL(clReleaseEvent(pml_done));
+  }
+  PetscCallCL(clReleaseEvent(main_done));
+  PetscFunctionReturn(0);
+}
+
 /* Device: K steps of the regions in mask (a bit per AcousticRegion), the source, and the swap.
    One rank: the launches of docs/acoustic.md, no host traffic.
    Several ranks (slabs along z): per step
@@ -235,7 +304,9 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
 
   PetscFunctionBegin;
   AcousticKernelArgs(ac, &a);
-  if (ac->size == 1) {
+  if (ac->size == 1 && ac->qpml) {
+    PetscCall(AcousticStepTwoQueues(ac, &a, K, mask, srcmine, srcidx));
+  } else if (ac->size == 1) {
     for (PetscInt s = 0; s < K; s++) {
       PetscCall(AcousticEnqueuePlanes(ac, &a, mask, 0, nz));
       if (srcmine) PetscCall(AcousticEnqueueSource(ac, srcidx));

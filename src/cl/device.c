@@ -627,6 +627,46 @@ PetscErrorCode SbpmgCLReleaseBuffer(SbpmgCL cl, cl_mem *mem)
 }
 
 /*@C
+   SbpmgCLCreateExtraQueue - A second in-order queue on the context's device, for work that may run concurrently with the main
+   queue's (ordered against it by events); counted with the context's queues (SbpmgCLGetStats).
+
+   Not collective
+
+   Level: developer
+
+.seealso: `SbpmgCLReleaseExtraQueue()`
+@*/
+PetscErrorCode SbpmgCLCreateExtraQueue(SbpmgCL cl, cl_command_queue *q)
+{
+  cl_int err;
+
+  PetscFunctionBegin;
+  *q = clCreateCommandQueue(cl->context, cl->device, cl->prof ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+  PetscCallCL(err);
+  sbpmg_cl_global.live_queues++;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLReleaseExtraQueue - Release a queue of SbpmgCLCreateExtraQueue() (NULL: nothing) after the work in it has finished.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpmgCLReleaseExtraQueue(SbpmgCL cl, cl_command_queue *q)
+{
+  PetscFunctionBegin;
+  (void)cl;
+  if (!*q) PetscFunctionReturn(0);
+  PetscCallCL(clFinish(*q));
+  PetscCallCL(clReleaseCommandQueue(*q));
+  sbpmg_cl_global.live_queues--;
+  *q = NULL;
+  PetscFunctionReturn(0);
+}
+
+/*@C
    SbpmgCLCreateStaging - Host memory for the transfers of a ghost exchange, allocated by the OpenCL runtime
    (CL_MEM_ALLOC_HOST_PTR) and mapped until SbpmgCLDestroyStaging(): NVIDIA's OpenCL pins it, so reads and writes of other
    buffers into it go at the copy engine's rate, where pageable memory goes through the driver's bounce buffer. Counted with the
