@@ -677,6 +677,11 @@ static void test_bad_options(void **state)
   SbpmgTestSetOption("-sbp_pass_wg", "16");
   EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_WRONG, "-sbp_pass_wg takes two numbers tx,ty, got 1 value(s) starting 16");
   SbpmgTestSetOption("-sbp_pass_wg", NULL);
+  SbpmgTestSetOption("-sbp_max_registers", "8");
+  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_max_registers 8 must be 0 (no cap) or in 16..255");
+  SbpmgTestSetOption("-sbp_max_registers", "300");
+  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_max_registers 300 must be 0 (no cap) or in 16..255");
+  SbpmgTestSetOption("-sbp_max_registers", NULL);
   /* good options are taken */
   SbpmgTestSetOption("-sbp_n", "12");
   SbpmgTestSetOption("-sbp_ns", "20");

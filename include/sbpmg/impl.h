@@ -202,18 +202,19 @@ struct _p_SbpProblem {
   PetscReal         *geom;                /* x, y, xr, xs, yr, ys per ghosted node (6 per node) */
   SbpmgCL            cl;                  /* device path: the context and the coefficients on the device (ghosted patch) */
   cl_mem             d_crr, d_css, d_crs, d_J;
-  SbpHalo            halo;             /* device path on several ranks: the ghost exchange (NULL on one rank) */
-  PetscInt           in[4];            /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
-                                          stays in the owned block (empty: ilo > ihi or jlo > jhi) */
-  PetscInt  overlap_min;               /* split the kernels around the exchange when the interior box has this many nodes */
-  PetscBool overlap;                   /* resolved at set-up: the interior runs while the ghosts are exchanged */
-  PetscBool split;                     /* device: the interior box in the lean *_inner kernels, the rim apart (-sbp_split) */
-  PetscInt  split_min;                 /* ... when the interior box has at least this many nodes (-sbp_split_min) */
-  PetscBool split_on;                  /* resolved at set-up from split and split_min */
-  PetscInt  inner_rows;                /* rows of a column per work-item of the lean kernels (-sbp_inner_rows) */
-  PetscInt  pass_wg[2];                /* the work-group of the smoother kernel of several sweeps per pass mg_smooth_pass (-sbp_pass_wg) */
-  char      kopts[2][160];             /* build options of the "sbp" and "sbp+smooth" programs: fp64 and fp32 coefficients */
-  cl_kernel kernels[2][SBP_K_COUNT];   /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
+  SbpHalo            halo;           /* device path on several ranks: the ghost exchange (NULL on one rank) */
+  PetscInt           in[4];          /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
+                                        stays in the owned block (empty: ilo > ihi or jlo > jhi) */
+  PetscInt  overlap_min;             /* split the kernels around the exchange when the interior box has this many nodes */
+  PetscBool overlap;                 /* resolved at set-up: the interior runs while the ghosts are exchanged */
+  PetscBool split;                   /* device: the interior box in the lean *_inner kernels, the rim apart (-sbp_split) */
+  PetscInt  split_min;               /* ... when the interior box has at least this many nodes (-sbp_split_min) */
+  PetscBool split_on;                /* resolved at set-up from split and split_min */
+  PetscInt  inner_rows;              /* rows of a column per work-item of the lean kernels (-sbp_inner_rows) */
+  PetscInt  pass_wg[2];              /* the work-group of the smoother kernel of several sweeps per pass mg_smooth_pass (-sbp_pass_wg) */
+  PetscInt  max_regs;                /* NVIDIA: register cap of the SBP-SAT and multigrid kernels, -cl-nv-maxrregcount (-1: 64, 0: none; -sbp_max_registers) */
+  char      kopts[2][160];           /* build options of the "sbp" and "sbp+smooth" programs: fp64 and fp32 coefficients */
+  cl_kernel kernels[2][SBP_K_COUNT]; /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
   cl_mem    d_crr32, d_css32, d_crs32; /* the coefficients in fp32 (SbpProblemGetCoefficientBuffers), made on first use */
 };
 

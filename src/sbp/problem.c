@@ -45,6 +45,7 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   p->split_min        = 262144;
   p->inner_rows       = 1;
   p->pass_wg[0]       = 16;
+  p->max_regs         = -1;
   p->pass_wg[1]       = 16;
   *problem            = p;
   PetscFunctionReturn(0);
@@ -358,7 +359,7 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscReal value = p->mu_value;
   MPI_Comm  comm  = PetscObjectComm((PetscObject)p);
   PetscInt  wg[2] = {(PetscInt)p->wg[0], (PetscInt)p->wg[1]}, nwg = 2, overlap = p->overlap_min, split_min = p->split_min, rows = p->inner_rows;
-  PetscInt  pwg[2] = {p->pass_wg[0], p->pass_wg[1]}, npwg = 2;
+  PetscInt  pwg[2] = {p->pass_wg[0], p->pass_wg[1]}, npwg = 2, maxregs = p->max_regs;
   PetscBool setwg, setoverlap, setpwg;
 
   PetscFunctionBegin;
@@ -388,10 +389,16 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
                             &split_min, NULL));
   PetscCall(
       PetscOptionsInt("-sbp_inner_rows", "Device: rows of a column per work-item of the lean interior kernels", "SbpProblemSetKernelShape", rows, &rows, NULL));
+  PetscCall(PetscOptionsInt("-sbp_max_registers",
+                            "NVIDIA GPUs: register cap of the SBP-SAT and multigrid kernels (-cl-nv-maxrregcount; 0: none; default 64), ignored elsewhere",
+                            "SbpProblemSetFromOptions", maxregs, &maxregs, NULL));
   PetscCall(PetscOptionsIntArray("-sbp_pass_wg",
                                  "Device: the work-group tx,ty of the smoother kernel of several sweeps per pass (PCSBPMG -pc_sbpmg_sweeps_per_pass)",
                                  "SbpProblemSetPassTile", pwg, &npwg, &setpwg));
   PetscOptionsEnd();
+  PetscCheck(maxregs <= 0 || (maxregs >= 16 && maxregs <= 255), comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-sbp_max_registers %" PetscInt_FMT " must be 0 (no cap) or in 16..255", maxregs);
+  p->max_regs = maxregs;
   if (setoverlap) PetscCall(SbpProblemSetOverlap(p, overlap));
   PetscCall(SbpProblemSetKernelShape(p, split_min, rows));
   if (setwg) {
@@ -636,22 +643,28 @@ static PetscErrorCode SbpProblemCreateDM(SbpProblem p)
 
 /*@C
    SbpProblemResolveKernels - Whether the lean interior kernels run (-sbp_split, -sbp_split_min), and the build options of the
-   kernels: rows per work-item, 32-bit indices where every array of the patch fits, and fp32 coefficients for the second set.
+   kernels: rows per work-item, 32-bit indices where every array of the patch fits, the register cap on NVIDIA's platform
+   (-sbp_max_registers), and fp32 coefficients for the second set.
    Called at set-up; again (benchmarks) after changing inner_rows or split_min, it also forgets the kernels looked up so far.
 
    Level: developer
 @*/
 PetscErrorCode SbpProblemResolveKernels(SbpProblem p)
 {
-  PetscInt64  nin    = (PetscInt64)PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0);
-  PetscBool   idx32  = (PetscInt64)p->gxm * p->gym < ((PetscInt64)1 << 30) ? PETSC_TRUE : PETSC_FALSE; /* with room for the offsets */
-  const char *i32opt = idx32 ? " -DSBP_INDEX32=1" : "";
+  PetscInt64  nin        = (PetscInt64)PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0);
+  PetscBool   idx32      = (PetscInt64)p->gxm * p->gym < ((PetscInt64)1 << 30) ? PETSC_TRUE : PETSC_FALSE; /* with room for the offsets */
+  const char *i32opt     = idx32 ? " -DSBP_INDEX32=1" : "";
+  char        capopt[40] = "";
 
   PetscFunctionBegin;
   p->split_on = (p->split && nin >= p->split_min) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
-  PetscCall(PetscSNPrintf(p->kopts[0], sizeof(p->kopts[0]), "-DSBP_ROWS=%d%s -DSBP_PASS_TX=%d -DSBP_PASS_TY=%d", (int)p->inner_rows, i32opt, (int)p->pass_wg[0],
-                          (int)p->pass_wg[1]));
+  if (p->cl && strstr(p->cl->platform_name, "NVIDIA")) {         /* the apply reaches 89-90% of copy instead of 84-85% at 8192^2 (docs/performance.md) */
+    const PetscInt cap = p->max_regs >= 0 ? p->max_regs : 64;
+    if (cap > 0) PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -cl-nv-maxrregcount=%d", (int)cap));
+  }
+  PetscCall(PetscSNPrintf(p->kopts[0], sizeof(p->kopts[0]), "-DSBP_ROWS=%d%s -DSBP_PASS_TX=%d -DSBP_PASS_TY=%d%s", (int)p->inner_rows, i32opt,
+                          (int)p->pass_wg[0], (int)p->pass_wg[1], capopt));
   PetscCall(PetscSNPrintf(p->kopts[1], sizeof(p->kopts[1]), "%s -DSBP_COEF=float", p->kopts[0]));
   PetscFunctionReturn(0);
 }
@@ -854,6 +867,7 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->split_min   = p->split_min;
   c->inner_rows  = p->inner_rows;
   c->pass_wg[0]  = p->pass_wg[0];
+  c->max_regs    = p->max_regs;
   c->pass_wg[1]  = p->pass_wg[1];
   c->backend     = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
   PetscCall(DMCoarsen(p->da, comm, &c->da));
