@@ -1,5 +1,5 @@
 # Roofline of the measured H200 kernels (docs/performance.md): gnuplot bench/roofline.gp
-# Points: arithmetic intensity (flop per byte moved at the minimum byte count) and achieved Gflop/s, from the 2026-11-29 runs (apply: run I).
+# Points: arithmetic intensity (flop per byte moved at the minimum byte count) and achieved Gflop/s, from the 2026-11-29 runs (apply: run Y, the register cap of the fourth pass).
 set terminal pngcairo size 900,620 noenhanced font ",11"
 set output 'docs/img/roofline.png'
 set logscale xy
@@ -21,7 +21,7 @@ $points << EOD
 "VecAXPY 2^28 (fp64)"          0.0833  342.9
 "VecDot 2^28 (fp64)"           0.125   551.6
 "VecNorm 2^28 (fp64)"          0.25    1074.8
-"SBP apply 8192^2 (fp64)"      0.875   3108.0
+"SBP apply 8192^2 (fp64)"      0.875   3250.5
 "acoustic 800^3 (fp32)"        3.14    9413.0
 EOD
 plot roof64(x) with lines lw 2 lc rgb '#1f77b4' title 'roof: copy bandwidth, fp64 peak 34 Tflop/s', \
