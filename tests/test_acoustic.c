@@ -304,6 +304,13 @@ static void test_tiles(void **state)
 
 /* Two runs of K device steps from the same random fields, on fresh objects, give the same bits: u, u_prev and phi read
    back whole (halo included) and compared with memcmp; for each launch mode. */
+/* u, u_prev and phi as the device holds them (3 npad floats, halo included) */
+static void read_fields(Acoustic ac, float *f)
+{
+  const cl_mem b[3] = {ac->du, ac->dv, ac->dphi};
+  for (int q = 0; q < 3; q++) PCALL(SbpmgCLReadBuffer(ac->cl, b[q], 0, ac->npad * sizeof(float), f + q * ac->npad));
+}
+
 static void test_deterministic(void **state)
 {
   /* whole grid in one launch, PML regions in one launch, rows (-1: the device's default) */
@@ -316,7 +323,6 @@ static void test_deterministic(void **state)
 
     for (int run = 0; run < 2; run++) {
       Acoustic ac;
-      cl_mem   b[3];
 
       create(&ac, 45, 37, 31, 6, ACOUSTIC_BACKEND_DEVICE);
       PCALL(AcousticSetSource(ac, 20, 17, 12));
@@ -330,10 +336,7 @@ static void test_deterministic(void **state)
         N = ac->npad;
         PCALL(PetscMalloc2(3 * N, &f[0], 3 * N, &f[1]));
       }
-      b[0] = ac->du;
-      b[1] = ac->dv;
-      b[2] = ac->dphi;
-      for (int q = 0; q < 3; q++) PCALL(SbpmgCLReadBuffer(ac->cl, b[q], 0, N * sizeof(float), f[run] + q * N));
+      read_fields(ac, f[run]);
       if (run)
         print_message("  %s%s: two runs of %d steps %s\n", ac->krows ? "rows " : (ac->kfused ? "whole " : (ac->kpmlmerge ? "merged " : "")), ac->kopts, (int)K,
                       memcmp(f[0], f[1], 3 * N * sizeof(float)) ? "DIFFER" : "bit-identical");
@@ -362,7 +365,6 @@ static void test_pml_queue(void **state)
 
     for (int queue = 0; queue < 2; queue++) {
       Acoustic ac;
-      cl_mem   b[3];
 
       create(&ac, nx, ny, nz, nd, ACOUSTIC_BACKEND_DEVICE);
       PCALL(AcousticSetVelocityArray(ac, vel));
@@ -387,10 +389,7 @@ static void test_pml_queue(void **state)
         N = ac->npad;
         PCALL(PetscMalloc2(3 * N, &f[0], 3 * N, &f[1]));
       }
-      b[0] = ac->du;
-      b[1] = ac->dv;
-      b[2] = ac->dphi;
-      for (int q = 0; q < 3; q++) PCALL(SbpmgCLReadBuffer(ac->cl, b[q], 0, N * sizeof(float), f[queue] + q * N));
+      read_fields(ac, f[queue]);
       if (queue) {
         PetscInt bu, bp;
         ac->amplitude = 0; /* the poisoned step has no source */
