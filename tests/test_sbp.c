@@ -647,41 +647,32 @@ static void test_bad_options(void **state)
   SbpProblem p;
 
   PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
-  SbpmgTestSetOption("-sbp_mapping", "bilinear");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'bilinear' for -sbp_mapping: choose one of curved, square, user");
-  SbpmgTestSetOption("-sbp_mapping", NULL);
-  SbpmgTestSetOption("-sbp_mu", "gaussian");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'gaussian' for -sbp_mu");
-  SbpmgTestSetOption("-sbp_mu", NULL);
-  SbpmgTestSetOption("-sbp_bc", "DDXN");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_WRONG, "letter 'X' for face 3 is neither D (Dirichlet) nor N (Neumann)");
-  SbpmgTestSetOption("-sbp_bc", "DDN");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_WRONG, "-sbp_bc DDN: give one letter per face");
-  SbpmgTestSetOption("-sbp_bc", NULL);
-  SbpmgTestSetOption("-sbp_backend", "gpu");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'gpu' for -sbp_backend");
-  SbpmgTestSetOption("-sbp_backend", NULL);
-  SbpmgTestSetOption("-sbp_overlap_min", "-1");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Overlap threshold -1 must be >= 0 (-sbp_overlap_min)");
-  SbpmgTestSetOption("-sbp_overlap_min", NULL);
-  SbpmgTestSetOption("-sbp_split_min", "-5");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Split threshold -5 must be >= 0 (-sbp_split_min)");
-  SbpmgTestSetOption("-sbp_split_min", NULL);
-  SbpmgTestSetOption("-sbp_inner_rows", "0");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Rows per work-item 0 must be in 1..64 (-sbp_inner_rows)");
-  SbpmgTestSetOption("-sbp_inner_rows", "65");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Rows per work-item 65 must be in 1..64 (-sbp_inner_rows)");
-  SbpmgTestSetOption("-sbp_inner_rows", NULL);
-  SbpmgTestSetOption("-sbp_pass_wg", "2,8");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "Work-group 2 x 8 (-sbp_pass_wg): each side must be in 3..1024");
-  SbpmgTestSetOption("-sbp_pass_wg", "16");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_WRONG, "-sbp_pass_wg takes two numbers tx,ty, got 1 value(s) starting 16");
-  SbpmgTestSetOption("-sbp_pass_wg", NULL);
-  SbpmgTestSetOption("-sbp_max_registers", "8");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_max_registers 8 must be 0 (no cap) or in 16..255");
-  SbpmgTestSetOption("-sbp_max_registers", "300");
-  EXPECT_ERROR(SbpProblemSetFromOptions(p), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_max_registers 300 must be 0 (no cap) or in 16..255");
-  SbpmgTestSetOption("-sbp_max_registers", NULL);
+  { /* each bad value alone: its error code and message */
+    const struct {
+      const char    *name, *value;
+      PetscErrorCode code;
+      const char    *message;
+    } bad[] = {
+        {"-sbp_mapping", "bilinear", PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'bilinear' for -sbp_mapping: choose one of curved, square, user"},
+        {"-sbp_mu", "gaussian", PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'gaussian' for -sbp_mu"},
+        {"-sbp_bc", "DDXN", PETSC_ERR_ARG_WRONG, "letter 'X' for face 3 is neither D (Dirichlet) nor N (Neumann)"},
+        {"-sbp_bc", "DDN", PETSC_ERR_ARG_WRONG, "-sbp_bc DDN: give one letter per face"},
+        {"-sbp_backend", "gpu", PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'gpu' for -sbp_backend"},
+        {"-sbp_overlap_min", "-1", PETSC_ERR_ARG_OUTOFRANGE, "Overlap threshold -1 must be >= 0 (-sbp_overlap_min)"},
+        {"-sbp_split_min", "-5", PETSC_ERR_ARG_OUTOFRANGE, "Split threshold -5 must be >= 0 (-sbp_split_min)"},
+        {"-sbp_inner_rows", "0", PETSC_ERR_ARG_OUTOFRANGE, "Rows per work-item 0 must be in 1..64 (-sbp_inner_rows)"},
+        {"-sbp_inner_rows", "65", PETSC_ERR_ARG_OUTOFRANGE, "Rows per work-item 65 must be in 1..64 (-sbp_inner_rows)"},
+        {"-sbp_pass_wg", "2,8", PETSC_ERR_ARG_OUTOFRANGE, "Work-group 2 x 8 (-sbp_pass_wg): each side must be in 3..1024"},
+        {"-sbp_pass_wg", "16", PETSC_ERR_ARG_WRONG, "-sbp_pass_wg takes two numbers tx,ty, got 1 value(s) starting 16"},
+        {"-sbp_max_registers", "8", PETSC_ERR_ARG_OUTOFRANGE, "-sbp_max_registers 8 must be 0 (no cap) or in 16..255"},
+        {"-sbp_max_registers", "300", PETSC_ERR_ARG_OUTOFRANGE, "-sbp_max_registers 300 must be 0 (no cap) or in 16..255"},
+    };
+    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+      SbpmgTestSetOption(bad[b].name, bad[b].value);
+      EXPECT_ERROR(SbpProblemSetFromOptions(p), bad[b].code, bad[b].message);
+      SbpmgTestSetOption(bad[b].name, NULL);
+    }
+  }
   /* good options are taken */
   SbpmgTestSetOption("-sbp_n", "12");
   SbpmgTestSetOption("-sbp_ns", "20");
