@@ -188,6 +188,16 @@ static PetscErrorCode PCSBPMGDefaultCholmodFactor(PC_SBPMG *sb, PC fpc)
   PetscFunctionReturn(0);
 }
 
+/* Remove the option of PCSBPMGDefaultCholmodFactor() once the factor exists (or the set-up failed). */
+static PetscErrorCode PCSBPMGClearCholmodOption(PC pc, PC_SBPMG *sb)
+{
+  PetscFunctionBegin;
+  if (!sb->cholmod_opt[0]) PetscFunctionReturn(0);
+  PetscCall(PetscOptionsClearValue(((PetscObject)pc)->options, sb->cholmod_opt));
+  sb->cholmod_opt[0] = 0;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
 {
   KSP         ksp;
@@ -306,10 +316,7 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
     PetscCall(PetscLogEventEnd(SBPMG_MGSetUp, pc, 0, 0, 0));
   }
   PetscCall((*sb->mg_setup)(pc));
-  if (sb->cholmod_opt[0]) { /* the coarse factor exists now */
-    PetscCall(PetscOptionsClearValue(((PetscObject)pc)->options, sb->cholmod_opt));
-    sb->cholmod_opt[0] = 0;
-  }
+  PetscCall(PCSBPMGClearCholmodOption(pc, sb)); /* the coarse factor exists now */
   PetscFunctionReturn(0);
 }
 
@@ -413,6 +420,7 @@ static PetscErrorCode PCReset_SBPMG(PC pc)
   PC_SBPMG *sb = PCSBPMGGetContext(pc);
 
   PetscFunctionBegin;
+  PetscCall(PCSBPMGClearCholmodOption(pc, sb));
   PetscCall(PCSBPMGResetHierarchy(sb));
   PetscCall((*sb->mg_reset)(pc));
   PetscFunctionReturn(0);
@@ -424,6 +432,7 @@ static PetscErrorCode PCDestroy_SBPMG(PC pc)
   PetscErrorCode (*mg_destroy)(PC) = sb->mg_destroy;
 
   PetscFunctionBegin;
+  PetscCall(PCSBPMGClearCholmodOption(pc, sb));
   PetscCall(PCSBPMGResetHierarchy(sb));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetLevels_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetCoarseSize_C", NULL));
