@@ -75,8 +75,8 @@ static PetscErrorCode KernelInfo(Acoustic ac)
   SbpmgCLProgramEntry p;
   size_t              len = 0;
   char               *log;
-  cl_kernel           k[4]    = {ac->kinner, ac->kpml, ac->kwhole, ac->kpmlall};
-  const char         *name[4] = {"inner", "pml", "whole", "pml_all"};
+  cl_kernel           k[5]    = {ac->kinner, ac->kpml, ac->kwhole, ac->kpmlall, ac->kpair};
+  const char         *name[5] = {"inner", "pml", "whole", "pml_all", "pair"};
 
   PetscFunctionBeginUser;
   PetscCall(SbpmgCLGetProgram(ac->cl, "acoustic25", ac->kopts, &p));
@@ -86,12 +86,15 @@ static PetscErrorCode KernelInfo(Acoustic ac)
   log[len] = 0;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "build log for %s:\n%s\n", ac->kopts, log));
   PetscCall(PetscFree(log));
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     cl_ulong priv = 0, lmem = 0;
+    size_t   wg = 0;
     if (!k[i]) continue;
     PetscCallCL(clGetKernelWorkGroupInfo(k[i], ac->cl->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(priv), &priv, NULL));
     PetscCallCL(clGetKernelWorkGroupInfo(k[i], ac->cl->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  kernel %-8s private %llu B, local %llu B\n", name[i], (unsigned long long)priv, (unsigned long long)lmem));
+    PetscCallCL(clGetKernelWorkGroupInfo(k[i], ac->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  kernel %-8s private %llu B, local %llu B, at most %zu work-items\n", name[i], (unsigned long long)priv,
+                          (unsigned long long)lmem, wg));
   }
   PetscFunctionReturn(0);
 }
@@ -363,6 +366,13 @@ int main(int argc, char **argv)
                             (double)(RegionPoints(ac, 1) * AC_BYTES_INNER * sweep_steps / si / 1e9), (double)(1e3 * sp / sweep_steps),
                             (double)(RegionPoints(ac, AC_REGIONS_PML) * sweep_steps / sp / 1e9),
                             (double)(RegionPoints(ac, AC_REGIONS_PML) * AC_BYTES_PML * sweep_steps / sp / 1e9)));
+      for (PetscInt r = AC_REGION_ZLO; r < AC_NREGIONS; r++) { /* each PML slab alone (its own launch) */
+        PetscReal sr, np = RegionPoints(ac, 1 << r);
+        PetscCall(TimeSteps(ac, sweep_steps, 1 << r, &sr));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  region %-4s %.0f points: %.3f ms/step %.2f Gpts/s %.1f GB/s (%.1f%% of copy)\n", AcousticRegionNames[r],
+                              (double)np, (double)(1e3 * sr / sweep_steps), (double)(np * sweep_steps / sr / 1e9),
+                              (double)(np * AC_BYTES_PML * sweep_steps / sr / 1e9), (double)(100 * np * AC_BYTES_PML * sweep_steps / sr / 1e9 / copy_gbs)));
+      }
     }
     PetscCall(AcousticDestroy(&ac));
   }

@@ -10,15 +10,17 @@
    The kernels are 2.5D: a work-group owns a tile of the two fast axes (x, y) and sweeps the slow axis z, keeping the
    9-point z column of u in registers; the x and y neighbours come from global memory (the cache) or, for the inner
    region with AC_LOCAL, from a local-memory copy of the plane. A work-item covers AC_VEC (inner) or PML_VEC (PML)
-   consecutive x points with aligned vector loads. Four ways to launch them:
+   consecutive x points with aligned vector loads. Five ways to launch them:
      ac_inner, ac_pml            one launch per region (the box is an argument)
      ac_inner, ac_pml_all        the inner region, then the six PML regions in one launch (a table maps each
                                  work-group to a region and a tile)
      ac_whole                    the whole grid in one launch of the inner kernel's tiles, the PML update where needed
      ac_inner_rows, ac_pml_rows  one work-item per x row with a plain x loop (for CPU devices)
+     ac_pair (+ PML launches)    two steps of the inner region in one pass (-ac_two_steps; the PML kernels are then built
+                                 with AC_PML_OUT 1 to write the new field apart from the old one)
    Build options: TILE_X, TILE_Y (inner work-group), TILE_Z (planes per inner work-group, 0: all), AC_LOCAL, AC_VEC,
-   PML_TX, PML_TY, PML_TZ, PML_VEC (the same for the PML), AC_FTZ (store |x| < 1e-30 as 0, for CPU devices),
-   AC_FASTDIV (reciprocals instead of IEEE divisions in the PML update). */
+   PML_TX, PML_TY, PML_TZ, PML_VEC (the same for the PML), PR_TX, PR_TY, PR_TZ (ac_pair), AC_PML_OUT, AC_FTZ (store
+   |x| < 1e-30 as 0, for CPU devices), AC_FASTDIV (reciprocals instead of IEEE divisions in the PML update). */
 
 #ifndef TILE_X
   #define TILE_X 32
@@ -62,6 +64,30 @@
   #define ac_rcp_refine(r, d) ((r) * (2.0f - (d) * (r)))
 #else
   #define AC_DIV(T, a, d) ((a) / (d))
+#endif
+
+/* AC_PML_OUT 0: the PML kernels update v in place (vout is not used); 1: they read the old field v and write the new one to
+   vout (the passes of ac_pair, where the two differ). Both variants keep every field pointer restrict. */
+#ifndef AC_PML_OUT
+  #define AC_PML_OUT 0
+#endif
+#if AC_PML_OUT
+  #define AC_PML_FIELDS __global const float *restrict v, __global float *restrict vout
+  #define AC_PML_NEW    vout
+#else
+  #define AC_PML_FIELDS __global float *restrict v, __global float *vout
+  #define AC_PML_NEW    v
+#endif
+
+/* AC_WG_HINT 1 (default): the 2.5D kernels declare their work-group size (reqd_work_group_size); 0: they do not, which lets
+   NVIDIA's compiler apply a register cap (-cl-nv-maxrregcount is ignored for kernels that declare one). */
+#ifndef AC_WG_HINT
+  #define AC_WG_HINT 1
+#endif
+#if AC_WG_HINT
+  #define AC_WG(x, y, z) __attribute__((reqd_work_group_size(x, y, z)))
+#else
+  #define AC_WG(x, y, z)
 #endif
 
 #if AC_VEC != 1 && AC_VEC != 2 && AC_VEC != 4
@@ -137,7 +163,7 @@ void ac_store4(__global float *p, const int o, const float4 x, const int i, cons
   } while (0)
 
 /* Load the x neighbours of the W-vector at offset o from global memory. */
-#define AC_XLOAD1(u, o, xm, xp) \
+#define AC_XLOAD1(u, o, C, xm, xp) /* C unused: the same arguments as the wider loads */ \
   AC_XN1(LD1(u, (o) - 4), LD1(u, (o) - 3), LD1(u, (o) - 2), LD1(u, (o) - 1), 0, LD1(u, (o) + 1), LD1(u, (o) + 2), LD1(u, (o) + 3), LD1(u, (o) + 4), xm, xp)
 #define AC_XLOAD2(u, o, C, xm, xp) \
   do { \
@@ -167,6 +193,18 @@ void ac_store4(__global float *p, const int o, const float4 x, const int i, cons
     lap = fma((T)cx.w, xm[3] + xp[3], lap); \
     lap = fma((T)cy.w, ym[3] + yp[3], lap); \
     lap = fma((T)cz.w, q0 + q8, lap); \
+  } while (0)
+
+/* The Laplacian lap of the W-vector at idx whose z column of u is q0..q8 (centre q4), with its x and y neighbours xm, xp, ym,
+   yp (arrays of the caller) loaded from global memory, i.e. from the cache: the 2.5D kernels without local memory. */
+#define AC_LAP_CACHED(W, T, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8) \
+  do { \
+    AC_CAT(AC_XLOAD, W)(u, idx, q4, xm, xp); \
+    for (int m_ = 0; m_ < 4; m_++) { \
+      ym[m_] = AC_CAT(LD, W)(u, (idx) - (m_ + 1) * (px)); \
+      yp[m_] = AC_CAT(LD, W)(u, (idx) + (m_ + 1) * (px)); \
+    } \
+    AC_LAP(T, lap, c0, cx, cy, cz, q4, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8); \
   } while (0)
 
 /* ---------------------------------------------------------------- inner region body
@@ -237,20 +275,10 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
     ixp += pxy;
     iym += pxy;
     iyp += pxy;
-#else
-  #if AC_VEC == 1
-    AC_XLOAD1(u, idx, xm, xp);
-  #elif AC_VEC == 2
-    AC_XLOAD2(u, idx, q4, xm, xp);
-  #else
-    AC_XLOAD4(u, idx, q4, xm, xp);
-  #endif
-    for (int m = 0; m < 4; m++) {
-      ym[m] = ILD(u, idx - (m + 1) * px);
-      yp[m] = ILD(u, idx + (m + 1) * px);
-    }
-#endif
     AC_LAP(IT, lap, c0, cx, cy, cz, q4, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8);
+#else
+    AC_LAP_CACHED(AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
+#endif
     if (active) AC_CAT(ac_store, AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))), i, lo.x, hi.x);
     q0 = q1;
     q1 = q2;
@@ -290,8 +318,8 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
 
 void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const int ly, const int ptx, const int pty, const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
                  const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd, const int ex, const int ey, const int ez,
-                 __global const float *restrict u, __global float *restrict v, __global const float *restrict vp, __global float *restrict phi,
-                 __global const float *restrict eta)
+                 __global const float *restrict u, AC_PML_FIELDS, __global const float *restrict vp,
+                 __global float *restrict phi, __global const float *restrict eta)
 {
   const int xa = lo.x - (origin + lo.x) % PV;
   const int i  = xa + PV * (ti * ptx + lx);
@@ -315,24 +343,13 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
   for (int k = kb; k < ke; k++) {
     PT xm[4], xp[4], ym[4], yp[4], lap, e, g, p;
     q8 = PLD(u, idx + 4 * pxy);
-#if PML_VEC == 1
-    AC_XLOAD1(u, idx, xm, xp);
-#elif PML_VEC == 2
-    AC_XLOAD2(u, idx, q4, xm, xp);
-#else
-    AC_XLOAD4(u, idx, q4, xm, xp);
-#endif
-    for (int m = 0; m < 4; m++) {
-      ym[m] = PLD(u, idx - (m + 1) * px);
-      yp[m] = PLD(u, idx + (m + 1) * px);
-    }
-    AC_LAP(PT, lap, c0, cx, cy, cz, q4, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8);
+    AC_LAP_CACHED(PML_VEC, PT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
     e = exy + eta[ez + k];
     p = PLD(phi, idx);
     g = gx * (xp[0] - xm[0]);
     g = fma((PT)gy, yp[0] - ym[0], g);
     g = fma((PT)((eta[ez + k + 1] - eta[ez + k - 1]) * hd.z), q5 - q3, g);
-    AC_CAT(ac_store, PML_VEC)(v, idx, PFTZ(AC_DIV(PT, fma(PLD(vp, idx), lap + p, fma(2.0f + e * (2.0f - e), q4, -PLD(v, idx))), fma((PT)2.0f, e, (PT)1.0f))), i, lo.x, hi.x);
+    AC_CAT(ac_store, PML_VEC)(AC_PML_NEW, idx, PFTZ(AC_DIV(PT, fma(PLD(vp, idx), lap + p, fma(2.0f + e * (2.0f - e), q4, -PLD(v, idx))), fma((PT)2.0f, e, (PT)1.0f))), i, lo.x, hi.x);
     AC_CAT(ac_store, PML_VEC)(phi, idx, PFTZ(AC_DIV(PT, p - g, 1.0f + e)), i, lo.x, hi.x);
     q0 = q1;
     q1 = q2;
@@ -347,7 +364,7 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
 }
 
 /* ---------------------------------------------------------------- one launch per region */
-__kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_inner(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy, const int origin,
+__kernel AC_WG(TILE_X, TILE_Y, 1) void ac_inner(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy, const int origin,
                                                                                   const float c0, const float4 cx, const float4 cy, const float4 cz,
                                                                                   __global const float *restrict u, __global float *restrict v,
                                                                                   __global const float *restrict vp)
@@ -361,14 +378,139 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_inner(
                 vp, tile);
 }
 
-__kernel __attribute__((reqd_work_group_size(PML_TX, PML_TY, 1))) void ac_pml(const int4 lo, const int4 hi, const int px, const int pxy, const int origin, const float c0,
+__kernel AC_WG(PML_TX, PML_TY, 1) void ac_pml(const int4 lo, const int4 hi, const int px, const int pxy, const int origin, const float c0,
                                                                                 const float4 cx, const float4 cy, const float4 cz, const float4 hd, const int ex,
                                                                                 const int ey, const int ez, __global const float *restrict u,
-                                                                                __global float *restrict v, __global const float *restrict vp,
+                                                                                AC_PML_FIELDS, __global const float *restrict vp,
                                                                                 __global float *restrict phi, __global const float *restrict eta)
 {
   ac_pml_body((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), PML_TX, PML_TY, lo, hi, px, pxy, origin, c0, cx, cy,
-              cz, hd, ex, ey, ez, u, v, vp, phi, eta);
+              cz, hd, ex, ey, ez, u, v, vout, vp, phi, eta);
+}
+
+/* ---------------------------------------------------------------- two steps per pass over the inner region
+   ac_pair computes u^{n+1} and u^{n+2} of the inner box [lo, hi) in one pass (temporal blocking, docs/acoustic.md): u =
+   u^n and v = u^{n-1} are only read; w receives u^{n+1} at the inner points and must already hold it at every other
+   point (the PML launch of step n wrote it there, the halo is zero); x receives u^{n+2} at the inner points. A work-group
+   of PR_TX x PR_TY work-items owns a tile of (PR_TX - 2 AC_HX) x-vectors by (PR_TY - 8) rows and sweeps PR_TZ planes
+   (0: all). Every work-item computes u^{n+1} of its vector one plane ahead after another, as ac_inner does (its z column
+   of u^n in registers, the x/y neighbours from the cache): the tile's items for the tile, the outer ones for the ring of
+   4 points around it that the second step's x/y neighbours need (the corners are idle). A vector outside the inner box
+   (or the plane outside it) takes u^{n+1} from w instead. Four planes behind, the tile's items compute u^{n+2} from the
+   u^{n+1} plane in local memory (x/y neighbours) and their own z column of u^{n+1} (registers). Both steps use the
+   arithmetic of ac_inner in the same order, and the source of step n (srcidx >= 0: an inner point) is added to u^{n+1}
+   where it is computed, so the fields are bit for bit those of two single steps. */
+#ifndef PR_TX
+  #define PR_TX (2 + 2 * AC_HX)
+#endif
+#ifndef PR_TY
+  #define PR_TY 16
+#endif
+#ifndef PR_TZ
+  #define PR_TZ 0
+#endif
+#define PR_NX (PR_TX - 2 * AC_HX) /* tile vectors along x */
+#define PR_NY (PR_TY - 8)         /* tile rows */
+
+#if AC_VEC == 1
+  #define AC_LANE(x, l) (x)
+#else
+  #define AC_LANE(x, l) (((float *)&(x))[l])
+#endif
+
+/* Lanes of x outside [lo, hi) (point i + l) replaced by w's values there. */
+#define AC_BLEND_OUTER(x, w, o, i, lo, hi) \
+  do { \
+    for (int l_ = 0; l_ < IV; l_++) \
+      if ((i) + l_ < (lo) || (i) + l_ >= (hi)) AC_LANE(x, l_) = (w)[(o) + l_]; \
+  } while (0)
+
+__kernel AC_WG(PR_TX, PR_TY, 1) void ac_pair(const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
+                                                                               const float c0, const float4 cx, const float4 cy, const float4 cz, const int srcidx,
+                                                                               const float srcval, __global const float *restrict u,
+                                                                               __global const float *restrict v, __global float *restrict w,
+                                                                               __global float *restrict x, __global const float *restrict vp)
+{
+  __local IT plane[2][PR_TY][PR_TX];
+  const int  lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+  const int  i  = lo.x + IV * ((int)get_group_id(0) * PR_NX + lx - AC_HX);
+  const int  j  = lo.y + (int)get_group_id(1) * PR_NY + ly - 4;
+  const int  kb = lo.z + (PR_TZ > 0 ? (int)get_group_id(2) * PR_TZ : 0);
+  const int  ke = PR_TZ > 0 ? min(kb + PR_TZ, hi.z) : hi.z;
+  const int  rx = lx < AC_HX || lx >= PR_TX - AC_HX, ry = ly < 4 || ly >= PR_TY - 4;
+  const int  tile   = !rx && !ry;
+  const int  need   = !(rx && ry) && i + IV > lo.x - 4 && i < hi.x + 4 && j >= lo.y - 4 && j < hi.y + 4; /* a tile point's neighbour */
+  const int  xyin   = need && i + IV > lo.x && i < hi.x && j >= lo.y && j < hi.y;                      /* has inner points */
+  const int  allin  = i >= lo.x && i + IV <= hi.x;
+  int        idx    = origin + i + j * px + (kb - 4) * pxy; /* plane k1 of the first step */
+  int        buf    = 0;
+  IT         q0 = 0, q1 = 0, q2 = 0, q3 = 0, q4 = 0, q5 = 0, q6 = 0, q7 = 0, q8 = 0; /* u^n, planes k1 - 4 .. k1 + 4 */
+  IT         w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0, w8 = 0; /* u^{n+1}, planes k1 - 8 .. k1 */
+
+  if (xyin) { /* the planes a computed plane needs: [lo.z - 4, hi.z + 4) */
+    if (kb - 8 >= lo.z - 4) q1 = ILD(u, idx - 4 * pxy);
+    if (kb - 7 >= lo.z - 4) q2 = ILD(u, idx - 3 * pxy);
+    if (kb - 6 >= lo.z - 4) q3 = ILD(u, idx - 2 * pxy);
+    if (kb - 5 >= lo.z - 4) q4 = ILD(u, idx - pxy);
+    q5 = ILD(u, idx);
+    q6 = ILD(u, idx + pxy);
+    q7 = ILD(u, idx + 2 * pxy);
+    q8 = ILD(u, idx + 3 * pxy);
+  }
+  for (int k1 = kb - 4; k1 < ke + 4; k1++) {
+    IT wn = 0;
+    q0    = q1;
+    q1    = q2;
+    q2    = q3;
+    q3    = q4;
+    q4    = q5;
+    q5    = q6;
+    q6    = q7;
+    q7    = q8;
+    w0    = w1;
+    w1    = w2;
+    w2    = w3;
+    w3    = w4;
+    w4    = w5;
+    w5    = w6;
+    w6    = w7;
+    w7    = w8;
+    if (xyin && k1 >= lo.z && k1 < hi.z) { /* first step at plane k1 */
+      IT xm[4], xp[4], ym[4], yp[4], lap;
+      q8 = ILD(u, idx + 4 * pxy);
+      AC_LAP_CACHED(AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
+      wn = IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx)));
+      if (srcidx >= idx && srcidx < idx + IV) AC_LANE(wn, srcidx - idx) += srcval;
+      if (!allin) AC_BLEND_OUTER(wn, w, idx, i, lo.x, hi.x);
+      if (tile && k1 >= kb && k1 < ke) AC_CAT(ac_store, AC_VEC)(w, idx, wn, i, lo.x, hi.x);
+    } else if (need) {
+      if (xyin && k1 < hi.z) q8 = ILD(u, idx + 4 * pxy); /* below the box: its first planes need it */
+      wn = ILD(w, idx);
+    }
+    w8                  = wn;
+    plane[buf][ly][lx] = w4; /* u^{n+1} at plane k1 - 4 */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tile && k1 >= kb + 4 && i < hi.x && j < hi.y) { /* second step at plane k = k1 - 4 */
+      IT        xm[4], xp[4], ym[4], yp[4], lap;
+      const int o = idx - 4 * pxy;
+  #if AC_VEC == 1
+      AC_XN1(plane[buf][ly][lx - 4], plane[buf][ly][lx - 3], plane[buf][ly][lx - 2], plane[buf][ly][lx - 1], w4, plane[buf][ly][lx + 1], plane[buf][ly][lx + 2],
+             plane[buf][ly][lx + 3], plane[buf][ly][lx + 4], xm, xp);
+  #elif AC_VEC == 2
+      AC_XN2(plane[buf][ly][lx - 2], plane[buf][ly][lx - 1], w4, plane[buf][ly][lx + 1], plane[buf][ly][lx + 2], xm, xp);
+  #else
+      AC_XN4(plane[buf][ly][lx - 1], w4, plane[buf][ly][lx + 1], xm, xp);
+  #endif
+      for (int m = 0; m < 4; m++) {
+        ym[m] = plane[buf][ly - 1 - m][lx];
+        yp[m] = plane[buf][ly + 1 + m][lx];
+      }
+      AC_LAP(IT, lap, c0, cx, cy, cz, w4, xm, xp, ym, yp, w0, w1, w2, w3, w5, w6, w7, w8);
+      AC_CAT(ac_store, AC_VEC)(x, o, IFTZ(fma(ILD(vp, o), lap, 2.0f * w4 - q0)), i, lo.x, hi.x);
+    }
+    buf ^= 1;
+    idx += pxy;
+  }
 }
 
 /* ---------------------------------------------------------------- every PML region in one launch
@@ -376,12 +518,12 @@ __kernel __attribute__((reqd_work_group_size(PML_TX, PML_TY, 1))) void ac_pml(co
    lo.xyz, hi.xyz, tiles along x, tiles along y, first group, end group, the region's tile width in work-items (its
    height is PML_TX * PML_TY / width: narrow slabs take narrow tall tiles). */
 #define AC_TAB 11
-__kernel __attribute__((reqd_work_group_size(PML_TX * PML_TY, 1, 1))) void ac_pml_all(__constant int *tab, const int nreg, const int px, const int pxy, const int origin,
+__kernel AC_WG(PML_TX * PML_TY, 1, 1) void ac_pml_all(__constant int *tab, const int nreg, const int px, const int pxy, const int origin,
                                                                                         const float c0, const float4 cx, const float4 cy, const float4 cz,
                                                                                         const float4 hd, const int ex, const int ey, const int ez,
-                                                                                        __global const float *restrict u, __global float *restrict v,
-                                                                                        __global const float *restrict vp, __global float *restrict phi,
-                                                                                        __global const float *restrict eta)
+                                                                                        __global const float *restrict u, AC_PML_FIELDS,
+                                                                                        __global const float *restrict vp,
+                                                                                        __global float *restrict phi, __global const float *restrict eta)
 {
   const int g = (int)get_group_id(0), lid = (int)get_local_id(0);
   int       r = 0;
@@ -391,7 +533,7 @@ __kernel __attribute__((reqd_work_group_size(PML_TX * PML_TY, 1, 1))) void ac_pm
     const int4      lo = (int4)(t[0], t[1], t[2], 0), hi = (int4)(t[3], t[4], t[5], 0);
     const int       l  = g - t[8], ti = l % t[6], tj = (l / t[6]) % t[7], tk = l / (t[6] * t[7]);
     const int       w  = t[10];
-    ac_pml_body(ti, tj, tk, lid % w, lid / w, w, (PML_TX * PML_TY) / w, lo, hi, px, pxy, origin, c0, cx, cy, cz, hd, ex, ey, ez, u, v, vp, phi, eta);
+    ac_pml_body(ti, tj, tk, lid % w, lid / w, w, (PML_TX * PML_TY) / w, lo, hi, px, pxy, origin, c0, cx, cy, cz, hd, ex, ey, ez, u, v, vout, vp, phi, eta);
   }
 }
 
@@ -420,7 +562,7 @@ void ac_store_pml4(__global float *p, const int o, const float4 x, const int i, 
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(const int4 n, const int4 ilo, const int4 ihi, const int px, const int pxy, const int origin,
+__kernel AC_WG(TILE_X, TILE_Y, 1) void ac_whole(const int4 n, const int4 ilo, const int4 ihi, const int px, const int pxy, const int origin,
                                                                                   const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd,
                                                                                   const int ex, const int ey, const int ez, __global const float *restrict u,
                                                                                   __global float *restrict v, __global const float *restrict vp,
@@ -450,18 +592,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(
     IT        xm[4], xp[4], ym[4], yp[4], lap;
     const int zin = k >= ilo.z && k < ihi.z;
     q8            = ILD(u, idx + 4 * pxy);
-  #if AC_VEC == 1
-    AC_XLOAD1(u, idx, xm, xp);
-  #elif AC_VEC == 2
-    AC_XLOAD2(u, idx, q4, xm, xp);
-  #else
-    AC_XLOAD4(u, idx, q4, xm, xp);
-  #endif
-    for (int m = 0; m < 4; m++) {
-      ym[m] = ILD(u, idx - (m + 1) * px);
-      yp[m] = ILD(u, idx + (m + 1) * px);
-    }
-    AC_LAP(IT, lap, c0, cx, cy, cz, q4, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8);
+    AC_LAP_CACHED(AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
     if (xin && yin && zin) AC_CAT(ST, AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))));
     else {
       const IT e = exy + eta[ez + k], p = ILD(phi, idx);
@@ -517,7 +648,7 @@ __kernel void ac_inner_rows(const int4 lo, const int4 hi, const int4 lim, const 
 }
 
 __kernel void ac_pml_rows(const int4 lo, const int4 hi, const int px, const int pxy, const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz,
-                          const float4 hd, const int ex, const int ey, const int ez, __global const float *restrict u, __global float *restrict v,
+                          const float4 hd, const int ex, const int ey, const int ez, __global const float *restrict u, AC_PML_FIELDS,
                           __global const float *restrict vp, __global float *restrict phi, __global const float *restrict eta)
 {
   const int j = lo.y + (int)get_global_id(0), k = lo.z + (int)get_global_id(1);
@@ -534,7 +665,7 @@ __kernel void ac_pml_rows(const int4 lo, const int4 hi, const int px, const int 
     float       g   = (eta[ex + i + 1] - eta[ex + i - 1]) * hd.x * (u[idx + 1] - u[idx - 1]);
     g               = fma(gy, u[idx + px] - u[idx - px], g);
     g               = fma(gz, u[idx + pxy] - u[idx - pxy], g);
-    v[idx]          = FTZ1(AC_DIV(float, fma(vp[idx], lap + p, fma(2.0f + e * (2.0f - e), u[idx], -v[idx])), fma(2.0f, e, 1.0f)));
+    AC_PML_NEW[idx] = FTZ1(AC_DIV(float, fma(vp[idx], lap + p, fma(2.0f + e * (2.0f - e), u[idx], -v[idx])), fma(2.0f, e, 1.0f)));
     phi[idx]        = FTZ1(AC_DIV(float, p - g, 1.0f + e));
   }
 }

@@ -292,6 +292,81 @@ static void test_tiles(void **state)
   SbpmgTestSetOption("-ac_pml_tile_z", NULL);
   PCALL(AcousticDestroy(&ac));
   create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+  {
+    /* the two-step kernel's work-group: option values, then set-ups with -ac_two_steps (value, message, error at set-up) */
+    const char *bad[][4] = {
+        {"-ac_pair_tile_x", "0", "-ac_pair_tile_x 0 must be positive", "0"},
+        {"-ac_pair_tile_y", "-3", "-ac_pair_tile_y -3 must be positive", "0"},
+        {"-ac_pair_tile_z", "-2", "-ac_pair_tile_z -2 must be >= 0 (0: the whole z extent)", "0"},
+        {"-ac_pair_tile_x", "2", "-ac_pair_tile_x 2 must exceed the ring of 4 points on each side: 2 work-items at -ac_vec 4", "1"},
+        {"-ac_pair_tile_y", "8", "-ac_pair_tile_y 8 must exceed the ring of 4 rows on each side (8)", "1"},
+        {"-ac_pair_tile_x", "128", "Two-step tile -ac_pair_tile_x 128 x -ac_pair_tile_y 64 = 8192 work-items exceeds the work-group limit", "1"},
+    };
+    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+      Acoustic a2;
+      create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+      PCALL(AcousticSetTile(a2, -1, -1, -1, PETSC_FALSE, 4));
+      SbpmgTestSetOption("-ac_two_steps", "1"); /* it means the region kernels where the whole-grid one is the default (CPUs) */
+      SbpmgTestSetOption(bad[b][0], bad[b][1]);
+      if (b == 5) SbpmgTestSetOption("-ac_pair_tile_y", "64");
+      if (bad[b][3][0] == '0')
+        EXPECT_ERROR(AcousticSetFromOptions(a2), PETSC_ERR_ARG_OUTOFRANGE, bad[b][2]);
+      else {
+        PCALL(AcousticSetFromOptions(a2));
+        EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_OUTOFRANGE, bad[b][2]);
+      }
+      SbpmgTestSetOption(bad[b][0], NULL);
+      SbpmgTestSetOption("-ac_pair_tile_y", NULL);
+      SbpmgTestSetOption("-ac_two_steps", NULL);
+      PCALL(AcousticDestroy(&a2));
+    }
+  }
+  for (int mode = 0; mode < 2; mode++) { /* two steps per pass with the whole-grid or the row kernels */
+    Acoustic a2;
+    create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+    SbpmgTestSetOption("-ac_two_steps", "1");
+    SbpmgTestSetOption(mode ? "-ac_rows" : "-ac_fused", "1");
+    PCALL(AcousticSetFromOptions(a2));
+    SbpmgTestSetOption("-ac_two_steps", NULL);
+    SbpmgTestSetOption(mode ? "-ac_rows" : "-ac_fused", NULL);
+    EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_INCOMP,
+                 mode ? "-ac_two_steps runs the inner region apart from the PML regions with the 2.5D kernels: it cannot be combined with -ac_rows"
+                      : "-ac_two_steps runs the inner region apart from the PML regions with the 2.5D kernels: it cannot be combined with -ac_fused");
+    PCALL(AcousticDestroy(&a2));
+  }
+  { /* a work-group the device allows but the compiled kernel does not (NVIDIA's compiler: 256 work-items for ac_pair) */
+    Acoustic a2;
+    size_t   wg, maxwg;
+    create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+    PCALL(AcousticSetTile(a2, -1, -1, -1, PETSC_FALSE, 4));
+    SbpmgTestSetOption("-ac_two_steps", "1");
+    PCALL(AcousticSetFromOptions(a2));
+    SbpmgTestSetOption("-ac_two_steps", NULL);
+    PCALL(AcousticSetUp(a2));
+    assert_non_null(a2->kpair);
+    assert_int_equal(clGetKernelWorkGroupInfo(a2->kpair, a2->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL), CL_SUCCESS);
+    maxwg = a2->cl->max_work_group_size;
+    if (wg < maxwg) {
+      char msg[160], ty[16];
+      PCALL(PetscSNPrintf(msg, sizeof(msg),
+                          "Two-step tile -ac_pair_tile_x 8 x -ac_pair_tile_y %d = %d work-items exceeds the %zu the compiled ac_pair kernel allows",
+                          (int)(maxwg / 8), (int)(8 * (maxwg / 8)), wg));
+      PCALL(PetscSNPrintf(ty, sizeof(ty), "%d", (int)(maxwg / 8)));
+      PCALL(AcousticDestroy(&a2));
+      create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+      PCALL(AcousticSetTile(a2, -1, -1, -1, PETSC_FALSE, 4));
+      SbpmgTestSetOption("-ac_two_steps", "1");
+      SbpmgTestSetOption("-ac_pair_tile_x", "8");
+      SbpmgTestSetOption("-ac_pair_tile_y", ty);
+      PCALL(AcousticSetFromOptions(a2));
+      SbpmgTestSetOption("-ac_two_steps", NULL);
+      SbpmgTestSetOption("-ac_pair_tile_x", NULL);
+      SbpmgTestSetOption("-ac_pair_tile_y", NULL);
+      EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_OUTOFRANGE, msg);
+    } else
+      print_message("  the compiled ac_pair allows the device's %zu work-items: no kernel limit to test here (NVIDIA's compiler allows 256)\n", wg);
+    PCALL(AcousticDestroy(&a2));
+  }
   PCALL(AcousticSetPMLTile(ac, 128, 64, 0, 1));
   EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "PML tile -ac_pml_tile_x 128 x -ac_pml_tile_y 64 exceeds the work-group limit");
   PCALL(AcousticDestroy(&ac));
@@ -417,6 +492,99 @@ static void test_pml_queue(void **state)
   PCALL(PetscFree(vel));
 }
 
+/* -ac_two_steps: two leapfrog steps per pass over the inner box (ac_pair). K steps (random fields, variable velocity, a source
+   in the inner box or in the PML) leave u, u_prev and phi bit-identical to single steps, for ac_pair tiles of one tile vector and
+   row up to several, z chunks that do not divide the box, every vector width, odd and even K, and no PML at all (the ring reads
+   the zero halo); the host reference agrees to fp32 rounding. The two extra fields are allocated with the kernel and released. */
+static void test_two_steps(void **state)
+{
+  /* grid x, y, z, ndamp, source x, y, z, K; pair tile x, y, z, vec */
+  const PetscInt cases[][12] = {
+      {45, 37, 31, 6, 20, 17, 12, 25, -1, -1, -1, -1}, {45, 37, 31, 6, 3, 17, 12, 2, -1, -1, -1, -1}, {45, 37, 31, 6, 20, 17, 12, 9, 3, 9, 0, 4},
+      {45, 37, 31, 6, 20, 17, 12, 8, 6, 12, 5, 2},     {45, 37, 31, 6, 20, 17, 12, 7, 10, 10, 7, 1},  {45, 37, 31, 6, 35, 6, 24, 6, 8, 16, 3, 4},
+      {24, 20, 18, 0, 11, 9, 8, 6, -1, -1, -1, -1},    {24, 20, 18, 0, 11, 9, 8, 5, 3, 11, 4, 4},
+  };
+  PetscReal *vel;
+
+  PCALL(PetscMalloc1(45 * 37 * 31, &vel));
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    const PetscInt *t = cases[c], N = t[0] * t[1] * t[2];
+    float          *f[2];
+    size_t          npad = 0;
+    PetscReal      *ur, *ud, eu;
+    PetscInt        nbuf[2];
+    Acoustic        ref;
+
+    velocity_model(t[0], t[1], t[2], vel);
+    for (int two = 0; two < 2; two++) {
+      Acoustic     ac;
+      SbpmgCLStats before, during, after;
+      char         buf[16];
+
+      create(&ac, t[0], t[1], t[2], t[3], ACOUSTIC_BACKEND_DEVICE);
+      PCALL(AcousticSetVelocityArray(ac, vel));
+      PCALL(AcousticSetMaxVelocity(ac, 0));
+      PCALL(AcousticSetSource(ac, t[4], t[5], t[6]));
+      PCALL(AcousticSetSourceWavelet(ac, 60.0, 10.0));
+      PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+      PCALL(AcousticSetFused(ac, 0, 1));
+      PCALL(AcousticSetRowKernels(ac, 0));
+      if (t[11] > 0) PCALL(AcousticSetTile(ac, -1, -1, -1, PETSC_FALSE, t[11]));
+      SbpmgTestSetOption("-ac_two_steps", two ? "1" : "0");
+      for (int d = 0; d < 3 && two; d++) {
+        const char *name[3] = {"-ac_pair_tile_x", "-ac_pair_tile_y", "-ac_pair_tile_z"};
+        PCALL(PetscSNPrintf(buf, sizeof(buf), "%d", (int)t[8 + d]));
+        SbpmgTestSetOption(name[d], buf);
+      }
+      PCALL(AcousticSetFromOptions(ac));
+      SbpmgTestSetOption("-ac_two_steps", NULL);
+      SbpmgTestSetOption("-ac_pair_tile_x", NULL);
+      SbpmgTestSetOption("-ac_pair_tile_y", NULL);
+      SbpmgTestSetOption("-ac_pair_tile_z", NULL);
+      PCALL(SbpmgCLGetGlobalStats(&before));
+      PCALL(AcousticSetUp(ac));
+      PCALL(SbpmgCLGetGlobalStats(&during));
+      assert_true((ac->kpair != NULL) == (two != 0));
+      assert_true((ac->dspare[0] != NULL && ac->dspare[1] != NULL) == (two != 0));
+      PCALL(AcousticStep(ac, t[7]));
+      assert_int_equal(ac->step, t[7]);
+      if (!two) {
+        npad = ac->npad;
+        PCALL(PetscMalloc2(3 * npad, &f[0], 3 * npad, &f[1]));
+      }
+      read_fields(ac, f[two]);
+      if (two) {
+        print_message("  %dx%dx%d ndamp %d, source (%d,%d,%d), %d steps, pair tile %d x %d x %d, vec %d: %s single steps\n", (int)t[0], (int)t[1], (int)t[2],
+                      (int)t[3], (int)t[4], (int)t[5], (int)t[6], (int)t[7], (int)ac->kpairtile[0], (int)ac->kpairtile[1], (int)ac->kpairtile[2], (int)ac->kvec,
+                      memcmp(f[0], f[1], 3 * npad * sizeof(float)) ? "DIFFER from" : "bit-identical to");
+        PCALL(PetscMalloc2(N, &ur, N, &ud));
+        PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, ud));
+      }
+      PCALL(AcousticDestroy(&ac));
+      PCALL(SbpmgCLGetGlobalStats(&after));
+      assert_int_equal(after.live_buffers, before.live_buffers);
+      nbuf[two] = during.live_buffers - before.live_buffers;
+    }
+    assert_int_equal(nbuf[1], nbuf[0] + 2); /* the two extra fields */
+    assert_memory_equal(f[0], f[1], 3 * npad * sizeof(float));
+    create(&ref, t[0], t[1], t[2], t[3], ACOUSTIC_BACKEND_HOST);
+    PCALL(AcousticSetVelocityArray(ref, vel));
+    PCALL(AcousticSetMaxVelocity(ref, 0));
+    PCALL(AcousticSetSource(ref, t[4], t[5], t[6]));
+    PCALL(AcousticSetSourceWavelet(ref, 60.0, 10.0));
+    PCALL(AcousticSetInitialType(ref, ACOUSTIC_INIT_RANDOM));
+    PCALL(AcousticSetUp(ref));
+    PCALL(AcousticStep(ref, t[7]));
+    PCALL(AcousticGetField(ref, ACOUSTIC_FIELD_U, ur));
+    eu = reldiff(N, ud, ur);
+    assert_true(eu < 2e-5);
+    PCALL(AcousticDestroy(&ref));
+    PCALL(PetscFree2(ur, ud));
+    PCALL(PetscFree2(f[0], f[1]));
+  }
+  PCALL(PetscFree(vel));
+}
+
 static unsigned long be32(const unsigned char *b)
 {
   return ((unsigned long)b[0] << 24) | ((unsigned long)b[1] << 16) | ((unsigned long)b[2] << 8) | b[3];
@@ -468,7 +636,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_device_vs_reference), cmocka_unit_test(test_region_decomposition),
     cmocka_unit_test(test_no_host_traffic),     cmocka_unit_test(test_tiles),
     cmocka_unit_test(test_snapshots),           cmocka_unit_test(test_deterministic),
-    cmocka_unit_test(test_pml_queue),
+    cmocka_unit_test(test_pml_queue),           cmocka_unit_test(test_two_steps),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -287,6 +287,7 @@ PETSC_EXTERN const char *const AcousticRegionNames[];
 #define AC_SPEC_BYTES_INNER 16.0
 #define AC_SPEC_BYTES_PML   28.0
 #define AC_BYTES_INNER      16.0
+#define AC_BYTES_PAIR       20.0 /* two steps of an inner point in one pass (ac_pair): read u^n, u^{n-1}, vp, write u^{n+1}, u^{n+2} */
 #define AC_BYTES_PML        24.0
 #define AC_FLOPS_INNER      40.0
 #define AC_FLOPS_PML        66.0
@@ -309,6 +310,8 @@ struct _p_Acoustic {
   PetscBool        localmem, tileset, setupcalled, view;
   PetscInt         fastdiv;     /* -1 default, 0 IEEE divisions, 1 reciprocals in the PML */
   PetscInt         pmlqueue;    /* -1 default, 0 one queue, 1 the PML launches in a second queue, concurrent with the inner one */
+  PetscInt         pair;        /* -1 default, 0 one step per pass, 1 two steps per pass over the inner region (ac_pair) */
+  PetscInt         pairtile[3]; /* ac_pair's work-group (x, y) and planes per work-group (-1: default) */
   char             clopts[128]; /* extra OpenCL build options (-ac_cl_options) */
   /* derived at set-up */
   PetscReal dt, coef[3][5], W, velmax, velmin, eta0[3];
@@ -335,6 +338,10 @@ struct _p_Acoustic {
   PetscInt         ktile[3], kvec, kpmltile[3], kpmlvec; /* the tile they were built for */
   PetscBool        klocal, krows, kfused, kpmlmerge;
   cl_command_queue qpml; /* -ac_pml_queue on one rank: the PML launches' own queue (NULL: the context's) */
+  cl_kernel        kpair;       /* two steps per pass (NULL: off) */
+  cl_kernel        kpmlout, kpmlallout; /* with kpair: ac_pml, ac_pml_all writing the new field apart from the old (-DAC_PML_OUT=1) */
+  PetscInt         kpairtile[3]; /* the work-group and planes it was built for */
+  cl_mem           dspare[2];   /* with kpair: the fields u^{n+1} and u^{n+2} of a pass (then u^{n-1} and u^n of the next) */
   /* host reference */
   PetscReal *hu, *hv, *hvp, *hphi, *heta;
 };

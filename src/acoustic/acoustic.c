@@ -12,6 +12,8 @@ const char *const AcousticRegionNames[]      = {"inner", "zlo", "zhi", "ylo", "y
    width}, {row kernels, the whole grid in one launch, the PML regions in one launch}. */
 static const PetscInt AcDefaultTileGPU[5] = {32, 8, 48, 0, 4}, AcDefaultPMLTileGPU[4] = {32, 4, 32, 4}, AcDefaultModeGPU[3] = {0, 0, 1},
                       AcDefaultFastDivGPU = 0, AcDefaultPMLQueueGPU = 0;
+/* ac_pair (two steps per pass): work-group x, y (in work-items: the tile plus 4 points on each side) and planes per work-group, on or off */
+static const PetscInt AcDefaultPairTileGPU[3] = {8, 32, 64}, AcDefaultPairGPU = 0, AcDefaultPairTileCPU[3] = {8, 16, 32}, AcDefaultPairCPU = 0;
 static const PetscInt AcDefaultTileCPU[5] = {16, 8, 32, 0, 4}, AcDefaultPMLTileCPU[4] = {32, 4, 32, 2}, AcDefaultModeCPU[3] = {0, 1, 0},
                       AcDefaultFastDivCPU = 0;
 
@@ -90,9 +92,11 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
   ac->pmlmerge  = -1;
   ac->fastdiv   = -1;
   ac->pmlqueue  = -1;
-  ac->localmem  = PETSC_FALSE;
-  ac->down      = -1;
-  ac->up        = -1;
+  ac->pair      = -1;
+  for (PetscInt d = 0; d < 3; d++) ac->pairtile[d] = -1;
+  ac->localmem = PETSC_FALSE;
+  ac->down     = -1;
+  ac->up       = -1;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ac), &ac->size));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)ac), &ac->rank));
   *out = ac;
@@ -481,7 +485,8 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscBool nset, nxset, nyset, nzset, dyset, dzset, velset, srcset, initset, backset, tset[5], pset[4],
       localmem = ac->localmem, rows = ac->rows > 0 ? PETSC_TRUE : PETSC_FALSE, rowsset, fused = ac->fused > 0 ? PETSC_TRUE : PETSC_FALSE, fusedset,
       merge = ac->pmlmerge > 0 ? PETSC_TRUE : PETSC_FALSE, mergeset;
-  char vel[PETSC_MAX_PATH_LEN], init[32], backend[32], list[128];
+  char     vel[PETSC_MAX_PATH_LEN], init[32], backend[32], list[128];
+  PetscInt prtile[3] = {ac->pairtile[0], ac->pairtile[1], ac->pairtile[2]};
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
@@ -534,10 +539,26 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
                                "AcousticSetFromOptions", pq, &pq, &pqset));
     if (pqset) ac->pmlqueue = pq;
   }
+  {
+    PetscBool two = ac->pair > 0 ? PETSC_TRUE : PETSC_FALSE, twoset;
+    PetscCall(PetscOptionsBool("-ac_two_steps", "Two leapfrog steps per pass over the inner region (one rank, 2.5D kernels)", "AcousticSetFromOptions", two,
+                               &two, &twoset));
+    if (twoset) ac->pair = two;
+    PetscCall(PetscOptionsInt("-ac_pair_tile_x", "Two-step kernel work-group size along x, ring included (-1: default)", "AcousticSetFromOptions", prtile[0],
+                              &prtile[0], NULL));
+    PetscCall(PetscOptionsInt("-ac_pair_tile_y", "Two-step kernel work-group size along y, ring included (-1: default)", "AcousticSetFromOptions", prtile[1],
+                              &prtile[1], NULL));
+    PetscCall(
+        PetscOptionsInt("-ac_pair_tile_z", "Planes per two-step work-group (0: all, -1: default)", "AcousticSetFromOptions", prtile[2], &prtile[2], NULL));
+  }
   PetscCall(PetscOptionsString("-ac_cl_options", "Extra OpenCL build options for the kernels", "AcousticSetFromOptions", ac->clopts, ac->clopts,
                                sizeof(ac->clopts), NULL));
   PetscCall(PetscOptionsBool("-ac_view", "View the object after set-up", "AcousticView", ac->view, &ac->view, NULL));
   PetscOptionsEnd();
+  PetscCheck(prtile[0] == -1 || prtile[0] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_x %" PetscInt_FMT " must be positive", prtile[0]);
+  PetscCheck(prtile[1] == -1 || prtile[1] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_y %" PetscInt_FMT " must be positive", prtile[1]);
+  PetscCheck(prtile[2] >= -1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_z %" PetscInt_FMT " must be >= 0 (0: the whole z extent)", prtile[2]);
+  for (PetscInt d = 0; d < 3; d++) ac->pairtile[d] = prtile[d];
 
   /* validate and apply */
   if (nset) {
@@ -970,6 +991,56 @@ static PetscErrorCode AcousticSetUpPMLTable(Acoustic ac)
   PetscFunctionReturn(0);
 }
 
+/* ac_pair's work-group: at least one tile vector and one tile row inside the ring of 4 points, within the device's limit. Its
+   local memory, 32 bytes per work-item at most, then fits the devices we run on (32 KiB of the H200's 48 at 1024 work-items,
+   128 KiB of PoCL's 2 MiB at 4096); elsewhere the launch would fail with an OpenCL error. */
+static PetscErrorCode AcousticCheckPairTile(Acoustic ac, const PetscInt t[3], PetscInt vec)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)ac);
+
+  PetscFunctionBegin;
+  PetscCheck(t[0] > 2 * (4 / vec), comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-ac_pair_tile_x %" PetscInt_FMT " must exceed the ring of 4 points on each side: %" PetscInt_FMT " work-items at -ac_vec %" PetscInt_FMT, t[0],
+             2 * (4 / vec), vec);
+  PetscCheck(t[1] > 8, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_y %" PetscInt_FMT " must exceed the ring of 4 rows on each side (8)", t[1]);
+  PetscCheck((size_t)(t[0] * t[1]) <= ac->cl->max_work_group_size, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Two-step tile -ac_pair_tile_x %" PetscInt_FMT " x -ac_pair_tile_y %" PetscInt_FMT " = %" PetscInt_FMT
+             " work-items exceeds the work-group limit %zu of %s",
+             t[0], t[1], t[0] * t[1], ac->cl->max_work_group_size, ac->cl->device_name);
+  PetscFunctionReturn(0);
+}
+
+/* The compiled kernel may allow fewer work-items than the device (its registers). */
+static PetscErrorCode AcousticCheckPairKernel(Acoustic ac, cl_kernel k, const PetscInt t[3])
+{
+  size_t wg;
+
+  PetscFunctionBegin;
+  PetscCallCL(clGetKernelWorkGroupInfo(k, ac->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL));
+  PetscCheck((size_t)(t[0] * t[1]) <= wg, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+             "Two-step tile -ac_pair_tile_x %" PetscInt_FMT " x -ac_pair_tile_y %" PetscInt_FMT " = %" PetscInt_FMT
+             " work-items exceeds the %zu the compiled ac_pair kernel allows on %s",
+             t[0], t[1], t[0] * t[1], wg, ac->cl->device_name);
+  PetscFunctionReturn(0);
+}
+
+/* The two extra fields of the two-step passes, zero (their halo must be, and each pass writes every grid point); released when off. */
+static PetscErrorCode AcousticSetUpPairFields(Acoustic ac, PetscBool pair)
+{
+  const size_t bytes = ac->npad * sizeof(float);
+  const float  zero  = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt f = 0; f < 2; f++) {
+    if (pair && !ac->dspare[f]) {
+      PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, bytes, &ac->dspare[f]));
+      PetscCall(SbpmgCLFillBuffer(ac->cl, ac->dspare[f], &zero, sizeof(float), 0, bytes));
+    }
+    if (!pair) PetscCall(SbpmgCLReleaseBuffer(ac->cl, &ac->dspare[f]));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Resolve the tile (defaults by device kind), check it against the device, and build the kernels. */
 PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
 {
@@ -977,9 +1048,10 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   const PetscInt *dt, *dp;
   PetscInt        tx, ty, tz, vec, ptx, pty, ptz, pvec;
   const PetscInt *dm;
-  PetscBool       local, rows, fused, merge;
+  PetscBool       local, rows, fused, merge, pair;
+  PetscInt        prt[3];
   MPI_Comm        comm = PetscObjectComm((PetscObject)ac);
-  char            opts[256];
+  char            opts[320];
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLIsGPU(ac->cl, &gpu));
@@ -996,10 +1068,13 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   pvec  = ac->pmlvec > 0 ? ac->pmlvec : dp[3];
   dm    = gpu ? AcDefaultModeGPU : AcDefaultModeCPU;
   rows  = (PetscBool)(ac->rows >= 0 ? ac->rows : dm[0]);
-  fused = (PetscBool)(ac->fused >= 0 ? ac->fused : (local ? 0 : dm[1])); /* an explicit -ac_local_mem means the per-region kernels */
+  fused = (PetscBool)(ac->fused >= 0 ? ac->fused : (local || ac->pair > 0 ? 0 : dm[1])); /* an explicit -ac_local_mem or -ac_two_steps: the region kernels */
   merge = (PetscBool)(ac->pmlmerge >= 0 ? ac->pmlmerge : dm[2]);
   if (rows) fused = merge = PETSC_FALSE;
   PetscCheck(!fused || !local, comm, PETSC_ERR_ARG_INCOMP, "-ac_fused takes x/y neighbours from the cache: it cannot be combined with -ac_local_mem");
+  PetscCheck(ac->pair <= 0 || (!fused && !rows), comm, PETSC_ERR_ARG_INCOMP,
+             "-ac_two_steps runs the inner region apart from the PML regions with the 2.5D kernels: it cannot be combined with %s",
+             fused ? "-ac_fused" : "-ac_rows");
   PetscCheck((size_t)(tx * ty) <= ac->cl->max_work_group_size, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Inner tile -ac_tile_x %" PetscInt_FMT " x -ac_tile_y %" PetscInt_FMT " = %" PetscInt_FMT " work-items exceeds the work-group limit %zu of %s", tx,
              ty, tx * ty, ac->cl->max_work_group_size, ac->cl->device_name);
@@ -1015,16 +1090,35 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
     PetscCheck(lbytes <= ac->cl->local_mem, comm, PETSC_ERR_ARG_OUTOFRANGE, "The local tile of %zu bytes exceeds the %llu bytes of local memory of %s", lbytes,
                (unsigned long long)ac->cl->local_mem, ac->cl->device_name);
   }
+  pair = (PetscBool)((ac->pair >= 0 ? ac->pair : (gpu ? AcDefaultPairGPU : AcDefaultPairCPU)) && ac->size == 1 && !rows && !fused);
+  if (ac->pair > 0 && ac->size > 1)
+    PetscCall(PetscInfo(ac, "-ac_two_steps ignored on %d ranks: the slabs exchange their halo planes after every step\n", (int)ac->size));
+  for (PetscInt d = 0; d < 3; d++) prt[d] = ac->pairtile[d] >= 0 ? ac->pairtile[d] : (gpu ? AcDefaultPairTileGPU : AcDefaultPairTileCPU)[d];
+  if (pair) PetscCall(AcousticCheckPairTile(ac, prt, vec));
   PetscCall(PetscSNPrintf(opts, sizeof(opts),
                           "-cl-denorms-are-zero -DTILE_X=%d -DTILE_Y=%d -DTILE_Z=%d -DAC_LOCAL=%d -DAC_VEC=%d -DPML_TX=%d -DPML_TY=%d -DPML_TZ=%d -DPML_VEC=%d "
-                          "-DAC_FTZ=%d -DAC_FASTDIV=%d %s",
-                          (int)tx, (int)ty, (int)tz, (int)local, (int)vec, (int)ptx, (int)pty, (int)ptz, (int)pvec, gpu ? 0 : 1,
-                          (int)(ac->fastdiv >= 0 ? ac->fastdiv : (gpu ? AcDefaultFastDivGPU : AcDefaultFastDivCPU)), ac->clopts));
+                          "-DPR_TX=%d -DPR_TY=%d -DPR_TZ=%d -DAC_FTZ=%d -DAC_FASTDIV=%d %s",
+                          (int)tx, (int)ty, (int)tz, (int)local, (int)vec, (int)ptx, (int)pty, (int)ptz, (int)pvec, (int)prt[0], (int)prt[1], (int)prt[2],
+                          gpu ? 0 : 1, (int)(ac->fastdiv >= 0 ? ac->fastdiv : (gpu ? AcDefaultFastDivGPU : AcDefaultFastDivCPU)), ac->clopts));
   if (fused) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_whole", &ac->kwhole));
   if (merge) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_pml_all", &ac->kpmlall));
   PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, rows ? "ac_inner_rows" : "ac_inner", &ac->kinner));
   PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, rows ? "ac_pml_rows" : "ac_pml", &ac->kpml));
   PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_source", &ac->ksrc));
+  ac->kpair = ac->kpmlout = ac->kpmlallout = NULL;
+  if (pair) {
+    cl_kernel k;
+    char      outopts[sizeof(opts) + 16];
+
+    PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_pair", &k));
+    PetscCall(AcousticCheckPairKernel(ac, k, prt));
+    ac->kpair = k;
+    PetscCall(PetscSNPrintf(outopts, sizeof(outopts), "%s -DAC_PML_OUT=1", opts));
+    PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", outopts, "ac_pml", &ac->kpmlout));
+    if (merge) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", outopts, "ac_pml_all", &ac->kpmlallout));
+  }
+  PetscCall(AcousticSetUpPairFields(ac, pair));
+  for (PetscInt d = 0; d < 3; d++) ac->kpairtile[d] = prt[d];
   PetscCall(PetscStrncpy(ac->kopts, opts, sizeof(ac->kopts)));
   ac->ktile[0]    = tx;
   ac->ktile[1]    = ty;
@@ -1410,8 +1504,8 @@ PetscErrorCode AcousticGetTime(Acoustic ac, PetscReal *t)
 }
 
 /*@C
-   AcousticGetBytesPerStep - Device memory traffic of one step: this implementation's model (inner 16 B, PML 24 B per
-   point) and the spec's (inner 16 B, PML 28 B with a stored 3D eta).
+   AcousticGetBytesPerStep - Device memory traffic of one step: this implementation's model (inner 16 B, or 10 B with two
+   steps per pass, PML 24 B per point) and the spec's (inner 16 B, PML 28 B with a stored 3D eta).
 
    Level: advanced
 @*/
@@ -1426,7 +1520,7 @@ PetscErrorCode AcousticGetBytesPerStep(Acoustic ac, PetscReal *actual, PetscReal
     ninner *= (PetscReal)PetscMax(ac->n[a] - 2 * ac->ndamp, 0);
     ntotal *= (PetscReal)ac->n[a];
   }
-  if (actual) *actual = ninner * AC_BYTES_INNER + (ntotal - ninner) * AC_BYTES_PML;
+  if (actual) *actual = ninner * (ac->kpair ? AC_BYTES_PAIR / 2 : AC_BYTES_INNER) + (ntotal - ninner) * AC_BYTES_PML;
   if (spec) *spec = ninner * AC_SPEC_BYTES_INNER + (ntotal - ninner) * AC_SPEC_BYTES_PML;
   PetscFunctionReturn(0);
 }
@@ -1472,9 +1566,15 @@ PetscErrorCode AcousticView(Acoustic ac, PetscViewer viewer)
                                      (double)(spec / ((PetscReal)ac->n[0] * ac->n[1] * ac->n[2]))));
     if (ac->backend == ACOUSTIC_BACKEND_DEVICE) {
       PetscCall(PetscViewerASCIIPrintf(viewer, "backend device: %s, fp32, %.1f MiB%s; %s kernels %s\n", ac->cl->device_name,
-                                       (double)(4 * ac->npad * sizeof(float) + ac->ecount * sizeof(float)) / 1048576.0, ac->size > 1 ? " on rank 0" : "",
+                                       (double)((ac->kpair ? 6 : 4) * ac->npad * sizeof(float) + ac->ecount * sizeof(float)) / 1048576.0,
+                                       ac->size > 1 ? " on rank 0" : "",
                                        ac->krows ? "row" : (ac->kfused ? "whole-grid 2.5D" : (ac->kpmlmerge ? "2.5D (PML merged)" : "2.5D")), ac->kopts));
       if (ac->qpml) PetscCall(PetscViewerASCIIPrintf(viewer, "PML launches in a second queue, concurrent with the inner region's (-ac_pml_queue)\n"));
+      if (ac->kpair)
+        PetscCall(PetscViewerASCIIPrintf(viewer,
+                                         "two steps per pass over the inner region (-ac_two_steps): work-groups of %" PetscInt_FMT " x %" PetscInt_FMT
+                                         ", %" PetscInt_FMT " planes; two more fields\n",
+                                         ac->kpairtile[0], ac->kpairtile[1], ac->kpairtile[2]));
     } else
       PetscCall(PetscViewerASCIIPrintf(viewer, "backend host: fp64 reference loops\n"));
     if (ac->size > 1) {
@@ -1518,6 +1618,8 @@ PetscErrorCode AcousticDestroy(Acoustic *ac)
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->dphi));
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->deta));
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->dtab));
+    PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->dspare[0]));
+    PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->dspare[1]));
     {
       void *ptr = (*ac)->xbuf;
       PetscCall(SbpmgCLDestroyStaging((*ac)->cl, &(*ac)->xstage, &ptr));

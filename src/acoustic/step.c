@@ -32,7 +32,16 @@ typedef struct {
   int       px, pxy, origin, ex, ey, ez;
   float     c0;
   cl_float4 cx, cy, cz, hd;
+  cl_mem    u, vin, vout; /* u^n, u^{n-1} and where u^{n+1} goes (the same field for a step in place) */
 } AcKernelArgs;
+
+/* The fields of a step in place: u^n in du, u^{n-1} in dv overwritten by u^{n+1}. */
+static void AcInPlace(Acoustic ac, AcKernelArgs *a)
+{
+  a->u    = ac->du;
+  a->vin  = ac->dv;
+  a->vout = ac->dv;
+}
 
 static void AcousticKernelArgs(Acoustic ac, AcKernelArgs *a)
 {
@@ -50,6 +59,7 @@ static void AcousticKernelArgs(Acoustic ac, AcKernelArgs *a)
   }
   for (PetscInt d = 0; d < 3; d++) a->hd.s[d] = (float)(1.0 / (4.0 * ac->h[d] * ac->h[d]));
   a->hd.s[3] = 0;
+  AcInPlace(ac, a);
 }
 
 /* Points of region r's box [lo, hi) within the planes [z0, z1) */
@@ -86,8 +96,8 @@ static PetscErrorCode AcousticEnqueueWhole(Acoustic ac, const AcKernelArgs *a, P
   PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
   PetscCall(SbpmgCLSetArgs(ac->kwhole, 0, 19, sizeof(cl_int4), &n, sizeof(cl_int4), &ilo, sizeof(cl_int4), &ihi, sizeof(int), &a->px, sizeof(int), &a->pxy,
                            sizeof(int), &origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem),
-                           &ac->dv, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &ez, sizeof(cl_mem), &a->u, sizeof(cl_mem),
+                           &a->vout, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
   PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kwhole, g, l));
   PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * ninner + AC_FLOPS_PML * (ntot - ninner),
                               AC_BYTES_INNER * ninner + AC_BYTES_PML * (ntot - ninner)));
@@ -99,6 +109,7 @@ static PetscErrorCode AcousticEnqueuePMLMerged(Acoustic ac, const AcKernelArgs *
 {
   const size_t ls = (size_t)(ac->kpmltile[0] * ac->kpmltile[1]), g = (size_t)ac->ngroups * ls;
   const int    nreg = (int)ac->ntab;
+  cl_kernel    k    = a->vin == a->vout ? ac->kpmlall : ac->kpmlallout; /* in place, or the new field apart (ac_pair's passes) */
   PetscReal    npml = 0;
   cl_int       err;
 
@@ -106,15 +117,26 @@ static PetscErrorCode AcousticEnqueuePMLMerged(Acoustic ac, const AcKernelArgs *
   if (!g) PetscFunctionReturn(0);
   for (PetscInt r = AC_REGION_ZLO; r < AC_NREGIONS; r++) npml += AcBoxPoints(ac, r, ac->zedge[0], ac->zedge[1]);
   PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-  PetscCall(SbpmgCLSetArgs(ac->kpmlall, 0, 18, sizeof(cl_mem), &ac->dtab, sizeof(int), &nreg, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int),
-                           &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem),
-                           &ac->dv, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-  err = clEnqueueNDRangeKernel(AcPMLQueue(ac), ac->kpmlall, 1, NULL, &g, &ls, 0, NULL, NULL);
+  PetscCall(SbpmgCLSetArgs(k, 0, 19, sizeof(cl_mem), &ac->dtab, sizeof(int), &nreg, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
+                           sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4), &a->hd,
+                           sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->vin, sizeof(cl_mem),
+                           &a->vout, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+  err = clEnqueueNDRangeKernel(AcPMLQueue(ac), k, 1, NULL, &g, &ls, 0, NULL, NULL);
   PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err),
              "OpenCL error %d (%s) launching the merged PML kernel on %zu work-items (groups of %zu) with %s", (int)err, SbpmgCLErrorName(err), g, ls,
              ac->kopts);
   PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * npml, AC_BYTES_PML * npml));
+  PetscFunctionReturn(0);
+}
+
+/* The arguments of one PML region's launch (ac_pml or ac_pml_rows) for the box [lo, hi). */
+static PetscErrorCode AcousticSetPMLArgs(Acoustic ac, const AcKernelArgs *a, cl_kernel k, const cl_int4 *lo, const cl_int4 *hi)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLSetArgs(k, 0, 19, sizeof(cl_int4), lo, sizeof(cl_int4), hi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
+                           sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4), &a->hd,
+                           sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->vin, sizeof(cl_mem),
+                           &a->vout, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
   PetscFunctionReturn(0);
 }
 
@@ -141,15 +163,12 @@ static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, 
       PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
       PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &a->px, sizeof(int), &a->pxy,
                                sizeof(int), &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                               sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem), &ac->dvp));
+                               sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->vout, sizeof(cl_mem), &ac->dvp));
       PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kinner, g, NULL));
       PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
     } else {
       PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-      PetscCall(SbpmgCLSetArgs(ac->kpml, 0, 18, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
-                               sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4),
-                               &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv,
-                               sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+      PetscCall(AcousticSetPMLArgs(ac, a, ac->kpml, &lo, &hi)); /* rows: never with ac_pair */
       PetscCall(AcousticEnqueue3D(ac, AcPMLQueue(ac), ac->kpml, g, NULL));
       PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
     }
@@ -166,22 +185,20 @@ static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, 
     PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
     PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &a->px, sizeof(int), &a->pxy,
                              sizeof(int), &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                             sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem), &ac->dvp));
+                             sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->vout, sizeof(cl_mem), &ac->dvp));
     PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kinner, g, l));
     PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
   } else {
-    const size_t tx = (size_t)ac->kpmltile[0], ty = (size_t)ac->kpmltile[1], tz = (size_t)ac->kpmltile[2], V = (size_t)ac->kpmlvec;
-    const int    xa   = lo.s[0] - (int)((ac->origin + lo.s[0]) % (PetscInt)V);
-    const size_t nvx  = ((size_t)(hi.s[0] - xa) + V - 1) / V;
-    const size_t g[3] = {AcRoundUp(nvx, tx), AcRoundUp((size_t)(hi.s[1] - lo.s[1]), ty), tz ? ((size_t)(hi.s[2] - lo.s[2]) + tz - 1) / tz : 1};
-    const size_t l[3] = {tx, ty, 1};
+    const size_t    tx = (size_t)ac->kpmltile[0], ty = (size_t)ac->kpmltile[1], tz = (size_t)ac->kpmltile[2], V = (size_t)ac->kpmlvec;
+    const int       xa   = lo.s[0] - (int)((ac->origin + lo.s[0]) % (PetscInt)V);
+    const size_t    nvx  = ((size_t)(hi.s[0] - xa) + V - 1) / V;
+    const size_t    g[3] = {AcRoundUp(nvx, tx), AcRoundUp((size_t)(hi.s[1] - lo.s[1]), ty), tz ? ((size_t)(hi.s[2] - lo.s[2]) + tz - 1) / tz : 1};
+    const size_t    l[3] = {tx, ty, 1};
+    const cl_kernel k    = a->vin == a->vout ? ac->kpml : ac->kpmlout; /* in place, or the new field apart (ac_pair's passes) */
 
     PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-    PetscCall(SbpmgCLSetArgs(ac->kpml, 0, 18, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
-                             sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4), &a->hd,
-                             sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &ac->du, sizeof(cl_mem), &ac->dv, sizeof(cl_mem),
-                             &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-    PetscCall(AcousticEnqueue3D(ac, AcPMLQueue(ac), ac->kpml, g, l));
+    PetscCall(AcousticSetPMLArgs(ac, a, k, &lo, &hi));
+    PetscCall(AcousticEnqueue3D(ac, AcPMLQueue(ac), k, g, l));
     PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
   }
   PetscFunctionReturn(0);
@@ -207,7 +224,8 @@ static PetscErrorCode AcousticEnqueuePlanes(Acoustic ac, const AcKernelArgs *a, 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode AcousticEnqueueSource(Acoustic ac, int srcidx)
+/* The source of step ac->step, added to the new field f at srcidx. */
+static PetscErrorCode AcousticEnqueueSource(Acoustic ac, int srcidx, cl_mem f)
 {
   PetscReal w;
   float     val;
@@ -216,7 +234,7 @@ static PetscErrorCode AcousticEnqueueSource(Acoustic ac, int srcidx)
   PetscCall(AcousticWavelet(ac, ac->step, &w));
   val = (float)w;
   PetscCall(SbpmgLogKernelBegin(SBPMG_AcSource));
-  PetscCall(SbpmgCLSetArgs(ac->ksrc, 0, 3, sizeof(int), &srcidx, sizeof(float), &val, sizeof(cl_mem), &ac->dv));
+  PetscCall(SbpmgCLSetArgs(ac->ksrc, 0, 3, sizeof(int), &srcidx, sizeof(float), &val, sizeof(cl_mem), &f));
   PetscCall(SbpmgCLLaunch1D(ac->cl, ac->ksrc, 1, 1));
   PetscCall(SbpmgLogKernelEnd(SBPMG_AcSource, ac->cl, 1, 8));
   PetscFunctionReturn(0);
@@ -252,20 +270,22 @@ static PetscErrorCode AcousticStepTwoQueues(Acoustic ac, const AcKernelArgs *a, 
   PetscFunctionBegin;
   PetscCall(AcMark(qm, &main_done)); /* whatever came before: the fields' set-up, an earlier call */
   for (PetscInt s = 0; s < K; s++) {
-    cl_event pml_prev = pml_done;
+    cl_event     pml_prev = pml_done;
+    AcKernelArgs b        = *a;
 
+    AcInPlace(ac, &b);
     PetscCall(AcWait(qp, main_done));
-    PetscCall(AcousticEnqueuePlanes(ac, a, mask & AC_REGIONS_PML, 0, nz));
+    PetscCall(AcousticEnqueuePlanes(ac, &b, mask & AC_REGIONS_PML, 0, nz));
     PetscCall(AcMark(qp, &pml_done));
     PetscCallCL(clFlush(qp));
     if (pml_prev) {
       PetscCall(AcWait(qm, pml_prev));
       PetscCallCL(clReleaseEvent(pml_prev));
     }
-    PetscCall(AcousticEnqueuePlanes(ac, a, mask & ~AC_REGIONS_PML, 0, nz));
+    PetscCall(AcousticEnqueuePlanes(ac, &b, mask & ~AC_REGIONS_PML, 0, nz));
     if (srcmine) {
       PetscCall(AcWait(qm, pml_done));
-      PetscCall(AcousticEnqueueSource(ac, srcidx));
+      PetscCall(AcousticEnqueueSource(ac, srcidx, ac->dv));
     }
     PetscCallCL(clReleaseEvent(main_done));
     PetscCall(AcMark(qm, &main_done));
@@ -282,6 +302,73 @@ static PetscErrorCode AcousticStepTwoQueues(Acoustic ac, const AcKernelArgs *a, 
     PetscCallCL(clReleaseEvent(pml_done));
   }
   PetscCallCL(clReleaseEvent(main_done));
+  PetscFunctionReturn(0);
+}
+
+/* The two-step kernel ac_pair over the inner box: u^n in u, u^{n-1} in v, u^{n+1} into w (which holds it already outside the
+   box), u^{n+2} into x; srcidx >= 0: the source of step n lies in the box, added to u^{n+1} there. */
+static PetscErrorCode AcousticEnqueuePair(Acoustic ac, const AcKernelArgs *a, cl_mem u, cl_mem v, cl_mem w, cl_mem x, int srcidx, float srcval)
+{
+  const PetscInt *lo = ac->lo[AC_REGION_INNER], *hi = ac->hi[AC_REGION_INNER];
+  const size_t    V = (size_t)ac->kvec, tx = (size_t)ac->kpairtile[0], ty = (size_t)ac->kpairtile[1], tz = (size_t)ac->kpairtile[2];
+  const size_t    nx = tx - 2 * (4 / V), ny = ty - 8; /* tile vectors and rows inside the ring */
+  const size_t    nvx  = ((size_t)(hi[0] - lo[0]) + V - 1) / V;
+  const size_t    g[3] = {tx * ((nvx + nx - 1) / nx), ty * (((size_t)(hi[1] - lo[1]) + ny - 1) / ny), tz ? ((size_t)(hi[2] - lo[2]) + tz - 1) / tz : 1};
+  const size_t    l[3] = {tx, ty, 1};
+  const PetscReal np   = AcBoxPoints(ac, AC_REGION_INNER, 0, ac->nl[2]);
+  cl_int4         clo, chi;
+
+  PetscFunctionBegin;
+  if (np == 0) PetscFunctionReturn(0);
+  for (PetscInt d = 0; d < 3; d++) {
+    clo.s[d] = (int)lo[d];
+    chi.s[d] = (int)hi[d];
+  }
+  clo.s[3] = chi.s[3] = 0;
+  PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
+  PetscCall(SbpmgCLSetArgs(ac->kpair, 0, 16, sizeof(cl_int4), &clo, sizeof(cl_int4), &chi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
+                           sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(int), &srcidx,
+                           sizeof(float), &srcval, sizeof(cl_mem), &u, sizeof(cl_mem), &v, sizeof(cl_mem), &w, sizeof(cl_mem), &x, sizeof(cl_mem), &ac->dvp));
+  PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kpair, g, l));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, 2 * AC_FLOPS_INNER * np, AC_BYTES_PAIR * np));
+  PetscFunctionReturn(0);
+}
+
+/* One rank, ac_pair: npairs passes of two steps. With A = u^{n-1}, B = u^n and the spare fields C, D, a pass is
+     1. the PML regions of step n:   C = step(B, A) at the PML points (and the source of step n if it lies there);
+     2. the inner box, both steps:   C = step(B, A), D = step(C, B) at the inner points (ac_pair; A and B only read);
+     3. the PML regions of step n+1: D = step(C, B) at the PML points, then the source of step n + 1;
+   and (A, B, C, D) becomes (C, D, A, B). ac_pair needs u^{n+1} at the PML points within 4 of the box (step 1) and step 3
+   the inner points within 4 of the PML (step 2). No field is written while another launch of the pass reads it. */
+static PetscErrorCode AcousticStepPairs(Acoustic ac, AcKernelArgs *a, PetscInt npairs, PetscBool srcmine, int srcidx)
+{
+  const PetscInt  nz    = ac->nl[2];
+  const PetscBool srcin = (PetscBool)(srcmine && AcInBox(ac->lo[AC_REGION_INNER], ac->hi[AC_REGION_INNER], ac->src[0], ac->src[1], ac->src[2] - ac->zs));
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < npairs; s++) {
+    cl_mem    A = ac->dv, B = ac->du, C = ac->dspare[0], D = ac->dspare[1];
+    PetscReal wv = 0;
+
+    a->u    = B;
+    a->vin  = A;
+    a->vout = C;
+    PetscCall(AcousticEnqueuePlanes(ac, a, AC_REGIONS_PML, 0, nz));
+    if (srcmine && !srcin) PetscCall(AcousticEnqueueSource(ac, srcidx, C));
+    if (srcin) PetscCall(AcousticWavelet(ac, ac->step, &wv));
+    PetscCall(AcousticEnqueuePair(ac, a, B, A, C, D, srcin ? srcidx : -1, (float)wv));
+    ac->step++;
+    a->u    = C;
+    a->vin  = B;
+    a->vout = D;
+    PetscCall(AcousticEnqueuePlanes(ac, a, AC_REGIONS_PML, 0, nz));
+    if (srcmine) PetscCall(AcousticEnqueueSource(ac, srcidx, D));
+    ac->step++;
+    ac->dv        = C;
+    ac->du        = D;
+    ac->dspare[0] = A;
+    ac->dspare[1] = B;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -307,9 +394,16 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
   if (ac->size == 1 && ac->qpml) {
     PetscCall(AcousticStepTwoQueues(ac, &a, K, mask, srcmine, srcidx));
   } else if (ac->size == 1) {
-    for (PetscInt s = 0; s < K; s++) {
+    PetscInt s = 0;
+
+    if (ac->kpair && mask == AC_REGIONS_ALL && K >= 2) {
+      PetscCall(AcousticStepPairs(ac, &a, K / 2, srcmine, srcidx));
+      s = 2 * (K / 2);
+    }
+    for (; s < K; s++) {
+      AcInPlace(ac, &a);
       PetscCall(AcousticEnqueuePlanes(ac, &a, mask, 0, nz));
-      if (srcmine) PetscCall(AcousticEnqueueSource(ac, srcidx));
+      if (srcmine) PetscCall(AcousticEnqueueSource(ac, srcidx, ac->dv));
       {
         cl_mem t = ac->du;
         ac->du   = ac->dv;
@@ -330,11 +424,12 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
       MPI_Request req[4];
       PetscInt    nreq = 0;
 
+      AcInPlace(ac, &a);
       for (PetscInt d = 0; d < 2; d++)
         if (nbr[d] >= 0) PetscCallMPI(MPI_Irecv(rbuf[d], count, MPI_FLOAT, nbr[d], ac->tag, comm, &req[nreq++]));
       for (PetscInt c = 0; c < 2; c++) {
         PetscCall(AcousticEnqueuePlanes(ac, &a, mask, z[c][0], z[c][1]));
-        if (srcmine && ksrc >= z[c][0] && ksrc < z[c][1]) PetscCall(AcousticEnqueueSource(ac, srcidx));
+        if (srcmine && ksrc >= z[c][0] && ksrc < z[c][1]) PetscCall(AcousticEnqueueSource(ac, srcidx, ac->dv));
       }
       for (PetscInt d = 0; d < 2; d++) {
         if (nbr[d] < 0) continue;
@@ -342,7 +437,7 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
         PetscCallMPI(MPI_Isend(sbuf[d], count, MPI_FLOAT, nbr[d], ac->tag, comm, &req[nreq++]));
       }
       PetscCall(AcousticEnqueuePlanes(ac, &a, mask, z[2][0], z[2][1]));
-      if (srcmine && ksrc >= z[2][0] && ksrc < z[2][1]) PetscCall(AcousticEnqueueSource(ac, srcidx));
+      if (srcmine && ksrc >= z[2][0] && ksrc < z[2][1]) PetscCall(AcousticEnqueueSource(ac, srcidx, ac->dv));
       PetscCallCL(clFlush(ac->cl->queue));
       PetscCallMPI(MPI_Waitall((PetscMPIInt)nreq, req, MPI_STATUSES_IGNORE));
       for (PetscInt d = 0; d < 2; d++)
