@@ -1,12 +1,14 @@
 /* Bandwidth of VECSEQOPENCL's operations against the device's copy bandwidth, and the per-iteration time of PETSc's
    KSPCG with device vectors against VECSEQ, on a 2D 5-point Laplacian MatShell.
 
-     vec_bandwidth [-n_min 1048576] [-n_max 268435456] [-reps 20] [-cg_m 1024] [-cg_its 100] [-no_cg] [-no_host_cg] [-latency]
+     vec_bandwidth [-n_min 1048576] [-n_max 268435456] [-reps 20] [-cg_m 1024] [-cg_its 100] [-no_cg] [-no_host_cg] [-no_bandwidth]
+                   [-bench_latency [-bench_latency_reps 2000] [-bench_n n1,n2,...]]
 
    For each length n = n_min, 2 n_min, ..., n_max (entries, doubled each step): the time per call of VecAXPY, VecAYPX,
    VecDot and VecNorm(NORM_2), the bytes each must move (axpy, aypx: 3 n; dot: 2 n; norm: n scalars), the resulting
    GB/s and its fraction of the measured copy bandwidth (the better of clEnqueueCopyBuffer and a copy kernel, 2 n scalars
-   moved). Times are wall-clock over -reps calls after a warm-up, the queue drained before and after. */
+   moved). Times are wall-clock over -reps calls after a warm-up, the queue drained before and after. -bench_latency
+   adds the fixed costs of a reduction in every reduction mode, one parseable line each (BenchLatency below). */
 #include <sbpmg/impl.h>
 #include "common/lap5shell.h"
 
@@ -114,74 +116,249 @@ static PetscErrorCode BenchBandwidth(PetscInt n_min, PetscInt n_max, PetscInt re
   PetscFunctionReturn(0);
 }
 
-/* Where the fixed cost of a reduction goes: a kernel launch and wait, an 8-byte blocking read (pageable and pinned
-   destination), and a whole VecNorm of a short vector. */
-static PetscErrorCode BenchLatency(PetscInt reps)
+/* ---------------------------------------------------------------- -bench_latency: the fixed cost of a reduction
+
+   Each measurement times reps single calls (after a warm-up) and prints one line
+
+     latency <what> <mode> n=<n> best_us=<> median_us=<> mean_us=<> pct_copy=<> pct_copy_best=<>
+
+   with pct_copy the rate of the mean call (8 B/entry for the norm, 16 for the dot) as a percentage of the copy rate at
+   the same n, measured as the bandwidth table does (the better of clEnqueueCopyBuffer and a copy kernel, 16 B/entry,
+   mean of -reps calls); "-" where it does not apply. The reduction modes are set through the options database and
+   read by a context created for each (SbpmgCLCreate reads -vec_cl_reduce_onepass, -cl_pinned_results,
+   -cl_result_spin); the vectors live on that context. */
+
+typedef struct {
+  double best, median, mean; /* seconds per call */
+} LatencyStats;
+
+static int CompareDouble(const void *a, const void *b)
 {
-  SbpmgCL        cl;
-  cl_kernel      copy1;
-  cl_mem         d, pinned;
-  cl_ulong       zero = 0;
-  PetscScalar    v    = 0, *hp;
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static PetscErrorCode LatencySummarize(PetscInt reps, double t[], LatencyStats *st)
+{
+  double sum = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < reps; k++) sum += t[k];
+  qsort(t, (size_t)reps, sizeof(double), CompareDouble);
+  st->best   = t[0];
+  st->median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+  st->mean   = sum / reps;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LatencyPrint(const char *what, const char *mode, PetscInt64 n, const LatencyStats *st, double bytes_per_entry, double copy_rate)
+{
+  char pct[64] = "pct_copy=- pct_copy_best=-";
+
+  PetscFunctionBeginUser;
+  if (bytes_per_entry > 0 && copy_rate > 0)
+    PetscCall(PetscSNPrintf(pct, sizeof(pct), "pct_copy=%.1f pct_copy_best=%.1f", 100 * bytes_per_entry * n / st->mean / copy_rate,
+                            100 * bytes_per_entry * n / st->best / copy_rate));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "latency %s %s n=%" PetscInt64_FMT " best_us=%.2f median_us=%.2f mean_us=%.2f %s\n", what, mode, n, st->best * 1e6,
+                        st->median * 1e6, st->mean * 1e6, pct));
+  PetscFunctionReturn(0);
+}
+
+typedef enum { LAT_FINISH, LAT_KERNEL, LAT_READ_PAGEABLE, LAT_READ_PINNED, LAT_NORM, LAT_DOT } LatencyOp;
+
+typedef struct {
+  SbpmgCL      cl;
+  cl_kernel    copy1;
+  cl_mem       d;      /* a small device buffer */
+  PetscScalar *pinned; /* mapped staging memory */
+  Vec          x, y;
+} LatencyCtx;
+
+static PetscErrorCode LatencyCall(LatencyOp op, LatencyCtx *c)
+{
+  PetscScalar v;
+  PetscReal   r;
+
+  PetscFunctionBeginUser;
+  switch (op) {
+  case LAT_FINISH:
+    PetscCall(SbpmgCLFinish(c->cl));
+    break;
+  case LAT_KERNEL:
+    PetscCall(SbpmgCLLaunch1D(c->cl, c->copy1, 1, 1));
+    PetscCall(SbpmgCLFinish(c->cl));
+    break;
+  case LAT_READ_PAGEABLE:
+    PetscCall(SbpmgCLReadBuffer(c->cl, c->d, 0, sizeof(PetscScalar), &v));
+    break;
+  case LAT_READ_PINNED:
+    PetscCall(SbpmgCLReadBuffer(c->cl, c->d, 0, sizeof(PetscScalar), c->pinned));
+    break;
+  case LAT_NORM:
+    PetscCall(PetscObjectStateIncrease((PetscObject)c->x)); /* or PETSc answers from its cache */
+    PetscCall(VecNorm(c->x, NORM_2, &r));
+    break;
+  case LAT_DOT:
+    PetscCall(VecDot(c->x, c->y, &v));
+    break;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* reps timed calls of op after warm calls; t has room for reps */
+static PetscErrorCode LatencyMeasure(LatencyOp op, LatencyCtx *c, PetscInt warm, PetscInt reps, double t[], LatencyStats *st)
+{
   PetscLogDouble t0, t1;
-  Vec            x;
-  PetscReal      r;
-  cl_int         err;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < warm; k++) PetscCall(LatencyCall(op, c));
+  PetscCall(SbpmgCLFinish(c->cl));
+  for (PetscInt k = 0; k < reps; k++) {
+    PetscCall(PetscTime(&t0));
+    PetscCall(LatencyCall(op, c));
+    PetscCall(PetscTime(&t1));
+    t[k] = t1 - t0;
+  }
+  PetscCall(LatencySummarize(reps, t, st));
+  PetscFunctionReturn(0);
+}
+
+/* Copy rate (bytes/s, 16 B per entry) at length n on the default context, as the bandwidth table measures it */
+static PetscErrorCode LatencyCopyRate(PetscInt64 n, PetscInt reps, double *rate)
+{
+  SbpmgCL   cl;
+  cl_kernel copy1;
+  Vec       x, y;
+  double    t;
 
   PetscFunctionBeginUser;
   PetscCall(SbpmgCLGetDefault(&cl));
   PetscCall(SbpmgCLGetKernelFromSource(cl, "bench_vec", bench_src, NULL, "copy1", &copy1));
-  PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 256 * sizeof(PetscScalar), &d));
-  PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, sizeof(PetscScalar), &pinned));
-  hp = (PetscScalar *)clEnqueueMapBuffer(cl->queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, sizeof(PetscScalar), 0, NULL, NULL, &err);
-  PetscCallCL(err);
-  PetscCall(SbpmgCLSetArgs(copy1, 0, 3, sizeof(zero), &zero, sizeof(cl_mem), &d, sizeof(cl_mem), &d));
-  PetscCall(SbpmgCLFinish(cl));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) {
-    PetscCall(SbpmgCLLaunch1D(cl, copy1, 256, 256));
-    PetscCall(SbpmgCLFinish(cl));
-  }
-  PetscCall(PetscTime(&t1));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  empty kernel + clFinish:            %8.2f us\n", (t1 - t0) / reps * 1e6));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) {
-    PetscCall(SbpmgCLLaunch1D(cl, copy1, 256, 256));
-    PetscCall(SbpmgCLLaunch1D(cl, copy1, 256, 256));
-    PetscCall(SbpmgCLFinish(cl));
-  }
-  PetscCall(PetscTime(&t1));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  two empty kernels + clFinish:       %8.2f us\n", (t1 - t0) / reps * 1e6));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) PetscCall(SbpmgCLReadBuffer(cl, d, 0, sizeof(PetscScalar), &v));
-  PetscCall(PetscTime(&t1));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  blocking 8-byte read (pageable):    %8.2f us\n", (t1 - t0) / reps * 1e6));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) PetscCall(SbpmgCLReadBuffer(cl, d, 0, sizeof(PetscScalar), hp));
-  PetscCall(PetscTime(&t1));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  blocking 8-byte read (pinned):      %8.2f us\n", (t1 - t0) / reps * 1e6));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) {
-    PetscCall(SbpmgCLLaunch1D(cl, copy1, 256, 256));
-    PetscCall(SbpmgCLLaunch1D(cl, copy1, 256, 256));
-    PetscCall(SbpmgCLReadBuffer(cl, d, 0, sizeof(PetscScalar), &v));
-  }
-  PetscCall(PetscTime(&t1));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  two empty kernels + 8-byte read:    %8.2f us\n", (t1 - t0) / reps * 1e6));
-  PetscCall(VecCreateSeqOpenCL(PETSC_COMM_SELF, 256, &x));
+  PetscCall(VecCreateSeqOpenCL(PETSC_COMM_SELF, (PetscInt)n, &x));
+  PetscCall(VecDuplicate(x, &y));
   PetscCall(VecSet(x, 1.0));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) {
-    PetscCall(PetscObjectStateIncrease((PetscObject)x));
-    PetscCall(VecNorm(x, NORM_2, &r));
+  *rate = 0;
+  for (int op = OP_COPYBUFFER; op <= OP_COPYKERNEL; op++) {
+    PetscCall(RunOp((BenchOp)op, cl, copy1, x, y, reps, PETSC_TRUE, &t));
+    PetscCall(RunOp((BenchOp)op, cl, copy1, x, y, reps, PETSC_FALSE, &t));
+    *rate = PetscMax(*rate, 2.0 * n * sizeof(PetscScalar) / t);
   }
-  PetscCall(PetscTime(&t1));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  VecNorm of 256 entries:             %8.2f us\n", (t1 - t0) / reps * 1e6));
   PetscCall(VecDestroy(&x));
-  PetscCallCL(clEnqueueUnmapMemObject(cl->queue, pinned, hp, 0, NULL, NULL));
-  PetscCall(SbpmgCLFinish(cl));
-  PetscCall(SbpmgCLReleaseBuffer(cl, &pinned));
-  PetscCall(SbpmgCLReleaseBuffer(cl, &d));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(0);
+}
+
+/* The three options of the reduction modes, as the user gave them (restored at the end) */
+static const char *const LatencyOptions[] = {"-vec_cl_reduce_onepass", "-cl_pinned_results", "-cl_result_spin"};
+
+static PetscErrorCode LatencySaveOptions(char saved[3][16], PetscBool set[3])
+{
+  PetscFunctionBeginUser;
+  for (int o = 0; o < 3; o++) PetscCall(PetscOptionsGetString(NULL, NULL, LatencyOptions[o], saved[o], sizeof(saved[o]), &set[o]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LatencyRestoreOptions(char saved[3][16], const PetscBool set[3])
+{
+  PetscFunctionBeginUser;
+  for (int o = 0; o < 3; o++) {
+    if (set[o])
+      PetscCall(PetscOptionsSetValue(NULL, LatencyOptions[o], saved[o][0] ? saved[o] : NULL));
+    else
+      PetscCall(PetscOptionsClearValue(NULL, LatencyOptions[o]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A context created with the reduction mode (onepass, pinned, spin) set in the options database; checks it took them */
+static PetscErrorCode LatencyModeContext(const PetscBool mode[3], SbpmgCL *cl)
+{
+  PetscFunctionBeginUser;
+  for (int o = 0; o < 3; o++) PetscCall(PetscOptionsSetValue(NULL, LatencyOptions[o], mode[o] ? "1" : "0"));
+  PetscCall(SbpmgCLCreate(PETSC_COMM_SELF, cl));
+  PetscCheck((*cl)->reduce_onepass == mode[0] && (*cl)->pinned_results == mode[1] && (*cl)->result_spin == mode[2], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "The new context did not take the reduction mode onepass=%d pinned=%d spin=%d from the options", (int)mode[0], (int)mode[1], (int)mode[2]);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BenchLatency(PetscInt reps, PetscInt copy_reps, PetscInt nextra, const PetscInt extra[])
+{
+  static const PetscBool modes[][3] = {
+      {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, /* as before: two launches, pageable result */
+      {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},  {PETSC_TRUE, PETSC_FALSE, PETSC_FALSE}, {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE}, /* the defaults */
+      {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE}, /* spin (it always reads through the pinned area) */
+  };
+  const PetscInt nmodes = (PetscInt)(sizeof(modes) / sizeof(modes[0])), warm = PetscMin(reps, 50);
+  PetscInt64     ns[2 + 16];
+  PetscInt       nn = 0;
+  LatencyCtx     c  = {0};
+  LatencyStats   st;
+  cl_mem         stage;
+  double        *t;
+  char           saved[3][16];
+  PetscBool      set[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(reps, &t));
+  ns[nn++] = (PetscInt64)1 << 20;
+  ns[nn++] = (PetscInt64)1 << 24;
+  for (PetscInt i = 0; i < nextra; i++) {
+    PetscBool dup = PETSC_FALSE;
+    for (PetscInt j = 0; j < nn; j++) dup = dup || ns[j] == extra[i];
+    if (!dup) ns[nn++] = extra[i];
+  }
+
+  /* the fixed costs on the default context */
+  PetscCall(SbpmgCLGetDefault(&c.cl));
+  PetscCall(SbpmgCLGetKernelFromSource(c.cl, "bench_vec", bench_src, NULL, "copy1", &c.copy1));
+  PetscCall(SbpmgCLCreateBuffer(c.cl, CL_MEM_READ_WRITE, 256 * sizeof(PetscScalar), &c.d));
+  PetscCall(SbpmgCLCreateStaging(c.cl, sizeof(PetscScalar), &stage, (void **)&c.pinned));
+  {
+    cl_ulong zero = 0;
+    PetscCall(SbpmgCLSetArgs(c.copy1, 0, 3, sizeof(zero), &zero, sizeof(cl_mem), &c.d, sizeof(cl_mem), &c.d));
+  }
+  PetscCall(LatencyMeasure(LAT_FINISH, &c, warm, reps, t, &st));
+  PetscCall(LatencyPrint("clFinish_empty_queue", "-", 0, &st, 0, 0));
+  PetscCall(LatencyMeasure(LAT_KERNEL, &c, warm, reps, t, &st));
+  PetscCall(LatencyPrint("kernel_launch_clFinish", "-", 0, &st, 0, 0));
+  PetscCall(LatencyMeasure(LAT_READ_PAGEABLE, &c, warm, reps, t, &st));
+  PetscCall(LatencyPrint("read_8B_pageable", "-", 0, &st, 0, 0));
+  PetscCall(LatencyMeasure(LAT_READ_PINNED, &c, warm, reps, t, &st));
+  PetscCall(LatencyPrint("read_8B_pinned", "-", 0, &st, 0, 0));
+  PetscCall(SbpmgCLDestroyStaging(c.cl, &stage, (void **)&c.pinned));
+  PetscCall(SbpmgCLReleaseBuffer(c.cl, &c.d));
+
+  /* VecNorm and VecDot in every mode */
+  PetscCall(LatencySaveOptions(saved, set));
+  for (PetscInt i = 0; i < nn; i++) {
+    double rate = 0;
+
+    PetscCall(LatencyCopyRate(ns[i], copy_reps, &rate));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "latency copy_rate - n=%" PetscInt64_FMT " GBps=%.1f\n", ns[i], rate / 1e9));
+    for (PetscInt m = 0; m < nmodes; m++) {
+      char        mode[64];
+      LatencyCtx  v = {0};
+      PetscScalar d;
+
+      PetscCall(PetscSNPrintf(mode, sizeof(mode), "onepass=%d,pinned=%d,spin=%d", (int)modes[m][0], (int)modes[m][1], (int)modes[m][2]));
+      PetscCall(LatencyModeContext(modes[m], &v.cl));
+      PetscCall(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, v.cl, (PetscInt)ns[i], &v.x));
+      PetscCall(VecDuplicate(v.x, &v.y));
+      PetscCall(VecSet(v.x, 1.0));
+      PetscCall(VecSet(v.y, 0.5));
+      PetscCall(LatencyMeasure(LAT_NORM, &v, warm, reps, t, &st));
+      PetscCall(LatencyPrint("VecNorm2", mode, ns[i], &st, sizeof(PetscScalar), rate));
+      PetscCall(LatencyMeasure(LAT_DOT, &v, warm, reps, t, &st));
+      PetscCall(LatencyPrint("VecDot", mode, ns[i], &st, 2 * sizeof(PetscScalar), rate));
+      PetscCall(VecDot(v.x, v.y, &d)); /* the reductions really ran: x . y = n / 2 */
+      PetscCheck(d == 0.5 * ns[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "VecDot gave %g in mode %s, expected %g", (double)d, mode, 0.5 * ns[i]);
+      PetscCall(VecDestroy(&v.x));
+      PetscCall(VecDestroy(&v.y));
+      PetscCall(SbpmgCLDestroy(&v.cl));
+    }
+  }
+  PetscCall(LatencyRestoreOptions(saved, set));
+  PetscCall(PetscFree(t));
   PetscFunctionReturn(0);
 }
 
@@ -233,8 +410,8 @@ static PetscErrorCode BenchCG(PetscInt m, PetscInt its, PetscBool device, double
 
 int main(int argc, char **argv)
 {
-  PetscInt     n_min = 1 << 20, n_max = 1 << 28, reps = 20, cg_m = 1024, cg_its = 100;
-  PetscBool    no_cg = PETSC_FALSE, no_host_cg = PETSC_FALSE, latency = PETSC_FALSE;
+  PetscInt     n_min = 1 << 20, n_max = 1 << 28, reps = 20, cg_m = 1024, cg_its = 100, lat_reps = 2000, bench_n[16], nbench_n = 16;
+  PetscBool    no_cg = PETSC_FALSE, no_host_cg = PETSC_FALSE, no_bandwidth = PETSC_FALSE, latency = PETSC_FALSE, nset = PETSC_FALSE;
   double       tdev = 0, thost = 0;
   SbpmgCLStats moved;
 
@@ -248,18 +425,25 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-cg_its", "KSPCG iterations timed", NULL, cg_its, &cg_its, NULL));
   PetscCall(PetscOptionsBool("-no_cg", "Skip the KSPCG comparison", NULL, no_cg, &no_cg, NULL));
   PetscCall(PetscOptionsBool("-no_host_cg", "Skip KSPCG on VECSEQ", NULL, no_host_cg, &no_host_cg, NULL));
-  PetscCall(PetscOptionsBool("-latency", "Also measure the fixed costs of a reduction", NULL, latency, &latency, NULL));
+  PetscCall(PetscOptionsBool("-no_bandwidth", "Skip the bandwidth table", NULL, no_bandwidth, &no_bandwidth, NULL));
+  PetscCall(PetscOptionsBool("-bench_latency", "Also measure the fixed costs of a reduction, in every reduction mode", NULL, latency, &latency, NULL));
+  PetscCall(PetscOptionsInt("-bench_latency_reps", "Timed calls per latency measurement", NULL, lat_reps, &lat_reps, NULL));
+  PetscCall(PetscOptionsIntArray("-bench_n", "Lengths for the latency of VecNorm and VecDot besides 2^20 and 2^24", NULL, bench_n, &nbench_n, &nset));
   PetscOptionsEnd();
+  if (!latency || !nset) nbench_n = 0;
   PetscCheck(n_min >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n_min %" PetscInt_FMT " must be >= 1", n_min);
   PetscCheck(n_max >= n_min, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n_max %" PetscInt_FMT " must be >= -n_min %" PetscInt_FMT, n_max, n_min);
   PetscCheck(reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT " must be >= 1", reps);
   PetscCheck(cg_m >= 2 && cg_m <= 46340, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-cg_m %" PetscInt_FMT " must be in [2, 46340]", cg_m);
   PetscCheck(cg_its >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-cg_its %" PetscInt_FMT " must be >= 1", cg_its);
+  PetscCheck(lat_reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_latency_reps %" PetscInt_FMT " must be >= 1", lat_reps);
+  for (PetscInt i = 0; i < nbench_n; i++)
+    PetscCheck(bench_n[i] >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_n entry %" PetscInt_FMT " must be >= 1", bench_n[i]);
 
-  PetscCall(BenchBandwidth(n_min, n_max, reps));
+  if (!no_bandwidth) PetscCall(BenchBandwidth(n_min, n_max, reps));
   if (latency) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nFixed costs (mean of %" PetscInt_FMT " calls):\n", reps));
-    PetscCall(BenchLatency(reps));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nFixed costs of a reduction, %" PetscInt_FMT " timed calls each (times in us):\n", lat_reps));
+    PetscCall(BenchLatency(lat_reps, reps, nbench_n, bench_n));
   }
   if (!no_cg) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,

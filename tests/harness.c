@@ -14,6 +14,12 @@ void SbpmgTestCheckError(PetscErrorCode got, PetscErrorCode want, const char *su
   print_message("  expected error %d: %s\n", (int)got, message ? message : "");
 }
 
+PetscBool SbpmgTestUnderMemcheck(void)
+{
+  const char *v = getenv("SBPMG_TEST_MEMCHECK");
+  return (v && v[0] == '1') ? PETSC_TRUE : PETSC_FALSE;
+}
+
 void SbpmgTestSetOption(const char *name, const char *value)
 {
   if (value)

@@ -33,6 +33,10 @@ int  SbpmgTestMain(int, char **, const char *, const struct CMUnitTest *, size_t
 /* Set (value != NULL) or clear (value == NULL) a global option. */
 void SbpmgTestSetOption(const char *name, const char *value);
 
+/* True in the valgrind variant of a test (<name>_memcheck sets SBPMG_TEST_MEMCHECK=1): long repetition loops may shorten
+   there, the code paths they cover staying the same. */
+PetscBool SbpmgTestUnderMemcheck(void);
+
 /* Uniform random numbers in [lo, hi) from a fixed seed, host side. */
 void SbpmgTestRandom(PetscInt n, PetscScalar *x, PetscReal lo, PetscReal hi, unsigned long seed);
 

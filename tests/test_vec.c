@@ -1,6 +1,7 @@
 /* VECSEQOPENCL against VECSEQ: every device operation on random data of several lengths, reproducible reductions,
    the offload state machine, host fallbacks, mixed types and contexts, errors. */
 #include "harness.h"
+#include "../src/vec/vecopenclimpl.h"
 #include <petsc/private/vecimpl.h>
 #include <unistd.h>
 
@@ -417,6 +418,318 @@ static void test_reductions_reproducible(void **state)
     SbpmgTestDestroyPair(&xd, &xh);
     SbpmgTestDestroyPair(&yd, &yh);
   }
+}
+
+/* ---------------------------------------------------------------- reduction modes: one launch or two, pinned or pageable, spin
+
+   Every reduction in every mode of the context (-vec_cl_reduce_onepass, -cl_pinned_results, -cl_result_spin, set here
+   on the context directly) gives the bits of the two-launch, pageable path, and the same transfer counts; the
+   two-launch results agree with VECSEQ. */
+
+typedef struct {
+  PetscBool onepass, pinned, spin;
+} ReduceMode;
+
+static const ReduceMode reduce_modes[] = {
+    {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, /* the reference: two launches, pageable result */
+    {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE},   /* one launch, pinned */
+    {PETSC_TRUE, PETSC_FALSE, PETSC_FALSE},  {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},
+    {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},    {PETSC_TRUE, PETSC_FALSE, PETSC_TRUE}, /* spin reads through the pinned area whatever -cl_pinned_results says */
+    {PETSC_FALSE, PETSC_TRUE, PETSC_TRUE},                                          /* spin needs one launch: ignored with two */
+};
+#define NMODES (sizeof(reduce_modes) / sizeof(reduce_modes[0]))
+
+static void set_reduce_mode(SbpmgCL cl, ReduceMode m)
+{
+  cl->reduce_onepass = m.onepass;
+  cl->pinned_results = m.pinned;
+  cl->result_spin    = m.spin;
+}
+
+/* Results of a list of reductions, each with the tolerance of its comparison with the host (0: exact), and the reads
+   from the device they should cost: one transfer per reduction (per pass of 8 vectors for VecMDot), of its results. */
+#define MAX_RESULTS 96
+typedef struct {
+  PetscScalar    r[MAX_RESULTS];
+  PetscReal      tol[MAX_RESULTS];
+  const char    *what[MAX_RESULTS];
+  int            count;
+  PetscLogDouble reads, scalars;
+} ReduceList;
+
+static void put(ReduceList *l, const char *what, PetscScalar v, PetscReal tol)
+{
+  if (l->count == MAX_RESULTS) fail_msg("more than %d results", MAX_RESULTS);
+  l->what[l->count] = what;
+  l->tol[l->count]  = tol;
+  l->r[l->count++]  = v;
+}
+
+/* One reduction's cost in device -> host transfers: reads of scalars in all */
+static void cost(ReduceList *l, PetscLogDouble reads, PetscLogDouble scalars)
+{
+  l->reads += reads;
+  l->scalars += scalars;
+}
+
+/* Every reduction of x (and y, m[0..8]): sum, the norms, dot, tdot, mdot of 1..9 vectors, max and min with their
+   locations, max pointwise divide, dotnorm2. Values in [-1, 1), so n bounds the sums of magnitudes. */
+static void all_reductions(Vec x, Vec y, Vec m[9], ReduceList *l)
+{
+  static const NormType types[] = {NORM_1, NORM_2, NORM_FROBENIUS, NORM_INFINITY};
+  static const char    *names[] = {"norm 1", "norm 2", "norm frobenius", "norm infinity"};
+  PetscInt              n, at;
+  PetscReal             r, r2[2], tol;
+  PetscScalar           v, w, md[9];
+
+  PCALL(VecGetSize(x, &n));
+  tol      = 4.0 * PetscMax(n, 1) * EPS * PetscMax(n, 1);
+  l->count = 0;
+  l->reads = l->scalars = 0;
+  PCALL(VecSum(x, &v));
+  put(l, "sum", v, tol);
+  cost(l, 1, 1);
+  for (int t = 0; t < 4; t++) {
+    PCALL(PetscObjectStateIncrease((PetscObject)x)); /* or PETSc answers from its cache */
+    PCALL(VecNorm(x, types[t], &r));
+    put(l, names[t], r, types[t] == NORM_INFINITY ? 0 : tol);
+    cost(l, 1, 1);
+  }
+  PCALL(PetscObjectStateIncrease((PetscObject)x));
+  PCALL(VecNorm(x, NORM_1_AND_2, r2));
+  put(l, "norm 1 of 1_and_2", r2[0], tol);
+  put(l, "norm 2 of 1_and_2", r2[1], tol);
+  cost(l, 1, 2);
+  PCALL(VecDot(x, y, &v));
+  put(l, "dot", v, tol);
+  PCALL(VecTDot(x, y, &v));
+  put(l, "tdot", v, tol);
+  cost(l, 2, 2);
+  for (PetscInt k = 1; k <= 9; k++) {
+    PCALL(VecMDot(x, k, m, md));
+    for (PetscInt j = 0; j < k; j++) put(l, "mdot", md[j], tol);
+    cost(l, (k + VEC_CL_MAX_FUSE - 1) / VEC_CL_MAX_FUSE, k); /* one read per pass of up to 8 vectors */
+  }
+  PCALL(VecMax(x, &at, &r));
+  put(l, "max", r, 0);
+  put(l, "max location", at, 0);
+  PCALL(VecMin(x, &at, &r));
+  put(l, "min", r, 0);
+  put(l, "min location", at, 0);
+  cost(l, 2, 4); /* (value, index) pairs */
+  PCALL(VecMaxPointwiseDivide(x, y, &r));
+  put(l, "max pointwise divide", r, 0);
+  cost(l, 1, 1);
+  PCALL(VecDotNorm2(x, y, &v, &w));
+  put(l, "dotnorm2 dot", v, tol);
+  put(l, "dotnorm2 norm", w, tol);
+  cost(l, 1, 2);
+}
+
+/* A pair of vectors (device on cl, host) with the same random values in [lo, hi) */
+static void make_pair_on(SbpmgCL cl, PetscInt n, unsigned long seed, PetscReal lo, PetscReal hi, Vec *d, Vec *h)
+{
+  PetscScalar *a, *b;
+
+  PCALL(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, cl, n, d));
+  PCALL(VecCreateSeq(PETSC_COMM_SELF, n, h));
+  PCALL(VecGetArrayWrite(*d, &a));
+  PCALL(VecGetArrayWrite(*h, &b));
+  SbpmgTestRandom(n, a, lo, hi, seed);
+  SbpmgTestRandom(n, b, lo, hi, seed);
+  PCALL(VecRestoreArrayWrite(*h, &b));
+  PCALL(VecRestoreArrayWrite(*d, &a));
+  PCALL(VecOpenCLSyncDevice(*d));
+}
+
+static void compare_bits(const char *mode, PetscInt n, const ReduceList *ref, const ReduceList *got)
+{
+  assert_int_equal(ref->count, got->count);
+  for (int i = 0; i < ref->count; i++)
+    if (memcmp(&ref->r[i], &got->r[i], sizeof(PetscScalar)))
+      fail_msg("n=%d %s: result %d (%s) is %.17g, %.17g with two launches into pageable memory", (int)n, mode, i, got->what[i], (double)got->r[i],
+               (double)ref->r[i]);
+}
+
+/* The reductions of the device vectors of one length in every mode, against the reference mode and the host. */
+static void check_reduce_modes(SbpmgCL cl, PetscInt n)
+{
+  Vec        xd, xh, yd, yh, md[9], mh[9];
+  ReduceList ref, got, host;
+  PetscInt   G;
+
+  make_pair_on(cl, n, 301 + n, -1, 1, &xd, &xh);
+  make_pair_on(cl, n, 302 + n, -1, 1, &yd, &yh);
+  for (int j = 0; j < 9; j++) make_pair_on(cl, n, 310 + 7 * j + n, -1, 1, &md[j], &mh[j]);
+  G = VecCLData(xd)->rgroups;
+  all_reductions(xh, yh, mh, &host);
+  for (size_t t = 0; t < NMODES; t++) {
+    ReduceMode m = reduce_modes[t];
+    Snap       s0, s1;
+    char       name[64];
+
+    PCALL(PetscSNPrintf(name, sizeof(name), "onepass %d pinned %d spin %d (G=%d)", (int)m.onepass, (int)m.pinned, (int)m.spin, (int)G));
+    set_reduce_mode(cl, m);
+    PCALL(SbpmgCLGetStats(cl, &s0.cl));
+    PCALL(VecOpenCLGetSyncCounts(&s0.htod, &s0.dtoh));
+    all_reductions(xd, yd, md, t ? &got : &ref);
+    PCALL(SbpmgCLGetStats(cl, &s1.cl));
+    PCALL(VecOpenCLGetSyncCounts(&s1.htod, &s1.dtoh));
+    assert_no_vector_transfer(name, &s0, &s1);
+    if (s1.cl.dtoh_count - s0.cl.dtoh_count != ref.reads || s1.cl.dtoh_bytes - s0.cl.dtoh_bytes != ref.scalars * sizeof(PetscScalar))
+      fail_msg("n=%d %s: %g reads of %g bytes, expected %g of %g", (int)n, name, s1.cl.dtoh_count - s0.cl.dtoh_count, s1.cl.dtoh_bytes - s0.cl.dtoh_bytes,
+               ref.reads, ref.scalars * sizeof(PetscScalar));
+    if (t) compare_bits(name, n, &ref, &got);
+  }
+  set_reduce_mode(cl, reduce_modes[1]);
+  for (int i = 0; i < ref.count; i++) {
+    PetscReal d = PetscRealPart(ref.r[i]), h = PetscRealPart(host.r[i]);
+    if (ref.tol[i] == 0 ? memcmp(&ref.r[i], &host.r[i], sizeof(PetscScalar)) != 0 : !(PetscAbsReal(d - h) <= ref.tol[i]))
+      fail_msg("n=%d: %s is %.17g on the device, %.17g on the host (tolerance %.3e)", (int)n, ref.what[i], d, h, ref.tol[i]);
+  }
+  for (int j = 0; j < 9; j++) SbpmgTestDestroyPair(&md[j], &mh[j]);
+  SbpmgTestDestroyPair(&xd, &xh);
+  SbpmgTestDestroyPair(&yd, &yh);
+}
+
+/* A context on the same device whose vectors take the reduction geometry of a GPU with cu compute units: grid-stride
+   kernels (VEC_CPU 0) and up to 8 cu work-groups, more than the work-group size, so that stage 2 folds several
+   partials per item. Only the vectors' geometry reads these fields. */
+static void create_gpu_geometry_context(cl_uint cu, SbpmgCL *cl)
+{
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, cl));
+  (*cl)->type          = CL_DEVICE_TYPE_GPU;
+  (*cl)->compute_units = cu;
+}
+
+static void test_reduce_modes_bitwise(void **state)
+{
+  static const PetscInt lengths[] = {1, 7, 255, 256, 257, 100003};
+  const size_t          nlen      = SbpmgTestUnderMemcheck() ? 3 : sizeof(lengths) / sizeof(lengths[0]); /* valgrind: 1, 7, 255 */
+  SbpmgCL               cl, gpu;
+
+  PCALL(SbpmgCLGetDefault(&cl));
+  for (size_t t = 0; t < nlen; t++) check_reduce_modes(cl, lengths[t]);
+  create_gpu_geometry_context(75, &gpu); /* up to 600 work-groups: 100003 entries take 391, 200003 take 600 (up to 3 partials per item) */
+  for (size_t t = 0; t < nlen; t++) check_reduce_modes(gpu, lengths[t]);
+  check_reduce_modes(gpu, 200003);
+  {
+    Vec v;
+    PCALL(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, gpu, 200003, &v));
+    assert_int_equal(VecCLData(v)->rgroups, 600);
+    assert_false(VecCLData(v)->cpu);
+    PCALL(VecDestroy(&v));
+  }
+  PCALL(SbpmgCLDestroy(&gpu));
+}
+
+/* The int counter of the one-launch reductions is back at 0 after each: 200 rounds of reductions of every kind on the
+   same buffers give the same bits every time, in one launch as in two. */
+static void test_onepass_repeated(void **state)
+{
+  SbpmgCL  cl, gpu;
+  SbpmgCL  ctx[2];
+  PetscInt n[2] = {10007, 70003}; /* 8 work-groups (PoCL's 4 per compute unit), 274 = 256 + 18 with the GPU geometry */
+
+  PCALL(SbpmgCLGetDefault(&cl));
+  create_gpu_geometry_context(75, &gpu);
+  ctx[0] = cl;
+  ctx[1] = gpu;
+  for (int c = 0; c < 2; c++) {
+    Vec         x, xh, y, yh, m[3], mh[3];
+    PetscScalar first[SBPMG_TEST_NREDUCTIONS], again[SBPMG_TEST_NREDUCTIONS], twopass[SBPMG_TEST_NREDUCTIONS];
+    int         counter = -1;
+
+    make_pair_on(ctx[c], n[c], 401, -1, 1, &x, &xh);
+    make_pair_on(ctx[c], n[c], 402, -1, 1, &y, &yh);
+    for (int j = 0; j < 3; j++) make_pair_on(ctx[c], n[c], 410 + j, -1, 1, &m[j], &mh[j]);
+    set_reduce_mode(ctx[c], reduce_modes[0]);
+    SbpmgTestReductions(x, y, m, twopass);
+    set_reduce_mode(ctx[c], reduce_modes[1]);
+    for (int rep = 0; rep < (SbpmgTestUnderMemcheck() ? 3 : 200); rep++) {
+      SbpmgTestReductions(x, y, m, rep ? again : first);
+      if (rep && memcmp(first, again, sizeof(first)))
+        for (int i = 0; i < SBPMG_TEST_NREDUCTIONS; i++)
+          if (memcmp(&first[i], &again[i], sizeof(PetscScalar)))
+            fail_msg("n=%d round %d: reduction %d gave %.17g, first time %.17g", (int)n[c], rep, i, (double)again[i], (double)first[i]);
+    }
+    for (int i = 0; i < SBPMG_TEST_NREDUCTIONS; i++)
+      if (memcmp(&first[i], &twopass[i], sizeof(PetscScalar)))
+        fail_msg("n=%d: reduction %d gave %.17g in one launch, %.17g in two", (int)n[c], i, (double)first[i], (double)twopass[i]);
+    PCALL(SbpmgCLReadBuffer(ctx[c], VecCLData(x)->buf, ((size_t)n[c] + VEC_CL_COUNTER_SLOT) * sizeof(PetscScalar), sizeof(counter), &counter));
+    assert_int_equal(counter, 0);
+    for (int j = 0; j < 3; j++) SbpmgTestDestroyPair(&m[j], &mh[j]);
+    SbpmgTestDestroyPair(&x, &xh);
+    SbpmgTestDestroyPair(&y, &yh);
+  }
+  PCALL(SbpmgCLDestroy(&gpu));
+}
+
+/* The options are read when a context is created; the pinned result area is made at the first pinned read and released
+   with the context. */
+static void test_reduce_options(void **state)
+{
+  SbpmgCL      cl;
+  SbpmgCLStats s0, s1;
+  Vec          x;
+  PetscReal    r;
+
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  assert_true(!cl->reduce_onepass && cl->pinned_results && !cl->result_spin); /* the defaults */
+  PCALL(SbpmgCLDestroy(&cl));
+  SbpmgTestSetOption("-vec_cl_reduce_onepass", "0");
+  SbpmgTestSetOption("-cl_pinned_results", "0");
+  SbpmgTestSetOption("-cl_result_spin", "1");
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  SbpmgTestSetOption("-vec_cl_reduce_onepass", NULL);
+  SbpmgTestSetOption("-cl_pinned_results", NULL);
+  SbpmgTestSetOption("-cl_result_spin", NULL);
+  assert_true(!cl->reduce_onepass && !cl->pinned_results && cl->result_spin);
+
+  PCALL(SbpmgCLGetGlobalStats(&s0));
+  PCALL(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, cl, 1000, &x));
+  PCALL(VecSet(x, -2));
+  PCALL(VecNorm(x, NORM_1, &r)); /* two launches, pageable: spin does not apply, no pinned area */
+  assert_true(r == 2000);
+  assert_null(cl->results);
+  cl->pinned_results = PETSC_TRUE;
+  PCALL(PetscObjectStateIncrease((PetscObject)x));
+  PCALL(VecNorm(x, NORM_1, &r));
+  assert_true(r == 2000);
+  assert_non_null(cl->results);
+  PCALL(SbpmgCLGetGlobalStats(&s1));
+  assert_int_equal(s1.live_buffers, s0.live_buffers + 2); /* the vector and the pinned area */
+  PCALL(VecDestroy(&x));
+  PCALL(SbpmgCLDestroy(&cl));
+  PCALL(SbpmgCLGetGlobalStats(&s1));
+  assert_int_equal(s1.live_buffers, s0.live_buffers);
+}
+
+/* A result that happens to carry the spin wait's sentinel bits (a signalling NaN, SbpmgCLSentinel in src/cl/device.c) is
+   not taken for a word still in flight forever: after the bounded spin the read's event is awaited, and the result is
+   right. VecMax returns x[0] when it is a NaN, bit for bit. */
+static void test_spin_sentinel_result(void **state)
+{
+  SbpmgCL        cl;
+  Vec            x;
+  PetscScalar   *a;
+  PetscReal      r;
+  PetscInt       at;
+  const uint64_t sentinel = 0x7FF5A5A5A5A5A5A5ULL;
+
+  if (sizeof(PetscScalar) != 8) skip();
+  PCALL(SbpmgCLGetDefault(&cl));
+  set_reduce_mode(cl, reduce_modes[4]);
+  PCALL(VecCreateSeqOpenCL(PETSC_COMM_SELF, 50, &x));
+  PCALL(VecGetArrayWrite(x, &a));
+  for (int i = 0; i < 50; i++) a[i] = i;
+  memcpy(&a[0], &sentinel, 8);
+  PCALL(VecRestoreArrayWrite(x, &a));
+  PCALL(VecMax(x, &at, &r));
+  set_reduce_mode(cl, reduce_modes[1]);
+  assert_int_equal(at, 0);
+  assert_memory_equal(&r, &sentinel, 8);
+  PCALL(VecDestroy(&x));
 }
 
 /* NaN and ties: the same answers as VECSEQ's host loops. */
@@ -997,6 +1310,10 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_elementwise_stay_on_device),
     cmocka_unit_test(test_reductions),
     cmocka_unit_test(test_reductions_reproducible),
+    cmocka_unit_test(test_reduce_modes_bitwise),
+    cmocka_unit_test(test_onepass_repeated),
+    cmocka_unit_test(test_reduce_options),
+    cmocka_unit_test(test_spin_sentinel_result),
     cmocka_unit_test(test_reduction_special_values),
     cmocka_unit_test(test_empty_vector),
     cmocka_unit_test(test_host_access_in_the_middle),

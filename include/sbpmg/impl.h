@@ -68,6 +68,14 @@ struct _n_SbpmgCL {
   struct SbpmgCLProfile *prof; /* -cl_profile: device time of every launch, by kernel and size (src/cl/device.c) */
   SbpmgCLProgramEntry    programs;
   SbpmgCLStats           stats;
+  /* reductions of the device vectors (read when the context is created; src/vec, docs/design.md "Device vectors") */
+  PetscBool reduce_onepass; /* -vec_cl_reduce_onepass: the last work-group of stage 1 combines the partials (no final launch) */
+  PetscBool pinned_results; /* -cl_pinned_results: results are read into the pinned result area, then copied out */
+  PetscBool result_spin;    /* -cl_result_spin: one-launch results are awaited by spinning on a sequence number */
+  cl_ulong  result_seq;     /* the last sequence number handed to a reduction kernel */
+  cl_mem    results;        /* the pinned result area (SbpmgCLCreateStaging, two halves), made on first use */
+  void     *results_host;   /* ... mapped here */
+  int       results_half;   /* the half the last read used */
 };
 
 /* The precision kernels are built with: PetscScalar, passed as -DSBPMG_REAL=... */
@@ -87,6 +95,8 @@ PETSC_EXTERN PetscErrorCode SbpmgCLReleaseExtraQueue(SbpmgCL, cl_command_queue *
 PETSC_EXTERN PetscErrorCode SbpmgCLDestroyStaging(SbpmgCL, cl_mem *, void **);
 PETSC_EXTERN PetscErrorCode SbpmgCLWriteBuffer(SbpmgCL, cl_mem, size_t, size_t, const void *);
 PETSC_EXTERN PetscErrorCode SbpmgCLReadBuffer(SbpmgCL, cl_mem, size_t, size_t, void *);
+PETSC_EXTERN PetscErrorCode SbpmgCLReadResult(SbpmgCL, cl_mem, size_t, size_t, void *);
+PETSC_EXTERN PetscErrorCode SbpmgCLReadResultSpin(SbpmgCL, cl_mem, size_t, size_t, size_t, cl_ulong, void *);
 PETSC_EXTERN PetscErrorCode SbpmgCLFillBuffer(SbpmgCL, cl_mem, const void *, size_t, size_t, size_t);
 PETSC_EXTERN PetscErrorCode SbpmgCLCopyBuffer(SbpmgCL, cl_mem, cl_mem, size_t, size_t, size_t);
 PETSC_EXTERN PetscErrorCode SbpmgCLSetArg(cl_kernel, cl_uint, size_t, const void *);
@@ -337,11 +347,11 @@ struct _p_Acoustic {
   char             kopts[256];                           /* -D options the kernels were built with */
   PetscInt         ktile[3], kvec, kpmltile[3], kpmlvec; /* the tile they were built for */
   PetscBool        klocal, krows, kfused, kpmlmerge;
-  cl_command_queue qpml; /* -ac_pml_queue on one rank: the PML launches' own queue (NULL: the context's) */
-  cl_kernel        kpair;       /* two steps per pass (NULL: off) */
+  cl_command_queue qpml;                /* -ac_pml_queue on one rank: the PML launches' own queue (NULL: the context's) */
+  cl_kernel        kpair;               /* two steps per pass (NULL: off) */
   cl_kernel        kpmlout, kpmlallout; /* with kpair: ac_pml, ac_pml_all writing the new field apart from the old (-DAC_PML_OUT=1) */
-  PetscInt         kpairtile[3]; /* the work-group and planes it was built for */
-  cl_mem           dspare[2];   /* with kpair: the fields u^{n+1} and u^{n+2} of a pass (then u^{n-1} and u^n of the next) */
+  PetscInt         kpairtile[3];        /* the work-group and planes it was built for */
+  cl_mem           dspare[2];           /* with kpair: the fields u^{n+1} and u^{n+2} of a pass (then u^{n-1} and u^n of the next) */
   /* host reference */
   PetscReal *hu, *hv, *hvp, *hphi, *heta;
 };

@@ -283,6 +283,7 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   char        dir[PETSC_MAX_PATH_LEN] = "", bopts[256] = "";
   PetscBool   build_log = PETSC_FALSE;
   PetscBool   view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE, profile = PETSC_FALSE;
+  PetscBool   onepass = PETSC_FALSE, pinned = PETSC_TRUE, spin = PETSC_FALSE; /* measured on the H200: docs/performance.md, attempt 33 */
   PetscMPIInt size, rank, lrank = 0, lsize = 1;
 
   PetscFunctionBegin;
@@ -302,6 +303,13 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   PetscCall(PetscOptionsBool("-cl_view", "View the OpenCL device and its transfer counters", "SbpmgCLView", view, &view, NULL));
   PetscCall(PetscOptionsBool("-cl_profile", "Time every kernel on the device (profiling events); print the totals when the context is destroyed",
                              "SbpmgCLCreate", profile, &profile, NULL));
+  PetscCall(PetscOptionsBool("-vec_cl_reduce_onepass",
+                             "Device vector reductions in one launch: the last work-group combines the partials (false: a second, final launch)",
+                             "SbpmgCLCreate", onepass, &onepass, NULL));
+  PetscCall(PetscOptionsBool("-cl_pinned_results", "Read reduction results into a small pinned host area (false: straight into pageable memory)",
+                             "SbpmgCLCreate", pinned, &pinned, NULL));
+  PetscCall(PetscOptionsBool("-cl_result_spin", "Experimental: await one-launch reduction results by spinning on a sequence number in pinned memory",
+                             "SbpmgCLCreate", spin, &spin, NULL));
   PetscOptionsEnd();
   PetscCall(SbpmgParseChoice("-cl_device_type", typename, SbpmgCLDeviceTypes, &itype));
   type = (SbpmgCLDeviceType)itype;
@@ -331,8 +339,11 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   if (profile) PetscCall(PetscNew(&cl->prof));
   PetscCall(PetscStrncpy(cl->kernel_dir, dir, sizeof(cl->kernel_dir)));
   PetscCall(PetscStrncpy(cl->build_options, bopts, sizeof(cl->build_options)));
-  cl->build_log = build_log;
-  cl->mem_cap   = (size_t)(cap_mib * 1024.0 * 1024.0);
+  cl->build_log      = build_log;
+  cl->mem_cap        = (size_t)(cap_mib * 1024.0 * 1024.0);
+  cl->reduce_onepass = onepass;
+  cl->pinned_results = pinned;
+  cl->result_spin    = spin;
   /* On any failure below the partially built context is released before the error propagates. */
   {
     PetscErrorCode ierr = SbpmgCLSelectDevice(cl, type, platform, device, &ndev);
@@ -420,6 +431,7 @@ PetscErrorCode SbpmgCLDestroy(SbpmgCL *cl)
   }
   if (c->prof && c->queue) PetscCall(SbpmgCLProfilePrint(c));
   PetscCall(PetscFree(c->prof));
+  PetscCall(SbpmgCLDestroyStaging(c, &c->results, &c->results_host));
   PetscCall(SbpmgCLReleasePrograms(c));
   if (c->queue) {
     PetscCallCL(clReleaseCommandQueue(c->queue));
@@ -725,6 +737,14 @@ PetscErrorCode SbpmgCLWriteBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t 
   PetscFunctionReturn(0);
 }
 
+static void SbpmgCLCountDtoH(SbpmgCL cl, size_t bytes)
+{
+  cl->stats.dtoh_count += 1;
+  cl->stats.dtoh_bytes += bytes;
+  sbpmg_cl_global.dtoh_count += 1;
+  sbpmg_cl_global.dtoh_bytes += bytes;
+}
+
 PetscErrorCode SbpmgCLReadBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, void *host)
 {
   PetscFunctionBegin;
@@ -732,10 +752,186 @@ PetscErrorCode SbpmgCLReadBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t b
   PetscCall(SbpmgLogKernelBegin(SBPMG_CLDtoH));
   PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
   PetscCall(SbpmgLogKernelEnd(SBPMG_CLDtoH, NULL, 0, bytes));
-  cl->stats.dtoh_count += 1;
-  cl->stats.dtoh_bytes += bytes;
-  sbpmg_cl_global.dtoh_count += 1;
-  sbpmg_cl_global.dtoh_bytes += bytes;
+  SbpmgCLCountDtoH(cl, bytes);
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- reduction results
+
+   A reduction ends with one small read (a few scalars). Into pageable memory, NVIDIA's OpenCL copies through its
+   bounce buffer; so results go by default (-cl_pinned_results) into a small pinned area of the context, made on first
+   use with SbpmgCLCreateStaging and released with the context, and are copied out from there. The area has two halves
+   and consecutive reads alternate between them (the reason is in SbpmgCLReadResultSpin). */
+#define SBPMG_CL_RESULT_HALF 256 /* bytes per half: 32 doubles */
+
+static PetscErrorCode SbpmgCLNextResultArea(SbpmgCL cl, size_t bytes, unsigned char **area)
+{
+  PetscFunctionBegin;
+  PetscCheck(bytes <= SBPMG_CL_RESULT_HALF, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A result of %zu bytes does not fit the pinned result area (%d bytes)",
+             bytes, SBPMG_CL_RESULT_HALF);
+  if (!cl->results) PetscCall(SbpmgCLCreateStaging(cl, 2 * SBPMG_CL_RESULT_HALF, &cl->results, &cl->results_host));
+  cl->results_half = !cl->results_half;
+  *area            = (unsigned char *)cl->results_host + (cl->results_half ? SBPMG_CL_RESULT_HALF : 0);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLReadResult - Blocking read of a reduction's few result scalars: through the context's pinned result area
+   (-cl_pinned_results, the default) or straight into host memory. One device -> host transfer of bytes in the counters
+   either way.
+
+   Not collective
+
+   Level: developer
+
+.seealso: `SbpmgCLReadResultSpin()`, `SbpmgCLReadBuffer()`
+@*/
+PetscErrorCode SbpmgCLReadResult(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, void *host)
+{
+  unsigned char *area = NULL;
+
+  PetscFunctionBegin;
+  if (!cl->pinned_results) {
+    PetscCall(SbpmgCLReadBuffer(cl, mem, offset, bytes, host));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SbpmgCLNextResultArea(cl, bytes, &area));
+  PetscCall(SbpmgCLReadBuffer(cl, mem, offset, bytes, area));
+  PetscCall(PetscMemcpy(host, area, bytes));
+  PetscFunctionReturn(0);
+}
+
+/* Words of a result area (4 or 8 bytes: the scalar size), read from memory on every access (a transfer is landing there). */
+static uint64_t SbpmgCLLoadWord(const unsigned char *p, size_t word)
+{
+  return word == 8 ? *(const volatile uint64_t *)p : *(const volatile uint32_t *)p;
+}
+
+static void SbpmgCLStoreWord(unsigned char *p, size_t word, uint64_t bits)
+{
+  if (word == 8)
+    *(volatile uint64_t *)p = bits;
+  else
+    *(volatile uint32_t *)p = (uint32_t)bits;
+}
+
+/* A signalling-NaN bit pattern no transfer of a result is expected to carry (a result may, rarely: see below) */
+static uint64_t SbpmgCLSentinel(size_t word)
+{
+  return word == 8 ? 0x7FF5A5A5A5A5A5A5ULL : 0x7FA5A5A5ULL;
+}
+
+/* The sequence number as a word of the area holds it (its low 32 bits in a 4-byte word) */
+static uint64_t SbpmgCLSequenceWord(cl_ulong seq, size_t word)
+{
+  return word == 8 ? (uint64_t)seq : (uint64_t)(seq & 0xFFFFFFFFULL);
+}
+
+/* True when the sequence word after the nwords result words of area is seq and no result word is the sentinel; the
+   result words are then copied to host, as they were seen. */
+static PetscBool SbpmgCLResultLanded(const unsigned char *area, size_t nwords, size_t word, cl_ulong seq, unsigned char *host)
+{
+  const uint64_t sentinel = SbpmgCLSentinel(word);
+
+  if (SbpmgCLLoadWord(area + nwords * word, word) != SbpmgCLSequenceWord(seq, word)) return PETSC_FALSE;
+  for (size_t w = 0; w < nwords; w++) {
+    const uint64_t bits = SbpmgCLLoadWord(area + w * word, word);
+
+    if (bits == sentinel) return PETSC_FALSE;
+    if (word == 8)
+      memcpy(host + w * word, &bits, 8);
+    else {
+      const uint32_t b32 = (uint32_t)bits;
+      memcpy(host + w * word, &b32, 4);
+    }
+  }
+  return PETSC_TRUE;
+}
+
+/*@C
+   SbpmgCLReadResultSpin - Experimental (-cl_result_spin): read a one-launch reduction's result words and the sequence
+   number its kernel wrote after them, waiting for them by spinning on the pinned result area instead of in a blocking
+   read. One device -> host transfer of bytes (the results; the sequence word is not counted).
+
+   Not collective
+
+   Input Parameters:
++  cl     - the context
+.  mem    - the buffer holding the results at offset, followed by the sequence word
+.  offset - byte offset of the results
+.  bytes  - bytes of the results, a multiple of word
+.  word   - size of a result word and of the sequence word (sizeof(PetscScalar): 4 or 8)
+-  seq    - the sequence number the kernel was given (its low 32 bits when word is 4)
+
+   Output Parameter:
+.  host - the results
+
+   Notes:
+   The area's result words are first set to a sentinel (a signalling-NaN pattern) and its sequence word to something
+   else than seq; then a non-blocking read of results and sequence word is enqueued, the queue flushed, and the host
+   reads the area (volatile loads) until the sequence word is seq and no result word is the sentinel. OpenCL does not
+   say in which order the bytes of one transfer reach the host before the command completes, so each word is checked
+   for itself; the results returned are the very words seen landed. What is assumed is only that an aligned 4- or
+   8-byte word is not seen half written. The sequence number proves that the results are this launch's (a kernel that
+   did not finish its last work-group would leave the previous ones, with the previous number). After 1 s of spinning
+   (or if a result really is the sentinel pattern) the read's event is waited for with clWaitForEvents; a sequence
+   number still different is then an error.
+
+   The event is released without waiting for it when the words have landed. That is safe: clReleaseEvent() defers the
+   deletion until the command completes; the results are copies already in the caller's memory; and the only later
+   writers of the area are this function (the next spin) and the reads of SbpmgCLReadResult(). Every read enqueued
+   later is behind this one on the in-order queue, so it cannot start before this one has completed. The host's own
+   writes (the sentinels of the next spin) go to the other half of the area; before the half is used again, the read
+   in between (on the other half) has been seen landed or has completed, so it has started, so this one has completed.
+
+   Level: developer
+
+.seealso: `SbpmgCLReadResult()`
+@*/
+PetscErrorCode SbpmgCLReadResultSpin(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, size_t word, cl_ulong seq, void *host)
+{
+  unsigned char *area   = NULL;
+  size_t         nwords = bytes / word;
+  cl_event       ev;
+  PetscLogDouble t0, t1;
+  PetscBool      landed = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCheck((word == 4 || word == 8) && bytes % word == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "Result words must be of 4 or 8 bytes and the results whole words: got %zu bytes of %zu-byte words", bytes, word);
+  PetscCall(SbpmgCLNextResultArea(cl, bytes + word, &area));
+  for (size_t w = 0; w < nwords; w++) SbpmgCLStoreWord(area + w * word, word, SbpmgCLSentinel(word));
+  SbpmgCLStoreWord(area + nwords * word, word, ~(uint64_t)seq);
+  PetscCall(SbpmgLogKernelBegin(SBPMG_CLDtoH));
+  PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_FALSE, offset, bytes + word, area, 0, NULL, &ev));
+  {
+    cl_int err = clFlush(cl->queue);
+    if (err != CL_SUCCESS) PetscCallCL(clReleaseEvent(ev));
+    PetscCallCL(err);
+  }
+  PetscCall(PetscTime(&t0));
+  for (unsigned long it = 1; !(landed = SbpmgCLResultLanded(area, nwords, word, seq, (unsigned char *)host)); it++) {
+    if (it % 4096) continue;
+    PetscCall(PetscTime(&t1));
+    if (t1 - t0 > 1.0) break;
+  }
+  if (!landed) {
+    cl_int err;
+
+    PetscCall(PetscInfo(NULL, "Result of sequence number %llu not seen in 1 s of spinning (or a result is the sentinel): waiting for the read's event\n",
+                        (unsigned long long)seq));
+    err = clWaitForEvents(1, &ev);
+    if (err != CL_SUCCESS) PetscCallCL(clReleaseEvent(ev));
+    PetscCallCL(err);
+    landed = SbpmgCLLoadWord(area + nwords * word, word) == SbpmgCLSequenceWord(seq, word) ? PETSC_TRUE : PETSC_FALSE;
+    if (landed) PetscCall(PetscMemcpy(host, area, bytes)); /* the read has completed: the words are final, whatever their bits */
+  }
+  PetscCallCL(clReleaseEvent(ev));
+  PetscCheck(landed, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "The reduction result read back carries sequence number %llu, expected %llu: the kernel's last work-group did not write it (-cl_result_spin)",
+             (unsigned long long)SbpmgCLLoadWord(area + nwords * word, word), (unsigned long long)SbpmgCLSequenceWord(seq, word));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_CLDtoH, NULL, 0, bytes));
+  SbpmgCLCountDtoH(cl, bytes);
   PetscFunctionReturn(0);
 }
 

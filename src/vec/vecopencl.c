@@ -155,9 +155,10 @@ PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
 
   PetscFunctionBegin;
   if (!s->k[id]) {
-    char opts[128];
+    char opts[160];
 
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DVEC_WG=%d -DVEC_CPU=%d -DVEC_REAL_BYTES=%d", (int)s->wg, (int)s->cpu, (int)sizeof(PetscScalar)));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DVEC_WG=%d -DVEC_CPU=%d -DVEC_REAL_BYTES=%d -DVEC_COUNTER_SLOT=%d -DVEC_NV_MEMBAR=%d", (int)s->wg,
+                            (int)s->cpu, (int)sizeof(PetscScalar), VEC_CL_COUNTER_SLOT, strstr(s->cl->platform_name, "NVIDIA") ? 1 : 0));
     PetscCall(SbpmgCLGetKernel(s->cl, "vecops", opts, VecCLKernelNames[id], &s->k[id]));
   }
   *k = s->k[id];
@@ -724,8 +725,8 @@ PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
   PetscCall(VecOpenCLGeometry(cl, v->map->n, s));
   bytes = ((size_t)v->map->n + VEC_CL_NRES + (size_t)VEC_CL_MAX_FUSE * (size_t)s->rgroups) * sizeof(PetscScalar);
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, &s->buf));
-  PetscCall(SbpmgCLFillBuffer(cl, s->buf, &zero, sizeof(zero), 0, (size_t)v->map->n * sizeof(PetscScalar)));
-  v->offloadmask = PETSC_OFFLOAD_BOTH; /* zero on both sides */
+  PetscCall(SbpmgCLFillBuffer(cl, s->buf, &zero, sizeof(zero), 0, bytes)); /* the reduction area too: its counter starts at 0 */
+  v->offloadmask = PETSC_OFFLOAD_BOTH;                                     /* zero on both sides */
   PetscFunctionReturn(0);
 }
 

@@ -7,7 +7,8 @@
    vectors it writes end up valid on the device only. Otherwise it falls back to the host type's local function on the
    host copies (a reduction's fallback computes the local part only, so both types' reductions stay local + allreduce
    whichever path a rank takes). Reductions read back one small result (one transfer of a few scalars); nothing else
-   waits for the device. */
+   waits for the device. A reduction is two launches by default and one with -vec_cl_reduce_onepass (the last work-group
+   combines the partials); both give the same bits (kernels/vecops.cl). */
 #include "vecopenclimpl.h"
 
 #define ESZ sizeof(PetscScalar)
@@ -497,28 +498,49 @@ static PetscErrorCode VecConjugate_SeqOpenCL(Vec y)
 
 /* ---------------------------------------------------------------- reductions */
 
-/* Stage 2 and the read-back: nsets results of the sum (or max) of the partials of x's reduction area. */
-static PetscErrorCode VecCLReduceFinal(Vec x, VecCLKernelId final, PetscInt nsets, PetscScalar res[])
+/* The result slots start at res_off = n (entries) and the partials at part_off = n + VEC_CL_NRES (vecopenclimpl.h). */
+#define VecCLResOff(x)  ((cl_ulong)(x)->map->n)
+#define VecCLPartOff(x) ((cl_ulong)(x)->map->n + VEC_CL_NRES)
+
+/* Stage 2 in a launch of its own (-vec_cl_reduce_onepass false): the final kernel, one work-group per set. The final
+   kernels take (G, buf, part_off, res_off); the location one also the sign. */
+static PetscErrorCode VecCLLaunchFinal(Vec x, VecCLKernelId final, const PetscScalar *sign, PetscInt nsets)
 {
   Vec_OpenCL *s        = VecCLData(x);
   cl_uint     G        = (cl_uint)s->rgroups;
-  cl_ulong    part_off = (cl_ulong)x->map->n + VEC_CL_NRES, res_off = (cl_ulong)x->map->n;
+  cl_ulong    part_off = VecCLPartOff(x), res_off = VecCLResOff(x);
   cl_kernel   k;
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLGetKernel_Private(x, final, &k));
   PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(G), &G, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off, sizeof(res_off), &res_off));
+  if (sign) PetscCall(SbpmgCLSetArg(k, 4, ESZ, sign));
   PetscCall(SbpmgCLLaunch1D(s->cl, k, (size_t)nsets * s->wg, s->wg));
-  PetscCall(SbpmgCLReadBuffer(s->cl, s->buf, (size_t)res_off * ESZ, (size_t)nsets * ESZ, res));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecCLLaunchReduce(Vec x, cl_kernel k)
+/* A whole reduction of x's buffer: the stage-1 kernel k, whose arguments before first_tail the caller has set, over the
+   reduction geometry; its trailing arguments (res_off, seq, onepass) are set here. With -vec_cl_reduce_onepass (the
+   context's reduce_onepass) its last work-group combines the partials; otherwise the final kernel does. Then the nres
+   result scalars are read back: one transfer (SbpmgCLReadResult, or SbpmgCLReadResultSpin with -cl_result_spin). */
+static PetscErrorCode VecCLReduce(Vec x, cl_kernel k, cl_uint first_tail, VecCLKernelId final, const PetscScalar *sign, PetscInt nsets, PetscInt nres,
+                                  PetscScalar res[])
 {
-  Vec_OpenCL *s = VecCLData(x);
+  Vec_OpenCL *s       = VecCLData(x);
+  SbpmgCL     cl      = s->cl;
+  cl_ulong    res_off = VecCLResOff(x);
+  cl_uint     onepass = cl->reduce_onepass ? 1 : 0;
+  PetscBool   spin    = (onepass && cl->result_spin) ? PETSC_TRUE : PETSC_FALSE;
+  cl_ulong    seq     = spin ? ++cl->result_seq : 0;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgCLLaunch1D(s->cl, k, (size_t)s->rgroups * s->wg, s->wg));
+  PetscCall(SbpmgCLSetArgs(k, first_tail, 3, sizeof(res_off), &res_off, sizeof(seq), &seq, sizeof(onepass), &onepass));
+  PetscCall(SbpmgCLLaunch1D(cl, k, (size_t)s->rgroups * s->wg, s->wg));
+  if (!onepass) PetscCall(VecCLLaunchFinal(x, final, sign, nsets));
+  if (spin)
+    PetscCall(SbpmgCLReadResultSpin(cl, s->buf, (size_t)res_off * ESZ, (size_t)nres * ESZ, ESZ, seq, res));
+  else
+    PetscCall(SbpmgCLReadResult(cl, s->buf, (size_t)res_off * ESZ, (size_t)nres * ESZ, res));
   PetscFunctionReturn(0);
 }
 
@@ -526,7 +548,7 @@ static PetscErrorCode VecCLLaunchReduce(Vec x, cl_kernel k)
 static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar val[])
 {
   Vec_OpenCL *s = VecCLData(x);
-  cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+  cl_ulong    n = (cl_ulong)x->map->n, part_off = VecCLPartOff(x);
   cl_kernel   k;
 
   PetscFunctionBegin;
@@ -538,7 +560,7 @@ static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar v
   PetscCall(VecOpenCLSyncDevice(x));
   for (PetscInt j = 0; j < nv; j++) PetscCall(VecOpenCLSyncDevice(y[j]));
   for (PetscInt j0 = 0; j0 < nv; j0 += VEC_CL_MAX_FUSE) {
-    cl_uint m = (cl_uint)PetscMin(VEC_CL_MAX_FUSE, nv - j0);
+    cl_uint m = (cl_uint)PetscMin(VEC_CL_MAX_FUSE, nv - j0), first_tail;
 
     PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
     if (m == 1) { /* a single dot product has its own kernel (four accumulators per work-item) */
@@ -546,6 +568,7 @@ static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar v
 
       PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_DOT, &k));
       PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(n), &n, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &yb, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
+      first_tail = 5;
     } else {
       PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_MDOT, &k));
       PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(n), &n, sizeof(m), &m, sizeof(cl_mem), &s->buf));
@@ -554,9 +577,9 @@ static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar v
         PetscCall(SbpmgCLSetArg(k, 3 + j, sizeof(cl_mem), &yb));
       }
       PetscCall(SbpmgCLSetArgs(k, 11, 2, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
+      first_tail = 13;
     }
-    PetscCall(VecCLLaunchReduce(x, k));
-    PetscCall(VecCLReduceFinal(x, VEC_CL_K_SUM_FINAL, m, val + j0));
+    PetscCall(VecCLReduce(x, k, first_tail, VEC_CL_K_SUM_FINAL, NULL, m, m, val + j0));
     PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, 2.0 * m * n, (1.0 + m) * n * ESZ));
   }
   PetscFunctionReturn(0);
@@ -597,7 +620,7 @@ PetscErrorCode VecMDotLocal_OpenCL(Vec x, PetscInt nv, const Vec y[], PetscScala
 static PetscErrorCode VecCLReduce1(Vec x, cl_uint op, PetscScalar *res)
 {
   Vec_OpenCL *s = VecCLData(x);
-  cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+  cl_ulong    n = (cl_ulong)x->map->n, part_off = VecCLPartOff(x);
   cl_kernel   k;
 
   PetscFunctionBegin;
@@ -609,8 +632,7 @@ static PetscErrorCode VecCLReduce1(Vec x, cl_uint op, PetscScalar *res)
   PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_REDUCE1, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
   PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(n), &n, sizeof(op), &op, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
-  PetscCall(VecCLLaunchReduce(x, k));
-  PetscCall(VecCLReduceFinal(x, VEC_CL_K_SUM_FINAL, 1, res));
+  PetscCall(VecCLReduce(x, k, 5, VEC_CL_K_SUM_FINAL, NULL, 1, 1, res));
   PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, op ? 2.0 * n : (PetscLogDouble)n, (PetscLogDouble)n * ESZ));
   PetscFunctionReturn(0);
 }
@@ -619,7 +641,7 @@ static PetscErrorCode VecCLReduce1(Vec x, cl_uint op, PetscScalar *res)
 static PetscErrorCode VecCLAmax(Vec x, Vec y, cl_uint op, PetscScalar *res)
 {
   Vec_OpenCL *s = VecCLData(x);
-  cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+  cl_ulong    n = (cl_ulong)x->map->n, part_off = VecCLPartOff(x);
   cl_kernel   k;
   cl_mem      yb = VecCLData(y)->buf;
 
@@ -634,8 +656,7 @@ static PetscErrorCode VecCLAmax(Vec x, Vec y, cl_uint op, PetscScalar *res)
   PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
   PetscCall(SbpmgCLSetArgs(k, 0, 6, sizeof(n), &n, sizeof(op), &op, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &yb, sizeof(cl_mem), &s->buf, sizeof(part_off),
                            &part_off));
-  PetscCall(VecCLLaunchReduce(x, k));
-  PetscCall(VecCLReduceFinal(x, VEC_CL_K_MAX_FINAL, 1, res));
+  PetscCall(VecCLReduce(x, k, 6, VEC_CL_K_MAX_FINAL, NULL, 1, 1, res));
   PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, op ? 2.0 * n : (PetscLogDouble)n, (op ? 2.0 : 1.0) * n * ESZ));
   PetscFunctionReturn(0);
 }
@@ -663,7 +684,7 @@ PetscErrorCode VecNormLocalSums_OpenCL(Vec x, NormType type, PetscReal r[2])
     break;
   case NORM_1_AND_2: {
     Vec_OpenCL *s = VecCLData(x);
-    cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES;
+    cl_ulong    n = (cl_ulong)x->map->n, part_off = VecCLPartOff(x);
     cl_kernel   k;
 
     if (!n) {
@@ -674,8 +695,7 @@ PetscErrorCode VecNormLocalSums_OpenCL(Vec x, NormType type, PetscReal r[2])
     PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_NORM12, &k));
     PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
     PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(n), &n, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
-    PetscCall(VecCLLaunchReduce(x, k));
-    PetscCall(VecCLReduceFinal(x, VEC_CL_K_SUM_FINAL, 2, t));
+    PetscCall(VecCLReduce(x, k, 4, VEC_CL_K_SUM_FINAL, NULL, 2, 2, t));
     PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, 3.0 * n, (PetscLogDouble)n * ESZ));
     r[0] = PetscRealPart(t[0]);
     r[1] = PetscRealPart(t[1]);
@@ -782,10 +802,9 @@ PetscErrorCode VecMaxPointwiseDivideLocal_OpenCL(Vec x, Vec y, PetscReal *max)
 static PetscErrorCode VecCLLocation(Vec x, PetscReal sign, PetscInt *idx, PetscReal *val)
 {
   Vec_OpenCL *s = VecCLData(x);
-  cl_ulong    n = (cl_ulong)x->map->n, part_off = n + VEC_CL_NRES, res_off = n;
-  cl_uint     G  = (cl_uint)s->rgroups;
+  cl_ulong    n = (cl_ulong)x->map->n, part_off = VecCLPartOff(x);
   PetscScalar sg = sign, r[2];
-  cl_kernel   k, kf;
+  cl_kernel   k;
 
   PetscFunctionBegin;
   if (!n) {
@@ -795,13 +814,9 @@ static PetscErrorCode VecCLLocation(Vec x, PetscReal sign, PetscInt *idx, PetscR
   }
   PetscCall(VecOpenCLSyncDevice(x));
   PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_LOC, &k));
-  PetscCall(VecOpenCLGetKernel_Private(x, VEC_CL_K_LOC_FINAL, &kf));
   PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
   PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(n), &n, ESZ, &sg, sizeof(cl_mem), &s->buf, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off));
-  PetscCall(VecCLLaunchReduce(x, k));
-  PetscCall(SbpmgCLSetArgs(kf, 0, 5, sizeof(G), &G, ESZ, &sg, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off, sizeof(res_off), &res_off));
-  PetscCall(SbpmgCLLaunch1D(s->cl, kf, s->wg, s->wg));
-  PetscCall(SbpmgCLReadBuffer(s->cl, s->buf, (size_t)res_off * ESZ, 2 * ESZ, r));
+  PetscCall(VecCLReduce(x, k, 5, VEC_CL_K_LOC_FINAL, &sg, 1, 2, r)); /* one set of (value, index) pairs, two result scalars */
   PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, (PetscLogDouble)n, (PetscLogDouble)n * ESZ));
   *val = PetscRealPart(r[0]);
   if (idx) {

@@ -15,6 +15,10 @@ PETSC_EXTERN PetscErrorCode VecCreate_MPI(Vec);
 
 #define VEC_CL_MAX_FUSE 8  /* vectors fused into one pass of mdot and maxpy */
 #define VEC_CL_NRES     16 /* result slots of the reduction area */
+/* Slot of the reduction area holding the int counter of one-launch reductions (kernels/vecops.cl, vec_last_group): zero
+   between reductions. The results (at most VEC_CL_MAX_FUSE) and the sequence number after them come before it. */
+#define VEC_CL_COUNTER_SLOT (VEC_CL_NRES - 1)
+_Static_assert(VEC_CL_MAX_FUSE + 1 <= VEC_CL_COUNTER_SLOT, "results and sequence number before the counter slot");
 
 /* The kernels of kernels/vecops.cl, looked up once per vector (the program cache owns them). */
 typedef enum {
