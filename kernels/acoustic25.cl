@@ -207,6 +207,19 @@ void ac_store4(__global float *p, const int o, const float4 x, const int i, cons
     AC_LAP(T, lap, c0, cx, cy, cz, q4, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8); \
   } while (0)
 
+/* Move a 9-plane z column one plane on: a0 <- a1, ..., a7 <- a8 (a8 keeps its value until the next load). */
+#define AC_SHIFT9(a0, a1, a2, a3, a4, a5, a6, a7, a8) \
+  do { \
+    a0 = a1; \
+    a1 = a2; \
+    a2 = a3; \
+    a3 = a4; \
+    a4 = a5; \
+    a5 = a6; \
+    a6 = a7; \
+    a7 = a8; \
+  } while (0)
+
 /* ---------------------------------------------------------------- inner region body
    Tile (ti, tj, tk) of the region [lo, hi); (lx, ly) the work-item in the tile. lim.x / lim.y: the largest x vector
    start / y row a load may touch (overhanging work-items of the local variant load clamped data no active point needs). */
@@ -280,14 +293,7 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
     AC_LAP_CACHED(AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
 #endif
     if (active) AC_CAT(ac_store, AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))), i, lo.x, hi.x);
-    q0 = q1;
-    q1 = q2;
-    q2 = q3;
-    q3 = q4;
-    q4 = q5;
-    q5 = q6;
-    q6 = q7;
-    q7 = q8;
+    AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
     idx += pxy;
   }
 }
@@ -351,14 +357,7 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
     g = fma((PT)((eta[ez + k + 1] - eta[ez + k - 1]) * hd.z), q5 - q3, g);
     AC_CAT(ac_store, PML_VEC)(AC_PML_NEW, idx, PFTZ(AC_DIV(PT, fma(PLD(vp, idx), lap + p, fma(2.0f + e * (2.0f - e), q4, -PLD(v, idx))), fma((PT)2.0f, e, (PT)1.0f))), i, lo.x, hi.x);
     AC_CAT(ac_store, PML_VEC)(phi, idx, PFTZ(AC_DIV(PT, p - g, 1.0f + e)), i, lo.x, hi.x);
-    q0 = q1;
-    q1 = q2;
-    q2 = q3;
-    q3 = q4;
-    q4 = q5;
-    q5 = q6;
-    q6 = q7;
-    q7 = q8;
+    AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
     idx += pxy;
   }
 }
@@ -459,22 +458,8 @@ __kernel AC_WG(PR_TX, PR_TY, 1) void ac_pair(const int4 lo, const int4 hi, const
   }
   for (int k1 = kb - 4; k1 < ke + 4; k1++) {
     IT wn = 0;
-    q0    = q1;
-    q1    = q2;
-    q2    = q3;
-    q3    = q4;
-    q4    = q5;
-    q5    = q6;
-    q6    = q7;
-    q7    = q8;
-    w0    = w1;
-    w1    = w2;
-    w2    = w3;
-    w3    = w4;
-    w4    = w5;
-    w5    = w6;
-    w6    = w7;
-    w7    = w8;
+    AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
+    AC_SHIFT9(w0, w1, w2, w3, w4, w5, w6, w7, w8);
     if (xyin && k1 >= lo.z && k1 < hi.z) { /* first step at plane k1 */
       IT xm[4], xp[4], ym[4], yp[4], lap;
       q8 = ILD(u, idx + 4 * pxy);
@@ -602,14 +587,7 @@ __kernel AC_WG(TILE_X, TILE_Y, 1) void ac_whole(const int4 n, const int4 ilo, co
       AC_CAT(ac_store, AC_VEC)(v, idx, IFTZ(AC_DIV(IT, fma(ILD(vp, idx), lap + p, fma(2.0f + e * (2.0f - e), q4, -ILD(v, idx))), fma((IT)2.0f, e, (IT)1.0f))), i, 0, n.x);
       AC_CAT(ac_store_pml, AC_VEC)(phi, idx, IFTZ(AC_DIV(IT, p - g, 1.0f + e)), i, n.x, ilo.x, ihi.x, yin && zin);
     }
-    q0 = q1;
-    q1 = q2;
-    q2 = q3;
-    q3 = q4;
-    q4 = q5;
-    q5 = q6;
-    q6 = q7;
-    q7 = q8;
+    AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
     idx += pxy;
   }
 }

@@ -13,12 +13,12 @@ static const PetscInt sizes[] = {1, 7, 1000, 100003};
 
 /* ---------------------------------------------------------------- helpers */
 
-/* A device vector and an independent host vector holding the same random values in [lo, hi). */
-static void make_pair(PetscInt n, unsigned long seed, PetscReal lo, PetscReal hi, Vec *d, Vec *h)
+/* A device vector on cl and an independent host vector holding the same random values in [lo, hi). */
+static void make_pair_on(SbpmgCL cl, PetscInt n, unsigned long seed, PetscReal lo, PetscReal hi, Vec *d, Vec *h)
 {
   PetscScalar *a, *b;
 
-  PCALL(VecCreateSeqOpenCL(PETSC_COMM_SELF, n, d));
+  PCALL(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, cl, n, d));
   PCALL(VecCreateSeq(PETSC_COMM_SELF, n, h));
   PCALL(VecGetArrayWrite(*d, &a));
   PCALL(VecGetArrayWrite(*h, &b));
@@ -27,6 +27,15 @@ static void make_pair(PetscInt n, unsigned long seed, PetscReal lo, PetscReal hi
   PCALL(VecRestoreArrayWrite(*h, &b));
   PCALL(VecRestoreArrayWrite(*d, &a));
   PCALL(VecOpenCLSyncDevice(*d)); /* start from device-resident values, as inside a solver */
+}
+
+/* The same on the default device context */
+static void make_pair(PetscInt n, unsigned long seed, PetscReal lo, PetscReal hi, Vec *d, Vec *h)
+{
+  SbpmgCL cl;
+
+  PCALL(SbpmgCLGetDefault(&cl));
+  make_pair_on(cl, n, seed, lo, hi, d, h);
 }
 
 /* Entry-wise comparison: exact (bit for bit), or |d - h| <= ulps * eps * max(|h|, floor) */
@@ -524,22 +533,6 @@ static void all_reductions(Vec x, Vec y, Vec m[9], ReduceList *l)
   put(l, "dotnorm2 dot", v, tol);
   put(l, "dotnorm2 norm", w, tol);
   cost(l, 1, 2);
-}
-
-/* A pair of vectors (device on cl, host) with the same random values in [lo, hi) */
-static void make_pair_on(SbpmgCL cl, PetscInt n, unsigned long seed, PetscReal lo, PetscReal hi, Vec *d, Vec *h)
-{
-  PetscScalar *a, *b;
-
-  PCALL(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, cl, n, d));
-  PCALL(VecCreateSeq(PETSC_COMM_SELF, n, h));
-  PCALL(VecGetArrayWrite(*d, &a));
-  PCALL(VecGetArrayWrite(*h, &b));
-  SbpmgTestRandom(n, a, lo, hi, seed);
-  SbpmgTestRandom(n, b, lo, hi, seed);
-  PCALL(VecRestoreArrayWrite(*h, &b));
-  PCALL(VecRestoreArrayWrite(*d, &a));
-  PCALL(VecOpenCLSyncDevice(*d));
 }
 
 static void compare_bits(const char *mode, PetscInt n, const ReduceList *ref, const ReduceList *got)
