@@ -321,6 +321,17 @@ static void test_tiles(void **state)
       PCALL(AcousticDestroy(&a2));
     }
   }
+  { /* two steps per pass with the PML in a second queue */
+    Acoustic a2;
+    create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+    SbpmgTestSetOption("-ac_two_steps", "1");
+    SbpmgTestSetOption("-ac_pml_queue", "1");
+    PCALL(AcousticSetFromOptions(a2));
+    SbpmgTestSetOption("-ac_two_steps", NULL);
+    SbpmgTestSetOption("-ac_pml_queue", NULL);
+    EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_INCOMP, "-ac_two_steps orders its passes in one queue: it cannot be combined with -ac_pml_queue");
+    PCALL(AcousticDestroy(&a2));
+  }
   for (int mode = 0; mode < 2; mode++) { /* two steps per pass with the whole-grid or the row kernels */
     Acoustic a2;
     create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
@@ -494,8 +505,9 @@ static void test_pml_queue(void **state)
 
 /* -ac_two_steps: two leapfrog steps per pass over the inner box (ac_pair). K steps (random fields, variable velocity, a source
    in the inner box or in the PML) leave u, u_prev and phi bit-identical to single steps, for ac_pair tiles of one tile vector and
-   row up to several, z chunks that do not divide the box, every vector width, odd and even K, and no PML at all (the ring reads
-   the zero halo); the host reference agrees to fp32 rounding. The two extra fields are allocated with the kernel and released. */
+   row up to several, z chunks that do not divide the box, every vector width, odd and even K, no PML at all (the ring reads
+   the zero halo), and the PML in one launch or one per slab; the host reference agrees to fp32 rounding. The two extra fields
+   are allocated with the kernel and released. */
 static void test_two_steps(void **state)
 {
   /* grid x, y, z, ndamp, source x, y, z, K; pair tile x, y, z, vec */
@@ -527,7 +539,7 @@ static void test_two_steps(void **state)
       PCALL(AcousticSetSource(ac, t[4], t[5], t[6]));
       PCALL(AcousticSetSourceWavelet(ac, 60.0, 10.0));
       PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
-      PCALL(AcousticSetFused(ac, 0, 1));
+      PCALL(AcousticSetFused(ac, 0, (PetscInt)(c % 2 == 0))); /* the PML in one launch, or one launch per slab */
       PCALL(AcousticSetRowKernels(ac, 0));
       if (t[11] > 0) PCALL(AcousticSetTile(ac, -1, -1, -1, PETSC_FALSE, t[11]));
       SbpmgTestSetOption("-ac_two_steps", two ? "1" : "0");
@@ -554,9 +566,9 @@ static void test_two_steps(void **state)
       }
       read_fields(ac, f[two]);
       if (two) {
-        print_message("  %dx%dx%d ndamp %d, source (%d,%d,%d), %d steps, pair tile %d x %d x %d, vec %d: %s single steps\n", (int)t[0], (int)t[1], (int)t[2],
-                      (int)t[3], (int)t[4], (int)t[5], (int)t[6], (int)t[7], (int)ac->kpairtile[0], (int)ac->kpairtile[1], (int)ac->kpairtile[2], (int)ac->kvec,
-                      memcmp(f[0], f[1], 3 * npad * sizeof(float)) ? "DIFFER from" : "bit-identical to");
+        print_message("  %dx%dx%d ndamp %d, source (%d,%d,%d), %d steps, pair tile %d x %d x %d, vec %d, PML %s: %s single steps\n", (int)t[0], (int)t[1],
+                      (int)t[2], (int)t[3], (int)t[4], (int)t[5], (int)t[6], (int)t[7], (int)ac->kpairtile[0], (int)ac->kpairtile[1], (int)ac->kpairtile[2],
+                      (int)ac->kvec, ac->kpmlmerge ? "merged" : "per slab", memcmp(f[0], f[1], 3 * npad * sizeof(float)) ? "DIFFER from" : "bit-identical to");
         PCALL(PetscMalloc2(N, &ur, N, &ud));
         PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, ud));
       }

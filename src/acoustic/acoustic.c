@@ -1090,7 +1090,10 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
     PetscCheck(lbytes <= ac->cl->local_mem, comm, PETSC_ERR_ARG_OUTOFRANGE, "The local tile of %zu bytes exceeds the %llu bytes of local memory of %s", lbytes,
                (unsigned long long)ac->cl->local_mem, ac->cl->device_name);
   }
-  pair = (PetscBool)((ac->pair >= 0 ? ac->pair : (gpu ? AcDefaultPairGPU : AcDefaultPairCPU)) && ac->size == 1 && !rows && !fused);
+  PetscCheck(ac->pair <= 0 || ac->pmlqueue <= 0, comm, PETSC_ERR_ARG_INCOMP,
+             "-ac_two_steps orders its passes in one queue: it cannot be combined with -ac_pml_queue");
+  pair = (PetscBool)((ac->pair >= 0 ? ac->pair : (gpu ? AcDefaultPairGPU : AcDefaultPairCPU)) && ac->size == 1 && !rows && !fused &&
+                     !(ac->pmlqueue > 0 || (ac->pmlqueue < 0 && gpu && AcDefaultPMLQueueGPU)));
   if (ac->pair > 0 && ac->size > 1)
     PetscCall(PetscInfo(ac, "-ac_two_steps ignored on %d ranks: the slabs exchange their halo planes after every step\n", (int)ac->size));
   for (PetscInt d = 0; d < 3; d++) prt[d] = ac->pairtile[d] >= 0 ? ac->pairtile[d] : (gpu ? AcDefaultPairTileGPU : AcDefaultPairTileCPU)[d];
@@ -1134,7 +1137,7 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   ac->kpmlvec     = pvec;
   if (merge) PetscCall(AcousticSetUpPMLTable(ac));
   { /* a second queue for the PML launches: one rank (several ranks order their windows through the exchange), PML launches apart */
-    PetscBool want = (PetscBool)((ac->pmlqueue >= 0 ? ac->pmlqueue : (gpu ? AcDefaultPMLQueueGPU : 0)) && ac->size == 1 && !rows && !fused);
+    PetscBool want = (PetscBool)((ac->pmlqueue >= 0 ? ac->pmlqueue : (gpu ? AcDefaultPMLQueueGPU : 0)) && ac->size == 1 && !rows && !fused && !pair);
     if (want && !ac->qpml) PetscCall(SbpmgCLCreateExtraQueue(ac->cl, &ac->qpml));
     if (!want) PetscCall(SbpmgCLReleaseExtraQueue(ac->cl, &ac->qpml));
   }
