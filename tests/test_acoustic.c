@@ -22,6 +22,17 @@ static void velocity_model(PetscInt nx, PetscInt ny, PetscInt nz, PetscReal *vel
       for (PetscInt i = 0; i < nx; i++) vel[i + nx * (j + ny * k)] = 2500 + 1000 * PetscSinReal(0.3 * i + 0.2 * j) * PetscCosReal(0.25 * k);
 }
 
+/* The run the comparisons share: velocity model vel with its own bound, a 60 Hz source of amplitude 10 at (sx, sy, sz),
+   random initial fields. */
+static void random_run_with_source(Acoustic ac, const PetscReal *vel, PetscInt sx, PetscInt sy, PetscInt sz)
+{
+  PCALL(AcousticSetVelocityArray(ac, vel));
+  PCALL(AcousticSetMaxVelocity(ac, 0));
+  PCALL(AcousticSetSource(ac, sx, sy, sz));
+  PCALL(AcousticSetSourceWavelet(ac, 60.0, 10.0));
+  PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+}
+
 /* max |a - b| / max |b| */
 static PetscReal reldiff(PetscInt n, const PetscReal *a, const PetscReal *b)
 {
@@ -60,11 +71,7 @@ static void test_device_vs_reference(void **state)
   PCALL(PetscMalloc5(N, &vel, N, &ur, N, &ud, N, &pr, N, &pd));
   velocity_model(nx, ny, nz, vel);
   create(&ref, nx, ny, nz, nd, ACOUSTIC_BACKEND_HOST);
-  PCALL(AcousticSetVelocityArray(ref, vel));
-  PCALL(AcousticSetMaxVelocity(ref, 0));
-  PCALL(AcousticSetSource(ref, 20, 17, 12));
-  PCALL(AcousticSetSourceWavelet(ref, 60.0, 10.0));
-  PCALL(AcousticSetInitialType(ref, ACOUSTIC_INIT_RANDOM));
+  random_run_with_source(ref, vel, 20, 17, 12);
   PCALL(AcousticSetUp(ref));
   PCALL(AcousticStep(ref, K));
   PCALL(AcousticGetField(ref, ACOUSTIC_FIELD_U, ur));
@@ -73,11 +80,7 @@ static void test_device_vs_reference(void **state)
     PetscReal eu, ep;
 
     create(&dev, nx, ny, nz, nd, ACOUSTIC_BACKEND_DEVICE);
-    PCALL(AcousticSetVelocityArray(dev, vel));
-    PCALL(AcousticSetMaxVelocity(dev, 0));
-    PCALL(AcousticSetSource(dev, 20, 17, 12));
-    PCALL(AcousticSetSourceWavelet(dev, 60.0, 10.0));
-    PCALL(AcousticSetInitialType(dev, ACOUSTIC_INIT_RANDOM));
+    random_run_with_source(dev, vel, 20, 17, 12);
     PCALL(AcousticSetTile(dev, tiles[t][0], tiles[t][1], tiles[t][2], (PetscBool)tiles[t][4], tiles[t][3]));
     PCALL(AcousticSetPMLTile(dev, tiles[t][5], tiles[t][6], tiles[t][7], tiles[t][8]));
     PCALL(AcousticSetFused(dev, tiles[t][9], tiles[t][10]));
@@ -321,29 +324,23 @@ static void test_tiles(void **state)
       PCALL(AcousticDestroy(&a2));
     }
   }
-  { /* two steps per pass with the PML in a second queue */
-    Acoustic a2;
-    create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-    SbpmgTestSetOption("-ac_two_steps", "1");
-    SbpmgTestSetOption("-ac_pml_queue", "1");
-    PCALL(AcousticSetFromOptions(a2));
-    SbpmgTestSetOption("-ac_two_steps", NULL);
-    SbpmgTestSetOption("-ac_pml_queue", NULL);
-    EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_INCOMP, "-ac_two_steps orders its passes in one queue: it cannot be combined with -ac_pml_queue");
-    PCALL(AcousticDestroy(&a2));
-  }
-  for (int mode = 0; mode < 2; mode++) { /* two steps per pass with the whole-grid or the row kernels */
-    Acoustic a2;
-    create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-    SbpmgTestSetOption("-ac_two_steps", "1");
-    SbpmgTestSetOption(mode ? "-ac_rows" : "-ac_fused", "1");
-    PCALL(AcousticSetFromOptions(a2));
-    SbpmgTestSetOption("-ac_two_steps", NULL);
-    SbpmgTestSetOption(mode ? "-ac_rows" : "-ac_fused", NULL);
-    EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_INCOMP,
-                 mode ? "-ac_two_steps runs the inner region apart from the PML regions with the 2.5D kernels: it cannot be combined with -ac_rows"
-                      : "-ac_two_steps runs the inner region apart from the PML regions with the 2.5D kernels: it cannot be combined with -ac_fused");
-    PCALL(AcousticDestroy(&a2));
+  { /* two steps per pass with an incompatible launch mode: the option, the message */
+    const char *bad[][2] = {
+        {"-ac_pml_queue", "-ac_two_steps orders its passes in one queue: it cannot be combined with -ac_pml_queue"},
+        {"-ac_fused", "-ac_two_steps runs the inner region apart from the PML regions with the 2.5D kernels: it cannot be combined with -ac_fused"},
+        {"-ac_rows", "-ac_two_steps runs the inner region apart from the PML regions with the 2.5D kernels: it cannot be combined with -ac_rows"},
+    };
+    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+      Acoustic a2;
+      create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+      SbpmgTestSetOption("-ac_two_steps", "1");
+      SbpmgTestSetOption(bad[b][0], "1");
+      PCALL(AcousticSetFromOptions(a2));
+      SbpmgTestSetOption("-ac_two_steps", NULL);
+      SbpmgTestSetOption(bad[b][0], NULL);
+      EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_INCOMP, bad[b][1]);
+      PCALL(AcousticDestroy(&a2));
+    }
   }
   { /* a work-group the device allows but the compiled kernel does not (NVIDIA's compiler: 256 work-items for ac_pair) */
     Acoustic a2;
@@ -453,11 +450,7 @@ static void test_pml_queue(void **state)
       Acoustic ac;
 
       create(&ac, nx, ny, nz, nd, ACOUSTIC_BACKEND_DEVICE);
-      PCALL(AcousticSetVelocityArray(ac, vel));
-      PCALL(AcousticSetMaxVelocity(ac, 0));
-      PCALL(AcousticSetSource(ac, 3, 17, 12)); /* x = 3 < ndamp: a PML point */
-      PCALL(AcousticSetSourceWavelet(ac, 60.0, 10.0));
-      PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+      random_run_with_source(ac, vel, 3, 17, 12); /* x = 3 < ndamp: a PML point */
       PCALL(AcousticSetFused(ac, 0, merge));
       PCALL(AcousticSetRowKernels(ac, 0));
       SbpmgTestSetOption("-ac_pml_queue", queue ? "1" : "0");
@@ -534,11 +527,7 @@ static void test_two_steps(void **state)
       char         buf[16];
 
       create(&ac, t[0], t[1], t[2], t[3], ACOUSTIC_BACKEND_DEVICE);
-      PCALL(AcousticSetVelocityArray(ac, vel));
-      PCALL(AcousticSetMaxVelocity(ac, 0));
-      PCALL(AcousticSetSource(ac, t[4], t[5], t[6]));
-      PCALL(AcousticSetSourceWavelet(ac, 60.0, 10.0));
-      PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+      random_run_with_source(ac, vel, t[4], t[5], t[6]);
       PCALL(AcousticSetFused(ac, 0, (PetscInt)(c % 2 == 0))); /* the PML in one launch, or one launch per slab */
       PCALL(AcousticSetRowKernels(ac, 0));
       if (t[11] > 0) PCALL(AcousticSetTile(ac, -1, -1, -1, PETSC_FALSE, t[11]));
@@ -580,11 +569,7 @@ static void test_two_steps(void **state)
     assert_int_equal(nbuf[1], nbuf[0] + 2); /* the two extra fields */
     assert_memory_equal(f[0], f[1], 3 * npad * sizeof(float));
     create(&ref, t[0], t[1], t[2], t[3], ACOUSTIC_BACKEND_HOST);
-    PCALL(AcousticSetVelocityArray(ref, vel));
-    PCALL(AcousticSetMaxVelocity(ref, 0));
-    PCALL(AcousticSetSource(ref, t[4], t[5], t[6]));
-    PCALL(AcousticSetSourceWavelet(ref, 60.0, 10.0));
-    PCALL(AcousticSetInitialType(ref, ACOUSTIC_INIT_RANDOM));
+    random_run_with_source(ref, vel, t[4], t[5], t[6]);
     PCALL(AcousticSetUp(ref));
     PCALL(AcousticStep(ref, t[7]));
     PCALL(AcousticGetField(ref, ACOUSTIC_FIELD_U, ur));
