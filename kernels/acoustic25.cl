@@ -90,22 +90,26 @@
   #define AC_WG(x, y, z)
 #endif
 
-/* AC_PF d > 0: the 2.5D inner and PML sweeps ask for the streamed data of the plane d planes ahead (u at k + 4 + d; v, vp,
+/* AC_PF d > 0 (inner), PML_PF d > 0 (PML): the 2.5D sweeps ask for the streamed data of the plane d planes ahead (u at k + 4 + d; v, vp,
    phi at k + d) to be brought into the cache before they load it: more bytes in flight per work-item without holding them in
    registers (the kernels are latency-bound at the occupancy their registers allow; docs/acoustic.md). AC_PF_PTX 1 (set on
    NVIDIA's platform): PTX prefetch.global.L2; 0: OpenCL's prefetch(). Hints only: the fields do not change. */
 #ifndef AC_PF
   #define AC_PF 0
 #endif
+#ifndef PML_PF
+  #define PML_PF 0
+#endif
 #ifndef AC_PF_PTX
   #define AC_PF_PTX 0
 #endif
-#if AC_PF > 0 && AC_PF_PTX
+#ifndef AC_PF_MASK /* which streams: 1 u, 2 v, 4 vp, 8 phi */
+  #define AC_PF_MASK 15
+#endif
+#if AC_PF_PTX
   #define AC_PREFETCH(p) __asm__ volatile("prefetch.global.L2 [%0];" ::"l"((ulong)(p)))
-#elif AC_PF > 0
-  #define AC_PREFETCH(p) prefetch((p), 1)
 #else
-  #define AC_PREFETCH(p) ((void)0)
+  #define AC_PREFETCH(p) prefetch((p), 1)
 #endif
 
 #if AC_VEC != 1 && AC_VEC != 2 && AC_VEC != 4
@@ -282,9 +286,9 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
   for (int k = kb; k < ke; k++) {
     IT xm[4], xp[4], ym[4], yp[4], lap;
     if (AC_PF > 0 && k + AC_PF < ke) {
-      AC_PREFETCH(u + idx + (4 + AC_PF) * pxy);
-      AC_PREFETCH(v + idx + AC_PF * pxy);
-      AC_PREFETCH(vp + idx + AC_PF * pxy);
+      if (AC_PF_MASK & 1) AC_PREFETCH(u + idx + (4 + AC_PF) * pxy);
+      if (AC_PF_MASK & 2) AC_PREFETCH(v + idx + AC_PF * pxy);
+      if (AC_PF_MASK & 4) AC_PREFETCH(vp + idx + AC_PF * pxy);
     }
     q8 = ILD(u, idx + 4 * pxy);
 #if AC_LOCAL
@@ -371,11 +375,11 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
   q7 = PLD(u, idx + 3 * pxy);
   for (int k = kb; k < ke; k++) {
     PT xm[4], xp[4], ym[4], yp[4], lap, e, g, p;
-    if (AC_PF > 0 && k + AC_PF < ke) {
-      AC_PREFETCH(u + idx + (4 + AC_PF) * pxy);
-      AC_PREFETCH(v + idx + AC_PF * pxy);
-      AC_PREFETCH(vp + idx + AC_PF * pxy);
-      AC_PREFETCH(phi + idx + AC_PF * pxy);
+    if (PML_PF > 0 && k + PML_PF < ke) {
+      if (AC_PF_MASK & 1) AC_PREFETCH(u + idx + (4 + PML_PF) * pxy);
+      if (AC_PF_MASK & 2) AC_PREFETCH(v + idx + PML_PF * pxy);
+      if (AC_PF_MASK & 4) AC_PREFETCH(vp + idx + PML_PF * pxy);
+      if (AC_PF_MASK & 8) AC_PREFETCH(phi + idx + PML_PF * pxy);
     }
     q8 = PLD(u, idx + 4 * pxy);
     AC_LAP_CACHED(PML_VEC, PT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
