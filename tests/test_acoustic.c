@@ -47,23 +47,26 @@ static void test_device_vs_reference(void **state)
 {
   const PetscInt nx = 45, ny = 37, nz = 31, nd = 6, K = 25, N = nx * ny * nz;
   /* inner tile x, y, z, vec, local; PML tile x, y, z, vec; whole grid in one launch; PML regions in one launch; rows;
-     reciprocals in the PML (-1: defaults) */
-  const PetscInt tiles[][13] = {
-      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1},
-      {8, 4, 0, 1, 0, 8, 2, 0, 1, 0, 0, 0, 0},
-      {8, 4, 0, 1, 1, 16, 4, 5, 1, 0, 1, 0, 0},
-      {4, 4, 7, 4, 0, 32, 4, 0, 4, 0, 0, 0, 0},
-      {4, 8, 0, 4, 1, 8, 4, 3, 2, 0, 1, 0, 0},
-      {8, 5, 9, 2, 1, 32, 4, 0, 4, 0, 0, 0, 0},
-      {16, 2, 0, 2, 0, 4, 4, 6, 4, 0, 1, 0, 0},
-      {1, 4, 3, 4, 1, 32, 4, 0, 1, 0, 0, 0, 0},
-      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 0},
-      {8, 4, 0, 1, 0, 32, 1, 0, 1, 1, 0, 0, 0},
-      {4, 8, 6, 2, 0, 8, 4, 3, 2, 1, 0, 0, 0},
-      {16, 2, 0, 4, 0, 4, 8, 0, 4, 1, 0, 0, 0},
-      {-1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 1, 0},
-      {8, 4, 5, 4, 0, 8, 2, 3, 1, 0, 1, 0, 1},
-      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 1},
+     reciprocals in the PML; planes of prefetch in the inner and PML kernels (-1: defaults) */
+  const PetscInt tiles[][14] = {
+      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+      {8, 4, 0, 1, 0, 8, 2, 0, 1, 0, 0, 0, 0, -1},
+      {8, 4, 0, 1, 1, 16, 4, 5, 1, 0, 1, 0, 0, -1},
+      {4, 4, 7, 4, 0, 32, 4, 0, 4, 0, 0, 0, 0, -1},
+      {4, 8, 0, 4, 1, 8, 4, 3, 2, 0, 1, 0, 0, -1},
+      {8, 5, 9, 2, 1, 32, 4, 0, 4, 0, 0, 0, 0, -1},
+      {16, 2, 0, 2, 0, 4, 4, 6, 4, 0, 1, 0, 0, -1},
+      {1, 4, 3, 4, 1, 32, 4, 0, 1, 0, 0, 0, 0, -1},
+      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 0, -1},
+      {8, 4, 0, 1, 0, 32, 1, 0, 1, 1, 0, 0, 0, -1},
+      {4, 8, 6, 2, 0, 8, 4, 3, 2, 1, 0, 0, 0, -1},
+      {16, 2, 0, 4, 0, 4, 8, 0, 4, 1, 0, 0, 0, -1},
+      {-1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 1, 0, -1},
+      {8, 4, 5, 4, 0, 8, 2, 3, 1, 0, 1, 0, 1, -1},
+      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 1, -1},
+      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, 2},
+      {8, 4, 5, 4, 0, 16, 2, 4, 4, 0, 1, 0, 0, 3},
+      {4, 8, 6, 2, 0, 8, 4, 3, 2, 0, 0, 0, 0, 1},
   };
   Acoustic   ref, dev;
   PetscReal *vel, *ur, *ud, *pr, *pd;
@@ -86,8 +89,16 @@ static void test_device_vs_reference(void **state)
     PCALL(AcousticSetFused(dev, tiles[t][9], tiles[t][10]));
     PCALL(AcousticSetRowKernels(dev, tiles[t][11]));
     if (tiles[t][12] >= 0) SbpmgTestSetOption("-ac_fast_div", tiles[t][12] ? "1" : "0");
+    if (tiles[t][13] >= 0) {
+      char d[8];
+      PCALL(PetscSNPrintf(d, sizeof(d), "%d", (int)tiles[t][13]));
+      SbpmgTestSetOption("-ac_prefetch", d);
+      SbpmgTestSetOption("-ac_pml_prefetch", d);
+    }
     PCALL(AcousticSetFromOptions(dev));
     SbpmgTestSetOption("-ac_fast_div", NULL);
+    SbpmgTestSetOption("-ac_prefetch", NULL);
+    SbpmgTestSetOption("-ac_pml_prefetch", NULL);
     PCALL(AcousticSetUp(dev));
     PCALL(AcousticStep(dev, K));
     PCALL(AcousticGetField(dev, ACOUSTIC_FIELD_U, ud));
@@ -293,6 +304,12 @@ static void test_tiles(void **state)
   SbpmgTestSetOption("-ac_pml_tile_z", "-3");
   EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_tile_z -3 must be >= 0 (0: the whole z extent)");
   SbpmgTestSetOption("-ac_pml_tile_z", NULL);
+  SbpmgTestSetOption("-ac_prefetch", "17");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_prefetch 17 must be in [0, 16] planes");
+  SbpmgTestSetOption("-ac_prefetch", NULL);
+  SbpmgTestSetOption("-ac_pml_prefetch", "-2");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_prefetch -2 must be in [0, 16] planes");
+  SbpmgTestSetOption("-ac_pml_prefetch", NULL);
   PCALL(AcousticDestroy(&ac));
   create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
   {

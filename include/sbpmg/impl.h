@@ -320,6 +320,7 @@ struct _p_Acoustic {
   PetscBool        localmem, tileset, setupcalled, view;
   PetscInt         fastdiv;     /* -1 default, 0 IEEE divisions, 1 reciprocals in the PML */
   PetscInt         pmlqueue;    /* -1 default, 0 one queue, 1 the PML launches in a second queue, concurrent with the inner one */
+  PetscInt         prefetch[2]; /* planes of cache prefetch ahead in the inner and the PML kernels (-1 default, 0 none) */
   PetscInt         pair;        /* -1 default, 0 one step per pass, 1 two steps per pass over the inner region (ac_pair) */
   PetscInt         pairtile[3]; /* ac_pair's work-group (x, y) and planes per work-group (-1: default) */
   char             clopts[128]; /* extra OpenCL build options (-ac_cl_options) */
@@ -344,7 +345,7 @@ struct _p_Acoustic {
   cl_kernel        kinner, kpml, ksrc, kwhole, kpmlall;
   cl_mem           dtab;                                 /* the region table of ac_pml_all */
   PetscInt         ngroups, ntab;                        /* work-groups of one ac_pml_all launch, regions in its table */
-  char             kopts[256];                           /* -D options the kernels were built with */
+  char             kopts[400];                           /* -D options the kernels were built with */
   PetscInt         ktile[3], kvec, kpmltile[3], kpmlvec; /* the tile they were built for */
   PetscBool        klocal, krows, kfused, kpmlmerge;
   cl_command_queue qpml;                /* -ac_pml_queue on one rank: the PML launches' own queue (NULL: the context's) */

@@ -10,9 +10,12 @@ const char *const AcousticRegionNames[]      = {"inner", "zlo", "zhi", "ylo", "y
 
 /* Measured defaults (docs/acoustic.md): inner tile {x, y, z, local memory, vector width}, PML tile {x, y, z, vector
    width}, {row kernels, the whole grid in one launch, the PML regions in one launch}. */
-static const PetscInt AcDefaultTileGPU[5] = {32, 8, 48, 0, 4}, AcDefaultPMLTileGPU[4] = {32, 4, 32, 4}, AcDefaultModeGPU[3] = {0, 0, 1},
+static const PetscInt AcDefaultTileGPU[5] = {32, 8, 48, 0, 4}, AcDefaultPMLTileGPU[4] = {32, 8, 32, 4}, AcDefaultModeGPU[3] = {0, 0, 1},
                       AcDefaultFastDivGPU = 0, AcDefaultPMLQueueGPU = 0;
 /* ac_pair (two steps per pass): work-group x, y (in work-items: the tile plus 4 points on each side) and planes per work-group, on or off */
+/* planes of prefetch ahead (docs/acoustic.md, attempt 34): {inner, PML} */
+static const PetscInt AcDefaultPrefetchGPU[2] = {0, 1}, AcDefaultPrefetchCPU[2] = {0, 0};
+#define AC_PREFETCH_MAX 16
 static const PetscInt AcDefaultPairTileGPU[3] = {8, 32, 64}, AcDefaultPairGPU = 0, AcDefaultPairTileCPU[3] = {8, 16, 32}, AcDefaultPairCPU = 0;
 static const PetscInt AcDefaultTileCPU[5] = {16, 8, 32, 0, 4}, AcDefaultPMLTileCPU[4] = {32, 4, 32, 2}, AcDefaultModeCPU[3] = {0, 1, 0},
                       AcDefaultFastDivCPU = 0;
@@ -92,6 +95,7 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
   ac->pmlmerge  = -1;
   ac->fastdiv   = -1;
   ac->pmlqueue  = -1;
+  ac->prefetch[0] = ac->prefetch[1] = -1;
   ac->pair      = -1;
   for (PetscInt d = 0; d < 3; d++) ac->pairtile[d] = -1;
   ac->localmem = PETSC_FALSE;
@@ -487,6 +491,7 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
       merge = ac->pmlmerge > 0 ? PETSC_TRUE : PETSC_FALSE, mergeset;
   char     vel[PETSC_MAX_PATH_LEN], init[32], backend[32], list[128];
   PetscInt prtile[3] = {ac->pairtile[0], ac->pairtile[1], ac->pairtile[2]};
+  PetscInt pf[2]     = {ac->prefetch[0], ac->prefetch[1]};
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
@@ -551,10 +556,20 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
     PetscCall(
         PetscOptionsInt("-ac_pair_tile_z", "Planes per two-step work-group (0: all, -1: default)", "AcousticSetFromOptions", prtile[2], &prtile[2], NULL));
   }
+  PetscCall(PetscOptionsInt("-ac_prefetch", "Planes ahead the inner kernel prefetches its streamed data into the cache (0: none, -1: default)",
+                            "AcousticSetFromOptions", pf[0], &pf[0], NULL));
+  PetscCall(PetscOptionsInt("-ac_pml_prefetch", "Planes ahead the PML kernels prefetch their streamed data into the cache (0: none, -1: default)",
+                            "AcousticSetFromOptions", pf[1], &pf[1], NULL));
   PetscCall(PetscOptionsString("-ac_cl_options", "Extra OpenCL build options for the kernels", "AcousticSetFromOptions", ac->clopts, ac->clopts,
                                sizeof(ac->clopts), NULL));
   PetscCall(PetscOptionsBool("-ac_view", "View the object after set-up", "AcousticView", ac->view, &ac->view, NULL));
   PetscOptionsEnd();
+  PetscCheck(pf[0] >= -1 && pf[0] <= AC_PREFETCH_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-ac_prefetch %" PetscInt_FMT " must be in [0, %d] planes (-1: the device's default)", pf[0], AC_PREFETCH_MAX);
+  PetscCheck(pf[1] >= -1 && pf[1] <= AC_PREFETCH_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-ac_pml_prefetch %" PetscInt_FMT " must be in [0, %d] planes (-1: the device's default)", pf[1], AC_PREFETCH_MAX);
+  ac->prefetch[0] = pf[0];
+  ac->prefetch[1] = pf[1];
   PetscCheck(prtile[0] == -1 || prtile[0] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_x %" PetscInt_FMT " must be positive", prtile[0]);
   PetscCheck(prtile[1] == -1 || prtile[1] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_y %" PetscInt_FMT " must be positive", prtile[1]);
   PetscCheck(prtile[2] >= -1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_z %" PetscInt_FMT " must be >= 0 (0: the whole z extent)", prtile[2]);
@@ -1051,10 +1066,12 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   PetscBool       local, rows, fused, merge, pair;
   PetscInt        prt[3];
   MPI_Comm        comm = PetscObjectComm((PetscObject)ac);
-  char            opts[320];
+  char            opts[400];
+  PetscInt        pf[2];
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLIsGPU(ac->cl, &gpu));
+  for (PetscInt r = 0; r < 2; r++) pf[r] = ac->prefetch[r] >= 0 ? ac->prefetch[r] : (gpu ? AcDefaultPrefetchGPU : AcDefaultPrefetchCPU)[r];
   dt    = gpu ? AcDefaultTileGPU : AcDefaultTileCPU;
   dp    = gpu ? AcDefaultPMLTileGPU : AcDefaultPMLTileCPU;
   tx    = ac->tile[0] > 0 ? ac->tile[0] : dt[0];
@@ -1100,9 +1117,10 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   if (pair) PetscCall(AcousticCheckPairTile(ac, prt, vec));
   PetscCall(PetscSNPrintf(opts, sizeof(opts),
                           "-cl-denorms-are-zero -DTILE_X=%d -DTILE_Y=%d -DTILE_Z=%d -DAC_LOCAL=%d -DAC_VEC=%d -DPML_TX=%d -DPML_TY=%d -DPML_TZ=%d -DPML_VEC=%d "
-                          "-DPR_TX=%d -DPR_TY=%d -DPR_TZ=%d -DAC_FTZ=%d -DAC_FASTDIV=%d %s",
+                          "-DPR_TX=%d -DPR_TY=%d -DPR_TZ=%d -DAC_FTZ=%d -DAC_FASTDIV=%d -DAC_PF=%d -DPML_PF=%d -DAC_PF_PTX=%d %s",
                           (int)tx, (int)ty, (int)tz, (int)local, (int)vec, (int)ptx, (int)pty, (int)ptz, (int)pvec, (int)prt[0], (int)prt[1], (int)prt[2],
-                          gpu ? 0 : 1, (int)(ac->fastdiv >= 0 ? ac->fastdiv : (gpu ? AcDefaultFastDivGPU : AcDefaultFastDivCPU)), ac->clopts));
+                          gpu ? 0 : 1, (int)(ac->fastdiv >= 0 ? ac->fastdiv : (gpu ? AcDefaultFastDivGPU : AcDefaultFastDivCPU)), (int)pf[0], (int)pf[1],
+                          strstr(ac->cl->platform_name, "NVIDIA") ? 1 : 0, ac->clopts));
   if (fused) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_whole", &ac->kwhole));
   if (merge) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_pml_all", &ac->kpmlall));
   PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, rows ? "ac_inner_rows" : "ac_inner", &ac->kinner));
