@@ -112,6 +112,16 @@
   #define AC_PREFETCH(p) prefetch((p), 1)
 #endif
 
+/* AC_UNROLL, PML_UNROLL u > 1: unroll the plane loop of the inner / PML sweep u times (more loads in flight per work-item). */
+#ifndef AC_UNROLL
+  #define AC_UNROLL 1
+#endif
+#ifndef PML_UNROLL
+  #define PML_UNROLL 1
+#endif
+#define AC_PRAGMA_(x) _Pragma(#x)
+#define AC_UNROLL_PRAGMA(u) AC_PRAGMA_(unroll u)
+
 #if AC_VEC != 1 && AC_VEC != 2 && AC_VEC != 4
   #error "AC_VEC must be 1, 2 or 4"
 #endif
@@ -283,6 +293,9 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
   q5 = ILD(u, idx + pxy);
   q6 = ILD(u, idx + 2 * pxy);
   q7 = ILD(u, idx + 3 * pxy);
+#if AC_UNROLL > 1
+  AC_UNROLL_PRAGMA(AC_UNROLL)
+#endif
   for (int k = kb; k < ke; k++) {
     IT xm[4], xp[4], ym[4], yp[4], lap;
     if (AC_PF > 0 && k + AC_PF < ke) {
@@ -373,6 +386,9 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
   q5 = PLD(u, idx + pxy);
   q6 = PLD(u, idx + 2 * pxy);
   q7 = PLD(u, idx + 3 * pxy);
+#if PML_UNROLL > 1
+  AC_UNROLL_PRAGMA(PML_UNROLL)
+#endif
   for (int k = kb; k < ke; k++) {
     PT xm[4], xp[4], ym[4], yp[4], lap, e, g, p;
     if (PML_PF > 0 && k + PML_PF < ke) {
