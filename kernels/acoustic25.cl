@@ -20,7 +20,8 @@
                                  with AC_PML_OUT 1 to write the new field apart from the old one)
    Build options: TILE_X, TILE_Y (inner work-group), TILE_Z (planes per inner work-group, 0: all), AC_LOCAL, AC_VEC,
    PML_TX, PML_TY, PML_TZ, PML_VEC (the same for the PML), PR_TX, PR_TY, PR_TZ (ac_pair), AC_PML_OUT, AC_FTZ (store
-   |x| < 1e-30 as 0, for CPU devices), AC_FASTDIV (reciprocals instead of IEEE divisions in the PML update). */
+   |x| < 1e-30 as 0, for CPU devices), AC_FASTDIV (reciprocals instead of IEEE divisions in the PML update), AC_PF, PML_PF, AC_PF_PTX
+   (cache prefetch ahead of the sweeps), AC_UNROLL, PML_UNROLL (planes per loop iteration). */
 
 #ifndef TILE_X
   #define TILE_X 32
@@ -121,6 +122,9 @@
 #endif
 #define AC_PRAGMA_(x) _Pragma(#x)
 #define AC_UNROLL_PRAGMA(u) AC_PRAGMA_(unroll u)
+#if defined(__clang__) && (AC_UNROLL > 1 || PML_UNROLL > 1)
+  #pragma clang diagnostic ignored "-Wpass-failed" /* PoCL's clang may leave the loop as it is: a hint, not a requirement */
+#endif
 
 #if AC_VEC != 1 && AC_VEC != 2 && AC_VEC != 4
   #error "AC_VEC must be 1, 2 or 4"

@@ -47,26 +47,27 @@ static void test_device_vs_reference(void **state)
 {
   const PetscInt nx = 45, ny = 37, nz = 31, nd = 6, K = 25, N = nx * ny * nz;
   /* inner tile x, y, z, vec, local; PML tile x, y, z, vec; whole grid in one launch; PML regions in one launch; rows;
-     reciprocals in the PML; planes of prefetch in the inner and PML kernels (-1: defaults) */
-  const PetscInt tiles[][14] = {
-      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1},
-      {8, 4, 0, 1, 0, 8, 2, 0, 1, 0, 0, 0, 0, -1},
-      {8, 4, 0, 1, 1, 16, 4, 5, 1, 0, 1, 0, 0, -1},
-      {4, 4, 7, 4, 0, 32, 4, 0, 4, 0, 0, 0, 0, -1},
-      {4, 8, 0, 4, 1, 8, 4, 3, 2, 0, 1, 0, 0, -1},
-      {8, 5, 9, 2, 1, 32, 4, 0, 4, 0, 0, 0, 0, -1},
-      {16, 2, 0, 2, 0, 4, 4, 6, 4, 0, 1, 0, 0, -1},
-      {1, 4, 3, 4, 1, 32, 4, 0, 1, 0, 0, 0, 0, -1},
-      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 0, -1},
-      {8, 4, 0, 1, 0, 32, 1, 0, 1, 1, 0, 0, 0, -1},
-      {4, 8, 6, 2, 0, 8, 4, 3, 2, 1, 0, 0, 0, -1},
-      {16, 2, 0, 4, 0, 4, 8, 0, 4, 1, 0, 0, 0, -1},
-      {-1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 1, 0, -1},
-      {8, 4, 5, 4, 0, 8, 2, 3, 1, 0, 1, 0, 1, -1},
-      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 1, -1},
-      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, 2},
-      {8, 4, 5, 4, 0, 16, 2, 4, 4, 0, 1, 0, 0, 3},
-      {4, 8, 6, 2, 0, 8, 4, 3, 2, 0, 0, 0, 0, 1},
+     reciprocals in the PML; planes of prefetch and planes per loop iteration in the inner and PML kernels (-1: defaults) */
+  const PetscInt tiles[][15] = {
+      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+      {8, 4, 0, 1, 0, 8, 2, 0, 1, 0, 0, 0, 0, -1, -1},
+      {8, 4, 0, 1, 1, 16, 4, 5, 1, 0, 1, 0, 0, -1, -1},
+      {4, 4, 7, 4, 0, 32, 4, 0, 4, 0, 0, 0, 0, -1, -1},
+      {4, 8, 0, 4, 1, 8, 4, 3, 2, 0, 1, 0, 0, -1, -1},
+      {8, 5, 9, 2, 1, 32, 4, 0, 4, 0, 0, 0, 0, -1, -1},
+      {16, 2, 0, 2, 0, 4, 4, 6, 4, 0, 1, 0, 0, -1, -1},
+      {1, 4, 3, 4, 1, 32, 4, 0, 1, 0, 0, 0, 0, -1, -1},
+      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 0, -1, -1},
+      {8, 4, 0, 1, 0, 32, 1, 0, 1, 1, 0, 0, 0, -1, -1},
+      {4, 8, 6, 2, 0, 8, 4, 3, 2, 1, 0, 0, 0, -1, -1},
+      {16, 2, 0, 4, 0, 4, 8, 0, 4, 1, 0, 0, 0, -1, -1},
+      {-1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 1, 0, -1, -1},
+      {8, 4, 5, 4, 0, 8, 2, 3, 1, 0, 1, 0, 1, -1, -1},
+      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 1, -1, -1},
+      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, 2, 2},
+      {8, 4, 5, 4, 0, 16, 2, 4, 4, 0, 1, 0, 0, 3, 3},
+      {4, 8, 6, 2, 0, 8, 4, 3, 2, 0, 0, 0, 0, 1, 4},
+      {8, 4, 7, 4, 0, 16, 2, 5, 4, 0, 1, 0, 0, 0, 8},
   };
   Acoustic   ref, dev;
   PetscReal *vel, *ur, *ud, *pr, *pd;
@@ -95,10 +96,18 @@ static void test_device_vs_reference(void **state)
       SbpmgTestSetOption("-ac_prefetch", d);
       SbpmgTestSetOption("-ac_pml_prefetch", d);
     }
+    if (tiles[t][14] >= 0) {
+      char d[8];
+      PCALL(PetscSNPrintf(d, sizeof(d), "%d", (int)tiles[t][14]));
+      SbpmgTestSetOption("-ac_unroll", d);
+      SbpmgTestSetOption("-ac_pml_unroll", d);
+    }
     PCALL(AcousticSetFromOptions(dev));
     SbpmgTestSetOption("-ac_fast_div", NULL);
     SbpmgTestSetOption("-ac_prefetch", NULL);
     SbpmgTestSetOption("-ac_pml_prefetch", NULL);
+    SbpmgTestSetOption("-ac_unroll", NULL);
+    SbpmgTestSetOption("-ac_pml_unroll", NULL);
     PCALL(AcousticSetUp(dev));
     PCALL(AcousticStep(dev, K));
     PCALL(AcousticGetField(dev, ACOUSTIC_FIELD_U, ud));
@@ -310,6 +319,12 @@ static void test_tiles(void **state)
   SbpmgTestSetOption("-ac_pml_prefetch", "-2");
   EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_prefetch -2 must be in [0, 16] planes");
   SbpmgTestSetOption("-ac_pml_prefetch", NULL);
+  SbpmgTestSetOption("-ac_unroll", "0");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_unroll 0 must be in [1, 8] planes per iteration");
+  SbpmgTestSetOption("-ac_unroll", NULL);
+  SbpmgTestSetOption("-ac_pml_unroll", "9");
+  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_unroll 9 must be in [1, 8] planes per iteration");
+  SbpmgTestSetOption("-ac_pml_unroll", NULL);
   PCALL(AcousticDestroy(&ac));
   create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
   {

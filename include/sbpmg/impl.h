@@ -321,6 +321,7 @@ struct _p_Acoustic {
   PetscInt         fastdiv;     /* -1 default, 0 IEEE divisions, 1 reciprocals in the PML */
   PetscInt         pmlqueue;    /* -1 default, 0 one queue, 1 the PML launches in a second queue, concurrent with the inner one */
   PetscInt         prefetch[2]; /* planes of cache prefetch ahead in the inner and the PML kernels (-1 default, 0 none) */
+  PetscInt         unroll[2];   /* planes per iteration of the inner and the PML sweeps (-1 default) */
   PetscInt         pair;        /* -1 default, 0 one step per pass, 1 two steps per pass over the inner region (ac_pair) */
   PetscInt         pairtile[3]; /* ac_pair's work-group (x, y) and planes per work-group (-1: default) */
   char             clopts[128]; /* extra OpenCL build options (-ac_cl_options) */

@@ -16,6 +16,9 @@ static const PetscInt AcDefaultTileGPU[5] = {32, 8, 48, 0, 4}, AcDefaultPMLTileG
 /* planes of prefetch ahead (docs/acoustic.md, attempt 34): {inner, PML} */
 static const PetscInt AcDefaultPrefetchGPU[2] = {0, 1}, AcDefaultPrefetchCPU[2] = {0, 0};
 #define AC_PREFETCH_MAX 16
+/* unrolling of the plane loops (attempt 35): {inner, PML} */
+static const PetscInt AcDefaultUnrollGPU[2] = {2, 2}, AcDefaultUnrollCPU[2] = {1, 1};
+#define AC_UNROLL_MAX 8
 static const PetscInt AcDefaultPairTileGPU[3] = {8, 32, 64}, AcDefaultPairGPU = 0, AcDefaultPairTileCPU[3] = {8, 16, 32}, AcDefaultPairCPU = 0;
 static const PetscInt AcDefaultTileCPU[5] = {16, 8, 32, 0, 4}, AcDefaultPMLTileCPU[4] = {32, 4, 32, 2}, AcDefaultModeCPU[3] = {0, 1, 0},
                       AcDefaultFastDivCPU = 0;
@@ -96,6 +99,7 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
   ac->fastdiv   = -1;
   ac->pmlqueue  = -1;
   ac->prefetch[0] = ac->prefetch[1] = -1;
+  ac->unroll[0] = ac->unroll[1] = -1;
   ac->pair      = -1;
   for (PetscInt d = 0; d < 3; d++) ac->pairtile[d] = -1;
   ac->localmem = PETSC_FALSE;
@@ -492,6 +496,7 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   char     vel[PETSC_MAX_PATH_LEN], init[32], backend[32], list[128];
   PetscInt prtile[3] = {ac->pairtile[0], ac->pairtile[1], ac->pairtile[2]};
   PetscInt pf[2]     = {ac->prefetch[0], ac->prefetch[1]};
+  PetscInt ur[2]     = {ac->unroll[0], ac->unroll[1]};
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
@@ -560,6 +565,10 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
                             "AcousticSetFromOptions", pf[0], &pf[0], NULL));
   PetscCall(PetscOptionsInt("-ac_pml_prefetch", "Planes ahead the PML kernels prefetch their streamed data into the cache (0: none, -1: default)",
                             "AcousticSetFromOptions", pf[1], &pf[1], NULL));
+  PetscCall(PetscOptionsInt("-ac_unroll", "Planes per iteration of the inner kernel's sweep (unrolled loop; -1: default)", "AcousticSetFromOptions", ur[0],
+                            &ur[0], NULL));
+  PetscCall(PetscOptionsInt("-ac_pml_unroll", "Planes per iteration of the PML kernels' sweep (unrolled loop; -1: default)", "AcousticSetFromOptions", ur[1],
+                            &ur[1], NULL));
   PetscCall(PetscOptionsString("-ac_cl_options", "Extra OpenCL build options for the kernels", "AcousticSetFromOptions", ac->clopts, ac->clopts,
                                sizeof(ac->clopts), NULL));
   PetscCall(PetscOptionsBool("-ac_view", "View the object after set-up", "AcousticView", ac->view, &ac->view, NULL));
@@ -568,8 +577,14 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
              "-ac_prefetch %" PetscInt_FMT " must be in [0, %d] planes (-1: the device's default)", pf[0], AC_PREFETCH_MAX);
   PetscCheck(pf[1] >= -1 && pf[1] <= AC_PREFETCH_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "-ac_pml_prefetch %" PetscInt_FMT " must be in [0, %d] planes (-1: the device's default)", pf[1], AC_PREFETCH_MAX);
+  PetscCheck(ur[0] == -1 || (ur[0] >= 1 && ur[0] <= AC_UNROLL_MAX), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-ac_unroll %" PetscInt_FMT " must be in [1, %d] planes per iteration (-1: the device's default)", ur[0], AC_UNROLL_MAX);
+  PetscCheck(ur[1] == -1 || (ur[1] >= 1 && ur[1] <= AC_UNROLL_MAX), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-ac_pml_unroll %" PetscInt_FMT " must be in [1, %d] planes per iteration (-1: the device's default)", ur[1], AC_UNROLL_MAX);
   ac->prefetch[0] = pf[0];
   ac->prefetch[1] = pf[1];
+  ac->unroll[0]   = ur[0];
+  ac->unroll[1]   = ur[1];
   PetscCheck(prtile[0] == -1 || prtile[0] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_x %" PetscInt_FMT " must be positive", prtile[0]);
   PetscCheck(prtile[1] == -1 || prtile[1] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_y %" PetscInt_FMT " must be positive", prtile[1]);
   PetscCheck(prtile[2] >= -1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ac_pair_tile_z %" PetscInt_FMT " must be >= 0 (0: the whole z extent)", prtile[2]);
@@ -1067,11 +1082,14 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   PetscInt        prt[3];
   MPI_Comm        comm = PetscObjectComm((PetscObject)ac);
   char            opts[400];
-  PetscInt        pf[2];
+  PetscInt        pf[2], ur[2];
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLIsGPU(ac->cl, &gpu));
-  for (PetscInt r = 0; r < 2; r++) pf[r] = ac->prefetch[r] >= 0 ? ac->prefetch[r] : (gpu ? AcDefaultPrefetchGPU : AcDefaultPrefetchCPU)[r];
+  for (PetscInt r = 0; r < 2; r++) {
+    pf[r] = ac->prefetch[r] >= 0 ? ac->prefetch[r] : (gpu ? AcDefaultPrefetchGPU : AcDefaultPrefetchCPU)[r];
+    ur[r] = ac->unroll[r] > 0 ? ac->unroll[r] : (gpu ? AcDefaultUnrollGPU : AcDefaultUnrollCPU)[r];
+  }
   dt    = gpu ? AcDefaultTileGPU : AcDefaultTileCPU;
   dp    = gpu ? AcDefaultPMLTileGPU : AcDefaultPMLTileCPU;
   tx    = ac->tile[0] > 0 ? ac->tile[0] : dt[0];
@@ -1117,10 +1135,10 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   if (pair) PetscCall(AcousticCheckPairTile(ac, prt, vec));
   PetscCall(PetscSNPrintf(opts, sizeof(opts),
                           "-cl-denorms-are-zero -DTILE_X=%d -DTILE_Y=%d -DTILE_Z=%d -DAC_LOCAL=%d -DAC_VEC=%d -DPML_TX=%d -DPML_TY=%d -DPML_TZ=%d -DPML_VEC=%d "
-                          "-DPR_TX=%d -DPR_TY=%d -DPR_TZ=%d -DAC_FTZ=%d -DAC_FASTDIV=%d -DAC_PF=%d -DPML_PF=%d -DAC_PF_PTX=%d %s",
+                          "-DPR_TX=%d -DPR_TY=%d -DPR_TZ=%d -DAC_FTZ=%d -DAC_FASTDIV=%d -DAC_PF=%d -DPML_PF=%d -DAC_PF_PTX=%d -DAC_UNROLL=%d -DPML_UNROLL=%d %s",
                           (int)tx, (int)ty, (int)tz, (int)local, (int)vec, (int)ptx, (int)pty, (int)ptz, (int)pvec, (int)prt[0], (int)prt[1], (int)prt[2],
                           gpu ? 0 : 1, (int)(ac->fastdiv >= 0 ? ac->fastdiv : (gpu ? AcDefaultFastDivGPU : AcDefaultFastDivCPU)), (int)pf[0], (int)pf[1],
-                          strstr(ac->cl->platform_name, "NVIDIA") ? 1 : 0, ac->clopts));
+                          strstr(ac->cl->platform_name, "NVIDIA") ? 1 : 0, (int)ur[0], (int)ur[1], ac->clopts));
   if (fused) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_whole", &ac->kwhole));
   if (merge) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_pml_all", &ac->kpmlall));
   PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, rows ? "ac_inner_rows" : "ac_inner", &ac->kinner));
