@@ -82,25 +82,25 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
     ac->tile[a]    = -1; /* the device's default */
     ac->pmltile[a] = -1;
   }
-  ac->ndamp     = 27;
-  ac->cfl       = 0.8;
-  ac->vel       = 2000.0;
-  ac->vmax      = 4500.0;
-  ac->fmax      = 25.0;
-  ac->amplitude = 1.0;
-  ac->init      = ACOUSTIC_INIT_ZERO;
-  ac->backend   = ACOUSTIC_BACKEND_DEVICE;
-  ac->seed      = 1;
-  ac->vec       = -1;
-  ac->pmlvec    = -1;
-  ac->rows      = -1;
-  ac->fused     = -1;
-  ac->pmlmerge  = -1;
-  ac->fastdiv   = -1;
-  ac->pmlqueue  = -1;
+  ac->ndamp       = 27;
+  ac->cfl         = 0.8;
+  ac->vel         = 2000.0;
+  ac->vmax        = 4500.0;
+  ac->fmax        = 25.0;
+  ac->amplitude   = 1.0;
+  ac->init        = ACOUSTIC_INIT_ZERO;
+  ac->backend     = ACOUSTIC_BACKEND_DEVICE;
+  ac->seed        = 1;
+  ac->vec         = -1;
+  ac->pmlvec      = -1;
+  ac->rows        = -1;
+  ac->fused       = -1;
+  ac->pmlmerge    = -1;
+  ac->fastdiv     = -1;
+  ac->pmlqueue    = -1;
   ac->prefetch[0] = ac->prefetch[1] = -1;
   ac->unroll[0] = ac->unroll[1] = -1;
-  ac->pair      = -1;
+  ac->pair                      = -1;
   for (PetscInt d = 0; d < 3; d++) ac->pairtile[d] = -1;
   ac->localmem = PETSC_FALSE;
   ac->down     = -1;
@@ -1133,12 +1133,13 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
     PetscCall(PetscInfo(ac, "-ac_two_steps ignored on %d ranks: the slabs exchange their halo planes after every step\n", (int)ac->size));
   for (PetscInt d = 0; d < 3; d++) prt[d] = ac->pairtile[d] >= 0 ? ac->pairtile[d] : (gpu ? AcDefaultPairTileGPU : AcDefaultPairTileCPU)[d];
   if (pair) PetscCall(AcousticCheckPairTile(ac, prt, vec));
-  PetscCall(PetscSNPrintf(opts, sizeof(opts),
-                          "-cl-denorms-are-zero -DTILE_X=%d -DTILE_Y=%d -DTILE_Z=%d -DAC_LOCAL=%d -DAC_VEC=%d -DPML_TX=%d -DPML_TY=%d -DPML_TZ=%d -DPML_VEC=%d "
-                          "-DPR_TX=%d -DPR_TY=%d -DPR_TZ=%d -DAC_FTZ=%d -DAC_FASTDIV=%d -DAC_PF=%d -DPML_PF=%d -DAC_PF_PTX=%d -DAC_UNROLL=%d -DPML_UNROLL=%d %s",
-                          (int)tx, (int)ty, (int)tz, (int)local, (int)vec, (int)ptx, (int)pty, (int)ptz, (int)pvec, (int)prt[0], (int)prt[1], (int)prt[2],
-                          gpu ? 0 : 1, (int)(ac->fastdiv >= 0 ? ac->fastdiv : (gpu ? AcDefaultFastDivGPU : AcDefaultFastDivCPU)), (int)pf[0], (int)pf[1],
-                          strstr(ac->cl->platform_name, "NVIDIA") ? 1 : 0, (int)ur[0], (int)ur[1], ac->clopts));
+  PetscCall(
+      PetscSNPrintf(opts, sizeof(opts),
+                    "-cl-denorms-are-zero -DTILE_X=%d -DTILE_Y=%d -DTILE_Z=%d -DAC_LOCAL=%d -DAC_VEC=%d -DPML_TX=%d -DPML_TY=%d -DPML_TZ=%d -DPML_VEC=%d "
+                    "-DPR_TX=%d -DPR_TY=%d -DPR_TZ=%d -DAC_FTZ=%d -DAC_FASTDIV=%d -DAC_PF=%d -DPML_PF=%d -DAC_PF_PTX=%d -DAC_UNROLL=%d -DPML_UNROLL=%d %s",
+                    (int)tx, (int)ty, (int)tz, (int)local, (int)vec, (int)ptx, (int)pty, (int)ptz, (int)pvec, (int)prt[0], (int)prt[1], (int)prt[2],
+                    gpu ? 0 : 1, (int)(ac->fastdiv >= 0 ? ac->fastdiv : (gpu ? AcDefaultFastDivGPU : AcDefaultFastDivCPU)), (int)pf[0], (int)pf[1],
+                    strstr(ac->cl->platform_name, "NVIDIA") ? 1 : 0, (int)ur[0], (int)ur[1], ac->clopts));
   if (fused) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_whole", &ac->kwhole));
   if (merge) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, "ac_pml_all", &ac->kpmlall));
   PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", opts, rows ? "ac_inner_rows" : "ac_inner", &ac->kinner));
