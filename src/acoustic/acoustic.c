@@ -479,6 +479,8 @@ PetscErrorCode AcousticSetRowKernels(Acoustic ac, PetscInt rows)
 .  -ac_pml_queue <bool>               - the PML launches in a second queue, concurrent with the inner region's (one rank)
 .  -ac_rows <bool>                    - row kernels (one work-item per x row) instead of the 2.5D ones
 .  -ac_fast_div <bool>                - reciprocals (native_recip and a Newton step) instead of IEEE divisions in the PML
+.  -ac_prefetch, -ac_pml_prefetch <d> - planes ahead the inner / PML sweeps prefetch their streams into the cache, 0..16
+.  -ac_unroll, -ac_pml_unroll <u>     - planes per iteration of the inner / PML sweeps (unrolled loop), 1..8
 .  -ac_cl_options <string>            - extra OpenCL build options for the kernels (e.g. -cl-nv-maxrregcount=64)
 -  -ac_view                           - view the object after set-up
 
