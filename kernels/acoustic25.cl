@@ -415,57 +415,12 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
   }
 }
 
-/* AC_ZQ 1 (experimental, without AC_LOCAL): the inner sweep keeps its 9-plane z column in local memory, a ring of 9 planes
-   per work-item (each work-item reads and writes only its own slots, so no barrier), instead of 9 registers per lane. */
-#ifndef AC_ZQ
-  #define AC_ZQ 0
-#endif
-#if AC_ZQ
-  #define ZQ_N (TILE_X * TILE_Y)
-void ac_inner_body_zq(const int ti, const int tj, const int tk, const int lx, const int ly, const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
-                      const float c0, const float4 cx, const float4 cy, const float4 cz, __global const float *restrict u, __global float *restrict v,
-                      __global const float *restrict vp, __local IT *restrict zq)
-{
-  const int i  = lo.x + IV * (ti * TILE_X + lx);
-  const int j  = lo.y + tj * TILE_Y + ly;
-  const int kb = lo.z + (TILE_Z > 0 ? tk * TILE_Z : 0);
-  const int ke = TILE_Z > 0 ? min(kb + TILE_Z, hi.z) : hi.z;
-  if (i >= hi.x || j >= hi.y) return;
-  int            idx = origin + i + j * px + kb * pxy;
-  __local IT    *zs  = zq + ly * TILE_X + lx;
-  int            zb  = 0; /* ring slot of plane k - 4 */
-  for (int m = 0; m < 8; m++) zs[m * ZQ_N] = ILD(u, idx + (m - 4) * pxy);
-  #if AC_UNROLL > 1
-  AC_UNROLL_PRAGMA(AC_UNROLL)
-  #endif
-  for (int k = kb; k < ke; k++) {
-    IT        xm[4], xp[4], ym[4], yp[4], lap, q[8];
-    const IT  q8 = ILD(u, idx + 4 * pxy);
-    for (int m = 0; m < 8; m++) {
-      const int r = zb + m;
-      q[m]        = zs[(r >= 9 ? r - 9 : r) * ZQ_N];
-    }
-    zs[(zb >= 1 ? zb - 1 : 8) * ZQ_N] = q8; /* slot zb + 8 (mod 9) */
-    AC_LAP_CACHED(AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q8);
-    AC_CAT(ac_store, AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q[4] - ILD(v, idx))), i, lo.x, hi.x);
-    zb = zb == 8 ? 0 : zb + 1;
-    idx += pxy;
-  }
-}
-#endif
-
 /* ---------------------------------------------------------------- one launch per region */
 __kernel AC_WG(TILE_X, TILE_Y, 1) void ac_inner(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy, const int origin,
                                                                                   const float c0, const float4 cx, const float4 cy, const float4 cz,
                                                                                   __global const float *restrict u, __global float *restrict v,
                                                                                   __global const float *restrict vp)
 {
-#if AC_ZQ && !AC_LOCAL
-  __local IT zq[9 * ZQ_N];
-  ac_inner_body_zq((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), lo, hi, px, pxy, origin, c0, cx, cy, cz, u,
-                   v, vp, zq);
-  return;
-#endif
 #if AC_LOCAL
   __local IT tile[TILE_Y + 8][TILE_X + 2 * AC_HX];
 #else
