@@ -295,36 +295,26 @@ static void test_tiles(void **state)
   EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_local_mem needs a tile of at least 4 points on each axis (-ac_tile_y 2 >= 4");
   PCALL(AcousticDestroy(&ac));
   create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-  SbpmgTestSetOption("-ac_vec", "3");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_vec 3 must be 1, 2 or 4");
-  SbpmgTestSetOption("-ac_vec", NULL);
-  SbpmgTestSetOption("-ac_tile_x", "0");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_tile_x 0 must be positive");
-  SbpmgTestSetOption("-ac_tile_x", NULL);
-  SbpmgTestSetOption("-ac_pml_tile_y", "-4");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_tile_y -4 must be positive");
-  SbpmgTestSetOption("-ac_pml_tile_y", NULL);
-  SbpmgTestSetOption("-ac_pml_vec", "8");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_vec 8 must be 1, 2 or 4");
-  SbpmgTestSetOption("-ac_pml_vec", NULL);
-  SbpmgTestSetOption("-ac_tile_z", "-2");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_tile_z -2 must be >= 0 (0: the whole z extent)");
-  SbpmgTestSetOption("-ac_tile_z", NULL);
-  SbpmgTestSetOption("-ac_pml_tile_z", "-3");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_tile_z -3 must be >= 0 (0: the whole z extent)");
-  SbpmgTestSetOption("-ac_pml_tile_z", NULL);
-  SbpmgTestSetOption("-ac_prefetch", "17");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_prefetch 17 must be in [0, 16] planes");
-  SbpmgTestSetOption("-ac_prefetch", NULL);
-  SbpmgTestSetOption("-ac_pml_prefetch", "-2");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_prefetch -2 must be in [0, 16] planes");
-  SbpmgTestSetOption("-ac_pml_prefetch", NULL);
-  SbpmgTestSetOption("-ac_unroll", "0");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_unroll 0 must be in [1, 8] planes per iteration");
-  SbpmgTestSetOption("-ac_unroll", NULL);
-  SbpmgTestSetOption("-ac_pml_unroll", "9");
-  EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_pml_unroll 9 must be in [1, 8] planes per iteration");
-  SbpmgTestSetOption("-ac_pml_unroll", NULL);
+  {
+    /* option values refused by AcousticSetFromOptions (option, value, message) */
+    const char *bad[][3] = {
+        {"-ac_vec", "3", "-ac_vec 3 must be 1, 2 or 4"},
+        {"-ac_tile_x", "0", "-ac_tile_x 0 must be positive"},
+        {"-ac_pml_tile_y", "-4", "-ac_pml_tile_y -4 must be positive"},
+        {"-ac_pml_vec", "8", "-ac_pml_vec 8 must be 1, 2 or 4"},
+        {"-ac_tile_z", "-2", "-ac_tile_z -2 must be >= 0 (0: the whole z extent)"},
+        {"-ac_pml_tile_z", "-3", "-ac_pml_tile_z -3 must be >= 0 (0: the whole z extent)"},
+        {"-ac_prefetch", "17", "-ac_prefetch 17 must be in [0, 16] planes"},
+        {"-ac_pml_prefetch", "-2", "-ac_pml_prefetch -2 must be in [0, 16] planes"},
+        {"-ac_unroll", "0", "-ac_unroll 0 must be in [1, 8] planes per iteration"},
+        {"-ac_pml_unroll", "9", "-ac_pml_unroll 9 must be in [1, 8] planes per iteration"},
+    };
+    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+      SbpmgTestSetOption(bad[b][0], bad[b][1]);
+      EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, bad[b][2]);
+      SbpmgTestSetOption(bad[b][0], NULL);
+    }
+  }
   PCALL(AcousticDestroy(&ac));
   create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
   {
