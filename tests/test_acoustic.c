@@ -43,6 +43,18 @@ static PetscReal reldiff(PetscInt n, const PetscReal *a, const PetscReal *b)
 
 /* Device (fp32) against the host reference (fp64) after K steps from random fields, variable velocity, PML and a
    source, for a list of inner and PML tiles (tiles that do not divide the regions, z chunks, local memory, vectors). */
+/* -ac_<what> and -ac_pml_<what> set to value (value < 0: both cleared) */
+static void set_inner_and_pml_option(const char *what, PetscInt value)
+{
+  char inner[32], pml[32], v[16];
+
+  PCALL(PetscSNPrintf(inner, sizeof(inner), "-ac_%s", what));
+  PCALL(PetscSNPrintf(pml, sizeof(pml), "-ac_pml_%s", what));
+  PCALL(PetscSNPrintf(v, sizeof(v), "%d", (int)value));
+  SbpmgTestSetOption(inner, value >= 0 ? v : NULL);
+  SbpmgTestSetOption(pml, value >= 0 ? v : NULL);
+}
+
 static void test_device_vs_reference(void **state)
 {
   const PetscInt nx = 45, ny = 37, nz = 31, nd = 6, K = 25, N = nx * ny * nz;
@@ -90,24 +102,12 @@ static void test_device_vs_reference(void **state)
     PCALL(AcousticSetFused(dev, tiles[t][9], tiles[t][10]));
     PCALL(AcousticSetRowKernels(dev, tiles[t][11]));
     if (tiles[t][12] >= 0) SbpmgTestSetOption("-ac_fast_div", tiles[t][12] ? "1" : "0");
-    if (tiles[t][13] >= 0) {
-      char d[8];
-      PCALL(PetscSNPrintf(d, sizeof(d), "%d", (int)tiles[t][13]));
-      SbpmgTestSetOption("-ac_prefetch", d);
-      SbpmgTestSetOption("-ac_pml_prefetch", d);
-    }
-    if (tiles[t][14] >= 0) {
-      char d[8];
-      PCALL(PetscSNPrintf(d, sizeof(d), "%d", (int)tiles[t][14]));
-      SbpmgTestSetOption("-ac_unroll", d);
-      SbpmgTestSetOption("-ac_pml_unroll", d);
-    }
+    set_inner_and_pml_option("prefetch", tiles[t][13]);
+    set_inner_and_pml_option("unroll", tiles[t][14]);
     PCALL(AcousticSetFromOptions(dev));
     SbpmgTestSetOption("-ac_fast_div", NULL);
-    SbpmgTestSetOption("-ac_prefetch", NULL);
-    SbpmgTestSetOption("-ac_pml_prefetch", NULL);
-    SbpmgTestSetOption("-ac_unroll", NULL);
-    SbpmgTestSetOption("-ac_pml_unroll", NULL);
+    set_inner_and_pml_option("prefetch", -1);
+    set_inner_and_pml_option("unroll", -1);
     PCALL(AcousticSetUp(dev));
     PCALL(AcousticStep(dev, K));
     PCALL(AcousticGetField(dev, ACOUSTIC_FIELD_U, ud));

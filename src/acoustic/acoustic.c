@@ -13,13 +13,12 @@ const char *const AcousticRegionNames[]      = {"inner", "zlo", "zhi", "ylo", "y
 static const PetscInt AcDefaultTileGPU[5] = {32, 8, 48, 0, 4}, AcDefaultPMLTileGPU[4] = {32, 8, 32, 4}, AcDefaultModeGPU[3] = {0, 0, 1},
                       AcDefaultFastDivGPU = 0, AcDefaultPMLQueueGPU = 0;
 /* ac_pair (two steps per pass): work-group x, y (in work-items: the tile plus 4 points on each side) and planes per work-group, on or off */
-/* planes of prefetch ahead (docs/acoustic.md, attempt 34): {inner, PML} */
-static const PetscInt AcDefaultPrefetchGPU[2] = {0, 1}, AcDefaultPrefetchCPU[2] = {0, 0};
-#define AC_PREFETCH_MAX 16
-/* unrolling of the plane loops (attempt 35): {inner, PML} */
-static const PetscInt AcDefaultUnrollGPU[2] = {2, 2}, AcDefaultUnrollCPU[2] = {1, 1};
-#define AC_UNROLL_MAX 8
 static const PetscInt AcDefaultPairTileGPU[3] = {8, 32, 64}, AcDefaultPairGPU = 0, AcDefaultPairTileCPU[3] = {8, 16, 32}, AcDefaultPairCPU = 0;
+/* planes of cache prefetch ahead (docs/performance.md, attempt 34) and planes per iteration of the sweeps (attempt 35): {inner, PML} */
+static const PetscInt AcDefaultPrefetchGPU[2] = {0, 1}, AcDefaultPrefetchCPU[2] = {0, 0};
+static const PetscInt AcDefaultUnrollGPU[2] = {2, 2}, AcDefaultUnrollCPU[2] = {1, 1};
+#define AC_PREFETCH_MAX 16
+#define AC_UNROLL_MAX   8
 static const PetscInt AcDefaultTileCPU[5] = {16, 8, 32, 0, 4}, AcDefaultPMLTileCPU[4] = {32, 4, 32, 2}, AcDefaultModeCPU[3] = {0, 1, 0},
                       AcDefaultFastDivCPU = 0;
 
@@ -82,26 +81,25 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
     ac->tile[a]    = -1; /* the device's default */
     ac->pmltile[a] = -1;
   }
-  ac->ndamp       = 27;
-  ac->cfl         = 0.8;
-  ac->vel         = 2000.0;
-  ac->vmax        = 4500.0;
-  ac->fmax        = 25.0;
-  ac->amplitude   = 1.0;
-  ac->init        = ACOUSTIC_INIT_ZERO;
-  ac->backend     = ACOUSTIC_BACKEND_DEVICE;
-  ac->seed        = 1;
-  ac->vec         = -1;
-  ac->pmlvec      = -1;
-  ac->rows        = -1;
-  ac->fused       = -1;
-  ac->pmlmerge    = -1;
-  ac->fastdiv     = -1;
-  ac->pmlqueue    = -1;
-  ac->prefetch[0] = ac->prefetch[1] = -1;
-  ac->unroll[0] = ac->unroll[1] = -1;
-  ac->pair                      = -1;
+  ac->ndamp     = 27;
+  ac->cfl       = 0.8;
+  ac->vel       = 2000.0;
+  ac->vmax      = 4500.0;
+  ac->fmax      = 25.0;
+  ac->amplitude = 1.0;
+  ac->init      = ACOUSTIC_INIT_ZERO;
+  ac->backend   = ACOUSTIC_BACKEND_DEVICE;
+  ac->seed      = 1;
+  ac->vec       = -1;
+  ac->pmlvec    = -1;
+  ac->rows      = -1;
+  ac->fused     = -1;
+  ac->pmlmerge  = -1;
+  ac->fastdiv   = -1;
+  ac->pmlqueue  = -1;
+  ac->pair      = -1;
   for (PetscInt d = 0; d < 3; d++) ac->pairtile[d] = -1;
+  for (PetscInt r = 0; r < 2; r++) ac->prefetch[r] = ac->unroll[r] = -1;
   ac->localmem = PETSC_FALSE;
   ac->down     = -1;
   ac->up       = -1;
