@@ -13,7 +13,7 @@
 
    Gpts/s = nx ny nz steps / seconds (wall clock around the enqueued steps and a clFinish). GB/s is given twice: at the
    spec's bytes per point (inner 16 B, PML 28 B) and at this implementation's (inner 16 B, PML 24 B). */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/acousticimpl.h>
 
 static const char help[] = "Acoustic operator benchmark (bench/acoustic_bench.c).\n";
 

@@ -8,7 +8,7 @@
    default 3, after a warm-up solve that builds the kernels), iterations, time per iteration and the H-norm error. With -bench_mg_prefixes a_,b_ the solve is
    repeated with the KSP options under each prefix (e.g. -a_pc_sbpmg_nu 2 -b_pc_sbpmg_inline_diag 0), on the same operator. One line per N and solver
    configuration, also written as CSV to -bench_csv. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/mgimpl.h>
 
 static const char help[] = "SBP-SAT operator and MGCG benchmark.\n";
 

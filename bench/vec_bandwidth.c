@@ -9,7 +9,7 @@
    GB/s and its fraction of the measured copy bandwidth (the better of clEnqueueCopyBuffer and a copy kernel, 2 n scalars
    moved). Times are wall-clock over -reps calls after a warm-up, the queue drained before and after. -bench_latency
    adds the fixed costs of a reduction in every reduction mode, one parseable line each (BenchLatency below). */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/climpl.h>
 #include "common/lap5shell.h"
 
 static const char help[] = "VECSEQOPENCL bandwidth and KSPCG per-iteration time, device vectors against VECSEQ.\n";

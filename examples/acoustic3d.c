@@ -8,7 +8,7 @@
    GB/s at the spec's bytes per point). PNG snapshots are the central x-y slice of u (blue negative, red positive), VTK
    snapshots the whole field (.vts). Every -ac_ option of AcousticSetFromOptions() applies. Runs on any number of MPI
    ranks (mpiexec -n P acoustic3d ...): the grid is split into slabs along z, one device per rank (docs/acoustic.md). */
-#include <sbpmg/impl.h> /* SbpmgParseChoice for -ac_snapshot_format */
+#include <sbpmg/private/acousticimpl.h> /* SbpmgParseChoice for -ac_snapshot_format */
 
 static const char help[] = "The 8th-order 25-point acoustic wave equation with PML on an OpenCL device.\n";
 

@@ -1,5 +1,5 @@
 /* Report the OpenCL device sbpmg chooses and check a kernel on it against the host (the first step of make demo). */
-#include <sbpmg/impl.h>
+#include <sbpmg.h>
 
 static const char help[] = "sbpmg device check: device report and an axpy kernel against the host.\n";
 
@@ -31,7 +31,8 @@ int main(int argc, char **argv)
   PetscCall(SbpmgCLLaunch1D(cl, k, n, 256));
   PetscCall(SbpmgCLReadBuffer(cl, yd, 0, n * sizeof(double), y));
   for (PetscInt i = 0; i < n; i++) err = PetscMax(err, PetscAbsReal(y[i] - (PetscCosReal(0.002 * i) + alpha * PetscSinReal(0.001 * i))));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel check (axpy, n = %" PetscInt_FMT ", fp64): max |device - host| = %.3e: %s\n", n, err, err < 1e-15 ? "OK" : "FAILED"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel check (axpy, n = %" PetscInt_FMT ", fp64): max |device - host| = %.3e: %s\n", n, err,
+                        err < 1e-15 ? "OK" : "FAILED"));
   PetscCall(SbpmgCLReleaseBuffer(cl, &xd));
   PetscCall(SbpmgCLReleaseBuffer(cl, &yd));
   PetscCall(PetscFree2(x, y));

@@ -17,10 +17,17 @@
 #define SBPMG_VERSION_PATCH 0
 
 /* ---------------------------------------------------------------- package */
+/* SbpmgInitializePackage() registers every class, type and log event of the library (each layer's initializer below);
+   call it once after PetscInitialize(), or load libsbpmg with -dll_append, which calls it. */
 PETSC_EXTERN PetscErrorCode SbpmgInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SbpmgFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_sbpmg(void);
+PETSC_EXTERN PetscErrorCode SbpmgCLInitializePackage(void);
+PETSC_EXTERN PetscErrorCode SbpmgVecInitializePackage(void);
+PETSC_EXTERN PetscErrorCode SbpInitializePackage(void);
+PETSC_EXTERN PetscErrorCode PCSBPMGInitializePackage(void);
 PETSC_EXTERN PetscClassId   SBPMG_CLASSID;
+PETSC_EXTERN PetscErrorCode SbpmgLogBytesView(PetscViewer);
 
 /* ---------------------------------------------------------------- OpenCL runtime (src/cl) */
 typedef struct _n_SbpmgCL *SbpmgCL;
@@ -51,6 +58,33 @@ PETSC_EXTERN PetscErrorCode SbpmgCLIsGPU(SbpmgCL, PetscBool *);
 PETSC_EXTERN PetscErrorCode SbpmgCLGetKernel(SbpmgCL, const char[], const char[], const char[], cl_kernel *);
 PETSC_EXTERN PetscErrorCode SbpmgCLGetKernelFromSource(SbpmgCL, const char[], const char[], const char[], const char[], cl_kernel *);
 PETSC_EXTERN PetscErrorCode SbpmgCLFinish(SbpmgCL);
+/* Device time per kernel (-cl_profile): launches of the kernel named and their total time in seconds. */
+PETSC_EXTERN PetscErrorCode SbpmgCLGetProfile(SbpmgCL, const char[], PetscInt *, PetscReal *);
+
+/* Buffers, transfers and launches for a program's own kernels (on device vectors: VecOpenCLGetBufferRead() etc.). Every
+   launch is timed by -cl_profile; transfers are counted in SbpmgCLStats. Kernels are built with -DSBPMG_REAL=<the
+   PetscScalar type, SBPMG_REAL_NAME> (and -DSBPMG_HAVE_FP64=1 where the device has fp64). */
+PETSC_EXTERN PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL, cl_mem_flags, size_t, cl_mem *);
+PETSC_EXTERN PetscErrorCode SbpmgCLReleaseBuffer(SbpmgCL, cl_mem *);
+PETSC_EXTERN PetscErrorCode SbpmgCLCreateStaging(SbpmgCL, size_t, cl_mem *, void **); /* pinned host memory, mapped */
+PETSC_EXTERN PetscErrorCode SbpmgCLDestroyStaging(SbpmgCL, cl_mem *, void **);
+PETSC_EXTERN PetscErrorCode SbpmgCLWriteBuffer(SbpmgCL, cl_mem, size_t, size_t, const void *);
+PETSC_EXTERN PetscErrorCode SbpmgCLReadBuffer(SbpmgCL, cl_mem, size_t, size_t, void *);
+PETSC_EXTERN PetscErrorCode SbpmgCLFillBuffer(SbpmgCL, cl_mem, const void *, size_t, size_t, size_t);
+PETSC_EXTERN PetscErrorCode SbpmgCLCopyBuffer(SbpmgCL, cl_mem, cl_mem, size_t, size_t, size_t);
+/* Set a run of kernel arguments: SbpmgCLSetArgs(k, 0, 2, sizeof(cl_mem), &x, sizeof(PetscInt), &n): the count is the number of
+   (size, pointer) pairs. */
+PETSC_EXTERN PetscErrorCode SbpmgCLSetArgs(cl_kernel, cl_uint, PetscInt, ...);
+PETSC_EXTERN PetscErrorCode SbpmgCLLaunch1D(SbpmgCL, cl_kernel, size_t, size_t);
+PETSC_EXTERN PetscErrorCode SbpmgCLLaunch2D(SbpmgCL, cl_kernel, const size_t[2], const size_t[2]);
+PETSC_EXTERN PetscErrorCode SbpmgCLLaunch3D(SbpmgCL, cl_kernel, const size_t[3], const size_t[3]);
+
+/* The precision kernels are built with: PetscScalar, passed as -DSBPMG_REAL=... */
+#if defined(PETSC_USE_REAL_SINGLE)
+#  define SBPMG_REAL_NAME "float"
+#else
+#  define SBPMG_REAL_NAME "double"
+#endif
 
 /* ---------------------------------------------------------------- device vectors (src/vec) */
 #define VECSEQOPENCL "seqopencl"

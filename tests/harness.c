@@ -125,6 +125,7 @@ int SbpmgTestMain(int argc, char **argv, const char *help, const struct CMUnitTe
   char filter[256] = "", skip[256] = "";
 
   if (PetscInitialize(&argc, &argv, NULL, help)) return 1;
+  if (SbpmgInitializePackage()) return 1; /* as every program linked with libsbpmg does */
   /* -test_filter PATTERN runs only the matching tests, -test_skip PATTERN skips them (cmocka wildcards) */
   if (PetscOptionsGetString(NULL, NULL, "-test_filter", filter, sizeof(filter), NULL)) return 1;
   if (PetscOptionsGetString(NULL, NULL, "-test_skip", skip, sizeof(skip), NULL)) return 1;

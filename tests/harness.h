@@ -2,7 +2,8 @@
 #ifndef SBPMG_TEST_HARNESS_H
 #define SBPMG_TEST_HARNESS_H
 
-#include <sbpmg/impl.h>
+#include <sbpmg/private/mgimpl.h>
+#include <sbpmg/private/acousticimpl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

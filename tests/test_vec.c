@@ -1,7 +1,7 @@
 /* VECSEQOPENCL against VECSEQ: every device operation on random data of several lengths, reproducible reductions,
    the offload state machine, host fallbacks, mixed types and contexts, errors. */
 #include "harness.h"
-#include "../src/vec/vecopenclimpl.h"
+#include <sbpmg/private/vecimpl.h>
 #include <petsc/private/vecimpl.h>
 #include <unistd.h>
 

@@ -7,7 +7,7 @@
    A check that fails on one rank only must not leave the other ranks waiting in the next collective: value checks go
    through all_ok(), which fails on every rank together. */
 #include "harness.h"
-#include "../src/vec/vecopenclimpl.h"
+#include <sbpmg/private/vecimpl.h>
 #include <unistd.h>
 
 static const char help[] = "Tests of sbpmg's parallel device vector VECMPIOPENCL (src/vec).\n";

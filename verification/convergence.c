@@ -6,7 +6,7 @@
    The problem options (-sbp_mapping, -sbp_mu, -sbp_bc, -sbp_backend) apply to every N; -conv_ratio r sets Ns = r Nr.
    Each solver reads its own options with the prefix <solver>_ (for example -gamg_pc_gamg_threshold 0.02).
    Writes <prefix>.csv and <prefix>.md, and <prefix>.png (error against N, with gnuplot) unless -conv_plot 0. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/mgimpl.h>
 
 static const char help[] = "SBP-SAT convergence and solver study.\n"
                            "  -conv_n <list>        grid sizes Nr (default 16,32,64,128,256)\n"
@@ -16,12 +16,7 @@ static const char help[] = "SBP-SAT convergence and solver study.\n"
                            "  -conv_output <prefix> output files (default convergence)\n"
                            "  -conv_plot <bool>     write the PNG plot with gnuplot (default true)\n";
 
-typedef enum {
-  SOLVER_MGCG,
-  SOLVER_DIRECT,
-  SOLVER_GAMG,
-  SOLVER_HYPRE
-} Solver;
+typedef enum { SOLVER_MGCG, SOLVER_DIRECT, SOLVER_GAMG, SOLVER_HYPRE } Solver;
 static const char *const SolverNames[] = {"mgcg", "direct", "gamg", "hypre", NULL};
 
 typedef struct {
@@ -46,13 +41,13 @@ static PetscErrorCode DeviceSync(SbpProblem p)
 
 static PetscErrorCode RunOne(Solver solver, PetscInt Nr, PetscInt Ns, PetscReal rtol, Row *row)
 {
-  SbpProblem     p;
-  Mat            A;
-  Vec            u, g;
-  KSP            ksp;
-  PC             pc;
-  char           prefix[32];
-  PetscLogDouble t0, t1, t2;
+  SbpProblem         p;
+  Mat                A;
+  Vec                u, g;
+  KSP                ksp;
+  PC                 pc;
+  char               prefix[32];
+  PetscLogDouble     t0, t1, t2;
   KSPConvergedReason reason;
 
   PetscFunctionBeginUser;
@@ -62,8 +57,10 @@ static PetscErrorCode RunOne(Solver solver, PetscInt Nr, PetscInt Ns, PetscReal 
   PetscCall(SbpProblemSetSizes(p, Nr, Ns));
   if (solver != SOLVER_MGCG) PetscCall(SbpProblemSetBackend(p, SBP_BACKEND_HOST));
   PetscCall(SbpProblemSetUp(p));
-  if (solver == SOLVER_MGCG) PetscCall(SbpProblemCreateOperator(p, &A));
-  else PetscCall(SbpProblemCreateAssembledOperator(p, &A));
+  if (solver == SOLVER_MGCG)
+    PetscCall(SbpProblemCreateOperator(p, &A));
+  else
+    PetscCall(SbpProblemCreateAssembledOperator(p, &A));
   PetscCall(MatCreateVecs(A, &u, &g));
   PetscCall(SbpProblemComputeRHS(p, g));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
@@ -71,24 +68,24 @@ static PetscErrorCode RunOne(Solver solver, PetscInt Nr, PetscInt Ns, PetscReal 
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(KSPSetTolerances(ksp, rtol, 1e-300, PETSC_DEFAULT, 10000));
   switch (solver) {
-    case SOLVER_MGCG:
-      PetscCall(KSPSetType(ksp, KSPCG));
-      PetscCall(PCSetType(pc, PCSBPMG));
-      break;
-    case SOLVER_DIRECT:
-      PetscCall(KSPSetType(ksp, KSPPREONLY));
-      PetscCall(PCSetType(pc, PCCHOLESKY));
-      PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
-      break;
-    case SOLVER_GAMG:
-      PetscCall(KSPSetType(ksp, KSPCG));
-      PetscCall(PCSetType(pc, PCGAMG));
-      break;
-    case SOLVER_HYPRE:
-      PetscCall(KSPSetType(ksp, KSPCG));
-      PetscCall(PCSetType(pc, PCHYPRE));
-      PetscCall(PCHYPRESetType(pc, "boomeramg"));
-      break;
+  case SOLVER_MGCG:
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(PCSetType(pc, PCSBPMG));
+    break;
+  case SOLVER_DIRECT:
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
+    break;
+  case SOLVER_GAMG:
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(PCSetType(pc, PCGAMG));
+    break;
+  case SOLVER_HYPRE:
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(PCSetType(pc, PCHYPRE));
+    PetscCall(PCHYPRESetType(pc, "boomeramg"));
+    break;
   }
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", SolverNames[solver]));
   PetscCall(KSPSetOptionsPrefix(ksp, prefix));
@@ -100,7 +97,8 @@ static PetscErrorCode RunOne(Solver solver, PetscInt Nr, PetscInt Ns, PetscReal 
   PetscCall(DeviceSync(p));
   PetscCall(PetscTime(&t2));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
-  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "%s did not converge on %" PetscInt_FMT " x %" PetscInt_FMT ": %s", SolverNames[solver], Nr, Ns, KSPConvergedReasons[reason]);
+  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "%s did not converge on %" PetscInt_FMT " x %" PetscInt_FMT ": %s", SolverNames[solver], Nr,
+             Ns, KSPConvergedReasons[reason]);
   row->Nr     = Nr;
   row->Ns     = Ns;
   row->solver = solver;
@@ -148,9 +146,9 @@ static PetscErrorCode WriteOutputs(const char prefix[], const Row rows[], PetscI
         prev = &rows[q];
         break;
       }
-    fprintf(csv, "%s,%d,%d,%d,%.6e,%.4f,%.6e,%.4f,%d,%.4e,%.4e\n", SolverNames[rows[k].solver], (int)rows[k].Nr, (int)rows[k].Ns, (int)((rows[k].Nr + 1) * (rows[k].Ns + 1)),
-            (double)rows[k].eH, (double)Order(prev, &rows[k], PETSC_FALSE), (double)rows[k].eJH, (double)Order(prev, &rows[k], PETSC_TRUE), (int)rows[k].its, rows[k].tsetup,
-            rows[k].tsolve);
+    fprintf(csv, "%s,%d,%d,%d,%.6e,%.4f,%.6e,%.4f,%d,%.4e,%.4e\n", SolverNames[rows[k].solver], (int)rows[k].Nr, (int)rows[k].Ns,
+            (int)((rows[k].Nr + 1) * (rows[k].Ns + 1)), (double)rows[k].eH, (double)Order(prev, &rows[k], PETSC_FALSE), (double)rows[k].eJH,
+            (double)Order(prev, &rows[k], PETSC_TRUE), (int)rows[k].its, rows[k].tsetup, rows[k].tsolve);
     {
       char oH[16] = "-", oJH[16] = "-";
       if (prev) {
@@ -214,14 +212,15 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(title, sizeof(title), "SBP-SAT manufactured solution: mapping %s, mu %s, faces %s, Ns = %d Nr", mapping, mu, bc, (int)ratio));
   }
   PetscCall(PetscMalloc1(nn * nsolvers, &rows));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n%-7s %11s %12s %7s %12s %7s %6s %10s %10s\n", title, "solver", "Nr x Ns", "error H", "order", "error JH", "order", "its", "set-up s",
-                        "solve s"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n%-7s %11s %12s %7s %12s %7s %6s %10s %10s\n", title, "solver", "Nr x Ns", "error H", "order", "error JH",
+                        "order", "its", "set-up s", "solve s"));
   for (PetscInt s = 0; s < nsolvers; s++)
     for (PetscInt k = 0; k < nn; k++) {
       Row *r = &rows[nrows];
       PetscCall(RunOne(which[s], ns[k], ratio * ns[k], rtol, r));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-7s %5d x %-5d %12.4e %7.3f %12.4e %7.3f %6d %10.4f %10.4f\n", SolverNames[r->solver], (int)r->Nr, (int)r->Ns, (double)r->eH,
-                            k ? (double)Order(r - 1, r, PETSC_FALSE) : 0.0, (double)r->eJH, k ? (double)Order(r - 1, r, PETSC_TRUE) : 0.0, (int)r->its, r->tsetup, r->tsolve));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-7s %5d x %-5d %12.4e %7.3f %12.4e %7.3f %6d %10.4f %10.4f\n", SolverNames[r->solver], (int)r->Nr, (int)r->Ns,
+                            (double)r->eH, k ? (double)Order(r - 1, r, PETSC_FALSE) : 0.0, (double)r->eJH, k ? (double)Order(r - 1, r, PETSC_TRUE) : 0.0,
+                            (int)r->its, r->tsetup, r->tsolve));
       nrows++;
     }
   PetscCall(WriteOutputs(prefix, rows, nrows, plot, title));

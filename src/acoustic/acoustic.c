@@ -1,8 +1,9 @@
 /* The acoustic operator object: settings, options, set-up (layout, regions, damping, fields), views and accessors. */
-#include "acimpl.h"
+#include <sbpmg/private/acousticimpl.h>
 #include <stdint.h>
 
 PetscClassId      ACOUSTIC_CLASSID;
+PetscLogEvent     SBPMG_AcInner, SBPMG_AcPML, SBPMG_AcSource;
 static PetscBool  AcousticPackageInitialized = PETSC_FALSE;
 const char *const AcousticInitTypes[]        = {"zero", "random", NULL};
 const char *const AcousticBackends[]         = {"device", "host", NULL};
@@ -39,8 +40,11 @@ PetscErrorCode AcousticInitializePackage(void)
   PetscFunctionBegin;
   if (AcousticPackageInitialized) PetscFunctionReturn(0);
   AcousticPackageInitialized = PETSC_TRUE;
-  PetscCall(SbpmgInitializePackage());
+  PetscCall(SbpmgVecInitializePackage());
   PetscCall(PetscClassIdRegister("Acoustic", &ACOUSTIC_CLASSID));
+  PetscCall(SbpmgLogRegisterEvent("AcInner", ACOUSTIC_CLASSID, &SBPMG_AcInner));
+  PetscCall(SbpmgLogRegisterEvent("AcPML", ACOUSTIC_CLASSID, &SBPMG_AcPML));
+  PetscCall(SbpmgLogRegisterEvent("AcSource", ACOUSTIC_CLASSID, &SBPMG_AcSource));
   PetscCall(PetscRegisterFinalize(AcousticFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -1,5 +1,5 @@
 /* Input and output of the acoustic operator: velocity files, PNG slices (libpng), VTK through PETSc's viewer. */
-#include "acimpl.h"
+#include <sbpmg/private/acousticimpl.h>
 #include <png.h>
 #include <setjmp.h>
 

@@ -1,5 +1,5 @@
 /* The 25-point Laplacian alone, fp64 on the host, as a MatShell (zero values outside the grid). */
-#include "acimpl.h"
+#include <sbpmg/private/acousticimpl.h>
 
 typedef struct {
   PetscInt   n[3], px, pxy, origin;

@@ -1,6 +1,6 @@
 /* The leapfrog stepper: fp32 OpenCL kernels (inner region + six PML slabs + source), and the fp64 host reference; on
    several ranks the slabs' halo planes are exchanged after each step (docs/acoustic.md). */
-#include "acimpl.h"
+#include <sbpmg/private/acousticimpl.h>
 
 static size_t AcRoundUp(size_t n, size_t m)
 {

@@ -1,5 +1,5 @@
 /* OpenCL device selection and the sbpmg device context (one context, one device, one in-order queue). */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/climpl.h>
 
 static SbpmgCL      sbpmg_cl_default = NULL;
 static SbpmgCLStats sbpmg_cl_global; /* live objects over all contexts, and totals */
@@ -280,14 +280,14 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   PetscInt          platform = -1, device = 0, itype, ndev = 0;
   char typename[32]                   = "auto";
   PetscReal   cap_mib                 = 0;
-  char        dir[PETSC_MAX_PATH_LEN] = "", bopts[256] = "";
+  char        dir[PETSC_MAX_PATH_LEN] = "", bopts[256] = "", tune[1024] = "";
   PetscBool   build_log = PETSC_FALSE;
   PetscBool   view = PETSC_FALSE, dirset = PETSC_FALSE, deviceset = PETSC_FALSE, per_rank = PETSC_TRUE, profile = PETSC_FALSE;
   PetscBool   onepass = PETSC_FALSE, pinned = PETSC_TRUE, spin = PETSC_FALSE; /* measured on the H200: docs/performance.md, attempt 33 */
   PetscMPIInt size, rank, lrank = 0, lsize = 1;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgInitializePackage());
+  PetscCall(SbpmgCLInitializePackage());
   PetscOptionsBegin(comm, NULL, "sbpmg OpenCL device selection", "Sys");
   PetscCall(PetscOptionsString("-cl_device_type", "OpenCL device type: auto (first GPU, else first CPU)|gpu|cpu|any", "SbpmgCLCreate", typename, typename,
                                sizeof(typename), NULL));
@@ -310,6 +310,8 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
                              "SbpmgCLCreate", pinned, &pinned, NULL));
   PetscCall(PetscOptionsBool("-cl_result_spin", "Experimental: await one-launch reduction results by spinning on a sequence number in pinned memory",
                              "SbpmgCLCreate", spin, &spin, NULL));
+  PetscCall(PetscOptionsString("-sbpmg_tune", "Developer: override rows of the tuning table, key=value,... (docs/design.md \"Tuning\")", "SbpmgCLCreate", tune,
+                               tune, sizeof(tune), NULL));
   PetscOptionsEnd();
   PetscCall(SbpmgParseChoice("-cl_device_type", typename, SbpmgCLDeviceTypes, &itype));
   type = (SbpmgCLDeviceType)itype;
@@ -349,6 +351,7 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
     PetscErrorCode ierr = SbpmgCLSelectDevice(cl, type, platform, device, &ndev);
     cl->ndev            = ndev;
     if (!ierr) ierr = SbpmgCLQueryDevice(cl);
+    if (!ierr) ierr = SbpmgCLSetUpTuning(cl, tune);
     if (!ierr) ierr = SbpmgCLCreateQueue(cl);
     if (ierr) {
       cl->refct = 1;
@@ -580,6 +583,7 @@ PetscErrorCode SbpmgCLView(SbpmgCL cl, PetscViewer viewer)
                                    cl->mem_cap ? " (capped by -cl_mem_cap)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "transfers host->device: %.0f (%.3f MB), device->host: %.0f (%.3f MB)\n", cl->stats.htod_count,
                                    cl->stats.htod_bytes / 1e6, cl->stats.dtoh_count, cl->stats.dtoh_bytes / 1e6));
+  PetscCall(SbpmgCLViewTuning(cl, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
@@ -999,7 +1003,7 @@ static PetscErrorCode SbpmgCLLaunch(SbpmgCL cl, cl_kernel k, cl_uint dim, const 
   }
   if (cl->prof) {
     struct SbpmgCLProfile *pr = cl->prof;
-    size_t                 n  = g[0] * (dim > 1 ? g[1] : 1);
+    size_t                 n  = g[0] * (dim > 1 ? g[1] : 1) * (dim > 2 ? g[2] : 1);
     int                    b  = 0;
     while (((size_t)1 << b) < n) b++;
     if (pr->npending == SBPMG_PROF_PENDING) PetscCall(SbpmgCLProfileDrain(cl));
@@ -1014,8 +1018,9 @@ static PetscErrorCode SbpmgCLLaunch(SbpmgCL cl, cl_kernel k, cl_uint dim, const 
   if (err != CL_SUCCESS) {
     char name[128] = "?";
     (void)clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL);
-    SETERRQ(PETSC_COMM_SELF, SbpmgCLErrorCode(err), "OpenCL error %d (%s) launching kernel %s on %u-D range %zu x %zu (local %zu x %zu)", (int)err,
-            SbpmgCLErrorName(err), name, dim, g[0], dim > 1 ? g[1] : 1, local ? local[0] : 0, local && dim > 1 ? local[1] : 0);
+    SETERRQ(PETSC_COMM_SELF, SbpmgCLErrorCode(err), "OpenCL error %d (%s) launching kernel %s on %u-D range %zu x %zu x %zu (local %zu x %zu x %zu)", (int)err,
+            SbpmgCLErrorName(err), name, dim, g[0], dim > 1 ? g[1] : 1, dim > 2 ? g[2] : 1, local ? local[0] : 0, local && dim > 1 ? local[1] : 0,
+            local && dim > 2 ? local[2] : 0);
   }
   PetscFunctionReturn(0);
 }
@@ -1032,5 +1037,12 @@ PetscErrorCode SbpmgCLLaunch2D(SbpmgCL cl, cl_kernel k, const size_t global[2], 
 {
   PetscFunctionBegin;
   PetscCall(SbpmgCLLaunch(cl, k, 2, global, local));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLLaunch3D(SbpmgCL cl, cl_kernel k, const size_t global[3], const size_t local[3])
+{
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLLaunch(cl, k, 3, global, local));
   PetscFunctionReturn(0);
 }

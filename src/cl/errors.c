@@ -1,11 +1,11 @@
 /* Names of OpenCL status codes and their mapping onto PETSc error codes. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/climpl.h>
 
 const char *SbpmgCLErrorName(cl_int e)
 {
   switch (e) {
 #define SBPMG_CL_CASE(c) \
-  case c: \
+  case c:                \
     return #c
     SBPMG_CL_CASE(CL_SUCCESS);
     SBPMG_CL_CASE(CL_DEVICE_NOT_FOUND);
@@ -66,11 +66,11 @@ const char *SbpmgCLErrorName(cl_int e)
     SBPMG_CL_CASE(CL_INVALID_COMPILER_OPTIONS);
     SBPMG_CL_CASE(CL_INVALID_LINKER_OPTIONS);
     SBPMG_CL_CASE(CL_INVALID_DEVICE_PARTITION_COUNT);
-    case -1001:
-      return "CL_PLATFORM_NOT_FOUND_KHR";
+  case -1001:
+    return "CL_PLATFORM_NOT_FOUND_KHR";
 #undef SBPMG_CL_CASE
-    default:
-      return "unknown OpenCL error";
+  default:
+    return "unknown OpenCL error";
   }
 }
 
@@ -78,11 +78,11 @@ const char *SbpmgCLErrorName(cl_int e)
 PetscErrorCode SbpmgCLErrorCode(cl_int e)
 {
   switch (e) {
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
-    case CL_OUT_OF_RESOURCES:
-    case CL_OUT_OF_HOST_MEMORY:
-      return PETSC_ERR_MEM;
-    default:
-      return PETSC_ERR_LIB;
+  case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+  case CL_OUT_OF_RESOURCES:
+  case CL_OUT_OF_HOST_MEMORY:
+    return PETSC_ERR_MEM;
+  default:
+    return PETSC_ERR_LIB;
   }
 }

@@ -1,5 +1,5 @@
 /* OpenCL program build and cache: one program per (source, build options, device), kernels cached inside it. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/climpl.h>
 
 /* The source of kernels/<name>.cl: from -cl_kernel_dir when given, else the copy embedded at build time. */
 static PetscErrorCode SbpmgCLReadOneSource(SbpmgCL cl, const char name[], char **source)

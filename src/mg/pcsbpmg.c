@@ -2,7 +2,7 @@
    the hierarchy). Phases: set-up (this file), levels/coarsening (SbpProblemCoarsen: re-discretisation, spec 8.1), transfers
    (src/mg/transfer.c), smoothing (src/mg/smoother.c), cycle (PCMG). The coarsest level is solved by CHOLMOD on the assembled
    operator. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/mgimpl.h>
 #include <petsc/private/pcmgimpl.h>
 
 typedef struct {
@@ -636,7 +636,7 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   PC_MG    *mg;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgInitializePackage());
+  PetscCall(PCSBPMGInitializePackage());
   PetscCall(PCSetType(pc, PCMG));
   PetscCall(PetscObjectChangeTypeName((PetscObject)pc, PCSBPMG));
   PetscCall(PetscNew(&sb));

@@ -2,7 +2,7 @@
    damped Jacobi or the spec's Richardson, each sweep one fused pass over the operator's data on the device (kernels/smooth.cl).
    KSPRICHARDSON hands the whole smoothing to PCApplyRichardson, so PCMG's level KSP costs nu passes. With host vectors the
    same sweeps run through PETSc vector operations. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/mgimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <stdint.h>
 

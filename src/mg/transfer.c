@@ -1,7 +1,7 @@
 /* Multigrid transfers as a MatShell (spec-sbp-sat.md 8.2-8.4): MatMult = bilinear prolongation P (coarse -> fine),
    MatMultTranspose = P^T (the restriction of the H-weighted residual, PCMG's default restriction). Device kernels
    (kernels/transfer.cl) when both vectors are device vectors, host loops over DMDA ghosted vectors otherwise. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/mgimpl.h>
 
 #include "../../kernels/transfer.cl"
 

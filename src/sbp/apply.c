@@ -1,6 +1,6 @@
 /* The matrix-free SBP-SAT operator and the diagonal norms as MatShells, on the device (kernels/sbp.cl) or the host
    (the same point formula compiled as C, over the DMDA's ghosted local vectors, any number of ranks). */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/sbpimpl.h>
 
 /* The point formula, shared with the device kernels. */
 #include "../../kernels/sbp.cl"

@@ -5,7 +5,7 @@
    along s, A along r, possibly rectangular: face spaces have one dimension of size 1), a diagonal, or the line-wise
    blocks of A_rr / A_ss. A row of the product is e_n^T F1 F2 ... Fm, expanded factor by factor, so only the rows a rank
    owns are formed, and nothing is taken from the matrix-free stencils. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/sbpimpl.h>
 
 #define SBP_ROW_MAX 96
 

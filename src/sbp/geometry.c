@@ -1,6 +1,6 @@
 /* Geometry of the SBP-SAT problem: the mapping X(r,s), the coefficient mu, the manufactured solution
    (spec-sbp-sat.md sections 0, 4 and 6.1). Pure point-wise functions. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/sbpimpl.h>
 
 /* Corners (4.1) and bump amplitude (4.2) */
 static const PetscReal SbpX[4] = {-0.3, 0.5, 0.0, 1.0};

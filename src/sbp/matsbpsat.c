@@ -1,7 +1,7 @@
 /* MATSBPSAT: the SBP-SAT operator as a registered Mat type, so a program that links only PETSc gets it through
    -dll_append libsbpmg.so -mat_type sbpsat (and then -pc_type sbpmg). The type builds an SbpProblem from the options under
    the matrix's prefix and forwards every operation to the matrix-free operator of SbpProblemCreateOperator(). */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/sbpimpl.h>
 #include <petsc/private/matimpl.h>
 
 typedef struct {
@@ -76,7 +76,7 @@ PetscErrorCode MatCreate_SbpSat(Mat A)
   VecType     vtype;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgInitializePackage());
+  PetscCall(SbpInitializePackage());
   PetscCall(PetscNew(&s));
   PetscCall(SbpProblemCreate(PetscObjectComm((PetscObject)A), &s->p));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)s->p, ((PetscObject)A)->prefix));

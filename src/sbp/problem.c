@@ -1,8 +1,6 @@
 /* SbpProblem: the grid, mapping, coefficient and boundary conditions of the SBP-SAT problem, its DMDA layout, and the
    metric coefficients crr, css, crs and J at the nodes (spec-sbp-sat.md sections 0, 1, 4). */
-#include <sbpmg/impl.h>
-
-PetscClassId SBP_PROBLEM_CLASSID;
+#include <sbpmg/private/sbpimpl.h>
 
 const char *const SbpMappingTypes[] = {"curved", "square", "user", NULL};
 const char *const SbpMuTypes[]      = {"basin", "constant", "user", NULL};
@@ -26,7 +24,7 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
 
   PetscFunctionBegin;
   PetscValidPointer(problem, 2);
-  PetscCall(SbpmgInitializePackage());
+  PetscCall(SbpInitializePackage());
   PetscCall(PetscHeaderCreate(p, SBP_PROBLEM_CLASSID, "SbpProblem", "SBP-SAT problem", "SbpProblem", comm, SbpProblemDestroy, SbpProblemView));
   p->Nr       = 32;
   p->Ns       = 32;

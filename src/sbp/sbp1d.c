@@ -1,5 +1,5 @@
 /* The 1D second-order SBP blocks of spec-sbp-sat.md section 2, as small CSR matrices. N intervals, N+1 nodes. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/sbpimpl.h>
 
 /* Allocate an m x n CSR matrix with at most `per_row` entries in each row; rows are then appended in order. */
 static PetscErrorCode SbpSparse1DAllocate(PetscInt m, PetscInt n, PetscInt per_row, SbpSparse1D *A)

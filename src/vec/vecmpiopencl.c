@@ -13,7 +13,7 @@
      set, VecView, VecLoad, COO assembly) run VECMPI's host code after a sync of the local part, and leave the host
      copy the valid one where they wrote it. VecScatter (PetscSF) reaches the values through VecGetArrayRead and
      VecGetArray, which sync and mark as for the sequential type. */
-#include "vecopenclimpl.h"
+#include <sbpmg/private/vecimpl.h>
 
 #define HOSTOPS(v) (VecCLData(v)->hostops)
 

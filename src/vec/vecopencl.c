@@ -12,7 +12,7 @@
      PETSC_OFFLOAD_GPU   only the device copy is current (after any device operation that writes)
      PETSC_OFFLOAD_CPU   only the host copy is current (after VecGetArray/VecGetArrayWrite or a host fallback)
    All transfers go through SbpmgCLWriteBuffer/SbpmgCLReadBuffer, which count them and log CLCopyToDevice/CLCopyToHost. */
-#include "vecopenclimpl.h"
+#include <sbpmg/private/vecimpl.h>
 
 static const char *const VecCLKernelNames[] = {
     "vec_set",         "vec_copy",           "vec_scale",        "vec_shift",        "vec_scalecopy",   "vec_axpy",      "vec_aypx",
@@ -809,7 +809,7 @@ PetscErrorCode VecCreateSeqOpenCL(MPI_Comm comm, PetscInt n, Vec *v)
   PetscFunctionBegin;
   PetscValidPointer(v, 3);
   PetscCheck(n >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Vector length %" PetscInt_FMT " must be >= 0", n);
-  PetscCall(SbpmgInitializePackage());
+  PetscCall(SbpmgVecInitializePackage());
   PetscCall(VecCreate(comm, v));
   PetscCall(VecSetSizes(*v, n, n));
   {
@@ -848,7 +848,7 @@ PetscErrorCode VecCreateSeqOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt
   PetscValidPointer(cl, 2);
   PetscValidPointer(v, 4);
   PetscCheck(n >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Vector length %" PetscInt_FMT " must be >= 0", n);
-  PetscCall(SbpmgInitializePackage());
+  PetscCall(SbpmgVecInitializePackage());
   PetscCall(VecCreate(comm, v));
   {
     PetscErrorCode ierr = VecSetSizes(*v, n, n);
@@ -885,7 +885,7 @@ PetscErrorCode VecCreateOpenCL(MPI_Comm comm, PetscInt n, PetscInt N, Vec *v)
 {
   PetscFunctionBegin;
   PetscValidPointer(v, 4);
-  PetscCall(SbpmgInitializePackage());
+  PetscCall(SbpmgVecInitializePackage());
   PetscCall(VecCreate(comm, v));
   {
     PetscErrorCode ierr = VecSetSizes(*v, n, N);
@@ -924,7 +924,7 @@ PetscErrorCode VecCreateOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt n,
   PetscFunctionBegin;
   PetscValidPointer(cl, 2);
   PetscValidPointer(v, 5);
-  PetscCall(SbpmgInitializePackage());
+  PetscCall(SbpmgVecInitializePackage());
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(VecCreate(comm, v));
   {
@@ -939,11 +939,36 @@ PetscErrorCode VecCreateOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt n,
 }
 
 /* Called once by SbpmgRegisterTypes(). */
-PetscErrorCode SbpmgVecRegisterTypes(void)
+PetscLogEvent    SBPMG_VecBlas, SBPMG_VecReduce;
+static PetscBool SbpmgVecPackageInitialized = PETSC_FALSE;
+
+static PetscErrorCode SbpmgVecFinalizePackage(void)
 {
   PetscFunctionBegin;
+  SbpmgVecPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgVecInitializePackage - Register the device vector types (VECSEQOPENCL, VECMPIOPENCL, VECOPENCL) and their log
+   events, after the device layer's. Idempotent; called by the device vector constructors and the initializers of the
+   layers above.
+
+   Level: developer
+
+.seealso: `SbpmgInitializePackage()`
+@*/
+PetscErrorCode SbpmgVecInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (SbpmgVecPackageInitialized) PetscFunctionReturn(0);
+  SbpmgVecPackageInitialized = PETSC_TRUE;
+  PetscCall(SbpmgCLInitializePackage());
+  PetscCall(SbpmgLogRegisterEvent("CLVecBlas1", SBPMG_CLASSID, &SBPMG_VecBlas));
+  PetscCall(SbpmgLogRegisterEvent("CLVecReduce", SBPMG_CLASSID, &SBPMG_VecReduce));
   PetscCall(VecRegister(VECSEQOPENCL, VecCreate_SeqOpenCL));
   PetscCall(VecRegister(VECMPIOPENCL, VecCreate_MPIOpenCL));
   PetscCall(VecRegister(VECOPENCL, VecCreate_OpenCL));
+  PetscCall(PetscRegisterFinalize(SbpmgVecFinalizePackage));
   PetscFunctionReturn(0);
 }

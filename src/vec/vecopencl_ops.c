@@ -9,7 +9,7 @@
    whichever path a rank takes). Reductions read back one small result (one transfer of a few scalars); nothing else
    waits for the device. A reduction is two launches by default and one with -vec_cl_reduce_onepass (the last work-group
    combines the partials); both give the same bits (kernels/vecops.cl). */
-#include "vecopenclimpl.h"
+#include <sbpmg/private/vecimpl.h>
 
 #define ESZ sizeof(PetscScalar)
 
@@ -498,7 +498,7 @@ static PetscErrorCode VecConjugate_SeqOpenCL(Vec y)
 
 /* ---------------------------------------------------------------- reductions */
 
-/* The result slots start at res_off = n (entries) and the partials at part_off = n + VEC_CL_NRES (vecopenclimpl.h). */
+/* The result slots start at res_off = n (entries) and the partials at part_off = n + VEC_CL_NRES (include/sbpmg/private/vecimpl.h). */
 #define VecCLResOff(x)  ((cl_ulong)(x)->map->n)
 #define VecCLPartOff(x) ((cl_ulong)(x)->map->n + VEC_CL_NRES)
 

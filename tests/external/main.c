@@ -12,6 +12,7 @@ int main(int argc, char **argv)
   KSPConvergedReason reason;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(SbpmgInitializePackage());
   PetscCall(SbpProblemCreate(PETSC_COMM_WORLD, &p));
   PetscCall(SbpProblemSetSizes(p, 32, 32));
   PetscCall(SbpProblemSetUp(p));

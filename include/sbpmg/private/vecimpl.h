@@ -1,10 +1,26 @@
-/* Device vector internals (VECSEQOPENCL, VECMPIOPENCL), shared by the files of src/vec (not installed). */
-#ifndef SBPMG_VECOPENCLIMPL_H
-#define SBPMG_VECOPENCLIMPL_H
+/* The device vector layer's private interface (src/vec: VECSEQOPENCL, VECMPIOPENCL); not installed.
+   The data layout of the vectors is for src/vec and its tests; the layers above use the functions of the first block. */
+#ifndef SBPMG_VECIMPL_H
+#define SBPMG_VECIMPL_H
 
-#include <sbpmg/impl.h>
+#include <sbpmg/private/climpl.h>
 #include <petsc/private/vecimpl.h>
 
+/* ---------------------------------------------------------------- for the layers above */
+/* Make the device (host) copy of a device vector's local part valid, transferring the values if needed; no-op for
+   other types. Not collective. */
+PETSC_INTERN PetscErrorCode VecOpenCLSyncDevice(Vec);
+PETSC_INTERN PetscErrorCode VecOpenCLSyncHost(Vec);
+/* Where the values of a device vector's local part are valid: PETSC_OFFLOAD_CPU, _GPU or _BOTH. */
+PETSC_INTERN PetscErrorCode VecOpenCLGetOffloadMask(Vec, PetscOffloadMask *);
+/* Whole-vector (local part) host<->device copies made by this process's device vectors since the program started
+   (reduction results not counted). */
+PETSC_INTERN PetscErrorCode VecOpenCLGetSyncCounts(PetscLogDouble *, PetscLogDouble *);
+
+/* ---------------------------------------------------------------- logging (registered by SbpmgVecInitializePackage) */
+PETSC_INTERN PetscLogEvent SBPMG_VecBlas, SBPMG_VecReduce;
+
+/* ---------------------------------------------------------------- the vectors' data (src/vec and its tests) */
 #if defined(PETSC_USE_COMPLEX)
 #  error "sbpmg's device vectors (VECSEQOPENCL, VECMPIOPENCL) support real PetscScalar only"
 #endif

@@ -8,7 +8,7 @@
    waits for the messages, writes the received strips to the device in one transfer and scatters them into the ghost region
    (halo_unpack). The strips of neighbour k are the intersection of one rank's owned block with the other's ghosted patch,
    enumerated row by row on both sides, so sender and receiver agree on the order without sending indices. */
-#include <sbpmg/impl.h>
+#include <sbpmg/private/haloimpl.h>
 
 /* [lo, hi) of an owned range widened by s and clipped to [0, M) */
 static void SbpHaloWiden(PetscInt lo, PetscInt hi, PetscInt s, PetscInt M, PetscInt *glo, PetscInt *ghi)

@@ -1,5 +1,5 @@
-/* Option helpers shared by every sbpmg object. */
-#include <sbpmg/impl.h>
+/* Option helpers shared by every sbpmg layer. */
+#include <sbpmg/private/climpl.h>
 
 /* Map the string value of an option onto its index in a NULL-terminated list of choices; an unknown value is an error
    naming the option, the value and the choices. Used after PetscOptionsEnd() so that a bad value leaks nothing. */

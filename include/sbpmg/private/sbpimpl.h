@@ -1,0 +1,128 @@
+/* The SBP-SAT layer's private interface (src/sbp): the problem object, its device kernels, the 1D SBP blocks and the
+   Kronecker assembly; not installed. */
+#ifndef SBPMG_SBPIMPL_H
+#define SBPMG_SBPIMPL_H
+
+#include <sbpmg/private/haloimpl.h>
+
+/* ---------------------------------------------------------------- logging (registered by SbpInitializePackage) */
+PETSC_INTERN PetscLogEvent SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp;
+
+struct _SbpProblemOps {
+  PetscErrorCode (*view)(SbpProblem, PetscViewer);
+};
+
+/* The device kernels of a problem's level (kernels/sbp.cl, smooth.cl, transfer.cl), looked up once per problem: a lookup through
+   the program cache copies and compares the whole source, too slow for every launch. */
+typedef enum {
+  SBP_K_APPLY,
+  SBP_K_APPLY_PATCH,
+  SBP_K_APPLY_INNER,
+  SBP_K_DIAGONAL,
+  SBP_K_DIAGONAL_PATCH,
+  SBP_K_NORM,
+  SBP_K_NORM_PATCH,
+  SBP_K_SMOOTH,
+  SBP_K_SMOOTH_PATCH,
+  SBP_K_SMOOTH_INNER,
+  SBP_K_SMOOTH_BLOCK,
+  SBP_K_SMOOTH_PASS,
+  SBP_K_PROLONG,
+  SBP_K_PROLONG_PATCH,
+  SBP_K_RESTRICT,
+  SBP_K_RESTRICT_PATCH,
+  SBP_K_COUNT
+} SbpKernel;
+
+struct _p_SbpProblem {
+  PETSCHEADER(struct _SbpProblemOps);
+  PetscInt           Nr, Ns;      /* intervals; (Nr+1) x (Ns+1) nodes */
+  PetscReal          hr, hs, rho; /* spacings and rho = hs/hr */
+  SbpMappingType     mapping;
+  SbpMappingFunction mapfn;
+  void              *mapctx;
+  SbpMuType          mu;
+  SbpMuFunction      mufn;
+  void              *muctx;
+  PetscReal          mu_value; /* SBP_MU_CONSTANT */
+  SbpMetricFunction  metricfn; /* optional: coefficients given directly */
+  void              *metricctx;
+  SbpBCType          bc[4];      /* faces 1..4 at index 0..3 */
+  SbpBackend         backend;    /* as requested; resolved at set-up */
+  size_t             wg[2];      /* work-group shape of the 2D kernels (-sbp_wg) */
+  PetscBool          use_device; /* resolved backend */
+  PetscBool          setupcalled;
+  DM                 da;
+  PetscInt           xs, ys, xm, ym;      /* owned nodes */
+  PetscInt           gxs, gys, gxm, gym;  /* ghosted patch (stencil width 2) */
+  PetscReal         *crr, *css, *crs, *J; /* coefficients on the ghosted patch, r fastest */
+  PetscReal         *geom;                /* x, y, xr, xs, yr, ys per ghosted node (6 per node) */
+  SbpmgCL            cl;                  /* device path: the context and the coefficients on the device (ghosted patch) */
+  cl_mem             d_crr, d_css, d_crs, d_J;
+  SbpHalo            halo;           /* device path on several ranks: the ghost exchange (NULL on one rank) */
+  PetscInt           in[4];          /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
+                                        stays in the owned block (empty: ilo > ihi or jlo > jhi) */
+  PetscInt  overlap_min;             /* split the kernels around the exchange when the interior box has this many nodes */
+  PetscBool overlap;                 /* resolved at set-up: the interior runs while the ghosts are exchanged */
+  PetscBool split;                   /* device: the interior box in the lean *_inner kernels, the rim apart (-sbp_split) */
+  PetscInt  split_min;               /* ... when the interior box has at least this many nodes (-sbp_split_min) */
+  PetscBool split_on;                /* resolved at set-up from split and split_min */
+  PetscInt  inner_rows;              /* rows of a column per work-item of the lean kernels (-sbp_inner_rows) */
+  PetscInt  pass_wg[2];              /* the work-group of the smoother kernel of several sweeps per pass mg_smooth_pass (-sbp_pass_wg) */
+  PetscInt  max_regs;                /* NVIDIA: register cap of the SBP-SAT and multigrid kernels, -cl-nv-maxrregcount (-1: 64, 0: none; -sbp_max_registers) */
+  char      kopts[2][160];           /* build options of the "sbp" and "sbp+smooth" programs: fp64 and fp32 coefficients */
+  cl_kernel kernels[2][SBP_K_COUNT]; /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
+  cl_mem    d_crr32, d_css32, d_crs32; /* the coefficients in fp32 (SbpProblemGetCoefficientBuffers), made on first use */
+};
+
+/* Index of global node (i,j) in the ghosted patch arrays. */
+#define SbpPatchIndex(p, i, j) (((i) - (p)->gxs) + (p)->gxm * ((j) - (p)->gys))
+
+PETSC_INTERN PetscErrorCode SbpMappingCurved(void *, PetscReal, PetscReal, PetscReal[6]);
+PETSC_INTERN PetscErrorCode SbpMappingSquare(void *, PetscReal, PetscReal, PetscReal[6]);
+PETSC_INTERN PetscErrorCode SbpMuBasin(void *, PetscReal, PetscReal, PetscReal[3]);
+PETSC_INTERN PetscErrorCode SbpMuConstant(void *, PetscReal, PetscReal, PetscReal[3]);
+PETSC_INTERN void           SbpExactSolution(PetscReal, PetscReal, PetscReal *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscReal      SbpNeumannFlux(PetscInt, const PetscReal[6], PetscReal, PetscReal, PetscReal);
+PETSC_INTERN PetscReal      SbpForcing(PetscReal, PetscReal, const PetscReal[3]);
+PETSC_INTERN PetscErrorCode SbpProblemEvaluateNode(SbpProblem, PetscInt, PetscInt, PetscReal[6], PetscReal[3]);
+PETSC_INTERN PetscErrorCode SbpProblemBCFlags(SbpProblem, int *);
+
+/* 1D SBP blocks as small CSR matrices (spec section 2), and products of Kronecker factors (sections 3.2-3.4). */
+typedef struct {
+  PetscInt   m, n; /* rows, columns */
+  PetscInt  *ia, *ja;
+  PetscReal *a;
+} SbpSparse1D;
+
+PETSC_INTERN PetscErrorCode SbpSparse1DDestroy(SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DIdentity(PetscInt, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DNorm(PetscInt, PetscReal, PetscBool, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DDerivative(PetscInt, PetscReal, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DQ(PetscInt, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DSecondDerivative(PetscInt, PetscReal, const PetscReal[], PetscInt, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DBoundaryDerivative(PetscInt, PetscReal, PetscBool, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DSelector(PetscInt, PetscBool, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSecondDerivativeRow(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscInt, PetscInt[3], PetscReal[3], PetscInt *);
+PETSC_INTERN PetscErrorCode SbpSparse1DTranspose(const SbpSparse1D *, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DToDense(const SbpSparse1D *, PetscReal *);
+
+PETSC_INTERN PetscErrorCode SbpAssembleOperatorRows(SbpProblem, Mat, PetscInt[], PetscInt[]);
+PETSC_INTERN PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem, Vec);
+PETSC_INTERN PetscErrorCode SbpProblemApplyHost(SbpProblem, Vec, Vec, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode SbpProblemCountLevels(SbpProblem, PetscInt *, PetscInt *, char[], size_t);
+PETSC_INTERN PetscErrorCode SbpProblemGetProcessGrid(SbpProblem, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SbpProblemLaunchExchanged(SbpProblem, Vec, cl_kernel, cl_kernel, cl_uint, cl_uint);
+PETSC_INTERN PetscErrorCode SbpProblemLaunchOwned(SbpProblem, cl_kernel, cl_kernel, cl_uint);
+PETSC_INTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, cl_kernel *);
+PETSC_INTERN PetscErrorCode SbpProblemResolveKernels(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemGetKernelPrecision(SbpProblem, SbpKernel, PetscBool, cl_kernel *);
+PETSC_INTERN PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem, PetscBool, cl_mem *, cl_mem *, cl_mem *);
+PETSC_INTERN PetscErrorCode SbpProblemApplyDevice(SbpProblem, Vec, Vec, PetscReal, Vec, PetscBool);
+/* The multi-rank launch regions of the owned block (kernels/sbp.cl sbp_region_node): all of it, the interior box, the rim around it. */
+typedef enum { SBP_REGION_ALL, SBP_REGION_INTERIOR, SBP_REGION_RIM } SbpRegion;
+PETSC_INTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uint, SbpRegion);
+PETSC_INTERN PetscErrorCode SbpProblemLaunchBox(SbpProblem, cl_kernel, cl_uint, SbpRegion, const PetscInt[4]);
+PETSC_INTERN void           SbpProblemPatchBoxes(SbpProblem, cl_int4 *, cl_int4 *);
+
+#endif
