@@ -8,7 +8,11 @@ sbpmg_add_test(plugin EXE plugin_demo ARGS -dll_append $<TARGET_LINKER_FILE:sbpm
 # docs/options.md is generated from -help; this fails when the code's options and the document disagree
 add_test(NAME options_doc COMMAND bash -c "${PROJECT_SOURCE_DIR}/scripts/gen-options-doc ${PROJECT_BINARY_DIR} | diff -u ${PROJECT_SOURCE_DIR}/docs/options.md - && echo 'docs/options.md matches -help'")
 set_tests_properties(options_doc PROPERTIES ENVIRONMENT "${SBPMG_TEST_ENV}" LABELS ecosystem TIMEOUT 300)
-# make install into a temporary prefix; an external program built with pkg-config and with find_package(sbpmg)
+# make install into a temporary prefix; an external program and every installed example built with pkg-config and with
+# find_package(sbpmg), the examples run on small sizes; then the prefix moved and the external program built again
 add_test(NAME install COMMAND ${PROJECT_SOURCE_DIR}/tests/install-test.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
-set_tests_properties(install PROPERTIES ENVIRONMENT "${SBPMG_TEST_ENV}" LABELS ecosystem TIMEOUT 300 PASS_REGULAR_EXPRESSION "install test: pkg-config and CMake builds ran"
+set_tests_properties(install PROPERTIES ENVIRONMENT "${SBPMG_TEST_ENV}" LABELS ecosystem TIMEOUT 300 PASS_REGULAR_EXPRESSION "install test: pkg-config and CMake builds ran \\(also from a moved prefix\\)"
   FAIL_REGULAR_EXPRESSION "${SBPMG_LEAK_REGEX}")
+# the layering of docs/design.md "Layout": includes, calls between layers and circles of calls, from the built objects
+add_test(NAME layers COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-layers ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+set_tests_properties(layers PROPERTIES LABELS ecosystem PASS_REGULAR_EXPRESSION " 0 violation\\(s\\)")

@@ -1,22 +1,62 @@
 #!/usr/bin/env bash
-# Install sbpmg into a temporary prefix, then build and run a small external program against it twice: with pkg-config
-# (sbpmg.pc) and with CMake (find_package(sbpmg), target sbpmg::sbpmg).
+# Install sbpmg into a temporary prefix, then build and run against it alone: a small external program with pkg-config
+# (sbpmg.pc) and with CMake (find_package(sbpmg), target sbpmg::sbpmg), and every installed example
+# (share/sbpmg/examples) with its Makefile and with its CMakeLists.txt, each run on a small size. Then the prefix is moved
+# and the external program is built again both ways (the installed files carry no absolute paths).
 set -euo pipefail
 build=$1
 src=$2
-prefix=$(mktemp -d)
-trap 'rm -rf "$prefix"' EXIT
+top=$(mktemp -d)
+trap 'rm -rf "$top"' EXIT
+prefix=$top/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
 test -f "$prefix/include/sbpmg.h" && test -f "$prefix/lib/pkgconfig/sbpmg.pc" && test -f "$prefix/lib/cmake/sbpmg/sbpmgConfig.cmake"
 test -f "$prefix/share/sbpmg/kernels/sbp.cl"
-export LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-# 1. pkg-config
-PKG_CONFIG_PATH=$prefix/lib/pkgconfig cc "$src/tests/external/main.c" $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs sbpmg) -o "$prefix/external_pkgconfig"
-"$prefix/external_pkgconfig"
-# 2. CMake package
-cmake -S "$src/tests/external" -B "$prefix/ext-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$prefix/ext-build" >/dev/null
-"$prefix/ext-build/external_cmake"
-# the installed kernels directory works as -cl_kernel_dir
-"$prefix/external_pkgconfig" -cl_kernel_dir "$prefix/share/sbpmg/kernels"
-echo "install test: pkg-config and CMake builds ran"
+test ! -e "$prefix/include/sbpmg/private" # the private headers are not installed
+
+# small-size arguments of each example (an example without an entry here fails the test)
+example_args() {
+  case "$1" in
+  device_check) echo "-n 4096" ;;
+  sbp_solve) echo "-sbp_n 16 -ksp_rtol 1e-8" ;;
+  acoustic3d) echo "-ac_n 24 -ac_ndamp 4 -ac_steps 4 -ac_progress_every 2" ;;
+  *) return 1 ;;
+  esac
+}
+
+external() { # $1: the prefix; builds and runs tests/external both ways
+  local p=$1 pc=$1/lib/pkgconfig
+  PKG_CONFIG_PATH=$pc cc "$src/tests/external/main.c" $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs sbpmg) -o "$top/external_pkgconfig"
+  LD_LIBRARY_PATH=$p/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$top/external_pkgconfig"
+  rm -rf "$top/ext-build"
+  cmake -S "$src/tests/external" -B "$top/ext-build" -DCMAKE_PREFIX_PATH="$p" >/dev/null
+  cmake --build "$top/ext-build" >/dev/null
+  LD_LIBRARY_PATH=$p/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$top/ext-build/external_cmake"
+}
+
+# 1. the external program, both ways; the installed kernels directory works as -cl_kernel_dir
+external "$prefix"
+LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$top/external_pkgconfig" -cl_kernel_dir "$prefix/share/sbpmg/kernels"
+
+# 2. the installed examples: a copy of share/sbpmg/examples built with its Makefile (pkg-config) and its CMakeLists.txt
+cp -r "$prefix/share/sbpmg/examples" "$top/examples"
+make -s -C "$top/examples" PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+cmake -S "$prefix/share/sbpmg/examples" -B "$top/examples-cmake" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$top/examples-cmake" >/dev/null
+n=0
+for c in "$prefix"/share/sbpmg/examples/*.c; do
+  name=$(basename "$c" .c)
+  args=$(example_args "$name") || { echo "install test: no small-size arguments for example $name in tests/install-test.sh"; exit 1; }
+  for exe in "$top/examples/$name" "$top/examples-cmake/$name"; do
+    # shellcheck disable=SC2086
+    (cd "$top" && LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$exe" $args >"$top/$name.log" 2>&1) ||
+      { cat "$top/$name.log"; echo "install test: installed example $exe failed"; exit 1; }
+  done
+  n=$((n + 1))
+done
+echo "install test: $n installed examples built with make (pkg-config) and with CMake, and ran"
+
+# 3. the prefix moved: pkg-config and the CMake package still find everything
+mv "$prefix" "$top/moved"
+external "$top/moved"
+echo "install test: pkg-config and CMake builds ran (also from a moved prefix)"
