@@ -186,6 +186,25 @@ void ac_store4(__global float *p, const int o, const float4 x, const int i, cons
     a7 = a8; \
   } while (0)
 
+/* The first eight planes of the z column of u at idx: a0..a7 = u at planes -4..+3 (the sweep loads a8, plane +4). */
+#define AC_LOAD_COLUMN(LD, u, idx, pxy, a0, a1, a2, a3, a4, a5, a6, a7) \
+  do { \
+    a0 = LD(u, idx - 4 * pxy); \
+    a1 = LD(u, idx - 3 * pxy); \
+    a2 = LD(u, idx - 2 * pxy); \
+    a3 = LD(u, idx - pxy); \
+    a4 = LD(u, idx); \
+    a5 = LD(u, idx + pxy); \
+    a6 = LD(u, idx + 2 * pxy); \
+    a7 = LD(u, idx + 3 * pxy); \
+  } while (0)
+
+/* The damping of the x-y position (i, j) of a vector (VLOADU: the unaligned load of its width): eta_x + eta_y, and the x and
+   y terms of grad eta / (4 h^2). */
+#define AC_ETA_XY(VLOADU, eta, ex, ey, i, j) (VLOADU(eta + ex + i) + eta[ey + j])
+#define AC_GRAD_X(VLOADU, eta, ex, i, hd)    ((VLOADU(eta + ex + i + 1) - VLOADU(eta + ex + i - 1)) * hd.x)
+#define AC_GRAD_Y(eta, ey, j, hd)            ((eta[ey + j + 1] - eta[ey + j - 1]) * hd.y)
+
 /* ---------------------------------------------------------------- inner region body
    Tile (ti, tj, tk) of the region [lo, hi); (lx, ly) the work-item in the tile. lim.x / lim.y: the largest x vector
    start / y row a load may touch (overhanging work-items of the local variant load clamped data no active point needs). */
@@ -216,14 +235,7 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
   int idx = origin + i + j * px + kb * pxy;
   if (!active) return;
 #endif
-  q0 = ILD(u, idx - 4 * pxy);
-  q1 = ILD(u, idx - 3 * pxy);
-  q2 = ILD(u, idx - 2 * pxy);
-  q3 = ILD(u, idx - pxy);
-  q4 = ILD(u, idx);
-  q5 = ILD(u, idx + pxy);
-  q6 = ILD(u, idx + 2 * pxy);
-  q7 = ILD(u, idx + 3 * pxy);
+  AC_LOAD_COLUMN(ILD, u, idx, pxy, q0, q1, q2, q3, q4, q5, q6, q7);
 #if AC_UNROLL > 1
   AC_UNROLL_PRAGMA(AC_UNROLL)
 #endif
@@ -296,18 +308,11 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
   const int ke = PML_TZ > 0 ? min(kb + PML_TZ, hi.z) : hi.z;
   if (i >= hi.x || j >= hi.y) return;
   int       idx = origin + i + j * px + kb * pxy;
-  const PT  exy = PVLOADU(eta + ex + i) + eta[ey + j];
-  const PT  gx  = (PVLOADU(eta + ex + i + 1) - PVLOADU(eta + ex + i - 1)) * hd.x;
-  const float gy = (eta[ey + j + 1] - eta[ey + j - 1]) * hd.y;
+  const PT    exy = AC_ETA_XY(PVLOADU, eta, ex, ey, i, j);
+  const PT    gx  = AC_GRAD_X(PVLOADU, eta, ex, i, hd);
+  const float gy  = AC_GRAD_Y(eta, ey, j, hd);
   PT        q0, q1, q2, q3, q4, q5, q6, q7, q8;
-  q0 = PLD(u, idx - 4 * pxy);
-  q1 = PLD(u, idx - 3 * pxy);
-  q2 = PLD(u, idx - 2 * pxy);
-  q3 = PLD(u, idx - pxy);
-  q4 = PLD(u, idx);
-  q5 = PLD(u, idx + pxy);
-  q6 = PLD(u, idx + 2 * pxy);
-  q7 = PLD(u, idx + 3 * pxy);
+  AC_LOAD_COLUMN(PLD, u, idx, pxy, q0, q1, q2, q3, q4, q5, q6, q7);
 #if PML_UNROLL > 1
   AC_UNROLL_PRAGMA(PML_UNROLL)
 #endif
@@ -418,18 +423,11 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(
   const int yin = j >= ilo.y && j < ihi.y, xin = i >= ilo.x && i + IV <= ihi.x;
   if (i >= n.x || j >= n.y) return;
   int         idx = origin + i + j * px + kb * pxy;
-  const IT    exy = IVLOADU(eta + ex + i) + eta[ey + j];
-  const IT    gx  = (IVLOADU(eta + ex + i + 1) - IVLOADU(eta + ex + i - 1)) * hd.x;
-  const float gy  = (eta[ey + j + 1] - eta[ey + j - 1]) * hd.y;
+  const IT    exy = AC_ETA_XY(IVLOADU, eta, ex, ey, i, j);
+  const IT    gx  = AC_GRAD_X(IVLOADU, eta, ex, i, hd);
+  const float gy  = AC_GRAD_Y(eta, ey, j, hd);
   IT          q0, q1, q2, q3, q4, q5, q6, q7, q8;
-  q0 = ILD(u, idx - 4 * pxy);
-  q1 = ILD(u, idx - 3 * pxy);
-  q2 = ILD(u, idx - 2 * pxy);
-  q3 = ILD(u, idx - pxy);
-  q4 = ILD(u, idx);
-  q5 = ILD(u, idx + pxy);
-  q6 = ILD(u, idx + 2 * pxy);
-  q7 = ILD(u, idx + 3 * pxy);
+  AC_LOAD_COLUMN(ILD, u, idx, pxy, q0, q1, q2, q3, q4, q5, q6, q7);
   for (int k = kb; k < ke; k++) {
     IT        xm[4], xp[4], ym[4], yp[4], lap;
     const int zin = k >= ilo.z && k < ihi.z;
