@@ -307,11 +307,11 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
   const int kb = lo.z + (PML_TZ > 0 ? tk * PML_TZ : 0);
   const int ke = PML_TZ > 0 ? min(kb + PML_TZ, hi.z) : hi.z;
   if (i >= hi.x || j >= hi.y) return;
-  int       idx = origin + i + j * px + kb * pxy;
+  int         idx = origin + i + j * px + kb * pxy;
   const PT    exy = AC_ETA_XY(PVLOADU, eta, ex, ey, i, j);
   const PT    gx  = AC_GRAD_X(PVLOADU, eta, ex, i, hd);
   const float gy  = AC_GRAD_Y(eta, ey, j, hd);
-  PT        q0, q1, q2, q3, q4, q5, q6, q7, q8;
+  PT          q0, q1, q2, q3, q4, q5, q6, q7, q8;
   AC_LOAD_COLUMN(PLD, u, idx, pxy, q0, q1, q2, q3, q4, q5, q6, q7);
 #if PML_UNROLL > 1
   AC_UNROLL_PRAGMA(PML_UNROLL)

@@ -295,8 +295,8 @@ PetscErrorCode AcousticGetTime(Acoustic ac, PetscReal *t)
 }
 
 /*@C
-   AcousticGetBytesPerStep - Device memory traffic of one step: this implementation's model (inner 16 B, PML 24 B per point) and the spec's (inner 16 B, PML 28
-B with a stored 3D eta).
+   AcousticGetBytesPerStep - Device memory traffic of one step: this implementation's model (inner 16 B, PML 24 B per
+   point) and the spec's (inner 16 B, PML 28 B with a stored 3D eta).
 
    Level: advanced
 @*/
