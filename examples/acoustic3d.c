@@ -8,33 +8,38 @@
    GB/s at the spec's bytes per point). PNG snapshots are the central x-y slice of u (blue negative, red positive), VTK
    snapshots the whole field (.vts). Every -ac_ option of AcousticSetFromOptions() applies. Runs on any number of MPI
    ranks (mpiexec -n P acoustic3d ...): the grid is split into slabs along z, one device per rank (docs/acoustic.md). */
-#include <sbpmg/private/acousticimpl.h> /* SbpmgParseChoice for -ac_snapshot_format */
+#include <sbpmg.h>
 
 static const char help[] = "The 8th-order 25-point acoustic wave equation with PML on an OpenCL device.\n";
 
-static const char *const SnapshotFormats[] = {"png", "vtk", NULL};
+typedef enum {
+  SNAPSHOT_PNG, /* the central x-y slice of u */
+  SNAPSHOT_VTK  /* the whole field, a .vts file */
+} SnapshotFormat;
+static const char *const SnapshotFormats[] = {"png", "vtk", "SnapshotFormat", "SNAPSHOT_", NULL};
 
 int main(int argc, char **argv)
 {
   Acoustic       ac;
-  PetscInt       steps = 500, every = 0, progress = -1, fmt = 0, n[3], done = 0;
-  char           format[16] = "png", prefix[PETSC_MAX_PATH_LEN] = "acoustic";
+  PetscInt       steps = 500, every = 0, progress = -1, n[3], done = 0;
+  SnapshotFormat fmt                        = SNAPSHOT_PNG;
+  char           prefix[PETSC_MAX_PATH_LEN] = "acoustic";
   PetscReal      npts, bytes, spec, dt, secs = 0;
   PetscBool      set;
   PetscLogDouble t0, t1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SbpmgInitializePackage());
   /* the example's smaller default grid (the library's default is the 800^3 benchmark) */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-ac_n", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-ac_n", "200"));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "acoustic3d options", NULL);
   PetscCall(PetscOptionsInt("-ac_steps", "Number of time steps", NULL, steps, &steps, NULL));
   PetscCall(PetscOptionsInt("-ac_snapshot_every", "Write a snapshot every K steps (0: none)", NULL, every, &every, NULL));
-  PetscCall(PetscOptionsString("-ac_snapshot_format", "Snapshot format: png|vtk", NULL, format, format, sizeof(format), NULL));
+  PetscCall(PetscOptionsEnum("-ac_snapshot_format", "Snapshot format", NULL, SnapshotFormats, (PetscEnum)fmt, (PetscEnum *)&fmt, NULL));
   PetscCall(PetscOptionsString("-ac_snapshot_prefix", "Snapshot file name prefix", NULL, prefix, prefix, sizeof(prefix), NULL));
   PetscCall(PetscOptionsInt("-ac_progress_every", "Print a progress line every K steps (0: none; default steps/10)", NULL, progress, &progress, NULL));
   PetscOptionsEnd();
-  PetscCall(SbpmgParseChoice("-ac_snapshot_format", format, SnapshotFormats, &fmt));
   PetscCheck(steps >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_steps %" PetscInt_FMT " must be >= 0", steps);
   PetscCheck(every >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_snapshot_every %" PetscInt_FMT " must be >= 0", every);
   if (progress < 0) progress = PetscMax(steps / 10, 1);
@@ -67,8 +72,8 @@ int main(int argc, char **argv)
     }
     if (every && done % every == 0) {
       char name[PETSC_MAX_PATH_LEN];
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%06" PetscInt_FMT ".%s", prefix, done, fmt ? "vts" : "png"));
-      if (fmt)
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%06" PetscInt_FMT ".%s", prefix, done, fmt == SNAPSHOT_VTK ? "vts" : "png"));
+      if (fmt == SNAPSHOT_VTK)
         PetscCall(AcousticWriteVTK(ac, name));
       else
         PetscCall(AcousticWriteSlicePNG(ac, name));

@@ -242,7 +242,6 @@ PETSC_EXTERN PetscErrorCode AcousticSetSource(Acoustic, PetscInt, PetscInt, Pets
 PETSC_EXTERN PetscErrorCode AcousticSetSourceWavelet(Acoustic, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode AcousticSetInitialType(Acoustic, AcousticInitType);
 PETSC_EXTERN PetscErrorCode AcousticSetBackend(Acoustic, AcousticBackend);
-PETSC_EXTERN PetscErrorCode AcousticSetTile(Acoustic, PetscInt, PetscInt, PetscInt, PetscBool, PetscInt);
 PETSC_EXTERN PetscErrorCode AcousticSetFromOptions(Acoustic);
 PETSC_EXTERN PetscErrorCode AcousticSetUp(Acoustic);
 PETSC_EXTERN PetscErrorCode AcousticSetFields(Acoustic, const PetscReal[], const PetscReal[]);

@@ -10,103 +10,33 @@
    The kernels are 2.5D: a work-group owns a tile of the two fast axes (x, y) and sweeps the slow axis z, keeping the
    9-point z column of u in registers; the x and y neighbours come from global memory (the cache) or, for the inner
    region with AC_LOCAL, from a local-memory copy of the plane. A work-item covers AC_VEC (inner) or PML_VEC (PML)
-   consecutive x points with aligned vector loads. Five ways to launch them:
+   consecutive x points with aligned vector loads. Three ways to launch them:
      ac_inner, ac_pml            one launch per region (the box is an argument)
      ac_inner, ac_pml_all        the inner region, then the six PML regions in one launch (a table maps each
                                  work-group to a region and a tile)
      ac_whole                    the whole grid in one launch of the inner kernel's tiles, the PML update where needed
-     ac_inner_rows, ac_pml_rows  one work-item per x row with a plain x loop (for CPU devices)
-     ac_pair (+ PML launches)    two steps of the inner region in one pass (-ac_two_steps; the PML kernels are then built
-                                 with AC_PML_OUT 1 to write the new field apart from the old one)
-   Build options: TILE_X, TILE_Y (inner work-group), TILE_Z (planes per inner work-group, 0: all), AC_LOCAL, AC_VEC,
-   PML_TX, PML_TY, PML_TZ, PML_VEC (the same for the PML), PR_TX, PR_TY, PR_TZ (ac_pair), AC_PML_OUT, AC_FTZ (store
-   |x| < 1e-30 as 0, for CPU devices), AC_FASTDIV (reciprocals instead of IEEE divisions in the PML update), AC_PF, PML_PF, AC_PF_PTX
-   (cache prefetch ahead of the sweeps), AC_UNROLL, PML_UNROLL (planes per loop iteration). */
 
-#ifndef TILE_X
-  #define TILE_X 32
+   Build options, all set by the host from the tuning table (include/sbpmg/private/tuning.h, keys ac_*): TILE_X, TILE_Y
+   (inner work-group), TILE_Z (planes per inner work-group, 0: all), AC_LOCAL, AC_VEC, PML_TX, PML_TY, PML_TZ, PML_VEC (the
+   same for the PML), AC_FTZ (store |x| < 1e-30 as 0), AC_PF, PML_PF (planes of cache prefetch ahead of the sweeps), AC_PF_PTX
+   (the prefetch as PTX), AC_UNROLL, PML_UNROLL (planes per loop iteration). */
+
+#if !defined(TILE_X) || !defined(TILE_Y) || !defined(TILE_Z) || !defined(AC_LOCAL) || !defined(AC_VEC) || !defined(PML_TX) || !defined(PML_TY) || \
+  !defined(PML_TZ) || !defined(PML_VEC) || !defined(AC_FTZ) || !defined(AC_PF) || !defined(PML_PF) || !defined(AC_PF_PTX) || !defined(AC_UNROLL) ||   \
+  !defined(PML_UNROLL)
+  #error "TILE_X, TILE_Y, TILE_Z, AC_LOCAL, AC_VEC, PML_TX, PML_TY, PML_TZ, PML_VEC, AC_FTZ, AC_PF, PML_PF, AC_PF_PTX, AC_UNROLL and PML_UNROLL must be defined (tuning table)"
 #endif
-#ifndef TILE_Y
-  #define TILE_Y 8
+#if (AC_VEC != 1 && AC_VEC != 2 && AC_VEC != 4) || (PML_VEC != 1 && PML_VEC != 2 && PML_VEC != 4)
+  #error "AC_VEC and PML_VEC must be 1, 2 or 4"
 #endif
-#ifndef TILE_Z
-  #define TILE_Z 0
-#endif
-#ifndef AC_LOCAL
-  #define AC_LOCAL 0
-#endif
-#ifndef AC_VEC
-  #define AC_VEC 1
-#endif
-#ifndef PML_TX
-  #define PML_TX 32
-#endif
-#ifndef PML_TY
-  #define PML_TY 4
-#endif
-#ifndef PML_TZ
-  #define PML_TZ 0
-#endif
-#ifndef PML_VEC
-  #define PML_VEC 1
-#endif
+
 /* AC_FTZ 1: store |x| < 1e-30 as 0. For CPU devices, where -cl-denorms-are-zero is not honoured (PoCL) and denormal
    arithmetic is two orders of magnitude slower; 1e-30 leaves eight decades above the denormal range for products. */
-#ifndef AC_FTZ
-  #define AC_FTZ 0
-#endif
-/* AC_FASTDIV 1: the PML divisions as a native reciprocal refined by one Newton step (about 1 ulp) instead of IEEE
-   divisions. */
-#ifndef AC_FASTDIV
-  #define AC_FASTDIV 0
-#endif
-#if AC_FASTDIV
-  #define AC_DIV(T, a, d) ((a) * ac_rcp_refine((T)native_recip(d), (d)))
-  #define ac_rcp_refine(r, d) ((r) * (2.0f - (d) * (r)))
-#else
-  #define AC_DIV(T, a, d) ((a) / (d))
-#endif
 
-/* AC_PML_OUT 0: the PML kernels update v in place (vout is not used); 1: they read the old field v and write the new one to
-   vout (the passes of ac_pair, where the two differ). Both variants keep every field pointer restrict. */
-#ifndef AC_PML_OUT
-  #define AC_PML_OUT 0
-#endif
-#if AC_PML_OUT
-  #define AC_PML_FIELDS __global const float *restrict v, __global float *restrict vout
-  #define AC_PML_NEW    vout
-#else
-  #define AC_PML_FIELDS __global float *restrict v, __global float *vout
-  #define AC_PML_NEW    v
-#endif
-
-/* AC_WG_HINT 1 (default): the 2.5D kernels declare their work-group size (reqd_work_group_size); 0: they do not, which lets
-   NVIDIA's compiler apply a register cap (-cl-nv-maxrregcount is ignored for kernels that declare one). */
-#ifndef AC_WG_HINT
-  #define AC_WG_HINT 1
-#endif
-#if AC_WG_HINT
-  #define AC_WG(x, y, z) __attribute__((reqd_work_group_size(x, y, z)))
-#else
-  #define AC_WG(x, y, z)
-#endif
-
-/* AC_PF d > 0 (inner), PML_PF d > 0 (PML): the 2.5D sweeps ask for the streamed data of the plane d planes ahead (u at k + 4 + d; v, vp,
-   phi at k + d) to be brought into the cache before they load it: more bytes in flight per work-item without holding them in
-   registers (the kernels are latency-bound at the occupancy their registers allow; docs/acoustic.md). AC_PF_PTX 1 (set on
-   NVIDIA's platform): PTX prefetch.global.L2; 0: OpenCL's prefetch(). Hints only: the fields do not change. */
-#ifndef AC_PF
-  #define AC_PF 0
-#endif
-#ifndef PML_PF
-  #define PML_PF 0
-#endif
-#ifndef AC_PF_PTX
-  #define AC_PF_PTX 0
-#endif
-#ifndef AC_PF_MASK /* which streams: 1 u, 2 v, 4 vp, 8 phi */
-  #define AC_PF_MASK 15
-#endif
+/* AC_PF d > 0 (inner), PML_PF d > 0 (PML): the 2.5D sweeps ask for the streamed data of the plane d planes ahead (u at k + 4 + d;
+   v, vp, phi at k + d) to be brought into the cache before they load it: more bytes in flight per work-item without holding
+   them in registers. AC_PF_PTX 1 (NVIDIA's platform): PTX prefetch.global.L2; 0: OpenCL's prefetch(). Hints only: the fields
+   do not change. */
 #if AC_PF_PTX
   #define AC_PREFETCH(p) __asm__ volatile("prefetch.global.L2 [%0];" ::"l"((ulong)(p)))
 #else
@@ -114,23 +44,10 @@
 #endif
 
 /* AC_UNROLL, PML_UNROLL u > 1: unroll the plane loop of the inner / PML sweep u times (more loads in flight per work-item). */
-#ifndef AC_UNROLL
-  #define AC_UNROLL 1
-#endif
-#ifndef PML_UNROLL
-  #define PML_UNROLL 1
-#endif
-#define AC_PRAGMA_(x) _Pragma(#x)
+#define AC_PRAGMA_(x)       _Pragma(#x)
 #define AC_UNROLL_PRAGMA(u) AC_PRAGMA_(unroll u)
 #if defined(__clang__) && (AC_UNROLL > 1 || PML_UNROLL > 1)
   #pragma clang diagnostic ignored "-Wpass-failed" /* PoCL's clang may leave the loop as it is: a hint, not a requirement */
-#endif
-
-#if AC_VEC != 1 && AC_VEC != 2 && AC_VEC != 4
-  #error "AC_VEC must be 1, 2 or 4"
-#endif
-#if PML_VEC != 1 && PML_VEC != 2 && PML_VEC != 4
-  #error "PML_VEC must be 1, 2 or 4"
 #endif
 
 /* ---------------------------------------------------------------- vector helpers, one set per width */
@@ -147,6 +64,14 @@
   #define FTZ2(x) (x)
   #define FTZ4(x) (x)
 #endif
+
+/* the vector of W points, and unaligned loads of it */
+typedef float  ac_float1;
+typedef float2 ac_float2;
+typedef float4 ac_float4;
+#define VLOADU1(p) (*(p))
+#define VLOADU2(p) vload2(0, p)
+#define VLOADU4(p) vload4(0, p)
 
 /* aligned loads and stores of W consecutive points */
 #define LD1(p, o)    ((p)[(o)])
@@ -197,6 +122,11 @@ void ac_store4(__global float *p, const int o, const float4 x, const int i, cons
     xm[0] = (float4)(L.w, C.xyz); xm[1] = (float4)(L.zw, C.xy); xm[2] = (float4)(L.yzw, C.x); xm[3] = L; \
     xp[0] = (float4)(C.yzw, R.x); xp[1] = (float4)(C.zw, R.xy); xp[2] = (float4)(C.w, R.xyz); xp[3] = R; \
   } while (0)
+
+/* The same from row t of the local tile, the centre vector at t[lx + 4 / W]. */
+#define AC_XTILE1(t, lx, C, xm, xp) AC_XN1(t[lx], t[lx + 1], t[lx + 2], t[lx + 3], C, t[lx + 5], t[lx + 6], t[lx + 7], t[lx + 8], xm, xp)
+#define AC_XTILE2(t, lx, C, xm, xp) AC_XN2(t[lx], t[lx + 1], C, t[lx + 3], t[lx + 4], xm, xp)
+#define AC_XTILE4(t, lx, C, xm, xp) AC_XN4(t[lx], C, t[lx + 2], xm, xp)
 
 /* Load the x neighbours of the W-vector at offset o from global memory. */
 #define AC_XLOAD1(u, o, C, xm, xp) /* C unused: the same arguments as the wider loads */ \
@@ -256,18 +186,34 @@ void ac_store4(__global float *p, const int o, const float4 x, const int i, cons
     a7 = a8; \
   } while (0)
 
+/* The first eight planes of the z column of u at idx: a0..a7 = u at planes -4..+3 (the sweep loads a8, plane +4). */
+#define AC_LOAD_COLUMN(LD, u, idx, pxy, a0, a1, a2, a3, a4, a5, a6, a7) \
+  do { \
+    a0 = LD(u, idx - 4 * pxy); \
+    a1 = LD(u, idx - 3 * pxy); \
+    a2 = LD(u, idx - 2 * pxy); \
+    a3 = LD(u, idx - pxy); \
+    a4 = LD(u, idx); \
+    a5 = LD(u, idx + pxy); \
+    a6 = LD(u, idx + 2 * pxy); \
+    a7 = LD(u, idx + 3 * pxy); \
+  } while (0)
+
+/* The damping of the x-y position (i, j) of a vector (VLOADU: the unaligned load of its width): eta_x + eta_y, and the x and
+   y terms of grad eta / (4 h^2). */
+#define AC_ETA_XY(VLOADU, eta, ex, ey, i, j) (VLOADU(eta + ex + i) + eta[ey + j])
+#define AC_GRAD_X(VLOADU, eta, ex, i, hd)    ((VLOADU(eta + ex + i + 1) - VLOADU(eta + ex + i - 1)) * hd.x)
+#define AC_GRAD_Y(eta, ey, j, hd)            ((eta[ey + j + 1] - eta[ey + j - 1]) * hd.y)
+
 /* ---------------------------------------------------------------- inner region body
    Tile (ti, tj, tk) of the region [lo, hi); (lx, ly) the work-item in the tile. lim.x / lim.y: the largest x vector
    start / y row a load may touch (overhanging work-items of the local variant load clamped data no active point needs). */
-#define IV   AC_VEC
-#define IT   AC_CAT(float, AC_VEC)
-#define ILD  AC_CAT(LD, AC_VEC)
-#define IFTZ AC_CAT(FTZ, AC_VEC)
-#if AC_VEC == 1
-  #undef IT
-  #define IT float
-#endif
-#define AC_HX (4 / AC_VEC) /* x halo of the local tile, in vectors */
+#define IV      AC_VEC
+#define IT      AC_CAT(ac_float, AC_VEC)
+#define ILD     AC_CAT(LD, AC_VEC)
+#define IFTZ    AC_CAT(FTZ, AC_VEC)
+#define IVLOADU AC_CAT(VLOADU, AC_VEC)
+#define AC_HX   (4 / AC_VEC) /* x halo of the local tile, in vectors */
 
 void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const int ly, const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy,
                    const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz, __global const float *restrict u, __global float *restrict v,
@@ -289,23 +235,16 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
   int idx = origin + i + j * px + kb * pxy;
   if (!active) return;
 #endif
-  q0 = ILD(u, idx - 4 * pxy);
-  q1 = ILD(u, idx - 3 * pxy);
-  q2 = ILD(u, idx - 2 * pxy);
-  q3 = ILD(u, idx - pxy);
-  q4 = ILD(u, idx);
-  q5 = ILD(u, idx + pxy);
-  q6 = ILD(u, idx + 2 * pxy);
-  q7 = ILD(u, idx + 3 * pxy);
+  AC_LOAD_COLUMN(ILD, u, idx, pxy, q0, q1, q2, q3, q4, q5, q6, q7);
 #if AC_UNROLL > 1
   AC_UNROLL_PRAGMA(AC_UNROLL)
 #endif
   for (int k = kb; k < ke; k++) {
     IT xm[4], xp[4], ym[4], yp[4], lap;
     if (AC_PF > 0 && k + AC_PF < ke) {
-      if (AC_PF_MASK & 1) AC_PREFETCH(u + idx + (4 + AC_PF) * pxy);
-      if (AC_PF_MASK & 2) AC_PREFETCH(v + idx + AC_PF * pxy);
-      if (AC_PF_MASK & 4) AC_PREFETCH(vp + idx + AC_PF * pxy);
+      AC_PREFETCH(u + idx + (4 + AC_PF) * pxy);
+      AC_PREFETCH(v + idx + AC_PF * pxy);
+      AC_PREFETCH(vp + idx + AC_PF * pxy);
     }
     q8 = ILD(u, idx + 4 * pxy);
 #if AC_LOCAL
@@ -316,14 +255,7 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
     if (hym) tile[ly][lx + AC_HX] = ILD(u, iym);
     if (hyp) tile[ly + 8][lx + AC_HX] = ILD(u, iyp);
     barrier(CLK_LOCAL_MEM_FENCE);
-  #if AC_VEC == 1
-    AC_XN1(tile[ly + 4][lx], tile[ly + 4][lx + 1], tile[ly + 4][lx + 2], tile[ly + 4][lx + 3], q4, tile[ly + 4][lx + 5], tile[ly + 4][lx + 6], tile[ly + 4][lx + 7],
-           tile[ly + 4][lx + 8], xm, xp);
-  #elif AC_VEC == 2
-    AC_XN2(tile[ly + 4][lx], tile[ly + 4][lx + 1], q4, tile[ly + 4][lx + 3], tile[ly + 4][lx + 4], xm, xp);
-  #else
-    AC_XN4(tile[ly + 4][lx], q4, tile[ly + 4][lx + 2], xm, xp);
-  #endif
+    AC_CAT(AC_XTILE, AC_VEC)(tile[ly + 4], lx, q4, xm, xp);
     for (int m = 0; m < 4; m++) {
       ym[m] = tile[ly + 3 - m][lx + AC_HX];
       yp[m] = tile[ly + 5 + m][lx + AC_HX];
@@ -342,33 +274,31 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
   }
 }
 
+/* ---------------------------------------------------------------- the PML update
+   The new u (un) and phi (pn) of the W-vector at idx, of type T, at plane k: its Laplacian lap, its z column q3..q5 and its
+   x and y neighbours xm[0], xp[0], ym[0], yp[0] (from AC_LAP_CACHED); exy = eta_x + eta_y and gx, gy the x and y terms of
+   grad eta / (4 h^2) at the vector, hd.z = 1 / (4 hz^2), ez the z profile's offset. */
+#define AC_PML_UPDATE(W, T, un, pn, lap, q3, q4, q5, xm, xp, ym, yp, exy, gx, gy, hd, eta, ez, k, idx, v, vp, phi)                              \
+  do {                                                                                                                                        \
+    const T e_ = exy + eta[ez + k], p_ = AC_CAT(LD, W)(phi, idx);                                                                            \
+    T       g_ = gx * (xp[0] - xm[0]);                                                                                                        \
+    g_         = fma((T)gy, yp[0] - ym[0], g_);                                                                                               \
+    g_         = fma((T)((eta[ez + k + 1] - eta[ez + k - 1]) * hd.z), q5 - q3, g_);                                                           \
+    un = AC_CAT(FTZ, W)((fma(AC_CAT(LD, W)(vp, idx), lap + p_, fma(2.0f + e_ * (2.0f - e_), q4, -AC_CAT(LD, W)(v, idx)))) / (fma((T)2.0f, e_, (T)1.0f))); \
+    pn = AC_CAT(FTZ, W)((p_ - g_) / (1.0f + e_));                                                                                             \
+  } while (0)
+
 /* ---------------------------------------------------------------- PML body
    Tile (ti, tj, tk) of the region [lo, hi); the x vectors start at the aligned point xa <= lo.x (lanes outside [lo.x,
    hi.x) are computed and not stored). hd = 1 / (4 h^2) per axis; ex, ey, ez: offsets of the profiles in eta. */
-#define PV   PML_VEC
-#define PT   AC_CAT(float, PML_VEC)
-#define PLD  AC_CAT(LD, PML_VEC)
-#define PFTZ AC_CAT(FTZ, PML_VEC)
-#if AC_VEC == 1
-  #define IVLOADU(p) (*(p))
-#elif AC_VEC == 2
-  #define IVLOADU(p) vload2(0, p)
-#else
-  #define IVLOADU(p) vload4(0, p)
-#endif
-#if PML_VEC == 1
-  #undef PT
-  #define PT float
-  #define PVLOADU(p) (*(p))
-#elif PML_VEC == 2
-  #define PVLOADU(p) vload2(0, p)
-#else
-  #define PVLOADU(p) vload4(0, p)
-#endif
+#define PV      PML_VEC
+#define PT      AC_CAT(ac_float, PML_VEC)
+#define PLD     AC_CAT(LD, PML_VEC)
+#define PVLOADU AC_CAT(VLOADU, PML_VEC)
 
 void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const int ly, const int ptx, const int pty, const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
                  const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd, const int ex, const int ey, const int ez,
-                 __global const float *restrict u, AC_PML_FIELDS, __global const float *restrict vp,
+                 __global const float *restrict u, __global float *restrict v, __global const float *restrict vp,
                  __global float *restrict phi, __global const float *restrict eta)
 {
   const int xa = lo.x - (origin + lo.x) % PV;
@@ -377,49 +307,38 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
   const int kb = lo.z + (PML_TZ > 0 ? tk * PML_TZ : 0);
   const int ke = PML_TZ > 0 ? min(kb + PML_TZ, hi.z) : hi.z;
   if (i >= hi.x || j >= hi.y) return;
-  int       idx = origin + i + j * px + kb * pxy;
-  const PT  exy = PVLOADU(eta + ex + i) + eta[ey + j];
-  const PT  gx  = (PVLOADU(eta + ex + i + 1) - PVLOADU(eta + ex + i - 1)) * hd.x;
-  const float gy = (eta[ey + j + 1] - eta[ey + j - 1]) * hd.y;
-  PT        q0, q1, q2, q3, q4, q5, q6, q7, q8;
-  q0 = PLD(u, idx - 4 * pxy);
-  q1 = PLD(u, idx - 3 * pxy);
-  q2 = PLD(u, idx - 2 * pxy);
-  q3 = PLD(u, idx - pxy);
-  q4 = PLD(u, idx);
-  q5 = PLD(u, idx + pxy);
-  q6 = PLD(u, idx + 2 * pxy);
-  q7 = PLD(u, idx + 3 * pxy);
+  int         idx = origin + i + j * px + kb * pxy;
+  const PT    exy = AC_ETA_XY(PVLOADU, eta, ex, ey, i, j);
+  const PT    gx  = AC_GRAD_X(PVLOADU, eta, ex, i, hd);
+  const float gy  = AC_GRAD_Y(eta, ey, j, hd);
+  PT          q0, q1, q2, q3, q4, q5, q6, q7, q8;
+  AC_LOAD_COLUMN(PLD, u, idx, pxy, q0, q1, q2, q3, q4, q5, q6, q7);
 #if PML_UNROLL > 1
   AC_UNROLL_PRAGMA(PML_UNROLL)
 #endif
   for (int k = kb; k < ke; k++) {
-    PT xm[4], xp[4], ym[4], yp[4], lap, e, g, p;
+    PT xm[4], xp[4], ym[4], yp[4], lap, un, pn;
     if (PML_PF > 0 && k + PML_PF < ke) {
-      if (AC_PF_MASK & 1) AC_PREFETCH(u + idx + (4 + PML_PF) * pxy);
-      if (AC_PF_MASK & 2) AC_PREFETCH(v + idx + PML_PF * pxy);
-      if (AC_PF_MASK & 4) AC_PREFETCH(vp + idx + PML_PF * pxy);
-      if (AC_PF_MASK & 8) AC_PREFETCH(phi + idx + PML_PF * pxy);
+      AC_PREFETCH(u + idx + (4 + PML_PF) * pxy);
+      AC_PREFETCH(v + idx + PML_PF * pxy);
+      AC_PREFETCH(vp + idx + PML_PF * pxy);
+      AC_PREFETCH(phi + idx + PML_PF * pxy);
     }
     q8 = PLD(u, idx + 4 * pxy);
     AC_LAP_CACHED(PML_VEC, PT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
-    e = exy + eta[ez + k];
-    p = PLD(phi, idx);
-    g = gx * (xp[0] - xm[0]);
-    g = fma((PT)gy, yp[0] - ym[0], g);
-    g = fma((PT)((eta[ez + k + 1] - eta[ez + k - 1]) * hd.z), q5 - q3, g);
-    AC_CAT(ac_store, PML_VEC)(AC_PML_NEW, idx, PFTZ(AC_DIV(PT, fma(PLD(vp, idx), lap + p, fma(2.0f + e * (2.0f - e), q4, -PLD(v, idx))), fma((PT)2.0f, e, (PT)1.0f))), i, lo.x, hi.x);
-    AC_CAT(ac_store, PML_VEC)(phi, idx, PFTZ(AC_DIV(PT, p - g, 1.0f + e)), i, lo.x, hi.x);
+    AC_PML_UPDATE(PML_VEC, PT, un, pn, lap, q3, q4, q5, xm, xp, ym, yp, exy, gx, gy, hd, eta, ez, k, idx, v, vp, phi);
+    AC_CAT(ac_store, PML_VEC)(v, idx, un, i, lo.x, hi.x);
+    AC_CAT(ac_store, PML_VEC)(phi, idx, pn, i, lo.x, hi.x);
     AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
     idx += pxy;
   }
 }
 
 /* ---------------------------------------------------------------- one launch per region */
-__kernel AC_WG(TILE_X, TILE_Y, 1) void ac_inner(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy, const int origin,
-                                                                                  const float c0, const float4 cx, const float4 cy, const float4 cz,
-                                                                                  __global const float *restrict u, __global float *restrict v,
-                                                                                  __global const float *restrict vp)
+__kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_inner(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy,
+                                                                              const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz,
+                                                                              __global const float *restrict u, __global float *restrict v,
+                                                                              __global const float *restrict vp)
 {
 #if AC_LOCAL
   __local IT tile[TILE_Y + 8][TILE_X + 2 * AC_HX];
@@ -430,125 +349,14 @@ __kernel AC_WG(TILE_X, TILE_Y, 1) void ac_inner(const int4 lo, const int4 hi, co
                 vp, tile);
 }
 
-__kernel AC_WG(PML_TX, PML_TY, 1) void ac_pml(const int4 lo, const int4 hi, const int px, const int pxy, const int origin, const float c0,
-                                                                                const float4 cx, const float4 cy, const float4 cz, const float4 hd, const int ex,
-                                                                                const int ey, const int ez, __global const float *restrict u,
-                                                                                AC_PML_FIELDS, __global const float *restrict vp,
-                                                                                __global float *restrict phi, __global const float *restrict eta)
+__kernel __attribute__((reqd_work_group_size(PML_TX, PML_TY, 1))) void ac_pml(const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
+                                                                            const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd,
+                                                                            const int ex, const int ey, const int ez, __global const float *restrict u,
+                                                                            __global float *restrict v, __global const float *restrict vp,
+                                                                            __global float *restrict phi, __global const float *restrict eta)
 {
   ac_pml_body((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), PML_TX, PML_TY, lo, hi, px, pxy, origin, c0, cx, cy,
-              cz, hd, ex, ey, ez, u, v, vout, vp, phi, eta);
-}
-
-/* ---------------------------------------------------------------- two steps per pass over the inner region
-   ac_pair computes u^{n+1} and u^{n+2} of the inner box [lo, hi) in one pass (temporal blocking, docs/acoustic.md): u =
-   u^n and v = u^{n-1} are only read; w receives u^{n+1} at the inner points and must already hold it at every other
-   point (the PML launch of step n wrote it there, the halo is zero); x receives u^{n+2} at the inner points. A work-group
-   of PR_TX x PR_TY work-items owns a tile of (PR_TX - 2 AC_HX) x-vectors by (PR_TY - 8) rows and sweeps PR_TZ planes
-   (0: all). Every work-item computes u^{n+1} of its vector one plane ahead after another, as ac_inner does (its z column
-   of u^n in registers, the x/y neighbours from the cache): the tile's items for the tile, the outer ones for the ring of
-   4 points around it that the second step's x/y neighbours need (the corners are idle). A vector outside the inner box
-   (or the plane outside it) takes u^{n+1} from w instead. Four planes behind, the tile's items compute u^{n+2} from the
-   u^{n+1} plane in local memory (x/y neighbours) and their own z column of u^{n+1} (registers). Both steps use the
-   arithmetic of ac_inner in the same order, and the source of step n (srcidx >= 0: an inner point) is added to u^{n+1}
-   where it is computed, so the fields are bit for bit those of two single steps. */
-#ifndef PR_TX
-  #define PR_TX (2 + 2 * AC_HX)
-#endif
-#ifndef PR_TY
-  #define PR_TY 16
-#endif
-#ifndef PR_TZ
-  #define PR_TZ 0
-#endif
-#define PR_NX (PR_TX - 2 * AC_HX) /* tile vectors along x */
-#define PR_NY (PR_TY - 8)         /* tile rows */
-
-#if AC_VEC == 1
-  #define AC_LANE(x, l) (x)
-#else
-  #define AC_LANE(x, l) (((float *)&(x))[l])
-#endif
-
-/* Lanes of x outside [lo, hi) (point i + l) replaced by w's values there. */
-#define AC_BLEND_OUTER(x, w, o, i, lo, hi) \
-  do { \
-    for (int l_ = 0; l_ < IV; l_++) \
-      if ((i) + l_ < (lo) || (i) + l_ >= (hi)) AC_LANE(x, l_) = (w)[(o) + l_]; \
-  } while (0)
-
-__kernel AC_WG(PR_TX, PR_TY, 1) void ac_pair(const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
-                                                                               const float c0, const float4 cx, const float4 cy, const float4 cz, const int srcidx,
-                                                                               const float srcval, __global const float *restrict u,
-                                                                               __global const float *restrict v, __global float *restrict w,
-                                                                               __global float *restrict x, __global const float *restrict vp)
-{
-  __local IT plane[2][PR_TY][PR_TX];
-  const int  lx = (int)get_local_id(0), ly = (int)get_local_id(1);
-  const int  i  = lo.x + IV * ((int)get_group_id(0) * PR_NX + lx - AC_HX);
-  const int  j  = lo.y + (int)get_group_id(1) * PR_NY + ly - 4;
-  const int  kb = lo.z + (PR_TZ > 0 ? (int)get_group_id(2) * PR_TZ : 0);
-  const int  ke = PR_TZ > 0 ? min(kb + PR_TZ, hi.z) : hi.z;
-  const int  rx = lx < AC_HX || lx >= PR_TX - AC_HX, ry = ly < 4 || ly >= PR_TY - 4;
-  const int  tile   = !rx && !ry;
-  const int  need   = !(rx && ry) && i + IV > lo.x - 4 && i < hi.x + 4 && j >= lo.y - 4 && j < hi.y + 4; /* a tile point's neighbour */
-  const int  xyin   = need && i + IV > lo.x && i < hi.x && j >= lo.y && j < hi.y;                      /* has inner points */
-  const int  allin  = i >= lo.x && i + IV <= hi.x;
-  int        idx    = origin + i + j * px + (kb - 4) * pxy; /* plane k1 of the first step */
-  int        buf    = 0;
-  IT         q0 = 0, q1 = 0, q2 = 0, q3 = 0, q4 = 0, q5 = 0, q6 = 0, q7 = 0, q8 = 0; /* u^n, planes k1 - 4 .. k1 + 4 */
-  IT         w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0, w8 = 0; /* u^{n+1}, planes k1 - 8 .. k1 */
-
-  if (xyin) { /* the planes a computed plane needs: [lo.z - 4, hi.z + 4) */
-    if (kb - 8 >= lo.z - 4) q1 = ILD(u, idx - 4 * pxy);
-    if (kb - 7 >= lo.z - 4) q2 = ILD(u, idx - 3 * pxy);
-    if (kb - 6 >= lo.z - 4) q3 = ILD(u, idx - 2 * pxy);
-    if (kb - 5 >= lo.z - 4) q4 = ILD(u, idx - pxy);
-    q5 = ILD(u, idx);
-    q6 = ILD(u, idx + pxy);
-    q7 = ILD(u, idx + 2 * pxy);
-    q8 = ILD(u, idx + 3 * pxy);
-  }
-  for (int k1 = kb - 4; k1 < ke + 4; k1++) {
-    IT wn = 0;
-    AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
-    AC_SHIFT9(w0, w1, w2, w3, w4, w5, w6, w7, w8);
-    if (xyin && k1 >= lo.z && k1 < hi.z) { /* first step at plane k1 */
-      IT xm[4], xp[4], ym[4], yp[4], lap;
-      q8 = ILD(u, idx + 4 * pxy);
-      AC_LAP_CACHED(AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
-      wn = IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx)));
-      if (srcidx >= idx && srcidx < idx + IV) AC_LANE(wn, srcidx - idx) += srcval;
-      if (!allin) AC_BLEND_OUTER(wn, w, idx, i, lo.x, hi.x);
-      if (tile && k1 >= kb && k1 < ke) AC_CAT(ac_store, AC_VEC)(w, idx, wn, i, lo.x, hi.x);
-    } else if (need) {
-      if (xyin && k1 < hi.z) q8 = ILD(u, idx + 4 * pxy); /* below the box: its first planes need it */
-      wn = ILD(w, idx);
-    }
-    w8                  = wn;
-    plane[buf][ly][lx] = w4; /* u^{n+1} at plane k1 - 4 */
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (tile && k1 >= kb + 4 && i < hi.x && j < hi.y) { /* second step at plane k = k1 - 4 */
-      IT        xm[4], xp[4], ym[4], yp[4], lap;
-      const int o = idx - 4 * pxy;
-  #if AC_VEC == 1
-      AC_XN1(plane[buf][ly][lx - 4], plane[buf][ly][lx - 3], plane[buf][ly][lx - 2], plane[buf][ly][lx - 1], w4, plane[buf][ly][lx + 1], plane[buf][ly][lx + 2],
-             plane[buf][ly][lx + 3], plane[buf][ly][lx + 4], xm, xp);
-  #elif AC_VEC == 2
-      AC_XN2(plane[buf][ly][lx - 2], plane[buf][ly][lx - 1], w4, plane[buf][ly][lx + 1], plane[buf][ly][lx + 2], xm, xp);
-  #else
-      AC_XN4(plane[buf][ly][lx - 1], w4, plane[buf][ly][lx + 1], xm, xp);
-  #endif
-      for (int m = 0; m < 4; m++) {
-        ym[m] = plane[buf][ly - 1 - m][lx];
-        yp[m] = plane[buf][ly + 1 + m][lx];
-      }
-      AC_LAP(IT, lap, c0, cx, cy, cz, w4, xm, xp, ym, yp, w0, w1, w2, w3, w5, w6, w7, w8);
-      AC_CAT(ac_store, AC_VEC)(x, o, IFTZ(fma(ILD(vp, o), lap, 2.0f * w4 - q0)), i, lo.x, hi.x);
-    }
-    buf ^= 1;
-    idx += pxy;
-  }
+              cz, hd, ex, ey, ez, u, v, vp, phi, eta);
 }
 
 /* ---------------------------------------------------------------- every PML region in one launch
@@ -556,12 +364,12 @@ __kernel AC_WG(PR_TX, PR_TY, 1) void ac_pair(const int4 lo, const int4 hi, const
    lo.xyz, hi.xyz, tiles along x, tiles along y, first group, end group, the region's tile width in work-items (its
    height is PML_TX * PML_TY / width: narrow slabs take narrow tall tiles). */
 #define AC_TAB 11
-__kernel AC_WG(PML_TX * PML_TY, 1, 1) void ac_pml_all(__constant int *tab, const int nreg, const int px, const int pxy, const int origin,
-                                                                                        const float c0, const float4 cx, const float4 cy, const float4 cz,
-                                                                                        const float4 hd, const int ex, const int ey, const int ez,
-                                                                                        __global const float *restrict u, AC_PML_FIELDS,
-                                                                                        __global const float *restrict vp,
-                                                                                        __global float *restrict phi, __global const float *restrict eta)
+__kernel __attribute__((reqd_work_group_size(PML_TX * PML_TY, 1, 1))) void ac_pml_all(__constant int *tab, const int nreg, const int px, const int pxy,
+                                                                                    const int origin, const float c0, const float4 cx, const float4 cy,
+                                                                                    const float4 cz, const float4 hd, const int ex, const int ey, const int ez,
+                                                                                    __global const float *restrict u, __global float *restrict v,
+                                                                                    __global const float *restrict vp, __global float *restrict phi,
+                                                                                    __global const float *restrict eta)
 {
   const int g = (int)get_group_id(0), lid = (int)get_local_id(0);
   int       r = 0;
@@ -571,7 +379,7 @@ __kernel AC_WG(PML_TX * PML_TY, 1, 1) void ac_pml_all(__constant int *tab, const
     const int4      lo = (int4)(t[0], t[1], t[2], 0), hi = (int4)(t[3], t[4], t[5], 0);
     const int       l  = g - t[8], ti = l % t[6], tj = (l / t[6]) % t[7], tk = l / (t[6] * t[7]);
     const int       w  = t[10];
-    ac_pml_body(ti, tj, tk, lid % w, lid / w, w, (PML_TX * PML_TY) / w, lo, hi, px, pxy, origin, c0, cx, cy, cz, hd, ex, ey, ez, u, v, vout, vp, phi, eta);
+    ac_pml_body(ti, tj, tk, lid % w, lid / w, w, (PML_TX * PML_TY) / w, lo, hi, px, pxy, origin, c0, cx, cy, cz, hd, ex, ey, ez, u, v, vp, phi, eta);
   }
 }
 
@@ -600,11 +408,12 @@ void ac_store_pml4(__global float *p, const int o, const float4 x, const int i, 
   }
 }
 
-__kernel AC_WG(TILE_X, TILE_Y, 1) void ac_whole(const int4 n, const int4 ilo, const int4 ihi, const int px, const int pxy, const int origin,
-                                                                                  const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd,
-                                                                                  const int ex, const int ey, const int ez, __global const float *restrict u,
-                                                                                  __global float *restrict v, __global const float *restrict vp,
-                                                                                  __global float *restrict phi, __global const float *restrict eta)
+__kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(const int4 n, const int4 ilo, const int4 ihi, const int px, const int pxy,
+                                                                              const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz,
+                                                                              const float4 hd, const int ex, const int ey, const int ez,
+                                                                              __global const float *restrict u, __global float *restrict v,
+                                                                              __global const float *restrict vp, __global float *restrict phi,
+                                                                              __global const float *restrict eta)
 {
   const int xa  = -(origin % IV);
   const int i   = xa + IV * (int)get_global_id(0);
@@ -614,18 +423,11 @@ __kernel AC_WG(TILE_X, TILE_Y, 1) void ac_whole(const int4 n, const int4 ilo, co
   const int yin = j >= ilo.y && j < ihi.y, xin = i >= ilo.x && i + IV <= ihi.x;
   if (i >= n.x || j >= n.y) return;
   int         idx = origin + i + j * px + kb * pxy;
-  const IT    exy = IVLOADU(eta + ex + i) + eta[ey + j];
-  const IT    gx  = (IVLOADU(eta + ex + i + 1) - IVLOADU(eta + ex + i - 1)) * hd.x;
-  const float gy  = (eta[ey + j + 1] - eta[ey + j - 1]) * hd.y;
+  const IT    exy = AC_ETA_XY(IVLOADU, eta, ex, ey, i, j);
+  const IT    gx  = AC_GRAD_X(IVLOADU, eta, ex, i, hd);
+  const float gy  = AC_GRAD_Y(eta, ey, j, hd);
   IT          q0, q1, q2, q3, q4, q5, q6, q7, q8;
-  q0 = ILD(u, idx - 4 * pxy);
-  q1 = ILD(u, idx - 3 * pxy);
-  q2 = ILD(u, idx - 2 * pxy);
-  q3 = ILD(u, idx - pxy);
-  q4 = ILD(u, idx);
-  q5 = ILD(u, idx + pxy);
-  q6 = ILD(u, idx + 2 * pxy);
-  q7 = ILD(u, idx + 3 * pxy);
+  AC_LOAD_COLUMN(ILD, u, idx, pxy, q0, q1, q2, q3, q4, q5, q6, q7);
   for (int k = kb; k < ke; k++) {
     IT        xm[4], xp[4], ym[4], yp[4], lap;
     const int zin = k >= ilo.z && k < ihi.z;
@@ -633,71 +435,13 @@ __kernel AC_WG(TILE_X, TILE_Y, 1) void ac_whole(const int4 n, const int4 ilo, co
     AC_LAP_CACHED(AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
     if (xin && yin && zin) AC_CAT(ST, AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))));
     else {
-      const IT e = exy + eta[ez + k], p = ILD(phi, idx);
-      IT       g = gx * (xp[0] - xm[0]);
-      g          = fma((IT)gy, yp[0] - ym[0], g);
-      g          = fma((IT)((eta[ez + k + 1] - eta[ez + k - 1]) * hd.z), q5 - q3, g);
-      AC_CAT(ac_store, AC_VEC)(v, idx, IFTZ(AC_DIV(IT, fma(ILD(vp, idx), lap + p, fma(2.0f + e * (2.0f - e), q4, -ILD(v, idx))), fma((IT)2.0f, e, (IT)1.0f))), i, 0, n.x);
-      AC_CAT(ac_store_pml, AC_VEC)(phi, idx, IFTZ(AC_DIV(IT, p - g, 1.0f + e)), i, n.x, ilo.x, ihi.x, yin && zin);
+      IT un, pn;
+      AC_PML_UPDATE(AC_VEC, IT, un, pn, lap, q3, q4, q5, xm, xp, ym, yp, exy, gx, gy, hd, eta, ez, k, idx, v, vp, phi);
+      AC_CAT(ac_store, AC_VEC)(v, idx, un, i, 0, n.x);
+      AC_CAT(ac_store_pml, AC_VEC)(phi, idx, pn, i, n.x, ilo.x, ihi.x, yin && zin);
     }
     AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
     idx += pxy;
-  }
-}
-
-/* ---------------------------------------------------------------- rows variants (CPU devices)
-   One work-item per x row (j, k) of the region, a plain loop over x; the same updates, in the same order. Range:
-   (hi.y - lo.y, hi.z - lo.z). */
-float ac_lap_row(__global const float *restrict u, const int idx, const int px, const int pxy, const float c0, const float4 cx, const float4 cy, const float4 cz)
-{
-  float lap = c0 * u[idx];
-  lap       = fma(cx.x, u[idx - 1] + u[idx + 1], lap);
-  lap       = fma(cy.x, u[idx - px] + u[idx + px], lap);
-  lap       = fma(cz.x, u[idx - pxy] + u[idx + pxy], lap);
-  lap       = fma(cx.y, u[idx - 2] + u[idx + 2], lap);
-  lap       = fma(cy.y, u[idx - 2 * px] + u[idx + 2 * px], lap);
-  lap       = fma(cz.y, u[idx - 2 * pxy] + u[idx + 2 * pxy], lap);
-  lap       = fma(cx.z, u[idx - 3] + u[idx + 3], lap);
-  lap       = fma(cy.z, u[idx - 3 * px] + u[idx + 3 * px], lap);
-  lap       = fma(cz.z, u[idx - 3 * pxy] + u[idx + 3 * pxy], lap);
-  lap       = fma(cx.w, u[idx - 4] + u[idx + 4], lap);
-  lap       = fma(cy.w, u[idx - 4 * px] + u[idx + 4 * px], lap);
-  lap       = fma(cz.w, u[idx - 4 * pxy] + u[idx + 4 * pxy], lap);
-  return lap;
-}
-
-__kernel void ac_inner_rows(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy, const int origin, const float c0, const float4 cx, const float4 cy,
-                            const float4 cz, __global const float *restrict u, __global float *restrict v, __global const float *restrict vp)
-{
-  const int j = lo.y + (int)get_global_id(0), k = lo.z + (int)get_global_id(1);
-  if (j >= hi.y || k >= hi.z) return;
-  const int base = origin + j * px + k * pxy;
-  for (int i = lo.x; i < hi.x; i++) {
-    const int idx = base + i;
-    v[idx]        = FTZ1(fma(vp[idx], ac_lap_row(u, idx, px, pxy, c0, cx, cy, cz), 2.0f * u[idx] - v[idx]));
-  }
-}
-
-__kernel void ac_pml_rows(const int4 lo, const int4 hi, const int px, const int pxy, const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz,
-                          const float4 hd, const int ex, const int ey, const int ez, __global const float *restrict u, AC_PML_FIELDS,
-                          __global const float *restrict vp, __global float *restrict phi, __global const float *restrict eta)
-{
-  const int j = lo.y + (int)get_global_id(0), k = lo.z + (int)get_global_id(1);
-  if (j >= hi.y || k >= hi.z) return;
-  const int   base = origin + j * px + k * pxy;
-  const float ey_j = eta[ey + j], ez_k = eta[ez + k];
-  const float gy   = (eta[ey + j + 1] - eta[ey + j - 1]) * hd.y;
-  const float gz   = (eta[ez + k + 1] - eta[ez + k - 1]) * hd.z;
-  for (int i = lo.x; i < hi.x; i++) {
-    const int   idx = base + i;
-    const float lap = ac_lap_row(u, idx, px, pxy, c0, cx, cy, cz);
-    const float e   = (eta[ex + i] + ey_j) + ez_k;
-    const float p   = phi[idx];
-    float       g   = (eta[ex + i + 1] - eta[ex + i - 1]) * hd.x * (u[idx + 1] - u[idx - 1]);
-    g               = fma(gy, u[idx + px] - u[idx - px], g);
-    g               = fma(gz, u[idx + pxy] - u[idx - pxy], g);
-    AC_PML_NEW[idx] = FTZ1(AC_DIV(float, fma(vp[idx], lap + p, fma(2.0f + e * (2.0f - e), u[idx], -v[idx])), fma(2.0f, e, 1.0f)));
-    phi[idx]        = FTZ1(AC_DIV(float, p - g, 1.0f + e));
   }
 }
 

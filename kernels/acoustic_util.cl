@@ -1,12 +1,22 @@
-/* Helpers of the acoustic operator: deterministic random fields, field norms, and a copy kernel for the benchmark.
-   Build option NORM_LS: work-group size of ac_norms (a power of two). */
-#ifndef NORM_LS
-  #define NORM_LS 256
+/* Helpers of the acoustic operator: deterministic random fields and field norms.
+   Build option NORM_LS (tuning ac_norm_wg): the work-group size of ac_norms, a power of two.
+
+   The random hash is also compiled by the host (src/acoustic/setup.c includes this file as C), so that the host reference
+   and the device fill the same values from one definition. */
+#ifdef __OPENCL_VERSION__
+  #ifndef NORM_LS
+    #error "NORM_LS must be defined (tuning table)"
+  #endif
+typedef uint  ac_uint;
+typedef float ac_real;
+  #define AC_FN
+#else
+typedef uint32_t  ac_uint;
+typedef PetscReal ac_real;
+  #define AC_FN static inline
 #endif
 
-/* The random value of point n of field `field` with seed `seed`, uniform in [-1, 1) on a 2^-23 lattice (exact in float
-   and double). src/acoustic/acoustic.c has the same function for the host. */
-uint ac_mix(uint x)
+AC_FN ac_uint ac_mix(ac_uint x)
 {
   x ^= x >> 16;
   x *= 0x21f0aaadu;
@@ -16,12 +26,15 @@ uint ac_mix(uint x)
   return x;
 }
 
-float ac_random(uint seed, uint field, uint n)
+/* The random value of point n of field `field` with seed `seed`, uniform in [-1, 1) on a 2^-23 lattice (exact in float
+   and double, so the host's double and the device's float hold the same number). */
+AC_FN ac_real ac_random(ac_uint seed, ac_uint field, ac_uint n)
 {
-  const uint h = ac_mix(n ^ ac_mix(seed * 0x9e3779b9u + field * 0x85ebca6bu + 0x632be5abu));
-  return (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f;
+  const ac_uint h = ac_mix(n ^ ac_mix(seed * 0x9e3779b9u + field * 0x85ebca6bu + 0x632be5abu));
+  return (ac_real)(h >> 8) * ((ac_real)1 / 8388608) - 1;
 }
 
+#ifdef __OPENCL_VERSION__
 /* Fill planes of a padded field with the random values of the grid: work-item (i, j, k) writes f[origin + i + j px + k pxy]
    with the value of grid point (i, j, k + kofs) (kofs: the global index of the first plane written; on several ranks the
    slab's halo planes are filled too). Range: (nx, ny, planes). */
@@ -60,10 +73,4 @@ __kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(cons
   }
   if (lid == 0) partial[get_group_id(0)] = (float2)(smax[0], ssum[0]);
 }
-
-/* y <- x, n float4 (the benchmark's copy bandwidth). */
-__kernel void ac_copy4(const int n, __global const float4 *restrict x, __global float4 *restrict y)
-{
-  const int i = (int)get_global_id(0);
-  if (i < n) y[i] = x[i];
-}
+#endif

@@ -1,5 +1,6 @@
-/* The acoustic operator on the device (PoCL in CI): region decomposition, device vs the fp64 host reference, no host
-   traffic while stepping, tile options, snapshots. */
+/* The acoustic operator on the device (PoCL in CI): region decomposition, device vs the fp64 host reference for the kernel
+   shapes of the tuning table, no host traffic while stepping, tuning changes and bad tuning values, determinism,
+   snapshots. */
 #include "harness.h"
 #include <unistd.h>
 
@@ -41,48 +42,44 @@ static PetscReal reldiff(PetscInt n, const PetscReal *a, const PetscReal *b)
   return s > 0 ? d / s : d;
 }
 
-/* Device (fp32) against the host reference (fp64) after K steps from random fields, variable velocity, PML and a
-   source, for a list of inner and PML tiles (tiles that do not divide the regions, z chunks, local memory, vectors). */
-/* -ac_<what> and -ac_pml_<what> set to value (value < 0: both cleared) */
-static void set_inner_and_pml_option(const char *what, PetscInt value)
+/* The launch mode of the object's kernels, for the messages. */
+static const char *launch_mode(Acoustic ac)
 {
-  char inner[32], pml[32], v[16];
-
-  PCALL(PetscSNPrintf(inner, sizeof(inner), "-ac_%s", what));
-  PCALL(PetscSNPrintf(pml, sizeof(pml), "-ac_pml_%s", what));
-  PCALL(PetscSNPrintf(v, sizeof(v), "%d", (int)value));
-  SbpmgTestSetOption(inner, value >= 0 ? v : NULL);
-  SbpmgTestSetOption(pml, value >= 0 ? v : NULL);
+  return ac->tune.ac_fused ? "whole " : (ac->tune.ac_pml_merge ? "merged " : "");
 }
 
+/* Kernel shapes (overrides of the device's tuning, include/sbpmg/private/tuning.h): inner and PML tiles that do not divide
+   the regions, z chunks, local memory, vector widths, the three launch modes, prefetch distances and unrolled sweeps. */
+static const char *const AcShapes[] = {
+    "",
+    "ac_tile_x=8,ac_tile_y=4,ac_tile_z=0,ac_vec=1,ac_local_mem=0,ac_pml_tile_x=8,ac_pml_tile_y=2,ac_pml_tile_z=0,ac_pml_vec=1,ac_fused=0,ac_pml_merge=0",
+    "ac_tile_x=8,ac_tile_y=4,ac_tile_z=0,ac_vec=1,ac_local_mem=1,ac_pml_tile_x=16,ac_pml_tile_y=4,ac_pml_tile_z=5,ac_pml_vec=1,ac_fused=0,ac_pml_merge=1",
+    "ac_tile_x=4,ac_tile_y=4,ac_tile_z=7,ac_vec=4,ac_local_mem=0,ac_pml_tile_x=32,ac_pml_tile_y=4,ac_pml_tile_z=0,ac_pml_vec=4,ac_fused=0,ac_pml_merge=0",
+    "ac_tile_x=4,ac_tile_y=8,ac_tile_z=0,ac_vec=4,ac_local_mem=1,ac_pml_tile_x=8,ac_pml_tile_y=4,ac_pml_tile_z=3,ac_pml_vec=2,ac_fused=0,ac_pml_merge=1",
+    "ac_tile_x=8,ac_tile_y=5,ac_tile_z=9,ac_vec=2,ac_local_mem=1,ac_pml_tile_x=32,ac_pml_tile_y=4,ac_pml_tile_z=0,ac_pml_vec=4,ac_fused=0,ac_pml_merge=0",
+    "ac_tile_x=16,ac_tile_y=2,ac_tile_z=0,ac_vec=2,ac_local_mem=0,ac_pml_tile_x=4,ac_pml_tile_y=4,ac_pml_tile_z=6,ac_pml_vec=4,ac_fused=0,ac_pml_merge=1",
+    "ac_tile_x=1,ac_tile_y=4,ac_tile_z=3,ac_vec=4,ac_local_mem=1,ac_pml_tile_x=32,ac_pml_tile_y=4,ac_pml_tile_z=0,ac_pml_vec=1,ac_fused=0,ac_pml_merge=0",
+    "ac_tile_x=8,ac_tile_y=4,ac_tile_z=5,ac_vec=4,ac_local_mem=0,ac_pml_tile_x=16,ac_pml_tile_y=2,ac_pml_tile_z=4,ac_pml_vec=4,ac_fused=1,ac_pml_merge=0",
+    "ac_tile_x=8,ac_tile_y=4,ac_tile_z=0,ac_vec=1,ac_local_mem=0,ac_pml_tile_x=32,ac_pml_tile_y=1,ac_pml_tile_z=0,ac_pml_vec=1,ac_fused=1,ac_pml_merge=0",
+    "ac_tile_x=4,ac_tile_y=8,ac_tile_z=6,ac_vec=2,ac_local_mem=0,ac_pml_tile_x=8,ac_pml_tile_y=4,ac_pml_tile_z=3,ac_pml_vec=2,ac_fused=1,ac_pml_merge=0",
+    "ac_tile_x=16,ac_tile_y=2,ac_tile_z=0,ac_vec=4,ac_local_mem=0,ac_pml_tile_x=4,ac_pml_tile_y=8,ac_pml_tile_z=0,ac_pml_vec=4,ac_fused=1,ac_pml_merge=0",
+    "ac_tile_x=8,ac_tile_y=4,ac_tile_z=5,ac_vec=4,ac_local_mem=0,ac_pml_tile_x=8,ac_pml_tile_y=2,ac_pml_tile_z=3,ac_pml_vec=1,ac_fused=0,ac_pml_merge=1",
+    "ac_prefetch=2,ac_pml_prefetch=2,ac_unroll=2,ac_pml_unroll=2",
+    "ac_tile_x=8,ac_tile_y=4,ac_tile_z=5,ac_vec=4,ac_local_mem=0,ac_pml_tile_x=16,ac_pml_tile_y=2,ac_pml_tile_z=4,ac_pml_vec=4,ac_fused=0,ac_pml_merge=1,"
+    "ac_prefetch=3,ac_pml_prefetch=3,ac_unroll=3,ac_pml_unroll=3",
+    "ac_tile_x=4,ac_tile_y=8,ac_tile_z=6,ac_vec=2,ac_local_mem=0,ac_pml_tile_x=8,ac_pml_tile_y=4,ac_pml_tile_z=3,ac_pml_vec=2,ac_fused=0,ac_pml_merge=0,"
+    "ac_prefetch=1,ac_pml_prefetch=1,ac_unroll=4,ac_pml_unroll=4",
+    "ac_tile_x=8,ac_tile_y=4,ac_tile_z=7,ac_vec=4,ac_local_mem=0,ac_pml_tile_x=16,ac_pml_tile_y=2,ac_pml_tile_z=5,ac_pml_vec=4,ac_fused=0,ac_pml_merge=1,"
+    "ac_prefetch=0,ac_pml_prefetch=0,ac_unroll=8,ac_pml_unroll=8",
+};
+
+/* Device (fp32) against the host reference (fp64) after K steps from random fields, variable velocity, PML and a
+   source, for each kernel shape of AcShapes. */
 static void test_device_vs_reference(void **state)
 {
   const PetscInt nx = 45, ny = 37, nz = 31, nd = 6, K = 25, N = nx * ny * nz;
-  /* inner tile x, y, z, vec, local; PML tile x, y, z, vec; whole grid in one launch; PML regions in one launch; rows;
-     reciprocals in the PML; planes of prefetch and planes per loop iteration in the inner and PML kernels (-1: defaults) */
-  const PetscInt tiles[][15] = {
-      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
-      {8, 4, 0, 1, 0, 8, 2, 0, 1, 0, 0, 0, 0, -1, -1},
-      {8, 4, 0, 1, 1, 16, 4, 5, 1, 0, 1, 0, 0, -1, -1},
-      {4, 4, 7, 4, 0, 32, 4, 0, 4, 0, 0, 0, 0, -1, -1},
-      {4, 8, 0, 4, 1, 8, 4, 3, 2, 0, 1, 0, 0, -1, -1},
-      {8, 5, 9, 2, 1, 32, 4, 0, 4, 0, 0, 0, 0, -1, -1},
-      {16, 2, 0, 2, 0, 4, 4, 6, 4, 0, 1, 0, 0, -1, -1},
-      {1, 4, 3, 4, 1, 32, 4, 0, 1, 0, 0, 0, 0, -1, -1},
-      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 0, -1, -1},
-      {8, 4, 0, 1, 0, 32, 1, 0, 1, 1, 0, 0, 0, -1, -1},
-      {4, 8, 6, 2, 0, 8, 4, 3, 2, 1, 0, 0, 0, -1, -1},
-      {16, 2, 0, 4, 0, 4, 8, 0, 4, 1, 0, 0, 0, -1, -1},
-      {-1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 1, 0, -1, -1},
-      {8, 4, 5, 4, 0, 8, 2, 3, 1, 0, 1, 0, 1, -1, -1},
-      {8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0, 1, -1, -1},
-      {-1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, 2, 2},
-      {8, 4, 5, 4, 0, 16, 2, 4, 4, 0, 1, 0, 0, 3, 3},
-      {4, 8, 6, 2, 0, 8, 4, 3, 2, 0, 0, 0, 0, 1, 4},
-      {8, 4, 7, 4, 0, 16, 2, 5, 4, 0, 1, 0, 0, 0, 8},
-  };
-  Acoustic   ref, dev;
-  PetscReal *vel, *ur, *ud, *pr, *pd;
+  Acoustic       ref, dev;
+  PetscReal     *vel, *ur, *ud, *pr, *pd;
 
   PCALL(PetscMalloc5(N, &vel, N, &ur, N, &ud, N, &pr, N, &pd));
   velocity_model(nx, ny, nz, vel);
@@ -92,30 +89,19 @@ static void test_device_vs_reference(void **state)
   PCALL(AcousticStep(ref, K));
   PCALL(AcousticGetField(ref, ACOUSTIC_FIELD_U, ur));
   PCALL(AcousticGetField(ref, ACOUSTIC_FIELD_PHI, pr));
-  for (size_t t = 0; t < sizeof(tiles) / sizeof(tiles[0]); t++) {
+  for (size_t t = 0; t < sizeof(AcShapes) / sizeof(AcShapes[0]); t++) {
     PetscReal eu, ep;
 
     create(&dev, nx, ny, nz, nd, ACOUSTIC_BACKEND_DEVICE);
     random_run_with_source(dev, vel, 20, 17, 12);
-    PCALL(AcousticSetTile(dev, tiles[t][0], tiles[t][1], tiles[t][2], (PetscBool)tiles[t][4], tiles[t][3]));
-    PCALL(AcousticSetPMLTile(dev, tiles[t][5], tiles[t][6], tiles[t][7], tiles[t][8]));
-    PCALL(AcousticSetFused(dev, tiles[t][9], tiles[t][10]));
-    PCALL(AcousticSetRowKernels(dev, tiles[t][11]));
-    if (tiles[t][12] >= 0) SbpmgTestSetOption("-ac_fast_div", tiles[t][12] ? "1" : "0");
-    set_inner_and_pml_option("prefetch", tiles[t][13]);
-    set_inner_and_pml_option("unroll", tiles[t][14]);
-    PCALL(AcousticSetFromOptions(dev));
-    SbpmgTestSetOption("-ac_fast_div", NULL);
-    set_inner_and_pml_option("prefetch", -1);
-    set_inner_and_pml_option("unroll", -1);
+    PCALL(AcousticSetTuning_Private(dev, AcShapes[t]));
     PCALL(AcousticSetUp(dev));
     PCALL(AcousticStep(dev, K));
     PCALL(AcousticGetField(dev, ACOUSTIC_FIELD_U, ud));
     PCALL(AcousticGetField(dev, ACOUSTIC_FIELD_PHI, pd));
     eu = reldiff(N, ud, ur);
     ep = reldiff(N, pd, pr);
-    print_message("  %s%s: u rel. diff %.3e, phi rel. diff %.3e\n", dev->krows ? "rows " : (dev->kfused ? "whole " : (dev->kpmlmerge ? "merged " : "")),
-                  dev->kopts, (double)eu, (double)ep);
+    print_message("  %s%s: u rel. diff %.3e, phi rel. diff %.3e\n", launch_mode(dev), dev->kopts, (double)eu, (double)ep);
     assert_true(eu < 2e-5);
     assert_true(ep < 2e-5);
     PCALL(AcousticDestroy(&dev));
@@ -190,48 +176,80 @@ static void poisoned_step(Acoustic ac, PetscInt mask, PetscInt *nbad_u, PetscInt
   PCALL(PetscFree3(u, phi, eta));
 }
 
+/* Leaving out any one region of a step is noticed: the poisoned step counts exactly that region's points as bad. */
+static void check_every_point_once(Acoustic ac)
+{
+  PetscInt bu, bp;
+
+  poisoned_step(ac, AC_REGIONS_ALL, &bu, &bp);
+  assert_int_equal(bu, 0);
+  assert_int_equal(bp, 0);
+  for (PetscInt r = 0; r < AC_NREGIONS; r++) {
+    const PetscInt np = (ac->hi[r][0] - ac->lo[r][0]) * (ac->hi[r][1] - ac->lo[r][1]) * (ac->hi[r][2] - ac->lo[r][2]);
+    if (!np) continue;
+    poisoned_step(ac, AC_REGIONS_ALL & ~(1 << r), &bu, &bp);
+    assert_int_equal(bu, np);
+    assert_int_equal(bp, r == AC_REGION_INNER ? 0 : np);
+  }
+}
+
 static void test_region_decomposition(void **state)
 {
-  /* ndamp, backend (0 device, 1 host), inner tile x, y, z, vec, local, PML tile x, y, z, vec, whole grid in one launch,
-     rows, PML regions in one launch */
-  const PetscInt cases[][14] = {
-      {6, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 0}, {6, 0, 8, 4, 0, 1, 1, 8, 2, 0, 1, 0, 0, 1},
-      {6, 0, 4, 4, 7, 4, 0, 32, 4, 0, 4, 0, 0, 0},        {6, 0, 8, 5, 9, 2, 1, 4, 4, 6, 2, 0, 0, 1},
-      {0, 0, 4, 4, 0, 4, 1, -1, -1, -1, -1, 0, 0, 1},     {0, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 1, 0, 0},
-      {6, 0, 8, 4, 5, 4, 0, 16, 2, 4, 4, 1, 0, 0},        {6, 0, 4, 8, 6, 2, 0, 8, 4, 3, 2, 1, 0, 0},
-      {6, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 1, 0}, {6, 0, 16, 2, 0, 1, 0, -1, -1, -1, -1, 1, 0, 0},
-      {6, 1, -1, -1, -1, -1, 0, -1, -1, -1, -1, 0, 0, 0},
+  /* ndamp, backend, kernel shape */
+  const struct {
+    PetscInt        ndamp;
+    AcousticBackend backend;
+    const char     *shape;
+  } cases[] = {
+      {6, ACOUSTIC_BACKEND_DEVICE, "ac_fused=0,ac_pml_merge=0"},
+      {6, ACOUSTIC_BACKEND_DEVICE,
+       "ac_tile_x=8,ac_tile_y=4,ac_tile_z=0,ac_vec=1,ac_local_mem=1,ac_pml_tile_x=8,ac_pml_tile_y=2,ac_pml_tile_z=0,ac_pml_vec=1,ac_fused=0,ac_pml_merge=1"},
+      {6, ACOUSTIC_BACKEND_DEVICE,
+       "ac_tile_x=4,ac_tile_y=4,ac_tile_z=7,ac_vec=4,ac_local_mem=0,ac_pml_tile_x=32,ac_pml_tile_y=4,ac_pml_tile_z=0,ac_pml_vec=4,ac_fused=0,ac_pml_merge=0"},
+      {6, ACOUSTIC_BACKEND_DEVICE,
+       "ac_tile_x=8,ac_tile_y=5,ac_tile_z=9,ac_vec=2,ac_local_mem=1,ac_pml_tile_x=4,ac_pml_tile_y=4,ac_pml_tile_z=6,ac_pml_vec=2,ac_fused=0,ac_pml_merge=1"},
+      {0, ACOUSTIC_BACKEND_DEVICE, "ac_tile_x=4,ac_tile_y=4,ac_tile_z=0,ac_vec=4,ac_local_mem=1,ac_fused=0,ac_pml_merge=1"},
+      {0, ACOUSTIC_BACKEND_DEVICE, "ac_fused=1,ac_pml_merge=0"},
+      {6, ACOUSTIC_BACKEND_DEVICE,
+       "ac_tile_x=8,ac_tile_y=4,ac_tile_z=5,ac_vec=4,ac_local_mem=0,ac_pml_tile_x=16,ac_pml_tile_y=2,ac_pml_tile_z=4,ac_pml_vec=4,ac_fused=1,ac_pml_merge=0"},
+      {6, ACOUSTIC_BACKEND_DEVICE,
+       "ac_tile_x=4,ac_tile_y=8,ac_tile_z=6,ac_vec=2,ac_local_mem=0,ac_pml_tile_x=8,ac_pml_tile_y=4,ac_pml_tile_z=3,ac_pml_vec=2,ac_fused=1,ac_pml_merge=0"},
+      {6, ACOUSTIC_BACKEND_DEVICE, "ac_tile_x=16,ac_tile_y=2,ac_tile_z=0,ac_vec=1,ac_local_mem=0,ac_fused=1,ac_pml_merge=0"},
+      {6, ACOUSTIC_BACKEND_HOST, ""},
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     Acoustic ac;
 
-    const PetscInt *q = cases[c];
-
-    create(&ac, 45, 37, 31, q[0], q[1] ? ACOUSTIC_BACKEND_HOST : ACOUSTIC_BACKEND_DEVICE);
+    create(&ac, 45, 37, 31, cases[c].ndamp, cases[c].backend);
     PCALL(AcousticSetSourceWavelet(ac, 25, 0));
-    PCALL(AcousticSetTile(ac, q[2], q[3], q[4], (PetscBool)q[6], q[5]));
-    PCALL(AcousticSetPMLTile(ac, q[7], q[8], q[9], q[10]));
-    PCALL(AcousticSetFused(ac, q[11], q[13]));
-    PCALL(AcousticSetRowKernels(ac, q[12]));
+    PCALL(AcousticSetTuning_Private(ac, cases[c].shape));
     PCALL(AcousticSetUp(ac));
-    print_message("  ndamp %d, %s %s%s\n", (int)q[0], q[1] ? "host" : "device",
-                  ac->krows ? "rows " : (ac->kfused ? "whole " : (ac->kpmlmerge ? "merged " : "")), q[1] ? "" : ac->kopts);
-    {
-      PetscInt bu, bp;
-      poisoned_step(ac, AC_REGIONS_ALL, &bu, &bp);
-      assert_int_equal(bu, 0);
-      assert_int_equal(bp, 0);
-      /* the check can fail: leaving out one region is noticed */
-      for (PetscInt r = 0; r < AC_NREGIONS; r++) {
-        const PetscInt np = (ac->hi[r][0] - ac->lo[r][0]) * (ac->hi[r][1] - ac->lo[r][1]) * (ac->hi[r][2] - ac->lo[r][2]);
-        if (!np) continue;
-        poisoned_step(ac, AC_REGIONS_ALL & ~(1 << r), &bu, &bp);
-        assert_int_equal(bu, np);
-        assert_int_equal(bp, r == AC_REGION_INNER ? 0 : np);
-      }
-    }
+    if (cases[c].backend == ACOUSTIC_BACKEND_HOST)
+      print_message("  ndamp %d, host\n", (int)cases[c].ndamp);
+    else
+      print_message("  ndamp %d, device %s%s\n", (int)cases[c].ndamp, launch_mode(ac), ac->kopts);
+    check_every_point_once(ac);
     PCALL(AcousticDestroy(&ac));
   }
+}
+
+/* The norms agree with the field read back. */
+static void check_norms(Acoustic ac)
+{
+  const PetscInt N = ac->n[0] * ac->n[1] * ac->n[2];
+  PetscReal     *u, m, e, mh = 0, eh = 0;
+
+  PCALL(PetscMalloc1(N, &u));
+  PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, u));
+  for (PetscInt p = 0; p < N; p++) {
+    mh = PetscMax(mh, PetscAbsReal(u[p]));
+    eh += u[p] * u[p];
+  }
+  PCALL(AcousticGetNorms(ac, &m, &e));
+  assert_true(mh > 0);
+  assert_true(PetscAbsReal(m - mh) <= 1e-6 * mh);
+  assert_true(PetscAbsReal(e - eh) <= 1e-4 * eh);
+  PCALL(PetscFree(u));
 }
 
 /* K steps enqueue no host<->device transfer; the norms agree with the field read back. */
@@ -239,8 +257,6 @@ static void test_no_host_traffic(void **state)
 {
   Acoustic     ac;
   SbpmgCLStats a, b;
-  PetscReal   *u, m, e, mh = 0, eh = 0;
-  PetscInt     N = 40 * 36 * 32;
 
   create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
   PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
@@ -251,164 +267,99 @@ static void test_no_host_traffic(void **state)
   PCALL(SbpmgCLGetStats(ac->cl, &b));
   assert_true(a.htod_count == b.htod_count && a.dtoh_count == b.dtoh_count);
   assert_true(a.htod_bytes == b.htod_bytes && a.dtoh_bytes == b.dtoh_bytes);
-  PCALL(PetscMalloc1(N, &u));
-  PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, u));
-  for (PetscInt p = 0; p < N; p++) {
-    mh = PetscMax(mh, PetscAbsReal(u[p]));
-    eh += u[p] * u[p];
-  }
-  PCALL(AcousticGetNorms(ac, &m, &e));
-  assert_true(PetscAbsReal(m - mh) <= 1e-6 * mh);
-  assert_true(PetscAbsReal(e - eh) <= 1e-4 * eh);
-  PCALL(PetscFree(u));
+  check_norms(ac);
   PCALL(AcousticDestroy(&ac));
 }
 
-/* Changing the tile after set-up rebuilds the kernels and gives the same field; bad tiles are refused. */
-static void test_tiles(void **state)
+/* Field u after 3 steps with the device's tuning and 3 more with the tuning overrides of `after` (NULL: none), from random
+   fields. */
+static void run_with_tuning_change(const char *after, PetscReal *u)
 {
-  Acoustic   ac;
+  Acoustic ac;
+
+  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+  PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+  PCALL(AcousticSetUp(ac));
+  PCALL(AcousticStep(ac, 3));
+  if (after) PCALL(AcousticSetTuning_Private(ac, after));
+  PCALL(AcousticStep(ac, 3));
+  PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, u));
+  PCALL(AcousticDestroy(&ac));
+}
+
+/* Set-up with the tuning overrides `shape` fails with code and message. */
+static void expect_setup_error(const char *shape, PetscErrorCode code, const char *msg)
+{
+  Acoustic ac;
+
+  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+  PCALL(AcousticSetTuning_Private(ac, shape));
+  EXPECT_ERROR(AcousticSetUp(ac), code, msg);
+  PCALL(AcousticDestroy(&ac));
+}
+
+/* Changing the tuning after set-up rebuilds the kernels and gives the same field; -sbpmg_tune on a fresh context reaches
+   the object; values outside the table's ranges and shapes the device or the kernels cannot take are refused. */
+static void test_tuning(void **state)
+{
   PetscReal *u1, *u2, d, s;
   PetscInt   N = 40 * 36 * 32;
 
   PCALL(PetscMalloc2(N, &u1, N, &u2));
-  for (PetscInt pass = 0; pass < 2; pass++) {
-    create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-    PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
-    PCALL(AcousticSetUp(ac));
-    PCALL(AcousticStep(ac, 3));
-    if (pass) PCALL(AcousticSetTile(ac, 4, 4, 5, PETSC_TRUE, 4));
-    PCALL(AcousticStep(ac, 3));
-    PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, pass ? u2 : u1));
-    PCALL(AcousticDestroy(&ac));
-  }
+  run_with_tuning_change(NULL, u1);
+  run_with_tuning_change("ac_tile_x=4,ac_tile_y=4,ac_tile_z=5,ac_local_mem=1,ac_vec=4,ac_fused=0", u2);
   SbpmgTestMaxDiff(N, u1, u2, &d, &s);
   assert_true(d == 0);
   PCALL(PetscFree2(u1, u2));
+  { /* -sbpmg_tune is read when a context is created: the next default context takes it */
+    Acoustic ac;
 
-  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-  PCALL(AcousticSetTile(ac, 128, 64, 0, PETSC_FALSE, 1));
-  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "Inner tile -ac_tile_x 128 x -ac_tile_y 64 = 8192 work-items exceeds the work-group limit");
-  PCALL(AcousticDestroy(&ac));
-  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-  PCALL(AcousticSetTile(ac, 32, 2, 0, PETSC_TRUE, 1));
-  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "-ac_local_mem needs a tile of at least 4 points on each axis (-ac_tile_y 2 >= 4");
-  PCALL(AcousticDestroy(&ac));
-  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-  {
-    /* option values refused by AcousticSetFromOptions (option, value, message) */
-    const char *bad[][3] = {
-        {"-ac_vec", "3", "-ac_vec 3 must be 1, 2 or 4"},
-        {"-ac_tile_x", "0", "-ac_tile_x 0 must be positive"},
-        {"-ac_pml_tile_y", "-4", "-ac_pml_tile_y -4 must be positive"},
-        {"-ac_pml_vec", "8", "-ac_pml_vec 8 must be 1, 2 or 4"},
-        {"-ac_tile_z", "-2", "-ac_tile_z -2 must be >= 0 (0: the whole z extent)"},
-        {"-ac_pml_tile_z", "-3", "-ac_pml_tile_z -3 must be >= 0 (0: the whole z extent)"},
-        {"-ac_prefetch", "17", "-ac_prefetch 17 must be in [0, 16] planes"},
-        {"-ac_pml_prefetch", "-2", "-ac_pml_prefetch -2 must be in [0, 16] planes"},
-        {"-ac_unroll", "0", "-ac_unroll 0 must be in [1, 8] planes per iteration"},
-        {"-ac_pml_unroll", "9", "-ac_pml_unroll 9 must be in [1, 8] planes per iteration"},
-    };
-    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
-      SbpmgTestSetOption(bad[b][0], bad[b][1]);
-      EXPECT_ERROR(AcousticSetFromOptions(ac), PETSC_ERR_ARG_OUTOFRANGE, bad[b][2]);
-      SbpmgTestSetOption(bad[b][0], NULL);
-    }
+    SbpmgTestSetOption("-sbpmg_tune", "ac_tile_y=4,ac_pml_tile_x=16,ac_norm_wg=8");
+    PCALL(SbpmgCLResetDefault());
+    create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+    PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
+    PCALL(AcousticSetUp(ac));
+    assert_int_equal(ac->tune.ac_tile_y, 4);
+    assert_int_equal(ac->tune.ac_pml_tile_x, 16);
+    assert_int_equal(ac->tune.ac_norm_wg, 8);
+    PCALL(AcousticStep(ac, 2));
+    check_norms(ac); /* the reduction with 8 work-items per group */
+    PCALL(AcousticDestroy(&ac));
+    SbpmgTestSetOption("-sbpmg_tune", NULL);
+    PCALL(SbpmgCLResetDefault());
   }
-  PCALL(AcousticDestroy(&ac));
-  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
   {
-    /* the two-step kernel's work-group: option values, then set-ups with -ac_two_steps (value, message, error at set-up) */
-    const char *bad[][4] = {
-        {"-ac_pair_tile_x", "0", "-ac_pair_tile_x 0 must be positive", "0"},
-        {"-ac_pair_tile_y", "-3", "-ac_pair_tile_y -3 must be positive", "0"},
-        {"-ac_pair_tile_z", "-2", "-ac_pair_tile_z -2 must be >= 0 (0: the whole z extent)", "0"},
-        {"-ac_pair_tile_x", "2", "-ac_pair_tile_x 2 must exceed the ring of 4 points on each side: 2 work-items at -ac_vec 4", "1"},
-        {"-ac_pair_tile_y", "8", "-ac_pair_tile_y 8 must exceed the ring of 4 rows on each side (8)", "1"},
-        {"-ac_pair_tile_x", "128", "Two-step tile -ac_pair_tile_x 128 x -ac_pair_tile_y 64 = 8192 work-items exceeds the work-group limit", "1"},
-    };
-    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
-      Acoustic a2;
-      create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-      PCALL(AcousticSetTile(a2, -1, -1, -1, PETSC_FALSE, 4));
-      SbpmgTestSetOption("-ac_two_steps", "1"); /* it means the region kernels where the whole-grid one is the default (CPUs) */
-      SbpmgTestSetOption(bad[b][0], bad[b][1]);
-      if (b == 5) SbpmgTestSetOption("-ac_pair_tile_y", "64");
-      if (bad[b][3][0] == '0')
-        EXPECT_ERROR(AcousticSetFromOptions(a2), PETSC_ERR_ARG_OUTOFRANGE, bad[b][2]);
-      else {
-        PCALL(AcousticSetFromOptions(a2));
-        EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_OUTOFRANGE, bad[b][2]);
-      }
-      SbpmgTestSetOption(bad[b][0], NULL);
-      SbpmgTestSetOption("-ac_pair_tile_y", NULL);
-      SbpmgTestSetOption("-ac_two_steps", NULL);
-      PCALL(AcousticDestroy(&a2));
-    }
-  }
-  { /* two steps per pass with an incompatible launch mode: the option, the message */
+    /* values outside the rows' ranges (the same parser as -sbpmg_tune) */
     const char *bad[][2] = {
-        {"-ac_pml_queue", "-ac_two_steps orders its passes in one queue: it cannot be combined with -ac_pml_queue"},
-        {"-ac_fused", "-ac_two_steps runs the inner region apart from the PML regions with the 2.5D kernels: it cannot be combined with -ac_fused"},
-        {"-ac_rows", "-ac_two_steps runs the inner region apart from the PML regions with the 2.5D kernels: it cannot be combined with -ac_rows"},
+        {"ac_tile_x=0", "-sbpmg_tune ac_tile_x=0 is out of range [1, 1024]"},
+        {"ac_pml_tile_y=-4", "-sbpmg_tune ac_pml_tile_y=-4 is out of range [1, 1024]"},
+        {"ac_pml_vec=8", "-sbpmg_tune ac_pml_vec=8 is out of range [1, 4]"},
+        {"ac_tile_z=-2", "-sbpmg_tune ac_tile_z=-2 is out of range [0, 1048576]"},
+        {"ac_pml_tile_z=-3", "-sbpmg_tune ac_pml_tile_z=-3 is out of range [0, 1048576]"},
+        {"ac_prefetch=17", "-sbpmg_tune ac_prefetch=17 is out of range [0, 16]"},
+        {"ac_pml_prefetch=-2", "-sbpmg_tune ac_pml_prefetch=-2 is out of range [0, 16]"},
+        {"ac_unroll=0", "-sbpmg_tune ac_unroll=0 is out of range [1, 8]"},
+        {"ac_pml_unroll=9", "-sbpmg_tune ac_pml_unroll=9 is out of range [1, 8]"},
     };
-    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
-      Acoustic a2;
-      create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-      SbpmgTestSetOption("-ac_two_steps", "1");
-      SbpmgTestSetOption(bad[b][0], "1");
-      PCALL(AcousticSetFromOptions(a2));
-      SbpmgTestSetOption("-ac_two_steps", NULL);
-      SbpmgTestSetOption(bad[b][0], NULL);
-      EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_INCOMP, bad[b][1]);
-      PCALL(AcousticDestroy(&a2));
-    }
+    Acoustic ac;
+
+    create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
+    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) EXPECT_ERROR(AcousticSetTuning_Private(ac, bad[b][0]), PETSC_ERR_ARG_OUTOFRANGE, bad[b][1]);
+    PCALL(AcousticDestroy(&ac));
   }
-  { /* a work-group the device allows but the compiled kernel does not (NVIDIA's compiler: 256 work-items for ac_pair) */
-    Acoustic a2;
-    size_t   wg, maxwg;
-    create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-    PCALL(AcousticSetTile(a2, -1, -1, -1, PETSC_FALSE, 4));
-    SbpmgTestSetOption("-ac_two_steps", "1");
-    PCALL(AcousticSetFromOptions(a2));
-    SbpmgTestSetOption("-ac_two_steps", NULL);
-    PCALL(AcousticSetUp(a2));
-    assert_non_null(a2->kpair);
-    assert_int_equal(clGetKernelWorkGroupInfo(a2->kpair, a2->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL), CL_SUCCESS);
-    maxwg = a2->cl->max_work_group_size;
-    if (wg < maxwg) {
-      char msg[160], ty[16];
-      PCALL(PetscSNPrintf(msg, sizeof(msg),
-                          "Two-step tile -ac_pair_tile_x 8 x -ac_pair_tile_y %d = %d work-items exceeds the %zu the compiled ac_pair kernel allows",
-                          (int)(maxwg / 8), (int)(8 * (maxwg / 8)), wg));
-      PCALL(PetscSNPrintf(ty, sizeof(ty), "%d", (int)(maxwg / 8)));
-      PCALL(AcousticDestroy(&a2));
-      create(&a2, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-      PCALL(AcousticSetTile(a2, -1, -1, -1, PETSC_FALSE, 4));
-      SbpmgTestSetOption("-ac_two_steps", "1");
-      SbpmgTestSetOption("-ac_pair_tile_x", "8");
-      SbpmgTestSetOption("-ac_pair_tile_y", ty);
-      PCALL(AcousticSetFromOptions(a2));
-      SbpmgTestSetOption("-ac_two_steps", NULL);
-      SbpmgTestSetOption("-ac_pair_tile_x", NULL);
-      SbpmgTestSetOption("-ac_pair_tile_y", NULL);
-      EXPECT_ERROR(AcousticSetUp(a2), PETSC_ERR_ARG_OUTOFRANGE, msg);
-    } else
-      print_message("  the compiled ac_pair allows the device's %zu work-items: no kernel limit to test here (NVIDIA's compiler allows 256)\n", wg);
-    PCALL(AcousticDestroy(&a2));
-  }
-  PCALL(AcousticSetPMLTile(ac, 128, 64, 0, 1));
-  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "PML tile -ac_pml_tile_x 128 x -ac_pml_tile_y 64 exceeds the work-group limit");
-  PCALL(AcousticDestroy(&ac));
-  create(&ac, 40, 36, 32, 5, ACOUSTIC_BACKEND_DEVICE);
-  PCALL(AcousticSetTile(ac, 32, 8, 0, PETSC_TRUE, 1));
-  PCALL(AcousticSetFused(ac, 1, -1));
-  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_INCOMP, "-ac_fused takes x/y neighbours from the cache: it cannot be combined with -ac_local_mem");
-  PCALL(AcousticDestroy(&ac));
+  /* shapes within the ranges that the kernels or the device cannot take */
+  expect_setup_error("ac_vec=3", PETSC_ERR_ARG_OUTOFRANGE, "Tuning ac_vec=3 must be 1, 2 or 4");
+  expect_setup_error("ac_norm_wg=48", PETSC_ERR_ARG_OUTOFRANGE, "Tuning ac_norm_wg=48 must be a power of two");
+  expect_setup_error("ac_tile_x=128,ac_tile_y=64,ac_tile_z=0,ac_vec=1", PETSC_ERR_ARG_OUTOFRANGE,
+                     "Inner tile ac_tile_x=128 x ac_tile_y=64 = 8192 work-items exceeds the work-group limit");
+  expect_setup_error("ac_tile_x=32,ac_tile_y=2,ac_tile_z=0,ac_local_mem=1,ac_vec=1,ac_fused=0", PETSC_ERR_ARG_OUTOFRANGE,
+                     "ac_local_mem=1 needs a tile of at least 4 points on each axis (ac_tile_y=2 >= 4");
+  expect_setup_error("ac_pml_tile_x=128,ac_pml_tile_y=64,ac_pml_tile_z=0,ac_pml_vec=1", PETSC_ERR_ARG_OUTOFRANGE,
+                     "PML tile ac_pml_tile_x=128 x ac_pml_tile_y=64 exceeds the work-group limit");
+  expect_setup_error("ac_tile_x=32,ac_tile_y=8,ac_tile_z=0,ac_local_mem=1,ac_vec=1,ac_fused=1", PETSC_ERR_ARG_INCOMP,
+                     "Tuning ac_fused=1 takes x/y neighbours from the cache: it cannot be combined with ac_local_mem=1");
 }
 
-/* Two runs of K device steps from the same random fields, on fresh objects, give the same bits: u, u_prev and phi read
-   back whole (halo included) and compared with memcmp; for each launch mode. */
 /* u, u_prev and phi as the device holds them (3 npad floats, halo included) */
 static void read_fields(Acoustic ac, float *f)
 {
@@ -416,11 +367,13 @@ static void read_fields(Acoustic ac, float *f)
   for (int q = 0; q < 3; q++) PCALL(SbpmgCLReadBuffer(ac->cl, b[q], 0, ac->npad * sizeof(float), f + q * ac->npad));
 }
 
+/* Two runs of K device steps from the same random fields, on fresh objects, give the same bits: u, u_prev and phi read
+   back whole (halo included) and compared with memcmp; for each launch mode. */
 static void test_deterministic(void **state)
 {
-  /* whole grid in one launch, PML regions in one launch, rows (-1: the device's default) */
-  const PetscInt modes[][3] = {{-1, -1, -1}, {0, 1, 0}, {0, 0, 0}, {0, 0, 1}};
-  const PetscInt K          = 20;
+  /* the launch modes: the device's, inner + merged PML, one launch per region */
+  const char *const modes[] = {"", "ac_fused=0,ac_pml_merge=1", "ac_fused=0,ac_pml_merge=0"};
+  const PetscInt    K       = 20;
 
   for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
     float *f[2];
@@ -433,8 +386,7 @@ static void test_deterministic(void **state)
       PCALL(AcousticSetSource(ac, 20, 17, 12));
       PCALL(AcousticSetSourceWavelet(ac, 60.0, 10.0));
       PCALL(AcousticSetInitialType(ac, ACOUSTIC_INIT_RANDOM));
-      PCALL(AcousticSetFused(ac, modes[m][0], modes[m][1]));
-      PCALL(AcousticSetRowKernels(ac, modes[m][2]));
+      PCALL(AcousticSetTuning_Private(ac, modes[m]));
       PCALL(AcousticSetUp(ac));
       PCALL(AcousticStep(ac, K));
       if (!run) {
@@ -443,165 +395,13 @@ static void test_deterministic(void **state)
       }
       read_fields(ac, f[run]);
       if (run)
-        print_message("  %s%s: two runs of %d steps %s\n", ac->krows ? "rows " : (ac->kfused ? "whole " : (ac->kpmlmerge ? "merged " : "")), ac->kopts, (int)K,
+        print_message("  %s%s: two runs of %d steps %s\n", launch_mode(ac), ac->kopts, (int)K,
                       memcmp(f[0], f[1], 3 * N * sizeof(float)) ? "DIFFER" : "bit-identical");
       PCALL(AcousticDestroy(&ac));
     }
     assert_memory_equal(f[0], f[1], 3 * N * sizeof(float));
     PCALL(PetscFree2(f[0], f[1]));
   }
-}
-
-/* -ac_pml_queue: the PML launches in a second queue, concurrent with the inner one. For the merged and the per-region PML launches,
-   K steps (random fields, variable velocity, a source in the PML, so that it must wait for the PML launch) leave u, u_prev and phi
-   bit-identical to the one-queue run; every point is updated exactly once (and leaving out a region is noticed); the queue is
-   counted while the object lives and released with it. */
-static void test_pml_queue(void **state)
-{
-  const PetscInt nx = 45, ny = 37, nz = 31, nd = 6, K = 25;
-  PetscReal     *vel;
-
-  PCALL(PetscMalloc1(nx * ny * nz, &vel));
-  velocity_model(nx, ny, nz, vel);
-  for (PetscInt merge = 0; merge < 2; merge++) {
-    float       *f[2];
-    size_t       N = 0;
-    SbpmgCLStats before, during, after;
-
-    for (int queue = 0; queue < 2; queue++) {
-      Acoustic ac;
-
-      create(&ac, nx, ny, nz, nd, ACOUSTIC_BACKEND_DEVICE);
-      random_run_with_source(ac, vel, 3, 17, 12); /* x = 3 < ndamp: a PML point */
-      PCALL(AcousticSetFused(ac, 0, merge));
-      PCALL(AcousticSetRowKernels(ac, 0));
-      SbpmgTestSetOption("-ac_pml_queue", queue ? "1" : "0");
-      PCALL(AcousticSetFromOptions(ac));
-      SbpmgTestSetOption("-ac_pml_queue", NULL);
-      if (queue) PCALL(SbpmgCLGetGlobalStats(&before));
-      PCALL(AcousticSetUp(ac));
-      assert_true((ac->qpml != NULL) == (queue != 0));
-      if (queue) {
-        PCALL(SbpmgCLGetGlobalStats(&during)); /* the second queue, and the context's own if the set-up created a context */
-        assert_int_equal(during.live_queues - before.live_queues, 1 + during.live_contexts - before.live_contexts);
-      }
-      PCALL(AcousticStep(ac, K));
-      if (!queue) {
-        N = ac->npad;
-        PCALL(PetscMalloc2(3 * N, &f[0], 3 * N, &f[1]));
-      }
-      read_fields(ac, f[queue]);
-      if (queue) {
-        PetscInt bu, bp;
-        ac->amplitude = 0; /* the poisoned step has no source */
-        poisoned_step(ac, AC_REGIONS_ALL, &bu, &bp);
-        assert_int_equal(bu, 0);
-        assert_int_equal(bp, 0);
-        for (PetscInt r = 0; r < AC_NREGIONS; r++) {
-          const PetscInt np = (ac->hi[r][0] - ac->lo[r][0]) * (ac->hi[r][1] - ac->lo[r][1]) * (ac->hi[r][2] - ac->lo[r][2]);
-          poisoned_step(ac, AC_REGIONS_ALL & ~(1 << r), &bu, &bp);
-          assert_int_equal(bu, np);
-          assert_int_equal(bp, r == AC_REGION_INNER ? 0 : np);
-        }
-        print_message("  %s, second queue: %d steps %s the one-queue run\n", ac->kpmlmerge ? "merged PML" : "PML per region", (int)K,
-                      memcmp(f[0], f[1], 3 * N * sizeof(float)) ? "DIFFER from" : "bit-identical to");
-      }
-      PCALL(AcousticDestroy(&ac));
-      if (queue) {
-        PCALL(SbpmgCLGetGlobalStats(&after));
-        assert_int_equal(during.live_queues - after.live_queues, 1 + during.live_contexts - after.live_contexts);
-      }
-    }
-    assert_memory_equal(f[0], f[1], 3 * N * sizeof(float));
-    PCALL(PetscFree2(f[0], f[1]));
-  }
-  PCALL(PetscFree(vel));
-}
-
-/* -ac_two_steps: two leapfrog steps per pass over the inner box (ac_pair). K steps (random fields, variable velocity, a source
-   in the inner box or in the PML) leave u, u_prev and phi bit-identical to single steps, for ac_pair tiles of one tile vector and
-   row up to several, z chunks that do not divide the box, every vector width, odd and even K, no PML at all (the ring reads
-   the zero halo), and the PML in one launch or one per slab; the host reference agrees to fp32 rounding. The two extra fields
-   are allocated with the kernel and released. */
-static void test_two_steps(void **state)
-{
-  /* grid x, y, z, ndamp, source x, y, z, K; pair tile x, y, z, vec */
-  const PetscInt cases[][12] = {
-      {45, 37, 31, 6, 20, 17, 12, 25, -1, -1, -1, -1}, {45, 37, 31, 6, 3, 17, 12, 2, -1, -1, -1, -1}, {45, 37, 31, 6, 20, 17, 12, 9, 3, 9, 0, 4},
-      {45, 37, 31, 6, 20, 17, 12, 8, 6, 12, 5, 2},     {45, 37, 31, 6, 20, 17, 12, 7, 10, 10, 7, 1},  {45, 37, 31, 6, 35, 6, 24, 6, 8, 16, 3, 4},
-      {24, 20, 18, 0, 11, 9, 8, 6, -1, -1, -1, -1},    {24, 20, 18, 0, 11, 9, 8, 5, 3, 11, 4, 4},
-  };
-  PetscReal *vel;
-
-  PCALL(PetscMalloc1(45 * 37 * 31, &vel));
-  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-    const PetscInt *t = cases[c], N = t[0] * t[1] * t[2];
-    float          *f[2];
-    size_t          npad = 0;
-    PetscReal      *ur, *ud, eu;
-    PetscInt        nbuf[2];
-    Acoustic        ref;
-
-    velocity_model(t[0], t[1], t[2], vel);
-    for (int two = 0; two < 2; two++) {
-      Acoustic     ac;
-      SbpmgCLStats before, during, after;
-      char         buf[16];
-
-      create(&ac, t[0], t[1], t[2], t[3], ACOUSTIC_BACKEND_DEVICE);
-      random_run_with_source(ac, vel, t[4], t[5], t[6]);
-      PCALL(AcousticSetFused(ac, 0, (PetscInt)(c % 2 == 0))); /* the PML in one launch, or one launch per slab */
-      PCALL(AcousticSetRowKernels(ac, 0));
-      if (t[11] > 0) PCALL(AcousticSetTile(ac, -1, -1, -1, PETSC_FALSE, t[11]));
-      SbpmgTestSetOption("-ac_two_steps", two ? "1" : "0");
-      for (int d = 0; d < 3 && two; d++) {
-        const char *name[3] = {"-ac_pair_tile_x", "-ac_pair_tile_y", "-ac_pair_tile_z"};
-        PCALL(PetscSNPrintf(buf, sizeof(buf), "%d", (int)t[8 + d]));
-        SbpmgTestSetOption(name[d], buf);
-      }
-      PCALL(AcousticSetFromOptions(ac));
-      SbpmgTestSetOption("-ac_two_steps", NULL);
-      SbpmgTestSetOption("-ac_pair_tile_x", NULL);
-      SbpmgTestSetOption("-ac_pair_tile_y", NULL);
-      SbpmgTestSetOption("-ac_pair_tile_z", NULL);
-      PCALL(SbpmgCLGetGlobalStats(&before));
-      PCALL(AcousticSetUp(ac));
-      PCALL(SbpmgCLGetGlobalStats(&during));
-      assert_true((ac->kpair != NULL) == (two != 0));
-      assert_true((ac->dspare[0] != NULL && ac->dspare[1] != NULL) == (two != 0));
-      PCALL(AcousticStep(ac, t[7]));
-      assert_int_equal(ac->step, t[7]);
-      if (!two) {
-        npad = ac->npad;
-        PCALL(PetscMalloc2(3 * npad, &f[0], 3 * npad, &f[1]));
-      }
-      read_fields(ac, f[two]);
-      if (two) {
-        print_message("  %dx%dx%d ndamp %d, source (%d,%d,%d), %d steps, pair tile %d x %d x %d, vec %d, PML %s: %s single steps\n", (int)t[0], (int)t[1],
-                      (int)t[2], (int)t[3], (int)t[4], (int)t[5], (int)t[6], (int)t[7], (int)ac->kpairtile[0], (int)ac->kpairtile[1], (int)ac->kpairtile[2],
-                      (int)ac->kvec, ac->kpmlmerge ? "merged" : "per slab", memcmp(f[0], f[1], 3 * npad * sizeof(float)) ? "DIFFER from" : "bit-identical to");
-        PCALL(PetscMalloc2(N, &ur, N, &ud));
-        PCALL(AcousticGetField(ac, ACOUSTIC_FIELD_U, ud));
-      }
-      PCALL(AcousticDestroy(&ac));
-      PCALL(SbpmgCLGetGlobalStats(&after));
-      assert_int_equal(after.live_buffers, before.live_buffers);
-      nbuf[two] = during.live_buffers - before.live_buffers;
-    }
-    assert_int_equal(nbuf[1], nbuf[0] + 2); /* the two extra fields */
-    assert_memory_equal(f[0], f[1], 3 * npad * sizeof(float));
-    create(&ref, t[0], t[1], t[2], t[3], ACOUSTIC_BACKEND_HOST);
-    random_run_with_source(ref, vel, t[4], t[5], t[6]);
-    PCALL(AcousticSetUp(ref));
-    PCALL(AcousticStep(ref, t[7]));
-    PCALL(AcousticGetField(ref, ACOUSTIC_FIELD_U, ur));
-    eu = reldiff(N, ud, ur);
-    assert_true(eu < 2e-5);
-    PCALL(AcousticDestroy(&ref));
-    PCALL(PetscFree2(ur, ud));
-    PCALL(PetscFree2(f[0], f[1]));
-  }
-  PCALL(PetscFree(vel));
 }
 
 static unsigned long be32(const unsigned char *b)
@@ -653,9 +453,8 @@ static void test_snapshots(void **state)
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_device_vs_reference), cmocka_unit_test(test_region_decomposition),
-    cmocka_unit_test(test_no_host_traffic),     cmocka_unit_test(test_tiles),
+    cmocka_unit_test(test_no_host_traffic),     cmocka_unit_test(test_tuning),
     cmocka_unit_test(test_snapshots),           cmocka_unit_test(test_deterministic),
-    cmocka_unit_test(test_pml_queue),           cmocka_unit_test(test_two_steps),
 };
 
 SBPMG_TEST_MAIN(help, tests)

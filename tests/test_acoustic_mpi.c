@@ -26,9 +26,8 @@ typedef struct {
   PetscInt        n[3], ndamp, src[3], K;
   PetscBool       random, varvel;
   AcousticBackend backend;
-  PetscInt        fused, merge, rows; /* -1: the device's default */
-  PetscInt        tile[5];            /* tx, ty, tz, vec, local memory; tile[0] == 0: the default */
-  const char     *velfile;            /* NULL: constant or the smooth model (varvel) */
+  const char     *tuning;  /* overrides of the device's kernel shapes (AcousticSetTuning_Private(); NULL: none) */
+  const char     *velfile; /* NULL: constant or the smooth model (varvel) */
   const char     *name;
 } Case;
 
@@ -61,9 +60,7 @@ static void create_case(MPI_Comm comm, const Case *c, Acoustic *out)
     PCALL(AcousticSetVelocityArray(ac, vel));
     PCALL(PetscFree(vel));
   }
-  if (c->tile[0]) PCALL(AcousticSetTile(ac, c->tile[0], c->tile[1], c->tile[2], (PetscBool)c->tile[4], c->tile[3]));
-  PCALL(AcousticSetFused(ac, c->fused, c->merge));
-  PCALL(AcousticSetRowKernels(ac, c->rows));
+  PCALL(AcousticSetTuning_Private(ac, c->tuning));
   PCALL(AcousticSetUp(ac));
   *out = ac;
 }
@@ -137,30 +134,18 @@ static void compare_with_one_rank(const Case *c, PetscReal tol)
    the source on a slab boundary, every launch mode; and the host reference on several ranks gives one rank's bit for bit. */
 static void test_same_as_one_rank(void **state)
 {
-  Case c = {{30, 28, 36}, 5, {12, 14, 0}, 12, PETSC_TRUE, PETSC_TRUE, ACOUSTIC_BACKEND_DEVICE, -1, -1, -1, {0, 0, 0, 0, 0}, NULL, "random, default kernels"};
+  Case c = {{30, 28, 36}, 5, {12, 14, 0}, 12, PETSC_TRUE, PETSC_TRUE, ACOUSTIC_BACKEND_DEVICE, NULL, NULL, "random, default kernels"};
 
   c.src[2] = slab_boundary(c.n[2]);
   compare_with_one_rank(&c, 0);
-  c.name  = "random, inner + merged PML";
-  c.fused = 0;
-  c.merge = 1;
+  c.name   = "random, inner + merged PML";
+  c.tuning = "ac_fused=0,ac_pml_merge=1";
   compare_with_one_rank(&c, 0);
-  c.name    = "random, one launch per region, local memory";
-  c.merge   = 0;
-  c.tile[0] = 8;
-  c.tile[1] = 4;
-  c.tile[2] = 5;
-  c.tile[3] = 4;
-  c.tile[4] = 1;
-  compare_with_one_rank(&c, 0);
-  c.name    = "random, row kernels";
-  c.tile[0] = 0;
-  c.rows    = 1;
+  c.name   = "random, one launch per region, local memory";
+  c.tuning = "ac_fused=0,ac_pml_merge=0,ac_tile_x=8,ac_tile_y=4,ac_tile_z=5,ac_vec=4,ac_local_mem=1";
   compare_with_one_rank(&c, 0);
   c.name   = "zero fields, source on the boundary's other side";
-  c.rows   = -1;
-  c.fused  = -1;
-  c.merge  = -1;
+  c.tuning = NULL;
   c.random = PETSC_FALSE;
   c.src[2] = slab_boundary(c.n[2]) - 1;
   c.K      = 20;
@@ -176,8 +161,8 @@ static void test_same_as_one_rank(void **state)
    PML), the velocity from a file read slab by slab, the ownership ranges. */
 static void test_uneven_split(void **state)
 {
-  Case c = {{28, 27, 37}, 9, {13, 13, 0}, 10, PETSC_TRUE, PETSC_FALSE, ACOUSTIC_BACKEND_DEVICE, -1, -1, -1, {0, 0, 0, 0, 0}, NULL, "nz 37, velocity file"};
-  char path[PETSC_MAX_PATH_LEN];
+  Case        c = {{28, 27, 37}, 9, {13, 13, 0}, 10, PETSC_TRUE, PETSC_FALSE, ACOUSTIC_BACKEND_DEVICE, NULL, NULL, "nz 37, velocity file"};
+  char        path[PETSC_MAX_PATH_LEN];
   PetscMPIInt rank, size;
   Acoustic    ac;
   PetscInt    zs, ze, *all;
@@ -238,7 +223,7 @@ static void test_uneven_split(void **state)
    rank; AcousticGetValue returns the owner's value on every rank. */
 static void test_set_fields(void **state)
 {
-  Case           c = {{26, 25, 35}, 4, {13, 12, 0}, 9, PETSC_FALSE, PETSC_TRUE, ACOUSTIC_BACKEND_DEVICE, -1, -1, -1, {0, 0, 0, 0, 0}, NULL, ""};
+  Case           c = {{26, 25, 35}, 4, {13, 12, 0}, 9, PETSC_FALSE, PETSC_TRUE, ACOUSTIC_BACKEND_DEVICE, NULL, NULL, ""};
   const PetscInt N = c.n[0] * c.n[1] * c.n[2], pt[3] = {7, 9, 33};
   PetscReal     *u0, *um, *f[2] = {NULL, NULL}, val[2], lo, hi;
   PetscMPIInt    rank;
@@ -283,7 +268,7 @@ static void test_set_fields(void **state)
    planes per neighbour, nothing else. */
 static void test_halo_traffic(void **state)
 {
-  Case           c = {{32, 30, 40}, 4, {16, 15, 20}, 0, PETSC_TRUE, PETSC_FALSE, ACOUSTIC_BACKEND_DEVICE, -1, -1, -1, {0, 0, 0, 0, 0}, NULL, ""};
+  Case           c = {{32, 30, 40}, 4, {16, 15, 20}, 0, PETSC_TRUE, PETSC_FALSE, ACOUSTIC_BACKEND_DEVICE, NULL, NULL, ""};
   Acoustic       ac;
   SbpmgCLStats   a, b;
   const PetscInt K = 7;
@@ -314,7 +299,7 @@ static void test_halo_traffic(void **state)
 /* Two runs from the same random fields on fresh objects give the same bits (fields gathered on rank 0, norms). */
 static void test_deterministic(void **state)
 {
-  Case           c    = {{30, 28, 36}, 5, {12, 14, 0}, 15, PETSC_TRUE, PETSC_TRUE, ACOUSTIC_BACKEND_DEVICE, -1, -1, -1, {0, 0, 0, 0, 0}, NULL, ""};
+  Case           c    = {{30, 28, 36}, 5, {12, 14, 0}, 15, PETSC_TRUE, PETSC_TRUE, ACOUSTIC_BACKEND_DEVICE, NULL, NULL, ""};
   const PetscInt N    = c.n[0] * c.n[1] * c.n[2];
   PetscReal     *f[2] = {NULL, NULL}, n[2][2];
   PetscMPIInt    rank;
@@ -323,8 +308,7 @@ static void test_deterministic(void **state)
   PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   c.src[2] = slab_boundary(c.n[2]);
   for (PetscInt mode = 0; mode < 2; mode++) { /* the default kernels; inner + merged PML */
-    c.fused = mode ? 0 : -1;
-    c.merge = mode ? 1 : -1;
+    c.tuning = mode ? "ac_fused=0,ac_pml_merge=1" : NULL;
     if (!rank) PCALL(PetscMalloc2(3 * N, &f[0], 3 * N, &f[1]));
     run_case(PETSC_COMM_WORLD, &c, f[0], n[0]);
     run_case(PETSC_COMM_WORLD, &c, f[1], n[1]);
@@ -343,7 +327,7 @@ static void test_deterministic(void **state)
    extent in one piece per rank; an unwritable path is an error on every rank. */
 static void test_snapshots(void **state)
 {
-  Case        c = {{33, 29, 30}, 4, {10, 12, 0}, 40, PETSC_FALSE, PETSC_FALSE, ACOUSTIC_BACKEND_DEVICE, -1, -1, -1, {0, 0, 0, 0, 0}, NULL, ""};
+  Case        c = {{33, 29, 30}, 4, {10, 12, 0}, 40, PETSC_FALSE, PETSC_FALSE, ACOUSTIC_BACKEND_DEVICE, NULL, NULL, ""};
   Acoustic    ac;
   PetscMPIInt rank, size;
   char        png[2][64], vts[64];
@@ -437,16 +421,15 @@ static void test_too_many_ranks(void **state)
 static void test_thin_slabs(void **state)
 {
   PetscMPIInt size;
-  Case c = {{20, 19, 0}, 1, {9, 9, 0}, 8, PETSC_TRUE, PETSC_TRUE, ACOUSTIC_BACKEND_DEVICE, -1, -1, -1, {0, 0, 0, 0, 0}, NULL, "thin slabs, default kernels"};
+  Case        c = {{20, 19, 0}, 1, {9, 9, 0}, 8, PETSC_TRUE, PETSC_TRUE, ACOUSTIC_BACKEND_DEVICE, NULL, NULL, "thin slabs, default kernels"};
 
   PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   c.n[2]   = PetscMax(4 * size + 2, 9);
   c.ndamp  = (c.n[2] - 9) / 2; /* 0 on 2 ranks (nz 10), 4 on 4 (nz 18) */
   c.src[2] = slab_boundary(c.n[2]);
   compare_with_one_rank(&c, 0);
-  c.name  = "thin slabs, inner + merged PML";
-  c.fused = 0;
-  c.merge = 1;
+  c.name   = "thin slabs, inner + merged PML";
+  c.tuning = "ac_fused=0,ac_pml_merge=1";
   compare_with_one_rank(&c, 0);
 }
 

@@ -1,4 +1,5 @@
-/* Input and output of the acoustic operator: velocity files, PNG slices (libpng), VTK through PETSc's viewer. */
+/* The file formats of the acoustic operator, apart from the object: raw float32 velocity files, PNG images (libpng) of a
+   slice through a diverging colour map, VTK structured grids through PETSc's viewer. */
 #include <sbpmg/private/acousticimpl.h>
 #include <png.h>
 #include <setjmp.h>
@@ -98,90 +99,52 @@ static void AcColour(PetscReal t, unsigned char c[3])
   for (int a = 0; a < 3; a++) c[a] = (unsigned char)(white[a] + s * (end[a] - white[a]) + 0.5);
 }
 
-/*@C
-   AcousticWriteSlicePNG - Write the central x-y slice (z = nz/2) of u as a PNG with a diverging colour map (blue
-   negative, white zero, red positive), scaled by the slice's max |u| with a signed square-root to show the weaker far
-   field; x to the right, y downwards. Reads one plane from the device (on the rank that owns it); rank 0 writes the file.
-
-   Collective
-
-   Level: intermediate
-
-.seealso: `AcousticWriteVTK()`
-@*/
-PetscErrorCode AcousticWriteSlicePNG(Acoustic ac, const char path[])
+/* The RGB bytes of n values of a slice: scaled by the slice's max |value| (1 if it is zero or not finite), a signed square
+   root to show the weaker far field, then the diverging colour map. */
+PetscErrorCode AcousticSliceToRGB_Private(PetscInt n, const PetscReal v[], unsigned char rgb[])
 {
-  const PetscInt nx = ac->n[0], ny = ac->n[1];
-  PetscReal     *plane, scale      = 0;
-  unsigned char *rgb;
+  PetscReal scale = 0;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
-  PetscCall(PetscMalloc1(nx * ny, &plane));
-  PetscCall(AcousticGetPlane(ac, ACOUSTIC_FIELD_U, ac->n[2] / 2, plane));
-  if (ac->rank) { /* rank 0 writes; every rank returns its error */
-    PetscErrorCode ierr;
-    PetscCall(PetscFree(plane));
-    PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, PetscObjectComm((PetscObject)ac)));
-    PetscCheck(!ierr, PETSC_COMM_SELF, ierr, "Rank 0 could not write %s", path);
-    PetscFunctionReturn(0);
-  }
-  for (PetscInt p = 0; p < nx * ny; p++) scale = PetscMax(scale, PetscAbsReal(plane[p]));
+  for (PetscInt p = 0; p < n; p++) scale = PetscMax(scale, PetscAbsReal(v[p]));
   if (!(scale > 0) || !PetscIsNormalReal(scale)) scale = 1;
-  PetscCall(PetscMalloc1(3 * nx * ny, &rgb));
-  for (PetscInt p = 0; p < nx * ny; p++) {
-    const PetscReal t = plane[p] / scale;
+  for (PetscInt p = 0; p < n; p++) {
+    const PetscReal t = v[p] / scale;
     AcColour(t < 0 ? -PetscSqrtReal(-t) : PetscSqrtReal(t), rgb + 3 * p);
-  }
-  PetscCall(PetscFree(plane));
-  {
-    PetscErrorCode ierr = AcousticWritePNG_Private(path, nx, ny, rgb);
-    PetscCall(PetscFree(rgb));
-    if (ac->size > 1) PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, PetscObjectComm((PetscObject)ac)));
-    PetscCall(ierr);
   }
   PetscFunctionReturn(0);
 }
 
-/*@C
-   AcousticWriteVTK - Write u on the whole grid as a VTK structured grid (.vts) through PETSc's VTK viewer (a DMDA with
-   the grid's coordinates in metres, split along z as the object is). Reads each rank's slab from its device.
+/* ---------------------------------------------------------------- VTK */
 
-   Collective
-
-   Level: intermediate
-
-.seealso: `AcousticWriteSlicePNG()`
-@*/
-PetscErrorCode AcousticWriteVTK(Acoustic ac, const char path[])
+/* A DMDA of the n[0] x n[1] x n[2] grid with spacings h (coordinates in metres, field "u"), split along z as the slabs
+   zstart[0..size] are, and a global vector of it named "u" (its local part: this rank's slab, x fastest). */
+PetscErrorCode AcousticVTKCreate_Private(MPI_Comm comm, const PetscInt n[3], const PetscReal h[3], PetscMPIInt size, const PetscInt zstart[], DM *da, Vec *u)
 {
-  MPI_Comm     comm = PetscObjectComm((PetscObject)ac);
-  DM           da;
-  Vec          u;
-  PetscViewer  viewer;
-  PetscScalar *a;
-  PetscInt    *lz;
+  PetscInt *lz;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
-  PetscCheck(ac->setupcalled, comm, PETSC_ERR_ARG_WRONGSTATE, "Call AcousticSetUp() first");
-  PetscCall(PetscMalloc1(ac->size, &lz));
-  for (PetscMPIInt r = 0; r < ac->size; r++) lz[r] = ac->zstart[r + 1] - ac->zstart[r];
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, ac->n[0], ac->n[1], ac->n[2], 1, 1, ac->size, 1, 1,
-                         NULL, NULL, lz, &da));
+  PetscCall(PetscMalloc1(size, &lz));
+  for (PetscMPIInt r = 0; r < size; r++) lz[r] = zstart[r + 1] - zstart[r];
+  PetscCall(
+      DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n[0], n[1], n[2], 1, 1, size, 1, 1, NULL, NULL, lz, da));
   PetscCall(PetscFree(lz));
-  PetscCall(DMSetUp(da));
-  PetscCall(DMDASetUniformCoordinates(da, 0, (ac->n[0] - 1) * ac->h[0], 0, (ac->n[1] - 1) * ac->h[1], 0, (ac->n[2] - 1) * ac->h[2]));
-  PetscCall(DMDASetFieldName(da, 0, "u"));
-  PetscCall(DMCreateGlobalVector(da, &u));
-  PetscCall(PetscObjectSetName((PetscObject)u, "u"));
-  PetscCall(VecGetArray(u, &a)); /* the local part is this rank's slab, x fastest */
-  PetscCall(AcousticGetLocalField_Private(ac, ACOUSTIC_FIELD_U, a));
-  PetscCall(VecRestoreArray(u, &a));
-  PetscCall(PetscViewerVTKOpen(comm, path, FILE_MODE_WRITE, &viewer));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMDASetUniformCoordinates(*da, 0, (n[0] - 1) * h[0], 0, (n[1] - 1) * h[1], 0, (n[2] - 1) * h[2]));
+  PetscCall(DMDASetFieldName(*da, 0, "u"));
+  PetscCall(DMCreateGlobalVector(*da, u));
+  PetscCall(PetscObjectSetName((PetscObject)*u, "u"));
+  PetscFunctionReturn(0);
+}
+
+/* Write u as a VTK structured grid (.vts; PETSc's VTK writer gathers one piece per rank). */
+PetscErrorCode AcousticVTKWrite_Private(const char path[], Vec u)
+{
+  PetscViewer viewer;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerVTKOpen(PetscObjectComm((PetscObject)u), path, FILE_MODE_WRITE, &viewer));
   PetscCall(VecView(u, viewer));
   PetscCall(PetscViewerDestroy(&viewer));
-  PetscCall(VecDestroy(&u));
-  PetscCall(DMDestroy(&da));
   PetscFunctionReturn(0);
 }

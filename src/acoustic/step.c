@@ -7,23 +7,16 @@ static size_t AcRoundUp(size_t n, size_t m)
   return ((n + m - 1) / m) * m;
 }
 
-/* The queue of the PML launches: their own with -ac_pml_queue (one rank), else the context's. */
-static cl_command_queue AcPMLQueue(Acoustic ac)
+/* The range and work-group of a 2.5D launch over nvx x-vectors, ny rows and nz planes: tiles of tx x ty work-items, tz
+   planes each (0: all of them). */
+static void AcTileRange(size_t nvx, size_t ny, size_t nz, size_t tx, size_t ty, size_t tz, size_t g[3], size_t l[3])
 {
-  return ac->qpml ? ac->qpml : ac->cl->queue;
-}
-
-static PetscErrorCode AcousticEnqueue3D(Acoustic ac, cl_command_queue q, cl_kernel k, const size_t g[3], const size_t l[3])
-{
-  cl_int err;
-
-  PetscFunctionBegin;
-  if (!g[0] || !g[1] || !g[2]) PetscFunctionReturn(0);
-  err = clEnqueueNDRangeKernel(q, k, 3, NULL, g, l, 0, NULL, NULL);
-  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err),
-             "OpenCL error %d (%s) launching an acoustic kernel on %zu x %zu x %zu (local %zu x %zu) with %s", (int)err, SbpmgCLErrorName(err), g[0], g[1],
-             g[2], l ? l[0] : 0, l ? l[1] : 0, ac->kopts);
-  PetscFunctionReturn(0);
+  g[0] = AcRoundUp(nvx, tx);
+  g[1] = AcRoundUp(ny, ty);
+  g[2] = tz ? (nz + tz - 1) / tz : 1;
+  l[0] = tx;
+  l[1] = ty;
+  l[2] = 1;
 }
 
 /* The arguments every stencil kernel takes, computed once per AcousticStep call. ez is the offset of the z profile's
@@ -32,16 +25,8 @@ typedef struct {
   int       px, pxy, origin, ex, ey, ez;
   float     c0;
   cl_float4 cx, cy, cz, hd;
-  cl_mem    u, vin, vout; /* u^n, u^{n-1} and where u^{n+1} goes (the same field for a step in place) */
+  cl_mem    u, v; /* u^n, and u^{n-1}, overwritten by u^{n+1} */
 } AcKernelArgs;
-
-/* The fields of a step in place: u^n in du, u^{n-1} in dv overwritten by u^{n+1}. */
-static void AcInPlace(Acoustic ac, AcKernelArgs *a)
-{
-  a->u    = ac->du;
-  a->vin  = ac->dv;
-  a->vout = ac->dv;
-}
 
 static void AcousticKernelArgs(Acoustic ac, AcKernelArgs *a)
 {
@@ -59,7 +44,13 @@ static void AcousticKernelArgs(Acoustic ac, AcKernelArgs *a)
   }
   for (PetscInt d = 0; d < 3; d++) a->hd.s[d] = (float)(1.0 / (4.0 * ac->h[d] * ac->h[d]));
   a->hd.s[3] = 0;
-  AcInPlace(ac, a);
+}
+
+/* The fields of this step: u^n in du, u^{n-1} in dv, overwritten by u^{n+1}. */
+static void AcStepFields(Acoustic ac, AcKernelArgs *a)
+{
+  a->u = ac->du;
+  a->v = ac->dv;
 }
 
 /* Points of region r's box [lo, hi) within the planes [z0, z1) */
@@ -73,16 +64,18 @@ static PetscReal AcBoxPoints(Acoustic ac, PetscInt r, PetscInt z0, PetscInt z1)
    profile's offset and the inner box's z range are shifted by z0 (one rank: [0, nz), the launch of docs/acoustic.md). */
 static PetscErrorCode AcousticEnqueueWhole(Acoustic ac, const AcKernelArgs *a, PetscInt z0, PetscInt z1)
 {
-  const size_t V = (size_t)ac->kvec, tx = (size_t)ac->ktile[0], ty = (size_t)ac->ktile[1], tz = (size_t)ac->ktile[2];
-  const int    xa     = -(int)(ac->origin % (PetscInt)V);
-  const size_t g[3]   = {AcRoundUp(((size_t)(ac->n[0] - xa) + V - 1) / V, tx), AcRoundUp((size_t)ac->n[1], ty), tz ? ((size_t)(z1 - z0) + tz - 1) / tz : 1};
-  const size_t l[3]   = {tx, ty, 1};
-  const int    origin = a->origin + (int)(z0 * ac->pxy), ez = a->ez + (int)z0;
-  PetscReal    ntot = 0, ninner = AcBoxPoints(ac, AC_REGION_INNER, z0, z1);
-  cl_int4      n, ilo, ihi;
+  const SbpmgTuning *t      = &ac->tune;
+  const size_t       V      = (size_t)t->ac_vec;
+  const int          xa     = -(int)(ac->origin % (PetscInt)V);
+  const int          origin = a->origin + (int)(z0 * ac->pxy), ez = a->ez + (int)z0;
+  PetscReal          ntot = 0, ninner = AcBoxPoints(ac, AC_REGION_INNER, z0, z1);
+  cl_int4            n, ilo, ihi;
+  size_t             g[3], l[3];
 
   PetscFunctionBegin;
   if (z1 <= z0) PetscFunctionReturn(0);
+  AcTileRange(((size_t)(ac->n[0] - xa) + V - 1) / V, (size_t)ac->n[1], (size_t)(z1 - z0), (size_t)t->ac_tile_x, (size_t)t->ac_tile_y, (size_t)t->ac_tile_z, g,
+              l);
   for (PetscInt r = 0; r < AC_NREGIONS; r++) ntot += AcBoxPoints(ac, r, z0, z1);
   for (PetscInt d = 0; d < 3; d++) {
     n.s[d]   = (int)ac->nl[d];
@@ -96,9 +89,9 @@ static PetscErrorCode AcousticEnqueueWhole(Acoustic ac, const AcKernelArgs *a, P
   PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
   PetscCall(SbpmgCLSetArgs(ac->kwhole, 0, 19, sizeof(cl_int4), &n, sizeof(cl_int4), &ilo, sizeof(cl_int4), &ihi, sizeof(int), &a->px, sizeof(int), &a->pxy,
                            sizeof(int), &origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &ez, sizeof(cl_mem), &a->u, sizeof(cl_mem),
-                           &a->vout, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-  PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kwhole, g, l));
+                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &ez, sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->v,
+                           sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+  PetscCall(SbpmgCLLaunch3D(ac->cl, ac->kwhole, g, l));
   PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * ninner + AC_FLOPS_PML * (ntot - ninner),
                               AC_BYTES_INNER * ninner + AC_BYTES_PML * (ntot - ninner)));
   PetscFunctionReturn(0);
@@ -107,44 +100,42 @@ static PetscErrorCode AcousticEnqueueWhole(Acoustic ac, const AcKernelArgs *a, P
 /* The six PML regions in one launch (the table of AcousticSetUpPMLTable(): the planes [zedge[0], zedge[1])). */
 static PetscErrorCode AcousticEnqueuePMLMerged(Acoustic ac, const AcKernelArgs *a)
 {
-  const size_t ls = (size_t)(ac->kpmltile[0] * ac->kpmltile[1]), g = (size_t)ac->ngroups * ls;
+  const size_t ls = (size_t)(ac->tune.ac_pml_tile_x * ac->tune.ac_pml_tile_y), g = (size_t)ac->ngroups * ls;
   const int    nreg = (int)ac->ntab;
-  cl_kernel    k    = a->vin == a->vout ? ac->kpmlall : ac->kpmlallout; /* in place, or the new field apart (ac_pair's passes) */
   PetscReal    npml = 0;
-  cl_int       err;
 
   PetscFunctionBegin;
   if (!g) PetscFunctionReturn(0);
   for (PetscInt r = AC_REGION_ZLO; r < AC_NREGIONS; r++) npml += AcBoxPoints(ac, r, ac->zedge[0], ac->zedge[1]);
   PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-  PetscCall(SbpmgCLSetArgs(k, 0, 19, sizeof(cl_mem), &ac->dtab, sizeof(int), &nreg, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
-                           sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4), &a->hd,
-                           sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->vin, sizeof(cl_mem),
-                           &a->vout, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
-  err = clEnqueueNDRangeKernel(AcPMLQueue(ac), k, 1, NULL, &g, &ls, 0, NULL, NULL);
-  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err),
-             "OpenCL error %d (%s) launching the merged PML kernel on %zu work-items (groups of %zu) with %s", (int)err, SbpmgCLErrorName(err), g, ls,
-             ac->kopts);
+  PetscCall(SbpmgCLSetArgs(ac->kpmlall, 0, 18, sizeof(cl_mem), &ac->dtab, sizeof(int), &nreg, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int),
+                           &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
+                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &a->u, sizeof(cl_mem),
+                           &a->v, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+  PetscCall(SbpmgCLLaunch1D(ac->cl, ac->kpmlall, g, ls));
   PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * npml, AC_BYTES_PML * npml));
   PetscFunctionReturn(0);
 }
 
-/* The arguments of one PML region's launch (ac_pml or ac_pml_rows) for the box [lo, hi). */
-static PetscErrorCode AcousticSetPMLArgs(Acoustic ac, const AcKernelArgs *a, cl_kernel k, const cl_int4 *lo, const cl_int4 *hi)
+/* The arguments of one PML region's launch (ac_pml) for the box [lo, hi). */
+static PetscErrorCode AcousticSetPMLArgs(Acoustic ac, const AcKernelArgs *a, const cl_int4 *lo, const cl_int4 *hi)
 {
   PetscFunctionBegin;
-  PetscCall(SbpmgCLSetArgs(k, 0, 19, sizeof(cl_int4), lo, sizeof(cl_int4), hi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
+  PetscCall(SbpmgCLSetArgs(ac->kpml, 0, 18, sizeof(cl_int4), lo, sizeof(cl_int4), hi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
                            sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4), &a->hd,
-                           sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->vin, sizeof(cl_mem),
-                           &a->vout, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+                           sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->v, sizeof(cl_mem),
+                           &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
   PetscFunctionReturn(0);
 }
 
-/* Region r's box within the planes [z0, z1), with the region kernels (2.5D or rows). */
+/* Region r's box within the planes [z0, z1), with the region kernels: ac_inner for the inner box, ac_pml for a PML slab (its
+   x vectors start at the aligned point at or before lo.x). */
 static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, PetscInt r, PetscInt z0, PetscInt z1)
 {
-  const PetscReal np = AcBoxPoints(ac, r, z0, z1);
-  cl_int4         lo, hi;
+  const SbpmgTuning *t  = &ac->tune;
+  const PetscReal    np = AcBoxPoints(ac, r, z0, z1);
+  cl_int4            lo, hi;
+  size_t             g[3], l[3];
 
   PetscFunctionBegin;
   if (np == 0) PetscFunctionReturn(0);
@@ -155,50 +146,30 @@ static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, 
   lo.s[2] = (int)PetscMax(ac->lo[r][2], z0);
   hi.s[2] = (int)PetscMin(ac->hi[r][2], z1);
   lo.s[3] = hi.s[3] = 0;
-  if (ac->krows) {
-    const size_t g[3] = {(size_t)(hi.s[1] - lo.s[1]), (size_t)(hi.s[2] - lo.s[2]), 1};
-    cl_int4      lim  = {{0, 0, 0, 0}};
-
-    if (r == AC_REGION_INNER) {
-      PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
-      PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &a->px, sizeof(int), &a->pxy,
-                               sizeof(int), &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                               sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->vout, sizeof(cl_mem), &ac->dvp));
-      PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kinner, g, NULL));
-      PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
-    } else {
-      PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-      PetscCall(AcousticSetPMLArgs(ac, a, ac->kpml, &lo, &hi)); /* rows: never with ac_pair */
-      PetscCall(AcousticEnqueue3D(ac, AcPMLQueue(ac), ac->kpml, g, NULL));
-      PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
-    }
-  } else if (r == AC_REGION_INNER) {
-    const size_t V = (size_t)ac->kvec, tx = (size_t)ac->ktile[0], ty = (size_t)ac->ktile[1], tz = (size_t)ac->ktile[2];
-    const size_t nvx  = ((size_t)(hi.s[0] - lo.s[0]) + V - 1) / V;
-    const size_t g[3] = {AcRoundUp(nvx, tx), AcRoundUp((size_t)(hi.s[1] - lo.s[1]), ty), tz ? ((size_t)(hi.s[2] - lo.s[2]) + tz - 1) / tz : 1};
-    const size_t l[3] = {tx, ty, 1};
+  if (r == AC_REGION_INNER) {
+    const size_t V = (size_t)t->ac_vec;
     cl_int4      lim;
 
+    AcTileRange(((size_t)(hi.s[0] - lo.s[0]) + V - 1) / V, (size_t)(hi.s[1] - lo.s[1]), (size_t)(hi.s[2] - lo.s[2]), (size_t)t->ac_tile_x, (size_t)t->ac_tile_y,
+                (size_t)t->ac_tile_z, g, l);
     lim.s[0] = lo.s[0] + (int)V * ((int)(ac->n[0] + 3 - lo.s[0]) / (int)V);
     lim.s[1] = (int)ac->n[1] + 3;
     lim.s[2] = lim.s[3] = 0;
     PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
     PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &a->px, sizeof(int), &a->pxy,
                              sizeof(int), &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                             sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->vout, sizeof(cl_mem), &ac->dvp));
-    PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kinner, g, l));
+                             sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->v, sizeof(cl_mem), &ac->dvp));
+    PetscCall(SbpmgCLLaunch3D(ac->cl, ac->kinner, g, l));
     PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
   } else {
-    const size_t    tx = (size_t)ac->kpmltile[0], ty = (size_t)ac->kpmltile[1], tz = (size_t)ac->kpmltile[2], V = (size_t)ac->kpmlvec;
-    const int       xa   = lo.s[0] - (int)((ac->origin + lo.s[0]) % (PetscInt)V);
-    const size_t    nvx  = ((size_t)(hi.s[0] - xa) + V - 1) / V;
-    const size_t    g[3] = {AcRoundUp(nvx, tx), AcRoundUp((size_t)(hi.s[1] - lo.s[1]), ty), tz ? ((size_t)(hi.s[2] - lo.s[2]) + tz - 1) / tz : 1};
-    const size_t    l[3] = {tx, ty, 1};
-    const cl_kernel k    = a->vin == a->vout ? ac->kpml : ac->kpmlout; /* in place, or the new field apart (ac_pair's passes) */
+    const size_t V  = (size_t)t->ac_pml_vec;
+    const int    xa = lo.s[0] - (int)((ac->origin + lo.s[0]) % (PetscInt)V);
 
+    AcTileRange(((size_t)(hi.s[0] - xa) + V - 1) / V, (size_t)(hi.s[1] - lo.s[1]), (size_t)(hi.s[2] - lo.s[2]), (size_t)t->ac_pml_tile_x,
+                (size_t)t->ac_pml_tile_y, (size_t)t->ac_pml_tile_z, g, l);
     PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-    PetscCall(AcousticSetPMLArgs(ac, a, k, &lo, &hi));
-    PetscCall(AcousticEnqueue3D(ac, AcPMLQueue(ac), k, g, l));
+    PetscCall(AcousticSetPMLArgs(ac, a, &lo, &hi));
+    PetscCall(SbpmgCLLaunch3D(ac->cl, ac->kpml, g, l));
     PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * np, AC_BYTES_PML * np));
   }
   PetscFunctionReturn(0);
@@ -212,10 +183,10 @@ static PetscErrorCode AcousticEnqueuePlanes(Acoustic ac, const AcKernelArgs *a, 
 
   PetscFunctionBegin;
   if (z1 <= z0) PetscFunctionReturn(0);
-  if (ac->kfused && mask == AC_REGIONS_ALL) { /* the whole grid in one launch */
+  if (ac->tune.ac_fused && mask == AC_REGIONS_ALL) { /* the whole grid in one launch */
     PetscCall(AcousticEnqueueWhole(ac, a, z0, z1));
     todo = 0;
-  } else if (ac->kpmlmerge && (mask & AC_REGIONS_PML) == AC_REGIONS_PML && ac->ntab && z0 == ac->zedge[0] && z1 == ac->zedge[1]) {
+  } else if (ac->tune.ac_pml_merge && (mask & AC_REGIONS_PML) == AC_REGIONS_PML && ac->ntab && z0 == ac->zedge[0] && z1 == ac->zedge[1]) {
     PetscCall(AcousticEnqueuePMLMerged(ac, a)); /* the six PML regions in one launch */
     todo = mask & ~AC_REGIONS_PML;
   }
@@ -240,136 +211,14 @@ static PetscErrorCode AcousticEnqueueSource(Acoustic ac, int srcidx, cl_mem f)
   PetscFunctionReturn(0);
 }
 
-/* An event marking everything enqueued so far in q (released by the caller). */
-static PetscErrorCode AcMark(cl_command_queue q, cl_event *ev)
+/* The new field u^{n+1} becomes u^n: the two wavefields swap by pointer. */
+static void AcousticSwapDevice(Acoustic ac)
 {
-  PetscFunctionBegin;
-  PetscCallCL(clEnqueueMarkerWithWaitList(q, 0, NULL, ev));
-  PetscFunctionReturn(0);
-}
+  cl_mem t = ac->du;
 
-/* Later commands of q wait for ev. */
-static PetscErrorCode AcWait(cl_command_queue q, cl_event ev)
-{
-  PetscFunctionBegin;
-  PetscCallCL(clEnqueueBarrierWithWaitList(q, 1, &ev, NULL));
-  PetscFunctionReturn(0);
-}
-
-/* One rank, -ac_pml_queue: step s runs its inner launch (main queue) and its PML launches (second queue) at the same time. Within a
-   step they write disjoint points of the new field and only read the current one. Across steps each waits for the other's previous
-   step: the next inner launch reads the PML points just written and overwrites the field the PML launch read, and the other way
-   round. The source (main queue) waits for the step's PML launch, since its point may lie in the PML; after the K steps the main
-   queue waits for the last PML launch, so that every later command (norms, reads) sees the whole step. */
-static PetscErrorCode AcousticStepTwoQueues(Acoustic ac, const AcKernelArgs *a, PetscInt K, PetscInt mask, PetscBool srcmine, int srcidx)
-{
-  cl_command_queue qm = ac->cl->queue, qp = ac->qpml;
-  cl_event         main_done, pml_done    = NULL;
-  const PetscInt   nz = ac->nl[2];
-
-  PetscFunctionBegin;
-  PetscCall(AcMark(qm, &main_done)); /* whatever came before: the fields' set-up, an earlier call */
-  for (PetscInt s = 0; s < K; s++) {
-    cl_event     pml_prev = pml_done;
-    AcKernelArgs b        = *a;
-
-    AcInPlace(ac, &b);
-    PetscCall(AcWait(qp, main_done));
-    PetscCall(AcousticEnqueuePlanes(ac, &b, mask & AC_REGIONS_PML, 0, nz));
-    PetscCall(AcMark(qp, &pml_done));
-    PetscCallCL(clFlush(qp));
-    if (pml_prev) {
-      PetscCall(AcWait(qm, pml_prev));
-      PetscCallCL(clReleaseEvent(pml_prev));
-    }
-    PetscCall(AcousticEnqueuePlanes(ac, &b, mask & ~AC_REGIONS_PML, 0, nz));
-    if (srcmine) {
-      PetscCall(AcWait(qm, pml_done));
-      PetscCall(AcousticEnqueueSource(ac, srcidx, ac->dv));
-    }
-    PetscCallCL(clReleaseEvent(main_done));
-    PetscCall(AcMark(qm, &main_done));
-    PetscCallCL(clFlush(qm));
-    {
-      cl_mem t = ac->du;
-      ac->du   = ac->dv;
-      ac->dv   = t;
-    }
-    ac->step++;
-  }
-  if (pml_done) {
-    PetscCall(AcWait(qm, pml_done));
-    PetscCallCL(clReleaseEvent(pml_done));
-  }
-  PetscCallCL(clReleaseEvent(main_done));
-  PetscFunctionReturn(0);
-}
-
-/* The two-step kernel ac_pair over the inner box: u^n in u, u^{n-1} in v, u^{n+1} into w (which holds it already outside the
-   box), u^{n+2} into x; srcidx >= 0: the source of step n lies in the box, added to u^{n+1} there. */
-static PetscErrorCode AcousticEnqueuePair(Acoustic ac, const AcKernelArgs *a, cl_mem u, cl_mem v, cl_mem w, cl_mem x, int srcidx, float srcval)
-{
-  const PetscInt *lo = ac->lo[AC_REGION_INNER], *hi = ac->hi[AC_REGION_INNER];
-  const size_t    V = (size_t)ac->kvec, tx = (size_t)ac->kpairtile[0], ty = (size_t)ac->kpairtile[1], tz = (size_t)ac->kpairtile[2];
-  const size_t    nx = tx - 2 * (4 / V), ny = ty - 8; /* tile vectors and rows inside the ring */
-  const size_t    nvx  = ((size_t)(hi[0] - lo[0]) + V - 1) / V;
-  const size_t    g[3] = {tx * ((nvx + nx - 1) / nx), ty * (((size_t)(hi[1] - lo[1]) + ny - 1) / ny), tz ? ((size_t)(hi[2] - lo[2]) + tz - 1) / tz : 1};
-  const size_t    l[3] = {tx, ty, 1};
-  const PetscReal np   = AcBoxPoints(ac, AC_REGION_INNER, 0, ac->nl[2]);
-  cl_int4         clo, chi;
-
-  PetscFunctionBegin;
-  if (np == 0) PetscFunctionReturn(0);
-  for (PetscInt d = 0; d < 3; d++) {
-    clo.s[d] = (int)lo[d];
-    chi.s[d] = (int)hi[d];
-  }
-  clo.s[3] = chi.s[3] = 0;
-  PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
-  PetscCall(SbpmgCLSetArgs(ac->kpair, 0, 16, sizeof(cl_int4), &clo, sizeof(cl_int4), &chi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
-                           sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(int), &srcidx,
-                           sizeof(float), &srcval, sizeof(cl_mem), &u, sizeof(cl_mem), &v, sizeof(cl_mem), &w, sizeof(cl_mem), &x, sizeof(cl_mem), &ac->dvp));
-  PetscCall(AcousticEnqueue3D(ac, ac->cl->queue, ac->kpair, g, l));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, 2 * AC_FLOPS_INNER * np, AC_BYTES_PAIR * np));
-  PetscFunctionReturn(0);
-}
-
-/* One rank, ac_pair: npairs passes of two steps. With A = u^{n-1}, B = u^n and the spare fields C, D, a pass is
-     1. the PML regions of step n:   C = step(B, A) at the PML points (and the source of step n if it lies there);
-     2. the inner box, both steps:   C = step(B, A), D = step(C, B) at the inner points (ac_pair; A and B only read);
-     3. the PML regions of step n+1: D = step(C, B) at the PML points, then the source of step n + 1;
-   and (A, B, C, D) becomes (C, D, A, B). ac_pair needs u^{n+1} at the PML points within 4 of the box (step 1) and step 3
-   the inner points within 4 of the PML (step 2). No field is written while another launch of the pass reads it. */
-static PetscErrorCode AcousticStepPairs(Acoustic ac, AcKernelArgs *a, PetscInt npairs, PetscBool srcmine, int srcidx)
-{
-  const PetscInt  nz    = ac->nl[2];
-  const PetscBool srcin = (PetscBool)(srcmine && AcInBox(ac->lo[AC_REGION_INNER], ac->hi[AC_REGION_INNER], ac->src[0], ac->src[1], ac->src[2] - ac->zs));
-
-  PetscFunctionBegin;
-  for (PetscInt s = 0; s < npairs; s++) {
-    cl_mem    A = ac->dv, B = ac->du, C = ac->dspare[0], D = ac->dspare[1];
-    PetscReal wv = 0;
-
-    a->u    = B;
-    a->vin  = A;
-    a->vout = C;
-    PetscCall(AcousticEnqueuePlanes(ac, a, AC_REGIONS_PML, 0, nz));
-    if (srcmine && !srcin) PetscCall(AcousticEnqueueSource(ac, srcidx, C));
-    if (srcin) PetscCall(AcousticWavelet(ac, ac->step, &wv));
-    PetscCall(AcousticEnqueuePair(ac, a, B, A, C, D, srcin ? srcidx : -1, (float)wv));
-    ac->step++;
-    a->u    = C;
-    a->vin  = B;
-    a->vout = D;
-    PetscCall(AcousticEnqueuePlanes(ac, a, AC_REGIONS_PML, 0, nz));
-    if (srcmine) PetscCall(AcousticEnqueueSource(ac, srcidx, D));
-    ac->step++;
-    ac->dv        = C;
-    ac->du        = D;
-    ac->dspare[0] = A;
-    ac->dspare[1] = B;
-  }
-  PetscFunctionReturn(0);
+  ac->du = ac->dv;
+  ac->dv = t;
+  ac->step++;
 }
 
 /* Device: K steps of the regions in mask (a bit per AcousticRegion), the source, and the swap.
@@ -391,25 +240,12 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
 
   PetscFunctionBegin;
   AcousticKernelArgs(ac, &a);
-  if (ac->size == 1 && ac->qpml) {
-    PetscCall(AcousticStepTwoQueues(ac, &a, K, mask, srcmine, srcidx));
-  } else if (ac->size == 1) {
-    PetscInt s = 0;
-
-    if (ac->kpair && mask == AC_REGIONS_ALL && K >= 2) {
-      PetscCall(AcousticStepPairs(ac, &a, K / 2, srcmine, srcidx));
-      s = 2 * (K / 2);
-    }
-    for (; s < K; s++) {
-      AcInPlace(ac, &a);
+  if (ac->size == 1) {
+    for (PetscInt s = 0; s < K; s++) {
+      AcStepFields(ac, &a);
       PetscCall(AcousticEnqueuePlanes(ac, &a, mask, 0, nz));
       if (srcmine) PetscCall(AcousticEnqueueSource(ac, srcidx, ac->dv));
-      {
-        cl_mem t = ac->du;
-        ac->du   = ac->dv;
-        ac->dv   = t;
-      }
-      ac->step++;
+      AcousticSwapDevice(ac);
     }
   } else {
     MPI_Comm          comm  = PetscObjectComm((PetscObject)ac);
@@ -424,7 +260,7 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
       MPI_Request req[4];
       PetscInt    nreq = 0;
 
-      AcInPlace(ac, &a);
+      AcStepFields(ac, &a);
       for (PetscInt d = 0; d < 2; d++)
         if (nbr[d] >= 0) PetscCallMPI(MPI_Irecv(rbuf[d], count, MPI_FLOAT, nbr[d], ac->tag, comm, &req[nreq++]));
       for (PetscInt c = 0; c < 2; c++) {
@@ -442,12 +278,7 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
       PetscCallMPI(MPI_Waitall((PetscMPIInt)nreq, req, MPI_STATUSES_IGNORE));
       for (PetscInt d = 0; d < 2; d++)
         if (nbr[d] >= 0) PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->dv, recvoff[d], 4 * plane, rbuf[d]));
-      {
-        cl_mem t = ac->du;
-        ac->du   = ac->dv;
-        ac->dv   = t;
-      }
-      ac->step++;
+      AcousticSwapDevice(ac);
     }
   }
   PetscFunctionReturn(0);

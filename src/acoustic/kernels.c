@@ -1,0 +1,235 @@
+/* The device side of the acoustic operator's set-up: the fields on the device, the kernels' shapes from the tuning table
+   (include/sbpmg/private/tuning.h, keys ac_*), their checks against the device, the kernels and the table of the merged PML
+   launch. */
+#include <sbpmg/private/acousticimpl.h>
+
+/* The coefficients on the device: vp (a constant fill, or the model copied once) and the eta profiles. */
+static PetscErrorCode AcousticWriteCoefficientsDevice(Acoustic ac, const PetscReal *velfield)
+{
+  const size_t bytes = ac->npad * sizeof(float);
+  PetscReal   *etad;
+  float       *eta;
+
+  PetscFunctionBegin;
+  if (velfield) {
+    float     *vp;
+    PetscReal *vpd;
+
+    PetscCall(PetscCalloc1(ac->npad, &vpd));
+    PetscCall(AcousticComputeCoefficients_Private(ac, velfield, vpd, NULL));
+    PetscCall(PetscMalloc1(ac->npad, &vp));
+    for (size_t p = 0; p < ac->npad; p++) vp[p] = (float)vpd[p];
+    PetscCall(PetscFree(vpd));
+    PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->dvp, 0, bytes, vp));
+    PetscCall(PetscFree(vp));
+  } else {
+    const float vpc = (float)PetscSqr(ac->vel * ac->dt);
+    PetscCall(SbpmgCLFillBuffer(ac->cl, ac->dvp, &vpc, sizeof(float), 0, bytes));
+  }
+  PetscCall(PetscMalloc1(ac->ecount, &etad));
+  PetscCall(AcousticComputeCoefficients_Private(ac, NULL, NULL, etad));
+  PetscCall(PetscMalloc1(ac->ecount, &eta));
+  for (PetscInt p = 0; p < ac->ecount; p++) eta[p] = (float)etad[p];
+  PetscCall(PetscFree(etad));
+  PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->deta, 0, ac->ecount * sizeof(float), eta));
+  PetscCall(PetscFree(eta));
+  PetscFunctionReturn(0);
+}
+
+/* A kernel of kernels/acoustic_util.cl, built for the object's tuning. */
+PetscErrorCode AcousticGetUtilKernel_Private(Acoustic ac, const char name[], cl_kernel *k)
+{
+  char opts[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DNORM_LS=%d", (int)ac->tune.ac_norm_wg));
+  PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic_util", opts, name, k));
+  PetscFunctionReturn(0);
+}
+
+/* The random initial fields u^0, u^{-1} of the slab and its halo planes inside the grid (no exchange needed). */
+static PetscErrorCode AcousticFillRandomDevice(Acoustic ac)
+{
+  cl_kernel      k;
+  cl_mem         f[2] = {ac->du, ac->dv};
+  const PetscInt klo = PetscMax(-4, -ac->zs), khi = PetscMin(ac->nl[2] + 4, ac->n[2] - ac->zs);
+  const int      nx = (int)ac->n[0], ny = (int)ac->n[1], px = (int)ac->px, pxy = (int)ac->pxy, origin = (int)(ac->origin + klo * ac->pxy);
+  const int      kofs = (int)(ac->zs + klo);
+  cl_uint        seed = (cl_uint)ac->seed;
+  size_t         g[3] = {(size_t)ac->n[0], (size_t)ac->n[1], (size_t)(khi - klo)};
+
+  PetscFunctionBegin;
+  PetscCall(AcousticGetUtilKernel_Private(ac, "ac_fill_random", &k));
+  for (cl_uint fi = 0; fi < 2; fi++) {
+    PetscCall(SbpmgCLSetArgs(k, 0, 9, sizeof(int), &nx, sizeof(int), &ny, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin, sizeof(int), &kofs,
+                             sizeof(cl_uint), &seed, sizeof(cl_uint), &fi, sizeof(cl_mem), &f[fi]));
+    PetscCall(SbpmgCLLaunch3D(ac->cl, k, g, NULL));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The device backend's set-up: the context, the kernels for the object's tuning, the fields (u, u_prev and phi zero or
+   random, vp, the eta profiles), and on several ranks the staging buffer of the halo exchange. */
+PetscErrorCode AcousticSetUpDevice_Private(Acoustic ac, const PetscReal *velfield)
+{
+  const size_t bytes = ac->npad * sizeof(float);
+  const float  zero  = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLGetDefault(&ac->cl));
+  PetscCall(SbpmgCLReference(ac->cl));
+  PetscCall(AcousticSetUpKernels_Private(ac));
+  PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, bytes, &ac->du));
+  PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, bytes, &ac->dv));
+  PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, bytes, &ac->dvp));
+  PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, bytes, &ac->dphi));
+  PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_ONLY, ac->ecount * sizeof(float), &ac->deta));
+  PetscCall(SbpmgCLFillBuffer(ac->cl, ac->du, &zero, sizeof(float), 0, bytes));
+  PetscCall(SbpmgCLFillBuffer(ac->cl, ac->dv, &zero, sizeof(float), 0, bytes));
+  PetscCall(SbpmgCLFillBuffer(ac->cl, ac->dphi, &zero, sizeof(float), 0, bytes));
+  PetscCall(AcousticWriteCoefficientsDevice(ac, velfield));
+  if (ac->init == ACOUSTIC_INIT_RANDOM) PetscCall(AcousticFillRandomDevice(ac));
+  if (ac->size > 1) {
+    void *ptr;
+    PetscCall(SbpmgCLCreateStaging(ac->cl, 16 * (size_t)ac->pxy * sizeof(float), &ac->xstage, &ptr));
+    ac->xbuf = (float *)ptr;
+  }
+  PetscCall(SbpmgCLFinish(ac->cl));
+  PetscFunctionReturn(0);
+}
+
+/* Work-groups of a PML launch over the box [lo, hi) with tiles w work-items wide (and as many work-items as the PML
+   tile): tiles along x and y, chunks along z; the x vectors start at the aligned point at or before lo.x. */
+static void AcousticPMLTiles(Acoustic ac, const PetscInt lo[3], const PetscInt hi[3], PetscInt w, PetscInt tiles[3])
+{
+  const SbpmgTuning *t = &ac->tune;
+  const PetscInt     V = t->ac_pml_vec, ty = t->ac_pml_tile_x * t->ac_pml_tile_y / w, tz = t->ac_pml_tile_z;
+  const PetscInt     xa = lo[0] - (ac->origin + lo[0]) % V, nvx = (hi[0] - xa + V - 1) / V;
+  const PetscInt     wy = hi[1] - lo[1], wz = hi[2] - lo[2];
+
+  if (hi[0] <= lo[0] || wy <= 0 || wz <= 0) {
+    tiles[0] = tiles[1] = tiles[2] = 0;
+    return;
+  }
+  tiles[0] = (nvx + w - 1) / w;
+  tiles[1] = (wy + ty - 1) / ty;
+  tiles[2] = tz ? (wz + tz - 1) / tz : 1;
+}
+
+/* The table of ac_pml_all (11 ints per PML region, in launch order): lo.xyz, hi.xyz, tiles along x and y, first and end
+   group, tile width. A region narrower than the PML tile gets a narrower and taller tile of the same size (the x slabs
+   are ndamp points wide). Written once per kernel set-up. The regions are clipped to the planes [zedge[0], zedge[1])
+   (all of them on one rank; on several, the planes computed while the halo is exchanged). */
+static PetscErrorCode AcousticSetUpPMLTable(Acoustic ac)
+{
+  cl_int   tab[AC_NREGIONS * 11];
+  PetscInt n = 0, start = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt r = AC_REGION_ZLO; r < AC_NREGIONS; r++) {
+    PetscInt       t[3], w = ac->tune.ac_pml_tile_x, lo[3], hi[3];
+    cl_int        *e = tab + 11 * n;
+    const PetscInt V = ac->tune.ac_pml_vec, xa = ac->lo[r][0] - (ac->origin + ac->lo[r][0]) % V, nvx = (ac->hi[r][0] - xa + V - 1) / V;
+    const PetscInt size = ac->tune.ac_pml_tile_x * ac->tune.ac_pml_tile_y;
+
+    for (PetscInt a = 0; a < 3; a++) {
+      lo[a] = ac->lo[r][a];
+      hi[a] = ac->hi[r][a];
+    }
+    lo[2] = PetscMax(lo[2], ac->zedge[0]);
+    hi[2] = PetscMin(hi[2], ac->zedge[1]);
+    while (w > 1 && w / 2 >= nvx && size % (w / 2) == 0) w /= 2;
+    AcousticPMLTiles(ac, lo, hi, w, t);
+    if (!t[0]) continue;
+    for (PetscInt a = 0; a < 3; a++) {
+      e[a]     = (cl_int)lo[a];
+      e[3 + a] = (cl_int)hi[a];
+    }
+    e[6] = (cl_int)t[0];
+    e[7] = (cl_int)t[1];
+    e[8] = (cl_int)start;
+    start += t[0] * t[1] * t[2];
+    e[9]  = (cl_int)start;
+    e[10] = (cl_int)w;
+    n++;
+  }
+  PetscCheck((double)start * ac->tune.ac_pml_tile_x * ac->tune.ac_pml_tile_y < 4294967295.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "The PML launch of %" PetscInt_FMT " work-groups is too large", start);
+  if (!ac->dtab) PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_ONLY, sizeof(tab), &ac->dtab));
+  if (n) PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->dtab, 0, sizeof(cl_int) * 11 * n, tab));
+  ac->ngroups = start;
+  ac->ntab    = n;
+  PetscFunctionReturn(0);
+}
+
+/* The object's tuning: the context's (the column of its device class, with -sbpmg_tune) and the object's overrides. */
+static PetscErrorCode AcousticResolveTuning(Acoustic ac)
+{
+  PetscFunctionBegin;
+  ac->tune = ac->cl->tune;
+  PetscCall(SbpmgTuningParse(ac->tuneopts, &ac->tune));
+  PetscFunctionReturn(0);
+}
+
+static PetscBool AcIsVectorWidth(PetscInt w)
+{
+  return (w == 1 || w == 2 || w == 4) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* What the ranges of the tuning table cannot say: vector widths 1, 2 or 4, a power-of-two norm work-group, work-groups the
+   device allows, a local tile of at least 4 points per axis that fits the local memory, and the whole-grid kernel only
+   with the cache variant. */
+static PetscErrorCode AcousticCheckTuning(Acoustic ac)
+{
+  const SbpmgTuning *t    = &ac->tune;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)ac);
+  const size_t       wg   = ac->cl->max_work_group_size;
+
+  PetscFunctionBegin;
+  PetscCheck(AcIsVectorWidth(t->ac_vec), comm, PETSC_ERR_ARG_OUTOFRANGE, "Tuning ac_vec=%" PetscInt_FMT " must be 1, 2 or 4", t->ac_vec);
+  PetscCheck(AcIsVectorWidth(t->ac_pml_vec), comm, PETSC_ERR_ARG_OUTOFRANGE, "Tuning ac_pml_vec=%" PetscInt_FMT " must be 1, 2 or 4", t->ac_pml_vec);
+  PetscCheck((t->ac_norm_wg & (t->ac_norm_wg - 1)) == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Tuning ac_norm_wg=%" PetscInt_FMT " must be a power of two",
+             t->ac_norm_wg);
+  PetscCheck(!t->ac_fused || !t->ac_local_mem, comm, PETSC_ERR_ARG_INCOMP,
+             "Tuning ac_fused=1 takes x/y neighbours from the cache: it cannot be combined with ac_local_mem=1");
+  PetscCheck((size_t)(t->ac_tile_x * t->ac_tile_y) <= wg, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Inner tile ac_tile_x=%" PetscInt_FMT " x ac_tile_y=%" PetscInt_FMT " = %" PetscInt_FMT " work-items exceeds the work-group limit %zu of %s",
+             t->ac_tile_x, t->ac_tile_y, t->ac_tile_x * t->ac_tile_y, wg, ac->cl->device_name);
+  PetscCheck((size_t)(t->ac_pml_tile_x * t->ac_pml_tile_y) <= wg, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "PML tile ac_pml_tile_x=%" PetscInt_FMT " x ac_pml_tile_y=%" PetscInt_FMT " exceeds the work-group limit %zu of %s", t->ac_pml_tile_x,
+             t->ac_pml_tile_y, wg, ac->cl->device_name);
+  if (t->ac_local_mem) {
+    const size_t lbytes = (size_t)(t->ac_tile_y + 8) * (size_t)(t->ac_tile_x + 2 * (4 / t->ac_vec)) * t->ac_vec * sizeof(float);
+
+    PetscCheck(t->ac_tile_y >= 4 && t->ac_tile_x * t->ac_vec >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "ac_local_mem=1 needs a tile of at least 4 points on each axis (ac_tile_y=%" PetscInt_FMT " >= 4, ac_tile_x * ac_vec = %" PetscInt_FMT " >= 4)",
+               t->ac_tile_y, t->ac_tile_x * t->ac_vec);
+    PetscCheck(lbytes <= ac->cl->local_mem, comm, PETSC_ERR_ARG_OUTOFRANGE, "The local tile of %zu bytes exceeds the %llu bytes of local memory of %s", lbytes,
+               (unsigned long long)ac->cl->local_mem, ac->cl->device_name);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The kernels for the object's tuning (every macro of kernels/acoustic25.cl from it), and the table of the merged PML
+   launch. Called at set-up and again when the tuning changes. */
+PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
+{
+  const SbpmgTuning *t = &ac->tune;
+
+  PetscFunctionBegin;
+  PetscCall(AcousticResolveTuning(ac));
+  PetscCall(AcousticCheckTuning(ac));
+  PetscCall(PetscSNPrintf(ac->kopts, sizeof(ac->kopts),
+                          "-cl-denorms-are-zero -DTILE_X=%d -DTILE_Y=%d -DTILE_Z=%d -DAC_LOCAL=%d -DAC_VEC=%d -DPML_TX=%d -DPML_TY=%d -DPML_TZ=%d -DPML_VEC=%d "
+                          "-DAC_FTZ=%d -DAC_PF=%d -DPML_PF=%d -DAC_PF_PTX=%d -DAC_UNROLL=%d -DPML_UNROLL=%d",
+                          (int)t->ac_tile_x, (int)t->ac_tile_y, (int)t->ac_tile_z, (int)t->ac_local_mem, (int)t->ac_vec, (int)t->ac_pml_tile_x,
+                          (int)t->ac_pml_tile_y, (int)t->ac_pml_tile_z, (int)t->ac_pml_vec, (int)t->ac_ftz, (int)t->ac_prefetch, (int)t->ac_pml_prefetch,
+                          (int)t->ac_prefetch_ptx, (int)t->ac_unroll, (int)t->ac_pml_unroll));
+  if (t->ac_fused) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", ac->kopts, "ac_whole", &ac->kwhole));
+  if (t->ac_pml_merge) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", ac->kopts, "ac_pml_all", &ac->kpmlall));
+  PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", ac->kopts, "ac_inner", &ac->kinner));
+  PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", ac->kopts, "ac_pml", &ac->kpml));
+  PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", ac->kopts, "ac_source", &ac->ksrc));
+  if (t->ac_pml_merge) PetscCall(AcousticSetUpPMLTable(ac));
+  PetscFunctionReturn(0);
+}
