@@ -6,35 +6,6 @@
 /* The random hash of the initial fields, shared with the device's fill (ac_random). */
 #include "../../kernels/acoustic_util.cl"
 
-/* The 8th-order second-derivative weights for spacing h: w_m / h^2, m = 0..4. */
-PetscErrorCode AcousticStencilWeights(PetscReal h, PetscReal c[5])
-{
-  const PetscReal w[5] = {-205.0 / 72.0, 8.0 / 5.0, -1.0 / 5.0, 8.0 / 315.0, -1.0 / 560.0};
-
-  PetscFunctionBegin;
-  for (PetscInt m = 0; m < 5; m++) c[m] = w[m] / (h * h);
-  PetscFunctionReturn(0);
-}
-
-/* Amplitude * Ricker(t_n): peak frequency f0 = fmax / 2.5, delay 1.5 / f0. */
-PetscErrorCode AcousticWavelet(Acoustic ac, PetscInt n, PetscReal *w)
-{
-  const PetscReal f0 = ac->fmax / 2.5, t = n * ac->dt - 1.5 / f0, a = PetscSqr(PETSC_PI * f0 * t);
-
-  PetscFunctionBegin;
-  *w = ac->amplitude * (1.0 - 2.0 * a) * PetscExpReal(-a);
-  PetscFunctionReturn(0);
-}
-
-/* Distance into the PML, in points, of index i on an axis of n points (0 inside; ndamp at the outermost point, ndamp+1
-   at the ghost -1 or n). */
-static PetscReal AcDampDistance(PetscInt i, PetscInt n, PetscInt nd)
-{
-  if (i < nd) return (PetscReal)(nd - i);
-  if (i >= n - nd) return (PetscReal)(i - (n - nd) + 1);
-  return 0;
-}
-
 /* The velocity of this rank's slab (nx*ny*nl[2] values, x fastest; NULL for a constant velocity) and its range over the
    whole grid. A bad value is reported by every rank, naming the first bad point of the grid. */
 static PetscErrorCode AcousticSetUpVelocity(Acoustic ac, PetscReal **velfield)
@@ -184,28 +155,6 @@ static PetscErrorCode AcousticSetUpLayout(Acoustic ac)
   for (PetscInt r = 0; r < AC_NREGIONS; r++) {
     ac->lo[r][2] = PetscMin(PetscMax(ac->lo[r][2] - ac->zs, 0), ac->nl[2]);
     ac->hi[r][2] = PetscMax(PetscMin(ac->hi[r][2] - ac->zs, ac->nl[2]), ac->lo[r][2]);
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Host copy (padded layout, float or double) of the fields set-up computes: vp and the eta profiles. */
-PetscErrorCode AcousticComputeCoefficients_Private(Acoustic ac, const PetscReal *velfield, PetscReal *vp, PetscReal *eta)
-{
-  PetscFunctionBegin;
-  if (vp) {
-    const PetscReal vpc = PetscSqr(ac->vel * ac->dt);
-    for (PetscInt k = 0; k < ac->nl[2]; k++)
-      for (PetscInt j = 0; j < ac->n[1]; j++)
-        for (PetscInt i = 0; i < ac->n[0]; i++) vp[AcIndex(ac, i, j, k)] = velfield ? PetscSqr(velfield[i + ac->n[0] * (j + ac->n[1] * k)] * ac->dt) : vpc;
-  }
-  if (eta) { /* zero padded: eta_a(i) at eoff[a] + i, i in [-9, n_a + 8], zero outside [-1, n_a] */
-    for (PetscInt p = 0; p < ac->ecount; p++) eta[p] = 0;
-    for (PetscInt a = 0; a < 3; a++) {
-      for (PetscInt i = -1; i <= ac->n[a]; i++) {
-        const PetscReal d    = AcDampDistance(i, ac->n[a], ac->ndamp);
-        eta[ac->eoff[a] + i] = ac->ndamp ? ac->eta0[a] * PetscSqr(d / ac->ndamp) : 0.0;
-      }
-    }
   }
   PetscFunctionReturn(0);
 }
