@@ -5,14 +5,11 @@
 
 static const char help[] = "Tests of sbpmg's device vector VECSEQOPENCL (src/vec): element-wise operations, types, accessors.\n";
 
-static const PetscInt sizes[] = {1, 7, 1000, 100003};
-#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
-
 /* ---------------------------------------------------------------- element-wise operations */
 
 static void test_elementwise(void **state)
 {
-  for (size_t t = 0; t < NSIZES; t++) VecTestElementwise(PETSC_COMM_SELF, sizes[t], sizes[t]);
+  VecTestForSizes(VecTestElementwise);
 }
 
 /* Every device operation above leaves its output on the device and moves no vector. */
@@ -20,7 +17,6 @@ static void test_elementwise_stay_on_device(void **state)
 {
   PetscInt    n = 1000;
   Vec         x, y, w, v[3];
-  PetscScalar alpha[3] = {1, 2, 3};
   VecTestSnap s0, s1;
 
   PCALL(VecCreateSeqOpenCL(PETSC_COMM_SELF, n, &x));
@@ -28,21 +24,7 @@ static void test_elementwise_stay_on_device(void **state)
   PCALL(VecDuplicate(x, &w));
   for (int j = 0; j < 3; j++) PCALL(VecDuplicate(x, &v[j]));
   VecTestSnapshot(&s0);
-  PCALL(VecSet(x, 1.5));
-  PCALL(VecSet(y, -2));
-  PCALL(VecAXPY(y, 2, x));
-  PCALL(VecAYPX(y, 2, x));
-  PCALL(VecAXPBY(y, 2, 3, x));
-  PCALL(VecAXPBYPCZ(w, 1, 2, 3, x, y));
-  PCALL(VecWAXPY(w, 2, x, y));
-  PCALL(VecMAXPY(w, 3, alpha, v));
-  PCALL(VecPointwiseMult(w, x, y));
-  PCALL(VecPointwiseDivide(w, x, y));
-  PCALL(VecReciprocal(w));
-  PCALL(VecScale(w, 3));
-  PCALL(VecShift(w, 3));
-  PCALL(VecCopy(w, x));
-  PCALL(VecSwap(w, y));
+  VecTestDeviceOperations(x, y, w, v);
   VecTestSnapshot(&s1);
   VecTestNoVectorTransfer("element-wise operations", &s0, &s1, 8);
   assert_true(s1.cl.dtoh_count == s0.cl.dtoh_count);
@@ -129,47 +111,20 @@ static void test_device_accessors(void **state)
 
 static void test_type_selection(void **state)
 {
-  Vec       v, d, *vs;
-  PetscBool same;
-  SbpmgCL   c1, c2;
+  Vec v;
 
   PCALL(SbpmgInitializePackage()); /* registers the types; programs call it (or load libsbpmg with -dll_append) */
-  PCALL(VecCreate(PETSC_COMM_SELF, &v));
-  PCALL(VecSetSizes(v, 10, 10));
-  SbpmgTestSetOption("-vec_type", "seqopencl");
-  PCALL(VecSetFromOptions(v));
-  SbpmgTestSetOption("-vec_type", NULL);
-  PCALL(PetscObjectTypeCompare((PetscObject)v, VECSEQOPENCL, &same));
-  assert_true(same);
-  PCALL(VecDuplicate(v, &d));
-  PCALL(PetscObjectTypeCompare((PetscObject)d, VECSEQOPENCL, &same));
-  assert_true(same);
-  PCALL(VecOpenCLGetCL(v, &c1));
-  PCALL(VecOpenCLGetCL(d, &c2));
-  assert_ptr_equal(c1, c2);
-  PCALL(VecDuplicateVecs(v, 3, &vs));
-  for (int j = 0; j < 3; j++) {
-    PCALL(PetscObjectTypeCompare((PetscObject)vs[j], VECSEQOPENCL, &same));
-    assert_true(same);
-  }
-  PCALL(VecDestroyVecs(3, &vs));
-  PCALL(VecDestroy(&d));
+  v = VecTestFromOptions(PETSC_COMM_SELF, 10, "seqopencl");
+  VecTestAssertType(v, VECSEQOPENCL);
+  VecTestDuplicates(v);
   PCALL(VecDestroy(&v));
-
   /* VECOPENCL on one rank is VECSEQOPENCL */
   PCALL(VecCreateOpenCL(PETSC_COMM_SELF, PETSC_DECIDE, 17, &v));
-  PCALL(PetscObjectTypeCompare((PetscObject)v, VECSEQOPENCL, &same));
-  assert_true(same);
+  VecTestAssertType(v, VECSEQOPENCL);
   PCALL(VecDestroy(&v));
-  PCALL(VecCreate(PETSC_COMM_SELF, &v));
-  PCALL(VecSetSizes(v, 5, 5));
-  SbpmgTestSetOption("-vec_type", "opencl");
-  PCALL(VecSetFromOptions(v));
-  SbpmgTestSetOption("-vec_type", NULL);
-  PCALL(PetscObjectTypeCompare((PetscObject)v, VECSEQOPENCL, &same));
-  assert_true(same);
+  v = VecTestFromOptions(PETSC_COMM_SELF, 5, "opencl");
+  VecTestAssertType(v, VECSEQOPENCL);
   PCALL(VecDestroy(&v));
-
   EXPECT_ERROR(VecCreateSeqOpenCL(PETSC_COMM_SELF, -3, &v), PETSC_ERR_ARG_OUTOFRANGE, "Vector length -3 must be >= 0");
 }
 

@@ -96,10 +96,8 @@ static void test_host_access_in_the_middle(void **state)
 
 static void test_fallbacks(void **state)
 {
-  PetscInt    n = 12;
-  Vec         xd, xh, yd, yh;
-  PetscScalar user[12];
-  PetscRandom r;
+  PetscInt n = 12;
+  Vec      xd, xh, yd, yh;
 
   make_pair(n, 51, &xd, &xh);
   make_pair(n, 52, &yd, &yh);
@@ -111,14 +109,9 @@ static void test_fallbacks(void **state)
   VecTestCheckValues("after view", xd, xh, 0, 0);
 
   /* place/reset: device results land in the placed array; the original values come back after reset */
-  for (PetscInt i = 0; i < n; i++) user[i] = i;
   PCALL(VecScale(yd, 3));
   PCALL(VecScale(yh, 3));
-  PCALL(VecPlaceArray(yd, user));
-  PCALL(VecScale(yd, 2)); /* device op on the placed values */
-  PCALL(VecResetArray(yd));
-  for (PetscInt i = 0; i < n; i++) assert_true(user[i] == 2.0 * i);
-  VecTestCheckValues("after reset", yd, yh, 0, 0);
+  VecTestPlaceReset(yd, yh);
 
   /* strided gather and scatter with block size 3 */
   {
@@ -127,88 +120,33 @@ static void test_fallbacks(void **state)
     PCALL(VecSetBlockSize(xh, 3));
     PCALL(VecCreateSeqOpenCL(PETSC_COMM_SELF, n / 3, &sd));
     PCALL(VecCreateSeq(PETSC_COMM_SELF, n / 3, &sh));
-    PCALL(VecSet(sd, 1));
-    PCALL(VecSet(sh, 1));
-    PCALL(VecStrideGather(xd, 1, sd, ADD_VALUES));
-    PCALL(VecStrideGather(xh, 1, sh, ADD_VALUES));
-    VecTestCheckValues("stride gather", sd, sh, 0, 0);
-    PCALL(VecScale(sd, -4));
-    PCALL(VecScale(sh, -4));
-    PCALL(VecStrideScatter(sd, 2, xd, INSERT_VALUES));
-    PCALL(VecStrideScatter(sh, 2, xh, INSERT_VALUES));
-    VecTestCheckValues("stride scatter", xd, xh, 0, 0);
+    VecTestStrides(xd, xh, sd, sh);
     PCALL(VecDestroy(&sd));
     PCALL(VecDestroy(&sh));
   }
 
   /* random values: the same generator gives the same values, and the device sees them */
-  PCALL(PetscRandomCreate(PETSC_COMM_SELF, &r));
-  PCALL(PetscRandomSetSeed(r, 77));
-  PCALL(PetscRandomSeed(r));
-  PCALL(VecSetRandom(yd, r));
-  PCALL(PetscRandomSetSeed(r, 77));
-  PCALL(PetscRandomSeed(r));
-  PCALL(VecSetRandom(yh, r));
-  PCALL(PetscRandomDestroy(&r));
-  PCALL(VecScale(yd, 5));
-  PCALL(VecScale(yh, 5));
-  VecTestCheckValues("set random", yd, yh, 0, 0);
+  VecTestSetRandom(yd, yh);
 
-  /* sub-vectors, contiguous (device copy) and strided (host copy), written back on restore */
+  /* sub-vectors, contiguous (device copy) and strided (host copy), written back on restore; unchanged: nothing written */
   {
-    IS  c, s;
-    Vec zd, zh;
+    IS c, s;
     PCALL(ISCreateStride(PETSC_COMM_SELF, 5, 4, 1, &c));
     PCALL(ISCreateStride(PETSC_COMM_SELF, 4, 1, 3, &s));
-    PCALL(VecGetSubVector(yd, c, &zd));
-    PCALL(VecGetSubVector(yh, c, &zh));
-    VecTestCheckValues("contiguous subvector", zd, zh, 0, 0);
-    PCALL(VecScale(zd, -1));
-    PCALL(VecScale(zh, -1));
-    PCALL(VecRestoreSubVector(yd, c, &zd));
-    PCALL(VecRestoreSubVector(yh, c, &zh));
-    VecTestCheckValues("after contiguous subvector", yd, yh, 0, 0);
-    PCALL(VecGetSubVector(yd, s, &zd));
-    PCALL(VecGetSubVector(yh, s, &zh));
-    VecTestCheckValues("strided subvector", zd, zh, 0, 0);
-    PCALL(VecShift(zd, 10));
-    PCALL(VecShift(zh, 10));
-    PCALL(VecRestoreSubVector(yd, s, &zd));
-    PCALL(VecRestoreSubVector(yh, s, &zh));
-    VecTestCheckValues("after strided subvector", yd, yh, 0, 0);
-    /* read-only use: nothing is written back */
-    PCALL(VecGetSubVector(yd, c, &zd));
-    PCALL(VecRestoreSubVector(yd, c, &zd));
-    VecTestCheckValues("after unchanged subvector", yd, yh, 0, 0);
+    VecTestSubVector("contiguous", yd, yh, c, -1, 0, PETSC_TRUE);
+    VecTestSubVector("strided", yd, yh, s, 1, 10, PETSC_FALSE);
+    VecTestSubVector("unchanged", yd, yh, c, 1, 0, PETSC_FALSE);
     PCALL(ISDestroy(&c));
     PCALL(ISDestroy(&s));
   }
 
   /* local vector: VecGetLocalVector gives the values, changes come back */
-  {
-    Vec l;
-    PCALL(VecCreateLocalVector(yd, &l));
-    PCALL(VecGetLocalVector(yd, l));
-    PCALL(VecScale(l, 0.5));
-    PCALL(VecRestoreLocalVector(yd, l));
-    PCALL(VecScale(yh, 0.5));
-    VecTestCheckValues("local vector", yd, yh, 0, 0);
-    PCALL(VecDestroy(&l));
-  }
+  VecTestLocalVector(yd, yh);
   /* COO assembly: VECSEQ's bookkeeping for it lives in the area reserved at the start of VECSEQOPENCL's data */
   {
     PetscInt    ci[5] = {0, 3, 3, 11, 7};
     PetscScalar cv[5] = {1, 2, 3, 4, 5};
-    PCALL(VecSetPreallocationCOO(xd, 5, ci));
-    PCALL(VecSetPreallocationCOO(xh, 5, ci));
-    PCALL(VecScale(xd, 2));
-    PCALL(VecScale(xh, 2));
-    PCALL(VecSetValuesCOO(xd, cv, ADD_VALUES));
-    PCALL(VecSetValuesCOO(xh, cv, ADD_VALUES));
-    VecTestCheckValues("COO add", xd, xh, 0, 0);
-    PCALL(VecSetValuesCOO(xd, cv, INSERT_VALUES));
-    PCALL(VecSetValuesCOO(xh, cv, INSERT_VALUES));
-    VecTestCheckValues("COO insert", xd, xh, 0, 0);
+    VecTestCOO(xd, xh, 5, ci, cv);
   }
 
   /* binary view of a device-only vector, loaded back into a device vector */

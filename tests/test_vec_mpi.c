@@ -69,56 +69,36 @@ static void test_host_data_fits(void **state)
 
 static void test_type_selection(void **state)
 {
-  Vec         v, d, *vs, h;
+  Vec         v, h;
   PetscBool   same;
-  SbpmgCL     c1, c2;
+  SbpmgCL     c1;
   PetscMPIInt size = VecTestSize();
   cl_mem      m;
 
   assert_true(size >= 2);
   PCALL(SbpmgInitializePackage());
   PCALL(VecCreateOpenCL(PETSC_COMM_WORLD, PETSC_DECIDE, 100, &v));
-  PCALL(PetscObjectTypeCompare((PetscObject)v, VECMPIOPENCL, &same));
-  assert_true(same);
-  PCALL(VecDuplicate(v, &d));
-  PCALL(PetscObjectTypeCompare((PetscObject)d, VECMPIOPENCL, &same));
-  assert_true(same);
-  PCALL(VecOpenCLGetCL(v, &c1));
-  PCALL(VecOpenCLGetCL(d, &c2));
-  assert_ptr_equal(c1, c2);
-  PCALL(VecOpenCLGetBufferRead(d, &m)); /* the local part's buffer */
+  VecTestAssertType(v, VECMPIOPENCL);
+  VecTestDuplicates(v);
+  PCALL(VecOpenCLGetBufferRead(v, &m)); /* the local part's buffer */
   assert_non_null(m);
-  PCALL(VecOpenCLRestoreBufferRead(d, &m));
-  PCALL(VecDuplicateVecs(v, 3, &vs));
-  for (int j = 0; j < 3; j++) {
-    PCALL(PetscObjectTypeCompare((PetscObject)vs[j], VECMPIOPENCL, &same));
-    assert_true(same);
-  }
-  PCALL(VecDestroyVecs(3, &vs));
-  PCALL(VecDestroy(&d));
+  PCALL(VecOpenCLRestoreBufferRead(v, &m));
   PCALL(VecDestroy(&v));
 
   /* -vec_type opencl and mpiopencl in VecSetFromOptions() */
   for (int t = 0; t < 2; t++) {
-    PCALL(VecCreate(PETSC_COMM_WORLD, &v));
-    PCALL(VecSetSizes(v, 3, PETSC_DETERMINE));
-    SbpmgTestSetOption("-vec_type", t ? "mpiopencl" : "opencl");
-    PCALL(VecSetFromOptions(v));
-    SbpmgTestSetOption("-vec_type", NULL);
-    PCALL(PetscObjectTypeCompare((PetscObject)v, VECMPIOPENCL, &same));
-    assert_true(same);
+    PetscReal r;
+
+    v = VecTestFromOptions(PETSC_COMM_WORLD, 3, t ? "mpiopencl" : "opencl");
+    VecTestAssertType(v, VECMPIOPENCL);
     PCALL(VecIsOpenCL(v, &same));
     assert_true(same);
     /* asking again for opencl (the name differs from mpiopencl): PETSc rebuilds the vector, which must work */
     PCALL(VecSetType(v, VECOPENCL));
-    PCALL(PetscObjectTypeCompare((PetscObject)v, VECMPIOPENCL, &same));
-    assert_true(same);
+    VecTestAssertType(v, VECMPIOPENCL);
     PCALL(VecSet(v, 1));
-    {
-      PetscReal r;
-      PCALL(VecNorm(v, NORM_1, &r));
-      assert_true(r == 3 * size);
-    }
+    PCALL(VecNorm(v, NORM_1, &r));
+    assert_true(r == 3 * size);
     PCALL(VecDestroy(&v));
   }
   /* a VECMPIOPENCL on one rank is allowed (like VECMPI); VECOPENCL there is VECSEQOPENCL */
@@ -133,15 +113,13 @@ static void test_type_selection(void **state)
   }
   PCALL(VecDestroy(&v));
   PCALL(VecCreateOpenCL(PETSC_COMM_SELF, PETSC_DECIDE, 4, &v));
-  PCALL(PetscObjectTypeCompare((PetscObject)v, VECSEQOPENCL, &same));
-  assert_true(same);
+  VecTestAssertType(v, VECSEQOPENCL);
   PCALL(VecDestroy(&v));
 
   /* on a given context */
   PCALL(SbpmgCLGetDefault(&c1));
   PCALL(VecCreateOpenCLWithContext(PETSC_COMM_WORLD, c1, 2, PETSC_DETERMINE, &v));
-  PCALL(PetscObjectTypeCompare((PetscObject)v, VECMPIOPENCL, &same));
-  assert_true(same);
+  VecTestAssertType(v, VECMPIOPENCL);
   PCALL(VecDestroy(&v));
 
   /* a sequential device vector on several ranks is an error, as for VECSEQ */
@@ -181,9 +159,15 @@ static void test_ops_table_covered(void **state)
 
 /* ---------------------------------------------------------------- operations */
 
+/* f on every layout of cases[] */
+static void for_cases(void (*f)(MPI_Comm, PetscInt, PetscInt))
+{
+  for (size_t t = 0; t < NCASES; t++) f(PETSC_COMM_WORLD, VecTestLocalSize(&cases[t]), cases[t].N);
+}
+
 static void test_elementwise(void **state)
 {
-  for (size_t t = 0; t < NCASES; t++) VecTestElementwise(PETSC_COMM_WORLD, VecTestLocalSize(&cases[t]), cases[t].N);
+  for_cases(VecTestElementwise);
 }
 
 /* Element-wise operations and reductions move no vector between host and device. */
@@ -191,7 +175,7 @@ static void test_stay_on_device(void **state)
 {
   const VecTestLayout c = {1001, 1};
   Vec                 x, y, w, v[3];
-  PetscScalar         alpha[3] = {1, 2, 3}, s, m[3];
+  PetscScalar         s, m[3];
   PetscReal           r, r2[2];
   PetscInt            loc;
   VecTestSnap         s0, s1;
@@ -201,22 +185,8 @@ static void test_stay_on_device(void **state)
   PCALL(VecDuplicate(x, &w));
   for (int j = 0; j < 3; j++) PCALL(VecDuplicate(x, &v[j]));
   VecTestSnapshot(&s0);
-  PCALL(VecSet(x, 1.5));
-  PCALL(VecSet(y, -2));
   for (int j = 0; j < 3; j++) PCALL(VecSet(v[j], j));
-  PCALL(VecAXPY(y, 2, x));
-  PCALL(VecAYPX(y, 2, x));
-  PCALL(VecAXPBY(y, 2, 3, x));
-  PCALL(VecAXPBYPCZ(w, 1, 2, 3, x, y));
-  PCALL(VecWAXPY(w, 2, x, y));
-  PCALL(VecMAXPY(w, 3, alpha, v));
-  PCALL(VecPointwiseMult(w, x, y));
-  PCALL(VecPointwiseDivide(w, x, y));
-  PCALL(VecReciprocal(w));
-  PCALL(VecScale(w, 3));
-  PCALL(VecShift(w, 3));
-  PCALL(VecCopy(w, x));
-  PCALL(VecSwap(w, y));
+  VecTestDeviceOperations(x, y, w, v);
   PCALL(VecDot(x, y, &s));
   PCALL(VecMDot(x, 3, v, m));
   PCALL(VecNorm(x, NORM_2, &r));
@@ -238,13 +208,13 @@ static void test_stay_on_device(void **state)
 
 static void test_reductions(void **state)
 {
-  for (size_t t = 0; t < NCASES; t++) VecTestReductions(PETSC_COMM_WORLD, VecTestLocalSize(&cases[t]), cases[t].N);
+  for_cases(VecTestReductions);
 }
 
 /* Same values, same ranks: the same bits every time, and on every rank. */
 static void test_reductions_reproducible(void **state)
 {
-  for (size_t t = 0; t < NCASES; t++) VecTestReductionsReproducible(PETSC_COMM_WORLD, VecTestLocalSize(&cases[t]), cases[t].N);
+  for_cases(VecTestReductionsReproducible);
 }
 
 /* ---------------------------------------------------------------- KSPCG with a device MatShell */
@@ -324,21 +294,11 @@ static PetscErrorCode LapMultHost(Mat A, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-typedef struct {
-  PetscInt           its, nhist;
-  KSPConvergedReason reason;
-  PetscReal          hist[1000];
-  VecTestSnap        before, after;
-  Vec                x; /* the solution, as a VECMPI */
-} SolveResult;
-
-static void solve(const VecTestLayout *c, PetscBool device, SolveResult *r)
+static void solve(const VecTestLayout *c, PetscBool device, VecTestSolve *r)
 {
   LapCtx   ctx = {NULL, NULL};
   Mat      A;
-  Vec      b, x;
-  KSP      ksp;
-  PC       pc;
+  Vec      b;
   PetscInt nl = VecTestLocalSize(c);
 
   if (device) {
@@ -348,32 +308,10 @@ static void solve(const VecTestLayout *c, PetscBool device, SolveResult *r)
   PCALL(MatCreateShell(PETSC_COMM_WORLD, nl, nl, c->N, c->N, &ctx, &A));
   PCALL(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))(device ? LapMultDevice : LapMultHost)));
   PCALL(MatShellSetVecType(A, device ? VECOPENCL : VECMPI));
-  PCALL(MatCreateVecs(A, &x, &b));
-  {
-    PetscBool is;
-    PCALL(PetscObjectTypeCompare((PetscObject)b, device ? VECMPIOPENCL : VECMPI, &is));
-    assert_true(is);
-  }
+  PCALL(MatCreateVecs(A, NULL, &b));
+  VecTestAssertType(b, device ? VECMPIOPENCL : VECMPI);
   VecTestFillRandom(b, c->N, 2024, -1, 1);
-  PCALL(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PCALL(KSPSetOperators(ksp, A, A));
-  PCALL(KSPSetType(ksp, KSPCG));
-  PCALL(KSPGetPC(ksp, &pc));
-  PCALL(PCSetType(pc, PCNONE));
-  PCALL(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
-  PCALL(KSPSetResidualHistory(ksp, r->hist, 1000, PETSC_TRUE));
-  PCALL(KSPSetUp(ksp));
-  PCALL(VecOpenCLSyncDevice(b)); /* the right-hand side starts on the device (no-op for VECMPI) */
-  VecTestSnapshot(&r->before);
-  PCALL(KSPSolve(ksp, b, x));
-  VecTestSnapshot(&r->after);
-  PCALL(KSPGetIterationNumber(ksp, &r->its));
-  PCALL(KSPGetConvergedReason(ksp, &r->reason));
-  PCALL(KSPGetResidualHistory(ksp, NULL, &r->nhist));
-  PCALL(VecCreateMPI(PETSC_COMM_WORLD, nl, c->N, &r->x));
-  PCALL(VecCopy(x, r->x));
-  PCALL(KSPDestroy(&ksp));
-  PCALL(VecDestroy(&x));
+  VecTestSolveCG(A, b, r);
   PCALL(VecDestroy(&b));
   PCALL(MatDestroy(&A));
 }
@@ -381,36 +319,11 @@ static void solve(const VecTestLayout *c, PetscBool device, SolveResult *r)
 static void test_cg_matches_host(void **state)
 {
   const VecTestLayout c = {150, 1};
-  SolveResult         d, h;
-  PetscReal           dx, xmax;
-  int                 ok = 1;
+  VecTestSolve        d, h;
 
   solve(&c, PETSC_TRUE, &d);
   solve(&c, PETSC_FALSE, &h);
-  print_message("  N = %d: device %d iterations (reason %d), host %d iterations (reason %d)\n", (int)c.N, (int)d.its, (int)d.reason, (int)h.its, (int)h.reason);
-  assert_true(h.reason > 0);
-  assert_int_equal(d.reason, h.reason);
-  assert_int_equal(d.its, h.its);
-  assert_int_equal(d.nhist, h.nhist);
-  for (PetscInt i = 0; i < h.nhist; i++)
-    if (PetscAbsReal(d.hist[i] - h.hist[i]) > 1e-9 * h.hist[0])
-      fail_msg("residual history differs at iteration %d: device %.17g host %.17g", (int)i, d.hist[i], h.hist[i]);
-  PCALL(VecNorm(h.x, NORM_INFINITY, &xmax));
-  PCALL(VecAXPY(d.x, -1, h.x));
-  PCALL(VecNorm(d.x, NORM_INFINITY, &dx));
-  print_message("  max |x_device - x_host| = %.3e (max |x| = %.3e)\n", (double)dx, (double)xmax);
-  assert_true(dx <= 1e-8 * xmax);
-  /* while iterating: nothing sent to the device, no whole-vector copy, only scalars read back (halo ends, reductions) */
-  {
-    PetscLogDouble htod = d.after.cl.htod_count - d.before.cl.htod_count, dcount = d.after.cl.dtoh_count - d.before.cl.dtoh_count,
-                   dbytes = d.after.cl.dtoh_bytes - d.before.cl.dtoh_bytes;
-    print_message("  [%d] transfers during KSPSolve: %g to the device, %g back (%g bytes)\n", (int)VecTestRank(), htod, dcount, dbytes);
-    ok = htod == 0 && d.after.htod == d.before.htod && d.after.dtoh == d.before.dtoh && dcount > 3 * d.its && dbytes == dcount * sizeof(PetscScalar);
-    VecTestAllOk(ok, "KSPSolve moved vectors: %g to the device, %g + %g whole-vector syncs, %g reads of %g bytes", htod, d.after.htod - d.before.htod,
-                 d.after.dtoh - d.before.dtoh, dcount, dbytes);
-  }
-  PCALL(VecDestroy(&d.x));
-  PCALL(VecDestroy(&h.x));
+  VecTestCompareSolves("N = 150", &d, &h, 3); /* reductions and two halo ends per iteration */
 }
 
 /* ---------------------------------------------------------------- device selection per rank */

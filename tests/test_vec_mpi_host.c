@@ -238,7 +238,6 @@ static void test_dmda(void **state)
 {
   DM          dad, dah;
   Vec         gd, gh, ld, lh, g2;
-  PetscBool   is;
   PetscInt    nd, nh, rsd, rsh, xs, ys, xm, ym;
   PetscMPIInt rank = VecTestRank(), pid;
 
@@ -250,8 +249,7 @@ static void test_dmda(void **state)
   }
   PCALL(DMCreateGlobalVector(dad, &gd));
   PCALL(DMCreateGlobalVector(dah, &gh));
-  PCALL(PetscObjectTypeCompare((PetscObject)gd, VECMPIOPENCL, &is));
-  assert_true(is);
+  VecTestAssertType(gd, VECMPIOPENCL);
   PCALL(VecGetLocalSize(gd, &nd));
   PCALL(VecGetLocalSize(gh, &nh));
   PCALL(VecGetOwnershipRange(gd, &rsd, NULL));
@@ -283,8 +281,7 @@ static void test_dmda(void **state)
   /* ghost exchange: the local vector is a sequential device vector, filled through the host */
   PCALL(DMCreateLocalVector(dad, &ld));
   PCALL(DMCreateLocalVector(dah, &lh));
-  PCALL(PetscObjectTypeCompare((PetscObject)ld, VECSEQOPENCL, &is));
-  assert_true(is);
+  VecTestAssertType(ld, VECSEQOPENCL);
   PCALL(DMGlobalToLocalBegin(dad, gd, INSERT_VALUES, ld));
   PCALL(DMGlobalToLocalEnd(dad, gd, INSERT_VALUES, ld));
   PCALL(DMGlobalToLocalBegin(dah, gh, INSERT_VALUES, lh));
@@ -311,12 +308,10 @@ static void test_dmda(void **state)
 
   /* VecDuplicate of a DMDA vector (DMDA's duplicate: DMCreateGlobalVector again) */
   PCALL(VecDuplicate(gd, &g2));
-  PCALL(PetscObjectTypeCompare((PetscObject)g2, VECMPIOPENCL, &is));
-  assert_true(is);
+  VecTestAssertType(g2, VECMPIOPENCL);
   PCALL(VecDestroy(&g2));
   PCALL(DMGetGlobalVector(dad, &g2));
-  PCALL(PetscObjectTypeCompare((PetscObject)g2, VECMPIOPENCL, &is));
-  assert_true(is);
+  VecTestAssertType(g2, VECMPIOPENCL);
   PCALL(DMRestoreGlobalVector(dad, &g2));
 
   /* binary view (natural ordering, through a scatter) and load back */
@@ -371,26 +366,12 @@ static void test_fallbacks(void **state)
   /* subvectors: locally contiguous (device copies) and a general index set reaching other ranks' entries (scatter) */
   {
     IS       cis, gis;
-    Vec      zd, zh;
     PetscInt m = n / 2, *idx;
 
     PCALL(ISCreateStride(PETSC_COMM_WORLD, m, rs + (n - m), 1, &cis)); /* the upper half of each rank's entries */
     PCALL(VecScale(yd, 3));
     PCALL(VecScale(yh, 3));
-    PCALL(VecGetSubVector(yd, cis, &zd));
-    PCALL(VecGetSubVector(yh, cis, &zh));
-    {
-      PetscBool is;
-      PCALL(PetscObjectTypeCompare((PetscObject)zd, VECMPIOPENCL, &is));
-      assert_true(is);
-    }
-    VecTestCheckValues("contiguous subvector", zd, zh, 0, 0);
-    PCALL(VecScale(zd, -1));
-    PCALL(VecScale(zh, -1));
-    PCALL(VecRestoreSubVector(yd, cis, &zd));
-    PCALL(VecRestoreSubVector(yh, cis, &zh));
-    VecTestCheckMask("parent after a contiguous subvector", yd, PETSC_OFFLOAD_GPU);
-    VecTestCheckValues("after contiguous subvector", yd, yh, 0, 0);
+    VecTestSubVector("contiguous", yd, yh, cis, -1, 0, PETSC_TRUE); /* the parent valid on the device only after */
     /* every third entry of the next rank's part */
     {
       PetscInt        nr, rsr;
@@ -403,17 +384,8 @@ static void test_fallbacks(void **state)
       for (PetscInt i = 0; i < m; i++) idx[i] = rsr + 3 * i;
       PCALL(ISCreateGeneral(PETSC_COMM_WORLD, m, idx, PETSC_OWN_POINTER, &gis));
     }
-    PCALL(VecGetSubVector(yd, gis, &zd));
-    PCALL(VecGetSubVector(yh, gis, &zh));
-    VecTestCheckValues("general subvector", zd, zh, 0, 0);
-    PCALL(VecShift(zd, 10));
-    PCALL(VecShift(zh, 10));
-    PCALL(VecRestoreSubVector(yd, gis, &zd));
-    PCALL(VecRestoreSubVector(yh, gis, &zh));
-    VecTestCheckValues("after general subvector", yd, yh, 0, 0);
-    PCALL(VecGetSubVector(yd, gis, &zd)); /* read only: nothing written back */
-    PCALL(VecRestoreSubVector(yd, gis, &zd));
-    VecTestCheckValues("after unchanged subvector", yd, yh, 0, 0);
+    VecTestSubVector("general", yd, yh, gis, 1, 10, PETSC_FALSE);
+    VecTestSubVector("unchanged", yd, yh, gis, 1, 0, PETSC_FALSE); /* read only: nothing written back */
     PCALL(ISDestroy(&cis));
     PCALL(ISDestroy(&gis));
   }
@@ -436,16 +408,7 @@ static void test_fallbacks(void **state)
     PCALL(VecScale(bh, 2));
     PCALL(VecCreateOpenCL(PETSC_COMM_WORLD, nl3 / 3, N3 / 3, &sd));
     PCALL(VecCreateMPI(PETSC_COMM_WORLD, nl3 / 3, N3 / 3, &sh));
-    PCALL(VecSet(sd, 1));
-    PCALL(VecSet(sh, 1));
-    PCALL(VecStrideGather(bd, 1, sd, ADD_VALUES));
-    PCALL(VecStrideGather(bh, 1, sh, ADD_VALUES));
-    VecTestCheckValues("stride gather", sd, sh, 0, 0);
-    PCALL(VecScale(sd, -4));
-    PCALL(VecScale(sh, -4));
-    PCALL(VecStrideScatter(sd, 2, bd, INSERT_VALUES));
-    PCALL(VecStrideScatter(sh, 2, bh, INSERT_VALUES));
-    VecTestCheckValues("stride scatter", bd, bh, 0, 0);
+    VecTestStrides(bd, bh, sd, sh);
     PCALL(VecDestroy(&sd));
     PCALL(VecDestroy(&sh));
     PCALL(VecDestroy(&bd));
@@ -456,44 +419,12 @@ static void test_fallbacks(void **state)
   {
     PetscInt    ci[4] = {rs, (re + 3) % c.N, (rank * 37) % c.N, c.N - 1};
     PetscScalar cv[4] = {1, 2, 3, 4};
-    PCALL(VecSetPreallocationCOO(xd, 4, ci));
-    PCALL(VecSetPreallocationCOO(xh, 4, ci));
-    PCALL(VecScale(xd, 2));
-    PCALL(VecScale(xh, 2));
-    PCALL(VecSetValuesCOO(xd, cv, ADD_VALUES));
-    PCALL(VecSetValuesCOO(xh, cv, ADD_VALUES));
-    VecTestCheckValues("COO add", xd, xh, 0, 0);
-    PCALL(VecSetValuesCOO(xd, cv, INSERT_VALUES));
-    PCALL(VecSetValuesCOO(xh, cv, INSERT_VALUES));
-    VecTestCheckValues("COO insert", xd, xh, 0, 0);
+    VecTestCOO(xd, xh, 4, ci, cv);
   }
 
   /* random values, place/reset on the local part */
-  {
-    PetscRandom  r;
-    PetscScalar *user;
-    PetscInt     ok = 1;
-
-    for (int k = 0; k < 2; k++) {
-      PCALL(PetscRandomCreate(PETSC_COMM_WORLD, &r));
-      PCALL(PetscRandomSetSeed(r, 77));
-      PCALL(PetscRandomSeed(r));
-      PCALL(VecSetRandom(k ? yh : yd, r));
-      PCALL(PetscRandomDestroy(&r));
-    }
-    PCALL(VecScale(yd, 5));
-    PCALL(VecScale(yh, 5));
-    VecTestCheckValues("set random", yd, yh, 0, 0);
-    PCALL(PetscMalloc1(n, &user));
-    for (PetscInt i = 0; i < n; i++) user[i] = rs + i;
-    PCALL(VecPlaceArray(yd, user));
-    PCALL(VecScale(yd, 2)); /* device operation on the placed values */
-    PCALL(VecResetArray(yd));
-    for (PetscInt i = 0; i < n; i++) ok = ok && user[i] == 2.0 * (rs + i);
-    VecTestAllOk((int)ok, "place/reset: the placed array does not hold the device result");
-    VecTestCheckValues("after reset", yd, yh, 0, 0);
-    PCALL(PetscFree(user));
-  }
+  VecTestSetRandom(yd, yh);
+  VecTestPlaceReset(yd, yh);
 
   /* mixed with VECMPI: the device vector falls back to the host where the other vector lives there */
   {
@@ -511,16 +442,7 @@ static void test_fallbacks(void **state)
   }
 
   /* the local part as a sequential vector: VecGetLocalVector gives the values, changes come back */
-  {
-    Vec l;
-    PCALL(VecCreateLocalVector(yd, &l));
-    PCALL(VecGetLocalVector(yd, l));
-    PCALL(VecScale(l, 0.5));
-    PCALL(VecRestoreLocalVector(yd, l));
-    PCALL(VecScale(yh, 0.5));
-    VecTestCheckValues("local vector", yd, yh, 0, 0);
-    PCALL(VecDestroy(&l));
-  }
+  VecTestLocalVector(yd, yh);
 
   /* ASCII view of a device-only vector shows the device values (VECMPI's view gathers on rank 0) */
   {

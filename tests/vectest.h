@@ -1,6 +1,6 @@
-/* What the device-vector tests share (tests/test_vec*.c, compiled into each): a device vector and its host twin holding
-   the same values, checks that fail on every rank together, and the sequences of operations that VECSEQOPENCL and
-   VECMPIOPENCL run alike against VECSEQ and VECMPI. */
+/* What the device-vector tests share (tests/vectest.c, vectest_ops.c, compiled into each tests/test_vec*.c): a device
+   vector and its host twin holding the same values, checks that fail on every rank together, and the sequences of
+   operations that VECSEQOPENCL and VECMPIOPENCL run alike against VECSEQ and VECMPI. */
 #ifndef SBPMG_VECTEST_H
 #define SBPMG_VECTEST_H
 
@@ -50,6 +50,56 @@ typedef struct {
 } VecTestSnap;
 void VecTestSnapshot(VecTestSnap *);
 void VecTestNoVectorTransfer(const char *what, const VecTestSnap *, const VecTestSnap *, int max_scalars);
+
+/* v is of type type */
+void VecTestAssertType(Vec v, VecType type);
+/* A vector of local length n on comm made by VecSetFromOptions() with -vec_type type */
+Vec VecTestFromOptions(MPI_Comm comm, PetscInt n, const char *type);
+/* VecDuplicate() and VecDuplicateVecs() of v keep its type and its device context */
+void VecTestDuplicates(Vec v);
+
+/* A KSP of type on A without a preconditioner, to rtol in at most maxit iterations (hist: the residual history is kept
+   there, room for 1000), set up */
+KSP VecTestCreateKSP(Mat A, KSPType type, PetscReal rtol, PetscInt maxit, PetscReal hist[]);
+
+/* What one KSPSolve did */
+typedef struct {
+  PetscInt           its, nhist;
+  KSPConvergedReason reason;
+  PetscReal          hist[1000];
+  VecTestSnap        before, after; /* around KSPSolve */
+  Vec                x;             /* the solution, copied into a host vector */
+} VecTestSolve;
+
+/* KSPCG to 1e-10 (at most 1000 iterations) on A x = b; b's values are made current on the device first, as in an
+   application */
+void VecTestSolveCG(Mat A, Vec b, VecTestSolve *r);
+/* A device solve d against the host solve h: converged alike in as many iterations, residual histories within 1e-9 of
+   the first residual, solutions within 1e-8 (infinity norms); while iterating, d sent nothing to the device, made no
+   whole-vector copy and read back single scalars only, more than reads_per_it per iteration. The solutions are
+   destroyed. */
+void VecTestCompareSolves(const char *what, VecTestSolve *d, VecTestSolve *h, PetscInt reads_per_it);
+
+/* The lengths of the sequential tests, and a test run for each */
+#define VEC_TEST_NSIZES 4
+extern const PetscInt VecTestSizes[VEC_TEST_NSIZES];
+void                  VecTestForSizes(void (*)(MPI_Comm, PetscInt, PetscInt));
+
+/* Every element-wise operation with a device output, on device vectors of one context (x, y, w, v[0..3)), in a row */
+void VecTestDeviceOperations(Vec x, Vec y, Vec w, Vec v[3]);
+
+/* Host fallbacks on a device pair (d, h) and a host pair: the stride gather of component 1 of b (block size 3) into s and
+   the scatter of s into component 2; COO assembly of n entries ci, cv, added and inserted; VecGetLocalVector;
+   VecSetRandom with seed 77; VecPlaceArray/VecResetArray with a device operation in between. */
+void VecTestStrides(Vec bd, Vec bh, Vec sd, Vec sh);
+void VecTestCOO(Vec xd, Vec xh, PetscInt n, const PetscInt ci[], const PetscScalar cv[]);
+void VecTestLocalVector(Vec yd, Vec yh);
+void VecTestSetRandom(Vec yd, Vec yh);
+void VecTestPlaceReset(Vec yd, Vec yh);
+/* VecGetSubVector() of is on both pairs: compared (the device one of yd's type), changed by scale and shift (1 and 0:
+   only read, so nothing is written back), restored (copied back on the device: yd then valid there only, when
+   on_device), and the parents compared */
+void VecTestSubVector(const char *what, Vec yd, Vec yh, IS is, PetscScalar scale, PetscScalar shift, PetscBool on_device);
 
 /* Every element-wise operation of a device pair and a host pair of local length n (or PETSC_DECIDE) of N on comm,
    compared after each */

@@ -83,41 +83,40 @@ PetscErrorCode SbpmgCLDestroyStaging(SbpmgCL cl, cl_mem *mem, void **ptr)
   PetscFunctionReturn(0);
 }
 
-/* One transfer of bytes in the counters of the context and of the process */
-static void SbpmgCLCountTransfer(SbpmgCL cl, PetscBool to_device, size_t bytes)
+/* A blocking transfer between mem[offset, offset + bytes) and host, logged and counted (context and process) */
+static PetscErrorCode SbpmgCLTransfer(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, void *host, PetscBool to_device)
 {
-  if (to_device) {
-    cl->stats.htod_count += 1;
-    cl->stats.htod_bytes += bytes;
-    SbpmgCLTotals.htod_count += 1;
-    SbpmgCLTotals.htod_bytes += bytes;
-  } else {
-    cl->stats.dtoh_count += 1;
-    cl->stats.dtoh_bytes += bytes;
-    SbpmgCLTotals.dtoh_count += 1;
-    SbpmgCLTotals.dtoh_bytes += bytes;
-  }
+  PetscLogDouble *count = to_device ? &cl->stats.htod_count : &cl->stats.dtoh_count, *moved = to_device ? &cl->stats.htod_bytes : &cl->stats.dtoh_bytes;
+  PetscLogDouble *total       = to_device ? &SbpmgCLTotals.htod_count : &SbpmgCLTotals.dtoh_count;
+  PetscLogDouble *total_bytes = to_device ? &SbpmgCLTotals.htod_bytes : &SbpmgCLTotals.dtoh_bytes;
+  PetscLogEvent   ev          = to_device ? SBPMG_CLHtoD : SBPMG_CLDtoH;
+
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall(SbpmgLogKernelBegin(ev));
+  if (to_device)
+    PetscCallCL(clEnqueueWriteBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
+  else
+    PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
+  PetscCall(SbpmgLogKernelEnd(ev, NULL, 0, bytes));
+  *count += 1;
+  *moved += bytes;
+  *total += 1;
+  *total_bytes += bytes;
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode SbpmgCLWriteBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, const void *host)
 {
   PetscFunctionBegin;
-  if (!bytes) PetscFunctionReturn(0);
-  PetscCall(SbpmgLogKernelBegin(SBPMG_CLHtoD));
-  PetscCallCL(clEnqueueWriteBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_CLHtoD, NULL, 0, bytes));
-  SbpmgCLCountTransfer(cl, PETSC_TRUE, bytes);
+  PetscCall(SbpmgCLTransfer(cl, mem, offset, bytes, (void *)host, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SbpmgCLReadBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, void *host)
 {
   PetscFunctionBegin;
-  if (!bytes) PetscFunctionReturn(0);
-  PetscCall(SbpmgLogKernelBegin(SBPMG_CLDtoH));
-  PetscCallCL(clEnqueueReadBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_CLDtoH, NULL, 0, bytes));
-  SbpmgCLCountTransfer(cl, PETSC_FALSE, bytes);
+  PetscCall(SbpmgCLTransfer(cl, mem, offset, bytes, host, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 

@@ -135,39 +135,61 @@ PetscErrorCode VecCreate_SeqOpenCL_Private(Vec v, SbpmgCL cl)
   PetscFunctionReturn(0);
 }
 
-/* The constructor VecSetType(v, VECSEQOPENCL) calls: on the default device context. */
+/* The constructors VecSetType() calls, on the default device context. VECOPENCL is VECSEQOPENCL on one rank and
+   VECMPIOPENCL on more (as VECSTANDARD is VECSEQ or VECMPI); VECMPIOPENCL takes any number of ranks, like VECMPI. */
+static PetscErrorCode VecCreateOnDefault(Vec v, PetscBool parallel)
+{
+  SbpmgCL cl;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLGetDefault(&cl));
+  PetscCall(parallel ? VecCreate_MPIOpenCL_Private(v, cl) : VecCreate_SeqOpenCL_Private(v, cl));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode VecCreate_SeqOpenCL(Vec v)
 {
-  SbpmgCL cl;
-
   PetscFunctionBegin;
-  PetscCall(SbpmgCLGetDefault(&cl));
-  PetscCall(VecCreate_SeqOpenCL_Private(v, cl));
+  PetscCall(VecCreateOnDefault(v, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
-/* VecSetType(v, VECMPIOPENCL): on the default device context (any number of ranks, like VECMPI). */
 static PetscErrorCode VecCreate_MPIOpenCL(Vec v)
 {
-  SbpmgCL cl;
-
   PetscFunctionBegin;
-  PetscCall(SbpmgCLGetDefault(&cl));
-  PetscCall(VecCreate_MPIOpenCL_Private(v, cl));
+  PetscCall(VecCreateOnDefault(v, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
-/* VECOPENCL: VECSEQOPENCL on one rank, VECMPIOPENCL on more (as VECSTANDARD is VECSEQ or VECMPI). */
 static PetscErrorCode VecCreate_OpenCL(Vec v)
 {
   PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)v), &size));
-  if (size > 1)
-    PetscCall(VecCreate_MPIOpenCL(v));
-  else
-    PetscCall(VecCreate_SeqOpenCL(v));
+  PetscCall(VecCreateOnDefault(v, size > 1 ? PETSC_TRUE : PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+/* *v of sizes (n, N) on comm, made a device vector: of type (VECSEQOPENCL or VECOPENCL) on the default context when
+   cl is NULL, else on cl (VECOPENCL: VECMPIOPENCL on several ranks). On error nothing is left. */
+static PetscErrorCode VecOpenCLNew(MPI_Comm comm, PetscInt n, PetscInt N, VecType type, SbpmgCL cl, Vec *v)
+{
+  PetscMPIInt    size;
+  PetscBool      seq;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgVecInitializePackage());
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscStrcmp(type, VECSEQOPENCL, &seq));
+  PetscCall(VecCreate(comm, v));
+  ierr = VecSetSizes(*v, n, N);
+  if (!ierr) ierr = !cl ? VecSetType(*v, type) : (seq || size == 1 ? VecCreate_SeqOpenCL_Private(*v, cl) : VecCreate_MPIOpenCL_Private(*v, cl));
+  if (ierr) {
+    PetscCall(VecDestroy(v));
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -195,16 +217,7 @@ PetscErrorCode VecCreateSeqOpenCL(MPI_Comm comm, PetscInt n, Vec *v)
   PetscFunctionBegin;
   PetscValidPointer(v, 3);
   PetscCheck(n >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Vector length %" PetscInt_FMT " must be >= 0", n);
-  PetscCall(SbpmgVecInitializePackage());
-  PetscCall(VecCreate(comm, v));
-  PetscCall(VecSetSizes(*v, n, n));
-  {
-    PetscErrorCode ierr = VecSetType(*v, VECSEQOPENCL);
-    if (ierr) {
-      PetscCall(VecDestroy(v));
-      PetscCall(ierr);
-    }
-  }
+  PetscCall(VecOpenCLNew(comm, n, n, VECSEQOPENCL, NULL, v));
   PetscFunctionReturn(0);
 }
 
@@ -234,16 +247,7 @@ PetscErrorCode VecCreateSeqOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt
   PetscValidPointer(cl, 2);
   PetscValidPointer(v, 4);
   PetscCheck(n >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Vector length %" PetscInt_FMT " must be >= 0", n);
-  PetscCall(SbpmgVecInitializePackage());
-  PetscCall(VecCreate(comm, v));
-  {
-    PetscErrorCode ierr = VecSetSizes(*v, n, n);
-    if (!ierr) ierr = VecCreate_SeqOpenCL_Private(*v, cl);
-    if (ierr) {
-      PetscCall(VecDestroy(v));
-      PetscCall(ierr);
-    }
-  }
+  PetscCall(VecOpenCLNew(comm, n, n, VECSEQOPENCL, cl, v));
   PetscFunctionReturn(0);
 }
 
@@ -271,16 +275,7 @@ PetscErrorCode VecCreateOpenCL(MPI_Comm comm, PetscInt n, PetscInt N, Vec *v)
 {
   PetscFunctionBegin;
   PetscValidPointer(v, 4);
-  PetscCall(SbpmgVecInitializePackage());
-  PetscCall(VecCreate(comm, v));
-  {
-    PetscErrorCode ierr = VecSetSizes(*v, n, N);
-    if (!ierr) ierr = VecSetType(*v, VECOPENCL);
-    if (ierr) {
-      PetscCall(VecDestroy(v));
-      PetscCall(ierr);
-    }
-  }
+  PetscCall(VecOpenCLNew(comm, n, N, VECOPENCL, NULL, v));
   PetscFunctionReturn(0);
 }
 
@@ -305,22 +300,10 @@ PetscErrorCode VecCreateOpenCL(MPI_Comm comm, PetscInt n, PetscInt N, Vec *v)
 @*/
 PetscErrorCode VecCreateOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt n, PetscInt N, Vec *v)
 {
-  PetscMPIInt size;
-
   PetscFunctionBegin;
   PetscValidPointer(cl, 2);
   PetscValidPointer(v, 5);
-  PetscCall(SbpmgVecInitializePackage());
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(VecCreate(comm, v));
-  {
-    PetscErrorCode ierr = VecSetSizes(*v, n, N);
-    if (!ierr) ierr = size > 1 ? VecCreate_MPIOpenCL_Private(*v, cl) : VecCreate_SeqOpenCL_Private(*v, cl);
-    if (ierr) {
-      PetscCall(VecDestroy(v));
-      PetscCall(ierr);
-    }
-  }
+  PetscCall(VecOpenCLNew(comm, n, N, VECOPENCL, cl, v));
   PetscFunctionReturn(0);
 }
 

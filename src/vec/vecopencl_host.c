@@ -134,21 +134,19 @@ static PetscErrorCode VecCLGatherHost(Vec X, IS is, Vec Y, PetscBool forward)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecGetSubVector_SeqOpenCL(Vec X, IS is, Vec *Y)
+PetscErrorCode VecOpenCLCreateSubVector_Private(Vec X, IS is, PetscBool contig, PetscInt start, Vec *Y)
 {
   Vec_OpenCL *xs = VecCLData(X), *ys;
-  PetscInt    m, start, bs;
-  PetscBool   contig;
+  PetscInt    m, bs;
 
   PetscFunctionBegin;
   PetscCall(ISGetLocalSize(is, &m));
   PetscCall(ISGetBlockSize(is, &bs));
-  PetscCall(ISContiguousLocal(is, 0, X->map->n, &start, &contig));
   PetscCall(VecCreate(PetscObjectComm((PetscObject)X), Y));
-  PetscCall(VecSetSizes(*Y, m, m));
+  PetscCall(VecSetSizes(*Y, m, xs->parallel ? PETSC_DETERMINE : m));
   if (bs > 1 && m % bs == 0) PetscCall(VecSetBlockSize(*Y, bs));
   {
-    PetscErrorCode ierr = VecCreate_SeqOpenCL_Private(*Y, xs->cl);
+    PetscErrorCode ierr = xs->parallel ? VecCreate_MPIOpenCL_Private(*Y, xs->cl) : VecCreate_SeqOpenCL_Private(*Y, xs->cl);
     if (ierr) {
       PetscCall(VecDestroy(Y));
       PetscCall(ierr);
@@ -160,29 +158,47 @@ static PetscErrorCode VecGetSubVector_SeqOpenCL(Vec X, IS is, Vec *Y)
     PetscCall(SbpmgCLCopyBuffer(xs->cl, xs->buf, ys->buf, (size_t)start * sizeof(PetscScalar), 0, (size_t)m * sizeof(PetscScalar)));
     (*Y)->offloadmask = PETSC_OFFLOAD_GPU;
     ys->sub_start     = start;
-  } else {
-    PetscCall(VecCLGatherHost(X, is, *Y, PETSC_TRUE));
-    ys->sub_start = -1;
   }
-  PetscCall(PetscObjectStateGet((PetscObject)*Y, &ys->sub_state));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VecOpenCLCopyBackSubVector_Private(Vec X, Vec Y)
+{
+  Vec_OpenCL *xs = VecCLData(X), *ys = VecCLData(Y);
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLSyncDevice(X));
+  PetscCall(VecOpenCLSyncDevice(Y));
+  PetscCall(SbpmgCLCopyBuffer(xs->cl, ys->buf, xs->buf, 0, (size_t)ys->sub_start * sizeof(PetscScalar), (size_t)Y->map->n * sizeof(PetscScalar)));
+  X->offloadmask = PETSC_OFFLOAD_GPU;
+  PetscCall(PetscObjectStateIncrease((PetscObject)X));
+  PetscFunctionReturn(0);
+}
+
+/* A contiguous index set is a device copy, any other a host gather */
+static PetscErrorCode VecGetSubVector_SeqOpenCL(Vec X, IS is, Vec *Y)
+{
+  PetscInt  start;
+  PetscBool contig;
+
+  PetscFunctionBegin;
+  PetscCall(ISContiguousLocal(is, 0, X->map->n, &start, &contig));
+  PetscCall(VecOpenCLCreateSubVector_Private(X, is, contig, start, Y));
+  if (!contig) PetscCall(VecCLGatherHost(X, is, *Y, PETSC_TRUE));
+  PetscCall(PetscObjectStateGet((PetscObject)*Y, &VecCLData(*Y)->sub_state));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode VecRestoreSubVector_SeqOpenCL(Vec X, IS is, Vec *Y)
 {
-  Vec_OpenCL      *xs = VecCLData(X), *ys = VecCLData(*Y);
   PetscObjectState state;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)*Y, &state));
-  if (state != ys->sub_state) {
-    if (ys->sub_start >= 0) {
-      PetscCall(VecOpenCLSyncDevice(X));
-      PetscCall(VecOpenCLSyncDevice(*Y));
-      PetscCall(SbpmgCLCopyBuffer(xs->cl, ys->buf, xs->buf, 0, (size_t)ys->sub_start * sizeof(PetscScalar), (size_t)(*Y)->map->n * sizeof(PetscScalar)));
-      X->offloadmask = PETSC_OFFLOAD_GPU;
-      PetscCall(PetscObjectStateIncrease((PetscObject)X));
-    } else
+  if (state != VecCLData(*Y)->sub_state) {
+    if (VecCLData(*Y)->sub_start >= 0)
+      PetscCall(VecOpenCLCopyBackSubVector_Private(X, *Y));
+    else
       PetscCall(VecCLGatherHost(X, is, *Y, PETSC_FALSE));
   }
   PetscCall(VecDestroy(Y));

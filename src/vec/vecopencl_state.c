@@ -192,6 +192,32 @@ PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
 
 /* ---------------------------------------------------------------- device access (public) */
 
+/* The buffer of v for a kernel of the caller's (func) that reads it (synced to the device first) and/or writes it
+   (refused on a locked vector) */
+static PetscErrorCode VecOpenCLAccess(Vec v, cl_mem *mem, const char func[], PetscBool reads, PetscBool writes)
+{
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLCheckType(v, 1, func));
+  PetscValidPointer(mem, 2);
+  if (writes) PetscCall(VecSetErrorIfLocked(v, 1));
+  if (reads) PetscCall(VecOpenCLSyncDevice(v));
+  *mem = VecCLData(v)->buf;
+  PetscFunctionReturn(0);
+}
+
+/* The end of an access: after a kernel that wrote, the device copy is the only current one and the state increases */
+static PetscErrorCode VecOpenCLEndAccess(Vec v, cl_mem *mem, const char func[], PetscBool wrote)
+{
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLCheckType(v, 1, func));
+  PetscValidPointer(mem, 2);
+  *mem = NULL;
+  if (!wrote) PetscFunctionReturn(0);
+  v->offloadmask = PETSC_OFFLOAD_GPU;
+  PetscCall(PetscObjectStateIncrease((PetscObject)v));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    VecOpenCLGetBufferRead - The OpenCL buffer of a device vector, for a kernel that reads the values; copies them to
    the device first if only the host copy is current.
@@ -215,10 +241,7 @@ PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
 PetscErrorCode VecOpenCLGetBufferRead(Vec v, cl_mem *mem)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLCheckType(v, 1, "VecOpenCLGetBufferRead"));
-  PetscValidPointer(mem, 2);
-  PetscCall(VecOpenCLSyncDevice(v));
-  *mem = VecCLData(v)->buf;
+  PetscCall(VecOpenCLAccess(v, mem, "VecOpenCLGetBufferRead", PETSC_TRUE, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
@@ -230,9 +253,7 @@ PetscErrorCode VecOpenCLGetBufferRead(Vec v, cl_mem *mem)
 PetscErrorCode VecOpenCLRestoreBufferRead(Vec v, cl_mem *mem)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLCheckType(v, 1, "VecOpenCLRestoreBufferRead"));
-  PetscValidPointer(mem, 2);
-  *mem = NULL;
+  PetscCall(VecOpenCLEndAccess(v, mem, "VecOpenCLRestoreBufferRead", PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
@@ -250,10 +271,7 @@ PetscErrorCode VecOpenCLRestoreBufferRead(Vec v, cl_mem *mem)
 PetscErrorCode VecOpenCLGetBufferWrite(Vec v, cl_mem *mem)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLCheckType(v, 1, "VecOpenCLGetBufferWrite"));
-  PetscValidPointer(mem, 2);
-  PetscCall(VecSetErrorIfLocked(v, 1));
-  *mem = VecCLData(v)->buf;
+  PetscCall(VecOpenCLAccess(v, mem, "VecOpenCLGetBufferWrite", PETSC_FALSE, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
@@ -266,11 +284,7 @@ PetscErrorCode VecOpenCLGetBufferWrite(Vec v, cl_mem *mem)
 PetscErrorCode VecOpenCLRestoreBufferWrite(Vec v, cl_mem *mem)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLCheckType(v, 1, "VecOpenCLRestoreBufferWrite"));
-  PetscValidPointer(mem, 2);
-  v->offloadmask = PETSC_OFFLOAD_GPU;
-  *mem           = NULL;
-  PetscCall(PetscObjectStateIncrease((PetscObject)v));
+  PetscCall(VecOpenCLEndAccess(v, mem, "VecOpenCLRestoreBufferWrite", PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
@@ -286,11 +300,7 @@ PetscErrorCode VecOpenCLRestoreBufferWrite(Vec v, cl_mem *mem)
 PetscErrorCode VecOpenCLGetBuffer(Vec v, cl_mem *mem)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLCheckType(v, 1, "VecOpenCLGetBuffer"));
-  PetscValidPointer(mem, 2);
-  PetscCall(VecSetErrorIfLocked(v, 1));
-  PetscCall(VecOpenCLSyncDevice(v));
-  *mem = VecCLData(v)->buf;
+  PetscCall(VecOpenCLAccess(v, mem, "VecOpenCLGetBuffer", PETSC_TRUE, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
@@ -303,7 +313,7 @@ PetscErrorCode VecOpenCLGetBuffer(Vec v, cl_mem *mem)
 PetscErrorCode VecOpenCLRestoreBuffer(Vec v, cl_mem *mem)
 {
   PetscFunctionBegin;
-  PetscCall(VecOpenCLRestoreBufferWrite(v, mem));
+  PetscCall(VecOpenCLEndAccess(v, mem, "VecOpenCLRestoreBuffer", PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 

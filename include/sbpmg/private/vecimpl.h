@@ -129,6 +129,11 @@ PETSC_INTERN PetscErrorCode VecOpenCLHostWritten_Private(Vec);
 
 /* src/vec/vecopencl_host.c: host access and the host fallbacks */
 PETSC_INTERN PetscErrorCode VecOpenCLSetHostOps_Private(Vec);
+/* VecGetSubVector() of both types: a new device vector of X's type and context for the entries is selects, holding
+   their values when contig (every rank's selection is the contiguous range from its local entry start: a device copy,
+   copied back on restore); otherwise the type fills it. */
+PETSC_INTERN PetscErrorCode VecOpenCLCreateSubVector_Private(Vec, IS, PetscBool, PetscInt, Vec *);
+PETSC_INTERN PetscErrorCode VecOpenCLCopyBackSubVector_Private(Vec, Vec);
 
 /* src/vec/vecopencl_elem.c: the element-wise operations on the device (both types use them as they are) */
 PETSC_INTERN PetscErrorCode VecOpenCLSetElementwiseOps_Private(Vec);
