@@ -154,11 +154,11 @@ static void test_program_cache(void **state)
   SbpmgCLStats s;
 
   PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
-  PCALL(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k1));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k1));
   PCALL(SbpmgCLGetStats(cl, &s));
   assert_int_equal(s.programs_built, 1);
   assert_int_equal(s.program_cache_hits, 0);
-  PCALL(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k2));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k2));
   PCALL(SbpmgCLGetStats(cl, &s));
   assert_int_equal(s.programs_built, 1);
   assert_int_equal(s.program_cache_hits, 1);
@@ -168,7 +168,8 @@ static void test_program_cache(void **state)
   PCALL(SbpmgCLGetStats(cl, &s));
   assert_int_equal(s.programs_built, 2);
   assert_ptr_not_equal(k1, k3);
-  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", NULL, "no_such_kernel", &k3), PETSC_ERR_LIB, "CL_INVALID_KERNEL_NAME) creating kernel no_such_kernel");
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "no_such_kernel", &k3), PETSC_ERR_LIB,
+               "CL_INVALID_KERNEL_NAME) creating kernel no_such_kernel");
   EXPECT_ERROR(SbpmgCLGetKernel(cl, "no_such_file", NULL, "k", &k3), PETSC_ERR_ARG_UNKNOWN_TYPE, "kernels/no_such_file.cl");
   PCALL(SbpmgCLDestroy(&cl));
 }
