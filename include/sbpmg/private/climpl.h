@@ -119,7 +119,8 @@ PETSC_INTERN void SbpmgCLProfileRecord(SbpmgCL, cl_kernel, size_t);
 /* Resolve the context's tuning: the column of its device class, then the -sbpmg_tune overrides of the options database. */
 PETSC_INTERN PetscErrorCode SbpmgCLSetUpTuning(SbpmgCL, const char[]);
 PETSC_INTERN PetscErrorCode SbpmgCLViewTuning(SbpmgCL, PetscViewer);
-/* Apply "key=value,key=value" to a tuning (an error names an unknown key or a value out of its range). */
+/* Apply "key=value,key=value" to a tuning (an error names a malformed item, an unknown key, a value that is not an
+   integer or one outside its row's range). */
 PETSC_INTERN PetscErrorCode SbpmgTuningParse(const char[], SbpmgTuning *);
 
 /* ---------------------------------------------------------------- options (src/cl/options.c) */
