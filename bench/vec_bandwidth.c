@@ -8,8 +8,8 @@
    VecDot and VecNorm(NORM_2), the bytes each must move (axpy, aypx: 3 n; dot: 2 n; norm: n scalars), the resulting
    GB/s and its fraction of the measured copy bandwidth (the better of clEnqueueCopyBuffer and a copy kernel, 2 n scalars
    moved). Times are wall-clock over -reps calls after a warm-up, the queue drained before and after. -bench_latency
-   adds the fixed costs of a reduction in every reduction mode, one parseable line each (BenchLatency below). */
-#include <sbpmg/private/climpl.h>
+   adds the fixed costs of a reduction, one parseable line each (BenchLatency below). */
+#include <sbpmg.h>
 #include "common/lap5shell.h"
 
 static const char help[] = "VECSEQOPENCL bandwidth and KSPCG per-iteration time, device vectors against VECSEQ.\n";
@@ -21,6 +21,18 @@ static const char *bench_src = "#if defined(SBPMG_HAVE_FP64)\n#pragma OPENCL EXT
 typedef enum { OP_COPYBUFFER, OP_COPYKERNEL, OP_AXPY, OP_AYPX, OP_DOT, OP_NORM } BenchOp;
 static const char *const OpNames[]   = {"copy (clEnqueueCopyBuffer)", "copy (kernel)", "VecAXPY", "VecAYPX", "VecDot", "VecNorm 2"};
 static const double      OpScalars[] = {2, 2, 3, 3, 2, 1}; /* scalars moved per entry */
+
+/* Mark x as changed on the device (as a kernel writing it through the accessors would), so that PETSc does not answer
+   VecNorm() from its cache: no transfer, no kernel. */
+static PetscErrorCode TouchOnDevice(Vec x)
+{
+  cl_mem b;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecOpenCLGetBuffer(x, &b));
+  PetscCall(VecOpenCLRestoreBuffer(x, &b));
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode RunOp(BenchOp op, SbpmgCL cl, cl_kernel copy1, Vec x, Vec y, PetscInt reps, PetscBool warm, double *seconds)
 {
@@ -58,7 +70,7 @@ static PetscErrorCode RunOp(BenchOp op, SbpmgCL cl, cl_kernel copy1, Vec x, Vec 
       PetscCall(VecDot(x, y, &s));
       break;
     case OP_NORM:
-      PetscCall(PetscObjectStateIncrease((PetscObject)x)); /* or PETSc answers from its cache */
+      PetscCall(TouchOnDevice(x)); /* or PETSc answers from its cache */
       PetscCall(VecNorm(x, NORM_2, &r));
       break;
     }
@@ -124,9 +136,8 @@ static PetscErrorCode BenchBandwidth(PetscInt n_min, PetscInt n_max, PetscInt re
 
    with pct_copy the rate of the mean call (8 B/entry for the norm, 16 for the dot) as a percentage of the copy rate at
    the same n, measured as the bandwidth table does (the better of clEnqueueCopyBuffer and a copy kernel, 16 B/entry,
-   mean of -reps calls); "-" where it does not apply. The reduction modes are set through the options database and
-   read by a context created for each (SbpmgCLCreate reads -vec_cl_reduce_onepass, -cl_pinned_results,
-   -cl_result_spin); the vectors live on that context. */
+   mean of -reps calls); "-" where it does not apply. <mode> is "-" (the library's one way of reading a reduction's
+   result: through a pinned area; read_8B_pageable against read_8B_pinned shows what that saves). */
 
 typedef struct {
   double best, median, mean; /* seconds per call */
@@ -195,7 +206,7 @@ static PetscErrorCode LatencyCall(LatencyOp op, LatencyCtx *c)
     PetscCall(SbpmgCLReadBuffer(c->cl, c->d, 0, sizeof(PetscScalar), c->pinned));
     break;
   case LAT_NORM:
-    PetscCall(PetscObjectStateIncrease((PetscObject)c->x)); /* or PETSc answers from its cache */
+    PetscCall(TouchOnDevice(c->x)); /* or PETSc answers from its cache */
     PetscCall(VecNorm(c->x, NORM_2, &r));
     break;
   case LAT_DOT:
@@ -248,55 +259,42 @@ static PetscErrorCode LatencyCopyRate(PetscInt64 n, PetscInt reps, double *rate)
   PetscFunctionReturn(0);
 }
 
-/* The three options of the reduction modes, as the user gave them (restored at the end) */
-static const char *const LatencyOptions[] = {"-vec_cl_reduce_onepass", "-cl_pinned_results", "-cl_result_spin"};
-
-static PetscErrorCode LatencySaveOptions(char saved[3][16], PetscBool set[3])
+/* VecNorm and VecDot at length n on the default context */
+static PetscErrorCode LatencyReductions(PetscInt64 n, PetscInt warm, PetscInt reps, PetscInt copy_reps, double t[])
 {
-  PetscFunctionBeginUser;
-  for (int o = 0; o < 3; o++) PetscCall(PetscOptionsGetString(NULL, NULL, LatencyOptions[o], saved[o], sizeof(saved[o]), &set[o]));
-  PetscFunctionReturn(0);
-}
+  LatencyCtx   v = {0};
+  LatencyStats st;
+  PetscScalar  d;
+  double       rate = 0;
 
-static PetscErrorCode LatencyRestoreOptions(char saved[3][16], const PetscBool set[3])
-{
   PetscFunctionBeginUser;
-  for (int o = 0; o < 3; o++) {
-    if (set[o])
-      PetscCall(PetscOptionsSetValue(NULL, LatencyOptions[o], saved[o][0] ? saved[o] : NULL));
-    else
-      PetscCall(PetscOptionsClearValue(NULL, LatencyOptions[o]));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* A context created with the reduction mode (onepass, pinned, spin) set in the options database; checks it took them */
-static PetscErrorCode LatencyModeContext(const PetscBool mode[3], SbpmgCL *cl)
-{
-  PetscFunctionBeginUser;
-  for (int o = 0; o < 3; o++) PetscCall(PetscOptionsSetValue(NULL, LatencyOptions[o], mode[o] ? "1" : "0"));
-  PetscCall(SbpmgCLCreate(PETSC_COMM_SELF, cl));
-  PetscCheck((*cl)->reduce_onepass == mode[0] && (*cl)->pinned_results == mode[1] && (*cl)->result_spin == mode[2], PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "The new context did not take the reduction mode onepass=%d pinned=%d spin=%d from the options", (int)mode[0], (int)mode[1], (int)mode[2]);
+  PetscCall(LatencyCopyRate(n, copy_reps, &rate));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "latency copy_rate - n=%" PetscInt64_FMT " GBps=%.1f\n", n, rate / 1e9));
+  PetscCall(SbpmgCLGetDefault(&v.cl));
+  PetscCall(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, v.cl, (PetscInt)n, &v.x));
+  PetscCall(VecDuplicate(v.x, &v.y));
+  PetscCall(VecSet(v.x, 1.0));
+  PetscCall(VecSet(v.y, 0.5));
+  PetscCall(LatencyMeasure(LAT_NORM, &v, warm, reps, t, &st));
+  PetscCall(LatencyPrint("VecNorm2", "-", n, &st, sizeof(PetscScalar), rate));
+  PetscCall(LatencyMeasure(LAT_DOT, &v, warm, reps, t, &st));
+  PetscCall(LatencyPrint("VecDot", "-", n, &st, 2 * sizeof(PetscScalar), rate));
+  PetscCall(VecDot(v.x, v.y, &d)); /* the reductions really ran: x . y = n / 2 */
+  PetscCheck(d == 0.5 * n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "VecDot gave %g, expected %g", (double)d, 0.5 * n);
+  PetscCall(VecDestroy(&v.x));
+  PetscCall(VecDestroy(&v.y));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode BenchLatency(PetscInt reps, PetscInt copy_reps, PetscInt nextra, const PetscInt extra[])
 {
-  static const PetscBool modes[][3] = {
-      {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, /* as before: two launches, pageable result */
-      {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},  {PETSC_TRUE, PETSC_FALSE, PETSC_FALSE}, {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE}, /* the defaults */
-      {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE}, /* spin (it always reads through the pinned area) */
-  };
-  const PetscInt nmodes = (PetscInt)(sizeof(modes) / sizeof(modes[0])), warm = PetscMin(reps, 50);
+  const PetscInt warm = PetscMin(reps, 50);
   PetscInt64     ns[2 + 16];
   PetscInt       nn = 0;
   LatencyCtx     c  = {0};
   LatencyStats   st;
   cl_mem         stage;
   double        *t;
-  char           saved[3][16];
-  PetscBool      set[3];
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(reps, &t));
@@ -327,37 +325,7 @@ static PetscErrorCode BenchLatency(PetscInt reps, PetscInt copy_reps, PetscInt n
   PetscCall(LatencyPrint("read_8B_pinned", "-", 0, &st, 0, 0));
   PetscCall(SbpmgCLDestroyStaging(c.cl, &stage, (void **)&c.pinned));
   PetscCall(SbpmgCLReleaseBuffer(c.cl, &c.d));
-
-  /* VecNorm and VecDot in every mode */
-  PetscCall(LatencySaveOptions(saved, set));
-  for (PetscInt i = 0; i < nn; i++) {
-    double rate = 0;
-
-    PetscCall(LatencyCopyRate(ns[i], copy_reps, &rate));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "latency copy_rate - n=%" PetscInt64_FMT " GBps=%.1f\n", ns[i], rate / 1e9));
-    for (PetscInt m = 0; m < nmodes; m++) {
-      char        mode[64];
-      LatencyCtx  v = {0};
-      PetscScalar d;
-
-      PetscCall(PetscSNPrintf(mode, sizeof(mode), "onepass=%d,pinned=%d,spin=%d", (int)modes[m][0], (int)modes[m][1], (int)modes[m][2]));
-      PetscCall(LatencyModeContext(modes[m], &v.cl));
-      PetscCall(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, v.cl, (PetscInt)ns[i], &v.x));
-      PetscCall(VecDuplicate(v.x, &v.y));
-      PetscCall(VecSet(v.x, 1.0));
-      PetscCall(VecSet(v.y, 0.5));
-      PetscCall(LatencyMeasure(LAT_NORM, &v, warm, reps, t, &st));
-      PetscCall(LatencyPrint("VecNorm2", mode, ns[i], &st, sizeof(PetscScalar), rate));
-      PetscCall(LatencyMeasure(LAT_DOT, &v, warm, reps, t, &st));
-      PetscCall(LatencyPrint("VecDot", mode, ns[i], &st, 2 * sizeof(PetscScalar), rate));
-      PetscCall(VecDot(v.x, v.y, &d)); /* the reductions really ran: x . y = n / 2 */
-      PetscCheck(d == 0.5 * ns[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "VecDot gave %g in mode %s, expected %g", (double)d, mode, 0.5 * ns[i]);
-      PetscCall(VecDestroy(&v.x));
-      PetscCall(VecDestroy(&v.y));
-      PetscCall(SbpmgCLDestroy(&v.cl));
-    }
-  }
-  PetscCall(LatencyRestoreOptions(saved, set));
+  for (PetscInt i = 0; i < nn; i++) PetscCall(LatencyReductions(ns[i], warm, reps, copy_reps, t));
   PetscCall(PetscFree(t));
   PetscFunctionReturn(0);
 }
@@ -426,7 +394,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-no_cg", "Skip the KSPCG comparison", NULL, no_cg, &no_cg, NULL));
   PetscCall(PetscOptionsBool("-no_host_cg", "Skip KSPCG on VECSEQ", NULL, no_host_cg, &no_host_cg, NULL));
   PetscCall(PetscOptionsBool("-no_bandwidth", "Skip the bandwidth table", NULL, no_bandwidth, &no_bandwidth, NULL));
-  PetscCall(PetscOptionsBool("-bench_latency", "Also measure the fixed costs of a reduction, in every reduction mode", NULL, latency, &latency, NULL));
+  PetscCall(PetscOptionsBool("-bench_latency", "Also measure the fixed costs of a reduction", NULL, latency, &latency, NULL));
   PetscCall(PetscOptionsInt("-bench_latency_reps", "Timed calls per latency measurement", NULL, lat_reps, &lat_reps, NULL));
   PetscCall(PetscOptionsIntArray("-bench_n", "Lengths for the latency of VecNorm and VecDot besides 2^20 and 2^24", NULL, bench_n, &nbench_n, &nset));
   PetscOptionsEnd();

@@ -13,6 +13,7 @@ int main(int argc, char **argv)
   int       ni;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SbpmgInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   ni = (int)n;
   PetscCall(SbpmgCLGetDefault(&cl));

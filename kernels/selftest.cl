@@ -1,6 +1,6 @@
-/* Self-test kernel for the device layer: y <- y + alpha x in the type SELFTEST_T (default: the library precision). */
+/* Self-test kernel for the device layer: y <- y + alpha x in the type SELFTEST_T, set by the caller (float or double). */
 #ifndef SELFTEST_T
-  #define SELFTEST_T SBPMG_REAL
+  #error "SELFTEST_T must be defined (the element type: -DSELFTEST_T=float or double)"
 #endif
 #if defined(SBPMG_HAVE_FP64)
   #pragma OPENCL EXTENSION cl_khr_fp64 : enable

@@ -1,36 +1,35 @@
-/* Device vector operations of VECSEQOPENCL (src/vec). OpenCL C 1.2.
+/* Device vector operations of VECSEQOPENCL and VECMPIOPENCL's local parts (src/vec). OpenCL C 1.2.
 
-   Build options (set by src/vec/vecopencl.c):
+   Build options, all set by the host (src/vec/vecopencl_state.c, from the tuning table include/sbpmg/private/tuning.h):
      SBPMG_REAL      scalar type (PetscScalar)             SBPMG_HAVE_FP64  the device has cl_khr_fp64
      VEC_WG          work-group size, a power of two        VEC_REAL_BYTES   sizeof(SBPMG_REAL): 4 or 8
-     VEC_CPU         1: each work-item walks one contiguous chunk (CPU caches);
+     VEC_CHUNKS      1: each work-item walks one contiguous chunk (CPU caches);
                      0: grid-stride loop, consecutive work-items on consecutive entries (coalesced, GPUs)
-     VEC_COUNTER_SLOT  slot of the result area holding the counter of one-launch reductions
-     VEC_NV_MEMBAR   1 on NVIDIA's platform: the device-scope fence of one-launch reductions as PTX membar.gl
 
    Every kernel takes the length n as ulong and indexes with ulong: vectors beyond 2^31 entries are fine.
    Every kernel runs on a grid of whole work-groups of VEC_WG items; the loop bounds guard the tail.
 
    Reductions run in two stages. Stage 1 (*_partial) runs G work-groups, G a function of n and the device only;
    each work-item accumulates its entries in a fixed order, then the work-group sums its items with a fixed tree,
-   and item 0 writes one partial per group. Stage 2 adds the G partials of each reduced quantity in a fixed order and
-   writes the result: either in a second launch (*_final, one work-group per quantity; the default), or in the
-   same launch, by the last work-group of stage 1 to finish (onepass = 1, -vec_cl_reduce_onepass). Both run the same
-   functions (vec_sum_sets, vec_max_set, vec_loc_set), so they give the same bits, and the same input gives the same
-   bits on the same device every time. Partials and results live in the reduction area behind the n values of the
-   vector's buffer (offsets part_off, res_off, counted in entries). */
+   and item 0 writes one partial per group. Stage 2 (*_final, a second launch, one work-group per reduced quantity)
+   adds the G partials of each quantity in a fixed order and writes the result. So the same input gives the same bits
+   on the same device every time. Partials and results live in the reduction area behind the n values of the vector's
+   buffer (offsets part_off, res_off, counted in entries). */
 #if defined(SBPMG_HAVE_FP64)
   #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-#ifndef VEC_WG
-  #define VEC_WG 256
+#ifndef SBPMG_REAL
+  #error "SBPMG_REAL must be defined (the program's build options)"
 #endif
-#ifndef VEC_CPU
-  #define VEC_CPU 0
+#ifndef VEC_WG
+  #error "VEC_WG must be defined (tuning table)"
+#endif
+#ifndef VEC_CHUNKS
+  #error "VEC_CHUNKS must be defined (tuning table)"
 #endif
 #ifndef VEC_REAL_BYTES
-  #define VEC_REAL_BYTES 8
+  #error "VEC_REAL_BYTES must be defined (sizeof(PetscScalar))"
 #endif
 
 typedef SBPMG_REAL real;
@@ -50,7 +49,7 @@ typedef uint ubits;
 #define VEC_KERNEL __kernel __attribute__((reqd_work_group_size(VEC_WG, 1, 1)))
 
 /* for (ulong i = ...) over this work-item's entries of [0, n), in increasing order */
-#if VEC_CPU
+#if VEC_CHUNKS
   #define VEC_LOOP(i, n) \
     const ulong vec_gs_ = get_global_size(0), vec_chunk_ = ((n) + vec_gs_ - 1) / vec_gs_; \
     const ulong vec_lo_ = get_global_id(0) * vec_chunk_, vec_hi_ = min((ulong)(n), vec_lo_ + vec_chunk_); \
@@ -61,7 +60,7 @@ typedef uint ubits;
 
 /* Four accumulators per work-item (independent chains: vectorisable on CPUs, more loads in flight on GPUs), declared
    as a0..a3 = init; ACC(a, i) folds entry i into accumulator a. The order is fixed, so results are reproducible. */
-#if VEC_CPU
+#if VEC_CHUNKS
   #define VEC_LOOP4(n, init, ACC) \
     real a0 = (init), a1 = (init), a2 = (init), a3 = (init); \
     { \
@@ -223,14 +222,9 @@ VEC_KERNEL void vec_unary(const ulong n, const uint op, __global real *y)
   }
 }
 
-/* ---------------------------------------------------------------- reductions: combining partials
+/* ---------------------------------------------------------------- reductions: the work-group trees
 
-   Stage 2 adds up (or takes the max of) the G partials of a set in a fixed order: item l folds partials l, l + VEC_WG,
-   l + 2 VEC_WG, ... in increasing order, then the work-group adds its items with the fixed tree. The final kernels run
-   this with one work-group per set; the last work-group of a one-launch reduction (below) runs it for each set in
-   turn. Same operations on the same values: the same bits either way. Every item of the group calls these functions
-   (they hold barriers); the result is valid in item 0. The partials are read through volatile pointers: in a
-   one-launch reduction other work-groups of the same launch wrote them. */
+   Every item of the group calls these (they hold barriers). */
 
 /* Sum buf[0..VEC_WG) into buf[0] with a fixed tree; every item of the group must call it. */
 #define VEC_TREE_SUM(buf, lid) \
@@ -247,29 +241,8 @@ VEC_KERNEL void vec_unary(const ulong n, const uint op, __global real *y)
     if ((lid) < s_) (buf)[lid] = VEC_NANMAX((buf)[lid], (buf)[(lid) + s_]); \
   }
 
-/* res[j] = sum of p[j G .. (j + 1) G), j < nsets <= 8, in local memory b[nsets][VEC_WG]. The sets' trees share their
-   barriers; each set's additions are the same as alone. */
-void vec_sum_sets(const uint nsets, const uint G, volatile __global const real *p, __global real *res, __local real (*b)[VEC_WG])
-{
-  const uint lid = get_local_id(0);
-
-  barrier(CLK_LOCAL_MEM_FENCE); /* b may still be read by the caller's own tree */
-  for (uint j = 0; j < nsets; j++) {
-    real s = 0;
-    for (uint g = lid; g < G; g += VEC_WG) s += p[(ulong)j * G + g];
-    b[j][lid] = s;
-  }
-  for (uint s = VEC_WG / 2; s > 0; s >>= 1) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < s)
-      for (uint j = 0; j < nsets; j++) b[j][lid] += b[j][lid + s];
-  }
-  if (lid == 0)
-    for (uint j = 0; j < nsets; j++) res[j] = b[j][0];
-}
-
 /* max of 0 and p[0..G), NaN winning */
-real vec_max_set(const uint G, volatile __global const real *p, __local real *b)
+real vec_max_set(const uint G, __global const real *p, __local real *b)
 {
   const uint lid = get_local_id(0);
   real       m   = 0;
@@ -299,7 +272,7 @@ int vec_loc_better(const real va, const ulong ia, const real vb, const ulong ib,
 }
 
 /* the best of the G (value p[g], index bits p[G + g]) pairs; *at = VEC_NONE if there was no entry */
-void vec_loc_set(const uint G, const real sign, volatile __global const real *p, __local real *bv, __local ulong *bi, real *val, ulong *at)
+void vec_loc_set(const uint G, const real sign, __global const real *p, __local real *bv, __local ulong *bi, real *val, ulong *at)
 {
   const uint lid  = get_local_id(0);
   real       best = 0;
@@ -328,66 +301,7 @@ void vec_loc_set(const uint G, const real sign, volatile __global const real *p,
   *at  = lid == 0 ? bi[0] : VEC_NONE;
 }
 
-/* ---------------------------------------------------------------- one-launch reductions: the last work-group
-
-   With onepass = 1 a stage-1 kernel finishes the reduction itself ("last work-group finishes"). Item 0 of every group
-   writes the group's partials, then mem_fence(CLK_GLOBAL_MEM_FENCE): they are committed to global memory before
-   anything it does next, in particular before it counts the group's arrival with atomic_inc on the int counter in
-   slot VEC_COUNTER_SLOT of the result area. The group that draws G - 1 arrives last: every other group committed its
-   partials before its own increment, which that draw has seen. Its item 0 fences again (its reads come after the
-   draw), the barrier with CLK_GLOBAL_MEM_FENCE extends that to the group's other items, and all partials are read
-   through volatile pointers (loaded from memory, never reused from an earlier load or register). The last group
-   combines them with the final kernels' code, writes the results, the sequence number seq after them (the host's
-   -cl_result_spin waits for it), and sets the counter back to 0 for the next reduction on this buffer. No group ever
-   waits for another, so nothing depends on how many groups run at once. */
-/* A fence that orders this work-item's global memory operations for every work-group of the device. OpenCL 1.2's
-   mem_fence orders them as the work-item's own program order, and NVIDIA's compiler makes it membar.cta, which orders
-   them only for its own work-group (seen in its PTX, 2026-11-29); so on NVIDIA's platform (VEC_NV_MEMBAR, set by
-   src/vec) the fence is PTX's device-scope membar.gl, as in CUDA's __threadfence(). */
-#ifndef VEC_NV_MEMBAR
-  #define VEC_NV_MEMBAR 0
-#endif
-void vec_device_fence(void)
-{
-#if VEC_NV_MEMBAR
-  __asm__ volatile("membar.gl;" ::: "memory");
-#else
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
-#endif
-}
-
-int vec_last_group(__global real *buf, const ulong res_off, __local int *last)
-{
-  if (get_local_id(0) == 0) {
-    volatile __global int *count = (volatile __global int *)(buf + res_off + VEC_COUNTER_SLOT);
-
-    vec_device_fence();
-    *last = atomic_inc(count) == (int)get_num_groups(0) - 1;
-    vec_device_fence();
-  }
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  return *last;
-}
-
-/* After the nres results: the sequence number, and the counter back to 0 */
-void vec_tail_end(__global real *buf, const ulong res_off, const uint nres, const ulong seq)
-{
-  if (get_local_id(0) == 0) {
-    buf[res_off + nres] = VEC_BITS_TO_REAL(seq);
-    atomic_xchg((volatile __global int *)(buf + res_off + VEC_COUNTER_SLOT), 0);
-  }
-}
-
-/* res[j] = sum of the G partials of set j, j < nsets (as vec_sum_final, which does one set per work-group) */
-void vec_sum_tail(const uint nsets, __global real *buf, const ulong part_off, const ulong res_off, const ulong seq, __local real (*b)[VEC_WG])
-{
-  vec_sum_sets(nsets, get_num_groups(0), buf + part_off, buf + res_off, b);
-  vec_tail_end(buf, res_off, nsets, seq);
-}
-
-/* ---------------------------------------------------------------- reductions, stage 1 (one launch with onepass = 1)
-
-   The trailing arguments of every *_partial kernel: res_off (the result slots), seq and onepass (above). */
+/* ---------------------------------------------------------------- reductions, stage 1: one partial per work-group */
 
 /* Sum reductions of one vector; op: 0 sum x, 1 sum |x|, 2 sum x^2 */
 #define VEC_ACC_SUM(a, i)   a += x[i]
@@ -397,11 +311,9 @@ void vec_sum_tail(const uint nsets, __global real *buf, const ulong part_off, co
 #define VEC_ACC_AMAX(a, i)  a = VEC_NANMAX(a, fabs(x[i]))
 #define VEC_ACC_DMAX(a, i)  a = VEC_NANMAX(a, (y[i] != (real)0 ? fabs(x[i] / y[i]) : fabs(x[i])))
 
-VEC_KERNEL void vec_reduce1_partial(const ulong n, const uint op, __global const real *x, __global real *part, const ulong part_off, const ulong res_off,
-                                    const ulong seq, const uint onepass)
+VEC_KERNEL void vec_reduce1_partial(const ulong n, const uint op, __global const real *x, __global real *part, const ulong part_off)
 {
   __local real buf[VEC_WG];
-  __local int  last;
   const uint   lid = get_local_id(0);
   real         s;
 
@@ -418,30 +330,24 @@ VEC_KERNEL void vec_reduce1_partial(const ulong n, const uint op, __global const
   buf[lid] = s;
   VEC_TREE_SUM(buf, lid);
   if (lid == 0) part[part_off + get_group_id(0)] = buf[0];
-  if (onepass && vec_last_group(part, res_off, &last)) vec_sum_tail(1, part, part_off, res_off, seq, &buf);
 }
 
 /* x . y */
-VEC_KERNEL void vec_dot_partial(const ulong n, __global const real *x, __global const real *y, __global real *part, const ulong part_off, const ulong res_off,
-                                const ulong seq, const uint onepass)
+VEC_KERNEL void vec_dot_partial(const ulong n, __global const real *x, __global const real *y, __global real *part, const ulong part_off)
 {
   __local real buf[VEC_WG];
-  __local int  last;
   const uint   lid = get_local_id(0);
 
   VEC_LOOP4(n, 0, VEC_ACC_DOT);
   buf[lid] = (a0 + a1) + (a2 + a3);
   VEC_TREE_SUM(buf, lid);
   if (lid == 0) part[part_off + get_group_id(0)] = buf[0];
-  if (onepass && vec_last_group(part, res_off, &last)) vec_sum_tail(1, part, part_off, res_off, seq, &buf);
 }
 
 /* sum |x| and sum x^2 in one pass: two sets of partials, G apart */
-VEC_KERNEL void vec_norm12_partial(const ulong n, __global const real *x, __global real *part, const ulong part_off, const ulong res_off, const ulong seq,
-                                   const uint onepass)
+VEC_KERNEL void vec_norm12_partial(const ulong n, __global const real *x, __global real *part, const ulong part_off)
 {
   __local real b[2][VEC_WG];
-  __local int  last;
   const uint   lid = get_local_id(0);
   real         s1 = 0, s2 = 0;
 
@@ -459,15 +365,12 @@ VEC_KERNEL void vec_norm12_partial(const ulong n, __global const real *x, __glob
     part[part_off + get_group_id(0)]                   = b[0][0];
     part[part_off + get_num_groups(0) + get_group_id(0)] = b[1][0];
   }
-  if (onepass && vec_last_group(part, res_off, &last)) vec_sum_tail(2, part, part_off, res_off, seq, b);
 }
 
 /* max |x| (NaN propagates); op 1: max |x / y| with |x| where y = 0 */
-VEC_KERNEL void vec_amax_partial(const ulong n, const uint op, __global const real *x, __global const real *y, __global real *part, const ulong part_off,
-                                 const ulong res_off, const ulong seq, const uint onepass)
+VEC_KERNEL void vec_amax_partial(const ulong n, const uint op, __global const real *x, __global const real *y, __global real *part, const ulong part_off)
 {
   __local real buf[VEC_WG];
-  __local int  last;
   const uint   lid = get_local_id(0);
   real         m;
 
@@ -481,20 +384,14 @@ VEC_KERNEL void vec_amax_partial(const ulong n, const uint op, __global const re
   buf[lid] = m;
   VEC_TREE_MAX(buf, lid);
   if (lid == 0) part[part_off + get_group_id(0)] = buf[0];
-  if (onepass && vec_last_group(part, res_off, &last)) {
-    const real r = vec_max_set(get_num_groups(0), part + part_off, buf);
-    if (lid == 0) part[res_off] = r;
-    vec_tail_end(part, res_off, 1, seq);
-  }
 }
 
 /* Fused dot products: s_j = sum x y_j for j < nv <= 8, nv sets of partials, G apart. y_j past nv are not read. */
 VEC_KERNEL void vec_mdot_partial(const ulong n, const uint nv, __global const real *x, __global const real *y0, __global const real *y1, __global const real *y2,
                                  __global const real *y3, __global const real *y4, __global const real *y5, __global const real *y6, __global const real *y7,
-                                 __global real *part, const ulong part_off, const ulong res_off, const ulong seq, const uint onepass)
+                                 __global real *part, const ulong part_off)
 {
   __local real buf[8][VEC_WG];
-  __local int  last;
   const uint   lid = get_local_id(0), G = get_num_groups(0);
   real         s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
 
@@ -525,15 +422,12 @@ VEC_KERNEL void vec_mdot_partial(const ulong n, const uint nv, __global const re
   }
   if (lid == 0)
     for (uint j = 0; j < nv; j++) part[part_off + j * G + get_group_id(0)] = buf[j][0];
-  if (onepass && vec_last_group(part, res_off, &last)) vec_sum_tail(nv, part, part_off, res_off, seq, buf);
 }
 
-VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const real *x, __global real *part, const ulong part_off, const ulong res_off,
-                                const ulong seq, const uint onepass)
+VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const real *x, __global real *part, const ulong part_off)
 {
   __local real  bv[VEC_WG];
   __local ulong bi[VEC_WG];
-  __local int   last;
   const uint    lid = get_local_id(0);
   real          best = 0;
   ulong         at   = VEC_NONE;
@@ -559,27 +453,23 @@ VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const r
     part[part_off + get_group_id(0)]                     = bv[0];
     part[part_off + get_num_groups(0) + get_group_id(0)] = VEC_BITS_TO_REAL(bi[0]);
   }
-  if (onepass && vec_last_group(part, res_off, &last)) {
-    real  v;
-    ulong i;
-    vec_loc_set(get_num_groups(0), sign, part + part_off, bv, bi, &v, &i);
-    if (lid == 0) {
-      part[res_off]     = v;
-      part[res_off + 1] = VEC_BITS_TO_REAL(i);
-    }
-    vec_tail_end(part, res_off, 2, seq);
-  }
 }
 
-/* ---------------------------------------------------------------- reductions, stage 2 (two launches, onepass = 0) */
+/* ---------------------------------------------------------------- reductions, stage 2: one work-group per reduced quantity */
 
-/* One work-group per set j < get_num_groups(0): res[j] = sum of the G partials of set j, in a fixed order. */
+/* Work-group j: res[j] = the sum of the G partials of set j in a fixed order: item l folds partials l, l + VEC_WG,
+   l + 2 VEC_WG, ... in increasing order, then the work-group adds its items with the fixed tree. */
 VEC_KERNEL void vec_sum_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off)
 {
-  __local real b[1][VEC_WG];
-  const uint   j = get_group_id(0);
+  __local real         b[VEC_WG];
+  const uint           lid = get_local_id(0), j = get_group_id(0);
+  __global const real *p = buf + part_off + (ulong)j * G;
+  real                 s = 0;
 
-  vec_sum_sets(1, G, buf + part_off + (ulong)j * G, buf + res_off + j, b);
+  for (uint g = lid; g < G; g += VEC_WG) s += p[g];
+  b[lid] = s;
+  VEC_TREE_SUM(b, lid);
+  if (lid == 0) buf[res_off + j] = b[0];
 }
 
 VEC_KERNEL void vec_max_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off)

@@ -210,6 +210,13 @@ void SbpmgTestMDots(Vec yd, Vec yh, Vec vd[11], Vec vh[11], PetscInt n, SbpmgTes
   for (int j = 0; j < 11; j++) check("mtdot 11", n, md[j], mh[j], 3 * n);
 }
 
+void SbpmgTestCreateContext(const char *option, const char *value, SbpmgCL *cl)
+{
+  PCALL(PetscOptionsSetValue(NULL, option, value));
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, cl));
+  SbpmgTestSetOption(option, NULL);
+}
+
 void SbpmgTestDestroyPair(Vec *d, Vec *h)
 {
   PCALL(VecDestroy(d));

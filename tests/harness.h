@@ -61,6 +61,10 @@ PetscReal SbpmgTestCompareOnZero(MPI_Comm comm, Vec par_nat0, Vec seq);
 void      SbpmgTestFillRandom(Vec x, unsigned long seed);
 PetscReal SbpmgTestRelDiff(Vec a, Vec b);
 
+/* A device context on PETSC_COMM_SELF created with one more option (value NULL: given without a value), set for the
+   creation only. */
+void SbpmgTestCreateContext(const char *option, const char *value, SbpmgCL *cl);
+
 /* Destroy a device vector and its host twin; the offload mask of a device vector. */
 void             SbpmgTestDestroyPair(Vec *d, Vec *h);
 PetscOffloadMask SbpmgTestOffloadMask(Vec v);

@@ -29,9 +29,7 @@ static void test_select_cpu(void **state)
   SbpmgCL   cl;
   PetscBool gpu;
 
-  SbpmgTestSetOption("-cl_device_type", "cpu");
-  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
-  SbpmgTestSetOption("-cl_device_type", NULL);
+  SbpmgTestCreateContext("-cl_device_type", "cpu", &cl);
   PCALL(SbpmgCLIsGPU(cl, &gpu));
   assert_false(gpu);
   assert_true(cl->type & CL_DEVICE_TYPE_CPU);
@@ -39,38 +37,81 @@ static void test_select_cpu(void **state)
   assert_null(cl);
 }
 
-static void test_invalid_device_index(void **state)
-{
-  SbpmgCL cl = NULL;
+/* A bad value of an option read when a context is created: an error naming the option and the value, and no context. A
+   second option (also) may be given with it. */
+typedef struct {
+  const char    *option, *value, *also, *also_value;
+  PetscErrorCode code;
+  const char    *message;
+} BadOption;
 
-  SbpmgTestSetOption("-cl_device_type", "cpu");
-  SbpmgTestSetOption("-cl_device", "99");
-  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_OUTOFRANGE, "-cl_device 99 is out of range");
-  SbpmgTestSetOption("-cl_device", "-2");
-  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_OUTOFRANGE, "-cl_device -2 must be >= 0");
-  SbpmgTestSetOption("-cl_device", NULL);
-  SbpmgTestSetOption("-cl_device_type", NULL);
-  assert_null(cl);
+static const BadOption bad_options[] = {
+    {"-cl_device", "99", "-cl_device_type", "cpu", PETSC_ERR_ARG_OUTOFRANGE, "-cl_device 99 is out of range"},
+    {"-cl_device", "-2", "-cl_device_type", "cpu", PETSC_ERR_ARG_OUTOFRANGE, "-cl_device -2 must be >= 0"},
+    {"-cl_platform", "42", NULL, NULL, PETSC_ERR_ARG_OUTOFRANGE, "-cl_platform 42 is out of range"},
+    {"-cl_device_type", "fpga", NULL, NULL, PETSC_ERR_USER, "Unknown option fpga for -cl_device_type. Available options: auto gpu cpu any"},
+    {"-cl_mem_cap", "-3", NULL, NULL, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap -3"},
+    {"-cl_kernel_dir", "/nonexistent/sbpmg-kernels", NULL, NULL, PETSC_ERR_FILE_OPEN, "-cl_kernel_dir /nonexistent/sbpmg-kernels is not a readable directory"},
+    /* -sbpmg_tune: an unknown key, a value out of the row's range, an item that is no key=value, a value that is no integer */
+    {"-sbpmg_tune", "vec_wg=64,vec_foo=3", NULL, NULL, PETSC_ERR_ARG_UNKNOWN_TYPE, "-sbpmg_tune: unknown key 'vec_foo'; the keys are vec_wg, vec_chunks"},
+    {"-sbpmg_tune", "vec_wg=0", NULL, NULL, PETSC_ERR_ARG_OUTOFRANGE, "-sbpmg_tune vec_wg=0 is out of range [1, 1024]"},
+    {"-sbpmg_tune", "vec_wg", NULL, NULL, PETSC_ERR_ARG_WRONG, "-sbpmg_tune item 'vec_wg' is not of the form key=value"},
+    {"-sbpmg_tune", "vec_chunks=1,vec_wg=12x", NULL, NULL, PETSC_ERR_ARG_WRONG, "-sbpmg_tune vec_wg=12x: the value is not an integer"},
+};
+
+static void test_bad_options(void **state)
+{
+  for (size_t t = 0; t < sizeof(bad_options) / sizeof(bad_options[0]); t++) {
+    const BadOption *b  = &bad_options[t];
+    SbpmgCL          cl = NULL;
+
+    SbpmgTestSetOption(b->option, b->value);
+    if (b->also) SbpmgTestSetOption(b->also, b->also_value);
+    EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), b->code, b->message);
+    SbpmgTestSetOption(b->option, NULL);
+    if (b->also) SbpmgTestSetOption(b->also, NULL);
+    assert_null(cl);
+  }
 }
 
-static void test_invalid_platform_index(void **state)
+/* -sbpmg_tune on a new context: the values given, the device class's column for the others, and -cl_view names the
+   overrides; SbpmgTuningParse() applies such a string to any tuning. */
+static void test_tuning(void **state)
 {
-  SbpmgCL cl = NULL;
+  SbpmgCL     cl, plain;
+  SbpmgTuning t;
+  char        path[] = "/tmp/sbpmg-tune-view-XXXXXX", text[4096] = "";
+  PetscViewer vw;
+  FILE       *fp;
+  int         fd;
 
-  SbpmgTestSetOption("-cl_platform", "42");
-  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_OUTOFRANGE, "-cl_platform 42 is out of range");
-  SbpmgTestSetOption("-cl_platform", NULL);
-  assert_null(cl);
-}
-
-static void test_unknown_device_type(void **state)
-{
-  SbpmgCL cl = NULL;
-
-  SbpmgTestSetOption("-cl_device_type", "fpga");
-  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value 'fpga' for -cl_device_type: choose one of auto, gpu, cpu, any");
-  SbpmgTestSetOption("-cl_device_type", NULL);
-  assert_null(cl);
+  SbpmgTestCreateContext("-sbpmg_tune", "vec_wg=128,vec_rgroups_max=17", &cl);
+  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &plain));
+  assert_int_equal(cl->dclass, plain->dclass);
+  assert_int_equal(cl->tune.vec_wg, 128);
+  assert_int_equal(cl->tune.vec_rgroups_max, 17);
+  assert_int_equal(plain->tune.vec_wg, 256);
+  assert_int_equal(plain->tune.vec_rgroups_max, 4096);
+  assert_int_equal(cl->tune.vec_chunks, plain->tune.vec_chunks);
+  assert_int_equal(cl->tune.vec_egroups_per_cu, plain->tune.vec_egroups_per_cu);
+  assert_int_equal(cl->tune.vec_rgroups_per_cu, plain->tune.vec_rgroups_per_cu);
+  fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  PCALL(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &vw));
+  PCALL(SbpmgCLView(cl, vw));
+  PCALL(PetscViewerDestroy(&vw));
+  fp = fopen(path, "r");
+  assert_non_null(fp);
+  text[fread(text, 1, sizeof(text) - 1, fp)] = 0;
+  fclose(fp);
+  unlink(path);
+  if (!strstr(text, "column of include/sbpmg/private/tuning.h; -sbpmg_tune vec_wg=128, vec_rgroups_max=17\n")) fail_msg("-cl_view printed \"%s\"", text);
+  t = plain->tune;
+  PCALL(SbpmgTuningParse("vec_chunks=0,vec_egroups_per_cu=7", &t));
+  assert_true(t.vec_chunks == 0 && t.vec_egroups_per_cu == 7 && t.vec_wg == 256);
+  PCALL(SbpmgCLDestroy(&cl));
+  PCALL(SbpmgCLDestroy(&plain));
 }
 
 /* Asking for a GPU where there is none names what was searched. */
@@ -96,9 +137,7 @@ static void test_mem_cap(void **state)
   SbpmgCL cl;
   cl_mem  a = NULL, b = NULL;
 
-  SbpmgTestSetOption("-cl_mem_cap", "1");
-  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
-  SbpmgTestSetOption("-cl_mem_cap", NULL);
+  SbpmgTestCreateContext("-cl_mem_cap", "1", &cl);
   PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 700 * 1024, &a));
   EXPECT_ERROR(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 700 * 1024, &b), PETSC_ERR_MEM, "Device allocation of 716800 bytes refused: -cl_mem_cap 1.000 MiB");
   assert_null(b);
@@ -106,9 +145,6 @@ static void test_mem_cap(void **state)
   PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 700 * 1024, &b)); /* freed memory is available again */
   PCALL(SbpmgCLReleaseBuffer(cl, &b));
   PCALL(SbpmgCLDestroy(&cl));
-  SbpmgTestSetOption("-cl_mem_cap", "-3");
-  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap -3");
-  SbpmgTestSetOption("-cl_mem_cap", NULL);
 }
 
 static void test_program_cache(void **state)
@@ -118,11 +154,11 @@ static void test_program_cache(void **state)
   SbpmgCLStats s;
 
   PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
-  PCALL(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k1));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k1));
   PCALL(SbpmgCLGetStats(cl, &s));
   assert_int_equal(s.programs_built, 1);
   assert_int_equal(s.program_cache_hits, 0);
-  PCALL(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k2));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k2));
   PCALL(SbpmgCLGetStats(cl, &s));
   assert_int_equal(s.programs_built, 1);
   assert_int_equal(s.program_cache_hits, 1);
@@ -132,7 +168,8 @@ static void test_program_cache(void **state)
   PCALL(SbpmgCLGetStats(cl, &s));
   assert_int_equal(s.programs_built, 2);
   assert_ptr_not_equal(k1, k3);
-  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", NULL, "no_such_kernel", &k3), PETSC_ERR_LIB, "CL_INVALID_KERNEL_NAME) creating kernel no_such_kernel");
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "no_such_kernel", &k3), PETSC_ERR_LIB,
+               "CL_INVALID_KERNEL_NAME) creating kernel no_such_kernel");
   EXPECT_ERROR(SbpmgCLGetKernel(cl, "no_such_file", NULL, "k", &k3), PETSC_ERR_ARG_UNKNOWN_TYPE, "kernels/no_such_file.cl");
   PCALL(SbpmgCLDestroy(&cl));
 }
@@ -155,8 +192,7 @@ static void test_kernel_dir_and_build_error(void **state)
   assert_non_null(mkdtemp(dir));
   snprintf(path, sizeof(path), "%s/selftest.cl", dir);
   write_file(path, "__kernel void selftest_axpy(__global float *y) { y[0] = 1.0f + ; }\n");
-  SbpmgTestSetOption("-cl_kernel_dir", dir);
-  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
+  SbpmgTestCreateContext("-cl_kernel_dir", dir, &cl);
   EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k), PETSC_ERR_LIB, "build log:");
   EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", NULL, "selftest_axpy", &k), PETSC_ERR_LIB, "expected expression");
   /* a file missing from the directory */
@@ -177,10 +213,6 @@ static void test_kernel_dir_and_build_error(void **state)
   PCALL(SbpmgCLDestroy(&cl));
   unlink(path);
   rmdir(dir);
-  /* a directory that does not exist */
-  SbpmgTestSetOption("-cl_kernel_dir", "/nonexistent/sbpmg-kernels");
-  EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_FILE_OPEN, "-cl_kernel_dir /nonexistent/sbpmg-kernels is not a readable directory");
-  SbpmgTestSetOption("-cl_kernel_dir", NULL);
 }
 
 /* y += alpha x on the device against the same loop on the host, in double and in float. */
@@ -307,7 +339,6 @@ static void test_transfer_counters(void **state)
   PCALL(SbpmgCLReleaseBuffer(cl, &buf));
 }
 
-/* -cl_profile: every launch is counted and timed on the device, per kernel; without it the query is an error. */
 /* -cl_build_options reaches the compiler of every program: a -D that overrides the test kernel's element type breaks its build (the
    error names the options and carries the log); a harmless one builds, and the kernel still computes y += alpha x. */
 static void test_build_options(void **state)
@@ -319,15 +350,11 @@ static void test_build_options(void **state)
   int       n     = 64;
   double    alpha = 2;
 
-  SbpmgTestSetOption("-cl_build_options", " -DSELFTEST_T=no_such_type");
-  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
-  SbpmgTestSetOption("-cl_build_options", NULL);
+  SbpmgTestCreateContext("-cl_build_options", " -DSELFTEST_T=no_such_type", &cl);
   EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k), PETSC_ERR_LIB, "-DSELFTEST_T=no_such_type\"; build log:");
   PCALL(SbpmgCLDestroy(&cl));
-  SbpmgTestSetOption("-cl_build_options", " -DSBPMG_TEST_EXTRA=1");
   SbpmgTestSetOption("-cl_build_log", "1");
-  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
-  SbpmgTestSetOption("-cl_build_options", NULL);
+  SbpmgTestCreateContext("-cl_build_options", " -DSBPMG_TEST_EXTRA=1", &cl);
   SbpmgTestSetOption("-cl_build_log", NULL);
   { /* -cl_build_log prints the log (or "empty") of each program built, with its options */
     FILE *saved = PETSC_STDOUT, *tmp = tmpfile();
@@ -394,6 +421,7 @@ static void test_staging(void **state)
   PCALL(SbpmgCLDestroyStaging(cl, &stage, &ptr)); /* a second destroy does nothing */
 }
 
+/* -cl_profile: every launch is counted and timed on the device, per kernel; without it the query is an error. */
 static void test_profile(void **state)
 {
   SbpmgCL   cl, plain;
@@ -404,9 +432,7 @@ static void test_profile(void **state)
   PetscInt  launches;
   PetscReal seconds;
 
-  SbpmgTestSetOption("-cl_profile", "1");
-  PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
-  SbpmgTestSetOption("-cl_profile", NULL);
+  SbpmgTestCreateContext("-cl_profile", "1", &cl);
   PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
   PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(v), &xd));
   PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(v), &yd));
@@ -431,9 +457,8 @@ static void test_profile(void **state)
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_default_device),
     cmocka_unit_test(test_select_cpu),
-    cmocka_unit_test(test_invalid_device_index),
-    cmocka_unit_test(test_invalid_platform_index),
-    cmocka_unit_test(test_unknown_device_type),
+    cmocka_unit_test(test_bad_options),
+    cmocka_unit_test(test_tuning),
     cmocka_unit_test(test_no_gpu),
     cmocka_unit_test(test_mem_cap),
     cmocka_unit_test(test_program_cache),

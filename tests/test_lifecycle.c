@@ -56,7 +56,7 @@ static void test_create_destroy_20(void **state)
 
     solve_once(32, NULL, &its, &rnorm);
     PCALL(SbpmgCLGetDefault(&cl));
-    own = cl->results ? 1 : 0; /* the context's pinned result area of the reductions (-cl_pinned_results): released with it, below */
+    own = cl->results ? 1 : 0; /* the context's pinned result area of the reductions: released with it, below */
     PCALL(SbpmgCLGetGlobalStats(&s));
     if (s.live_buffers != own)
       fail_msg("round %d: %d device buffers alive after the solver was destroyed (%d the context's own)", k, (int)s.live_buffers, (int)own);

@@ -190,7 +190,8 @@ static PetscErrorCode SbpmgCLGetProgramFromOwnedSource(SbpmgCL cl, const char na
     }
   }
   cl->stats.programs_built++;
-  PetscCall(SbpmgCLCountProgram(1));
+  SbpmgCLTotals.programs_built++;
+  SbpmgCLTotals.live_programs++;
   PetscCall(PetscStrallocpy(name, &p->name));
   p->source    = source;
   p->options   = options;
@@ -228,7 +229,7 @@ static PetscErrorCode SbpmgCLGetKernelFromProgram(SbpmgCLProgramEntry p, const c
   *k = clCreateKernel(p->program, kernel, &err);
   PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) creating kernel %s from kernels/%s.cl", (int)err, SbpmgCLErrorName(err),
              kernel, p->name);
-  PetscCall(SbpmgCLCountKernel(1));
+  SbpmgCLTotals.live_kernels++;
   PetscCall(PetscNew(&e));
   PetscCall(PetscStrallocpy(kernel, &e->name));
   e->kernel  = *k;
@@ -276,5 +277,30 @@ PetscErrorCode SbpmgCLGetKernel(SbpmgCL cl, const char program[], const char opt
   PetscFunctionBegin;
   PetscCall(SbpmgCLGetProgram(cl, program, options, &p));
   PetscCall(SbpmgCLGetKernelFromProgram(p, kernel, k));
+  PetscFunctionReturn(0);
+}
+
+/* The cache of a context released: every kernel and program (when the context is destroyed). */
+PetscErrorCode SbpmgCLReleasePrograms(SbpmgCL cl)
+{
+  PetscFunctionBegin;
+  while (cl->programs) {
+    SbpmgCLProgramEntry p = cl->programs;
+    cl->programs          = p->next;
+    while (p->kernels) {
+      SbpmgCLKernelEntry k = p->kernels;
+      p->kernels           = k->next;
+      PetscCallCL(clReleaseKernel(k->kernel));
+      SbpmgCLTotals.live_kernels--;
+      PetscCall(PetscFree(k->name));
+      PetscCall(PetscFree(k));
+    }
+    PetscCallCL(clReleaseProgram(p->program));
+    SbpmgCLTotals.live_programs--;
+    PetscCall(PetscFree(p->name));
+    PetscCall(PetscFree(p->source));
+    PetscCall(PetscFree(p->options));
+    PetscCall(PetscFree(p));
+  }
   PetscFunctionReturn(0);
 }

@@ -38,34 +38,38 @@ static PetscErrorCode SbpmgTuningKeyList(char list[], size_t len)
   PetscFunctionReturn(0);
 }
 
-/* One "key=value" item of -sbpmg_tune. */
+/* The row of the key item[0..klen) (NULL when there is none) */
+static const SbpmgTuningRow *SbpmgTuningFind(const char item[], size_t klen)
+{
+  for (const SbpmgTuningRow *row = SbpmgTuningRows; row->key; row++)
+    if (strlen(row->key) == klen && !strncmp(item, row->key, klen)) return row;
+  return NULL;
+}
+
+/* One "key=value" item of -sbpmg_tune: an error names a malformed item, an unknown key, a value that is not an integer
+   or one outside the row's range. */
 static PetscErrorCode SbpmgTuningSetItem(const char item[], SbpmgTuning *t)
 {
-  char        key[64], list[4096], *end;
-  const char *eq = strchr(item, '=');
-  size_t      klen;
-  long long   v;
+  const char           *eq = strchr(item, '=');
+  const SbpmgTuningRow *row;
+  char                  list[4096], *end;
+  int                   klen;
+  long long             v;
 
   PetscFunctionBegin;
   PetscCheck(eq && eq != item && eq[1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-sbpmg_tune item '%s' is not of the form key=value", item);
-  klen = (size_t)(eq - item);
-  PetscCheck(klen < sizeof(key), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-sbpmg_tune key in '%s' is too long", item);
-  PetscCall(PetscMemcpy(key, item, klen));
-  key[klen] = 0;
-  v         = strtoll(eq + 1, &end, 10);
-  PetscCheck(*end == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-sbpmg_tune %s=%s: the value is not an integer", key, eq + 1);
-  for (const SbpmgTuningRow *row = SbpmgTuningRows; row->key; row++) {
-    PetscBool match;
-
-    PetscCall(PetscStrcmp(key, row->key, &match));
-    if (!match) continue;
-    PetscCheck(v >= row->lo && v <= row->hi, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "-sbpmg_tune %s=%lld is out of range [%" PetscInt_FMT ", %" PetscInt_FMT "] (%s)", key, v, row->lo, row->hi, row->doc);
-    *SbpmgTuningField(t, row) = (PetscInt)v;
-    PetscFunctionReturn(0);
+  klen = (int)(eq - item);
+  row  = SbpmgTuningFind(item, (size_t)klen);
+  if (!row) {
+    PetscCall(SbpmgTuningKeyList(list, sizeof(list)));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-sbpmg_tune: unknown key '%.*s'; the keys are %s", klen, item, list);
   }
-  PetscCall(SbpmgTuningKeyList(list, sizeof(list)));
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-sbpmg_tune: unknown key '%s'; the keys are %s", key, list);
+  v = strtoll(eq + 1, &end, 10);
+  PetscCheck(*end == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-sbpmg_tune %s: the value is not an integer", item);
+  PetscCheck(v >= row->lo && v <= row->hi, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-sbpmg_tune %s is out of range [%" PetscInt_FMT ", %" PetscInt_FMT "] (%s)", item, row->lo, row->hi, row->doc);
+  *SbpmgTuningField(t, row) = (PetscInt)v;
+  PetscFunctionReturn(0);
 }
 
 /* Apply "key=value,key=value" to t. */

@@ -214,37 +214,19 @@ static PetscErrorCode VecSetFromOptions_MPIOpenCL(Vec v, PetscOptionItems *Petsc
    subvector's state changed on some rank. */
 static PetscErrorCode VecGetSubVector_MPIOpenCL(Vec X, IS is, Vec *Y)
 {
-  Vec_OpenCL *xs   = VecCLData(X), *ys;
-  MPI_Comm    comm = PetscObjectComm((PetscObject)X);
-  PetscInt    m, start, bs;
+  Vec_OpenCL *ys;
+  PetscInt    start;
   PetscBool   contig, allcontig;
 
   PetscFunctionBegin;
-  PetscCall(ISGetLocalSize(is, &m));
-  PetscCall(ISGetBlockSize(is, &bs));
   PetscCall(ISContiguousLocal(is, X->map->rstart, X->map->rend, &start, &contig));
-  PetscCall(MPIU_Allreduce(&contig, &allcontig, 1, MPIU_BOOL, MPI_LAND, comm));
-  PetscCall(VecCreate(comm, Y));
-  PetscCall(VecSetSizes(*Y, m, PETSC_DETERMINE));
-  if (bs > 1 && m % bs == 0) PetscCall(VecSetBlockSize(*Y, bs));
-  {
-    PetscErrorCode ierr = VecCreate_MPIOpenCL_Private(*Y, xs->cl);
-    if (ierr) {
-      PetscCall(VecDestroy(Y));
-      PetscCall(ierr);
-    }
-  }
+  PetscCall(MPIU_Allreduce(&contig, &allcontig, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)X)));
+  PetscCall(VecOpenCLCreateSubVector_Private(X, is, allcontig, start, Y));
   ys = VecCLData(*Y);
-  if (allcontig) {
-    PetscCall(VecOpenCLSyncDevice(X));
-    PetscCall(SbpmgCLCopyBuffer(xs->cl, xs->buf, ys->buf, (size_t)start * sizeof(PetscScalar), 0, (size_t)m * sizeof(PetscScalar)));
-    (*Y)->offloadmask = PETSC_OFFLOAD_GPU;
-    ys->sub_start     = start;
-  } else {
+  if (!allcontig) {
     PetscCall(VecScatterCreate(X, is, *Y, NULL, &ys->sub_scatter));
     PetscCall(VecScatterBegin(ys->sub_scatter, X, *Y, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterEnd(ys->sub_scatter, X, *Y, INSERT_VALUES, SCATTER_FORWARD));
-    ys->sub_start = -1;
   }
   PetscCall(PetscObjectStateGet((PetscObject)*Y, &ys->sub_state));
   PetscFunctionReturn(0);
@@ -252,7 +234,7 @@ static PetscErrorCode VecGetSubVector_MPIOpenCL(Vec X, IS is, Vec *Y)
 
 static PetscErrorCode VecRestoreSubVector_MPIOpenCL(Vec X, IS is, Vec *Y)
 {
-  Vec_OpenCL      *xs = VecCLData(X), *ys = VecCLData(*Y);
+  Vec_OpenCL      *ys = VecCLData(*Y);
   PetscObjectState state;
   PetscBool        changed, anychanged;
 
@@ -260,13 +242,7 @@ static PetscErrorCode VecRestoreSubVector_MPIOpenCL(Vec X, IS is, Vec *Y)
   PetscCall(PetscObjectStateGet((PetscObject)*Y, &state));
   changed = state != ys->sub_state ? PETSC_TRUE : PETSC_FALSE;
   if (ys->sub_start >= 0) { /* local device copies: each rank decides for itself */
-    if (changed) {
-      PetscCall(VecOpenCLSyncDevice(X));
-      PetscCall(VecOpenCLSyncDevice(*Y));
-      PetscCall(SbpmgCLCopyBuffer(xs->cl, ys->buf, xs->buf, 0, (size_t)ys->sub_start * sizeof(PetscScalar), (size_t)(*Y)->map->n * sizeof(PetscScalar)));
-      X->offloadmask = PETSC_OFFLOAD_GPU;
-      PetscCall(PetscObjectStateIncrease((PetscObject)X));
-    }
+    if (changed) PetscCall(VecOpenCLCopyBackSubVector_Private(X, *Y));
   } else { /* the reverse scatter is collective */
     PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)X)));
     if (anychanged) {

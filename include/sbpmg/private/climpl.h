@@ -27,7 +27,7 @@ typedef struct {
 PETSC_INTERN const SbpmgEmbeddedKernel SbpmgEmbeddedKernels[];
 PETSC_INTERN const PetscInt            SbpmgNumEmbeddedKernels;
 
-/* ---------------------------------------------------------------- the device context */
+/* ---------------------------------------------------------------- the device context (src/cl/context.c) */
 typedef struct _n_SbpmgCLKernel  *SbpmgCLKernelEntry;
 typedef struct _n_SbpmgCLProgram *SbpmgCLProgramEntry;
 
@@ -67,41 +67,68 @@ struct _n_SbpmgCL {
   size_t                 mem_cap;            /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
   size_t                 mem_used;           /* bytes in live buffers of this context */
   PetscBool              view;
-  struct SbpmgCLProfile *prof; /* -cl_profile: device time of every launch, by kernel and size (src/cl/device.c) */
+  struct SbpmgCLProfile *prof; /* -cl_profile: device time of every launch, by kernel and size (src/cl/profile.c) */
   SbpmgCLProgramEntry    programs;
   SbpmgCLStats           stats;
-  SbpmgDeviceClass       dclass; /* the column of the tuning table (include/sbpmg/private/tuning.h) this device takes */
-  SbpmgTuning            tune;   /* ... its values, with the -sbpmg_tune overrides applied (src/cl/tuning.c) */
-  /* reductions of the device vectors (read when the context is created; src/vec, docs/design.md "Device vectors") */
-  PetscBool reduce_onepass; /* -vec_cl_reduce_onepass: the last work-group of stage 1 combines the partials (no final launch) */
-  PetscBool pinned_results; /* -cl_pinned_results: results are read into the pinned result area, then copied out */
-  PetscBool result_spin;    /* -cl_result_spin: one-launch results are awaited by spinning on a sequence number */
-  cl_ulong  result_seq;     /* the last sequence number handed to a reduction kernel */
-  cl_mem    results;        /* the pinned result area (SbpmgCLCreateStaging, two halves), made on first use */
-  void     *results_host;   /* ... mapped here */
-  int       results_half;   /* the half the last read used */
+  SbpmgDeviceClass       dclass;       /* the column of the tuning table (include/sbpmg/private/tuning.h) this device takes */
+  SbpmgTuning            tune;         /* ... its values, with the -sbpmg_tune overrides applied (src/cl/tuning.c) */
+  cl_mem                 results;      /* the pinned result area of SbpmgCLReadResult(), made on first use */
+  void                  *results_host; /* ... mapped here */
 };
 
-PETSC_INTERN PetscErrorCode SbpmgCLGetProgram(SbpmgCL, const char[], const char[], SbpmgCLProgramEntry *);
+/* Live OpenCL objects over every context of this process, and the totals of SbpmgCLGetGlobalStats() */
+PETSC_INTERN SbpmgCLStats SbpmgCLTotals;
+
 PETSC_INTERN PetscErrorCode SbpmgCLCreateExtraQueue(SbpmgCL, cl_command_queue *);
 PETSC_INTERN PetscErrorCode SbpmgCLReleaseExtraQueue(SbpmgCL, cl_command_queue *);
-PETSC_INTERN PetscErrorCode SbpmgCLReadResult(SbpmgCL, cl_mem, size_t, size_t, void *);
-PETSC_INTERN PetscErrorCode SbpmgCLReadResultSpin(SbpmgCL, cl_mem, size_t, size_t, size_t, cl_ulong, void *);
-PETSC_INTERN PetscErrorCode SbpmgCLSetArg(cl_kernel, cl_uint, size_t, const void *);
+
+/* ---------------------------------------------------------------- device selection (src/cl/selection.c) */
+typedef enum { SBPMG_CL_DEVICE_AUTO, SBPMG_CL_DEVICE_GPU, SBPMG_CL_DEVICE_CPU, SBPMG_CL_DEVICE_ANY } SbpmgCLDeviceType;
+PETSC_INTERN const char *const SbpmgCLDeviceTypes[]; /* for PetscOptionsEnum: the names, the type name, the prefix */
+
+/* device >= 0: that device of the type; device < 0: device (-1 - device) mod the number found. Sets the context's
+   platform, device, their indices and ndev. */
+PETSC_INTERN PetscErrorCode SbpmgCLSelectDevice(SbpmgCL, SbpmgCLDeviceType, PetscInt, PetscInt);
+/* Names, version, type, sizes and fp64 support of the selected device */
+PETSC_INTERN PetscErrorCode SbpmgCLQueryDevice(SbpmgCL);
+/* This rank's rank and the number of ranks on its node (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) of comm) */
+PETSC_INTERN PetscErrorCode SbpmgCLNodeLocalRank(MPI_Comm, PetscMPIInt *, PetscMPIInt *);
+
+/* ---------------------------------------------------------------- programs and kernels (src/cl/program.c) */
+PETSC_INTERN PetscErrorCode SbpmgCLGetProgram(SbpmgCL, const char[], const char[], SbpmgCLProgramEntry *);
 PETSC_INTERN PetscErrorCode SbpmgCLReadSource(SbpmgCL, const char[], char **);
-PETSC_INTERN PetscErrorCode SbpmgCLCountProgram(PetscInt);
-PETSC_INTERN PetscErrorCode SbpmgCLCountKernel(PetscInt);
+PETSC_INTERN PetscErrorCode SbpmgCLReleasePrograms(SbpmgCL);
+
+/* ---------------------------------------------------------------- memory and transfers (src/cl/memory.c) */
+/* Blocking read of a reduction's few result scalars (at most 256 bytes) through the context's pinned result area */
+PETSC_INTERN PetscErrorCode SbpmgCLReadResult(SbpmgCL, cl_mem, size_t, size_t, void *);
+
+/* ---------------------------------------------------------------- launches (src/cl/launch.c) */
+PETSC_INTERN PetscErrorCode SbpmgCLSetArg(cl_kernel, cl_uint, size_t, const void *);
+
+/* ---------------------------------------------------------------- -cl_profile (src/cl/profile.c) */
+PETSC_INTERN PetscErrorCode SbpmgCLProfileCreate(SbpmgCL);
+/* Print the table (when the context has a queue) and free the profile */
+PETSC_INTERN PetscErrorCode SbpmgCLProfileDestroy(SbpmgCL);
+/* The event slot for the next launch (older events are read into the totals first when the slots are full) */
+PETSC_INTERN PetscErrorCode SbpmgCLProfileNextEvent(SbpmgCL, cl_event **);
+/* The launch of kernel k over items work-items has been enqueued with the event of SbpmgCLProfileNextEvent() */
+PETSC_INTERN void SbpmgCLProfileRecord(SbpmgCL, cl_kernel, size_t);
 
 /* ---------------------------------------------------------------- tuning (src/cl/tuning.c) */
 /* Resolve the context's tuning: the column of its device class, then the -sbpmg_tune overrides of the options database. */
 PETSC_INTERN PetscErrorCode SbpmgCLSetUpTuning(SbpmgCL, const char[]);
 PETSC_INTERN PetscErrorCode SbpmgCLViewTuning(SbpmgCL, PetscViewer);
-/* Apply "key=value,key=value" to a tuning (an error names an unknown key or a value out of its range). */
+/* Apply "key=value,key=value" to a tuning (an error names a malformed item, an unknown key, a value that is not an
+   integer or one outside its row's range). */
 PETSC_INTERN PetscErrorCode SbpmgTuningParse(const char[], SbpmgTuning *);
 
 /* ---------------------------------------------------------------- options (src/cl/options.c) */
 PETSC_INTERN PetscErrorCode SbpmgParseChoice(const char[], const char[], const char *const[], PetscInt *);
 PETSC_INTERN PetscErrorCode SbpmgChoiceList(const char *const[], char[], size_t);
+/* Call before the options block that reads an enum option with PetscOptionsEnum(): PETSc 3.18 leaks when the value is
+   unknown, this raises the same error without (prefix, option, the PetscOptionsEnum() list) */
+PETSC_INTERN PetscErrorCode SbpmgOptionsCheckEnum(const char[], const char[], const char *const[]);
 
 /* ---------------------------------------------------------------- logging (src/cl/log.c) */
 /* One PETSc event per kernel family; each layer registers its own with SbpmgLogRegisterEvent() in its *InitializePackage().

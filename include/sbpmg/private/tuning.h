@@ -13,11 +13,12 @@
 typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NUM_DEVICE_CLASSES } SbpmgDeviceClass;
 
 /* ---------------------------------------------------------------- src/vec: kernels/vecops.cl */
-#define SBPMG_TUNING_VEC(X)                                                                                      \
-  X(vec_wg, 256, 256, 256, 1, 1024, "work-group size of the vector kernels (halved until the device allows it)") \
-  X(vec_chunks, 1, 0, 0, 0, 1, "1: each work-item walks one contiguous chunk (VEC_CPU); 0: grid-stride loops")   \
-  X(vec_egroups_per_cu, 4, 32, 32, 1, 1024, "work-groups per compute unit of an element-wise kernel (at most)")  \
-  X(vec_rgroups_per_cu, 4, 8, 8, 1, 1024, "work-groups per compute unit of a reduction's first stage (at most; at most 4096 in all)")
+#define SBPMG_TUNING_VEC(X)                                                                                                           \
+  X(vec_wg, 256, 256, 256, 1, 1024, "work-group size of the vector kernels, a power of two (halved until the device allows it)")      \
+  X(vec_chunks, 1, 0, 0, 0, 1, "1: each work-item walks one contiguous chunk (CPU caches); 0: grid-stride loops (coalesced on GPUs)") \
+  X(vec_egroups_per_cu, 4, 32, 32, 1, 1024, "work-groups per compute unit of an element-wise kernel (at most)")                       \
+  X(vec_rgroups_per_cu, 4, 8, 8, 1, 1024, "work-groups per compute unit of a reduction's first stage (at most)")                      \
+  X(vec_rgroups_max, 4096, 4096, 4096, 1, 65536, "work-groups of a reduction's first stage in all (at most)")
 
 /* ---------------------------------------------------------------- src/sbp: kernels/sbp.cl */
 #define SBPMG_TUNING_SBP(X)

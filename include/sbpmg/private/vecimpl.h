@@ -30,11 +30,7 @@ PETSC_EXTERN PetscErrorCode VecCreate_Seq(Vec);
 PETSC_EXTERN PetscErrorCode VecCreate_MPI(Vec);
 
 #define VEC_CL_MAX_FUSE 8  /* vectors fused into one pass of mdot and maxpy */
-#define VEC_CL_NRES     16 /* result slots of the reduction area */
-/* Slot of the reduction area holding the int counter of one-launch reductions (kernels/vecops.cl, vec_last_group): zero
-   between reductions. The results (at most VEC_CL_MAX_FUSE) and the sequence number after them come before it. */
-#define VEC_CL_COUNTER_SLOT (VEC_CL_NRES - 1)
-_Static_assert(VEC_CL_MAX_FUSE + 1 <= VEC_CL_COUNTER_SLOT, "results and sequence number before the counter slot");
+#define VEC_CL_NRES     16 /* result slots of the reduction area (at most VEC_CL_MAX_FUSE are used) */
 
 /* The kernels of kernels/vecops.cl, looked up once per vector (the program cache owns them). */
 typedef enum {
@@ -82,10 +78,10 @@ typedef struct {
   };
   SbpmgCL        cl;       /* holds a reference */
   cl_mem         buf;      /* [0, n): the local values; [n, n + NRES): reduction results; [n + NRES, ...): partials */
-  size_t         wg;       /* work-group size of every vecops kernel */
+  size_t         wg;       /* work-group size of every vecops kernel (tuning: vec_wg) */
   PetscInt       egroups;  /* work-groups of an element-wise kernel */
-  PetscInt       rgroups;  /* work-groups of a reduction's first stage: a function of n and the device only */
-  PetscBool      cpu;      /* kernels built for a CPU device (contiguous chunks per work-item) */
+  PetscInt       rgroups;  /* work-groups of a reduction's first stage: a function of n and the context's tuning only */
+  PetscBool      chunks;   /* kernels built with VEC_CHUNKS: contiguous chunks per work-item (tuning: vec_chunks) */
   PetscBool      parallel; /* VECMPIOPENCL: hostops are VECMPI's, reductions end with an MPI_Allreduce */
   cl_kernel      k[VEC_CL_NKERNELS];
   struct _VecOps hostops; /* the host type's operations (VECSEQ's or VECMPI's), for the host fallbacks */
@@ -100,20 +96,51 @@ typedef struct {
 } Vec_OpenCL;
 
 #define VecCLData(v) ((Vec_OpenCL *)(v)->data)
+#define VecCLHost(v) (&VecCLData(v)->hostops)
 
-/* src/vec/vecopencl.c */
-PETSC_INTERN PetscErrorCode VecOpenCLIsDevice_Private(Vec, PetscBool *);
+/* src/vec/vecopencl.c: construction */
 PETSC_INTERN PetscErrorCode VecOpenCLConvert_Private(Vec, SbpmgCL, PetscBool);
 PETSC_INTERN PetscErrorCode VecCreate_SeqOpenCL_Private(Vec, SbpmgCL);
+
+/* src/vec/vecopencl_state.c: where the values are valid, the kernels, the accessors */
+PETSC_INTERN PetscErrorCode VecOpenCLIsDevice_Private(Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode VecOpenCLGetKernel_Private(Vec, VecCLKernelId, cl_kernel *);
 PETSC_INTERN PetscErrorCode VecOpenCLSameDevice_Private(Vec, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode VecOpenCLAllSameDevice_Private(Vec, PetscInt, const Vec[], PetscBool *);
 PETSC_INTERN PetscErrorCode VecOpenCLHostModify_Private(Vec);
-PETSC_INTERN PetscErrorCode VecOpenCLSetHostOps_Private(Vec);
+/* A host fallback's bracket: the nin vectors in[] and out (if not NULL) synced to the host; afterwards out is valid on
+   the host only (no-op for vectors of other types) and its state increased */
+PETSC_INTERN PetscErrorCode VecOpenCLSyncHostAll_Private(Vec, PetscInt, const Vec[]);
+PETSC_INTERN PetscErrorCode VecOpenCLHostWritten_Private(Vec);
 
-/* src/vec/vecopencl_ops.c: the device operations, on the local part. The element-wise ones serve both types as they
-   are; the reductions below compute the local part only (no communication): they are VECSEQOPENCL's operations, and
-   VECMPIOPENCL's follow each with one MPI_Allreduce of the scalars (src/vec/vecmpiopencl.c). */
-PETSC_INTERN PetscErrorCode VecOpenCLSetDeviceOps_Private(Vec);
+/* In an operation of out whose other vector arguments in[0..nin) are not all device vectors of out's context: the host
+   type's function `call` on the host copies (out written when `writes`, only read otherwise), then return. */
+#define VecOpenCLHostIfMixed(out, nin, in, writes, call)                    \
+  do {                                                                      \
+    PetscBool vec_cl_same_;                                                 \
+    PetscCall(VecOpenCLAllSameDevice_Private(out, nin, in, &vec_cl_same_)); \
+    if (!vec_cl_same_) {                                                    \
+      PetscCall(VecOpenCLSyncHostAll_Private(out, nin, in));                \
+      PetscCall(call);                                                      \
+      if (writes) PetscCall(VecOpenCLHostWritten_Private(out));             \
+      PetscFunctionReturn(0);                                               \
+    }                                                                       \
+  } while (0)
+
+/* src/vec/vecopencl_host.c: host access and the host fallbacks */
+PETSC_INTERN PetscErrorCode VecOpenCLSetHostOps_Private(Vec);
+/* VecGetSubVector() of both types: a new device vector of X's type and context for the entries is selects, holding
+   their values when contig (every rank's selection is the contiguous range from its local entry start: a device copy,
+   copied back on restore); otherwise the type fills it. */
+PETSC_INTERN PetscErrorCode VecOpenCLCreateSubVector_Private(Vec, IS, PetscBool, PetscInt, Vec *);
+PETSC_INTERN PetscErrorCode VecOpenCLCopyBackSubVector_Private(Vec, Vec);
+
+/* src/vec/vecopencl_elem.c: the element-wise operations on the device (both types use them as they are) */
+PETSC_INTERN PetscErrorCode VecOpenCLSetElementwiseOps_Private(Vec);
+
+/* src/vec/vecopencl_reduce.c: the reductions, on the local part only (no communication): they are VECSEQOPENCL's
+   operations, and VECMPIOPENCL's follow each with one MPI_Allreduce of the scalars (src/vec/vecmpiopencl.c). */
+PETSC_INTERN PetscErrorCode VecOpenCLSetReductionOps_Private(Vec);
 PETSC_INTERN PetscErrorCode VecDotLocal_OpenCL(Vec, Vec, PetscScalar *);
 PETSC_INTERN PetscErrorCode VecMDotLocal_OpenCL(Vec, PetscInt, const Vec[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode VecNormLocalSums_OpenCL(Vec, NormType, PetscReal[2]); /* sum |x|, sum x^2 (not rooted), max |x| */
