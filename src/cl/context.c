@@ -253,46 +253,6 @@ PetscErrorCode SbpmgCLResetDefault(void)
   PetscFunctionReturn(0);
 }
 
-/*@C
-   SbpmgCLCreateExtraQueue - A second in-order queue on the context's device, for work that may run concurrently with the main
-   queue's (ordered against it by events); counted with the context's queues (SbpmgCLGetStats).
-
-   Not collective
-
-   Level: developer
-
-.seealso: `SbpmgCLReleaseExtraQueue()`
-@*/
-PetscErrorCode SbpmgCLCreateExtraQueue(SbpmgCL cl, cl_command_queue *q)
-{
-  cl_int err;
-
-  PetscFunctionBegin;
-  *q = clCreateCommandQueue(cl->context, cl->device, cl->prof ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
-  PetscCallCL(err);
-  SbpmgCLTotals.live_queues++;
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   SbpmgCLReleaseExtraQueue - Release a queue of SbpmgCLCreateExtraQueue() (NULL: nothing) after the work in it has finished.
-
-   Not collective
-
-   Level: developer
-@*/
-PetscErrorCode SbpmgCLReleaseExtraQueue(SbpmgCL cl, cl_command_queue *q)
-{
-  PetscFunctionBegin;
-  (void)cl;
-  if (!*q) PetscFunctionReturn(0);
-  PetscCallCL(clFinish(*q));
-  PetscCallCL(clReleaseCommandQueue(*q));
-  SbpmgCLTotals.live_queues--;
-  *q = NULL;
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode SbpmgCLGetQueue(SbpmgCL cl, cl_command_queue *q)
 {
   PetscFunctionBegin;

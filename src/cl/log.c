@@ -1,11 +1,5 @@
-/* The device layer's package: its class and log events, the bytes moved per kernel family (the GB/s table printed after
-   -log_view), finalisation. */
+/* The kernel-family log events of every layer and the bytes they move (the GB/s table printed after -log_view). */
 #include <sbpmg/private/climpl.h>
-
-PetscClassId  SBPMG_CLASSID;
-PetscLogEvent SBPMG_CLBuild, SBPMG_CLHtoD, SBPMG_CLDtoH;
-
-static PetscBool SbpmgCLPackageInitialized = PETSC_FALSE;
 
 /* Bytes moved per kernel family, for the GB/s column PETSc's own table lacks. */
 #define SBPMG_MAX_BYTE_EVENTS 32
@@ -41,7 +35,7 @@ PetscErrorCode SbpmgLogKernelEnd(PetscLogEvent ev, SbpmgCL cl, PetscLogDouble fl
 {
   PetscFunctionBegin;
   if (PetscLogPLE) {
-    if (cl) PetscCall(SbpmgCLFinish(cl));
+    if (cl) PetscCallCL(clFinish(cl->queue));
     for (PetscInt i = 0; i < SbpmgByteLogCount; i++)
       if (SbpmgByteLog[i].event == ev) SbpmgByteLog[i].bytes += bytes;
   }
@@ -82,37 +76,10 @@ PetscErrorCode SbpmgLogBytesView(PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-/* Called by PetscFinalize(): the bytes table after -log_view, the default context released. */
-static PetscErrorCode SbpmgCLFinalizePackage(void)
-{
-  PetscBool logview;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-log_view", &logview));
-  if (logview) PetscCall(SbpmgLogBytesView(PETSC_VIEWER_STDOUT_WORLD));
-  PetscCall(SbpmgCLResetDefault());
-  SbpmgByteLogCount         = 0;
-  SbpmgCLPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   SbpmgCLInitializePackage - Register the device layer's class and log events. Idempotent; called by SbpmgCLCreate() and by
-   the initializers of the layers above.
-
-   Level: developer
-
-.seealso: `SbpmgInitializePackage()`
-@*/
-PetscErrorCode SbpmgCLInitializePackage(void)
+/* Forget the registered events (at PetscFinalize(): the next PetscInitialize() registers them again). */
+PetscErrorCode SbpmgLogReset(void)
 {
   PetscFunctionBegin;
-  if (SbpmgCLPackageInitialized) PetscFunctionReturn(0);
-  SbpmgCLPackageInitialized = PETSC_TRUE;
-  PetscCall(PetscClassIdRegister("sbpmg", &SBPMG_CLASSID));
-  PetscCall(SbpmgLogRegisterEvent("CLBuildProgram", SBPMG_CLASSID, &SBPMG_CLBuild));
-  PetscCall(SbpmgLogRegisterEvent("CLCopyToDevice", SBPMG_CLASSID, &SBPMG_CLHtoD));
-  PetscCall(SbpmgLogRegisterEvent("CLCopyToHost", SBPMG_CLASSID, &SBPMG_CLDtoH));
-  PetscCall(PetscRegisterFinalize(SbpmgCLFinalizePackage));
+  SbpmgByteLogCount = 0;
   PetscFunctionReturn(0);
 }

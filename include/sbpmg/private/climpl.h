@@ -79,8 +79,6 @@ struct _n_SbpmgCL {
 /* Live OpenCL objects over every context of this process, and the totals of SbpmgCLGetGlobalStats() */
 PETSC_INTERN SbpmgCLStats SbpmgCLTotals;
 
-PETSC_INTERN PetscErrorCode SbpmgCLCreateExtraQueue(SbpmgCL, cl_command_queue *);
-PETSC_INTERN PetscErrorCode SbpmgCLReleaseExtraQueue(SbpmgCL, cl_command_queue *);
 
 /* ---------------------------------------------------------------- device selection (src/cl/selection.c) */
 typedef enum { SBPMG_CL_DEVICE_AUTO, SBPMG_CL_DEVICE_GPU, SBPMG_CL_DEVICE_CPU, SBPMG_CL_DEVICE_ANY } SbpmgCLDeviceType;
@@ -139,5 +137,6 @@ PETSC_INTERN PetscLogEvent SBPMG_CLBuild, SBPMG_CLHtoD, SBPMG_CLDtoH;
 PETSC_INTERN PetscErrorCode SbpmgLogRegisterEvent(const char[], PetscClassId, PetscLogEvent *);
 PETSC_INTERN PetscErrorCode SbpmgLogKernelBegin(PetscLogEvent);
 PETSC_INTERN PetscErrorCode SbpmgLogKernelEnd(PetscLogEvent, SbpmgCL, PetscLogDouble, PetscLogDouble);
+PETSC_INTERN PetscErrorCode SbpmgLogReset(void);
 
 #endif
