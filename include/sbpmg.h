@@ -34,8 +34,10 @@ typedef struct _n_SbpmgCL *SbpmgCL;
 
 /* What a caller may ask of the device layer: counts since the context was created. */
 typedef struct {
-  PetscInt       programs_built; /* clBuildProgram calls (cache misses) */
-  PetscInt       program_cache_hits;
+  PetscInt       programs_built;         /* programs made (cache misses of the context's program cache): compiled, or loaded from the disk */
+  PetscInt       program_cache_hits;     /* programs found already made in the context */
+  PetscInt       programs_from_disk;     /* ... of programs_built: binaries loaded from the disk cache (-cl_cache_dir) */
+  PetscInt       programs_stored;        /* binaries written to the disk cache */
   PetscLogDouble htod_count, htod_bytes; /* host -> device transfers */
   PetscLogDouble dtoh_count, dtoh_bytes; /* device -> host transfers */
   PetscInt       live_buffers, live_kernels, live_programs, live_queues, live_contexts;

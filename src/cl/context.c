@@ -12,6 +12,7 @@ typedef struct {
   PetscBool         device_set, per_rank;
   char              kernel_dir[PETSC_MAX_PATH_LEN];
   PetscBool         kernel_dir_set;
+  char              cache_dir[PETSC_MAX_PATH_LEN]; /* "none": no disk cache */
   char              build_options[256];
   PetscBool         build_log, view, profile;
   PetscReal         mem_cap_mib;
@@ -26,6 +27,7 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
   o->type     = SBPMG_CL_DEVICE_AUTO;
   o->platform = -1;
   o->per_rank = PETSC_TRUE;
+  PetscCall(SbpmgCLCacheDefaultDir(o->cache_dir, sizeof(o->cache_dir)));
   PetscCall(SbpmgOptionsCheckEnum(NULL, "-cl_device_type", SbpmgCLDeviceTypes));
   PetscOptionsBegin(comm, NULL, "sbpmg OpenCL device selection", "Sys");
   PetscCall(PetscOptionsEnum("-cl_device_type", "OpenCL device type (auto: the first GPU, else the first CPU)", "SbpmgCLCreate", SbpmgCLDeviceTypes,
@@ -36,6 +38,8 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
                              "SbpmgCLCreate", o->per_rank, &o->per_rank, NULL));
   PetscCall(PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", o->kernel_dir,
                                o->kernel_dir, sizeof(o->kernel_dir), &o->kernel_dir_set));
+  PetscCall(PetscOptionsString("-cl_cache_dir", "Directory of the disk cache of compiled kernels (none: no cache)", "SbpmgCLCreate", o->cache_dir, o->cache_dir,
+                               sizeof(o->cache_dir), NULL));
   PetscCall(PetscOptionsString("-cl_build_options", "Extra OpenCL compiler options for every program", "SbpmgCLCreate", o->build_options, o->build_options,
                                sizeof(o->build_options), NULL));
   PetscCall(PetscOptionsBool("-cl_build_log", "Print the compiler's log of every program built", "SbpmgCLCreate", o->build_log, &o->build_log, NULL));
@@ -110,6 +114,8 @@ static PetscErrorCode SbpmgCLViewChoice(SbpmgCL cl, const SbpmgCLOptions *o, Pet
                           (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)) takes device r mod (number of devices of the
                           requested type); default true
 .  -cl_kernel_dir <dir> - read kernels/<name>.cl from dir instead of the sources embedded in the library
+.  -cl_cache_dir <dir>  - keep compiled programs in dir, keyed by source, options, device and driver (default
+                          $XDG_CACHE_HOME/sbpmg or ~/.cache/sbpmg; none: no disk cache; docs/design.md "Program cache")
 .  -cl_build_options <s> - extra OpenCL compiler options for every program (e.g. -cl-nv-maxrregcount=64 -cl-nv-verbose on NVIDIA)
 .  -cl_build_log        - print the compiler's log of every program built (register counts with -cl-nv-verbose)
 .  -cl_mem_cap <MiB>    - refuse device allocations beyond this many MiB (to test out-of-memory handling)
@@ -147,6 +153,11 @@ PetscErrorCode SbpmgCLCreate(MPI_Comm comm, SbpmgCL *out)
   if (o.profile) PetscCall(SbpmgCLProfileCreate(cl));
   PetscCall(PetscStrncpy(cl->kernel_dir, o.kernel_dir, sizeof(cl->kernel_dir)));
   PetscCall(PetscStrncpy(cl->build_options, o.build_options, sizeof(cl->build_options)));
+  {
+    PetscBool none;
+    PetscCall(PetscStrcasecmp(o.cache_dir, "none", &none));
+    if (!none) PetscCall(PetscStrncpy(cl->cache_dir, o.cache_dir, sizeof(cl->cache_dir)));
+  }
   cl->build_log = o.build_log;
   cl->mem_cap   = (size_t)(o.mem_cap_mib * 1024.0 * 1024.0);
   { /* on failure the partially built context is released before the error propagates */
@@ -349,8 +360,11 @@ PetscErrorCode SbpmgCLView(SbpmgCL cl, PetscViewer viewer)
                                    cl->local_mem / 1024.0, cl->fp64 ? "yes" : "no"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s%s, precision %s%s%s\n", cl->kernel_dir[0] ? "from " : "embedded in the library", cl->kernel_dir,
                                    SBPMG_REAL_NAME, cl->build_options[0] ? ", extra build options " : "", cl->build_options));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "programs built %" PetscInt_FMT ", cache hits %" PetscInt_FMT "; device memory in use %.3f MiB%s\n",
-                                   cl->stats.programs_built, cl->stats.program_cache_hits, cl->mem_used / 1048576.0,
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "programs built %" PetscInt_FMT " (%" PetscInt_FMT " from the disk cache %s, %" PetscInt_FMT
+                                   " stored there), cache hits %" PetscInt_FMT "; device memory in use %.3f MiB%s\n",
+                                   cl->stats.programs_built, cl->stats.programs_from_disk, cl->cache_dir[0] ? cl->cache_dir : "(off)",
+                                   cl->stats.programs_stored, cl->stats.program_cache_hits, cl->mem_used / 1048576.0,
                                    cl->mem_cap ? " (capped by -cl_mem_cap)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "transfers host->device: %.0f (%.3f MB), device->host: %.0f (%.3f MB)\n", cl->stats.htod_count,
                                    cl->stats.htod_bytes / 1e6, cl->stats.dtoh_count, cl->stats.dtoh_bytes / 1e6));

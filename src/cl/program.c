@@ -129,7 +129,9 @@ static PetscErrorCode SbpmgCLGetBuildLog(SbpmgCL cl, cl_program program, char **
   PetscFunctionReturn(0);
 }
 
-/* Build; on failure release the program and raise an error carrying the compiler's log. With -cl_build_log, print the log. */
+/* Build, from the disk cache's binary when it has one (not with -cl_build_log: the log is the compiler's), else from source, then
+   store the binary there; on failure release the program and raise an error carrying the compiler's log. With -cl_build_log,
+   print the log. */
 static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char source[], const char options[], cl_program *program)
 {
   cl_int err;
@@ -137,6 +139,13 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SBPMG_CLBuild, 0, 0, 0, 0));
+  if (!cl->build_log) PetscCall(SbpmgCLCacheLoad(cl, source, options, program));
+  if (*program) {
+    cl->stats.programs_from_disk++;
+    SbpmgCLTotals.programs_from_disk++;
+    PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
   *program = clCreateProgramWithSource(cl->context, 1, &source, NULL, &err);
   PetscCallCL(err);
   err = clBuildProgram(*program, 1, &cl->device, options, NULL, NULL);
@@ -158,6 +167,7 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
                           full[0] && full[1] ? "\n" : " empty", full[0] && full[1] ? full : ""));
     PetscCall(PetscFree(full));
   }
+  PetscCall(SbpmgCLCacheStore(cl, source, options, *program));
   PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

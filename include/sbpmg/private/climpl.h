@@ -62,10 +62,11 @@ struct _n_SbpmgCL {
   size_t                 max_work_group_size;
   cl_ulong               global_mem, max_alloc, local_mem;
   char                   kernel_dir[PETSC_MAX_PATH_LEN];
-  char                   build_options[256]; /* -cl_build_options: appended to every program's build options */
-  PetscBool              build_log;          /* -cl_build_log: print the compiler's log of every program built */
-  size_t                 mem_cap;            /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
-  size_t                 mem_used;           /* bytes in live buffers of this context */
+  char                   cache_dir[PETSC_MAX_PATH_LEN]; /* -cl_cache_dir: the disk cache of program binaries (empty: none; src/cl/cache.c) */
+  char                   build_options[256];            /* -cl_build_options: appended to every program's build options */
+  PetscBool              build_log;                     /* -cl_build_log: print the compiler's log of every program built */
+  size_t                 mem_cap;                       /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
+  size_t                 mem_used;                      /* bytes in live buffers of this context */
   PetscBool              view;
   struct SbpmgCLProfile *prof; /* -cl_profile: device time of every launch, by kernel and size (src/cl/profile.c) */
   SbpmgCLProgramEntry    programs;
@@ -78,7 +79,6 @@ struct _n_SbpmgCL {
 
 /* Live OpenCL objects over every context of this process, and the totals of SbpmgCLGetGlobalStats() */
 PETSC_INTERN SbpmgCLStats SbpmgCLTotals;
-
 
 /* ---------------------------------------------------------------- device selection (src/cl/selection.c) */
 typedef enum { SBPMG_CL_DEVICE_AUTO, SBPMG_CL_DEVICE_GPU, SBPMG_CL_DEVICE_CPU, SBPMG_CL_DEVICE_ANY } SbpmgCLDeviceType;
@@ -112,6 +112,11 @@ PETSC_INTERN PetscErrorCode SbpmgCLProfileDestroy(SbpmgCL);
 PETSC_INTERN PetscErrorCode SbpmgCLProfileNextEvent(SbpmgCL, cl_event **);
 /* The launch of kernel k over items work-items has been enqueued with the event of SbpmgCLProfileNextEvent() */
 PETSC_INTERN void SbpmgCLProfileRecord(SbpmgCL, cl_kernel, size_t);
+
+/* ---------------------------------------------------------------- the disk cache of program binaries (src/cl/cache.c) */
+PETSC_INTERN PetscErrorCode SbpmgCLCacheLoad(SbpmgCL, const char[], const char[], cl_program *);
+PETSC_INTERN PetscErrorCode SbpmgCLCacheStore(SbpmgCL, const char[], const char[], cl_program);
+PETSC_INTERN PetscErrorCode SbpmgCLCacheDefaultDir(char[], size_t);
 
 /* ---------------------------------------------------------------- tuning (src/cl/tuning.c) */
 /* Resolve the context's tuning: the column of its device class, then the -sbpmg_tune overrides of the options database. */
