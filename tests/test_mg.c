@@ -243,13 +243,7 @@ static void setup_solver(SbpProblem p, const char *smoother, Mat *A, KSP *ksp)
   *ksp = SbpTestMGCG(*A, 1e-8, 200);
   PCALL(KSPGetPC(*ksp, &pc));
   PCALL(PCSBPMGSetCoarseSize(pc, 32)); /* several levels on these small grids on every device (a GPU's default is 129) */
-  if (smoother) {
-    PetscInt  idx;
-    PetscBool found;
-    PCALL(PetscEListFind(3, PCSBPMGSmootherTypes, smoother, &idx, &found));
-    assert_true(found);
-    PCALL(PCSBPMGSetSmoother(pc, (PCSBPMGSmootherType)idx));
-  }
+  SbpTestSetSmoother(pc, smoother);
   if (pc_tune) PCALL(PCSBPMGSetTuning(pc, pc_tune));
   PCALL(PCSetFromOptions(pc));
   PCALL(KSPSetUp(*ksp));

@@ -116,13 +116,7 @@ static void setup_solver(SbpProblem p, const char *smoother, PetscInt levels, Ma
   PCALL(SbpProblemCreateOperator(p, A));
   *ksp = SbpTestMGCG(*A, 1e-10, 200);
   PCALL(KSPGetPC(*ksp, &pc));
-  if (smoother) {
-    PetscInt  idx;
-    PetscBool found;
-    PCALL(PetscEListFind(3, PCSBPMGSmootherTypes, smoother, &idx, &found));
-    assert_true(found);
-    PCALL(PCSBPMGSetSmoother(pc, (PCSBPMGSmootherType)idx));
-  }
+  SbpTestSetSmoother(pc, smoother);
   if (levels) PCALL(PCSBPMGSetLevels(pc, levels));
   if (pc_tune) PCALL(PCSBPMGSetTuning(pc, pc_tune));
   PCALL(PCSetFromOptions(pc));

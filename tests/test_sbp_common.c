@@ -44,6 +44,17 @@ KSP SbpTestMGCG(Mat A, PetscReal rtol, PetscInt maxit)
   return ksp;
 }
 
+void SbpTestSetSmoother(PC pc, const char *name)
+{
+  PetscInt  idx;
+  PetscBool found;
+
+  if (!name) return;
+  PCALL(PetscEListFind(3, PCSBPMGSmootherTypes, name, &idx, &found));
+  if (!found) fail_msg("no smoother %s", name);
+  PCALL(PCSBPMGSetSmoother(pc, (PCSBPMGSmootherType)idx));
+}
+
 void SbpTestCheckSymmetric(PC pc, Vec x, Vec y, const char *what)
 {
   Vec         Bx, By;

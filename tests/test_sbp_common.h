@@ -17,6 +17,9 @@ void SbpTestDeviceFirstUse(void);
 /* A KSP of CG + PCSBPMG on A to the relative residual rtol (at most maxit iterations), on A's communicator; not set up. */
 KSP SbpTestMGCG(Mat A, PetscReal rtol, PetscInt maxit);
 
+/* PCSBPMGSetSmoother() by the smoother's name (chebyshev, jacobi, richardson); NULL: leave the default. */
+void SbpTestSetSmoother(PC pc, const char *name);
+
 /* The V-cycle pc is symmetric and positive on x and y: x^T B y = y^T B x to 1e-12, x^T B x > 0 (what: the case, for the message). */
 void SbpTestCheckSymmetric(PC pc, Vec x, Vec y, const char *what);
 

@@ -177,7 +177,7 @@ PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, 
 
 /*@C
    SbpProblemLaunchBox - SbpProblemLaunchRegion() with another box of owned nodes in place of the interior box (ilo, jlo, ihi, jhi;
-   empty as the set-up leaves it): the smoother of several sweeps per pass runs its single sweeps over the rim of a smaller box.
+   empty as the set-up leaves it): a caller that covers a smaller box by other kernels runs the rim of that box.
 
    Not collective
 

@@ -1,6 +1,9 @@
 /* Right-hand side g of the manufactured problem (spec-sbp-sat.md section 6), the exact solution and the error norms (section 7). */
 #include <sbpmg/private/sbpimpl.h>
 
+/* sbp_qt (Q^T along a line) and sbp_norm_weight (the weight of a node in H~), shared with the device kernels. */
+#include "../../kernels/sbp.cl"
+
 /* The Neumann data gN = sJ n.(mu grad u) on face f (6.4) from the metric X = (x, y, xr, xs, yr, ys), mu and grad u: the
    outward normal scaled by the face Jacobian is (-ys, xs), (ys, -xs), (yr, -xr), (-yr, xr) on faces 1..4. */
 PetscReal SbpNeumannFlux(PetscInt face, const PetscReal X[6], PetscReal mu, PetscReal ux, PetscReal uy)
@@ -31,14 +34,6 @@ static PetscErrorCode SbpBoundaryData(SbpProblem p, PetscInt face, PetscInt i, P
   *gD = ue;
   *gN = SbpNeumannFlux(face, X, m[0], ux, uy);
   PetscFunctionReturn(0);
-}
-
-/* (Q^T v)_k along a face of N intervals, v given at k-1, k, k+1 */
-static PetscReal SbpQT(PetscInt k, PetscInt N, PetscReal vm, PetscReal v0, PetscReal vp)
-{
-  if (k == 0) return -(v0 + vp) / 2;
-  if (k == N) return (vm + v0) / 2;
-  return (vm - vp) / 2;
 }
 
 /* The Dirichlet SAT data of face f (6.3) added into the rows (i,j) of this rank it touches. */
@@ -81,7 +76,7 @@ static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScal
       if (ri < p->xs || ri >= p->xs + p->xm || rj < p->ys || rj >= p->ys + p->ym) continue;
       if (q == 0) {
         PetscReal bm = p->crs[SbpPatchIndex(p, im, jm)], b0 = p->crs[SbpPatchIndex(p, i, j)], bp = p->crs[SbpPatchIndex(p, ip, jp)];
-        v = d * (4 + cn / psi - 1.5) * gD + sgn * SbpQT(t, Nt, bm * gDm, b0 * gD, bp * gDp);
+        v = d * (4 + cn / psi - 1.5) * gD + sgn * sbp_qt((int)t, (int)Nt, bm * gDm, b0 * gD, bp * gDp);
       } else if (q == 1)
         v = 2 * d * gD;
       else
@@ -127,7 +122,7 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
       PetscInt   k = SbpPatchIndex(p, i, j);
       PetscReal *X = &p->geom[6 * k], m[3];
-      PetscReal  w = p->hr * p->hs * ((i == 0 || i == p->Nr) ? 0.5 : 1) * ((j == 0 || j == p->Ns) ? 0.5 : 1);
+      PetscReal  w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
       PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
       ga[j][i] = p->J[k] * w * SbpForcing(X[0], X[1], m);
     }
@@ -184,7 +179,7 @@ PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, Pets
       PetscReal *X = &p->geom[6 * k], ue, ux, uy, e, w;
       SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
       e = PetscRealPart(ua[j][i]) - ue;
-      w = p->hr * p->hs * ((i == 0 || i == p->Nr) ? 0.5 : 1) * ((j == 0 || j == p->Ns) ? 0.5 : 1);
+      w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
       local[0] += w * e * e;
       local[1] += p->J[k] * w * e * e;
     }
