@@ -105,7 +105,7 @@ static PetscErrorCode SbpmgSmootherSetUpPasses(PC_SbpmgSmoother *s)
 {
   SbpProblem     p  = s->p;
   const PetscInt tx = s->set.tune.mg_pass_wg_x, ty = s->set.tune.mg_pass_wg_y, wg = tx * ty;
-  cl_kernel      k;
+  cl_kernel      k = NULL;
   size_t         wgmax;
 
   PetscFunctionBegin;
@@ -265,8 +265,8 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
 static PetscErrorCode SbpmgSmootherPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Vec b, Vec prev, Vec out[], const PetscReal c[], PetscBool zero,
                                               PetscBool prev_zero, PetscBool write_prev)
 {
-  SbpProblem p = s->p;
-  cl_kernel  kp, kr;
+  SbpProblem p  = s->p;
+  cl_kernel  kp = NULL, kr = NULL;
   cl_mem     xb, pb, ob[3];
   int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0, iwrite = write_prev ? 1 : 0, im = (int)m, inone = 0;
   PetscReal  n = (PetscReal)p->xm * p->ym, cc3[6] = {0, 0, 0, 0, 0, 0};

@@ -35,7 +35,7 @@ static PetscErrorCode SbpTransferDestroy(void *ctx)
 static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   SbpProblem f = t->fine, in = prolong ? t->coarse : t->fine, out = prolong ? t->fine : t->coarse;
-  cl_kernel  k;
+  cl_kernel  k = NULL;
   cl_mem     yb;
   int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
   cl_int4    gh, own;
@@ -65,7 +65,7 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, 
 static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   SbpProblem f = t->fine;
-  cl_kernel  k;
+  cl_kernel  k = NULL;
   cl_mem     xb, yb;
   int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
   size_t     global[2];
