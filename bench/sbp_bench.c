@@ -6,7 +6,7 @@
    time, GB/s at 40 bytes per point (u, y, crr, css, crs in fp64) and % of the measured copy bandwidth; then (with
    -bench_solve) CG + sbpmg to -bench_rtol on the curved basin problem: set-up, solve (the best of -bench_solve_reps timed solves,
    default 3, after a warm-up solve that builds the kernels), iterations, time per iteration and the H-norm error. With -bench_mg_prefixes a_,b_ the solve is
-   repeated with the KSP options under each prefix (e.g. -a_pc_sbpmg_nu 2 -b_pc_sbpmg_inline_diag 0), on the same operator. One line per N and solver
+   repeated with the KSP options under each prefix (e.g. -a_pc_sbpmg_nu 2 -b_pc_sbpmg_coef_fp32 0), on the same operator. One line per N and solver
    configuration, also written as CSV to -bench_csv. The kernel shapes and per-device defaults are the tuning table's: compare
    others by runs with -sbpmg_tune key=value,... (bench/run-gpu), which the device report at the start prints. */
 #include <sbpmg.h>

@@ -325,9 +325,9 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   {
     PetscBool set;
     PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size",
-                              "Largest number of points per side of the coarsest grid (default: tuning mg_coarse_size, 129 on a GPU, 32 elsewhere)",
+                              "Largest number of points per side of the coarsest grid (0: the device's, tuning mg_coarse_size: 129 on a GPU, 32 elsewhere)",
                               "PCSBPMGSetCoarseSize", sb->coarse_size, &sb->coarse_size, &set));
-    if (set) sb->coarse_size_set = PETSC_TRUE;
+    if (set) sb->coarse_size_set = sb->coarse_size ? PETSC_TRUE : PETSC_FALSE;
   }
   PetscCall(PetscOptionsEnum("-pc_sbpmg_smoother", "Smoother", "PCSBPMGSetSmoother", PCSBPMGSmootherTypes, (PetscEnum)sb->smoother, (PetscEnum *)&sb->smoother,
                              NULL));
