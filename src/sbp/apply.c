@@ -238,32 +238,35 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
   PetscFunctionReturn(0);
 }
 
-/* ---------------------------------------------------------------- MatShell operations */
+/* ---------------------------------------------------------------- the operator's Mat operations
+
+   One set of operations for the MatShell of SbpProblemCreateOperator() and for MATSBPSAT (src/sbp/matsbpsat.c): they find the
+   problem composed on the matrix (MatGetSbpProblem()). */
 
 /* y = z + scale M~ x, the one operation behind MatMult (z = NULL, scale 1), MatMultAdd (z, 1) and MatResidual (z = b, -1). */
 static PetscErrorCode SbpOperatorApply(Mat A, Vec x, Vec z, PetscReal scale, Vec y)
 {
-  SbpShell *s;
-  PetscBool dev;
+  SbpProblem p;
+  PetscBool  dev;
 
   PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &s));
-  PetscCall(SbpProblemUseDevice(s->p, x, y, z, &dev));
+  PetscCall(MatGetSbpProblem(A, &p));
+  PetscCall(SbpProblemUseDevice(p, x, y, z, &dev));
   if (dev)
-    PetscCall(SbpProblemApplyDevice(s->p, x, z, scale, y, PETSC_FALSE));
+    PetscCall(SbpProblemApplyDevice(p, x, z, scale, y, PETSC_FALSE));
   else
-    PetscCall(SbpProblemApplyHost(s->p, x, z, scale, y));
+    PetscCall(SbpProblemApplyHost(p, x, z, scale, y));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode MatMult_SbpOperator(Mat A, Vec x, Vec y)
+PetscErrorCode SbpOperatorMult(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
   PetscCall(SbpOperatorApply(A, x, NULL, 1.0, y));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode MatMultAdd_SbpOperator(Mat A, Vec x, Vec z, Vec y)
+PetscErrorCode SbpOperatorMultAdd(Mat A, Vec x, Vec z, Vec y)
 {
   PetscFunctionBegin;
   PetscCall(SbpOperatorApply(A, x, z, 1.0, y));
@@ -271,40 +274,40 @@ static PetscErrorCode MatMultAdd_SbpOperator(Mat A, Vec x, Vec z, Vec y)
 }
 
 /* r = b - M~ x in one pass (PCMG's residual). */
-static PetscErrorCode MatResidual_SbpOperator(Mat A, Vec b, Vec x, Vec r)
+PetscErrorCode SbpOperatorResidual(Mat A, Vec b, Vec x, Vec r)
 {
   PetscFunctionBegin;
   PetscCall(SbpOperatorApply(A, x, b, -1.0, r));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode MatGetDiagonal_SbpOperator(Mat A, Vec d)
+PetscErrorCode SbpOperatorGetDiagonal(Mat A, Vec d)
 {
-  SbpShell *s;
-  PetscBool dev;
+  SbpProblem p;
+  PetscBool  dev;
 
   PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &s));
-  PetscCall(SbpProblemUseDevice(s->p, d, NULL, NULL, &dev));
+  PetscCall(MatGetSbpProblem(A, &p));
+  PetscCall(SbpProblemUseDevice(p, d, NULL, NULL, &dev));
   if (dev)
-    PetscCall(SbpDiagonalDevice(s->p, d));
+    PetscCall(SbpDiagonalDevice(p, d));
   else
-    PetscCall(SbpProblemDiagonalHost(s->p, d));
+    PetscCall(SbpProblemDiagonalHost(p, d));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode MatView_SbpOperator(Mat A, PetscViewer viewer)
+PetscErrorCode SbpOperatorView(Mat A, PetscViewer viewer)
 {
-  SbpShell *s;
-  PetscBool isascii;
+  SbpProblem p;
+  PetscBool  isascii;
 
   PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &s));
+  PetscCall(MatGetSbpProblem(A, &p));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "SBP-SAT operator, matrix-free (%s)\n", s->p->use_device ? "OpenCL kernels" : "host loops"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "SBP-SAT operator, matrix-free (%s)\n", p->use_device ? "OpenCL kernels" : "host loops"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(SbpProblemView(s->p, viewer));
+  PetscCall(SbpProblemView(p, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
@@ -367,13 +370,13 @@ PetscErrorCode SbpProblemCreateOperator(SbpProblem p, Mat *A)
 {
   PetscFunctionBegin;
   PetscCall(SbpCreateShell(p, SBP_NORM_H, A));
-  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_SbpOperator));
-  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_SbpOperator));
-  PetscCall(MatShellSetOperation(*A, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_SbpOperator));
-  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultAdd_SbpOperator));
-  PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_SbpOperator));
-  PetscCall(MatShellSetOperation(*A, MATOP_RESIDUAL, (void (*)(void))MatResidual_SbpOperator));
-  PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))MatView_SbpOperator));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))SbpOperatorMult));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))SbpOperatorMult));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT_ADD, (void (*)(void))SbpOperatorMultAdd));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))SbpOperatorMultAdd));
+  PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))SbpOperatorGetDiagonal));
+  PetscCall(MatShellSetOperation(*A, MATOP_RESIDUAL, (void (*)(void))SbpOperatorResidual));
+  PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))SbpOperatorView));
   PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
   PetscFunctionReturn(0);
 }

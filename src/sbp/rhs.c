@@ -103,6 +103,45 @@ static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, PetscScalar
   PetscFunctionReturn(0);
 }
 
+/* v(i,j) = fn(p, k, X) at every owned node (i,j), k its index in the ghosted patch and X its geometry there. */
+typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, PetscInt, const PetscReal[6], PetscScalar *);
+
+static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn)
+{
+  PetscScalar **va;
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(DMDAVecGetArray(p->da, v, &va));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      const PetscInt k = SbpPatchIndex(p, i, j);
+      PetscCall((*fn)(p, i, j, k, &p->geom[6 * k], &va[j][i]));
+    }
+  PetscCall(DMDAVecRestoreArray(p->da, v, &va));
+  PetscFunctionReturn(0);
+}
+
+/* The volume term of the right-hand side, J H f. */
+static PetscErrorCode SbpForcingNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], PetscScalar *g)
+{
+  PetscReal m[3], w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
+
+  PetscFunctionBegin;
+  PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
+  *g = p->J[k] * w * SbpForcing(X[0], X[1], m);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], PetscScalar *u)
+{
+  PetscReal ux, uy;
+
+  PetscFunctionBegin;
+  SbpExactSolution(X[0], X[1], u, &ux, &uy);
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemComputeRHS - The right-hand side g = JH f + sum over Dirichlet faces K_f gD + sum over Neumann faces L_f^T H_f gN of the
    manufactured problem ue = sin(pi x) cos(pi y) (spec section 6), point-wise.
@@ -116,16 +155,8 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
   PetscScalar **ga;
 
   PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(SbpProblemSetNodes(p, g, SbpForcingNode));
   PetscCall(DMDAVecGetArray(p->da, g, &ga));
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscInt   k = SbpPatchIndex(p, i, j);
-      PetscReal *X = &p->geom[6 * k], m[3];
-      PetscReal  w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
-      PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
-      ga[j][i] = p->J[k] * w * SbpForcing(X[0], X[1], m);
-    }
   for (PetscInt face = 1; face <= 4; face++) {
     if (p->bc[face - 1] == SBP_BC_DIRICHLET)
       PetscCall(SbpAddDirichletData(p, face, ga));
@@ -143,17 +174,8 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
 @*/
 PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
 {
-  PetscScalar **ua;
-
   PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  PetscCall(DMDAVecGetArray(p->da, u, &ua));
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscReal *X = &p->geom[6 * SbpPatchIndex(p, i, j)], ux, uy;
-      SbpExactSolution(X[0], X[1], &ua[j][i], &ux, &uy);
-    }
-  PetscCall(DMDAVecRestoreArray(p->da, u, &ua));
+  PetscCall(SbpProblemSetNodes(p, u, SbpExactNode));
   PetscFunctionReturn(0);
 }
 

@@ -133,5 +133,11 @@ PETSC_INTERN PetscErrorCode SbpBuffersRestore(SbpBuffers *);
 PETSC_INTERN PetscErrorCode SbpProblemApplyDevice(SbpProblem, Vec, Vec, PetscReal, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode SbpProblemCheckDeviceVec(SbpProblem, Vec, const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemUseDevice(SbpProblem, Vec, Vec, Vec, PetscBool *);
+/* The operator's Mat operations, for its MatShell and MATSBPSAT alike (the problem composed on the matrix). */
+PETSC_INTERN PetscErrorCode SbpOperatorMult(Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode SbpOperatorMultAdd(Mat, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SbpOperatorResidual(Mat, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SbpOperatorGetDiagonal(Mat, Vec);
+PETSC_INTERN PetscErrorCode SbpOperatorView(Mat, PetscViewer);
 
 #endif
