@@ -6,9 +6,10 @@
    time, GB/s at 40 bytes per point (u, y, crr, css, crs in fp64) and % of the measured copy bandwidth; then (with
    -bench_solve) CG + sbpmg to -bench_rtol on the curved basin problem: set-up, solve (the best of -bench_solve_reps timed solves,
    default 3, after a warm-up solve that builds the kernels), iterations, time per iteration and the H-norm error. With -bench_mg_prefixes a_,b_ the solve is
-   repeated with the KSP options under each prefix (e.g. -a_pc_sbpmg_nu 2 -b_pc_sbpmg_inline_diag 0), on the same operator. One line per N and solver
-   configuration, also written as CSV to -bench_csv. */
-#include <sbpmg/private/mgimpl.h>
+   repeated with the KSP options under each prefix (e.g. -a_pc_sbpmg_nu 2 -b_pc_sbpmg_coef_fp32 0), on the same operator. One line per N and solver
+   configuration, also written as CSV to -bench_csv. The kernel shapes and per-device defaults are the tuning table's: compare
+   others by runs with -sbpmg_tune key=value,... (bench/run-gpu), which the device report at the start prints. */
+#include <sbpmg.h>
 
 static const char help[] = "SBP-SAT operator and MGCG benchmark.\n";
 
@@ -125,9 +126,6 @@ static PetscErrorCode CheckApply(Mat A, Vec x, Vec y, PetscInt N, PetscReal *dif
   PetscFunctionReturn(0);
 }
 
-static PetscInt wgs[32], nwg       = 0;
-static PetscInt shapes[32], nshape = 0; /* -bench_shapes rows:split_min pairs, flattened */
-
 /* The best of reps applies, the queue drained around each. */
 static PetscErrorCode TimeApply(Mat A, Vec x, Vec y, PetscInt reps, PetscLogDouble *best)
 {
@@ -171,44 +169,16 @@ static PetscErrorCode BenchN(PetscInt N, PetscInt reps, PetscReal copy, FILE *cs
   PetscCall(CheckApply(A, x, y, N, &diff, &scale));
   PetscCall(TimeApply(A, x, y, reps, &best));
   gbs = 40.0 * points / best / 1e9;
-  /* other work-group shapes of the apply (-bench_wg 32,4,64,4,...: pairs) */
-  for (PetscInt w = 0; w + 1 < nwg; w += 2) {
-    PetscLogDouble bw;
-    size_t         keep[2] = {p->wg[0], p->wg[1]};
-    p->wg[0]               = (size_t)wgs[w];
-    p->wg[1]               = (size_t)wgs[w + 1];
-    PetscCall(MatMult(A, x, y)); /* builds nothing new, but warms the caches for this shape */
-    PetscCall(TimeApply(A, x, y, reps, &bw));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                          "  N %" PetscInt_FMT " apply with work-group %" PetscInt_FMT " x %" PetscInt_FMT ": %.3f ms, %.1f GB/s (%.1f%% of copy)\n", N, wgs[w],
-                          wgs[w + 1], bw * 1e3, 40.0 * points / bw / 1e9, 100 * 40.0 * points / bw / 1e9 / copy));
-    p->wg[0] = keep[0];
-    p->wg[1] = keep[1];
-  }
-  for (PetscInt sh = 0; sh < PetscMax(nshape / 2, 1); sh++) {
-    char shape[32] = "";
-    if (nshape >= 2) { /* the lean kernels' rows per work-item, and the split threshold the coarse levels inherit */
-      p->inner_rows = shapes[2 * sh];
-      p->split_min  = shapes[2 * sh + 1];
-      PetscCall(SbpProblemResolveKernels(p));
-      p->split_on = p->split; /* the fine level itself always splits when asked to */
-      PetscCall(PetscSNPrintf(shape, sizeof(shape), "r%" PetscInt_FMT "s%" PetscInt_FMT ":", p->inner_rows, p->split_min));
-      PetscCall(CheckApply(A, x, y, N, &diff, &scale)); /* the device apply against the host loops again, with this shape's kernels */
-      PetscCall(TimeApply(A, x, y, reps, &best));
-      gbs = 40.0 * points / best / 1e9;
-    }
-    for (PetscInt c = 0; c < (solve ? nprefix : 1); c++) {
-      SolveResult r = {0, 0, 0, 0};
-      char        config[64];
-      PetscCall(PetscSNPrintf(config, sizeof(config), "%s%s", shape, solve && prefixes[c][0] ? prefixes[c] : "-"));
-      if (solve) PetscCall(BenchSolve(p, A, x, prefixes[c], rtol, &r));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6" PetscInt_FMT " %12.0f %10.3e %10.3f %9.1f %7.1f%% %-8s %5" PetscInt_FMT " %9.3f %9.1f %8.2f %11.4e %8.2f\n",
-                            N, points, (double)(diff / scale), best * 1e3, gbs, 100 * gbs / copy, config, r.its, r.tsetup, r.tsolve * 1e3,
-                            r.its ? r.tsolve * 1e3 / r.its : 0.0, (double)r.eH, tprob1 - tprob0));
-      if (csv)
-        fprintf(csv, "%d,%.0f,%.3e,%.6e,%.2f,%.2f,%s,%d,%.4f,%.6f,%.6f,%.6e,%.3f\n", (int)N, (double)points, (double)(diff / scale), best, (double)gbs,
-                (double)(100 * gbs / copy), config, (int)r.its, r.tsetup, r.tsolve, r.its ? r.tsolve / r.its : 0.0, (double)r.eH, tprob1 - tprob0);
-    }
+  for (PetscInt c = 0; c < (solve ? nprefix : 1); c++) {
+    SolveResult r      = {0, 0, 0, 0};
+    const char *config = solve && prefixes[c][0] ? prefixes[c] : "-";
+    if (solve) PetscCall(BenchSolve(p, A, x, prefixes[c], rtol, &r));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6" PetscInt_FMT " %12.0f %10.3e %10.3f %9.1f %7.1f%% %-8s %5" PetscInt_FMT " %9.3f %9.1f %8.2f %11.4e %8.2f\n", N,
+                          points, (double)(diff / scale), best * 1e3, gbs, 100 * gbs / copy, config, r.its, r.tsetup, r.tsolve * 1e3,
+                          r.its ? r.tsolve * 1e3 / r.its : 0.0, (double)r.eH, tprob1 - tprob0));
+    if (csv)
+      fprintf(csv, "%d,%.0f,%.3e,%.6e,%.2f,%.2f,%s,%d,%.4f,%.6f,%.6f,%.6e,%.3f\n", (int)N, (double)points, (double)(diff / scale), best, (double)gbs,
+              (double)(100 * gbs / copy), config, (int)r.its, r.tsetup, r.tsolve, r.its ? r.tsolve / r.its : 0.0, (double)r.eH, tprob1 - tprob0);
   }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&x));
@@ -239,11 +209,6 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-bench_solve_reps", "Timed solves after the warm-up solve (the best is reported)", NULL, solve_reps, &solve_reps, NULL));
   PetscCheck(solve_reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_solve_reps %" PetscInt_FMT " must be >= 1", solve_reps);
   PetscCall(PetscOptionsString("-bench_csv", "CSV output file", NULL, csvname, csvname, sizeof(csvname), NULL));
-  nwg = 32;
-  PetscCall(PetscOptionsIntArray("-bench_wg", "Work-group shapes of the apply to compare: x1,y1,x2,y2,...", NULL, wgs, &nwg, NULL));
-  nshape = 32;
-  PetscCall(
-      PetscOptionsIntArray("-bench_shapes", "Kernel shapes to compare: rows,split_min pairs (-sbp_inner_rows, -sbp_split_min)", NULL, shapes, &nshape, NULL));
   PetscCall(PetscOptionsStringArray("-bench_mg_prefixes", "Options prefixes of the solver configurations to time", NULL, prefixes, &nprefix, &setp));
   PetscOptionsEnd();
   if (!setp) {

@@ -12,40 +12,39 @@ static const char help[] = "Solve the SBP-SAT manufactured problem with a PETSc 
                            "  -sbp_pmat <same|assembled>        : the preconditioning matrix (default same)\n"
                            "  -sbp_solve_repeat <n>             : solve n times, report the last (the first includes kernel builds)\n";
 
+typedef enum { OPERATOR_MATFREE, OPERATOR_ASSEMBLED } OperatorType;
+static const char *const OperatorTypes[] = {"matfree", "assembled", "OperatorType", "OPERATOR_", NULL};
+typedef enum { PMAT_SAME, PMAT_ASSEMBLED } PmatType;
+static const char *const PmatTypes[] = {"same", "assembled", "PmatType", "PMAT_", NULL};
+
 int main(int argc, char **argv)
 {
-  SbpProblem     p;
-  Mat            A, P = NULL;
-  Vec            u, g;
-  KSP            ksp;
-  PC             pc;
-  char           opname[32] = "matfree", pmatname[32] = "same";
-  PetscInt       Nr, Ns, its, repeat = 1;
-  PetscReal      eH, eJH, rnorm;
-  PetscLogDouble t0, t1, t2, tsetup, tsolve = 0;
-  PetscLogStage  stage_setup, stage_solve;
+  SbpProblem         p;
+  Mat                A, P = NULL;
+  Vec                u, g;
+  KSP                ksp;
+  PC                 pc;
+  OperatorType       optype = OPERATOR_MATFREE;
+  PmatType           pmtype = PMAT_SAME;
+  PetscInt           Nr, Ns, its, repeat = 1;
+  PetscReal          eH, eJH, rnorm;
+  PetscLogDouble     t0, t1, t2, tsetup, tsolve = 0;
+  PetscLogStage      stage_setup, stage_solve;
   KSPConvergedReason reason;
-  SbpBackend     backend;
-  PetscBool      assembled, pmat_assembled;
-  const char    *device = "host";
+  SbpBackend         backend;
+  PetscBool          assembled, pmat_assembled;
+  const char        *device = "host";
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "sbp_solve options", NULL);
-  PetscCall(PetscOptionsString("-sbp_operator", "Operator handed to the KSP: matfree|assembled", NULL, opname, opname, sizeof(opname), NULL));
-  PetscCall(PetscOptionsString("-sbp_pmat", "Preconditioning matrix: same|assembled", NULL, pmatname, pmatname, sizeof(pmatname), NULL));
+  PetscCall(PetscOptionsEnum("-sbp_operator", "Operator handed to the KSP", NULL, OperatorTypes, (PetscEnum)optype, (PetscEnum *)&optype, NULL));
+  PetscCall(PetscOptionsEnum("-sbp_pmat", "Preconditioning matrix", NULL, PmatTypes, (PetscEnum)pmtype, (PetscEnum *)&pmtype, NULL));
   PetscCall(PetscOptionsInt("-sbp_solve_repeat", "Number of solves (timing of the last)", NULL, repeat, &repeat, NULL));
   PetscOptionsEnd();
-  PetscCall(PetscStrcmp(opname, "assembled", &assembled));
-  PetscCall(PetscStrcmp(pmatname, "assembled", &pmat_assembled));
-  {
-    PetscBool ok1, ok2;
-    PetscCall(PetscStrcmp(opname, "matfree", &ok1));
-    PetscCall(PetscStrcmp(pmatname, "same", &ok2));
-    PetscCheck(assembled || ok1, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value '%s' for -sbp_operator: choose one of matfree, assembled", opname);
-    PetscCheck(pmat_assembled || ok2, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value '%s' for -sbp_pmat: choose one of same, assembled", pmatname);
-    PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sbp_solve_repeat %" PetscInt_FMT " must be >= 1", repeat);
-  }
+  assembled      = optype == OPERATOR_ASSEMBLED ? PETSC_TRUE : PETSC_FALSE;
+  pmat_assembled = pmtype == PMAT_ASSEMBLED ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sbp_solve_repeat %" PetscInt_FMT " must be >= 1", repeat);
   PetscCall(PetscLogStageRegister("Setup", &stage_setup));
   PetscCall(PetscLogStageRegister("Solve", &stage_solve));
 
@@ -62,8 +61,10 @@ int main(int argc, char **argv)
     PetscCall(SbpmgCLGetDefault(&cl));
     PetscCall(SbpmgCLGetDeviceName(cl, &device));
   }
-  if (assembled) PetscCall(SbpProblemCreateAssembledOperator(p, &A));
-  else PetscCall(SbpProblemCreateOperator(p, &A));
+  if (assembled)
+    PetscCall(SbpProblemCreateAssembledOperator(p, &A));
+  else
+    PetscCall(SbpProblemCreateOperator(p, &A));
   if (pmat_assembled && !assembled) PetscCall(SbpProblemCreateAssembledOperator(p, &P));
   PetscCall(MatCreateVecs(A, &u, &g));
   PetscCall(SbpProblemComputeRHS(p, g));
@@ -101,13 +102,15 @@ int main(int argc, char **argv)
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(KSPGetResidualNorm(ksp, &rnorm));
   PetscCall(SbpProblemComputeError(p, u, &eH, &eJH));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SBP-SAT %" PetscInt_FMT " x %" PetscInt_FMT " (%" PetscInt_FMT " unknowns) on %s\n", Nr, Ns, (Nr + 1) * (Ns + 1), device));
+  PetscCall(
+      PetscPrintf(PETSC_COMM_WORLD, "SBP-SAT %" PetscInt_FMT " x %" PetscInt_FMT " (%" PetscInt_FMT " unknowns) on %s\n", Nr, Ns, (Nr + 1) * (Ns + 1), device));
   {
     KSPType ktype;
     PCType  ptype;
     PetscCall(KSPGetType(ksp, &ktype));
     PetscCall(PCGetType(pc, &ptype));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  KSP %s + PC %s: %" PetscInt_FMT " iterations, %s, residual norm %.3e\n", ktype, ptype, its, KSPConvergedReasons[reason], (double)rnorm));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  KSP %s + PC %s: %" PetscInt_FMT " iterations, %s, residual norm %.3e\n", ktype, ptype, its,
+                          KSPConvergedReasons[reason], (double)rnorm));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  error ||e||_H = %.6e  ||e||_JH = %.6e\n", (double)eH, (double)eJH));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  set-up %.4f s, solve %.4f s (%.3f ms per iteration)\n", tsetup, tsolve, its ? 1e3 * tsolve / its : 0.0));

@@ -1,4 +1,4 @@
-/* The device side of the ghost exchange of a DMDA (box stencil) on several MPI ranks (src/sbp/halo.c).
+/* The device side of the ghost exchange of a DMDA (box stencil) on several MPI ranks (src/halo/halo.c).
 
    A rank's local part of a global vector is its owned block, xm x ym nodes, r fastest. The kernels of the multi-rank path
    read it as a ghosted patch, gxm x gym nodes, the owned block at offset (ox, oy) inside it. halo_pack copies the owned

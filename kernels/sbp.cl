@@ -11,19 +11,18 @@
   #if defined(SBPMG_HAVE_FP64)
     #pragma OPENCL EXTENSION cl_khr_fp64 : enable
   #endif
-typedef SBPMG_REAL sbp_real;
-  #if defined(SBP_COEF) /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
-typedef SBP_COEF sbp_coef;
-  #else
-typedef SBPMG_REAL sbp_coef;
+  #if !defined(SBP_COEF)
+    #error "SBP_COEF must be defined (src/sbp/kernels.c: the coefficients' storage type)"
   #endif
-  #if defined(SBP_INDEX32) /* the lean interior kernels index with 32 bits when every array fits */
+  #if !defined(SBP_INDEX32)
+    #error "SBP_INDEX32 must be defined (src/sbp/kernels.c: 1 where every array of the patch fits 32-bit indices)"
+  #endif
+typedef SBPMG_REAL sbp_real;
+typedef SBP_COEF   sbp_coef; /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
+  #if SBP_INDEX32 /* the lean interior kernels index with 32 bits when every array fits */
 typedef int sbp_index;
   #else
 typedef long sbp_index;
-  #endif
-  #if !defined(SBP_ROWS) /* rows of the interior box per work-item of the lean kernels (-sbp_inner_rows) */
-    #define SBP_ROWS 1
   #endif
   #define SBP_FN     inline
   #define SBP_GLOBAL __global
@@ -161,70 +160,37 @@ SBP_FN sbp_real sbp_row9(const sbp_real rho, const sbp_real irho, const sbp_real
   return y + (bw * (unw - usw) - be * (une - use) + bs * (use - usw) - bn * (une - unw)) / 4;
 }
 
+/* sbp_row9 at linear index k of arrays with leading dimension ld; U(o) is u at offset o from k. */
+#define SBP_ROW9_AT(k, ld, U, irho, diag) \
+  sbp_row9(rho, irho, a[(k) - 1], a[k], a[(k) + 1], c[(k) - (ld)], c[k], c[(k) + (ld)], b[(k) - 1], b[(k) + 1], b[(k) - (ld)], b[(k) + (ld)], U(-1 - (ld)), \
+           U(-(ld)), U(1 - (ld)), U(-1), U(0), U(1), U(-1 + (ld)), U(ld), U(1 + (ld)), diag)
+
 /* The interior row at linear index k of arrays with leading dimension ld (u may be NULL: only *diag). */
 SBP_FN sbp_real sbp_interior_point(const long k, const int ld, const sbp_real rho, SBP_GLOBAL const sbp_real *u, SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b,
                                    SBP_GLOBAL const sbp_coef *c, sbp_real *diag)
 {
 #define SBP_UK(o) (u ? u[k + (o)] : (sbp_real)0)
-  const sbp_real y = sbp_row9(rho, 1 / rho, a[k - 1], a[k], a[k + 1], c[k - ld], c[k], c[k + ld], b[k - 1], b[k + 1], b[k - ld], b[k + ld], SBP_UK(-1 - ld), SBP_UK(-ld),
-                              SBP_UK(1 - ld), SBP_UK(-1), SBP_UK(0), SBP_UK(1), SBP_UK(-1 + ld), SBP_UK(ld), SBP_UK(1 + ld), diag);
+  const sbp_real y = SBP_ROW9_AT(k, ld, SBP_UK, 1 / rho, diag);
 #undef SBP_UK
   return u ? y : 0;
 }
 
 #ifdef __OPENCL_VERSION__
-/* The lean interior kernels walk SBP_ROWS rows of one column (i fixed, j rising): u, b and c of rows j-1 and j stay in registers,
-   so a row costs ten loads (u, b at i-1, i+1 and row j+1, a at i-1..i+1, c at row j+1) instead of nineteen. */
-typedef struct {
-  sbp_real usw, us, use, uw, u0, ue; /* u on rows j-1 and j */
-  sbp_real b_s, b_0, c_s, c_0;       /* b and c at (i, j-1) and (i, j) */
-} sbp_walk;
-
-SBP_FN void sbp_walk_start(sbp_walk *w, const sbp_index k, const sbp_index ld, __global const sbp_real *restrict u, __global const sbp_coef *restrict b,
-                           __global const sbp_coef *restrict c)
+/* The same row for the lean interior kernels: indices of type sbp_index and restrict pointers (u may be NULL: u = 0). */
+SBP_FN sbp_real sbp_inner_point(const sbp_index k, const sbp_index ld, const sbp_real rho, const sbp_real irho, __global const sbp_real *restrict u,
+                                __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, sbp_real *diag)
 {
-  if (u) {
-    w->usw = u[k - ld - 1];
-    w->us  = u[k - ld];
-    w->use = u[k - ld + 1];
-    w->uw  = u[k - 1];
-    w->u0  = u[k];
-    w->ue  = u[k + 1];
-  } else w->usw = w->us = w->use = w->uw = w->u0 = w->ue = 0;
-  w->b_s = b[k - ld];
-  w->b_0 = b[k];
-  w->c_s = c[k - ld];
-  w->c_0 = c[k];
+  #define SBP_UI(o) (u ? u[k + (o)] : (sbp_real)0)
+  return SBP_ROW9_AT(k, ld, SBP_UI, irho, diag);
+  #undef SBP_UI
 }
 
-/* The row at k (M~ u there, its diagonal in *diag), then one row down the column. */
-SBP_FN sbp_real sbp_walk_row(sbp_walk *w, const sbp_index k, const sbp_index ld, const sbp_real rho, const sbp_real irho, __global const sbp_real *restrict u,
-                             __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, sbp_real *diag)
+/* Node (i,j) of this work-item in the box `box` (ilo, jlo, ihi, jhi) of a 2D range over it; 0 outside. */
+SBP_FN int sbp_box_node(const int4 box, int *i, int *j)
 {
-  const sbp_real unw = u ? u[k + ld - 1] : (sbp_real)0, un = u ? u[k + ld] : (sbp_real)0, une = u ? u[k + ld + 1] : (sbp_real)0;
-  const sbp_real b_n = b[k + ld], c_n = c[k + ld];
-  const sbp_real y = sbp_row9(rho, irho, a[k - 1], a[k], a[k + 1], w->c_s, w->c_0, c_n, b[k - 1], b[k + 1], w->b_s, b_n, w->usw, w->us, w->use, w->uw, w->u0, w->ue, unw,
-                              un, une, diag);
-  w->usw = w->uw;
-  w->us  = w->u0;
-  w->use = w->ue;
-  w->uw  = unw;
-  w->u0  = un;
-  w->ue  = une;
-  w->b_s = w->b_0;
-  w->b_0 = b_n;
-  w->c_s = w->c_0;
-  w->c_0 = c_n;
-  return y;
-}
-
-/* The first row and the number of rows of this work-item's column in the interior box `in`; 0 when it has none. */
-SBP_FN int sbp_walk_rows(const int4 in, int *i, int *j0)
-{
-  *i  = in.s0 + (int)get_global_id(0);
-  *j0 = in.s1 + SBP_ROWS * (int)get_global_id(1);
-  if (*i > in.s2 || *j0 > in.s3) return 0;
-  return min(SBP_ROWS, in.s3 - *j0 + 1);
+  *i = box.s0 + (int)get_global_id(0);
+  *j = box.s1 + (int)get_global_id(1);
+  return *i <= box.s2 && *j <= box.s3;
 }
 #endif
 
@@ -245,48 +211,71 @@ SBP_FN sbp_real sbp_norm_weight(const int i, const int j, const int Nr, const in
 }
 
 #ifdef __OPENCL_VERSION__
+/* The arrays of a launch: u and the coefficients at kg (origin ox, oy, leading dimension ld: the whole grid, or a rank's
+   ghosted patch), the other vectors at ko (the whole grid, or the rank's owned block). */
+#define SBP_NODE_ARGS const long kg, const long ko, const long ox, const long oy, const int ld
+
+/* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y) at node (i,j) */
+SBP_FN void sbp_apply_node(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u,
+                           __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale,
+                           __global const sbp_real *z, __global sbp_real *y, SBP_NODE_ARGS)
+{
+  sbp_real v, d;
+  if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) v = scale * sbp_interior_point(kg, ld, rho, u, a, b, c, &d);
+  else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, ox, oy, ld, 0);
+  y[ko] = add ? z[ko] + v : v;
+}
+
+/* d = diag(M~) at node (i,j) */
+SBP_FN void sbp_diagonal_node(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a,
+                              __global const sbp_coef *b, __global const sbp_coef *c, __global sbp_real *d, SBP_NODE_ARGS)
+{
+  if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
+    sbp_real dk;
+    (void)sbp_interior_point(kg, ld, rho, 0, a, b, c, &dk);
+    d[ko] = dk;
+  } else d[ko] = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, ox, oy, ld, 1);
+}
+
+/* y = W x at node (i,j), W the diagonal norm of the given kind */
+SBP_FN void sbp_norm_node(const int i, const int j, const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J,
+                          __global const sbp_real *x, __global sbp_real *y, const long kg, const long ko)
+{
+  y[ko] = sbp_norm_weight(i, j, Nr, Ns, hr, hs, kind, kind >= 2 ? J[kg] : (sbp_real)1) * x[ko];
+}
+
+/* The node (i,j) of a whole-grid launch (a range of (Nr+1) x (Ns+1), rounded up) and its index; returns from the kernel
+   outside the grid. */
+#define SBP_GRID_NODE                                 \
+  const int i = get_global_id(0), j = get_global_id(1); \
+  if (i > Nr || j > Ns) return;                       \
+  const long k = i + (long)(Nr + 1) * j
+
 /* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y): the operator, MatMultAdd, and the residual b - M~ u
-   in one pass. Global range (Nr+1) x (Ns+1), rounded up. */
+   in one pass. */
 __kernel void sbp_apply(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a, __global const sbp_coef *b,
                         __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y)
 {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (i > Nr || j > Ns) return;
-  {
-    const long k = i + (long)(Nr + 1) * j;
-    sbp_real   v, d;
-    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) v = scale * sbp_interior_point(k, Nr + 1, rho, u, a, b, c, &d);
-    else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, 0, 0, Nr + 1, 0);
-    y[k] = add ? z[k] + v : v;
-  }
+  SBP_GRID_NODE;
+  sbp_apply_node(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, add, scale, z, y, k, k, 0, 0, Nr + 1);
 }
 
 /* d = diag(M~) */
 __kernel void sbp_diagonal(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
                            __global sbp_real *d)
 {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (i > Nr || j > Ns) return;
-  if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
-    const long k = i + (long)(Nr + 1) * j;
-    sbp_real   dk;
-    (void)sbp_interior_point(k, Nr + 1, rho, 0, a, b, c, &dk);
-    d[k] = dk;
-  } else d[i + (long)(Nr + 1) * j] = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1);
+  SBP_GRID_NODE;
+  sbp_diagonal_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, d, k, k, 0, 0, Nr + 1);
 }
 
 /* y = W x with W the diagonal norm of the given kind */
 __kernel void sbp_norm(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x, __global sbp_real *y)
 {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (i > Nr || j > Ns) return;
-  {
-    const long k = i + (long)(Nr + 1) * j;
-    y[k]         = sbp_norm_weight(i, j, Nr, Ns, hr, hs, kind, kind >= 2 ? J[k] : (sbp_real)1) * x[k];
-  }
+  SBP_GRID_NODE;
+  sbp_norm_node(i, j, Nr, Ns, hr, hs, kind, J, x, y, k, k);
 }
 
-/* ---------------------------------------------------------------- the multi-rank path (src/sbp/halo.c)
+/* ---------------------------------------------------------------- the multi-rank path (src/halo/halo.c)
    On several MPI ranks each rank computes its owned nodes own = (xs, ys, xm, ym), reading u and the coefficients on its
    ghosted patch gh = (gxs, gys, gxm): node (i,j) at (i - gxs) + gxm (j - gys); z, y, rhs and the other vectors of the
    owned layout at (i - xs) + xm (j - ys). The point formulas are the ones above, so every entry is the one-rank value. A
@@ -301,11 +290,7 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
     *j = own.s1 + (int)gj;
     return gi < own.s2 && gj < own.s3;
   }
-  if (mode == 1) {
-    *i = in.s0 + (int)get_global_id(0);
-    *j = in.s1 + (int)get_global_id(1);
-    return *i <= in.s2 && *j <= in.s3;
-  }
+  if (mode == 1) return sbp_box_node(in, i, j);
   {
     /* the rows below the box, the rows above it, then the left and right parts of the rows beside it */
     long       t  = get_global_id(0);
@@ -333,75 +318,56 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
   }
 }
 
-#define SBP_PATCH_INDICES \
-  const long kg = (i - gh.s0) + (long)gh.s2 * (j - gh.s1); /* ghosted patch: u and the coefficients */ \
-  const long ko = (i - own.s0) + (long)own.s2 * (j - own.s1) /* owned block: the other vectors */
+/* The node (i,j) of this work-item in its region and its indices in the ghosted patch (kg: u and the coefficients) and the
+   owned block (ko: the other vectors); returns from the kernel outside the region. */
+#define SBP_PATCH_NODE                                                      \
+  int i, j;                                                                 \
+  if (!sbp_region_node(mode, own, in, &i, &j)) return;                      \
+  const long kg = (i - gh.s0) + (long)gh.s2 * (j - gh.s1); \
+  const long ko = (i - own.s0) + (long)own.s2 * (j - own.s1)
+
+/* The same for the lean kernels over the interior box (region SBP_REGION_INTERIOR): indices of type sbp_index. */
+#define SBP_INNER_NODE                                                                              \
+  int i, j;                                                                                         \
+  if (!sbp_box_node(in, &i, &j)) return;                                                            \
+  const sbp_index ld = gh.s2;                                                                       \
+  const sbp_index kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + (sbp_index)own.s2 * (sbp_index)(j - own.s1)
 
 /* sbp_apply on the owned nodes of a region, u the ghosted patch */
 __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a,
                               __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
                               const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  int i, j;
-  if (!sbp_region_node(mode, own, in, &i, &j)) return;
-  {
-    SBP_PATCH_INDICES;
-    sbp_real v, d;
-    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) v = scale * sbp_interior_point(kg, gh.s2, rho, u, a, b, c, &d);
-    else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, gh.s0, gh.s1, gh.s2, 0);
-    y[ko] = add ? z[ko] + v : v;
-  }
+  SBP_PATCH_NODE;
+  sbp_apply_node(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, add, scale, z, y, kg, ko, gh.s0, gh.s1, gh.s2);
 }
 
 /* sbp_apply over the interior box alone (region SBP_REGION_INTERIOR), where sbp_is_interior holds at every node (the box is
-   cut to it at set-up, src/sbp/problem.c): the 9-point row without the boundary code, a small kernel that keeps few registers
+   cut to it at set-up, src/sbp/setup.c): the 9-point row without the boundary code, a small kernel that keeps few registers
    (docs/design.md, "interior and rim"). The same arguments as sbp_apply_patch. */
 __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *restrict u, __global const sbp_coef *restrict a,
                               __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, const int add, const sbp_real scale, __global const sbp_real *z,
                               __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  int i, j0;
-  const int rows = sbp_walk_rows(in, &i, &j0);
-  if (!rows) return;
-  {
-    const sbp_index ld = gh.s2, lo = own.s2;
-    sbp_index       kg = (i - gh.s0) + ld * (sbp_index)(j0 - gh.s1), ko = (i - own.s0) + lo * (sbp_index)(j0 - own.s1);
-    const sbp_real  irho = 1 / rho;
-    sbp_walk        w;
-    sbp_walk_start(&w, kg, ld, u, b, c);
-    for (int t = 0; t < rows; t++, kg += ld, ko += lo) {
-      sbp_real       d;
-      const sbp_real v = scale * sbp_walk_row(&w, kg, ld, rho, irho, u, a, b, c, &d);
-      y[ko]            = add ? z[ko] + v : v;
-    }
-  }
+  SBP_INNER_NODE;
+  sbp_real       d;
+  const sbp_real v = scale * sbp_inner_point(kg, ld, rho, 1 / rho, u, a, b, c, &d);
+  y[ko]            = add ? z[ko] + v : v;
 }
 
 /* sbp_diagonal on the owned nodes of a region */
 __kernel void sbp_diagonal_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                                  __global const sbp_coef *c, __global sbp_real *d, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  int i, j;
-  if (!sbp_region_node(mode, own, in, &i, &j)) return;
-  {
-    SBP_PATCH_INDICES;
-    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
-      sbp_real dk;
-      (void)sbp_interior_point(kg, gh.s2, rho, 0, a, b, c, &dk);
-      d[ko] = dk;
-    } else d[ko] = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gh.s0, gh.s1, gh.s2, 1);
-  }
+  SBP_PATCH_NODE;
+  sbp_diagonal_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, d, kg, ko, gh.s0, gh.s1, gh.s2);
 }
 
 /* sbp_norm on the owned nodes of a region (x and y in the owned layout, J on the patch) */
 __kernel void sbp_norm_patch(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x,
                              __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  int i, j;
-  if (!sbp_region_node(mode, own, in, &i, &j)) return;
-  {
-    SBP_PATCH_INDICES;
-    y[ko] = sbp_norm_weight(i, j, Nr, Ns, hr, hs, kind, kind >= 2 ? J[kg] : (sbp_real)1) * x[ko];
-  }
+  SBP_PATCH_NODE;
+  sbp_norm_node(i, j, Nr, Ns, hr, hs, kind, J, x, y, kg, ko);
 }
 #endif

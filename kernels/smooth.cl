@@ -16,6 +16,9 @@
    reads x_k, x_{k-1}, b and the coefficients once and writes x_{k+m} (and x_{k+m-1} where another pass follows): m = 3 sweeps
    from a guess cost 36 B per node with fp32 coefficients in place of 124 B. */
 #ifdef __OPENCL_VERSION__
+  #if !defined(MG_PASS_TX) || !defined(MG_PASS_TY)
+    #error "MG_PASS_TX and MG_PASS_TY must be defined (tuning table: mg_pass_wg_x, mg_pass_wg_y; src/mg/kernels.c)"
+  #endif
 /* 1/d to fp64 precision without a division (an fp64 division is a long instruction sequence, and the sweeps are close to the
    bandwidth roof): the fp32 reciprocal, good to a few ulp (2^-21), refined by two Newton steps, each squaring the relative error
    (2^-42, then below fp64 rounding). Values outside the normal fp32 range divide. */
@@ -29,60 +32,46 @@ inline sbp_real mg_recip(const sbp_real d)
   return y * (2 - d * y);
 }
 
-/* One sweep at node (i,j) of the whole grid (one rank). */
+/* x_{k+1} = x_k + c1 (x_k - x_{k-1}) + c2 r at a node, r = b - M~ x_k already scaled by 1/diag where jacobi = 1; jacobi = 2
+   scales it by dinv[ko] here. x_{k-1} (prev[ko]) is read only where c1 != 0 and not prev_zero. */
+inline void mg_smooth_update(sbp_real r, const sbp_real xk, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
+                             const int prev_zero, __global const sbp_real *prev, __global sbp_real *out, const long ko)
+{
+  sbp_real xn;
+  if (jacobi == 2) r *= dinv[ko];
+  xn = xk + c2 * r;
+  if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[ko]));
+  out[ko] = xn;
+}
+
+/* One sweep at node (i,j): x and the coefficients at kg (origin ox, oy, leading dimension ld), rhs, dinv, prev and out at ko
+   (sbp.cl SBP_NODE_ARGS). */
 inline void mg_smooth_node(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                            __global const sbp_coef *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
-                           const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out)
+                           const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out, SBP_NODE_ARGS)
 {
-  const long k = i + (long)(Nr + 1) * j;
-  sbp_real   r = rhs[k], xk = 0, xn, diag;
+  sbp_real r = rhs[ko], xk = 0, diag;
   if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) { /* the 9-point interior row and its diagonal in one go */
-    r -= sbp_interior_point(k, Nr + 1, rho, zero ? 0 : x, a, b, c, &diag);
-    if (!zero) xk = x[k];
+    r -= sbp_interior_point(kg, ld, rho, zero ? 0 : x, a, b, c, &diag);
+    if (!zero) xk = x[kg];
     if (jacobi == 1) r *= mg_recip(diag);
   } else {
     if (!zero) {
-      r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, 0, 0, Nr + 1, 0);
-      xk = x[k];
+      r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, ox, oy, ld, 0);
+      xk = x[kg];
     }
-    if (jacobi == 1) r *= mg_recip(sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, 0, 0, Nr + 1, 1));
+    if (jacobi == 1) r *= mg_recip(sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, ox, oy, ld, 1));
   }
-  if (jacobi == 2) r *= dinv[k];
-  xn = xk + c2 * r;
-  if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[k]));
-  out[k] = xn;
+  mg_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, out, ko);
 }
 
+/* One sweep over the whole grid (one rank; a range of (Nr+1) x (Ns+1), rounded up). */
 __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
                         __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
                         const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out)
 {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (i > Nr || j > Ns) return;
-  mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out);
-}
-
-/* All nu sweeps of a small grid in one launch of a single work-group (on small grids the launches, not the bytes, set the pace):
-   each sweep visits the nodes lid, lid + size, ..., then a barrier on global memory. coef holds (c1, c2) of every sweep. As with a
-   launch per sweep, sweep k reads x_k from one buffer and writes x_{k+1} over x_{k-1} in the other: the result ends in x after an
-   even number of sweeps, in xw after an odd one. guesszero: x_0 = 0 (not read). */
-__kernel void mg_smooth_block(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
-                              __global const sbp_coef *c, __global sbp_real *x, __global sbp_real *xw, __global const sbp_real *rhs, const int jacobi,
-                              __global const sbp_real *dinv, __global const sbp_real *coef, const int nu, const int guesszero)
-{
-  const int          n = (Nr + 1) * (Ns + 1), lid = (int)get_local_id(0), ls = (int)get_local_size(0);
-  __global sbp_real *cur = x, *next = xw;
-  for (int k = 0; k < nu; k++) {
-    const sbp_real c1 = coef[2 * k], c2 = coef[2 * k + 1];
-    const int      zero = k == 0 && guesszero, prev_zero = k == 1 && guesszero;
-    for (int t = lid; t < n; t += ls) mg_smooth_node(t % (Nr + 1), t / (Nr + 1), Nr, Ns, rho, dirichlet, a, b, c, cur, rhs, jacobi, dinv, c1, c2, zero, prev_zero, next, next);
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    {
-      __global sbp_real *t = cur;
-      cur                  = next;
-      next                 = t;
-    }
-  }
+  SBP_GRID_NODE;
+  mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out, k, k, 0, 0, Nr + 1);
 }
 
 /* mg_smooth on the owned nodes of a region on several ranks (sbp.cl, "the multi-rank path"): x is the ghosted patch; rhs, dinv
@@ -90,68 +79,25 @@ __kernel void mg_smooth_block(const int Nr, const int Ns, const sbp_real rho, co
 __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                               __global const sbp_coef *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
                               const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out,
-                              const int4 gh, const int4 own,
-                              const int4 in, const int mode)
+                              const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  int i, j;
-  if (!sbp_region_node(mode, own, in, &i, &j)) return;
-  {
-    SBP_PATCH_INDICES;
-    sbp_real r = rhs[ko], xk = 0, xn, diag;
-    if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
-      r -= sbp_interior_point(kg, gh.s2, rho, zero ? 0 : x, a, b, c, &diag);
-      if (!zero) xk = x[kg];
-      if (jacobi == 1) r *= mg_recip(diag);
-    } else {
-      if (!zero) {
-        r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, gh.s0, gh.s1, gh.s2, 0);
-        xk = x[kg];
-      }
-      if (jacobi == 1) r *= mg_recip(sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gh.s0, gh.s1, gh.s2, 1));
-    }
-    if (jacobi == 2) r *= dinv[ko];
-    xn = xk + c2 * r;
-    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[ko]));
-    out[ko] = xn;
-  }
+  SBP_PATCH_NODE;
+  mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out, kg, ko, gh.s0, gh.s1, gh.s2);
 }
 
-/* mg_smooth over the interior box alone (see sbp_apply_inner): the 9-point row and its diagonal, no boundary code, SBP_ROWS rows of
-   a column per work-item. */
+/* mg_smooth over the interior box alone (see sbp_apply_inner): the 9-point row and its diagonal, no boundary code. */
 __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                               __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
                               __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev,
-                              __global sbp_real *out,
-                              const int4 gh, const int4 own, const int4 in, const int mode)
+                              __global sbp_real *out, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  int i, j0;
-  const int rows = sbp_walk_rows(in, &i, &j0);
-  if (!rows) return;
-  {
-    const sbp_index          ld = gh.s2, lo = own.s2;
-    sbp_index                kg = (i - gh.s0) + ld * (sbp_index)(j0 - gh.s1), ko = (i - own.s0) + lo * (sbp_index)(j0 - own.s1);
-    const sbp_real           irho = 1 / rho;
-    __global const sbp_real *u    = zero ? 0 : x;
-    sbp_walk                 w;
-    sbp_walk_start(&w, kg, ld, u, b, c);
-    for (int t = 0; t < rows; t++, kg += ld, ko += lo) {
-      const sbp_real xk = w.u0;
-      sbp_real       diag, xn, r = rhs[ko] - sbp_walk_row(&w, kg, ld, rho, irho, u, a, b, c, &diag);
-      if (jacobi == 1) r *= mg_recip(diag);
-      else if (jacobi == 2) r *= dinv[ko];
-      xn = xk + c2 * r;
-      if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[ko]));
-      out[ko] = xn;
-    }
-  }
+  SBP_INNER_NODE;
+  __global const sbp_real *u  = zero ? 0 : x;
+  const sbp_real           xk = u ? u[kg] : (sbp_real)0;
+  sbp_real                 diag, r = rhs[ko] - sbp_inner_point(kg, ld, rho, 1 / rho, u, a, b, c, &diag);
+  if (jacobi == 1) r *= mg_recip(diag);
+  mg_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, out, ko);
 }
-
-#if !defined(SBP_PASS_TX) /* the work-group of mg_smooth_pass (-sbp_pass_wg): a tile and its ring of m-1 nodes */
-  #define SBP_PASS_TX 16
-#endif
-#if !defined(SBP_PASS_TY)
-  #define SBP_PASS_TY 16
-#endif
 
 /* What one interior node's row needs besides u: the coefficients of sbp_row9 and the right-hand side. */
 typedef struct {
@@ -212,27 +158,27 @@ inline sbp_real mg_pass_stage(__local const sbp_real *t, const int lx, const int
   mg_row   q;
   sbp_real u[9];
   mg_row_load(&q, kg, ko, ld, a, b, c, rhs);
-  for (int v = 0; v < 9; v++) u[v] = t[(ly + v / 3 - 1) * SBP_PASS_TX + lx + v % 3 - 1];
+  for (int v = 0; v < 9; v++) u[v] = t[(ly + v / 3 - 1) * MG_PASS_TX + lx + v % 3 - 1];
   return mg_row_sweep(&q, rho, irho, u, xprev, jacobi, jacobi == 2 ? dinv[ko] : (sbp_real)0, c1, c2);
 }
 
 /* Sweeps k+1..k+m (m = 2 or 3; (c1, c2) of sweep k+s at c[2s-2], c[2s-1]) over the box `core`, the interior box `in` shrunk by m-1
-   nodes. A work-group of SBP_PASS_TX x SBP_PASS_TY work-items covers a tile of (SBP_PASS_TX - 2(m-1)) x (SBP_PASS_TY - 2(m-1)) nodes
+   nodes. A work-group of MG_PASS_TX x MG_PASS_TY work-items covers a tile of (MG_PASS_TX - 2(m-1)) x (MG_PASS_TY - 2(m-1)) nodes
    and its ring of m-1 nodes; sweep s runs on the work-items at least s-1 nodes inside the work-group whose node is in `in` (the
    first from global memory, the others from local memory). On the tile's core nodes it writes x_{k+m} (out[m-1]), x_{k+m-1} where
    write_prev (another pass follows), and every x_{k+s} on the core's outer layer, which the single sweeps over the rim of `core`
    read (src/mg/smoother.c). x, prev and the outputs are different buffers: x and prev are read around each tile. */
-__kernel __attribute__((reqd_work_group_size(SBP_PASS_TX, SBP_PASS_TY, 1))) void
+__kernel __attribute__((reqd_work_group_size(MG_PASS_TX, MG_PASS_TY, 1))) void
 mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
                __global const sbp_real *restrict dinv, const int m, const sbp_real c1a, const sbp_real c2a, const sbp_real c1b, const sbp_real c2b, const sbp_real c1c,
                const sbp_real c2c, const int zero, const int prev_zero, const int write_prev, __global const sbp_real *restrict prev, __global sbp_real *restrict out1,
                __global sbp_real *restrict out2, __global sbp_real *restrict out3, const int4 gh, const int4 own, const int4 in, const int4 core)
 {
-  __local sbp_real t[2][SBP_PASS_TY * SBP_PASS_TX];
+  __local sbp_real t[2][MG_PASS_TY * MG_PASS_TX];
   const int        lx = (int)get_local_id(0), ly = (int)get_local_id(1), r = m - 1;
-  const int        i = core.s0 - r + (SBP_PASS_TX - 2 * r) * (int)get_group_id(0) + lx, j = core.s1 - r + (SBP_PASS_TY - 2 * r) * (int)get_group_id(1) + ly;
-  const int        depth  = min(min(lx, SBP_PASS_TX - 1 - lx), min(ly, SBP_PASS_TY - 1 - ly)); /* nodes inside the work-group's edge */
+  const int        i = core.s0 - r + (MG_PASS_TX - 2 * r) * (int)get_group_id(0) + lx, j = core.s1 - r + (MG_PASS_TY - 2 * r) * (int)get_group_id(1) + ly;
+  const int        depth  = min(min(lx, MG_PASS_TX - 1 - lx), min(ly, MG_PASS_TY - 1 - ly)); /* nodes inside the work-group's edge */
   const int        inside = i >= in.s0 && i <= in.s2 && j >= in.s1 && j <= in.s3;
   const int        mine = depth >= r && i <= core.s2 && j <= core.s3, edge = i == core.s0 || i == core.s2 || j == core.s1 || j == core.s3;
   const sbp_real   irho   = 1 / rho;
@@ -245,12 +191,12 @@ mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichl
   if (inside) {
     mg_row q;
     x1                          = mg_pass_first(i, j, gh, own, rho, irho, a, b, c, x, prev, rhs, jacobi, dinv, c1a, c2a, zero, prev_zero, &q, &x0);
-    t[0][ly * SBP_PASS_TX + lx] = x1;
+    t[0][ly * MG_PASS_TX + lx] = x1;
   }
   barrier(CLK_LOCAL_MEM_FENCE); /* m >= 2 */
   if (inside && depth >= 1) {
     x2 = mg_pass_stage(t[0], lx, ly, kg, ko, ld, a, b, c, rhs, rho, irho, x0, jacobi, dinv, c1b, c2b);
-    if (m == 3) t[1][ly * SBP_PASS_TX + lx] = x2;
+    if (m == 3) t[1][ly * MG_PASS_TX + lx] = x2;
   }
   barrier(CLK_LOCAL_MEM_FENCE); /* m = 3 (and harmless for m = 2: no barrier in a branch) */
   if (m == 3 && inside && depth >= 2) x3 = mg_pass_stage(t[1], lx, ly, kg, ko, ld, a, b, c, rhs, rho, irho, x1, jacobi, dinv, c1c, c2c);

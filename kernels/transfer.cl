@@ -77,7 +77,7 @@ __kernel void mg_restrict(const int Nr, const int Ns, __global const mg_real *xf
 }
 
 /* On several MPI ranks: the owned block own = (xs, ys, xm, ym) of the output grid, reading the input on its ghosted patch
-   gh = (gxs, gys, gxm) (src/sbp/halo.c). A 2D range xm x ym. */
+   gh = (gxs, gys, gxm) (src/halo/halo.c). A 2D range xm x ym. */
 __kernel void mg_prolong_patch(__global const mg_real *xc, const int add, __global mg_real *yf, const int4 gh, const int4 own)
 {
   const int gi = get_global_id(0), gj = get_global_id(1);

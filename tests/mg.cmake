@@ -1,6 +1,12 @@
-# src/mg: the sbpmg preconditioner
-sbpmg_add_test(mg SOURCES test_mg.c LABELS mg asan TIMEOUT 600)
+# src/mg: the sbpmg preconditioner. The preconditioner (transfers, V-cycle, solves, kernel variants), the level smoother alone, the
+# options and bad input.
+sbpmg_add_test(mg SOURCES test_mg.c test_sbp_common.c LABELS mg asan TIMEOUT 600)
+sbpmg_add_test(mg_smoother SOURCES test_mg_smoother.c test_sbp_common.c LABELS mg asan TIMEOUT 600)
+sbpmg_add_test(mg_options SOURCES test_mg_options.c test_sbp_common.c LABELS mg asan TIMEOUT 600)
+# an unknown smoother: PETSc's PetscOptionsEnum reports it (see tests/sbp.cmake)
+sbpmg_add_test(mg_bad_smoother EXE sbp_solve ARGS -sbp_n 8 -pc_sbpmg_smoother gauss-seidel LABELS mg
+  PASS_REGEX "Unknown option gauss-seidel for -pc_sbpmg_smoother. Available options: chebyshev jacobi richardson")
 # several ranks: device transfers, V-cycle and MGCG against one rank, the coarse-level policy (3-rank cases on a sub-communicator
 # of the 4-rank run). PoCL on the CPU: one kernel thread per rank.
-sbpmg_add_test(mg_mpi2 SOURCES test_mg_mpi.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
+sbpmg_add_test(mg_mpi2 SOURCES test_mg_mpi.c test_sbp_common.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
 sbpmg_add_test(mg_mpi4 EXE mg_mpi2 NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)

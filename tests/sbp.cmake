@@ -1,9 +1,22 @@
-# src/sbp: the SBP-SAT operator
-sbpmg_add_test(sbp SOURCES test_sbp.c LABELS sbp asan valgrind TIMEOUT 600)
+# src/sbp: the SBP-SAT operator. The reference (1D blocks, Kronecker assembly, right-hand side, convergence), the matrix-free operator
+# against it, bad input; tests/test_sbp_common.c holds the helpers of the SBP-SAT and multigrid tests.
+sbpmg_add_test(sbp SOURCES test_sbp.c test_sbp_common.c LABELS sbp asan valgrind TIMEOUT 600)
 target_include_directories(sbp PRIVATE ${CHOLMOD_INCLUDE_DIR})
 target_link_libraries(sbp PRIVATE ${CHOLMOD_LIBRARY} ${SUITESPARSECONFIG_LIBRARY})
+sbpmg_add_test(sbp_operator SOURCES test_sbp_operator.c test_sbp_common.c LABELS sbp asan valgrind TIMEOUT 600)
+sbpmg_add_test(sbp_input SOURCES test_sbp_input.c test_sbp_common.c LABELS sbp asan valgrind TIMEOUT 600)
+# an unknown value of a choice option: PETSc's PetscOptionsEnum reports it (83 PETSC_ERR_USER_INPUT), and the error leaks PETSc's
+# option strings, so each runs as a program (examples/sbp_solve) whose error output the PASS_REGEX matches
+sbpmg_add_test(sbp_bad_mapping EXE sbp_solve ARGS -sbp_n 8 -sbp_mapping bilinear LABELS sbp
+  PASS_REGEX "Unknown option bilinear for -sbp_mapping. Available options: curved square user")
+sbpmg_add_test(sbp_bad_mu EXE sbp_solve ARGS -sbp_n 8 -sbp_mu gaussian LABELS sbp
+  PASS_REGEX "Unknown option gaussian for -sbp_mu. Available options: basin constant user")
+sbpmg_add_test(sbp_bad_backend EXE sbp_solve ARGS -sbp_n 8 -sbp_backend gpu LABELS sbp
+  PASS_REGEX "Unknown option gpu for -sbp_backend. Available options: auto device host")
+sbpmg_add_test(sbp_bad_operator EXE sbp_solve ARGS -sbp_n 8 -sbp_operator dense LABELS sbp
+  PASS_REGEX "Unknown option dense for -sbp_operator. Available options: matfree assembled")
 # several ranks: host path, assembled reference and the device path (ghost exchange between the devices) against one rank.
 # PoCL on the CPU: one kernel thread per rank, so 3 or 4 ranks on 2 cores do not thrash.
-sbpmg_add_test(sbp_mpi2 SOURCES test_sbp_mpi.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 120)
+sbpmg_add_test(sbp_mpi2 SOURCES test_sbp_mpi.c test_sbp_common.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 120)
 sbpmg_add_test(sbp_mpi3 EXE sbp_mpi2 NPROCS 3 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 120)
 sbpmg_add_test(sbp_mpi4 EXE sbp_mpi2 NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 120)

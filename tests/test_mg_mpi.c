@@ -2,7 +2,7 @@
    MGCG with each smoother (same iterations, same solution to rounding), and the coarse-level policy (levels distributed while
    DMCoarsen can lay the grid out over the ranks, the coarsest gathered for CHOLMOD; clear errors for hierarchies that cannot
    be distributed). On 4 ranks the uneven and the 3-rank cases run on a 3-rank sub-communicator. */
-#include "harness.h"
+#include "test_sbp_common.h"
 
 static const char help[] = "Tests of the sbpmg preconditioner on several MPI ranks against one rank.\n";
 
@@ -11,32 +11,7 @@ static PetscInt overlap_min = -1;
 
 static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend)
 {
-  SbpProblem p;
-
-  PCALL(SbpProblemCreate(comm, &p));
-  PCALL(SbpProblemSetSizes(p, Nr, Ns));
-  if (overlap_min >= 0) PCALL(SbpProblemSetOverlap(p, overlap_min));
-  PCALL(SbpProblemSetBackend(p, backend));
-  PCALL(SbpProblemSetUp(p));
-  return p;
-}
-
-/* The first n ranks of PETSC_COMM_WORLD (MPI_COMM_NULL on the others). */
-static MPI_Comm first_ranks(int n)
-{
-  PetscMPIInt rank;
-  MPI_Comm    comm;
-
-  PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PCALL(MPI_Comm_split(PETSC_COMM_WORLD, rank < n ? 0 : MPI_UNDEFINED, rank, &comm));
-  return comm;
-}
-
-/* The device's first use is collective on PETSC_COMM_WORLD. */
-static void device_first_use(void)
-{
-  SbpmgCL cl;
-  PCALL(SbpmgCLGetDefault(&cl));
+  return SbpTestProblem(comm, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, backend, overlap_min == 0 ? "sbp_overlap_min=0" : NULL);
 }
 
 /* v(i,j) = a function of the node only, whatever the decomposition */
@@ -114,14 +89,14 @@ static void test_transfers(void **state)
 {
   PetscMPIInt size;
 
-  device_first_use();
+  SbpTestDeviceFirstUse();
   PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   check_transfers(PETSC_COMM_WORLD, 64, 32, SBP_BACKEND_DEVICE);
   check_transfers(PETSC_COMM_WORLD, 48, 96, SBP_BACKEND_DEVICE);
   check_transfers(PETSC_COMM_WORLD, 16, 16, SBP_BACKEND_DEVICE);
   check_transfers(PETSC_COMM_WORLD, 48, 96, SBP_BACKEND_HOST);
   if (size >= 4) {
-    MPI_Comm c3 = first_ranks(3);
+    MPI_Comm c3 = SbpTestFirstRanks(3);
     if (c3 != MPI_COMM_NULL) {
       check_transfers(c3, 40, 24, SBP_BACKEND_DEVICE);
       check_transfers(c3, 24, 40, SBP_BACKEND_DEVICE);
@@ -132,23 +107,18 @@ static void test_transfers(void **state)
 
 /* ---------------------------------------------------------------- the solver */
 
-static void setup_solver(MPI_Comm comm, SbpProblem p, const char *smoother, PetscInt levels, Mat *A, KSP *ksp)
+static const char *pc_tune = NULL; /* overrides of the PC's tuning (PCSBPMGSetTuning), NULL: none */
+
+static void setup_solver(SbpProblem p, const char *smoother, PetscInt levels, Mat *A, KSP *ksp)
 {
   PC pc;
 
   PCALL(SbpProblemCreateOperator(p, A));
-  PCALL(KSPCreate(comm, ksp));
-  PCALL(KSPSetOperators(*ksp, *A, *A));
-  PCALL(KSPSetType(*ksp, KSPCG));
-  PCALL(KSPSetTolerances(*ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 200));
+  *ksp = SbpTestMGCG(*A, 1e-10, 200);
   PCALL(KSPGetPC(*ksp, &pc));
-  PCALL(PCSetType(pc, PCSBPMG));
-  if (smoother) {
-    PetscInt idx;
-    PCALL(SbpmgParseChoice("smoother", smoother, PCSBPMGSmootherTypes, &idx));
-    PCALL(PCSBPMGSetSmoother(pc, (PCSBPMGSmootherType)idx));
-  }
+  SbpTestSetSmoother(pc, smoother);
   if (levels) PCALL(PCSBPMGSetLevels(pc, levels));
+  if (pc_tune) PCALL(PCSBPMGSetTuning(pc, pc_tune));
   PCALL(PCSetFromOptions(pc));
   PCALL(KSPSetUp(*ksp));
 }
@@ -164,7 +134,7 @@ static PetscInt solve(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *smoot
   PetscInt           its;
   KSPConvergedReason reason;
 
-  setup_solver(comm, p, smoother, levels_req, &A, &ksp);
+  setup_solver(p, smoother, levels_req, &A, &ksp);
   PCALL(KSPGetPC(ksp, &pc));
   PCALL(PCSBPMGGetLevels(pc, levels));
   PCALL(MatCreateVecs(A, &u, &g));
@@ -209,19 +179,19 @@ static void test_mgcg(void **state)
 {
   PetscMPIInt size;
 
-  device_first_use();
+  SbpTestDeviceFirstUse();
   PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   check_mgcg(PETSC_COMM_WORLD, 64, 64, NULL, 0);
   check_mgcg(PETSC_COMM_WORLD, 48, 96, NULL, 0);
   overlap_min = 0; /* the sweeps overlapped with the exchange */
   check_mgcg(PETSC_COMM_WORLD, 64, 64, "jacobi", 0);
   check_mgcg(PETSC_COMM_WORLD, 64, 32, "richardson", 0);
-  SbpmgTestSetOption("-pc_sbpmg_inline_diag", "1"); /* the GPU's sweep: 1/diag from the coefficients inside the kernel */
+  pc_tune = "mg_inline_diag=1"; /* the GPU's sweep: 1/diag from the coefficients inside the kernel */
   check_mgcg(PETSC_COMM_WORLD, 64, 64, NULL, 4);
-  SbpmgTestSetOption("-pc_sbpmg_inline_diag", NULL);
+  pc_tune     = NULL;
   overlap_min = -1;
   if (size >= 4) {
-    MPI_Comm c3 = first_ranks(3);
+    MPI_Comm c3 = SbpTestFirstRanks(3);
     if (c3 != MPI_COMM_NULL) {
       check_mgcg(c3, 40, 24, NULL, 0);
       check_mgcg(c3, 16, 16, NULL, 2); /* the deepest hierarchy 3 ranks can hold on this grid */
@@ -237,32 +207,20 @@ static void test_vcycle_symmetric(void **state)
   Mat        A;
   KSP        ksp;
   PC         pc;
-  Vec        x, y, Bx, By;
+  Vec        x, y;
 
-  device_first_use();
+  SbpTestDeviceFirstUse();
   p = make_problem(PETSC_COMM_WORLD, 64, 32, SBP_BACKEND_DEVICE);
-  setup_solver(PETSC_COMM_WORLD, p, NULL, 0, &A, &ksp);
+  setup_solver(p, NULL, 0, &A, &ksp);
   PCALL(KSPGetPC(ksp, &pc));
   PCALL(MatCreateVecs(A, &x, &y));
-  PCALL(VecDuplicate(x, &Bx));
-  PCALL(VecDuplicate(x, &By));
   for (int r = 0; r < 2; r++) {
-    PetscScalar xBy, yBx, xBx;
     fill_nodes(p, x, 0.1 + r);
     fill_nodes(p, y, 0.7 + r);
-    PCALL(PCApply(pc, x, Bx));
-    PCALL(PCApply(pc, y, By));
-    PCALL(VecDot(x, By, &xBy));
-    PCALL(VecDot(y, Bx, &yBx));
-    PCALL(VecDot(x, Bx, &xBx));
-    print_message("  x^T B y = %.15e, y^T B x = %.15e, x^T B x = %.6e\n", xBy, yBx, xBx);
-    if (PetscAbsScalar(xBy - yBx) > 1e-12 * PetscMax(PetscAbsScalar(xBy), PetscAbsScalar(yBx))) fail_msg("V-cycle not symmetric: %g vs %g", xBy, yBx);
-    if (!(xBx > 0)) fail_msg("V-cycle not positive: x^T B x = %g", xBx);
+    SbpTestCheckSymmetric(pc, x, y, "several ranks");
   }
   PCALL(VecDestroy(&x));
   PCALL(VecDestroy(&y));
-  PCALL(VecDestroy(&Bx));
-  PCALL(VecDestroy(&By));
   PCALL(KSPDestroy(&ksp));
   PCALL(MatDestroy(&A));
   PCALL(SbpProblemDestroy(&p));
@@ -277,7 +235,7 @@ static void test_coarse_policy(void **state)
   PetscMPIInt size;
   MPI_Comm    c3;
 
-  device_first_use();
+  SbpTestDeviceFirstUse();
   /* PCView tells where the coarse problem is solved */
   {
     SbpProblem  p = make_problem(PETSC_COMM_WORLD, 64, 64, SBP_BACKEND_DEVICE);
@@ -289,7 +247,7 @@ static void test_coarse_policy(void **state)
     PetscInt    levels;
     PetscBool   gpu;
 
-    setup_solver(PETSC_COMM_WORLD, p, NULL, 0, &A, &ksp);
+    setup_solver(p, NULL, 0, &A, &ksp);
     PCALL(KSPGetPC(ksp, &pc));
     PCALL(PCSBPMGGetLevels(pc, &levels));
     PCALL(SbpmgCLIsGPU(p->cl, &gpu));
@@ -318,7 +276,7 @@ static void test_coarse_policy(void **state)
   }
   PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (size < 4) skip(); /* 2 ranks can hold every level the sizes allow (5 nodes split 3 + 2) */
-  c3 = first_ranks(3);
+  c3 = SbpTestFirstRanks(3);
   if (c3 != MPI_COMM_NULL) {
     SbpProblem p = make_problem(c3, 16, 16, SBP_BACKEND_DEVICE), c;
     PetscInt   serial, dist;
@@ -331,10 +289,8 @@ static void test_coarse_policy(void **state)
     assert_int_equal(dist, 2);
     /* too many levels for the decomposition */
     PCALL(SbpProblemCreateOperator(p, &A));
-    PCALL(KSPCreate(c3, &ksp));
-    PCALL(KSPSetOperators(ksp, A, A));
+    ksp = SbpTestMGCG(A, 1e-10, 200);
     PCALL(KSPGetPC(ksp, &pc));
-    PCALL(PCSetType(pc, PCSBPMG));
     PCALL(PCSBPMGSetLevels(pc, 3));
     EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
                  "-pc_sbpmg_levels 3 cannot be distributed: the 16 x 16 grid on 3 MPI ranks (1 x 3) halves into at most 2 levels (down to 8 x 8): the 4 x 4 "
@@ -342,10 +298,8 @@ static void test_coarse_policy(void **state)
                  "in s (5 nodes over 3 ranks), below the DMDA stencil width 2");
     PCALL(KSPDestroy(&ksp));
     /* a coarse size the decomposition cannot reach */
-    PCALL(KSPCreate(c3, &ksp));
-    PCALL(KSPSetOperators(ksp, A, A));
+    ksp = SbpTestMGCG(A, 1e-10, 200);
     PCALL(KSPGetPC(ksp, &pc));
-    PCALL(PCSetType(pc, PCSBPMG));
     PCALL(PCSBPMGSetCoarseSize(pc, 5));
     EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
                  "-pc_sbpmg_coarse_size 5 cannot be reached on 3 MPI ranks (1 x 3): the coarsest distributable level of the 16 x 16 grid is 8 x 8 (2 levels), "

@@ -1,7 +1,7 @@
 /* SBP-SAT on several MPI ranks (run under mpiexec -n 2 or more): the host path, the assembled reference and the device path
    (ghosts exchanged between the devices) give the results of one rank; an operator apply moves only the halo strips between
    host and device. On 4 ranks the uneven cases also run on a 3-rank sub-communicator. */
-#include "harness.h"
+#include "test_sbp_common.h"
 
 static const char help[] = "SBP-SAT and sbpmg on several MPI ranks against one rank.\n";
 
@@ -21,30 +21,12 @@ static void fill_analytic(SbpProblem p, Vec x)
   fill_analytic_phase(p, x, 0);
 }
 
-/* The first n ranks of PETSC_COMM_WORLD (MPI_COMM_NULL on the others). */
-static MPI_Comm first_ranks(int n)
-{
-  PetscMPIInt rank;
-  MPI_Comm    comm;
-
-  PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PCALL(MPI_Comm_split(PETSC_COMM_WORLD, rank < n ? 0 : MPI_UNDEFINED, rank, &comm));
-  return comm;
-}
-
 /* -1: the default threshold of the overlapped exchange (no overlap for the grids of these tests); 0: always overlap */
 static PetscInt overlap_min = -1;
 
 static SbpProblem make_bc(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpBackend backend)
 {
-  SbpProblem p;
-  PCALL(SbpProblemCreate(comm, &p));
-  PCALL(SbpProblemSetSizes(p, Nr, Ns));
-  if (overlap_min >= 0) PCALL(SbpProblemSetOverlap(p, overlap_min));
-  for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, bc[f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
-  PCALL(SbpProblemSetBackend(p, backend));
-  PCALL(SbpProblemSetUp(p));
-  return p;
+  return SbpTestProblem(comm, Nr, Ns, bc, SBP_MAPPING_CURVED, backend, overlap_min == 0 ? "sbp_overlap_min=0" : NULL);
 }
 
 static SbpProblem make(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend)
@@ -126,28 +108,27 @@ static void test_operator_parallel(void **state)
   }
 }
 
-/* CG + sbpmg (host path, redundant CHOLMOD coarse solve) on all ranks: the iterations of one rank and the same solution. */
-static PetscInt solve(MPI_Comm comm, PetscInt N, PetscReal *eH)
+/* CG + sbpmg to 1e-10 on the problem of comm on the backend (on the host: the redundant CHOLMOD coarse solve): the iterations, the
+   H-norm error and (unat0 not NULL) the solution in natural ordering on rank 0. */
+static PetscInt solve(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscReal *eH, Vec *unat0)
 {
-  SbpProblem p = make(comm, N, N, SBP_BACKEND_HOST);
-  Mat        A;
-  Vec        u, g;
-  KSP        ksp;
-  PC         pc;
-  PetscInt   its;
+  SbpProblem         p = make(comm, Nr, Ns, backend);
+  Mat                A;
+  Vec                u, g;
+  KSP                ksp;
+  PetscInt           its;
+  KSPConvergedReason reason;
 
   PCALL(SbpProblemCreateOperator(p, &A));
   PCALL(MatCreateVecs(A, &u, &g));
   PCALL(SbpProblemComputeRHS(p, g));
-  PCALL(KSPCreate(comm, &ksp));
-  PCALL(KSPSetOperators(ksp, A, A));
-  PCALL(KSPSetType(ksp, KSPCG));
-  PCALL(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 100));
-  PCALL(KSPGetPC(ksp, &pc));
-  PCALL(PCSetType(pc, PCSBPMG));
+  ksp = SbpTestMGCG(A, 1e-10, 100);
   PCALL(KSPSolve(ksp, g, u));
   PCALL(KSPGetIterationNumber(ksp, &its));
+  PCALL(KSPGetConvergedReason(ksp, &reason));
+  if (reason <= 0) fail_msg("%dx%d: CG + sbpmg did not converge (%s)", (int)Nr, (int)Ns, KSPConvergedReasons[reason]);
   PCALL(SbpProblemComputeError(p, u, eH, NULL));
+  if (unat0) *unat0 = SbpmgTestNaturalOnZero(p->da, u);
   PCALL(KSPDestroy(&ksp));
   PCALL(VecDestroy(&u));
   PCALL(VecDestroy(&g));
@@ -159,7 +140,7 @@ static PetscInt solve(MPI_Comm comm, PetscInt N, PetscReal *eH)
 static void test_mgcg_parallel(void **state)
 {
   PetscReal e1, e2;
-  PetscInt  i1 = solve(PETSC_COMM_WORLD, 128, &e1), i2 = solve(PETSC_COMM_SELF, 128, &e2);
+  PetscInt  i1 = solve(PETSC_COMM_WORLD, 128, 128, SBP_BACKEND_HOST, &e1, NULL), i2 = solve(PETSC_COMM_SELF, 128, 128, SBP_BACKEND_HOST, &e2, NULL);
 
   print_message("  all ranks: %d iterations, ||e||_H %.10e; one rank: %d iterations, %.10e\n", (int)i1, e1, (int)i2, e2);
   assert_int_equal(i1, i2);
@@ -236,18 +217,11 @@ static void check_device_operator(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const
   PCALL(SbpProblemDestroy(&ps));
 }
 
-/* The device's first use is collective on PETSC_COMM_WORLD: make it here, before any sub-communicator or one-rank work. */
-static void device_first_use(void)
-{
-  SbpmgCL cl;
-  PCALL(SbpmgCLGetDefault(&cl));
-}
-
 static void test_device_operator(void **state)
 {
   PetscMPIInt size;
 
-  device_first_use();
+  SbpTestDeviceFirstUse();
   PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   /* both ways of running the kernels around the exchange: the interior overlapped with it, then the rim (as large blocks do);
      the exchange first, then one launch */
@@ -263,7 +237,7 @@ static void test_device_operator(void **state)
     check_device_operator(PETSC_COMM_WORLD, 8, 8, "DDDD");
     check_device_operator(PETSC_COMM_WORLD, 4, 6, "DDDD");
     if (size >= 4) { /* uneven splits over 3 ranks */
-      MPI_Comm c3 = first_ranks(3);
+      MPI_Comm c3 = SbpTestFirstRanks(3);
       if (c3 != MPI_COMM_NULL) {
         check_device_operator(c3, 40, 24, "DDNN");
         check_device_operator(c3, 16, 50, "DDDD");
@@ -305,7 +279,7 @@ static void test_device_halo_traffic(void **state)
   const PetscInt sizes[][2] = {{256, 128}, {96, 96}};
   SbpmgCL        cl;
 
-  device_first_use();
+  SbpTestDeviceFirstUse();
   PCALL(SbpmgCLGetDefault(&cl));
   for (int t = 0; t < 2; t++) {
     SbpProblem p;
@@ -358,39 +332,6 @@ static void test_device_halo_traffic(void **state)
 }
 
 /* CG + sbpmg on the device, all ranks against one rank: the same iterations and the same solution to the solver tolerance. */
-static PetscInt solve_device(MPI_Comm comm, PetscInt Nr, PetscInt Ns, PetscReal *eH, Vec *unat0)
-{
-  SbpProblem         p = make(comm, Nr, Ns, SBP_BACKEND_DEVICE);
-  Mat                A;
-  Vec                u, g;
-  KSP                ksp;
-  PC                 pc;
-  PetscInt           its;
-  KSPConvergedReason reason;
-
-  PCALL(SbpProblemCreateOperator(p, &A));
-  PCALL(MatCreateVecs(A, &u, &g));
-  PCALL(SbpProblemComputeRHS(p, g));
-  PCALL(KSPCreate(comm, &ksp));
-  PCALL(KSPSetOperators(ksp, A, A));
-  PCALL(KSPSetType(ksp, KSPCG));
-  PCALL(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 100));
-  PCALL(KSPGetPC(ksp, &pc));
-  PCALL(PCSetType(pc, PCSBPMG));
-  PCALL(KSPSolve(ksp, g, u));
-  PCALL(KSPGetIterationNumber(ksp, &its));
-  PCALL(KSPGetConvergedReason(ksp, &reason));
-  if (reason <= 0) fail_msg("%dx%d: CG + sbpmg did not converge (%s)", (int)Nr, (int)Ns, KSPConvergedReasons[reason]);
-  PCALL(SbpProblemComputeError(p, u, eH, NULL));
-  *unat0 = SbpmgTestNaturalOnZero(p->da, u);
-  PCALL(KSPDestroy(&ksp));
-  PCALL(VecDestroy(&u));
-  PCALL(VecDestroy(&g));
-  PCALL(MatDestroy(&A));
-  PCALL(SbpProblemDestroy(&p));
-  return its;
-}
-
 static void check_device_mgcg(MPI_Comm comm, PetscInt Nr, PetscInt Ns)
 {
   PetscReal   e1, e2 = 0, du;
@@ -400,8 +341,8 @@ static void check_device_mgcg(MPI_Comm comm, PetscInt Nr, PetscInt Ns)
 
   PCALL(MPI_Comm_rank(comm, &rank));
   PCALL(MPI_Comm_size(comm, &size));
-  i1 = solve_device(comm, Nr, Ns, &e1, &u1);
-  if (rank == 0) i2 = solve_device(PETSC_COMM_SELF, Nr, Ns, &e2, &u2);
+  i1 = solve(comm, Nr, Ns, SBP_BACKEND_DEVICE, &e1, &u1);
+  if (rank == 0) i2 = solve(PETSC_COMM_SELF, Nr, Ns, SBP_BACKEND_DEVICE, &e2, &u2);
   PCALL(MPI_Bcast(&i2, 1, MPIU_INT, 0, comm));
   PCALL(MPI_Bcast(&e2, 1, MPIU_REAL, 0, comm));
   du = SbpmgTestCompareOnZero(comm, u1, u2);
@@ -418,14 +359,14 @@ static void test_device_mgcg(void **state)
 {
   PetscMPIInt size;
 
-  device_first_use();
+  SbpTestDeviceFirstUse();
   PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   overlap_min = 0; /* every level's operator and sweeps overlapped with the exchange */
   check_device_mgcg(PETSC_COMM_WORLD, 128, 128);
   overlap_min = -1;
   check_device_mgcg(PETSC_COMM_WORLD, 48, 96);
   if (size >= 4) {
-    MPI_Comm c3 = first_ranks(3);
+    MPI_Comm c3 = SbpTestFirstRanks(3);
     if (c3 != MPI_COMM_NULL) {
       check_device_mgcg(c3, 40, 24);
       PCALL(MPI_Comm_free(&c3));

@@ -6,7 +6,7 @@
    The problem options (-sbp_mapping, -sbp_mu, -sbp_bc, -sbp_backend) apply to every N; -conv_ratio r sets Ns = r Nr.
    Each solver reads its own options with the prefix <solver>_ (for example -gamg_pc_gamg_threshold 0.02).
    Writes <prefix>.csv and <prefix>.md, and <prefix>.png (error against N, with gnuplot) unless -conv_plot 0. */
-#include <sbpmg/private/mgimpl.h>
+#include <sbpmg.h>
 
 static const char help[] = "SBP-SAT convergence and solver study.\n"
                            "  -conv_n <list>        grid sizes Nr (default 16,32,64,128,256)\n"
@@ -17,7 +17,7 @@ static const char help[] = "SBP-SAT convergence and solver study.\n"
                            "  -conv_plot <bool>     write the PNG plot with gnuplot (default true)\n";
 
 typedef enum { SOLVER_MGCG, SOLVER_DIRECT, SOLVER_GAMG, SOLVER_HYPRE } Solver;
-static const char *const SolverNames[] = {"mgcg", "direct", "gamg", "hypre", NULL};
+static const char *const SolverNames[] = {"mgcg", "direct", "gamg", "hypre", "Solver", "SOLVER_", NULL};
 
 typedef struct {
   PetscInt  Nr, Ns, its;
@@ -177,10 +177,10 @@ static PetscErrorCode WriteOutputs(const char prefix[], const Row rows[], PetscI
 int main(int argc, char **argv)
 {
   PetscInt  ns[32] = {16, 32, 64, 128, 256}, nn = 32, nsolvers = 8, ratio = 1, nrows = 0;
-  char     *solvers[8], prefix[PETSC_MAX_PATH_LEN] = "convergence", title[256];
-  PetscReal rtol = 1e-10;
-  PetscBool plot = PETSC_TRUE, set, setn;
-  Solver    which[8];
+  char      prefix[PETSC_MAX_PATH_LEN] = "convergence", title[256];
+  PetscReal rtol                       = 1e-10;
+  PetscBool plot                       = PETSC_TRUE, set, setn;
+  Solver    which[8]                   = {SOLVER_DIRECT};
   Row      *rows;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -188,22 +188,14 @@ int main(int argc, char **argv)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Convergence study", NULL);
   PetscCall(PetscOptionsIntArray("-conv_n", "Grid sizes Nr", NULL, ns, &nn, &setn));
   PetscCall(PetscOptionsInt("-conv_ratio", "Ns = ratio * Nr", NULL, ratio, &ratio, NULL));
-  PetscCall(PetscOptionsStringArray("-conv_solvers", "Solvers: mgcg, direct, gamg, hypre", NULL, solvers, &nsolvers, &set));
+  PetscCall(PetscOptionsEnumArray("-conv_solvers", "Solvers", NULL, SolverNames, (PetscEnum *)which, &nsolvers, &set));
   PetscCall(PetscOptionsReal("-conv_rtol", "Relative residual of the iterative solvers", NULL, rtol, &rtol, NULL));
   PetscCall(PetscOptionsString("-conv_output", "Prefix of the output files", NULL, prefix, prefix, sizeof(prefix), NULL));
   PetscCall(PetscOptionsBool("-conv_plot", "Write a PNG plot with gnuplot", NULL, plot, &plot, NULL));
   PetscOptionsEnd();
   if (!setn) nn = 5;
-  if (!set) {
-    nsolvers = 1;
-    PetscCall(PetscStrallocpy("direct", &solvers[0]));
-  }
+  if (!set) nsolvers = 1; /* direct */
   PetscCheck(ratio >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-conv_ratio %" PetscInt_FMT " must be >= 1", ratio);
-  for (PetscInt s = 0; s < nsolvers; s++) {
-    PetscInt idx;
-    PetscCall(SbpmgParseChoice("-conv_solvers", solvers[s], SolverNames, &idx));
-    which[s] = (Solver)idx;
-  }
   {
     char mapping[32] = "curved", mu[32] = "basin", bc[8] = "DDNN";
     PetscCall(PetscOptionsGetString(NULL, NULL, "-sbp_mapping", mapping, sizeof(mapping), NULL));
@@ -224,7 +216,6 @@ int main(int argc, char **argv)
       nrows++;
     }
   PetscCall(WriteOutputs(prefix, rows, nrows, plot, title));
-  for (PetscInt s = 0; s < nsolvers; s++) PetscCall(PetscFree(solvers[s]));
   PetscCall(PetscFree(rows));
   PetscCall(PetscFinalize());
   return 0;

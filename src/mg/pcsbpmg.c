@@ -10,19 +10,18 @@ typedef struct {
   PetscInt            levels_req; /* 0: choose from coarse_size */
   PetscInt            coarse_size;
   PetscBool           coarse_size_set;  /* given by the user: an error if the decomposition cannot reach it */
-  PetscInt            coarse_used;      /* the coarse size of the hierarchy: the user's, else 129 on a GPU and coarse_size elsewhere */
+  PetscInt            coarse_used;      /* the coarse size of the hierarchy: the user's, else the tuning's mg_coarse_size */
   char                cholmod_opt[256]; /* the option naming CHOLMOD's simplicial factor, set for the coarse set-up only (empty: none) */
   PCSBPMGSmootherType smoother;
   PetscInt            nu_pre, nu_post, eig_its;
-  PetscReal           nu_growth;                    /* sweeps multiply by this per level below the finest (a variable V-cycle) */
-  PetscInt            nu_max;                       /* ... up to this many */
-  PetscBool           inline_diag, inline_diag_set; /* default: inline on a GPU (bandwidth-bound), a stored vector on a CPU */
-  PetscBool           coef_fp32, coef_fp32_set;     /* device levels read the coefficients rounded to fp32 (sweeps and residuals): on a GPU */
-  PetscInt            block_max;                    /* levels of at most this many nodes smooth in one launch per application */
-  PetscInt            pass;                         /* device levels with the interior/rim split: sweeps per pass over the data (mg_smooth_pass) */
-  PetscBool           pass_set;
+  PetscReal           nu_growth;                /* sweeps multiply by this per level below the finest (a variable V-cycle) */
+  PetscInt            nu_max;                   /* ... up to this many */
+  PetscBool           coef_fp32, coef_fp32_set; /* device levels read the coefficients rounded to fp32 (sweeps and residuals); default mg_coef_fp32 */
   PetscReal           cheby_lo, cheby_hi, jacobi_omega;
-  char                smoother_opt[32], range_opt[64]; /* option strings, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
+  char                range_opt[64]; /* option string, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
+  /* the tuning: the fine problem's with tune_opts applied (PCSBPMGSetTuning()), resolved at set-up */
+  SbpmgTuning tune;
+  char        tune_opts[256];
   /* hierarchy, index 0 = finest */
   PetscInt    nlevels;
   SbpProblem *problems;
@@ -139,14 +138,12 @@ static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine
 static PetscErrorCode PCSBPMGResidualFP32(Mat A, Vec b, Vec x, Vec r)
 {
   SbpProblem p;
-  PetscBool  xd, bd, rd;
+  PetscBool  dev;
 
   PetscFunctionBegin;
   PetscCall(MatGetSbpProblem(A, &p));
-  PetscCall(VecIsOpenCL(x, &xd));
-  PetscCall(VecIsOpenCL(b, &bd));
-  PetscCall(VecIsOpenCL(r, &rd));
-  if (p->use_device && xd && bd && rd)
+  PetscCall(SbpProblemUseDevice(p, x, b, r, &dev));
+  if (dev)
     PetscCall(SbpProblemApplyDevice(p, x, b, -1.0, r, PETSC_TRUE));
   else
     PetscCall(MatResidual(A, b, x, r));
@@ -155,7 +152,9 @@ static PetscErrorCode PCSBPMGResidualFP32(Mat A, Vec b, Vec x, Vec r)
 
 static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P)
 {
-  PC spc;
+  PC                      spc;
+  PCSBPMGSmootherSettings set = {sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE,
+                                 sb->tune};
 
   PetscFunctionBegin;
   PetscCall(KSPSetType(ksp, KSPRICHARDSON));
@@ -165,8 +164,7 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(KSPSetOperators(ksp, A, P));
   PetscCall(KSPGetPC(ksp, &spc));
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
-  PetscCall(PCSBPMGSmootherConfigure(spc, sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, sb->inline_diag,
-                                     sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE, sb->block_max, sb->pass));
+  PetscCall(PCSBPMGSmootherConfigure(spc, &set));
   if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
@@ -235,27 +233,20 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
   MPI_Comm comm = PetscObjectComm((PetscObject)pc);
 
   PetscFunctionBegin;
-  if (sb->smoother_opt[0]) {
-    PetscInt idx;
-    PetscCall(SbpmgParseChoice("-pc_sbpmg_smoother", sb->smoother_opt, PCSBPMGSmootherTypes, &idx));
-    sb->smoother = (PCSBPMGSmootherType)idx;
-  }
   if (sb->range_opt[0]) {
     double lo, hi;
     PetscCheck(sscanf(sb->range_opt, "%lf,%lf", &lo, &hi) == 2, comm, PETSC_ERR_ARG_WRONG, "-pc_sbpmg_cheby_range %s: give two numbers lo,hi", sb->range_opt);
     PetscCall(PCSBPMGSetChebyshevRange(pc, lo, hi));
   }
   PetscCheck(sb->levels_req >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels %" PetscInt_FMT " must be >= 0", sb->levels_req);
-  PetscCheck(sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)",
-             sb->coarse_size);
+  PetscCheck(!sb->coarse_size_set || sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)", sb->coarse_size);
   PetscCheck(sb->nu_pre >= 1 && sb->nu_post >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", sb->nu_pre, sb->nu_post);
   PetscCheck(sb->nu_growth >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_growth %g must be >= 1", (double)sb->nu_growth);
   PetscCheck(sb->nu_max >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_max %" PetscInt_FMT " must be >= 1", sb->nu_max);
   PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
   PetscCheck(sb->jacobi_omega >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_jacobi_omega %g must be >= 0", (double)sb->jacobi_omega);
-  PetscCheck(sb->block_max >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_block_max %" PetscInt_FMT " must be >= 0 (0: never)", sb->block_max);
-  PetscCheck(sb->pass >= 1 && sb->pass <= 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_sweeps_per_pass %" PetscInt_FMT " must be 1, 2 or 3", sb->pass);
   PetscFunctionReturn(0);
 }
 
@@ -280,15 +271,11 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
   if (!(sb->nlevels && sb->problems[0] == fine)) {
     PetscCall(PetscLogEventBegin(SBPMG_MGSetUp, pc, 0, 0, 0));
     PetscCall(PCSBPMGResetHierarchy(sb));
-    { /* defaults measured on an H200 (docs/performance.md); on a CPU device (PoCL) the other way is faster. A 129^2 coarse grid: 7
-         CG iterations instead of 9, and the levels it removes cost a GPU more (launch-bound sweeps) than the larger CHOLMOD solve */
-      PetscBool gpu = PETSC_FALSE;
-      if (fine->use_device) PetscCall(SbpmgCLIsGPU(fine->cl, &gpu));
-      if (!sb->inline_diag_set) sb->inline_diag = gpu;
-      if (!sb->coef_fp32_set) sb->coef_fp32 = gpu;
-      if (!sb->pass_set) sb->pass = gpu ? 2 : 1;
-      sb->coarse_used = sb->coarse_size_set || !gpu ? sb->coarse_size : 129;
-    }
+    /* the device's defaults (the tuning table; docs/design.md "the coarse grid on a GPU") unless the options say otherwise */
+    sb->tune = fine->tune;
+    PetscCall(SbpmgTuningParse(sb->tune_opts, &sb->tune));
+    if (!sb->coef_fp32_set) sb->coef_fp32 = sb->tune.mg_coef_fp32 ? PETSC_TRUE : PETSC_FALSE;
+    sb->coarse_used = sb->coarse_size_set ? sb->coarse_size : sb->tune.mg_coarse_size;
     PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
     L = sb->nlevels;
     PetscCall(PCMGSetLevels(pc, L, NULL));
@@ -326,7 +313,6 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   PetscInt  nu = -1;
 
   PetscFunctionBegin;
-  if (!sb->smoother_opt[0]) PetscCall(PetscStrncpy(sb->smoother_opt, PCSBPMGSmootherTypes[sb->smoother], sizeof(sb->smoother_opt)));
   PetscOptionsHeadBegin(PetscOptionsObject, "SBPMG options");
   PetscCall(PetscOptionsInt("-pc_sbpmg_levels", "Number of levels (0: halve until the coarse grid is at most -pc_sbpmg_coarse_size points per side)",
                             "PCSBPMGSetLevels", sb->levels_req, &sb->levels_req, NULL));
@@ -338,12 +324,13 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   }
   {
     PetscBool set;
-    PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size", "Largest number of points per side of the coarsest grid (default: 129 on a GPU)", "PCSBPMGSetCoarseSize",
-                              sb->coarse_size, &sb->coarse_size, &set));
-    if (set) sb->coarse_size_set = PETSC_TRUE;
+    PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size",
+                              "Largest number of points per side of the coarsest grid (0: the device's, tuning mg_coarse_size: 129 on a GPU, 32 elsewhere)",
+                              "PCSBPMGSetCoarseSize", sb->coarse_size, &sb->coarse_size, &set));
+    if (set) sb->coarse_size_set = sb->coarse_size ? PETSC_TRUE : PETSC_FALSE;
   }
-  PetscCall(PetscOptionsString("-pc_sbpmg_smoother", "Smoother: chebyshev|jacobi|richardson", "PCSBPMGSetSmoother", sb->smoother_opt, sb->smoother_opt,
-                               sizeof(sb->smoother_opt), NULL));
+  PetscCall(PetscOptionsEnum("-pc_sbpmg_smoother", "Smoother", "PCSBPMGSetSmoother", PCSBPMGSmootherTypes, (PetscEnum)sb->smoother, (PetscEnum *)&sb->smoother,
+                             NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu", "Pre- and post-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", nu, &nu, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_pre", "Pre-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", sb->nu_pre, &sb->nu_pre, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_post", "Post-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", sb->nu_post, &sb->nu_post, NULL));
@@ -354,16 +341,10 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
                                sb->range_opt, sb->range_opt, sizeof(sb->range_opt), NULL));
   PetscCall(PetscOptionsReal("-pc_sbpmg_jacobi_omega", "Damping of the Jacobi smoother (0: 4/(3 lambda_max))", "PCSBPMGSetSmoother", sb->jacobi_omega,
                              &sb->jacobi_omega, NULL));
-  PetscCall(PetscOptionsBool("-pc_sbpmg_inline_diag",
-                             "Device sweeps compute 1/diag(A) from the coefficients (true) or read it from a vector (default: true on a GPU)",
-                             "PCSBPMGSetSmoother", sb->inline_diag, &sb->inline_diag, &sb->inline_diag_set));
-  PetscCall(PetscOptionsBool("-pc_sbpmg_coef_fp32", "Device levels read the operator's coefficients rounded to fp32 in sweeps and residuals",
-                             "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, &sb->coef_fp32_set));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_block_max", "Device levels of at most this many nodes run all their sweeps in one launch (one work-group; 0: never)",
-                            "PCSBPMGSetSmoother", sb->block_max, &sb->block_max, NULL));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_sweeps_per_pass",
-                            "Device levels with an interior/rim split: sweeps per pass over the data, 1..3 (work-group -sbp_pass_wg)", "PCSBPMGSetSmoother",
-                            sb->pass, &sb->pass, &sb->pass_set));
+  PetscCall(
+      PetscOptionsBool("-pc_sbpmg_coef_fp32",
+                       "Device levels read the operator's coefficients rounded to fp32 in sweeps and residuals (default: tuning mg_coef_fp32, true on a GPU)",
+                       "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, &sb->coef_fp32_set));
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
   if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
@@ -407,7 +388,8 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s; level sweeps and residuals read the coefficients in %s (-pc_sbpmg_coef_fp32)\n", name,
                                        sb->coef_fp32 ? "fp32" : "fp64"));
       PetscCall(PetscViewerASCIIPrintf(
-          viewer, "%" PetscInt_FMT " sweep(s) per pass over the data on the levels with an interior/rim split (-pc_sbpmg_sweeps_per_pass)\n", sb->pass));
+          viewer, "%" PetscInt_FMT " sweep(s) per pass over the data on the levels with an interior/rim split (tuning mg_sweeps_per_pass)\n",
+          sb->tune.mg_sweeps_per_pass));
     }
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
@@ -434,12 +416,6 @@ static PetscErrorCode PCDestroy_SBPMG(PC pc)
   PetscFunctionBegin;
   PetscCall(PCSBPMGClearCholmodOption(pc, sb));
   PetscCall(PCSBPMGResetHierarchy(sb));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetLevels_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetCoarseSize_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetSmoother_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetSweeps_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetChebyshevRange_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGGetLevels_C", NULL));
   PetscCall(PetscFree(sb));
   ((PC_MG *)pc->data)->innerctx = NULL;
   PetscCall((*mg_destroy)(pc));
@@ -448,62 +424,15 @@ static PetscErrorCode PCDestroy_SBPMG(PC pc)
 
 /* ---------------------------------------------------------------- type-specific setters */
 
-static PetscErrorCode PCSBPMGSetLevels_SBPMG(PC pc, PetscInt levels)
+/* The PCSBPMG data of pc, or NULL when pc is of another type (the setters then do nothing, as PETSc's do). */
+static PetscErrorCode PCSBPMGGetSelf(PC pc, PC_SBPMG **sb)
 {
-  PetscFunctionBegin;
-  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Number of levels %" PetscInt_FMT " must be >= 0", levels);
-  PCSBPMGGetContext(pc)->levels_req = levels;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSBPMGSetCoarseSize_SBPMG(PC pc, PetscInt n)
-{
-  PetscFunctionBegin;
-  PetscCheck(n >= 5, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Coarse size %" PetscInt_FMT " must be >= 5", n);
-  PCSBPMGGetContext(pc)->coarse_size     = n;
-  PCSBPMGGetContext(pc)->coarse_size_set = PETSC_TRUE;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSBPMGSetSmoother_SBPMG(PC pc, PCSBPMGSmootherType type)
-{
-  PetscFunctionBegin;
-  PetscCheck(type >= PC_SBPMG_CHEBYSHEV && type <= PC_SBPMG_RICHARDSON, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown smoother type %d",
-             (int)type);
-  PCSBPMGGetContext(pc)->smoother        = type;
-  PCSBPMGGetContext(pc)->smoother_opt[0] = 0;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSBPMGSetSweeps_SBPMG(PC pc, PetscInt pre, PetscInt post)
-{
-  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+  PetscBool is;
 
   PetscFunctionBegin;
-  PetscCheck(pre >= 1 && post >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-             "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", pre, post);
-  sb->nu_pre  = pre;
-  sb->nu_post = post;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSBPMGSetChebyshevRange_SBPMG(PC pc, PetscReal lo, PetscReal hi)
-{
-  PC_SBPMG *sb = PCSBPMGGetContext(pc);
-
-  PetscFunctionBegin;
-  PetscCheck(lo > 0 && hi > lo, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [%g, %g] must satisfy 0 < lo < hi", (double)lo,
-             (double)hi);
-  sb->cheby_lo     = lo;
-  sb->cheby_hi     = hi;
-  sb->range_opt[0] = 0;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSBPMGGetLevels_SBPMG(PC pc, PetscInt *levels)
-{
-  PetscFunctionBegin;
-  *levels = PCSBPMGGetContext(pc)->nlevels;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSBPMG, &is));
+  *sb = is ? PCSBPMGGetContext(pc) : NULL;
   PetscFunctionReturn(0);
 }
 
@@ -519,8 +448,12 @@ static PetscErrorCode PCSBPMGGetLevels_SBPMG(PC pc, PetscInt *levels)
 @*/
 PetscErrorCode PCSBPMGSetLevels(PC pc, PetscInt levels)
 {
+  PC_SBPMG *sb = NULL;
+
   PetscFunctionBegin;
-  PetscTryMethod(pc, "PCSBPMGSetLevels_C", (PC, PetscInt), (pc, levels));
+  PetscCall(PCSBPMGGetSelf(pc, &sb));
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Number of levels %" PetscInt_FMT " must be >= 0", levels);
+  if (sb) sb->levels_req = levels;
   PetscFunctionReturn(0);
 }
 
@@ -528,14 +461,21 @@ PetscErrorCode PCSBPMGSetLevels(PC pc, PetscInt levels)
    PCSBPMGSetCoarseSize - Largest number of points per side of the coarsest grid when the number of levels is chosen automatically.
 
    Options Database Key:
-.  -pc_sbpmg_coarse_size <n> - default 129 on a GPU, 32 elsewhere
+.  -pc_sbpmg_coarse_size <n> - default 129 on a GPU, 32 elsewhere (tuning mg_coarse_size)
 
    Level: intermediate
 @*/
 PetscErrorCode PCSBPMGSetCoarseSize(PC pc, PetscInt n)
 {
+  PC_SBPMG *sb = NULL;
+
   PetscFunctionBegin;
-  PetscTryMethod(pc, "PCSBPMGSetCoarseSize_C", (PC, PetscInt), (pc, n));
+  PetscCall(PCSBPMGGetSelf(pc, &sb));
+  PetscCheck(n >= 5, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Coarse size %" PetscInt_FMT " must be >= 5", n);
+  if (sb) {
+    sb->coarse_size     = n;
+    sb->coarse_size_set = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -549,8 +489,13 @@ PetscErrorCode PCSBPMGSetCoarseSize(PC pc, PetscInt n)
 @*/
 PetscErrorCode PCSBPMGSetSmoother(PC pc, PCSBPMGSmootherType type)
 {
+  PC_SBPMG *sb = NULL;
+
   PetscFunctionBegin;
-  PetscTryMethod(pc, "PCSBPMGSetSmoother_C", (PC, PCSBPMGSmootherType), (pc, type));
+  PetscCall(PCSBPMGGetSelf(pc, &sb));
+  PetscCheck(type >= PC_SBPMG_CHEBYSHEV && type <= PC_SBPMG_RICHARDSON, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown smoother type %d",
+             (int)type);
+  if (sb) sb->smoother = type;
   PetscFunctionReturn(0);
 }
 
@@ -566,8 +511,16 @@ PetscErrorCode PCSBPMGSetSmoother(PC pc, PCSBPMGSmootherType type)
 @*/
 PetscErrorCode PCSBPMGSetSweeps(PC pc, PetscInt pre, PetscInt post)
 {
+  PC_SBPMG *sb = NULL;
+
   PetscFunctionBegin;
-  PetscTryMethod(pc, "PCSBPMGSetSweeps_C", (PC, PetscInt, PetscInt), (pc, pre, post));
+  PetscCall(PCSBPMGGetSelf(pc, &sb));
+  PetscCheck(pre >= 1 && post >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", pre, post);
+  if (sb) {
+    sb->nu_pre  = pre;
+    sb->nu_post = post;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -581,8 +534,17 @@ PetscErrorCode PCSBPMGSetSweeps(PC pc, PetscInt pre, PetscInt post)
 @*/
 PetscErrorCode PCSBPMGSetChebyshevRange(PC pc, PetscReal lo, PetscReal hi)
 {
+  PC_SBPMG *sb = NULL;
+
   PetscFunctionBegin;
-  PetscTryMethod(pc, "PCSBPMGSetChebyshevRange_C", (PC, PetscReal, PetscReal), (pc, lo, hi));
+  PetscCall(PCSBPMGGetSelf(pc, &sb));
+  PetscCheck(lo > 0 && hi > lo, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [%g, %g] must satisfy 0 < lo < hi", (double)lo,
+             (double)hi);
+  if (sb) {
+    sb->cheby_lo     = lo;
+    sb->cheby_hi     = hi;
+    sb->range_opt[0] = 0;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -593,8 +555,24 @@ PetscErrorCode PCSBPMGSetChebyshevRange(PC pc, PetscReal lo, PetscReal hi)
 @*/
 PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 {
+  PC_SBPMG *sb = NULL;
+
   PetscFunctionBegin;
-  PetscUseMethod(pc, "PCSBPMGGetLevels_C", (PC, PetscInt *), (pc, levels));
+  PetscCall(PCSBPMGGetSelf(pc, &sb));
+  PetscCheck(sb, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PC of type %s is not PCSBPMG", ((PetscObject)pc)->type_name);
+  *levels = sb->nlevels;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCSBPMGSetTuning(PC pc, const char overrides[])
+{
+  PC_SBPMG   *sb    = NULL;
+  SbpmgTuning check = {0};
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGGetSelf(pc, &sb));
+  PetscCall(SbpmgTuningParse(overrides, &check)); /* an unknown key or a value out of range fails here */
+  if (sb) PetscCall(PetscStrncpy(sb->tune_opts, overrides ? overrides : "", sizeof(sb->tune_opts)));
   PetscFunctionReturn(0);
 }
 
@@ -609,7 +587,7 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 
    Options Database Keys:
 +  -pc_sbpmg_levels <0>            - number of levels (0: automatic from -pc_sbpmg_coarse_size)
-.  -pc_sbpmg_coarse_size <32>      - largest number of points per side of the coarsest grid (default: 129 on a GPU)
+.  -pc_sbpmg_coarse_size <n>       - largest number of points per side of the coarsest grid (default: 129 on a GPU, 32 elsewhere)
 .  -pc_sbpmg_smoother <chebyshev>  - chebyshev (on D^-1 A), jacobi (damped) or richardson (spec 8.6)
 .  -pc_sbpmg_nu <n>                - pre- and post-smoothing sweeps
 .  -pc_sbpmg_nu_pre <3>            - pre-smoothing sweeps on the finest level
@@ -619,12 +597,10 @@ PetscErrorCode PCSBPMGGetLevels(PC pc, PetscInt *levels)
 .  -pc_sbpmg_cheby_range <0.1,1.1> - Chebyshev interval as fractions of the estimated lambda_max(D^-1 A)
 .  -pc_sbpmg_jacobi_omega <0>      - Jacobi damping (0: 4/(3 lambda_max))
 .  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
-.  -pc_sbpmg_inline_diag <bool>    - device sweeps compute 1/diag(A) from the coefficients rather than read a stored vector (default: on a GPU)
-.  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
-.  -pc_sbpmg_block_max <n>         - device levels of at most n nodes run all their sweeps in one launch of one work-group (default 0: slower on an H200 and on
-PoCL)
--  -pc_sbpmg_sweeps_per_pass <m>  - device levels with an interior/rim split (-sbp_split_min) run m = 1, 2 or 3 sweeps per pass over the data
-(work-group -sbp_pass_wg; default: 2 on a GPU, 1 elsewhere)
+-  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
+
+   The kernel shapes (1/diag inline or stored, sweeps per pass over the data and their work-group) are rows of the tuning table
+   (include/sbpmg/private/tuning.h: mg_inline_diag, mg_sweeps_per_pass, mg_pass_wg_x, mg_pass_wg_y; -sbpmg_tune).
 
    Level: beginner
 
@@ -640,18 +616,15 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   PetscCall(PCSetType(pc, PCMG));
   PetscCall(PetscObjectChangeTypeName((PetscObject)pc, PCSBPMG));
   PetscCall(PetscNew(&sb));
-  sb->coarse_size = 32;
-  sb->smoother    = PC_SBPMG_CHEBYSHEV;
-  sb->nu_pre      = 3;
-  sb->nu_post     = 3;
-  sb->nu_growth   = 2;
-  sb->nu_max      = 16;
-  sb->eig_its     = 10;
-  sb->coef_fp32   = PETSC_TRUE;
-  sb->block_max   = 0;
-  sb->pass        = 1;
-  sb->cheby_lo    = 0.1;
-  sb->cheby_hi    = 1.1;
+  sb->smoother  = PC_SBPMG_CHEBYSHEV;
+  sb->nu_pre    = 3;
+  sb->nu_post   = 3;
+  sb->nu_growth = 2;
+  sb->nu_max    = 16;
+  sb->eig_its   = 10;
+  sb->coef_fp32 = PETSC_TRUE;
+  sb->cheby_lo  = 0.1;
+  sb->cheby_hi  = 1.1;
   PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));
   sb->mg_setup            = pc->ops->setup;
   sb->mg_setfromoptions   = pc->ops->setfromoptions;
@@ -665,11 +638,5 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   pc->ops->view           = PCView_SBPMG;
   pc->ops->reset          = PCReset_SBPMG;
   pc->ops->destroy        = PCDestroy_SBPMG;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetLevels_C", PCSBPMGSetLevels_SBPMG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetCoarseSize_C", PCSBPMGSetCoarseSize_SBPMG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetSmoother_C", PCSBPMGSetSmoother_SBPMG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetSweeps_C", PCSBPMGSetSweeps_SBPMG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGSetChebyshevRange_C", PCSBPMGSetChebyshevRange_SBPMG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSBPMGGetLevels_C", PCSBPMGGetLevels_SBPMG));
   PetscFunctionReturn(0);
 }

@@ -6,29 +6,30 @@
 #include <petsc/private/pcimpl.h>
 #include <stdint.h>
 
-const char *const PCSBPMGSmootherTypes[] = {"chebyshev", "jacobi", "richardson", NULL};
+const char *const PCSBPMGSmootherTypes[] = {"chebyshev", "jacobi", "richardson", "PCSBPMGSmootherType", "PC_SBPMG_", NULL};
 
 typedef struct {
-  PCSBPMGSmootherType type;
-  PetscReal           lo, hi;      /* Chebyshev interval [lo, hi] * lambda_max(D^-1 M~) */
-  PetscReal           omega_user;  /* Jacobi damping; 0: 4 / (3 lambda_max) */
-  PetscInt            eig_its;     /* Lanczos (CG) steps of the eigenvalue estimate */
-  PetscBool           inline_diag; /* device sweeps compute 1/diag(M~) from the coefficients instead of reading a vector */
-  PetscBool           single;      /* device sweeps read the coefficients rounded to fp32 */
-  PetscInt            block_max;   /* grids of at most this many nodes run all their sweeps in one launch (mg_smooth_block) */
-  PetscBool           block;       /* resolved at set-up */
-  PetscInt            pass;        /* device sweeps per pass over the data (1..3) where the level has the interior/rim split (mg_smooth_pass) */
-  PetscInt            pass_on;     /* resolved at set-up: 1 where the passes do not apply */
-  PetscInt            core[2][4];  /* passes of m = 2, 3 sweeps run over the interior box shrunk by m-1 nodes; single sweeps take its rim */
-  cl_mem              coef;        /* (c1, c2) of each sweep, for mg_smooth_block */
-  PetscInt            coef_nu;     /* ... for this many sweeps */
-  PetscReal           lmin, lmax;  /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
-  PetscReal           omega;       /* Jacobi / Richardson step */
-  Vec                 dinv, d, xw; /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
-  Vec                 xp[3];       /* the third to fifth buffers of the passes of several sweeps */
-  Vec                 w;           /* the host sweeps' residual when the caller gives no work vector */
-  SbpProblem          p;
+  PCSBPMGSmootherSettings set;                     /* as configured (PCSBPMGSmootherConfigure) */
+  PetscBool               tune_set;                /* set.tune given; else the problem's, at set-up */
+  PetscInt                pass_on;                 /* resolved at set-up: sweeps per pass, 1 where the passes do not apply */
+  PetscInt                core[2][4];              /* passes of m = 2, 3 sweeps run over the interior box shrunk by m-1 nodes; single sweeps take its rim */
+  PetscReal               lmin, lmax;              /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
+  PetscReal               omega;                   /* Jacobi / Richardson step */
+  Vec                     dinv, d, xw;             /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
+  Vec                     xp[3];                   /* the third to fifth buffers of the passes of several sweeps */
+  Vec                     w;                       /* the host sweeps' residual when the caller gives no work vector */
+  cl_kernel               k[MG_K_SMOOTH_PASS + 1]; /* the level's sweep kernels, looked up once (owned by the program cache) */
+  SbpProblem              p;
 } PC_SbpmgSmoother;
+
+/* A sweep kernel of the level, looked up on first use. */
+static PetscErrorCode SbpmgSmootherKernel(PC_SbpmgSmoother *s, PCSBPMGKernel id, cl_kernel *k)
+{
+  PetscFunctionBegin;
+  if (!s->k[id]) PetscCall(PCSBPMGGetKernel(s->p, &s->set.tune, s->set.single, id, &s->k[id]));
+  *k = s->k[id];
+  PetscFunctionReturn(0);
+}
 
 /* dinv = 1/diag(M~), made once, laid out like v */
 static PetscErrorCode SbpmgSmootherDiagonal(PC pc, PC_SbpmgSmoother *s, Vec v)
@@ -81,8 +82,8 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
   PetscCall(KSPSetOperators(ksp, pc->mat, pc->pmat));
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPGetPC(ksp, &epc));
-  PetscCall(PCSetType(epc, s->type == PC_SBPMG_RICHARDSON ? PCNONE : PCJACOBI));
-  PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, s->eig_its));
+  PetscCall(PCSetType(epc, s->set.type == PC_SBPMG_RICHARDSON ? PCNONE : PCJACOBI));
+  PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, s->set.eig_its));
   PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
   PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
   PetscCall(KSPSetComputeSingularValues(ksp, PETSC_TRUE));
@@ -102,10 +103,10 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
    takes the work-group and that it holds a tile. */
 static PetscErrorCode SbpmgSmootherSetUpPasses(PC_SbpmgSmoother *s)
 {
-  SbpProblem p  = s->p;
-  PetscInt   wg = p->pass_wg[0] * p->pass_wg[1];
-  cl_kernel  k;
-  size_t     wgmax;
+  SbpProblem     p  = s->p;
+  const PetscInt tx = s->set.tune.mg_pass_wg_x, ty = s->set.tune.mg_pass_wg_y, wg = tx * ty;
+  cl_kernel      k = NULL;
+  size_t         wgmax;
 
   PetscFunctionBegin;
   for (PetscInt m = 2; m <= 3; m++) {
@@ -114,27 +115,40 @@ static PetscErrorCode SbpmgSmootherSetUpPasses(PC_SbpmgSmoother *s)
     core[1]        = p->in[1] + m - 1;
     core[2]        = p->in[2] - (m - 1);
     core[3]        = p->in[3] - (m - 1);
-    if (core[0] > core[2] || core[1] > core[3]) { /* empty, as SbpProblemComputeInteriorBox leaves it: the rim is everything */
+    if (core[0] > core[2] || core[1] > core[3]) { /* empty, as the set-up leaves an empty interior box: the rim is everything */
       core[0] = p->xs;
       core[2] = p->xs - 1;
       core[1] = p->ys + p->ym;
       core[3] = p->ys + p->ym - 1;
     }
   }
-  PetscCheck(PetscMin(p->pass_wg[0], p->pass_wg[1]) > 2 * (s->pass_on - 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pass_wg) holds no tile for %" PetscInt_FMT
-             " sweeps per pass (-pc_sbpmg_sweeps_per_pass): each side needs more than %" PetscInt_FMT " work-items",
-             p->pass_wg[0], p->pass_wg[1], s->pass_on, 2 * (s->pass_on - 1));
+  PetscCheck(PetscMin(tx, ty) > 2 * (s->pass_on - 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (tuning mg_pass_wg_x, mg_pass_wg_y) holds no tile for %" PetscInt_FMT
+             " sweeps per pass (mg_sweeps_per_pass): each side needs more than %" PetscInt_FMT " work-items",
+             tx, ty, s->pass_on, 2 * (s->pass_on - 1));
   PetscCallCL(clGetDeviceInfo(p->cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL)); /* before a build that could not run */
   if ((size_t)wg <= wgmax) {
-    PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PASS, s->single, &k));
+    PetscCall(SbpmgSmootherKernel(s, MG_K_SMOOTH_PASS, &k));
     PetscCallCL(clGetKernelWorkGroupInfo(k, p->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL));
   }
   PetscCheck((size_t)wg <= wgmax, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (-sbp_pass_wg) has %" PetscInt_FMT
-             " work-items; the device runs mg_smooth_pass with at most %zu: choose a smaller one or -pc_sbpmg_sweeps_per_pass 1",
-             p->pass_wg[0], p->pass_wg[1], wg, wgmax);
+             "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (tuning mg_pass_wg_x, mg_pass_wg_y) has %" PetscInt_FMT
+             " work-items; the device runs mg_smooth_pass with at most %zu: choose a smaller one or mg_sweeps_per_pass=1",
+             tx, ty, wg, wgmax);
   for (PetscInt t = 0; t < s->pass_on; t++) PetscCall(VecDuplicate(s->xw, &s->xp[t]));
+  PetscFunctionReturn(0);
+}
+
+/* Forget the vectors and kernels of the level (a new set-up or a reset). */
+static PetscErrorCode SbpmgSmootherClear(PC_SbpmgSmoother *s)
+{
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&s->dinv));
+  PetscCall(VecDestroy(&s->d));
+  PetscCall(VecDestroy(&s->xw));
+  PetscCall(VecDestroy(&s->w));
+  for (PetscInt t = 0; t < 3; t++) PetscCall(VecDestroy(&s->xp[t]));
+  PetscCall(PetscArrayzero(s->k, MG_K_SMOOTH_PASS + 1));
   PetscFunctionReturn(0);
 }
 
@@ -148,26 +162,67 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
   PetscCall(PetscObjectReference((PetscObject)p));
   PetscCall(SbpProblemDestroy(&s->p));
   s->p = p;
-  PetscCall(VecDestroy(&s->dinv));
-  PetscCall(VecDestroy(&s->d));
-  PetscCall(VecDestroy(&s->xw));
-  PetscCall(VecDestroy(&s->w));
+  if (!s->tune_set) s->set.tune = p->tune;
+  PetscCall(SbpmgSmootherClear(s));
   PetscCall(MatCreateVecs(pc->pmat, &s->xw, NULL)); /* dinv and d are made when the host sweeps first need them */
-  if (!s->inline_diag && s->type != PC_SBPMG_RICHARDSON) PetscCall(SbpmgSmootherDiagonal(pc, s, s->xw));
+  if (!s->set.tune.mg_inline_diag && s->set.type != PC_SBPMG_RICHARDSON) PetscCall(SbpmgSmootherDiagonal(pc, s, s->xw));
   PetscCall(SbpmgSmootherEstimate(pc, s));
   PetscCheck(s->lmax > 0 && !PetscIsInfOrNanReal(s->lmax), PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED,
-             "Eigenvalue estimate %g of the %s smoother is not positive", (double)s->lmax, PCSBPMGSmootherTypes[s->type]);
-  if (s->type == PC_SBPMG_JACOBI)
-    s->omega = s->omega_user > 0 ? s->omega_user : 4 / (3 * s->lmax);
-  else if (s->type == PC_SBPMG_RICHARDSON)
+             "Eigenvalue estimate %g of the %s smoother is not positive", (double)s->lmax, PCSBPMGSmootherTypes[s->set.type]);
+  if (s->set.type == PC_SBPMG_JACOBI)
+    s->omega = s->set.omega > 0 ? s->set.omega : 4 / (3 * s->lmax);
+  else if (s->set.type == PC_SBPMG_RICHARDSON)
     s->omega = 2 / (PetscMax(s->lmin, 0) + s->lmax);
-  if (s->coef) PetscCall(SbpmgCLReleaseBuffer(p->cl, &s->coef));
-  s->coef_nu = 0;
-  s->block   = p->use_device && !p->halo && (p->Nr + 1) * (p->Ns + 1) <= s->block_max ? PETSC_TRUE : PETSC_FALSE;
-  for (PetscInt t = 0; t < 3; t++) PetscCall(VecDestroy(&s->xp[t]));
-  s->pass_on = p->use_device && !p->halo && p->split_on && !s->block ? s->pass : 1;
+  s->pass_on = p->use_device && !p->halo && p->split_on ? s->set.tune.mg_sweeps_per_pass : 1;
   if (s->pass_on > 1) PetscCall(SbpmgSmootherSetUpPasses(s));
   PetscFunctionReturn(0);
+}
+
+/* What every sweep kernel of a level reads besides the iterates (kernels/smooth.cl: arguments 0..6, 8..10). */
+typedef struct {
+  int       Nr, Ns, flags, jacobi; /* jacobi: 0 Richardson, 1 1/diag inline, 2 1/diag from dinv */
+  PetscReal rho;
+  cl_mem    ca, cb, cc, bb, db;
+} SbpmgSweep;
+
+/* The level's part of the sweep arguments, and the buffers of x (NULL: not read) into *xb, b and (jacobi 2) dinv into bufs. */
+static PetscErrorCode SbpmgSmootherSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, SbpBuffers *bufs, SbpmgSweep *w, cl_mem *xb)
+{
+  SbpProblem p = s->p;
+
+  PetscFunctionBegin;
+  w->Nr     = (int)p->Nr;
+  w->Ns     = (int)p->Ns;
+  w->rho    = p->rho;
+  w->jacobi = s->set.type == PC_SBPMG_RICHARDSON ? 0 : (s->set.tune.mg_inline_diag ? 1 : 2);
+  PetscCall(SbpProblemBCFlags(p, &w->flags));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, s->set.single, &w->ca, &w->cb, &w->cc));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
+  PetscCall(SbpBuffersGet(bufs, x, SBP_READ, xb));
+  PetscCall(SbpBuffersGet(bufs, b, SBP_READ, &w->bb));
+  PetscCall(SbpBuffersGet(bufs, w->jacobi == 2 ? s->dinv : NULL, SBP_READ, &w->db));
+  if (!w->db) w->db = w->bb; /* not read */
+  PetscFunctionReturn(0);
+}
+
+/* Arguments 0..16 of a single-sweep kernel (mg_smooth, mg_smooth_patch, mg_smooth_inner): out = x + c1 (x - prev) + c2 s (b - M~ x). */
+static PetscErrorCode SbpmgSmootherSweepArgs(cl_kernel k, SbpmgSweep *w, cl_mem *x, cl_mem *prev, cl_mem *out, const PetscReal *c1, const PetscReal *c2,
+                                             int *zero, int *prev_zero)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLSetArgs(k, 0, 17, sizeof(int), &w->Nr, sizeof(int), &w->Ns, sizeof(PetscReal), &w->rho, sizeof(int), &w->flags, sizeof(cl_mem), &w->ca,
+                           sizeof(cl_mem), &w->cb, sizeof(cl_mem), &w->cc, sizeof(cl_mem), x, sizeof(cl_mem), &w->bb, sizeof(int), &w->jacobi, sizeof(cl_mem),
+                           &w->db, sizeof(PetscReal), c1, sizeof(PetscReal), c2, sizeof(int), zero, sizeof(int), prev_zero, sizeof(cl_mem), prev,
+                           sizeof(cl_mem), out));
+  PetscFunctionReturn(0);
+}
+
+/* Bytes of m sweeps in one pass over n nodes: coefficients 24 B (12 B in fp32), b, the output, with write_prev another, x (unless
+   zero), x_{k-1} (when read) and dinv (jacobi 2). */
+static PetscLogDouble SbpmgSweepBytes(PC_SbpmgSmoother *s, const SbpmgSweep *w, PetscReal n, PetscBool zero, PetscBool readprev, PetscBool write_prev)
+{
+  return n * (3 * (s->set.single ? sizeof(float) : sizeof(PetscReal)) +
+              sizeof(PetscReal) * (2 + (write_prev ? 1 : 0) + (zero ? 0 : 1) + (readprev ? 1 : 0) + (w->jacobi == 2 ? 1 : 0)));
 }
 
 /* One fused sweep on the device (kernels/smooth.cl): out = x + c1 (x - prev) + c2 s (b - M~ x). prev (read where c1 != 0 and not
@@ -177,56 +232,30 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
 {
   SbpProblem p = s->p;
   cl_kernel  ks[2];
-  cl_mem     xb       = NULL, bb, ob, pb, ca, cb, cc;
+  cl_mem     xb, ob, pb;
   PetscBool  readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
-  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0,
-      iprev           = prev_zero ? 1 : 0;
-  cl_mem    db        = NULL;
-  PetscReal rho       = p->rho;
-  size_t    global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1};
-  PetscReal n         = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
-  PetscBool owned     = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
+  int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
+  PetscReal  n     = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
+  PetscBool  owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
+  SbpmgSweep w;
+  SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernelPrecision(p, owned ? SBP_K_SMOOTH_PATCH : SBP_K_SMOOTH, s->single, &ks[0]));
-  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_INNER, s->single, &ks[1]));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, s->single, &ca, &cb, &cc));
-  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
-  if (!zero && !p->halo) PetscCall(VecOpenCLGetBufferRead(x, &xb));
-  PetscCall(VecOpenCLGetBufferRead(b, &bb));
-  if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
-  if (readprev && inplace)
-    PetscCall(VecOpenCLGetBuffer(out, &ob));
-  else
-    PetscCall(VecOpenCLGetBufferWrite(out, &ob));
-  if (readprev && !inplace)
-    PetscCall(VecOpenCLGetBufferRead(prev, &pb));
-  else
-    pb = ob;
-  for (int t = 0; t < 2; t++)
-    PetscCall(SbpmgCLSetArgs(ks[t], 0, 17, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca,
-                             sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), zero ? &ob : &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi,
-                             sizeof(cl_mem), db ? &db : &bb, sizeof(PetscReal), &c1, sizeof(PetscReal), &c2, sizeof(int), &izero, sizeof(int), &iprev,
-                             sizeof(cl_mem), &pb, sizeof(cl_mem), &ob));
+  PetscCall(SbpmgSmootherKernel(s, owned ? MG_K_SMOOTH_PATCH : MG_K_SMOOTH, &ks[0]));
+  if (owned) PetscCall(SbpmgSmootherKernel(s, MG_K_SMOOTH_INNER, &ks[1]));
+  PetscCall(SbpmgSmootherSweepBegin(s, !zero && !p->halo ? x : NULL, b, &bufs, &w, &xb));
+  PetscCall(SbpBuffersGet(&bufs, out, readprev && inplace ? SBP_READ_WRITE : SBP_WRITE, &ob));
+  PetscCall(SbpBuffersGet(&bufs, readprev && !inplace ? prev : NULL, SBP_READ, &pb));
+  if (!pb) pb = ob;
+  for (int t = 0; t < (owned ? 2 : 1); t++) PetscCall(SbpmgSmootherSweepArgs(ks[t], &w, zero ? &ob : &xb, &pb, &ob, &c1, &c2, &izero, &iprev));
   if (!owned)
-    PetscCall(SbpmgCLLaunch2D(p->cl, ks[0], global, p->wg));
+    PetscCall(SbpProblemLaunchGrid(p, ks[0]));
   else if (zero || !p->halo)
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 17)); /* one rank, or x = 0: nothing to exchange */
   else
     PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], 7, 17)); /* several ranks: x through the ghost exchange */
-  if (!zero && !p->halo) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
-  PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
-  if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
-  if (readprev && !inplace) PetscCall(VecOpenCLRestoreBufferRead(prev, &pb));
-  if (readprev && inplace)
-    PetscCall(VecOpenCLRestoreBuffer(out, &ob));
-  else
-    PetscCall(VecOpenCLRestoreBufferWrite(out, &ob));
-  /* coefficients 24 B (12 B in fp32), b, the output, x (unless zero) and x_{k-1} (when read) */
-  PetscCall(SbpmgLogKernelEnd(
-      SBPMG_MGSmooth, p->cl, (jacobi ? 90 : 50) * n,
-      n * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) + sizeof(PetscReal) * (2 + (zero ? 0 : 1) + (readprev ? 1 : 0) + (jacobi == 2 ? 1 : 0)))));
+  PetscCall(SbpBuffersRestore(&bufs));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (w.jacobi ? 90 : 50) * n, SbpmgSweepBytes(s, &w, n, zero, readprev, PETSC_FALSE)));
   PetscFunctionReturn(0);
 }
 
@@ -236,66 +265,52 @@ static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b
 static PetscErrorCode SbpmgSmootherPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Vec b, Vec prev, Vec out[], const PetscReal c[], PetscBool zero,
                                               PetscBool prev_zero, PetscBool write_prev)
 {
-  SbpProblem p = s->p;
-  cl_kernel  kp, kr;
-  cl_mem     xb = NULL, bb, pb = NULL, ob[3], ca, cb, cc, db = NULL;
-  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), izero = zero ? 1 : 0,
-      iprev = prev_zero ? 1 : 0, iwrite = write_prev ? 1 : 0, im = (int)m, inone = 0;
-  PetscReal rho = p->rho, n = (PetscReal)p->xm * p->ym, cc3[6] = {0, 0, 0, 0, 0, 0};
-  PetscBool readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
-  PetscInt *core     = s->core[m - 2];
-  size_t    local[2] = {(size_t)p->pass_wg[0], (size_t)p->pass_wg[1]}, global[2]; /* a tile of (wg - 2(m-1)) nodes per work-group in each direction */
-  cl_int4   gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
+  SbpProblem p  = s->p;
+  cl_kernel  kp = NULL, kr = NULL;
+  cl_mem     xb, pb, ob[3];
+  int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0, iwrite = write_prev ? 1 : 0, im = (int)m, inone = 0;
+  PetscReal  n = (PetscReal)p->xm * p->ym, cc3[6] = {0, 0, 0, 0, 0, 0};
+  PetscBool  readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt  *core     = s->core[m - 2];
+  size_t     local[2] = {(size_t)s->set.tune.mg_pass_wg_x, (size_t)s->set.tune.mg_pass_wg_y},
+         global[2]; /* a tile of (wg - 2(m-1)) nodes per work-group in each direction */
+  cl_int4 gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
                    cbox = {{(cl_int)core[0], (cl_int)core[1], (cl_int)core[2], (cl_int)core[3]}};
+  SbpmgSweep w;
+  SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
   SbpProblemPatchBoxes(p, &gh, &own);
   for (int d = 0; d < 2; d++) {
-    PetscInt tile = p->pass_wg[d] - 2 * (m - 1);
+    PetscInt tile = (PetscInt)local[d] - 2 * (m - 1);
     global[d]     = (size_t)((PetscMax(core[d + 2] - core[d] + 1, 0) + tile - 1) / tile) * local[d];
   }
   for (PetscInt t = 0; t < 2 * m; t++) cc3[t] = c[t];
-  PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PASS, s->single, &kp));
-  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_PATCH, s->single, &kr));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, s->single, &ca, &cb, &cc));
-  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
-  if (!zero) PetscCall(VecOpenCLGetBufferRead(x, &xb));
-  if (readprev) PetscCall(VecOpenCLGetBufferRead(prev, &pb));
-  PetscCall(VecOpenCLGetBufferRead(b, &bb));
-  if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
-  for (PetscInt t = 0; t < m; t++) PetscCall(VecOpenCLGetBufferWrite(out[t], &ob[t]));
+  PetscCall(SbpmgSmootherKernel(s, MG_K_SMOOTH_PASS, &kp));
+  PetscCall(SbpmgSmootherKernel(s, MG_K_SMOOTH_PATCH, &kr));
+  PetscCall(SbpmgSmootherSweepBegin(s, zero ? NULL : x, b, &bufs, &w, &xb));
+  PetscCall(SbpBuffersGet(&bufs, readprev ? prev : NULL, SBP_READ, &pb));
+  for (PetscInt t = 0; t < m; t++) PetscCall(SbpBuffersGet(&bufs, out[t], SBP_WRITE, &ob[t]));
   if (m == 2) ob[2] = ob[1]; /* not written */
   if (!xb) xb = ob[0];       /* not read */
   if (!pb) pb = ob[0];
-  if (!db) db = bb;
   /* the m sweeps on the core */
-  PetscCall(SbpmgCLSetArgs(kp, 0, 24, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem),
-                           &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(int), &im,
-                           sizeof(PetscReal), &cc3[0], sizeof(PetscReal), &cc3[1], sizeof(PetscReal), &cc3[2], sizeof(PetscReal), &cc3[3], sizeof(PetscReal),
-                           &cc3[4], sizeof(PetscReal), &cc3[5], sizeof(int), &izero, sizeof(int), &iprev, sizeof(int), &iwrite, sizeof(cl_mem), &pb,
-                           sizeof(cl_mem), &ob[0], sizeof(cl_mem), &ob[1]));
+  PetscCall(SbpmgCLSetArgs(kp, 0, 24, sizeof(int), &w.Nr, sizeof(int), &w.Ns, sizeof(PetscReal), &w.rho, sizeof(int), &w.flags, sizeof(cl_mem), &w.ca,
+                           sizeof(cl_mem), &w.cb, sizeof(cl_mem), &w.cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &w.bb, sizeof(int), &w.jacobi, sizeof(cl_mem),
+                           &w.db, sizeof(int), &im, sizeof(PetscReal), &cc3[0], sizeof(PetscReal), &cc3[1], sizeof(PetscReal), &cc3[2], sizeof(PetscReal),
+                           &cc3[3], sizeof(PetscReal), &cc3[4], sizeof(PetscReal), &cc3[5], sizeof(int), &izero, sizeof(int), &iprev, sizeof(int), &iwrite,
+                           sizeof(cl_mem), &pb, sizeof(cl_mem), &ob[0], sizeof(cl_mem), &ob[1]));
   PetscCall(SbpmgCLSetArgs(kp, 24, 5, sizeof(cl_mem), &ob[2], sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(cl_int4), &cbox));
   PetscCall(SbpmgCLLaunch2D(p->cl, kp, global, local));
   /* sweep k+t on the core's rim, from x_{k+t-1} (complete: its core part from the pass, its outer layer at least) and x_{k+t-2} */
   for (PetscInt t = 1; t <= m; t++) {
     cl_mem xt = t == 1 ? xb : ob[t - 2], pt = t == 1 ? pb : (t == 2 ? xb : ob[t - 3]);
     int    zt = t == 1 ? izero : inone, pzt = t == 1 ? iprev : (t == 2 ? izero : inone);
-    PetscCall(SbpmgCLSetArgs(kr, 0, 17, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem),
-                             &cb, sizeof(cl_mem), &cc, sizeof(cl_mem), &xt, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(PetscReal),
-                             &c[2 * t - 2], sizeof(PetscReal), &c[2 * t - 1], sizeof(int), &zt, sizeof(int), &pzt, sizeof(cl_mem), &pt, sizeof(cl_mem),
-                             &ob[t - 1]));
+    PetscCall(SbpmgSmootherSweepArgs(kr, &w, &xt, &pt, &ob[t - 1], &c[2 * t - 2], &c[2 * t - 1], &zt, &pzt));
     PetscCall(SbpProblemLaunchBox(p, kr, 17, SBP_REGION_RIM, core));
   }
-  if (!zero) PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
-  if (readprev) PetscCall(VecOpenCLRestoreBufferRead(prev, &pb));
-  PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
-  if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
-  for (PetscInt t = 0; t < m; t++) PetscCall(VecOpenCLRestoreBufferWrite(out[t], &ob[t]));
-  /* coefficients, b, x_k (unless zero), x_{k-1} (when read), dinv (jacobi 2), x_{k+m} and, with write_prev, x_{k+m-1} */
-  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, m * (jacobi ? 90 : 50) * n,
-                              n * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) +
-                                   sizeof(PetscReal) * (2 + (write_prev ? 1 : 0) + (zero ? 0 : 1) + (readprev ? 1 : 0) + (jacobi == 2 ? 1 : 0)))));
+  PetscCall(SbpBuffersRestore(&bufs));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, m * (w.jacobi ? 90 : 50) * n, SbpmgSweepBytes(s, &w, n, zero, readprev, write_prev)));
   PetscFunctionReturn(0);
 }
 
@@ -310,8 +325,8 @@ static PetscErrorCode SbpmgSmootherSweepHost(PC pc, PC_SbpmgSmoother *s, Vec x, 
     PetscCall(VecCopy(b, r));
   else
     PetscCall(MatResidual(pc->pmat, b, x, r));
-  if (s->type != PC_SBPMG_RICHARDSON) PetscCall(VecPointwiseMult(r, r, s->dinv));
-  if (s->type == PC_SBPMG_CHEBYSHEV) {
+  if (s->set.type != PC_SBPMG_RICHARDSON) PetscCall(VecPointwiseMult(r, r, s->dinv));
+  if (s->set.type == PC_SBPMG_CHEBYSHEV) {
     if (c1 != 0)
       PetscCall(VecAXPBY(s->d, c2, c1, r));
     else
@@ -330,30 +345,16 @@ static PetscErrorCode SbpmgSmootherSweepHost(PC pc, PC_SbpmgSmoother *s, Vec x, 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SbpmgSmootherOnDevice(PC_SbpmgSmoother *s, Vec x, Vec b, PetscBool *dev)
-{
-  PetscBool xd, bd, dd;
-
-  PetscFunctionBegin;
-  *dev = PETSC_FALSE;
-  if (!s->p->use_device) PetscFunctionReturn(0);
-  PetscCall(VecIsOpenCL(x, &xd));
-  PetscCall(VecIsOpenCL(b, &bd));
-  PetscCall(VecIsOpenCL(s->xw, &dd));
-  *dev = (xd && bd && dd) ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /* (c1, c2) of sweep k of `its`: Chebyshev (Saad, Iterative Methods, Alg. 12.1) on D^-1 M~ over [lo, hi] * lambda_max: theta =
    (a+b)/2, delta = (b-a)/2, sigma = theta/delta; d_0 = r_0/theta, rho_0 = 1/sigma, rho_k = 1/(2 sigma - rho_{k-1}), d_k = rho_k
    rho_{k-1} d_{k-1} + (2 rho_k / delta) r_k; Jacobi and Richardson: (0, omega). */
 static void SbpmgSmootherCoefficients(PC_SbpmgSmoother *s, PetscInt its, PetscReal c[])
 {
-  PetscReal a = s->lo * s->lmax, bnd = s->hi * s->lmax, theta = (a + bnd) / 2, delta = (bnd - a) / 2, sigma = theta / delta, rhoprev = 1 / sigma;
+  PetscReal a = s->set.lo * s->lmax, bnd = s->set.hi * s->lmax, theta = (a + bnd) / 2, delta = (bnd - a) / 2, sigma = theta / delta, rhoprev = 1 / sigma;
 
   for (PetscInt k = 0; k < its; k++) {
     c[2 * k] = 0;
-    if (s->type != PC_SBPMG_CHEBYSHEV)
+    if (s->set.type != PC_SBPMG_CHEBYSHEV)
       c[2 * k + 1] = s->omega;
     else if (k == 0)
       c[2 * k + 1] = 1 / theta;
@@ -364,51 +365,6 @@ static void SbpmgSmootherCoefficients(PC_SbpmgSmoother *s, PetscInt its, PetscRe
       rhoprev        = rhok;
     }
   }
-}
-
-/* All its sweeps in one launch of one work-group (kernels/smooth.cl mg_smooth_block); the result ends in x or, after an odd count,
-   in xw. */
-static PetscErrorCode SbpmgSmootherBlockDevice(PC_SbpmgSmoother *s, Vec x, Vec b, PetscInt its, PetscBool guesszero)
-{
-  SbpProblem p = s->p;
-  cl_kernel  k;
-  cl_mem     xb, wb, bb, db = NULL, ca, cb, cc;
-  int Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = s->type == PC_SBPMG_RICHARDSON ? 0 : (s->inline_diag ? 1 : 2), nu = (int)its, gz = guesszero ? 1 : 0;
-  PetscReal rho = p->rho, n = (PetscReal)(p->Nr + 1) * (p->Ns + 1);
-  size_t    wg;
-
-  PetscFunctionBegin;
-  PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernelPrecision(p, SBP_K_SMOOTH_BLOCK, s->single, &k));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, s->single, &ca, &cb, &cc));
-  if (s->coef_nu != its) {
-    PetscReal *c;
-    if (s->coef) PetscCall(SbpmgCLReleaseBuffer(p->cl, &s->coef));
-    PetscCall(PetscMalloc1(2 * its, &c));
-    SbpmgSmootherCoefficients(s, its, c);
-    PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, 2 * its * sizeof(PetscReal), &s->coef));
-    PetscCall(SbpmgCLWriteBuffer(p->cl, s->coef, 0, 2 * its * sizeof(PetscReal), c));
-    PetscCall(PetscFree(c));
-    s->coef_nu = its;
-  }
-  PetscCallCL(clGetKernelWorkGroupInfo(k, p->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL));
-  wg = PetscMin(wg, 1024);
-  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
-  PetscCall(VecOpenCLGetBuffer(x, &xb));
-  PetscCall(VecOpenCLGetBuffer(s->xw, &wb));
-  PetscCall(VecOpenCLGetBufferRead(b, &bb));
-  if (jacobi == 2) PetscCall(VecOpenCLGetBufferRead(s->dinv, &db));
-  PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &ca, sizeof(cl_mem), &cb,
-                           sizeof(cl_mem), &cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &wb, sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem),
-                           db ? &db : &bb, sizeof(cl_mem), &s->coef, sizeof(int), &nu, sizeof(int), &gz));
-  PetscCall(SbpmgCLLaunch1D(p->cl, k, wg, wg));
-  PetscCall(VecOpenCLRestoreBuffer(x, &xb));
-  PetscCall(VecOpenCLRestoreBuffer(s->xw, &wb));
-  PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
-  if (jacobi == 2) PetscCall(VecOpenCLRestoreBufferRead(s->dinv, &db));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (jacobi ? 90 : 50) * n * its,
-                              n * its * (3 * (s->single ? sizeof(float) : sizeof(PetscReal)) + 4 * sizeof(PetscReal))));
-  PetscFunctionReturn(0);
 }
 
 /* its device sweeps, m = pass_on per pass (a remainder of its / m comes first: a single sweep, the cheaper one from a zero guess, or
@@ -450,14 +406,7 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
   PetscReal         cbuf[2 * 64], *c = cbuf;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgSmootherOnDevice(s, x, b, &dev));
-  if (dev && s->block) {
-    PetscCall(SbpmgSmootherBlockDevice(s, x, b, its, guesszero));
-    if (its % 2) PetscCall(VecSwap(x, s->xw));
-    *outits = its;
-    *reason = PCRICHARDSON_CONVERGED_ITS;
-    PetscFunctionReturn(0);
-  }
+  PetscCall(SbpProblemUseDevice(s->p, x, b, s->xw, &dev));
   if (!dev && !w) { /* the host sweeps need a residual vector; PCApply (and a caller of PCApplyRichardson) may give none */
     if (!s->w) PetscCall(VecDuplicate(x, &s->w));
     w = s->w;
@@ -513,11 +462,11 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(0);
-  switch (s->type) {
+  switch (s->set.type) {
   case PC_SBPMG_CHEBYSHEV:
     PetscCall(PetscViewerASCIIPrintf(
         viewer, "sbpmg Chebyshev smoother on D^-1 A: interval [%g, %g] = [%g, %g] * lambda_max, lambda_max estimate %g (%" PetscInt_FMT " CG steps)\n",
-        (double)(s->lo * s->lmax), (double)(s->hi * s->lmax), (double)s->lo, (double)s->hi, (double)s->lmax, s->eig_its));
+        (double)(s->set.lo * s->lmax), (double)(s->set.hi * s->lmax), (double)s->set.lo, (double)s->set.hi, (double)s->lmax, s->set.eig_its));
     break;
   case PC_SBPMG_JACOBI:
     PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg damped Jacobi smoother: omega %g (lambda_max(D^-1 A) estimate %g)\n", (double)s->omega, (double)s->lmax));
@@ -529,7 +478,7 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
   }
   if (s->p)
     PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s%s%s\n", s->p->use_device ? "device" : "host",
-                                     s->p->use_device ? (s->single ? ", coefficients in fp32" : ", coefficients in fp64") : "",
+                                     s->p->use_device ? (s->set.single ? ", coefficients in fp32" : ", coefficients in fp64") : "",
                                      s->pass_on == 3   ? ", three per pass"
                                      : s->pass_on == 2 ? ", two per pass"
                                                        : ""));
@@ -541,13 +490,7 @@ static PetscErrorCode PCReset_SbpmgSmoother(PC pc)
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(VecDestroy(&s->dinv));
-  PetscCall(VecDestroy(&s->d));
-  PetscCall(VecDestroy(&s->xw));
-  for (PetscInt t = 0; t < 3; t++) PetscCall(VecDestroy(&s->xp[t]));
-  PetscCall(VecDestroy(&s->w));
-  if (s->coef) PetscCall(SbpmgCLReleaseBuffer(s->p->cl, &s->coef));
-  s->coef_nu = 0;
+  PetscCall(SbpmgSmootherClear(s));
   PetscCall(SbpProblemDestroy(&s->p));
   PetscFunctionReturn(0);
 }
@@ -560,22 +503,15 @@ static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
   PetscFunctionReturn(0);
 }
 
-/* Set the smoother's parameters (called by PCSBPMG for each level). */
-PetscErrorCode PCSBPMGSmootherConfigure(PC pc, PCSBPMGSmootherType type, PetscReal lo, PetscReal hi, PetscReal omega, PetscInt eig_its, PetscBool inline_diag,
-                                        PetscBool single, PetscInt block_max, PetscInt pass)
+/* Set the smoother's parameters (called by PCSBPMG for each level); the tuning rows mg_inline_diag, mg_sweeps_per_pass,
+   mg_pass_wg_x and mg_pass_wg_y come from set->tune. */
+PetscErrorCode PCSBPMGSmootherConfigure(PC pc, const PCSBPMGSmootherSettings *set)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
 
   PetscFunctionBegin;
-  s->pass        = pass;
-  s->inline_diag = inline_diag;
-  s->single      = single;
-  s->block_max   = block_max;
-  s->type        = type;
-  s->lo          = lo;
-  s->hi          = hi;
-  s->omega_user  = omega;
-  s->eig_its     = eig_its;
+  s->set      = *set;
+  s->tune_set = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -614,11 +550,10 @@ PetscErrorCode PCCreate_SBPMGSmoother(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
-  s->type                  = PC_SBPMG_CHEBYSHEV;
-  s->lo                    = 0.1;
-  s->hi                    = 1.1;
-  s->eig_its               = 10;
-  s->inline_diag           = PETSC_TRUE;
+  s->set.type              = PC_SBPMG_CHEBYSHEV;
+  s->set.lo                = 0.1;
+  s->set.hi                = 1.1;
+  s->set.eig_its           = 10;
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SbpmgSmoother;
   pc->ops->apply           = PCApply_SbpmgSmoother;

@@ -7,7 +7,16 @@
 
 typedef struct {
   SbpProblem fine, coarse;
+  cl_kernel  k[4]; /* the transfer kernels (MG_K_PROLONG ..), looked up on first use (owned by the program cache) */
 } SbpTransfer;
+
+static PetscErrorCode SbpTransferKernel(SbpTransfer *t, PCSBPMGKernel id, cl_kernel *k)
+{
+  PetscFunctionBegin;
+  if (!t->k[id - MG_K_PROLONG]) PetscCall(PCSBPMGGetKernel(t->fine, &t->fine->tune, PETSC_FALSE, id, &t->k[id - MG_K_PROLONG]));
+  *k = t->k[id - MG_K_PROLONG];
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode SbpTransferDestroy(void *ctx)
 {
@@ -20,42 +29,26 @@ static PetscErrorCode SbpTransferDestroy(void *ctx)
   PetscFunctionReturn(0);
 }
 
-/* Both vectors on the device of the problem: take the kernel path. */
-static PetscErrorCode SbpTransferOnDevice(SbpProblem p, Vec x, Vec y, PetscBool *dev)
-{
-  PetscBool xd, yd;
-
-  PetscFunctionBegin;
-  *dev = PETSC_FALSE;
-  if (!p->use_device) PetscFunctionReturn(0);
-  PetscCall(VecIsOpenCL(x, &xd));
-  PetscCall(VecIsOpenCL(y, &yd));
-  *dev = (xd && yd) ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /* Several ranks: the input through the ghost exchange of its grid, then one launch over the owned block of the output grid. The
    transfer kernels read a quarter (prolongation) or the whole (restriction) of a fine vector and write the other, far less than a
    smoothing sweep, so they are not split into an interior and a rim to overlap the exchange (docs/design.md). */
 static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   SbpProblem f = t->fine, in = prolong ? t->coarse : t->fine, out = prolong ? t->fine : t->coarse;
-  cl_kernel  k;
+  cl_kernel  k = NULL;
   cl_mem     yb;
   int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
   cl_int4    gh, own;
   size_t     global[2] = {(size_t)out->xm, (size_t)out->ym};
   PetscInt   nin = in->xm * in->ym, nout = out->xm * out->ym;
+  SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetKernel(f, prolong ? SBP_K_PROLONG_PATCH : SBP_K_RESTRICT_PATCH, &k));
+  PetscCall(SbpTransferKernel(t, prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(SbpHaloBegin(in->halo, x));
   PetscCall(SbpHaloEnd(in->halo));
-  if (add)
-    PetscCall(VecOpenCLGetBuffer(y, &yb));
-  else
-    PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  PetscCall(SbpBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
   SbpProblemPatchBoxes(in, &gh, NULL);
   SbpProblemPatchBoxes(out, NULL, &own);
   if (prolong)
@@ -63,11 +56,8 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, 
   else
     PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &in->halo->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb,
                              sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
-  PetscCall(SbpmgCLLaunch2D(f->cl, k, global, f->wg));
-  if (add)
-    PetscCall(VecOpenCLRestoreBuffer(y, &yb));
-  else
-    PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  PetscCall(SbpProblemLaunch2D(f, k, global));
+  PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(3 * nin + nout * (add ? 2 : 1)) * sizeof(PetscReal)));
   PetscFunctionReturn(0);
 }
@@ -75,34 +65,28 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, 
 static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   SbpProblem f = t->fine;
-  cl_kernel  k;
+  cl_kernel  k = NULL;
   cl_mem     xb, yb;
   int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
   size_t     global[2];
   PetscInt   nout = prolong ? (f->Nr + 1) * (f->Ns + 1) : (f->Nr / 2 + 1) * (f->Ns / 2 + 1);
   PetscInt   nin  = prolong ? (f->Nr / 2 + 1) * (f->Ns / 2 + 1) : (f->Nr + 1) * (f->Ns + 1);
+  SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
   if (f->halo) {
     PetscCall(SbpTransferDevicePatch(t, prolong, x, y, add));
     PetscFunctionReturn(0);
   }
-  PetscCall(SbpProblemGetKernel(f, prolong ? SBP_K_PROLONG : SBP_K_RESTRICT, &k));
+  PetscCall(SbpTransferKernel(t, prolong ? MG_K_PROLONG : MG_K_RESTRICT, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
-  PetscCall(VecOpenCLGetBufferRead(x, &xb));
-  if (add)
-    PetscCall(VecOpenCLGetBuffer(y, &yb));
-  else
-    PetscCall(VecOpenCLGetBufferWrite(y, &yb));
+  PetscCall(SbpBuffersGet(&bufs, x, SBP_READ, &xb));
+  PetscCall(SbpBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
   PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &xb, sizeof(int), &iadd, sizeof(cl_mem), &yb));
   global[0] = (size_t)f->Nr / 2 + 1; /* the prolongation takes two fine nodes per work-item along r */
   global[1] = prolong ? (size_t)f->Ns + 1 : (size_t)f->Ns / 2 + 1;
-  PetscCall(SbpmgCLLaunch2D(f->cl, k, global, f->wg));
-  PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
-  if (add)
-    PetscCall(VecOpenCLRestoreBuffer(y, &yb));
-  else
-    PetscCall(VecOpenCLRestoreBufferWrite(y, &yb));
+  PetscCall(SbpProblemLaunch2D(f, k, global));
+  PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(nin + nout * (add ? 2 : 1)) * sizeof(PetscReal)));
   PetscFunctionReturn(0);
 }
@@ -141,7 +125,7 @@ static PetscErrorCode SbpTransferApply(Mat P, PetscBool prolong, Vec x, Vec y, P
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(P, &t));
-  PetscCall(SbpTransferOnDevice(t->fine, x, y, &dev));
+  PetscCall(SbpProblemUseDevice(t->fine, x, y, NULL, &dev));
   if (dev)
     PetscCall(SbpTransferDevice(t, prolong, x, y, add));
   else

@@ -481,3 +481,43 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
   PetscCall(SbpBlocksDestroy(&blk));
   PetscFunctionReturn(0);
 }
+
+/*@C
+   SbpProblemCreateAssembledOperator - The SBP-SAT operator M~ assembled as a PETSc AIJ matrix from the 1D SBP blocks by Kronecker
+   products (spec-sbp-sat.md 3.2-3.4): the test oracle, the coarse-grid operator of the multigrid, and the matrix CPU solvers run on.
+   Rows in the DMDA's ordering (natural ordering on one rank).
+
+   Collective
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemCreateAssembledOperator(SbpProblem p, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(PetscLogEventBegin(SBPMG_SbpSetUp, 0, 0, 0, 0));
+  /* built by hand rather than by DMCreateMatrix, which lets a user's global -mat_type decide the type */
+  {
+    PetscInt               n = p->xm * p->ym, N = (p->Nr + 1) * (p->Ns + 1), *dnz, *onz;
+    ISLocalToGlobalMapping ltog;
+
+    PetscCall(PetscMalloc2(n, &dnz, n, &onz));
+    PetscCall(SbpAssembleOperatorRows(p, NULL, dnz, onz));
+    PetscCall(MatCreate(PetscObjectComm((PetscObject)p), A));
+    PetscCall(MatSetSizes(*A, n, n, N, N));
+    PetscCall(MatSetType(*A, MATAIJ));
+    PetscCall(MatXAIJSetPreallocation(*A, 1, dnz, onz, NULL, NULL));
+    PetscCall(PetscFree2(dnz, onz));
+    PetscCall(DMGetLocalToGlobalMapping(p->da, &ltog));
+    PetscCall(MatSetLocalToGlobalMapping(*A, ltog, ltog));
+    PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+    PetscCall(SbpAssembleOperatorRows(p, *A, NULL, NULL));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscCall(PetscObjectCompose((PetscObject)*A, "SbpProblem", (PetscObject)p));
+  PetscCall(PetscLogEventEnd(SBPMG_SbpSetUp, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}

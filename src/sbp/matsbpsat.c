@@ -1,58 +1,17 @@
 /* MATSBPSAT: the SBP-SAT operator as a registered Mat type, so a program that links only PETSc gets it through
    -dll_append libsbpmg.so -mat_type sbpsat (and then -pc_type sbpmg). The type builds an SbpProblem from the options under
-   the matrix's prefix and forwards every operation to the matrix-free operator of SbpProblemCreateOperator(). */
+   the matrix's prefix, and its operations are those of the matrix-free operator of SbpProblemCreateOperator() (src/sbp/apply.c). */
 #include <sbpmg/private/sbpimpl.h>
 #include <petsc/private/matimpl.h>
 
-typedef struct {
-  SbpProblem p;
-  Mat        op; /* the MatShell doing the work */
-} Mat_SbpSat;
-
-static PetscErrorCode MatMult_SbpSat(Mat A, Vec x, Vec y)
-{
-  PetscFunctionBegin;
-  PetscCall(MatMult(((Mat_SbpSat *)A->data)->op, x, y));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode MatMultAdd_SbpSat(Mat A, Vec x, Vec z, Vec y)
-{
-  PetscFunctionBegin;
-  PetscCall(MatMultAdd(((Mat_SbpSat *)A->data)->op, x, z, y));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode MatGetDiagonal_SbpSat(Mat A, Vec d)
-{
-  PetscFunctionBegin;
-  PetscCall(MatGetDiagonal(((Mat_SbpSat *)A->data)->op, d));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode MatResidual_SbpSat(Mat A, Vec b, Vec x, Vec r)
-{
-  PetscFunctionBegin;
-  PetscCall(MatResidual(((Mat_SbpSat *)A->data)->op, b, x, r));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode MatView_SbpSat(Mat A, PetscViewer viewer)
-{
-  PetscFunctionBegin;
-  PetscCall(MatView(((Mat_SbpSat *)A->data)->op, viewer));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode MatDestroy_SbpSat(Mat A)
 {
-  Mat_SbpSat *s = (Mat_SbpSat *)A->data;
+  SbpProblem p = (SbpProblem)A->data;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectCompose((PetscObject)A, "SbpProblem", NULL));
-  PetscCall(MatDestroy(&s->op));
-  PetscCall(SbpProblemDestroy(&s->p));
-  PetscCall(PetscFree(A->data));
+  PetscCall(SbpProblemDestroy(&p));
+  A->data = NULL;
   PetscFunctionReturn(0);
 }
 
@@ -71,25 +30,20 @@ $    MatCreateVecs(A, &x, &b); ...; KSPSetOperators(ksp, A, A);  with -pc_type s
 M*/
 PetscErrorCode MatCreate_SbpSat(Mat A)
 {
-  Mat_SbpSat *s;
-  PetscInt    m, n, M, N;
-  VecType     vtype;
+  SbpProblem p;
+  PetscInt   m, M;
 
   PetscFunctionBegin;
   PetscCall(SbpInitializePackage());
-  PetscCall(PetscNew(&s));
-  PetscCall(SbpProblemCreate(PetscObjectComm((PetscObject)A), &s->p));
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)s->p, ((PetscObject)A)->prefix));
-  PetscCall(SbpProblemSetFromOptions(s->p));
-  PetscCall(SbpProblemSetUp(s->p));
-  PetscCall(SbpProblemCreateOperator(s->p, &s->op));
-  PetscCall(MatGetLocalSize(s->op, &m, &n));
-  PetscCall(MatGetSize(s->op, &M, &N));
+  PetscCall(SbpProblemCreate(PetscObjectComm((PetscObject)A), &p));
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)p, ((PetscObject)A)->prefix));
+  PetscCall(SbpProblemSetFromOptions(p));
+  PetscCall(SbpProblemSetUp(p));
+  m = p->xm * p->ym;
+  M = (p->Nr + 1) * (p->Ns + 1);
   if (!((A->rmap->n < 0 || A->rmap->n == m) && (A->rmap->N < 0 || A->rmap->N == M))) {
-    PetscInt Nr = s->p->Nr, Ns = s->p->Ns;
-    PetscCall(MatDestroy(&s->op));
-    PetscCall(SbpProblemDestroy(&s->p));
-    PetscCall(PetscFree(s));
+    PetscInt Nr = p->Nr, Ns = p->Ns;
+    PetscCall(SbpProblemDestroy(&p));
     SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
             "MATSBPSAT sets its own sizes: %" PetscInt_FMT " unknowns (%" PetscInt_FMT " local) for the %" PetscInt_FMT " x %" PetscInt_FMT
             " grid, but the matrix was given %" PetscInt_FMT " (%" PetscInt_FMT " local)",
@@ -97,26 +51,25 @@ PetscErrorCode MatCreate_SbpSat(Mat A)
   }
   PetscCall(PetscLayoutSetLocalSize(A->rmap, m));
   PetscCall(PetscLayoutSetSize(A->rmap, M));
-  PetscCall(PetscLayoutSetLocalSize(A->cmap, n));
-  PetscCall(PetscLayoutSetSize(A->cmap, N));
+  PetscCall(PetscLayoutSetLocalSize(A->cmap, m));
+  PetscCall(PetscLayoutSetSize(A->cmap, M));
   PetscCall(PetscLayoutSetUp(A->rmap));
   PetscCall(PetscLayoutSetUp(A->cmap));
-  A->data                  = s;
-  A->ops->mult             = MatMult_SbpSat;
-  A->ops->multtranspose    = MatMult_SbpSat;
-  A->ops->multadd          = MatMultAdd_SbpSat;
-  A->ops->multtransposeadd = MatMultAdd_SbpSat;
-  A->ops->getdiagonal      = MatGetDiagonal_SbpSat;
-  A->ops->residual         = MatResidual_SbpSat;
-  A->ops->view             = MatView_SbpSat;
+  A->data                  = p;
+  A->ops->mult             = SbpOperatorMult;
+  A->ops->multtranspose    = SbpOperatorMult;
+  A->ops->multadd          = SbpOperatorMultAdd;
+  A->ops->multtransposeadd = SbpOperatorMultAdd;
+  A->ops->getdiagonal      = SbpOperatorGetDiagonal;
+  A->ops->residual         = SbpOperatorResidual;
+  A->ops->view             = SbpOperatorView;
   A->ops->destroy          = MatDestroy_SbpSat;
   A->assembled             = PETSC_TRUE;
   A->preallocated          = PETSC_TRUE;
-  PetscCall(MatGetVecType(s->op, &vtype));
-  PetscCall(MatSetVecType(A, vtype));
+  PetscCall(MatSetVecType(A, p->use_device ? VECOPENCL : VECSTANDARD));
   PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
-  PetscCall(PetscObjectCompose((PetscObject)A, "SbpProblem", (PetscObject)s->p));
+  PetscCall(PetscObjectCompose((PetscObject)A, "SbpProblem", (PetscObject)p));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATSBPSAT));
   PetscFunctionReturn(0);
 }

@@ -1,6 +1,9 @@
 /* Right-hand side g of the manufactured problem (spec-sbp-sat.md section 6), the exact solution and the error norms (section 7). */
 #include <sbpmg/private/sbpimpl.h>
 
+/* sbp_qt (Q^T along a line) and sbp_norm_weight (the weight of a node in H~), shared with the device kernels. */
+#include "../../kernels/sbp.cl"
+
 /* The Neumann data gN = sJ n.(mu grad u) on face f (6.4) from the metric X = (x, y, xr, xs, yr, ys), mu and grad u: the
    outward normal scaled by the face Jacobian is (-ys, xs), (ys, -xs), (yr, -xr), (-yr, xr) on faces 1..4. */
 PetscReal SbpNeumannFlux(PetscInt face, const PetscReal X[6], PetscReal mu, PetscReal ux, PetscReal uy)
@@ -31,14 +34,6 @@ static PetscErrorCode SbpBoundaryData(SbpProblem p, PetscInt face, PetscInt i, P
   *gD = ue;
   *gN = SbpNeumannFlux(face, X, m[0], ux, uy);
   PetscFunctionReturn(0);
-}
-
-/* (Q^T v)_k along a face of N intervals, v given at k-1, k, k+1 */
-static PetscReal SbpQT(PetscInt k, PetscInt N, PetscReal vm, PetscReal v0, PetscReal vp)
-{
-  if (k == 0) return -(v0 + vp) / 2;
-  if (k == N) return (vm + v0) / 2;
-  return (vm - vp) / 2;
 }
 
 /* The Dirichlet SAT data of face f (6.3) added into the rows (i,j) of this rank it touches. */
@@ -81,7 +76,7 @@ static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScal
       if (ri < p->xs || ri >= p->xs + p->xm || rj < p->ys || rj >= p->ys + p->ym) continue;
       if (q == 0) {
         PetscReal bm = p->crs[SbpPatchIndex(p, im, jm)], b0 = p->crs[SbpPatchIndex(p, i, j)], bp = p->crs[SbpPatchIndex(p, ip, jp)];
-        v = d * (4 + cn / psi - 1.5) * gD + sgn * SbpQT(t, Nt, bm * gDm, b0 * gD, bp * gDp);
+        v = d * (4 + cn / psi - 1.5) * gD + sgn * sbp_qt((int)t, (int)Nt, bm * gDm, b0 * gD, bp * gDp);
       } else if (q == 1)
         v = 2 * d * gD;
       else
@@ -108,6 +103,45 @@ static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, PetscScalar
   PetscFunctionReturn(0);
 }
 
+/* v(i,j) = fn(p, k, X) at every owned node (i,j), k its index in the ghosted patch and X its geometry there. */
+typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, PetscInt, const PetscReal[6], PetscScalar *);
+
+static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn)
+{
+  PetscScalar **va;
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(DMDAVecGetArray(p->da, v, &va));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      const PetscInt k = SbpPatchIndex(p, i, j);
+      PetscCall((*fn)(p, i, j, k, &p->geom[6 * k], &va[j][i]));
+    }
+  PetscCall(DMDAVecRestoreArray(p->da, v, &va));
+  PetscFunctionReturn(0);
+}
+
+/* The volume term of the right-hand side, J H f. */
+static PetscErrorCode SbpForcingNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], PetscScalar *g)
+{
+  PetscReal m[3], w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
+
+  PetscFunctionBegin;
+  PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
+  *g = p->J[k] * w * SbpForcing(X[0], X[1], m);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], PetscScalar *u)
+{
+  PetscReal ux, uy;
+
+  PetscFunctionBegin;
+  SbpExactSolution(X[0], X[1], u, &ux, &uy);
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemComputeRHS - The right-hand side g = JH f + sum over Dirichlet faces K_f gD + sum over Neumann faces L_f^T H_f gN of the
    manufactured problem ue = sin(pi x) cos(pi y) (spec section 6), point-wise.
@@ -121,16 +155,8 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
   PetscScalar **ga;
 
   PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(SbpProblemSetNodes(p, g, SbpForcingNode));
   PetscCall(DMDAVecGetArray(p->da, g, &ga));
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscInt   k = SbpPatchIndex(p, i, j);
-      PetscReal *X = &p->geom[6 * k], m[3];
-      PetscReal  w = p->hr * p->hs * ((i == 0 || i == p->Nr) ? 0.5 : 1) * ((j == 0 || j == p->Ns) ? 0.5 : 1);
-      PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
-      ga[j][i] = p->J[k] * w * SbpForcing(X[0], X[1], m);
-    }
   for (PetscInt face = 1; face <= 4; face++) {
     if (p->bc[face - 1] == SBP_BC_DIRICHLET)
       PetscCall(SbpAddDirichletData(p, face, ga));
@@ -148,17 +174,8 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
 @*/
 PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
 {
-  PetscScalar **ua;
-
   PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  PetscCall(DMDAVecGetArray(p->da, u, &ua));
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscReal *X = &p->geom[6 * SbpPatchIndex(p, i, j)], ux, uy;
-      SbpExactSolution(X[0], X[1], &ua[j][i], &ux, &uy);
-    }
-  PetscCall(DMDAVecRestoreArray(p->da, u, &ua));
+  PetscCall(SbpProblemSetNodes(p, u, SbpExactNode));
   PetscFunctionReturn(0);
 }
 
@@ -184,7 +201,7 @@ PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, Pets
       PetscReal *X = &p->geom[6 * k], ue, ux, uy, e, w;
       SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
       e = PetscRealPart(ua[j][i]) - ue;
-      w = p->hr * p->hs * ((i == 0 || i == p->Nr) ? 0.5 : 1) * ((j == 0 || j == p->Ns) ? 0.5 : 1);
+      w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
       local[0] += w * e * e;
       local[1] += p->J[k] * w * e * e;
     }

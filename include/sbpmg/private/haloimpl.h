@@ -5,7 +5,7 @@
 
 #include <sbpmg/private/vecimpl.h>
 
-/* The ghost exchange of a DMDA (box stencil) between the devices of several MPI ranks (src/sbp/halo.c, kernels/halo.cl): the
+/* The ghost exchange of a DMDA (box stencil) between the devices of several MPI ranks (src/halo/halo.c, kernels/halo.cl): the
    owned block of a device vector is copied into a ghosted patch on the device, only the strips the 8 neighbours need cross
    to the host (SbpmgCLReadBuffer), go through MPI, and come back (SbpmgCLWriteBuffer) into the ghost region of the patch.
    SbpHaloBegin() posts the messages and returns with them in flight; a caller may enqueue work on the owned block meanwhile;

@@ -12,27 +12,9 @@ struct _SbpProblemOps {
   PetscErrorCode (*view)(SbpProblem, PetscViewer);
 };
 
-/* The device kernels of a problem's level (kernels/sbp.cl, smooth.cl, transfer.cl), looked up once per problem: a lookup through
-   the program cache copies and compares the whole source, too slow for every launch. */
-typedef enum {
-  SBP_K_APPLY,
-  SBP_K_APPLY_PATCH,
-  SBP_K_APPLY_INNER,
-  SBP_K_DIAGONAL,
-  SBP_K_DIAGONAL_PATCH,
-  SBP_K_NORM,
-  SBP_K_NORM_PATCH,
-  SBP_K_SMOOTH,
-  SBP_K_SMOOTH_PATCH,
-  SBP_K_SMOOTH_INNER,
-  SBP_K_SMOOTH_BLOCK,
-  SBP_K_SMOOTH_PASS,
-  SBP_K_PROLONG,
-  SBP_K_PROLONG_PATCH,
-  SBP_K_RESTRICT,
-  SBP_K_RESTRICT_PATCH,
-  SBP_K_COUNT
-} SbpKernel;
+/* The device kernels of kernels/sbp.cl, looked up once per problem (src/sbp/kernels.c): a lookup through the program cache
+   copies and compares the whole source, too slow for every launch. */
+typedef enum { SBP_K_APPLY, SBP_K_APPLY_PATCH, SBP_K_APPLY_INNER, SBP_K_DIAGONAL, SBP_K_DIAGONAL_PATCH, SBP_K_NORM, SBP_K_NORM_PATCH, SBP_K_COUNT } SbpKernel;
 
 struct _p_SbpProblem {
   PETSCHEADER(struct _SbpProblemOps);
@@ -49,7 +31,6 @@ struct _p_SbpProblem {
   void              *metricctx;
   SbpBCType          bc[4];      /* faces 1..4 at index 0..3 */
   SbpBackend         backend;    /* as requested; resolved at set-up */
-  size_t             wg[2];      /* work-group shape of the 2D kernels (-sbp_wg) */
   PetscBool          use_device; /* resolved backend */
   PetscBool          setupcalled;
   DM                 da;
@@ -57,22 +38,22 @@ struct _p_SbpProblem {
   PetscInt           gxs, gys, gxm, gym;  /* ghosted patch (stencil width 2) */
   PetscReal         *crr, *css, *crs, *J; /* coefficients on the ghosted patch, r fastest */
   PetscReal         *geom;                /* x, y, xr, xs, yr, ys per ghosted node (6 per node) */
-  SbpmgCL            cl;                  /* device path: the context and the coefficients on the device (ghosted patch) */
-  cl_mem             d_crr, d_css, d_crs, d_J;
-  SbpHalo            halo;           /* device path on several ranks: the ghost exchange (NULL on one rank) */
-  PetscInt           in[4];          /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
-                                        stays in the owned block (empty: ilo > ihi or jlo > jhi) */
-  PetscInt  overlap_min;             /* split the kernels around the exchange when the interior box has this many nodes */
-  PetscBool overlap;                 /* resolved at set-up: the interior runs while the ghosts are exchanged */
-  PetscBool split;                   /* device: the interior box in the lean *_inner kernels, the rim apart (-sbp_split) */
-  PetscInt  split_min;               /* ... when the interior box has at least this many nodes (-sbp_split_min) */
-  PetscBool split_on;                /* resolved at set-up from split and split_min */
-  PetscInt  inner_rows;              /* rows of a column per work-item of the lean kernels (-sbp_inner_rows) */
-  PetscInt  pass_wg[2];              /* the work-group of the smoother kernel of several sweeps per pass mg_smooth_pass (-sbp_pass_wg) */
-  PetscInt  max_regs;                /* NVIDIA: register cap of the SBP-SAT and multigrid kernels, -cl-nv-maxrregcount (-1: 64, 0: none; -sbp_max_registers) */
-  char      kopts[2][160];           /* build options of the "sbp" and "sbp+smooth" programs: fp64 and fp32 coefficients */
-  cl_kernel kernels[2][SBP_K_COUNT]; /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
-  cl_mem    d_crr32, d_css32, d_crs32; /* the coefficients in fp32 (SbpProblemGetCoefficientBuffers), made on first use */
+  /* the tuning (include/sbpmg/private/tuning.h): the device context's (the CPU column on the host backend) with tune_opts
+     applied, resolved at set-up; a coarsened problem takes its parent's (tune_set) */
+  SbpmgTuning tune;
+  char        tune_opts[256];
+  PetscBool   tune_set;
+  size_t      wg[2]; /* the 2D work-group of the kernels (sbp_wg_x, sbp_wg_y) */
+  SbpmgCL     cl;    /* device path: the context and the coefficients on the device (ghosted patch) */
+  cl_mem      d_crr, d_css, d_crs, d_J;
+  cl_mem      d_crr32, d_css32, d_crs32; /* the coefficients in fp32 (SbpProblemGetCoefficientBuffers), made on first use */
+  SbpHalo     halo;                      /* device path on several ranks: the ghost exchange (NULL on one rank) */
+  PetscInt    in[4];                     /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
+                                            stays in the owned block (empty: ilo > ihi or jlo > jhi) */
+  PetscBool overlap;                     /* resolved at set-up: the interior runs while the ghosts are exchanged (sbp_overlap_min) */
+  PetscBool split_on;                    /* resolved at set-up: the interior box in the lean *_inner kernels, the rim apart (sbp_split) */
+  char      kopts[2][160];               /* -D specialisation of kernels/sbp.cl, fp64 and fp32 coefficients (SbpProblemGetBuildOptions) */
+  cl_kernel kernels[2][SBP_K_COUNT];     /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
 };
 
 /* Index of global node (i,j) in the ghosted patch arrays. */
@@ -109,20 +90,54 @@ PETSC_INTERN PetscErrorCode SbpSparse1DToDense(const SbpSparse1D *, PetscReal *)
 
 PETSC_INTERN PetscErrorCode SbpAssembleOperatorRows(SbpProblem, Mat, PetscInt[], PetscInt[]);
 PETSC_INTERN PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem, Vec);
-PETSC_INTERN PetscErrorCode SbpProblemApplyHost(SbpProblem, Vec, Vec, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode SbpProblemApplyHost(SbpProblem, Vec, Vec, PetscReal, Vec);
+PETSC_INTERN PetscErrorCode SbpProblemDiagonalHost(SbpProblem, Vec);
 PETSC_INTERN PetscErrorCode SbpProblemCountLevels(SbpProblem, PetscInt *, PetscInt *, char[], size_t);
 PETSC_INTERN PetscErrorCode SbpProblemGetProcessGrid(SbpProblem, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode SbpProblemLaunchExchanged(SbpProblem, Vec, cl_kernel, cl_kernel, cl_uint, cl_uint);
-PETSC_INTERN PetscErrorCode SbpProblemLaunchOwned(SbpProblem, cl_kernel, cl_kernel, cl_uint);
-PETSC_INTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, cl_kernel *);
-PETSC_INTERN PetscErrorCode SbpProblemResolveKernels(SbpProblem);
-PETSC_INTERN PetscErrorCode SbpProblemGetKernelPrecision(SbpProblem, SbpKernel, PetscBool, cl_kernel *);
+PETSC_INTERN PetscErrorCode SbpProblemCheckNotSetUp(SbpProblem, const char[]);
+PETSC_INTERN PetscErrorCode SbpProblemSetUpDevice(SbpProblem);
+
+/* ---------------------------------------------------------------- tuning and kernels (src/sbp/kernels.c) */
+/* Overrides "key=value,..." of the problem's tuning, applied at set-up on top of the device's (tests: the kernel variants). */
+PETSC_INTERN PetscErrorCode SbpProblemSetTuning(SbpProblem, const char[]);
+PETSC_INTERN PetscErrorCode SbpProblemSetUpTuning(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemSetUpKernels(SbpProblem);
+/* The -D specialisation of kernels/sbp.cl (and of the programs built on it) for fp64 or fp32 (single) coefficients. */
+PETSC_INTERN PetscErrorCode SbpProblemGetBuildOptions(SbpProblem, PetscBool, const char **);
+PETSC_INTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, PetscBool, cl_kernel *);
 PETSC_INTERN PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem, PetscBool, cl_mem *, cl_mem *, cl_mem *);
-PETSC_INTERN PetscErrorCode SbpProblemApplyDevice(SbpProblem, Vec, Vec, PetscReal, Vec, PetscBool);
-/* The multi-rank launch regions of the owned block (kernels/sbp.cl sbp_region_node): all of it, the interior box, the rim around it. */
+
+/* The launches of the device kernels over a problem's nodes: the whole grid (one rank), or a region of the owned block (kernels/sbp.cl
+   sbp_region_node): all of it, the interior box, the rim around it. */
 typedef enum { SBP_REGION_ALL, SBP_REGION_INTERIOR, SBP_REGION_RIM } SbpRegion;
+PETSC_INTERN PetscErrorCode SbpProblemLaunch2D(SbpProblem, cl_kernel, const size_t[2]);
+PETSC_INTERN PetscErrorCode SbpProblemLaunchGrid(SbpProblem, cl_kernel);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uint, SbpRegion);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchBox(SbpProblem, cl_kernel, cl_uint, SbpRegion, const PetscInt[4]);
+PETSC_INTERN PetscErrorCode SbpProblemLaunchOwned(SbpProblem, cl_kernel, cl_kernel, cl_uint);
+PETSC_INTERN PetscErrorCode SbpProblemLaunchExchanged(SbpProblem, Vec, cl_kernel, cl_kernel, cl_uint, cl_uint);
 PETSC_INTERN void           SbpProblemPatchBoxes(SbpProblem, cl_int4 *, cl_int4 *);
+
+/* The device buffers of a launch's vectors, got one by one and restored together (VecOpenCLGetBuffer*, VecOpenCLRestoreBuffer*). */
+typedef enum { SBP_READ, SBP_WRITE, SBP_READ_WRITE } SbpAccess;
+typedef struct {
+  PetscInt  n;
+  Vec       v[8];
+  SbpAccess mode[8];
+  cl_mem    mem[8];
+} SbpBuffers;
+PETSC_INTERN PetscErrorCode SbpBuffersGet(SbpBuffers *, Vec, SbpAccess, cl_mem *);
+PETSC_INTERN PetscErrorCode SbpBuffersRestore(SbpBuffers *);
+
+/* ---------------------------------------------------------------- the device operator (src/sbp/apply.c) */
+PETSC_INTERN PetscErrorCode SbpProblemApplyDevice(SbpProblem, Vec, Vec, PetscReal, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode SbpProblemCheckDeviceVec(SbpProblem, Vec, const char[]);
+PETSC_INTERN PetscErrorCode SbpProblemUseDevice(SbpProblem, Vec, Vec, Vec, PetscBool *);
+/* The operator's Mat operations, for its MatShell and MATSBPSAT alike (the problem composed on the matrix). */
+PETSC_INTERN PetscErrorCode SbpOperatorMult(Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode SbpOperatorMultAdd(Mat, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SbpOperatorResidual(Mat, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SbpOperatorGetDiagonal(Mat, Vec);
+PETSC_INTERN PetscErrorCode SbpOperatorView(Mat, PetscViewer);
 
 #endif

@@ -1,0 +1,165 @@
+/* The coarse levels of an SbpProblem: how many grids it halves into on its ranks (DMCoarsen's layout) and the problem
+   re-discretised on the grid of its even nodes (spec-sbp-sat.md 8.1). */
+#include <sbpmg/private/sbpimpl.h>
+
+/* The coarse ownership ranges DMCoarsen gives one direction of a non-periodic DMDA (PETSc 3.18's DMDACoarsenOwnershipRanges with
+   ratio 2: balanced, each fine boundary within one stencil width s of the coarse one) from the fine ranges lf[0..m). Returns the
+   smallest coarse range, or -1 where DMCoarsen finds no compatible ranges. */
+static PetscInt SbpCoarsenRanges(PetscInt m, const PetscInt lf[], PetscInt s, PetscInt lc[])
+{
+  PetscInt totalf = 0, remaining, startc = 0, startf = 0, least = PETSC_MAX_INT;
+
+  for (PetscInt i = 0; i < m; i++) totalf += lf[i];
+  remaining = 1 + (totalf - 1) / 2;
+  for (PetscInt i = 0; i < m; i++) {
+    PetscInt want = remaining / (m - i) + !!(remaining % (m - i));
+    if (i < m - 1) {
+      const PetscInt nextf = startf + lf[i];
+      while (nextf / 2 < startc + want - s) want--;
+      while (nextf / 2 > startc + want - 1 + s) want++;
+      if (want < 0 || want > remaining || nextf / 2 < startc + want - s || nextf / 2 > startc + want - 1 + s) return -1;
+    }
+    lc[i] = want;
+    least = PetscMin(least, want);
+    startc += lc[i];
+    startf += lf[i];
+    remaining -= lc[i];
+  }
+  return least;
+}
+
+/*@C
+   SbpProblemGetProcessGrid - The number of ranks of the problem's DMDA in r and in s.
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemGetProcessGrid(SbpProblem p, PetscInt *m, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, m, n, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemCountLevels - How many grids the problem's grid halves into, itself included: serial counts the halvings the sizes allow
+   (even sizes, at least 4 intervals after halving); distributed stops, in addition, before the first coarse grid that DMCoarsen
+   cannot lay out over the same ranks (DMDA needs every rank to own at least 2 nodes, its stencil width, in each direction of
+   which it has more than one rank). On one rank the two are equal. why (may be NULL) tells what stops the distributed count
+   first, or is empty.
+
+   Not collective (the ownership ranges are known to every rank)
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *distributed, char why[], size_t len)
+{
+  PetscInt        m, n, s, Nr = p->Nr, Ns = p->Ns, L = 1, D = 1, *lx, *ly, *cx, *cy;
+  const PetscInt *olx, *oly;
+  PetscBool       dist = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  if (why && len) why[0] = 0;
+  PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, &m, &n, NULL, NULL, &s, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(p->da, &olx, &oly, NULL));
+  PetscCall(PetscMalloc4(m, &lx, n, &ly, m, &cx, n, &cy));
+  PetscCall(PetscArraycpy(lx, olx, m));
+  PetscCall(PetscArraycpy(ly, oly, n));
+  while (Nr % 2 == 0 && Ns % 2 == 0 && Nr / 2 >= 4 && Ns / 2 >= 4) {
+    Nr /= 2;
+    Ns /= 2;
+    L++;
+    if (dist) {
+      PetscInt  wr = SbpCoarsenRanges(m, lx, s, cx), ws = SbpCoarsenRanges(n, ly, s, cy);
+      PetscBool okr = (wr >= 0 && (m == 1 || wr >= s)) ? PETSC_TRUE : PETSC_FALSE, oks = (ws >= 0 && (n == 1 || ws >= s)) ? PETSC_TRUE : PETSC_FALSE;
+      if (okr && oks) {
+        D++;
+        PetscCall(PetscArraycpy(lx, cx, m));
+        PetscCall(PetscArraycpy(ly, cy, n));
+      } else {
+        dist = PETSC_FALSE;
+        if (why && len) {
+          PetscInt w = okr ? ws : wr, k = okr ? n : m;
+          if (w < 0)
+            PetscCall(PetscSNPrintf(why, len,
+                                    "DMCoarsen finds no ownership ranges of the %" PetscInt_FMT " x %" PetscInt_FMT
+                                    " grid compatible with the finer ones in %s over %" PetscInt_FMT " ranks",
+                                    Nr, Ns, okr ? "s" : "r", k));
+          else
+            PetscCall(PetscSNPrintf(why, len,
+                                    "the %" PetscInt_FMT " x %" PetscInt_FMT " grid would leave a rank %" PetscInt_FMT " node%s in %s (%" PetscInt_FMT
+                                    " nodes over %" PetscInt_FMT " ranks), below the DMDA stencil width %" PetscInt_FMT,
+                                    Nr, Ns, w, w == 1 ? "" : "s", okr ? "s" : "r", (okr ? Ns : Nr) + 1, k, s));
+        }
+      }
+    }
+  }
+  PetscCall(PetscFree4(lx, ly, cx, cy));
+  if (serial) *serial = L;
+  if (distributed) *distributed = D;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemCoarsen - The problem re-discretised on the grid with half the intervals in each direction (the even nodes of this
+   one): same mapping, coefficient, boundary conditions and backend; the DMDA is the coarsening of this one's.
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
+{
+  SbpProblem c;
+  MPI_Comm   comm = PetscObjectComm((PetscObject)p);
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() before SbpProblemCoarsen()");
+  PetscCheck(p->Nr % 2 == 0 && p->Ns % 2 == 0, comm, PETSC_ERR_ARG_SIZ,
+             "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: %s = %" PetscInt_FMT " is odd", p->Nr, p->Ns, p->Nr % 2 ? "Nr" : "Ns",
+             p->Nr % 2 ? p->Nr : p->Ns);
+  PetscCheck(p->Nr / 2 >= 4 && p->Ns / 2 >= 4, comm, PETSC_ERR_ARG_SIZ,
+             "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: the coarse grid %" PetscInt_FMT " x %" PetscInt_FMT
+             " would have fewer than 4 intervals",
+             p->Nr, p->Ns, p->Nr / 2, p->Ns / 2);
+  {
+    PetscInt    serial, dist, m, n;
+    PetscMPIInt size;
+    char        why[256];
+    PetscCall(SbpProblemCountLevels(p, &serial, &dist, why, sizeof(why)));
+    PetscCall(SbpProblemGetProcessGrid(p, &m, &n));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCheck(dist > 1, comm, PETSC_ERR_ARG_SIZ,
+               "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT "): %s", p->Nr, p->Ns, size,
+               m, n, why);
+  }
+  PetscCall(SbpProblemCreate(comm, &c));
+  c->Nr        = p->Nr / 2;
+  c->Ns        = p->Ns / 2;
+  c->mapping   = p->mapping;
+  c->mapfn     = p->mapfn;
+  c->mapctx    = p->mapctx;
+  c->mu        = p->mu;
+  c->mu_value  = p->mu_value;
+  c->mufn      = p->mufn;
+  c->muctx     = p->mu == SBP_MU_CONSTANT ? &c->mu_value : p->muctx;
+  c->metricfn  = p->metricfn;
+  c->metricctx = p->metricctx;
+  for (int f = 0; f < 4; f++) c->bc[f] = p->bc[f];
+  c->tune     = p->tune; /* the kernel variants of the fine level (a test may have changed them) */
+  c->tune_set = PETSC_TRUE;
+  c->backend  = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
+  PetscCall(DMCoarsen(p->da, comm, &c->da));
+  PetscCall(SbpProblemSetUp(c));
+  *coarse = c;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetDM(SbpProblem p, DM *da)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  *da = p->da;
+  PetscFunctionReturn(0);
+}

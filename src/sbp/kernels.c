@@ -1,0 +1,306 @@
+/* The device side of an SbpProblem: its tuning (the rows of include/sbpmg/private/tuning.h), the build options and lookup of
+   the kernels of kernels/sbp.cl, the fp32 copy of the coefficients, the launches over the grid or a region of the owned
+   block, and the device buffers of a launch's vectors. */
+#include <sbpmg/private/sbpimpl.h>
+
+/* The CPU column of the tuning table: a problem on the host backend has no device context to take its tuning from (src/cl/tuning.c
+   resolves a context's column); the multigrid layer reads its rows from the problem's. */
+#define SBP_TUNING_CPU_(key, cpu, gpu, nv, lo, hi, doc) t->key = cpu;
+static void SbpTuningCPUColumn(SbpmgTuning *t){SBPMG_TUNING(SBP_TUNING_CPU_)}
+#undef SBP_TUNING_CPU_
+
+PetscErrorCode SbpProblemSetTuning(SbpProblem p, const char overrides[])
+{
+  SbpmgTuning check;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the tuning"));
+  SbpTuningCPUColumn(&check);
+  PetscCall(SbpmgTuningParse(overrides, &check)); /* an unknown key or a value out of range fails here */
+  PetscCall(PetscStrncpy(p->tune_opts, overrides ? overrides : "", sizeof(p->tune_opts)));
+  PetscFunctionReturn(0);
+}
+
+/* The problem's tuning: its device context's (the CPU column on the host) with the problem's overrides, unless given (coarsened). */
+PetscErrorCode SbpProblemSetUpTuning(SbpProblem p)
+{
+  PetscFunctionBegin;
+  if (!p->tune_set) {
+    if (p->cl)
+      p->tune = p->cl->tune;
+    else
+      SbpTuningCPUColumn(&p->tune);
+    PetscCall(SbpmgTuningParse(p->tune_opts, &p->tune));
+    p->tune_set = PETSC_TRUE;
+  }
+  p->wg[0] = (size_t)p->tune.sbp_wg_x;
+  p->wg[1] = (size_t)p->tune.sbp_wg_y;
+  PetscFunctionReturn(0);
+}
+
+/* Whether the lean interior kernels run (sbp_split, where the interior box has at least sbp_split_min nodes), and the build options
+   of kernels/sbp.cl: the coefficients' type, 32-bit indices where every array of the patch has fewer than 2^30 entries (room for the
+   offsets), and on NVIDIA's platform the register cap (sbp_max_registers). */
+PetscErrorCode SbpProblemSetUpKernels(SbpProblem p)
+{
+  PetscInt64 nin        = (PetscInt64)PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0);
+  int        idx32      = (PetscInt64)p->gxm * p->gym < ((PetscInt64)1 << 30) ? 1 : 0;
+  char       capopt[40] = "";
+
+  PetscFunctionBegin;
+  p->split_on = (p->tune.sbp_split && nin >= p->tune.sbp_split_min) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
+  if (p->cl->dclass == SBPMG_DEVICE_NVIDIA && p->tune.sbp_max_registers > 0)
+    PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -cl-nv-maxrregcount=%d", (int)p->tune.sbp_max_registers));
+  PetscCall(PetscSNPrintf(p->kopts[0], sizeof(p->kopts[0]), "-DSBP_COEF=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, idx32, capopt));
+  PetscCall(PetscSNPrintf(p->kopts[1], sizeof(p->kopts[1]), "-DSBP_COEF=float -DSBP_INDEX32=%d%s", idx32, capopt));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetBuildOptions(SbpProblem p, PetscBool single, const char **opts)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->use_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The SBP-SAT problem has no device kernels (host backend)");
+  *opts = p->kopts[single ? 1 : 0];
+  PetscFunctionReturn(0);
+}
+
+static const char *const SbpKernelNames[SBP_K_COUNT] = {"sbp_apply",          "sbp_apply_patch", "sbp_apply_inner", "sbp_diagonal",
+                                                        "sbp_diagonal_patch", "sbp_norm",        "sbp_norm_patch"};
+
+/*@C
+   SbpProblemGetKernel - A kernel of kernels/sbp.cl for the problem's level, for coefficients stored in fp64 (single = PETSC_FALSE)
+   or fp32 (the buffers of SbpProblemGetCoefficientBuffers()); built on first use and kept by the problem.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, PetscBool single, cl_kernel *k)
+{
+  const int s = single ? 1 : 0;
+
+  PetscFunctionBegin;
+  if (!p->kernels[s][id]) PetscCall(SbpmgCLGetKernel(p->cl, "sbp", p->kopts[s], SbpKernelNames[id], &p->kernels[s][id]));
+  *k = p->kernels[s][id];
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemGetCoefficientBuffers - The device buffers of crr, crs and css (the kernels' a, b, c) on the ghosted patch, in fp64 or,
+   with single, rounded to fp32 (made on first use and kept by the problem): the multigrid levels read those, 12 bytes per node
+   instead of 24.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem p, PetscBool single, cl_mem *a, cl_mem *b, cl_mem *c)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->use_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The SBP-SAT problem has no device coefficients (host backend)");
+  if (single && !p->d_crr32) {
+    const PetscInt   np     = p->gxm * p->gym;
+    const PetscReal *src[3] = {p->crr, p->crs, p->css};
+    cl_mem          *dst[3] = {&p->d_crr32, &p->d_crs32, &p->d_css32};
+    float           *tmp;
+
+    PetscCall(PetscMalloc1(np, &tmp));
+    for (int t = 0; t < 3; t++) {
+      for (PetscInt n = 0; n < np; n++) tmp[n] = (float)src[t][n];
+      PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, np * sizeof(float), dst[t]));
+      PetscCall(SbpmgCLWriteBuffer(p->cl, *dst[t], 0, np * sizeof(float), tmp));
+    }
+    PetscCall(PetscFree(tmp));
+  }
+  *a = single ? p->d_crr32 : p->d_crr;
+  *b = single ? p->d_crs32 : p->d_crs;
+  *c = single ? p->d_css32 : p->d_css;
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- launches */
+
+/* A 2D launch with the problem's work-group (sbp_wg_x x sbp_wg_y). */
+PetscErrorCode SbpProblemLaunch2D(SbpProblem p, cl_kernel k, const size_t global[2])
+{
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
+  PetscFunctionReturn(0);
+}
+
+/* A kernel of the whole grid (one rank): a 2D range of (Nr+1) x (Ns+1) nodes. */
+PetscErrorCode SbpProblemLaunchGrid(SbpProblem p, cl_kernel k)
+{
+  size_t global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemLaunch2D(p, k, global));
+  PetscFunctionReturn(0);
+}
+
+/* The kernels' int4 arguments of a rank's layout: the ghosted patch (gxs, gys, gxm, gym) and the owned block (xs, ys, xm, ym);
+   either may be NULL. */
+void SbpProblemPatchBoxes(SbpProblem p, cl_int4 *gh, cl_int4 *own)
+{
+  if (gh) {
+    gh->s[0] = (cl_int)p->gxs;
+    gh->s[1] = (cl_int)p->gys;
+    gh->s[2] = (cl_int)p->gxm;
+    gh->s[3] = (cl_int)p->gym;
+  }
+  if (own) {
+    own->s[0] = (cl_int)p->xs;
+    own->s[1] = (cl_int)p->ys;
+    own->s[2] = (cl_int)p->xm;
+    own->s[3] = (cl_int)p->ym;
+  }
+}
+
+/*@C
+   SbpProblemLaunchRegion - Launch a kernel of the multi-rank path (kernels/sbp.cl, "the multi-rank path") over a region of the
+   owned nodes: set its last four arguments, from index first on (the ghosted patch, the owned block, the interior box, the
+   region), and enqueue it over the region's range. An empty region launches nothing.
+
+   Not collective
+
+   Level: developer
+
+.seealso: `SbpProblemLaunchBox()`
+@*/
+PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, SbpRegion region)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemLaunchBox(p, k, first, region, p->in));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLaunchBox - SbpProblemLaunchRegion() with another box of owned nodes in place of the interior box (ilo, jlo, ihi, jhi;
+   empty as the set-up leaves it): a caller that covers a smaller box by other kernels runs the rim of that box.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, SbpRegion region, const PetscInt box[4])
+{
+  cl_int4 gh, own, in;
+  int     mode = (int)region;
+  size_t  ni = (size_t)PetscMax(box[2] - box[0] + 1, 0), nj = (size_t)PetscMax(box[3] - box[1] + 1, 0);
+
+  PetscFunctionBegin;
+  SbpProblemPatchBoxes(p, &gh, &own);
+  for (int d = 0; d < 4; d++) in.s[d] = (cl_int)box[d];
+  PetscCall(SbpmgCLSetArgs(k, first, 4, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(int), &mode));
+  switch (region) {
+  case SBP_REGION_ALL: {
+    size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
+    PetscCall(SbpProblemLaunch2D(p, k, global));
+  } break;
+  case SBP_REGION_INTERIOR: {
+    size_t global[2] = {ni, nj};
+    PetscCall(SbpProblemLaunch2D(p, k, global));
+  } break;
+  case SBP_REGION_RIM: /* the kernel skips the work-items past the rim's count */
+    PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)(p->xm * p->ym) - ni * nj, (size_t)p->tune.sbp_rim_wg));
+    break;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLaunchOwned - Launch a kernel pair of kernels/sbp.cl ("the multi-rank path") over the owned nodes: with the split
+   (sbp_split), kin (a lean *_inner kernel) over the interior box and k (a *_patch kernel) over the rim; without, k over all of them.
+   Arguments 0..first-1 are set on both kernels.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemLaunchOwned(SbpProblem p, cl_kernel k, cl_kernel kin, cl_uint first)
+{
+  PetscFunctionBegin;
+  if (p->split_on) {
+    PetscCall(SbpProblemLaunchRegion(p, kin, first, SBP_REGION_INTERIOR));
+    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_RIM));
+  } else
+    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_ALL));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLaunchExchanged - On several ranks, launch a kernel pair (SbpProblemLaunchOwned()) that reads u with neighbours around
+   the ghost exchange of u. Arguments 0..first-1 are set on both but the one at index uarg, which becomes the ghosted patch of u.
+   With overlap (sbp_overlap_min) the interior runs while the strips are in flight (the queue is flushed so that the device starts
+   on it) and the rim once the ghosts are in; without, the exchange completes before the launches.
+
+   Collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemLaunchExchanged(SbpProblem p, Vec u, cl_kernel k, cl_kernel kin, cl_uint uarg, cl_uint first)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpHaloBegin(p->halo, u));
+  PetscCall(SbpmgCLSetArg(k, uarg, sizeof(cl_mem), &p->halo->patch));
+  PetscCall(SbpmgCLSetArg(kin, uarg, sizeof(cl_mem), &p->halo->patch));
+  if (p->overlap) {
+    PetscCall(SbpProblemLaunchRegion(p, kin, first, SBP_REGION_INTERIOR));
+    PetscCallCL(clFlush(p->cl->queue));
+    PetscCall(SbpHaloEnd(p->halo));
+    PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_RIM));
+  } else {
+    PetscCall(SbpHaloEnd(p->halo));
+    PetscCall(SbpProblemLaunchOwned(p, k, kin, first));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- the buffers of a launch */
+
+/* The buffer of v for the given access, remembered for SbpBuffersRestore(); v = NULL gives NULL. */
+PetscErrorCode SbpBuffersGet(SbpBuffers *b, Vec v, SbpAccess mode, cl_mem *mem)
+{
+  PetscFunctionBegin;
+  *mem = NULL;
+  if (!v) PetscFunctionReturn(0);
+  PetscCheck(b->n < 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than 8 vectors in one launch");
+  switch (mode) {
+  case SBP_READ:
+    PetscCall(VecOpenCLGetBufferRead(v, mem));
+    break;
+  case SBP_WRITE:
+    PetscCall(VecOpenCLGetBufferWrite(v, mem));
+    break;
+  case SBP_READ_WRITE:
+    PetscCall(VecOpenCLGetBuffer(v, mem));
+    break;
+  }
+  b->v[b->n]    = v;
+  b->mode[b->n] = mode;
+  b->mem[b->n]  = *mem;
+  b->n++;
+  PetscFunctionReturn(0);
+}
+
+/* Restore every buffer got, in the order got. */
+PetscErrorCode SbpBuffersRestore(SbpBuffers *b)
+{
+  PetscFunctionBegin;
+  for (PetscInt t = 0; t < b->n; t++) {
+    switch (b->mode[t]) {
+    case SBP_READ:
+      PetscCall(VecOpenCLRestoreBufferRead(b->v[t], &b->mem[t]));
+      break;
+    case SBP_WRITE:
+      PetscCall(VecOpenCLRestoreBufferWrite(b->v[t], &b->mem[t]));
+      break;
+    case SBP_READ_WRITE:
+      PetscCall(VecOpenCLRestoreBuffer(b->v[t], &b->mem[t]));
+      break;
+    }
+  }
+  b->n = 0;
+  PetscFunctionReturn(0);
+}

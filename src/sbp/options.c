@@ -1,0 +1,97 @@
+/* The options of an SbpProblem (under its prefix, SbpProblemSetOptionsPrefix()). The kernel shapes are not options: they are
+   rows of the tuning table (include/sbpmg/private/tuning.h, -sbpmg_tune). */
+#include <sbpmg/private/sbpimpl.h>
+
+/* "DDNN": one letter per face 1..4, D (Dirichlet) or N (Neumann). */
+static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
+{
+  size_t len;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(bc, &len));
+  PetscCheck(len == 4, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONG,
+             "-sbp_bc %s: give one letter per face 1..4, D (Dirichlet) or N (Neumann), e.g. DDNN", bc);
+  for (PetscInt f = 0; f < 4; f++) {
+    char ch = bc[f];
+    PetscCheck(ch == 'D' || ch == 'd' || ch == 'N' || ch == 'n', PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONG,
+               "-sbp_bc %s: letter '%c' for face %" PetscInt_FMT " is neither D (Dirichlet) nor N (Neumann)", bc, ch, f + 1);
+    p->bc[f] = (ch == 'D' || ch == 'd') ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The grid sizes: -sbp_n for both, -sbp_nr and -sbp_ns each (given with -sbp_n, they win). */
+static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsObject, SbpProblem p, PetscInt *nr, PetscInt *ns)
+{
+  PetscInt  n = p->Nr;
+  PetscBool setn, setnr, setns;
+
+  PetscFunctionBegin;
+  *nr = p->Nr;
+  *ns = p->Ns;
+  PetscCall(PetscOptionsInt("-sbp_n", "Grid intervals in both r and s", "SbpProblemSetSizes", n, &n, &setn));
+  PetscCall(PetscOptionsInt("-sbp_nr", "Grid intervals in r", "SbpProblemSetSizes", *nr, nr, &setnr));
+  PetscCall(PetscOptionsInt("-sbp_ns", "Grid intervals in s", "SbpProblemSetSizes", *ns, ns, &setns));
+  if (setn) {
+    if (!setnr) *nr = n;
+    if (!setns) *ns = n;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetFromOptions - Read the problem from the options database (under the problem's prefix).
+
+   Options Database Keys:
++  -sbp_n <n>          - intervals in both directions
+.  -sbp_nr <n>         - intervals in r
+.  -sbp_ns <n>         - intervals in s
+.  -sbp_mapping <curved,square> - the mapping
+.  -sbp_mu <basin,constant>     - the coefficient
+.  -sbp_mu_value <v>   - the constant coefficient
+.  -sbp_bc <DDNN>      - one letter per face 1..4: D (Dirichlet, by SAT) or N (Neumann)
+-  -sbp_backend <auto,device,host> - where the matrix-free operator runs
+
+   Level: beginner
+
+.seealso: `SbpProblemSetOptionsPrefix()`
+@*/
+PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
+{
+  char           bc[32];
+  PetscInt       nr, ns;
+  PetscBool      setmap, setmu, setbc;
+  PetscReal      value   = p->mu_value;
+  SbpMappingType mapping = p->mapping;
+  SbpMuType      mu      = p->mu;
+  SbpBackend     backend = p->backend;
+  MPI_Comm       comm    = PetscObjectComm((PetscObject)p);
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "options"));
+  for (PetscInt f = 0; f < 4; f++) bc[f] = p->bc[f] == SBP_BC_DIRICHLET ? 'D' : 'N';
+  bc[4] = 0;
+  PetscObjectOptionsBegin((PetscObject)p);
+  PetscCall(SbpProblemSizesFromOptions(PetscOptionsObject, p, &nr, &ns));
+  PetscCall(PetscOptionsEnum("-sbp_mapping", "Mapping", "SbpProblemSetMapping", SbpMappingTypes, (PetscEnum)mapping, (PetscEnum *)&mapping, &setmap));
+  PetscCall(PetscOptionsEnum("-sbp_mu", "Coefficient mu", "SbpProblemSetMu", SbpMuTypes, (PetscEnum)mu, (PetscEnum *)&mu, &setmu));
+  PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, NULL));
+  PetscCall(
+      PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
+  PetscCall(PetscOptionsEnum("-sbp_backend", "Where the operator runs", "SbpProblemSetBackend", SbpBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
+  PetscOptionsEnd();
+
+  PetscCall(SbpProblemSetSizes(p, nr, ns));
+  if (setmap) {
+    PetscCheck(mapping != SBP_MAPPING_USER, comm, PETSC_ERR_ARG_WRONG, "-sbp_mapping user: set a user mapping with SbpProblemSetMappingFunction()");
+    PetscCall(SbpProblemSetMapping(p, mapping));
+  }
+  if (setmu) {
+    PetscCheck(mu != SBP_MU_USER, comm, PETSC_ERR_ARG_WRONG, "-sbp_mu user: set a user coefficient with SbpProblemSetMuFunction()");
+    PetscCall(SbpProblemSetMu(p, mu, value));
+  } else if (p->mu == SBP_MU_CONSTANT)
+    p->mu_value = value;
+  if (setbc) PetscCall(SbpParseBC(p, bc));
+  PetscCall(SbpProblemSetBackend(p, backend));
+  PetscFunctionReturn(0);
+}

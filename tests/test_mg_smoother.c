@@ -1,0 +1,214 @@
+/* The level smoother PCSBPMGSMOOTHER alone: several sweeps per pass (mg_smooth_pass) against single sweeps and the host sweeps,
+   the pass's work-group checks, and 1/diag computed in the kernel against a stored one. */
+#include "test_sbp_common.h"
+
+static const char help[] = "Tests of the sbpmg level smoother (src/mg/smoother.c, kernels/smooth.cl).\n";
+
+/* A smoother on M of the given type: 1/diag inline or stored, fp32 coefficients (single), pass sweeps per pass over the data; the rest
+   of its tuning is the problem's. */
+static PC make_smoother_of(Mat M, PCSBPMGSmootherType type, PetscBool inline_diag, PetscBool single, PetscInt pass)
+{
+  PC                      pc;
+  SbpProblem              p;
+  PCSBPMGSmootherSettings set;
+
+  PCALL(MatGetSbpProblem(M, &p));
+  set                         = (PCSBPMGSmootherSettings){type, 0.1, 1.1, 0, 10, single, p->tune};
+  set.tune.mg_inline_diag     = inline_diag ? 1 : 0;
+  set.tune.mg_sweeps_per_pass = pass;
+  PCALL(PCCreate(PETSC_COMM_SELF, &pc));
+  PCALL(PCSetType(pc, PCSBPMGSMOOTHER));
+  PCALL(PCSBPMGSmootherConfigure(pc, &set));
+  PCALL(PCSetOperators(pc, M, M));
+  PCALL(PCSetUp(pc));
+  return pc;
+}
+
+/* A Chebyshev smoother on M: 1/diag inline or stored. */
+static PC make_smoother(Mat M, PetscBool inline_diag)
+{
+  return make_smoother_of(M, PC_SBPMG_CHEBYSHEV, inline_diag, PETSC_FALSE, 1);
+}
+
+/* its sweeps of pc from x = guess (or from zero: x is NaN on entry, and must not be read) */
+static void run_sweeps(PC pc, Vec b, Vec guess, Vec x, PetscInt its)
+{
+  PetscInt                    outits;
+  PCRichardsonConvergedReason reason;
+
+  if (guess)
+    PCALL(VecCopy(guess, x));
+  else
+    PCALL(VecSet(x, NAN));
+  PCALL(PCApplyRichardson(pc, b, x, NULL, 0, 0, 0, its, guess ? PETSC_FALSE : PETSC_TRUE, &outits, &reason));
+}
+
+/* A problem with the interior/rim split at every size, the work-group tx x ty of the passes and the faces bc ("DDNN": face 1..4). */
+static SbpProblem make_pass_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscInt tx, PetscInt ty, const char *bc)
+{
+  char tune[128];
+
+  PCALL(PetscSNPrintf(tune, sizeof(tune), "sbp_split_min=0,mg_pass_wg_x=%d,mg_pass_wg_y=%d", (int)tx, (int)ty));
+  return SbpTestProblem(PETSC_COMM_SELF, Nr, Ns, bc, SBP_MAPPING_CURVED, backend, tune);
+}
+
+/* A smoother with pass sweeps per pass on a problem of work-group tx x ty: its set-up fails with the given error. */
+static void expect_pass_error(PetscInt tx, PetscInt ty, PetscInt pass, PetscErrorCode code, const char *msg)
+{
+  SbpProblem              p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, tx, ty, "DDNN");
+  Mat                     M;
+  PC                      pc;
+  PCSBPMGSmootherSettings set = {PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, PETSC_FALSE, p->tune};
+
+  set.tune.mg_inline_diag     = 1;
+  set.tune.mg_sweeps_per_pass = pass;
+  PCALL(SbpProblemCreateOperator(p, &M));
+  PCALL(PCCreate(PETSC_COMM_SELF, &pc));
+  PCALL(PCSetType(pc, PCSBPMGSMOOTHER));
+  PCALL(PCSBPMGSmootherConfigure(pc, &set));
+  PCALL(PCSetOperators(pc, M, M));
+  EXPECT_ERROR(PCSetUp(pc), code, msg);
+  PCALL(PCDestroy(&pc));
+  PCALL(MatDestroy(&M));
+  PCALL(SbpProblemDestroy(&p));
+}
+
+/* Two and three sweeps per pass (kernels/smooth.cl mg_smooth_pass: a tile and its ring in local memory; the rim of the core box by
+   single sweeps) against the host sweeps (PETSc vector operations on the host operator) and against one sweep per pass: equal to
+   rounding for 1..7 sweeps from zero and from a guess (so a single sweep or a pass of two first, then passes that do and do not
+   keep the previous iterate), Chebyshev and Jacobi, 1/diag inline and stored, on tiles that do and do not divide the core, an empty
+   core, Dirichlet and Neumann faces. With fp32 coefficients, against one sweep per pass on the same coefficients. */
+static void test_pass_sweeps(void **state)
+{
+  const struct {
+    PetscInt    Nr, Ns, tx, ty;
+    const char *bc;
+  } grids[] = {
+      {48, 40, 10, 7, "DDNN"}, {61, 35, 32, 8, "NDDN"}, {9, 7, 5, 5, "DDDD"}, /* 9 x 7: the interior box 4 x 2 nodes, no core: all in the rim launches */
+  };
+
+  for (size_t gi = 0; gi < sizeof(grids) / sizeof(grids[0]); gi++) {
+    SbpProblem ph = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_HOST, 16, 16, grids[gi].bc);
+    SbpProblem pd = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_DEVICE, grids[gi].tx, grids[gi].ty, grids[gi].bc);
+    Mat        Mh, Md;
+    Vec        bh, gh, xh, bd, gd, x1, xm;
+    PetscReal  worst_host = 0, worst_one = 0;
+
+    PCALL(SbpProblemCreateOperator(ph, &Mh));
+    PCALL(SbpProblemCreateOperator(pd, &Md));
+    PCALL(MatCreateVecs(Mh, &xh, &bh));
+    PCALL(VecDuplicate(bh, &gh));
+    PCALL(MatCreateVecs(Md, &x1, &bd));
+    PCALL(VecDuplicate(bd, &gd));
+    PCALL(VecDuplicate(bd, &xm));
+    SbpmgTestFillRandom(bh, 31);
+    SbpmgTestFillRandom(bd, 31);
+    SbpmgTestFillRandom(gh, 32);
+    SbpmgTestFillRandom(gd, 32);
+    for (int type = 0; type < 2; type++)
+      for (int inl = 0; inl < 2; inl++) {
+        PCSBPMGSmootherType t   = type ? PC_SBPMG_JACOBI : PC_SBPMG_CHEBYSHEV;
+        PC                  sh  = make_smoother_of(Mh, t, PETSC_FALSE, PETSC_FALSE, 1);
+        PC                  one = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, 1);
+
+        for (PetscInt m = 2; m <= 3; m++) {
+          PC       pm = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, m);
+          PetscInt on;
+          PCALL(PCSBPMGSmootherGetPass(pm, &on));
+          if (on != m) fail_msg("%d x %d: %d sweeps per pass asked, %d in use", (int)grids[gi].Nr, (int)grids[gi].Ns, (int)m, (int)on);
+          for (PetscInt its = 1; its <= 7; its++)
+            for (int guess = 0; guess < 2; guess++) {
+              PetscReal dh, d1;
+              run_sweeps(sh, bh, guess ? gh : NULL, xh, its);
+              run_sweeps(one, bd, guess ? gd : NULL, x1, its);
+              run_sweeps(pm, bd, guess ? gd : NULL, xm, its);
+              dh = SbpmgTestRelDiff(xm, xh);
+              d1 = SbpmgTestRelDiff(xm, x1);
+              if (!(dh < 1e-12 && d1 < 1e-13))
+                fail_msg("%d x %d %s, %s 1/diag, %d sweeps from %s, %d per pass: differ from the host sweeps by %g, from one per pass by %g", (int)grids[gi].Nr,
+                         (int)grids[gi].Ns, type ? "Jacobi" : "Chebyshev", inl ? "inline" : "stored", (int)its, guess ? "a guess" : "zero", (int)m, dh, d1);
+              worst_host = PetscMax(worst_host, dh);
+              worst_one  = PetscMax(worst_one, d1);
+            }
+          PCALL(PCDestroy(&pm));
+        }
+        PCALL(PCDestroy(&sh));
+        PCALL(PCDestroy(&one));
+      }
+    for (PetscInt m = 2; m <= 3; m++) { /* fp32 coefficients */
+      PC one = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, PETSC_TRUE, 1);
+      PC pm  = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, PETSC_TRUE, m);
+      for (PetscInt its = 3; its <= 6; its += 3) {
+        PetscReal d1;
+        run_sweeps(one, bd, gd, x1, its);
+        run_sweeps(pm, bd, gd, xm, its);
+        d1 = SbpmgTestRelDiff(xm, x1);
+        if (!(d1 < 1e-13))
+          fail_msg("%d x %d fp32 coefficients, %d sweeps, %d per pass: differ from one per pass by %g", (int)grids[gi].Nr, (int)grids[gi].Ns, (int)its, (int)m,
+                   d1);
+        worst_one = PetscMax(worst_one, d1);
+      }
+      PCALL(PCDestroy(&one));
+      PCALL(PCDestroy(&pm));
+    }
+    print_message("  %d x %d (%s, work-group %d x %d): 2 and 3 sweeps per pass against the host %.1e, against one per pass %.1e\n", (int)grids[gi].Nr,
+                  (int)grids[gi].Ns, grids[gi].bc, (int)grids[gi].tx, (int)grids[gi].ty, worst_host, worst_one);
+    PCALL(VecDestroy(&bh));
+    PCALL(VecDestroy(&gh));
+    PCALL(VecDestroy(&xh));
+    PCALL(VecDestroy(&bd));
+    PCALL(VecDestroy(&gd));
+    PCALL(VecDestroy(&x1));
+    PCALL(VecDestroy(&xm));
+    PCALL(MatDestroy(&Mh));
+    PCALL(MatDestroy(&Md));
+    PCALL(SbpProblemDestroy(&ph));
+    PCALL(SbpProblemDestroy(&pd));
+  }
+  expect_pass_error(1024, 1024, 2, PETSC_ERR_SUP,
+                    "Work-group 1024 x 1024 (tuning mg_pass_wg_x, mg_pass_wg_y) has 1048576 work-items; the device runs mg_smooth_pass with at most");
+  expect_pass_error(
+      16, 4, 3, PETSC_ERR_ARG_OUTOFRANGE,
+      "Work-group 16 x 4 (tuning mg_pass_wg_x, mg_pass_wg_y) holds no tile for 3 sweeps per pass (mg_sweeps_per_pass): each side needs more than 4 "
+      "work-items");
+}
+
+/* One Chebyshev sweep from zero is x = D^-1 b / theta. The device sweep that computes 1/diag inline (by an fp32 reciprocal and two
+   Newton steps, kernels/smooth.cl mg_recip) against the one that reads 1/diag from a vector made by an IEEE division on the host:
+   equal to rounding, on the interior kernel, the rim and the single kernel. */
+static void test_inline_reciprocal(void **state)
+{
+  for (int split = 0; split < 2; split++) {
+    SbpProblem p;
+    Mat        M;
+    Vec        b, x[2];
+    PetscReal  err;
+
+    p = SbpTestProblem(PETSC_COMM_SELF, 48, 40, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, split ? "sbp_split_min=0" : "sbp_split=0,sbp_split_min=0");
+    PCALL(SbpProblemCreateOperator(p, &M));
+    PCALL(MatCreateVecs(M, &x[0], &b));
+    PCALL(VecDuplicate(b, &x[1]));
+    SbpmgTestFillRandom(b, 99);
+    for (int inl = 0; inl < 2; inl++) {
+      PC pc = make_smoother(M, inl ? PETSC_TRUE : PETSC_FALSE);
+      PCALL(VecSet(x[inl], NAN));
+      PCALL(PCApply(pc, b, x[inl]));
+      PCALL(PCDestroy(&pc));
+    }
+    err = SbpmgTestRelDiff(x[1], x[0]);
+    print_message("  %s: inline reciprocal against the stored 1/diag: %.2e\n", split ? "interior and rim" : "one kernel", err);
+    if (!(err < 1e-15)) fail_msg("inline 1/diag differs from the stored one by %g", err);
+    PCALL(VecDestroy(&b));
+    PCALL(VecDestroy(&x[0]));
+    PCALL(VecDestroy(&x[1]));
+    PCALL(MatDestroy(&M));
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_inline_reciprocal),
+    cmocka_unit_test(test_pass_sweeps),
+};
+
+SBPMG_TEST_MAIN(help, tests)
