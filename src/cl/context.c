@@ -13,6 +13,7 @@ typedef struct {
   char              kernel_dir[PETSC_MAX_PATH_LEN];
   PetscBool         kernel_dir_set;
   char              cache_dir[PETSC_MAX_PATH_LEN]; /* "none": no disk cache */
+  PetscBool         cache_dir_set;
   char              build_options[256];
   PetscBool         build_log, view, profile;
   PetscReal         mem_cap_mib;
@@ -27,7 +28,6 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
   o->type     = SBPMG_CL_DEVICE_AUTO;
   o->platform = -1;
   o->per_rank = PETSC_TRUE;
-  PetscCall(SbpmgCLCacheDefaultDir(o->cache_dir, sizeof(o->cache_dir)));
   PetscCall(SbpmgOptionsCheckEnum(NULL, "-cl_device_type", SbpmgCLDeviceTypes));
   PetscOptionsBegin(comm, NULL, "sbpmg OpenCL device selection", "Sys");
   PetscCall(PetscOptionsEnum("-cl_device_type", "OpenCL device type (auto: the first GPU, else the first CPU)", "SbpmgCLCreate", SbpmgCLDeviceTypes,
@@ -38,8 +38,8 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
                              "SbpmgCLCreate", o->per_rank, &o->per_rank, NULL));
   PetscCall(PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", o->kernel_dir,
                                o->kernel_dir, sizeof(o->kernel_dir), &o->kernel_dir_set));
-  PetscCall(PetscOptionsString("-cl_cache_dir", "Directory of the disk cache of compiled kernels (none: no cache)", "SbpmgCLCreate", o->cache_dir, o->cache_dir,
-                               sizeof(o->cache_dir), NULL));
+  PetscCall(PetscOptionsString("-cl_cache_dir", "Disk cache of compiled kernels (default $XDG_CACHE_HOME/sbpmg or ~/.cache/sbpmg; none: no cache)",
+                               "SbpmgCLCreate", o->cache_dir, o->cache_dir, sizeof(o->cache_dir), &o->cache_dir_set));
   PetscCall(PetscOptionsString("-cl_build_options", "Extra OpenCL compiler options for every program", "SbpmgCLCreate", o->build_options, o->build_options,
                                sizeof(o->build_options), NULL));
   PetscCall(PetscOptionsBool("-cl_build_log", "Print the compiler's log of every program built", "SbpmgCLCreate", o->build_log, &o->build_log, NULL));
@@ -51,6 +51,7 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
   PetscCall(PetscOptionsString("-sbpmg_tune", "Developer: override rows of the tuning table, key=value,... (docs/design.md \"Tuning\")", "SbpmgCLCreate",
                                o->tune, o->tune, sizeof(o->tune), NULL));
   PetscOptionsEnd();
+  if (!o->cache_dir_set) PetscCall(SbpmgCLCacheDefaultDir(o->cache_dir, sizeof(o->cache_dir)));
   PetscCheck(o->mem_cap_mib >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap %g must be >= 0", (double)o->mem_cap_mib);
   PetscCheck(o->device >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_device %" PetscInt_FMT " must be >= 0", o->device);
   if (o->kernel_dir_set) {

@@ -29,19 +29,6 @@ static PetscInt SbpCoarsenRanges(PetscInt m, const PetscInt lf[], PetscInt s, Pe
 }
 
 /*@C
-   SbpProblemGetProcessGrid - The number of ranks of the problem's DMDA in r and in s.
-
-   Level: developer
-@*/
-PetscErrorCode SbpProblemGetProcessGrid(SbpProblem p, PetscInt *m, PetscInt *n)
-{
-  PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, m, n, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscFunctionReturn(0);
-}
-
-/*@C
    SbpProblemCountLevels - How many grids the problem's grid halves into, itself included: serial counts the halvings the sizes allow
    (even sizes, at least 4 intervals after halving); distributed stops, in addition, before the first coarse grid that DMCoarsen
    cannot lay out over the same ranks (DMDA needs every rank to own at least 2 nodes, its stencil width, in each direction of

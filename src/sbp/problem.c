@@ -276,6 +276,19 @@ static PetscErrorCode SbpProblemViewDevice(SbpProblem p, PetscViewer viewer)
 }
 
 /*@C
+   SbpProblemGetProcessGrid - The number of ranks of the problem's DMDA in r and in s.
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemGetProcessGrid(SbpProblem p, PetscInt *m, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, m, n, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/*@C
    SbpProblemView - Print the grid, mapping, coefficient, boundary conditions and backend.
 
    Level: beginner
