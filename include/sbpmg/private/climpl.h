@@ -127,8 +127,6 @@ PETSC_INTERN PetscErrorCode SbpmgCLViewTuning(SbpmgCL, PetscViewer);
 PETSC_INTERN PetscErrorCode SbpmgTuningParse(const char[], SbpmgTuning *);
 
 /* ---------------------------------------------------------------- options (src/cl/options.c) */
-PETSC_INTERN PetscErrorCode SbpmgParseChoice(const char[], const char[], const char *const[], PetscInt *);
-PETSC_INTERN PetscErrorCode SbpmgChoiceList(const char *const[], char[], size_t);
 /* Call before the options block that reads an enum option with PetscOptionsEnum(): PETSc 3.18 leaks when the value is
    unknown, this raises the same error without (prefix, option, the PetscOptionsEnum() list) */
 PETSC_INTERN PetscErrorCode SbpmgOptionsCheckEnum(const char[], const char[], const char *const[]);
