@@ -20,7 +20,6 @@
 /* SbpmgInitializePackage() registers every class, type and log event of the library (each layer's initializer below);
    call it once after PetscInitialize(), or load libsbpmg with -dll_append, which calls it. */
 PETSC_EXTERN PetscErrorCode SbpmgInitializePackage(void);
-PETSC_EXTERN PetscErrorCode SbpmgFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_sbpmg(void);
 PETSC_EXTERN PetscErrorCode SbpmgCLInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SbpmgVecInitializePackage(void);

@@ -7,13 +7,6 @@ static PetscBool  AcousticPackageInitialized = PETSC_FALSE;
 const char *const AcousticInitTypes[]        = {"zero", "random", "AcousticInitType", "ACOUSTIC_INIT_", NULL};
 const char *const AcousticBackends[]         = {"device", "host", "AcousticBackend", "ACOUSTIC_BACKEND_", NULL};
 
-static PetscErrorCode AcousticFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  AcousticPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /*@C
    AcousticInitializePackage - Register the Acoustic class; called by AcousticCreate().
 
@@ -21,15 +14,12 @@ static PetscErrorCode AcousticFinalizePackage(void)
 @*/
 PetscErrorCode AcousticInitializePackage(void)
 {
+  const SbpmgEventEntry events[] = {{"AcInner", &SBPMG_AcInner}, {"AcPML", &SBPMG_AcPML}, {"AcSource", &SBPMG_AcSource}, {NULL, NULL}};
+  PetscBool             first;
+
   PetscFunctionBegin;
-  if (AcousticPackageInitialized) PetscFunctionReturn(0);
-  AcousticPackageInitialized = PETSC_TRUE;
   PetscCall(SbpmgVecInitializePackage());
-  PetscCall(PetscClassIdRegister("Acoustic", &ACOUSTIC_CLASSID));
-  PetscCall(SbpmgLogRegisterEvent("AcInner", ACOUSTIC_CLASSID, &SBPMG_AcInner));
-  PetscCall(SbpmgLogRegisterEvent("AcPML", ACOUSTIC_CLASSID, &SBPMG_AcPML));
-  PetscCall(SbpmgLogRegisterEvent("AcSource", ACOUSTIC_CLASSID, &SBPMG_AcSource));
-  PetscCall(PetscRegisterFinalize(AcousticFinalizePackage));
+  PetscCall(SbpmgPackageStart(&AcousticPackageInitialized, "Acoustic", &ACOUSTIC_CLASSID, events, &first));
   PetscFunctionReturn(0);
 }
 

@@ -1,13 +1,30 @@
-/* The device layer's package: its class and log events; at PetscFinalize() the bytes table of -log_view and the default
-   context released. */
+/* The packages of the layers (docs/design.md "Layout"): each layer's initializer starts its package here, and the device
+   layer's finalizer, run last by PetscFinalize() (it was registered first: every initializer calls the one below it first),
+   prints the bytes table of -log_view, releases the default context and resets every layer's flag. */
 #include <sbpmg/private/climpl.h>
 
 PetscClassId  SBPMG_CLASSID;
 PetscLogEvent SBPMG_CLBuild, SBPMG_CLHtoD, SBPMG_CLDtoH;
 
-static PetscBool SbpmgCLPackageInitialized = PETSC_FALSE;
+#define SBPMG_MAX_PACKAGES 16
+static PetscBool *SbpmgPackageFlags[SBPMG_MAX_PACKAGES];
+static int        SbpmgNumPackages          = 0;
+static PetscBool  SbpmgCLPackageInitialized = PETSC_FALSE;
 
-/* Called by PetscFinalize(): the bytes table after -log_view, the default context released. */
+PetscErrorCode SbpmgPackageStart(PetscBool *initialized, const char classname[], PetscClassId *classid, const SbpmgEventEntry events[], PetscBool *first)
+{
+  PetscFunctionBegin;
+  *first = *initialized ? PETSC_FALSE : PETSC_TRUE;
+  if (!*first) PetscFunctionReturn(0);
+  PetscCheck(SbpmgNumPackages < SBPMG_MAX_PACKAGES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d sbpmg packages", SBPMG_MAX_PACKAGES);
+  *initialized                          = PETSC_TRUE;
+  SbpmgPackageFlags[SbpmgNumPackages++] = initialized;
+  if (classname) PetscCall(PetscClassIdRegister(classname, classid));
+  for (const SbpmgEventEntry *e = events; e && e->name; e++) PetscCall(SbpmgLogRegisterEvent(e->name, *classid, e->event));
+  PetscFunctionReturn(0);
+}
+
+/* Called by PetscFinalize(), after every other layer's finalizer. */
 static PetscErrorCode SbpmgCLFinalizePackage(void)
 {
   PetscBool logview;
@@ -17,7 +34,8 @@ static PetscErrorCode SbpmgCLFinalizePackage(void)
   if (logview) PetscCall(SbpmgLogBytesView(PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(SbpmgCLResetDefault());
   PetscCall(SbpmgLogReset());
-  SbpmgCLPackageInitialized = PETSC_FALSE;
+  for (int i = 0; i < SbpmgNumPackages; i++) *SbpmgPackageFlags[i] = PETSC_FALSE;
+  SbpmgNumPackages = 0;
   PetscFunctionReturn(0);
 }
 
@@ -31,13 +49,11 @@ static PetscErrorCode SbpmgCLFinalizePackage(void)
 @*/
 PetscErrorCode SbpmgCLInitializePackage(void)
 {
+  const SbpmgEventEntry events[] = {{"CLBuildProgram", &SBPMG_CLBuild}, {"CLCopyToDevice", &SBPMG_CLHtoD}, {"CLCopyToHost", &SBPMG_CLDtoH}, {NULL, NULL}};
+  PetscBool             first;
+
   PetscFunctionBegin;
-  if (SbpmgCLPackageInitialized) PetscFunctionReturn(0);
-  SbpmgCLPackageInitialized = PETSC_TRUE;
-  PetscCall(PetscClassIdRegister("sbpmg", &SBPMG_CLASSID));
-  PetscCall(SbpmgLogRegisterEvent("CLBuildProgram", SBPMG_CLASSID, &SBPMG_CLBuild));
-  PetscCall(SbpmgLogRegisterEvent("CLCopyToDevice", SBPMG_CLASSID, &SBPMG_CLHtoD));
-  PetscCall(SbpmgLogRegisterEvent("CLCopyToHost", SBPMG_CLASSID, &SBPMG_CLDtoH));
-  PetscCall(PetscRegisterFinalize(SbpmgCLFinalizePackage));
+  PetscCall(SbpmgPackageStart(&SbpmgCLPackageInitialized, "sbpmg", &SBPMG_CLASSID, events, &first));
+  if (first) PetscCall(PetscRegisterFinalize(SbpmgCLFinalizePackage));
   PetscFunctionReturn(0);
 }

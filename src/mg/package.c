@@ -4,13 +4,6 @@
 PetscLogEvent    SBPMG_MGTransfer, SBPMG_MGSmooth, SBPMG_MGSetUp, SBPMG_MGCoarse;
 static PetscBool PCSBPMGPackageInitialized = PETSC_FALSE;
 
-static PetscErrorCode PCSBPMGFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  PCSBPMGPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /*@C
    PCSBPMGInitializePackage - Register the preconditioner types PCSBPMG and PCSBPMGSMOOTHER and the multigrid log events,
    after the SBP-SAT layer's. Idempotent; called by PCCreate_SBPMG() and SbpmgInitializePackage().
@@ -21,16 +14,16 @@ static PetscErrorCode PCSBPMGFinalizePackage(void)
 @*/
 PetscErrorCode PCSBPMGInitializePackage(void)
 {
+  const SbpmgEventEntry events[] = {
+      {"MGTransfer", &SBPMG_MGTransfer}, {"MGSmooth", &SBPMG_MGSmooth}, {"MGSetUp", &SBPMG_MGSetUp}, {"MGCoarseSolve", &SBPMG_MGCoarse}, {NULL, NULL}};
+  PetscClassId classid = PC_CLASSID;
+  PetscBool    first;
+
   PetscFunctionBegin;
-  if (PCSBPMGPackageInitialized) PetscFunctionReturn(0);
-  PCSBPMGPackageInitialized = PETSC_TRUE;
   PetscCall(SbpInitializePackage());
-  PetscCall(SbpmgLogRegisterEvent("MGTransfer", PC_CLASSID, &SBPMG_MGTransfer));
-  PetscCall(SbpmgLogRegisterEvent("MGSmooth", PC_CLASSID, &SBPMG_MGSmooth));
-  PetscCall(SbpmgLogRegisterEvent("MGSetUp", PC_CLASSID, &SBPMG_MGSetUp));
-  PetscCall(SbpmgLogRegisterEvent("MGCoarseSolve", PC_CLASSID, &SBPMG_MGCoarse));
+  PetscCall(SbpmgPackageStart(&PCSBPMGPackageInitialized, NULL, &classid, events, &first));
+  if (!first) PetscFunctionReturn(0);
   PetscCall(PCRegister(PCSBPMG, PCCreate_SBPMG));
   PetscCall(PCRegister(PCSBPMGSMOOTHER, PCCreate_SBPMGSmoother));
-  PetscCall(PetscRegisterFinalize(PCSBPMGFinalizePackage));
   PetscFunctionReturn(0);
 }

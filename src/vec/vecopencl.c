@@ -310,13 +310,6 @@ PetscErrorCode VecCreateOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt n,
 PetscLogEvent    SBPMG_VecBlas, SBPMG_VecReduce;
 static PetscBool SbpmgVecPackageInitialized = PETSC_FALSE;
 
-static PetscErrorCode SbpmgVecFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  SbpmgVecPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /*@C
    SbpmgVecInitializePackage - Register the device vector types (VECSEQOPENCL, VECMPIOPENCL, VECOPENCL) and their log
    events, after the device layer's. Idempotent; called by the device vector constructors and the initializers of the
@@ -328,15 +321,15 @@ static PetscErrorCode SbpmgVecFinalizePackage(void)
 @*/
 PetscErrorCode SbpmgVecInitializePackage(void)
 {
+  const SbpmgEventEntry events[] = {{"CLVecBlas1", &SBPMG_VecBlas}, {"CLVecReduce", &SBPMG_VecReduce}, {NULL, NULL}};
+  PetscBool             first;
+
   PetscFunctionBegin;
-  if (SbpmgVecPackageInitialized) PetscFunctionReturn(0);
-  SbpmgVecPackageInitialized = PETSC_TRUE;
   PetscCall(SbpmgCLInitializePackage());
-  PetscCall(SbpmgLogRegisterEvent("CLVecBlas1", SBPMG_CLASSID, &SBPMG_VecBlas));
-  PetscCall(SbpmgLogRegisterEvent("CLVecReduce", SBPMG_CLASSID, &SBPMG_VecReduce));
+  PetscCall(SbpmgPackageStart(&SbpmgVecPackageInitialized, NULL, &SBPMG_CLASSID, events, &first));
+  if (!first) PetscFunctionReturn(0);
   PetscCall(VecRegister(VECSEQOPENCL, VecCreate_SeqOpenCL));
   PetscCall(VecRegister(VECMPIOPENCL, VecCreate_MPIOpenCL));
   PetscCall(VecRegister(VECOPENCL, VecCreate_OpenCL));
-  PetscCall(PetscRegisterFinalize(SbpmgVecFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -131,6 +131,17 @@ PETSC_INTERN PetscErrorCode SbpmgTuningParse(const char[], SbpmgTuning *);
    unknown, this raises the same error without (prefix, option, the PetscOptionsEnum() list) */
 PETSC_INTERN PetscErrorCode SbpmgOptionsCheckEnum(const char[], const char[], const char *const[]);
 
+/* ---------------------------------------------------------------- packages (src/cl/package.c) */
+/* A layer's kernel-family events: name and where the event id goes; the list ends with a NULL name. */
+typedef struct {
+  const char    *name;
+  PetscLogEvent *event;
+} SbpmgEventEntry;
+/* Start a layer's package: on the first call since PetscInitialize() (then *first is true) mark it started (the flag is
+   reset at PetscFinalize()), register its class if classname is given (else the events take *classid as it is), and its
+   events. The caller registers its types when *first. */
+PETSC_INTERN PetscErrorCode SbpmgPackageStart(PetscBool *, const char[], PetscClassId *, const SbpmgEventEntry[], PetscBool *);
+
 /* ---------------------------------------------------------------- logging (src/cl/log.c) */
 /* One PETSc event per kernel family; each layer registers its own with SbpmgLogRegisterEvent() in its *InitializePackage().
    Each records flops through PetscLogFlops and bytes through SbpmgLogKernelEnd, so -log_view shows Mflop/s and the sbpmg
