@@ -94,7 +94,7 @@ static PetscErrorCode CopyBandwidth(SbpmgCL cl, size_t mib, PetscReal *kernel_gb
   PetscCall(SbpmgCLSetArgs(c.k, 0, 3, sizeof(int), &n, sizeof(cl_mem), &c.x, sizeof(cl_mem), &c.y));
   *kernel_gbs = *driver_gbs = 0;
   for (int rep = 0; rep < 11; rep++) { /* the first of each is a warm-up */
-    PetscReal sec;
+    PetscReal sec = 0;
     PetscCall(TimeOnDevice(cl, CopyKernel, &c, &sec));
     if (rep) *kernel_gbs = PetscMax(*kernel_gbs, 2.0 * c.bytes / sec / 1e9);
     PetscCall(TimeOnDevice(cl, CopyDriver, &c, &sec));

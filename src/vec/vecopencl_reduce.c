@@ -182,7 +182,7 @@ PetscErrorCode VecNormLocalSums_OpenCL(Vec x, NormType type, PetscReal r[2])
 /* The norm of the local part (VECSEQOPENCL's norm; both types' norm_local, as PETSc's split-phase VecNormBegin() wants) */
 static PetscErrorCode VecNorm_SeqOpenCL(Vec x, NormType type, PetscReal *val)
 {
-  PetscReal r[2];
+  PetscReal r[2] = {0, 0};
 
   PetscFunctionBegin;
   PetscCall(VecNormLocalSums_OpenCL(x, type, r));
