@@ -253,3 +253,11 @@ PetscReal SbpmgTestRelDiff(Vec a, Vec b)
   PCALL(VecDestroy(&d));
   return nd / nb;
 }
+
+DM SbpTestDM(SbpProblem p)
+{
+  DM da = NULL;
+
+  PCALL(SbpProblemGetLayoutDM(p, &da));
+  return da;
+}

@@ -78,6 +78,9 @@ void SbpmgTestMDots(Vec yd, Vec yh, Vec vd[11], Vec vh[11], PetscInt n, SbpmgTes
    host run at dt/32. */
 void SbpmgTestLeapfrogOrder(AcousticBackend backend);
 
+/* The DMDA of a problem's layout (made on first use where set-up needed none: one rank, device backend). */
+DM SbpTestDM(SbpProblem p);
+
 #define SBPMG_TEST_MAIN(help, tests)                                                             \
   int main(int argc, char **argv)                                                                \
   {                                                                                              \

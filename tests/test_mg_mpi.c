@@ -19,10 +19,10 @@ static void fill_nodes(SbpProblem p, Vec v, PetscReal phase)
 {
   PetscScalar **a;
 
-  PCALL(DMDAVecGetArray(p->da, v, &a));
+  PCALL(DMDAVecGetArray(SbpTestDM(p), v, &a));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) a[j][i] = PetscSinReal(0.29 * i - 0.17 * j + phase) + 0.1 * PetscCosReal(0.03 * i * j + phase);
-  PCALL(DMDAVecRestoreArray(p->da, v, &a));
+  PCALL(DMDAVecRestoreArray(SbpTestDM(p), v, &a));
 }
 
 /* ---------------------------------------------------------------- transfers */
@@ -42,16 +42,16 @@ static void transfer_quantities(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBack
   fill_nodes(f, xf, 1.1);
   PCALL(VecSet(yf, NAN));
   PCALL(MatMult(P, xc, yf));
-  out[0] = SbpmgTestNaturalOnZero(f->da, yf);
+  out[0] = SbpmgTestNaturalOnZero(SbpTestDM(f), yf);
   PCALL(VecSet(yc, NAN));
   PCALL(MatMultTranspose(P, xf, yc));
-  out[1] = SbpmgTestNaturalOnZero(c->da, yc);
+  out[1] = SbpmgTestNaturalOnZero(SbpTestDM(c), yc);
   fill_nodes(f, yf, 2.0);
   PCALL(MatMultAdd(P, xc, yf, yf));
-  out[2] = SbpmgTestNaturalOnZero(f->da, yf);
+  out[2] = SbpmgTestNaturalOnZero(SbpTestDM(f), yf);
   fill_nodes(c, yc, 2.5);
   PCALL(MatMultTransposeAdd(P, xf, yc, yc));
-  out[3] = SbpmgTestNaturalOnZero(c->da, yc);
+  out[3] = SbpmgTestNaturalOnZero(SbpTestDM(c), yc);
   PCALL(VecDestroy(&xc));
   PCALL(VecDestroy(&xf));
   PCALL(VecDestroy(&yc));
@@ -143,7 +143,7 @@ static PetscInt solve(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *smoot
   PCALL(KSPGetIterationNumber(ksp, &its));
   PCALL(KSPGetConvergedReason(ksp, &reason));
   if (reason <= 0) fail_msg("%dx%d: CG + sbpmg did not converge (%s)", (int)Nr, (int)Ns, KSPConvergedReasons[reason]);
-  *unat0 = SbpmgTestNaturalOnZero(p->da, u);
+  *unat0 = SbpmgTestNaturalOnZero(SbpTestDM(p), u);
   PCALL(VecDestroy(&u));
   PCALL(VecDestroy(&g));
   PCALL(KSPDestroy(&ksp));

@@ -10,10 +10,10 @@ static void fill_analytic_phase(SbpProblem p, Vec x, PetscReal phase)
 {
   PetscScalar **a;
 
-  PCALL(DMDAVecGetArray(p->da, x, &a));
+  PCALL(DMDAVecGetArray(SbpTestDM(p), x, &a));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) a[j][i] = PetscSinReal(0.37 * i + 0.11 * j + phase) + 0.2 * PetscCosReal(0.05 * i * j);
-  PCALL(DMDAVecRestoreArray(p->da, x, &a));
+  PCALL(DMDAVecRestoreArray(SbpTestDM(p), x, &a));
 }
 
 static void fill_analytic(SbpProblem p, Vec x)
@@ -64,10 +64,10 @@ static void test_operator_parallel(void **state)
     PCALL(MatGetDiagonal(Mp, d));
     PCALL(SbpProblemComputeRHS(pp, g));
     PCALL(SbpProblemComputeError(pp, x, &eH, NULL));
-    nat[0] = SbpmgTestNaturalOnZero(pp->da, y);
-    nat[1] = SbpmgTestNaturalOnZero(pp->da, ya);
-    nat[2] = SbpmgTestNaturalOnZero(pp->da, d);
-    nat[3] = SbpmgTestNaturalOnZero(pp->da, g);
+    nat[0] = SbpmgTestNaturalOnZero(SbpTestDM(pp), y);
+    nat[1] = SbpmgTestNaturalOnZero(SbpTestDM(pp), ya);
+    nat[2] = SbpmgTestNaturalOnZero(SbpTestDM(pp), d);
+    nat[3] = SbpmgTestNaturalOnZero(SbpTestDM(pp), g);
     if (rank == 0) {
       ps = make(PETSC_COMM_SELF, sizes[t][0], sizes[t][1], SBP_BACKEND_HOST);
       PCALL(SbpProblemCreateAssembledOperator(ps, &As));
@@ -128,7 +128,7 @@ static PetscInt solve(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backen
   PCALL(KSPGetConvergedReason(ksp, &reason));
   if (reason <= 0) fail_msg("%dx%d: CG + sbpmg did not converge (%s)", (int)Nr, (int)Ns, KSPConvergedReasons[reason]);
   PCALL(SbpProblemComputeError(p, u, eH, NULL));
-  if (unat0) *unat0 = SbpmgTestNaturalOnZero(p->da, u);
+  if (unat0) *unat0 = SbpmgTestNaturalOnZero(SbpTestDM(p), u);
   PCALL(KSPDestroy(&ksp));
   PCALL(VecDestroy(&u));
   PCALL(VecDestroy(&g));
@@ -196,7 +196,7 @@ static void check_device_operator(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const
   PCALL(MPI_Comm_size(comm, &size));
   PCALL(SbpProblemGetProcessGrid(pp, &m, &n));
   device_quantities(pp, qp);
-  for (int k = 0; k < NQ; k++) nat[k] = SbpmgTestNaturalOnZero(pp->da, qp[k]);
+  for (int k = 0; k < NQ; k++) nat[k] = SbpmgTestNaturalOnZero(SbpTestDM(pp), qp[k]);
   if (rank == 0) {
     ps = make_bc(PETSC_COMM_SELF, Nr, Ns, bc, SBP_BACKEND_DEVICE);
     device_quantities(ps, qs);

@@ -98,22 +98,26 @@ static PetscErrorCode SbpTransferHost(SbpTransfer *t, PetscBool prolong, Vec x, 
   const PetscScalar *xa;
   PetscScalar      **ya;
 
+  DM                 din, dout;
+
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SBPMG_MGTransfer, 0, 0, 0, 0));
-  PetscCall(DMGetLocalVector(in->da, &xl));
-  PetscCall(DMGlobalToLocalBegin(in->da, x, INSERT_VALUES, xl));
-  PetscCall(DMGlobalToLocalEnd(in->da, x, INSERT_VALUES, xl));
+  PetscCall(SbpProblemGetLayoutDM(in, &din));
+  PetscCall(SbpProblemGetLayoutDM(out, &dout));
+  PetscCall(DMGetLocalVector(din, &xl));
+  PetscCall(DMGlobalToLocalBegin(din, x, INSERT_VALUES, xl));
+  PetscCall(DMGlobalToLocalEnd(din, x, INSERT_VALUES, xl));
   PetscCall(VecGetArrayRead(xl, &xa));
-  PetscCall(DMDAVecGetArray(out->da, y, &ya));
+  PetscCall(DMDAVecGetArray(dout, y, &ya));
   for (PetscInt j = out->ys; j < out->ys + out->ym; j++)
     for (PetscInt i = out->xs; i < out->xs + out->xm; i++) {
       PetscReal v = prolong ? mg_prolong_point((int)i, (int)j, xa, in->gxs, in->gys, in->gxm)
                             : mg_restrict_point((int)i, (int)j, (int)in->Nr, (int)in->Ns, xa, in->gxs, in->gys, in->gxm);
       ya[j][i]    = add ? ya[j][i] + v : v;
     }
-  PetscCall(DMDAVecRestoreArray(out->da, y, &ya));
+  PetscCall(DMDAVecRestoreArray(dout, y, &ya));
   PetscCall(VecRestoreArrayRead(xl, &xa));
-  PetscCall(DMRestoreLocalVector(in->da, &xl));
+  PetscCall(DMRestoreLocalVector(din, &xl));
   PetscCall(PetscLogEventEnd(SBPMG_MGTransfer, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

@@ -44,19 +44,23 @@ PetscErrorCode SbpProblemApplyHost(SbpProblem p, Vec x, Vec z, PetscReal scale, 
   const PetscScalar *u;
   PetscScalar      **ya, **za = NULL;
 
+  DM da;
+
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SBPMG_SbpApply, 0, 0, 0, 0));
-  PetscCall(DMGetLocalVector(p->da, &xl));
-  PetscCall(DMGlobalToLocalBegin(p->da, x, INSERT_VALUES, xl));
-  PetscCall(DMGlobalToLocalEnd(p->da, x, INSERT_VALUES, xl));
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpProblemGetLayoutDM(p, &da));
+  PetscCall(DMGetLocalVector(da, &xl));
+  PetscCall(DMGlobalToLocalBegin(da, x, INSERT_VALUES, xl));
+  PetscCall(DMGlobalToLocalEnd(da, x, INSERT_VALUES, xl));
   PetscCall(VecGetArrayRead(xl, &u));
-  PetscCall(DMDAVecGetArray(p->da, y, &ya));
-  if (z && z != y) PetscCall(DMDAVecGetArrayRead(p->da, z, &za));
+  PetscCall(DMDAVecGetArray(da, y, &ya));
+  if (z && z != y) PetscCall(DMDAVecGetArrayRead(da, z, &za));
   SbpHostRows(p, u, z ? (z == y ? ya : za) : NULL, scale, ya, 0);
-  if (z && z != y) PetscCall(DMDAVecRestoreArrayRead(p->da, z, &za));
-  PetscCall(DMDAVecRestoreArray(p->da, y, &ya));
+  if (z && z != y) PetscCall(DMDAVecRestoreArrayRead(da, z, &za));
+  PetscCall(DMDAVecRestoreArray(da, y, &ya));
   PetscCall(VecRestoreArrayRead(xl, &u));
-  PetscCall(DMRestoreLocalVector(p->da, &xl));
+  PetscCall(DMRestoreLocalVector(da, &xl));
   PetscCall(PetscLogFlops((SBP_APPLY_FLOPS_PER_NODE + (z ? 1 : 0)) * (PetscLogDouble)p->xm * p->ym));
   PetscCall(PetscLogEventEnd(SBPMG_SbpApply, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -65,12 +69,15 @@ PetscErrorCode SbpProblemApplyHost(SbpProblem p, Vec x, Vec z, PetscReal scale, 
 /* d = diag(M~) on this rank's nodes. */
 PetscErrorCode SbpProblemDiagonalHost(SbpProblem p, Vec d)
 {
-  PetscScalar **da;
+  PetscScalar **darr;
+  DM            da;
 
   PetscFunctionBegin;
-  PetscCall(DMDAVecGetArray(p->da, d, &da));
-  SbpHostRows(p, NULL, NULL, 1, da, 1);
-  PetscCall(DMDAVecRestoreArray(p->da, d, &da));
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpProblemGetLayoutDM(p, &da));
+  PetscCall(DMDAVecGetArray(da, d, &darr));
+  SbpHostRows(p, NULL, NULL, 1, darr, 1);
+  PetscCall(DMDAVecRestoreArray(da, d, &darr));
   PetscFunctionReturn(0);
 }
 
@@ -196,15 +203,18 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
 static PetscErrorCode SbpNormApplyHost(SbpProblem p, SbpNormType kind, Vec x, Vec y)
 {
   PetscScalar **xa, **ya;
+  DM            da;
 
   PetscFunctionBegin;
-  PetscCall(DMDAVecGetArrayRead(p->da, x, &xa));
-  PetscCall(DMDAVecGetArray(p->da, y, &ya));
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpProblemGetLayoutDM(p, &da));
+  PetscCall(DMDAVecGetArrayRead(da, x, &xa));
+  PetscCall(DMDAVecGetArray(da, y, &ya));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++)
       ya[j][i] = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, (int)kind, p->J[SbpPatchIndex(p, i, j)]) * xa[j][i];
-  PetscCall(DMDAVecRestoreArray(p->da, y, &ya));
-  PetscCall(DMDAVecRestoreArrayRead(p->da, x, &xa));
+  PetscCall(DMDAVecRestoreArray(da, y, &ya));
+  PetscCall(DMDAVecRestoreArrayRead(da, x, &xa));
   PetscFunctionReturn(0);
 }
 
@@ -429,7 +439,10 @@ PetscErrorCode SbpProblemCreateVector(SbpProblem p, Vec *v)
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
   if (p->use_device)
     PetscCall(VecCreateOpenCL(PetscObjectComm((PetscObject)p), p->xm * p->ym, PETSC_DETERMINE, v));
-  else
-    PetscCall(DMCreateGlobalVector(p->da, v));
+  else {
+    DM da;
+    PetscCall(SbpProblemGetLayoutDM(p, &da));
+    PetscCall(DMCreateGlobalVector(da, v));
+  }
   PetscFunctionReturn(0);
 }

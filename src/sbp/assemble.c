@@ -373,6 +373,7 @@ PetscErrorCode SbpAssembleOperatorRows(SbpProblem p, Mat A, PetscInt dnz[], Pets
   PetscInt  nterms, row = 0;
 
   PetscFunctionBegin;
+  PetscCall(SbpProblemGetHostCoefficients(p));
   PetscCall(SbpBlocksCreate(p, &blk));
   PetscCall(SbpOperatorTerms(&blk, terms, &nterms));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
@@ -426,8 +427,10 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
   SbpTerm       vol, faceterms[4][3];
   PetscInt      nface[4] = {0, 0, 0, 0};
   PetscScalar **ga;
+  DM            da;
 
   PetscFunctionBegin;
+  PetscCall(SbpProblemGetHostCoefficients(p));
   PetscCall(SbpBlocksCreate(p, &blk));
   {
     const SbpFactor jh[] = {SbpDiag(SBP_DIAG_VOLUME_J, 0), SbpKron(&blk.Hs, &blk.Hr)};
@@ -450,7 +453,8 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
       nface[face - 1] = 1;
     }
   }
-  PetscCall(DMDAVecGetArray(p->da, g, &ga));
+  PetscCall(SbpProblemGetLayoutDM(p, &da));
+  PetscCall(DMDAVecGetArray(da, g, &ga));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
       PetscInt  n   = i + (p->Nr + 1) * j;
@@ -477,7 +481,7 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
       }
       ga[j][i] = sum;
     }
-  PetscCall(DMDAVecRestoreArray(p->da, g, &ga));
+  PetscCall(DMDAVecRestoreArray(da, g, &ga));
   PetscCall(SbpBlocksDestroy(&blk));
   PetscFunctionReturn(0);
 }
@@ -508,7 +512,9 @@ PetscErrorCode SbpProblemCreateAssembledOperator(SbpProblem p, Mat *A)
     PetscCall(MatSetType(*A, MATAIJ));
     PetscCall(MatXAIJSetPreallocation(*A, 1, dnz, onz, NULL, NULL));
     PetscCall(PetscFree2(dnz, onz));
-    PetscCall(DMGetLocalToGlobalMapping(p->da, &ltog));
+    DM da;
+    PetscCall(SbpProblemGetLayoutDM(p, &da));
+    PetscCall(DMGetLocalToGlobalMapping(da, &ltog));
     PetscCall(MatSetLocalToGlobalMapping(*A, ltog, ltog));
     PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
     PetscCall(SbpAssembleOperatorRows(p, *A, NULL, NULL));

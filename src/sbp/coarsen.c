@@ -48,8 +48,7 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
   PetscFunctionBegin;
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
   if (why && len) why[0] = 0;
-  PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, &m, &n, NULL, NULL, &s, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetOwnershipRanges(p->da, &olx, &oly, NULL));
+  PetscCall(SbpProblemGetOwnership(p, &m, &n, &s, &olx, &oly));
   PetscCall(PetscMalloc4(m, &lx, n, &ly, m, &cx, n, &cy));
   PetscCall(PetscArraycpy(lx, olx, m));
   PetscCall(PetscArraycpy(ly, oly, n));
@@ -133,20 +132,38 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->muctx     = p->mu == SBP_MU_CONSTANT ? &c->mu_value : p->muctx;
   c->metricfn  = p->metricfn;
   c->metricctx = p->metricctx;
+  if (p->mapsrc) PetscCall(PetscStrallocpy(p->mapsrc, &c->mapsrc));
+  if (p->musrc) PetscCall(PetscStrallocpy(p->musrc, &c->musrc));
+  if (p->metricsrc) PetscCall(PetscStrallocpy(p->metricsrc, &c->metricsrc));
   for (int f = 0; f < 4; f++) c->bc[f] = p->bc[f];
   c->tune     = p->tune; /* the kernel variants of the fine level (a test may have changed them) */
   c->tune_set = PETSC_TRUE;
   c->backend  = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
-  PetscCall(DMCoarsen(p->da, comm, &c->da));
-  PetscCall(SbpProblemSetUp(c));
+  if (p->da) PetscCall(DMCoarsen(p->da, comm, &c->da)); /* none on one rank's device path: the coarse layout is the whole grid */
+  c->fine = p;                                          /* for the coefficients injected from this level's */
+  {
+    PetscErrorCode ierr = SbpProblemSetUp(c);
+    c->fine             = NULL;
+    if (ierr) PetscCall(SbpProblemDestroy(&c));
+    PetscCall(ierr);
+  }
   *coarse = c;
   PetscFunctionReturn(0);
 }
 
+/*@C
+   SbpProblemGetDM - The DMDA of the problem's layout ((Nr+1) x (Ns+1) nodes, r fastest, stencil width 2), with the uniform
+   coordinates of the reference square [-1,1]^2; made on first use where set-up needed none (one rank, device backend).
+
+   Level: intermediate
+@*/
 PetscErrorCode SbpProblemGetDM(SbpProblem p, DM *da)
 {
+  Vec coords;
+
   PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  *da = p->da;
+  PetscCall(SbpProblemGetLayoutDM(p, da));
+  PetscCall(DMGetCoordinates(*da, &coords));
+  if (!coords) PetscCall(DMDASetUniformCoordinates(*da, -1, 1, -1, 1, 0, 0));
   PetscFunctionReturn(0);
 }

@@ -117,3 +117,16 @@ PetscReal SbpForcing(PetscReal x, PetscReal y, const PetscReal m[3])
   SbpExactSolution(x, y, &ue, &uex, &uey);
   return -(m[1] * uex + m[2] * uey) + 2 * PETSC_PI * PETSC_PI * m[0] * ue;
 }
+
+/* Map the reference node (i,j) and evaluate mu there: X = {x, y, xr, xs, yr, ys}, m = {mu, mu_x, mu_y}. */
+PetscErrorCode SbpProblemEvaluateNode(SbpProblem p, PetscInt i, PetscInt j, PetscReal X[6], PetscReal m[3])
+{
+  PetscFunctionBegin;
+  PetscCheck(p->mapfn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+             "The mapping is OpenCL source (SbpProblemSetMappingSource()), which the host cannot evaluate: give it as a function too");
+  PetscCheck(p->mufn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+             "mu is OpenCL source (SbpProblemSetMuSource()), which the host cannot evaluate: give it as a function too");
+  PetscCall((*p->mapfn)(p->mapctx, -1 + i * p->hr, -1 + j * p->hs, X));
+  PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
+  PetscFunctionReturn(0);
+}

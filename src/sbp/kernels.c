@@ -86,39 +86,6 @@ PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, PetscBool single,
   PetscFunctionReturn(0);
 }
 
-/*@C
-   SbpProblemGetCoefficientBuffers - The device buffers of crr, crs and css (the kernels' a, b, c) on the ghosted patch, in fp64 or,
-   with single, rounded to fp32 (made on first use and kept by the problem): the multigrid levels read those, 12 bytes per node
-   instead of 24.
-
-   Not collective
-
-   Level: developer
-@*/
-PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem p, PetscBool single, cl_mem *a, cl_mem *b, cl_mem *c)
-{
-  PetscFunctionBegin;
-  PetscCheck(p->use_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The SBP-SAT problem has no device coefficients (host backend)");
-  if (single && !p->d_crr32) {
-    const PetscInt   np     = p->gxm * p->gym;
-    const PetscReal *src[3] = {p->crr, p->crs, p->css};
-    cl_mem          *dst[3] = {&p->d_crr32, &p->d_crs32, &p->d_css32};
-    float           *tmp;
-
-    PetscCall(PetscMalloc1(np, &tmp));
-    for (int t = 0; t < 3; t++) {
-      for (PetscInt n = 0; n < np; n++) tmp[n] = (float)src[t][n];
-      PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, np * sizeof(float), dst[t]));
-      PetscCall(SbpmgCLWriteBuffer(p->cl, *dst[t], 0, np * sizeof(float), tmp));
-    }
-    PetscCall(PetscFree(tmp));
-  }
-  *a = single ? p->d_crr32 : p->d_crr;
-  *b = single ? p->d_crs32 : p->d_crs;
-  *c = single ? p->d_css32 : p->d_css;
-  PetscFunctionReturn(0);
-}
-
 /* ---------------------------------------------------------------- launches */
 
 /* A 2D launch with the problem's work-group (sbp_wg_x x sbp_wg_y). */

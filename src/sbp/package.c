@@ -2,7 +2,7 @@
 #include <sbpmg/private/sbpimpl.h>
 
 PetscClassId     SBP_PROBLEM_CLASSID;
-PetscLogEvent    SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp;
+PetscLogEvent    SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp, SBPMG_SbpCoefficients;
 static PetscBool SbpPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -15,9 +15,13 @@ static PetscBool SbpPackageInitialized = PETSC_FALSE;
 @*/
 PetscErrorCode SbpInitializePackage(void)
 {
-  const SbpmgEventEntry events[] = {
-      {"SbpApply", &SBPMG_SbpApply}, {"SbpDiagonal", &SBPMG_SbpDiag}, {"SbpNorm", &SBPMG_SbpNorm}, {"SbpSetUp", &SBPMG_SbpSetUp}, {NULL, NULL}};
-  PetscBool first;
+  const SbpmgEventEntry events[] = {{"SbpApply", &SBPMG_SbpApply},
+                                    {"SbpDiagonal", &SBPMG_SbpDiag},
+                                    {"SbpNorm", &SBPMG_SbpNorm},
+                                    {"SbpSetUp", &SBPMG_SbpSetUp},
+                                    {"SbpCoefficients", &SBPMG_SbpCoefficients},
+                                    {NULL, NULL}};
+  PetscBool             first;
 
   PetscFunctionBegin;
   PetscCall(SbpmgVecInitializePackage());

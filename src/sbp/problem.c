@@ -101,6 +101,7 @@ PetscErrorCode SbpProblemSetMapping(SbpProblem p, SbpMappingType type)
   PetscCheck(type == SBP_MAPPING_CURVED || type == SBP_MAPPING_SQUARE, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
              "Mapping type %d: use SBP_MAPPING_CURVED, SBP_MAPPING_SQUARE, or SbpProblemSetMappingFunction()", (int)type);
   PetscCall(SbpProblemSetMappingFunction(p, type == SBP_MAPPING_CURVED ? SbpMappingCurved : SbpMappingSquare, NULL));
+  PetscCall(PetscFree(p->mapsrc)); /* a built-in mapping replaces a source */
   p->mapping = type;
   PetscFunctionReturn(0);
 }
@@ -131,6 +132,7 @@ PetscErrorCode SbpProblemSetMu(SbpProblem p, SbpMuType type, PetscReal value)
   PetscCheck(type == SBP_MU_BASIN || type == SBP_MU_CONSTANT, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
              "mu type %d: use SBP_MU_BASIN, SBP_MU_CONSTANT, or SbpProblemSetMuFunction()", (int)type);
   PetscCall(SbpProblemSetMuFunction(p, type == SBP_MU_BASIN ? SbpMuBasin : SbpMuConstant, type == SBP_MU_BASIN ? NULL : &p->mu_value));
+  PetscCall(PetscFree(p->musrc));
   p->mu       = type;
   p->mu_value = value;
   PetscFunctionReturn(0);
@@ -148,6 +150,73 @@ PetscErrorCode SbpProblemSetMetricFunction(SbpProblem p, SbpMetricFunction fn, v
   PetscCall(SbpProblemCheckNotSetUp(p, "the metric"));
   p->metricfn  = fn;
   p->metricctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/* Keep a copy of a user's OpenCL source (NULL: none). */
+static PetscErrorCode SbpProblemSetSource(SbpProblem p, const char what[], const char src[], char **dst)
+{
+  size_t len;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, what));
+  PetscCall(PetscStrlen(src, &len));
+  PetscCheck(!src || len > 0, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONG, "The OpenCL source of %s is empty", what);
+  PetscCall(PetscFree(*dst));
+  if (src) PetscCall(PetscStrallocpy(src, dst));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetMappingSource - Give the mapping as OpenCL C source, evaluated on the device when the coefficients are
+   generated: it defines void sbp_user_mapping(double r, double s, double X[6]) setting X = {x, y, x_r, x_s, y_r, y_s}
+   (docs/guide.md "Bringing a problem"). The host cannot evaluate it: the built-in manufactured right-hand side and errors then
+   need a host mapping too (SbpProblemSetMappingFunction()).
+
+   Level: intermediate
+
+.seealso: `SbpProblemSetMuSource()`, `SbpProblemSetMetricSource()`
+@*/
+PetscErrorCode SbpProblemSetMappingSource(SbpProblem p, const char src[])
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemSetSource(p, "the mapping", src, &p->mapsrc));
+  if (src && !p->mapfn) p->mapping = SBP_MAPPING_USER;
+  if (src && p->mapping != SBP_MAPPING_USER) { /* the source replaces the built-in mapping; no host function */
+    p->mapping = SBP_MAPPING_USER;
+    p->mapfn   = NULL;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetMuSource - Give mu as OpenCL C source: double sbp_user_mu(double x, double y) at the physical point.
+
+   Level: intermediate
+
+.seealso: `SbpProblemSetMappingSource()`
+@*/
+PetscErrorCode SbpProblemSetMuSource(SbpProblem p, const char src[])
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemSetSource(p, "mu", src, &p->musrc));
+  if (src && p->mu != SBP_MU_USER) {
+    p->mu   = SBP_MU_USER;
+    p->mufn = NULL;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetMetricSource - Give the coefficients directly as OpenCL C source: void sbp_user_metric(double r, double s, const
+   double X[6], double mu, double c[4]) setting c = {crr, css, crs, J} (the device counterpart of SbpProblemSetMetricFunction()).
+
+   Level: advanced
+@*/
+PetscErrorCode SbpProblemSetMetricSource(SbpProblem p, const char src[])
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemSetSource(p, "the metric", src, &p->metricsrc));
   PetscFunctionReturn(0);
 }
 
@@ -283,8 +352,45 @@ static PetscErrorCode SbpProblemViewDevice(SbpProblem p, PetscViewer viewer)
 PetscErrorCode SbpProblemGetProcessGrid(SbpProblem p, PetscInt *m, PetscInt *n)
 {
   PetscFunctionBegin;
+  PetscInt        s;
+  const PetscInt *lx, *ly;
+
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, m, n, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(SbpProblemGetOwnership(p, m, n, &s, &lx, &ly));
+  PetscFunctionReturn(0);
+}
+
+/* The DMDA of the layout: (Nr+1) x (Ns+1) nodes, r fastest, box stencil of width 2 (the SAT rows' footprint). */
+PetscErrorCode SbpProblemCreateDMDA(SbpProblem p)
+{
+  PetscFunctionBegin;
+  PetscCall(DMDACreate2d(PetscObjectComm((PetscObject)p), DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, p->Nr + 1, p->Ns + 1, PETSC_DECIDE,
+                         PETSC_DECIDE, 1, 2, NULL, NULL, &p->da));
+  PetscCall(DMSetUp(p->da));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetLayoutDM(SbpProblem p, DM *da)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  if (!p->da) PetscCall(SbpProblemCreateDMDA(p)); /* one rank: the same layout as the one set-up used */
+  *da = p->da;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetOwnership(SbpProblem p, PetscInt *m, PetscInt *n, PetscInt *s, const PetscInt **lx, const PetscInt **ly)
+{
+  PetscFunctionBegin;
+  if (p->da) {
+    PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, m, n, NULL, NULL, s, NULL, NULL, NULL, NULL));
+    PetscCall(DMDAGetOwnershipRanges(p->da, lx, ly, NULL));
+  } else {
+    *m = *n = 1;
+    *s      = 2;
+    *lx     = &p->xm;
+    *ly     = &p->ym;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -325,29 +431,35 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
 
    Level: beginner
 @*/
-PetscErrorCode SbpProblemDestroy(SbpProblem *problem)
+/* Release what the device set-up made (the coefficient buffers, the ghost exchange, the context's reference) and the host copy of
+   the coefficients: at destruction, and after a set-up that failed (so that it leaves nothing behind). */
+PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
 {
-  SbpProblem p = *problem;
-  cl_mem    *bufs[7];
+  cl_mem *bufs[7] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J, &p->d_crr32, &p->d_css32, &p->d_crs32};
 
   PetscFunctionBegin;
-  if (!p) PetscFunctionReturn(0);
-  *problem = NULL;
-  if (--((PetscObject)p)->refct > 0) PetscFunctionReturn(0);
-  bufs[0] = &p->d_crr;
-  bufs[1] = &p->d_css;
-  bufs[2] = &p->d_crs;
-  bufs[3] = &p->d_J;
-  bufs[4] = &p->d_crr32;
-  bufs[5] = &p->d_css32;
-  bufs[6] = &p->d_crs32;
   if (p->cl) {
     for (int b = 0; b < 7; b++)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));
     PetscCall(SbpHaloDestroy(&p->halo));
     PetscCall(SbpmgCLDestroy(&p->cl));
   }
-  PetscCall(PetscFree5(p->crr, p->css, p->crs, p->J, p->geom));
+  PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemDestroy(SbpProblem *problem)
+{
+  SbpProblem p = *problem;
+
+  PetscFunctionBegin;
+  if (!p) PetscFunctionReturn(0);
+  *problem = NULL;
+  if (--((PetscObject)p)->refct > 0) PetscFunctionReturn(0);
+  PetscCall(SbpProblemResetSetUp(p));
+  PetscCall(PetscFree(p->mapsrc));
+  PetscCall(PetscFree(p->musrc));
+  PetscCall(PetscFree(p->metricsrc));
   PetscCall(DMDestroy(&p->da));
   PetscCall(PetscHeaderDestroy(&p));
   PetscFunctionReturn(0);

@@ -25,11 +25,10 @@ PetscReal SbpNeumannFlux(PetscInt face, const PetscReal X[6], PetscReal mu, Pets
 /* Boundary data at node (i,j) of face f: ue there (Dirichlet data) and gN (Neumann data, 6.4). */
 static PetscErrorCode SbpBoundaryData(SbpProblem p, PetscInt face, PetscInt i, PetscInt j, PetscReal *gD, PetscReal *gN)
 {
-  const PetscReal *X = &p->geom[6 * SbpPatchIndex(p, i, j)];
-  PetscReal        m[3], ue, ux, uy;
+  PetscReal X[6], m[3], ue, ux, uy;
 
   PetscFunctionBegin;
-  PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
+  PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
   SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
   *gD = ue;
   *gN = SbpNeumannFlux(face, X, m[0], ux, uy);
@@ -103,37 +102,38 @@ static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, PetscScalar
   PetscFunctionReturn(0);
 }
 
-/* v(i,j) = fn(p, k, X) at every owned node (i,j), k its index in the ghosted patch and X its geometry there. */
-typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, PetscInt, const PetscReal[6], PetscScalar *);
+/* v(i,j) = fn(p, k, X, m) at every owned node (i,j), k its index in the ghosted patch, X its geometry and m mu there. */
+typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, PetscInt, const PetscReal[6], const PetscReal[3], PetscScalar *);
 
 static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn)
 {
   PetscScalar **va;
+  DM            da;
 
   PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  PetscCall(DMDAVecGetArray(p->da, v, &va));
+  PetscCall(SbpProblemGetLayoutDM(p, &da));
+  PetscCall(DMDAVecGetArray(da, v, &va));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      const PetscInt k = SbpPatchIndex(p, i, j);
-      PetscCall((*fn)(p, i, j, k, &p->geom[6 * k], &va[j][i]));
+      PetscReal X[6], m[3];
+      PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
+      PetscCall((*fn)(p, i, j, SbpPatchIndex(p, i, j), X, m, &va[j][i]));
     }
-  PetscCall(DMDAVecRestoreArray(p->da, v, &va));
+  PetscCall(DMDAVecRestoreArray(da, v, &va));
   PetscFunctionReturn(0);
 }
 
 /* The volume term of the right-hand side, J H f. */
-static PetscErrorCode SbpForcingNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], PetscScalar *g)
+static PetscErrorCode SbpForcingNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], const PetscReal m[3], PetscScalar *g)
 {
-  PetscReal m[3], w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
+  PetscReal w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
 
   PetscFunctionBegin;
-  PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
   *g = p->J[k] * w * SbpForcing(X[0], X[1], m);
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], PetscScalar *u)
+static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], const PetscReal m[3], PetscScalar *u)
 {
   PetscReal ux, uy;
 
@@ -153,17 +153,20 @@ static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, PetscIn
 PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
 {
   PetscScalar **ga;
+  DM            da;
 
   PetscFunctionBegin;
+  PetscCall(SbpProblemGetHostCoefficients(p));
   PetscCall(SbpProblemSetNodes(p, g, SbpForcingNode));
-  PetscCall(DMDAVecGetArray(p->da, g, &ga));
+  PetscCall(SbpProblemGetLayoutDM(p, &da));
+  PetscCall(DMDAVecGetArray(da, g, &ga));
   for (PetscInt face = 1; face <= 4; face++) {
     if (p->bc[face - 1] == SBP_BC_DIRICHLET)
       PetscCall(SbpAddDirichletData(p, face, ga));
     else
       PetscCall(SbpAddNeumannData(p, face, ga));
   }
-  PetscCall(DMDAVecRestoreArray(p->da, g, &ga));
+  PetscCall(DMDAVecRestoreArray(da, g, &ga));
   PetscFunctionReturn(0);
 }
 
@@ -191,21 +194,24 @@ PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, Pets
 {
   const PetscScalar **ua;
   PetscReal           local[2] = {0, 0}, global[2];
+  DM                  da;
 
   PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  PetscCall(DMDAVecGetArrayRead(p->da, u, &ua));
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpProblemGetLayoutDM(p, &da));
+  PetscCall(DMDAVecGetArrayRead(da, u, &ua));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscInt   k = SbpPatchIndex(p, i, j);
-      PetscReal *X = &p->geom[6 * k], ue, ux, uy, e, w;
+      PetscInt  k = SbpPatchIndex(p, i, j);
+      PetscReal X[6], m[3], ue, ux, uy, e, w;
+      PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
       SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
       e = PetscRealPart(ua[j][i]) - ue;
       w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
       local[0] += w * e * e;
       local[1] += p->J[k] * w * e * e;
     }
-  PetscCall(DMDAVecRestoreArrayRead(p->da, u, &ua));
+  PetscCall(DMDAVecRestoreArrayRead(da, u, &ua));
   PetscCall(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)p)));
   if (errH) *errH = PetscSqrtReal(global[0]);
   if (errJH) *errJH = PetscSqrtReal(global[1]);

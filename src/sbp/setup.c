@@ -1,16 +1,7 @@
-/* SbpProblem set-up: the DMDA layout, the metric coefficients at the nodes of each rank's ghosted patch and their checks
-   (spec-sbp-sat.md sections 0, 1, 4), the backend, and on the device the coefficients, the interior box of the split and
-   overlapped launches, the tuning and the kernels' build options (src/sbp/kernels.c), the ghost exchange (src/halo). */
+/* SbpProblem set-up: the layout (a DMDA where one is needed), the backend, the metric coefficients at the nodes of each rank's
+   ghosted patch (src/sbp/coefficients.c), and on the device the interior box of the split and overlapped launches, the tuning
+   and the kernels' build options (src/sbp/kernels.c), the ghost exchange (src/halo). */
 #include <sbpmg/private/sbpimpl.h>
-
-/* Map the reference node (i,j) and evaluate mu there: X = {x, y, xr, xs, yr, ys}, m = {mu, mu_x, mu_y}. */
-PetscErrorCode SbpProblemEvaluateNode(SbpProblem p, PetscInt i, PetscInt j, PetscReal X[6], PetscReal m[3])
-{
-  PetscFunctionBegin;
-  PetscCall((*p->mapfn)(p->mapctx, -1 + i * p->hr, -1 + j * p->hs, X));
-  PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
-  PetscFunctionReturn(0);
-}
 
 /* Bit f-1 set when face f is Dirichlet (the kernels' encoding). */
 PetscErrorCode SbpProblemBCFlags(SbpProblem p, int *flags)
@@ -19,101 +10,6 @@ PetscErrorCode SbpProblemBCFlags(SbpProblem p, int *flags)
   *flags = 0;
   for (int f = 0; f < 4; f++)
     if (p->bc[f] == SBP_BC_DIRICHLET) *flags |= 1 << f;
-  PetscFunctionReturn(0);
-}
-
-/* The first node (in natural order) of this rank's patch where the coefficients are invalid, with its description. */
-typedef struct {
-  PetscInt  node; /* natural index, or PETSC_MAX_INT if none */
-  PetscReal value;
-  int       what;
-} SbpBadNode;
-
-static const char *const SbpBadWhat[] = {"J = x_r y_s - x_s y_r", "crr", "css", "crr*css - crs^2", "mu", "crs"};
-
-static void SbpCheckNode(PetscInt node, PetscReal mu, PetscReal J, PetscReal crr, PetscReal css, PetscReal crs, SbpBadNode *bad)
-{
-  PetscReal det  = crr * css - crs * crs;
-  int       what = -1;
-  PetscReal v    = 0;
-
-  if (!(mu > 0) || PetscIsInfOrNanReal(mu))
-    what = 4, v = mu;
-  else if (!(J > 0) || PetscIsInfOrNanReal(J))
-    what = 0, v = J;
-  else if (!(crr > 0) || PetscIsInfOrNanReal(crr))
-    what = 1, v = crr;
-  else if (!(css > 0) || PetscIsInfOrNanReal(css))
-    what = 2, v = css;
-  else if (PetscIsInfOrNanReal(crs))
-    what = 5, v = crs;
-  else if (!(det > 0))
-    what = 3, v = det;
-  if (what >= 0 && node < bad->node) {
-    bad->node  = node;
-    bad->value = v;
-    bad->what  = what;
-  }
-}
-
-/* Coefficients at every node of the ghosted patch, validated on all ranks together. */
-static PetscErrorCode SbpProblemComputeCoefficients(SbpProblem p)
-{
-  PetscInt   np  = p->gxm * p->gym;
-  SbpBadNode bad = {PETSC_MAX_INT, 0, 0};
-  PetscInt   first;
-  MPI_Comm   comm = PetscObjectComm((PetscObject)p);
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc5(np, &p->crr, np, &p->css, np, &p->crs, np, &p->J, 6 * np, &p->geom));
-  for (PetscInt j = p->gys; j < p->gys + p->gym; j++)
-    for (PetscInt i = p->gxs; i < p->gxs + p->gxm; i++) {
-      PetscInt   k = SbpPatchIndex(p, i, j);
-      PetscReal *X = &p->geom[6 * k], m[3], J;
-      PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
-      if (p->metricfn) {
-        PetscReal c[4];
-        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m, c));
-        p->crr[k] = c[0];
-        p->css[k] = c[1];
-        p->crs[k] = c[2];
-        p->J[k] = J = c[3];
-      } else { /* section 0 */
-        J         = X[2] * X[5] - X[3] * X[4];
-        p->J[k]   = J;
-        p->crr[k] = m[0] * (X[3] * X[3] + X[5] * X[5]) / J;
-        p->crs[k] = -m[0] * (X[2] * X[3] + X[4] * X[5]) / J;
-        p->css[k] = m[0] * (X[2] * X[2] + X[4] * X[4]) / J;
-      }
-      SbpCheckNode(i + (p->Nr + 1) * j, m[0], J, p->crr[k], p->css[k], p->crs[k], &bad);
-    }
-  PetscCall(MPIU_Allreduce(&bad.node, &first, 1, MPIU_INT, MPI_MIN, comm));
-  if (first != PETSC_MAX_INT) {
-    PetscMPIInt rank, owner = 0, candidate;
-    double      sendbuf[2] = {bad.value, bad.what}, recv[2];
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    candidate = bad.node == first ? rank : 0;
-    PetscCall(MPIU_Allreduce(&candidate, &owner, 1, MPI_INT, MPI_MAX, comm));
-    recv[0] = sendbuf[0];
-    recv[1] = sendbuf[1];
-    PetscCallMPI(MPI_Bcast(recv, 2, MPI_DOUBLE, owner, comm));
-    SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE,
-            "Invalid SBP-SAT coefficients at node (i,j) = (%" PetscInt_FMT ",%" PetscInt_FMT
-            "): %s = %g; need mu > 0, J > 0, crr > 0, css > 0 and crr*css - crs^2 > 0 at every node",
-            first % (p->Nr + 1), first / (p->Nr + 1), SbpBadWhat[(int)recv[1]], recv[0]);
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SbpProblemUploadCoefficients(SbpProblem p)
-{
-  size_t           bytes  = (size_t)p->gxm * p->gym * sizeof(PetscReal);
-  cl_mem          *dst[4] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J};
-  const PetscReal *src[4] = {p->crr, p->css, p->crs, p->J};
-
-  PetscFunctionBegin;
-  for (int t = 0; t < 4; t++) PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, bytes, dst[t]));
-  for (int t = 0; t < 4; t++) PetscCall(SbpmgCLWriteBuffer(p->cl, *dst[t], 0, bytes, src[t]));
   PetscFunctionReturn(0);
 }
 
@@ -188,15 +84,22 @@ static PetscErrorCode SbpProblemComputeInteriorBox(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SbpProblemCreateDM(SbpProblem p)
+/* The layout: one rank's device path needs no DMDA (the whole grid is the owned block and the patch; a DMDA costs 2.3 s and
+   5 GB at 8193^2 with its scatters, docs/design.md "Set-up on the device"); elsewhere the DMDA's (stencil width 2, the SAT
+   rows' footprint). */
+static PetscErrorCode SbpProblemSetUpLayout(SbpProblem p)
 {
+  PetscMPIInt size;
+
   PetscFunctionBegin;
-  if (!p->da) {
-    PetscCall(DMDACreate2d(PetscObjectComm((PetscObject)p), DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, p->Nr + 1, p->Ns + 1, PETSC_DECIDE,
-                           PETSC_DECIDE, 1, 2, NULL, NULL, &p->da));
-    PetscCall(DMSetUp(p->da));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
+  if (size == 1 && p->use_device && !p->da) {
+    p->xs = p->ys = p->gxs = p->gys = 0;
+    p->xm = p->gxm = p->Nr + 1;
+    p->ym = p->gym = p->Ns + 1;
+    PetscFunctionReturn(0);
   }
-  PetscCall(DMDASetUniformCoordinates(p->da, -1, 1, -1, 1, 0, 0));
+  if (!p->da) PetscCall(SbpProblemCreateDMDA(p));
   PetscCall(DMDAGetCorners(p->da, &p->xs, &p->ys, NULL, &p->xm, &p->ym, NULL));
   PetscCall(DMDAGetGhostCorners(p->da, &p->gxs, &p->gys, NULL, &p->gxm, &p->gym, NULL));
   PetscFunctionReturn(0);
@@ -212,9 +115,9 @@ PetscErrorCode SbpProblemSetUpDevice(SbpProblem p)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
   PetscCall(SbpmgCLGetDefault(&p->cl));
   PetscCall(SbpmgCLReference(p->cl));
-  PetscCall(SbpProblemUploadCoefficients(p));
+  PetscCall(SbpProblemSetUpTuning(p)); /* the work-group of the coefficient kernels */
+  PetscCall(SbpProblemGenerateCoefficients(p));
   PetscCall(SbpProblemComputeInteriorBox(p)); /* the interior and rim launches (sbp_split, the overlap) */
-  PetscCall(SbpProblemSetUpTuning(p));
   PetscCall(SbpProblemSetUpKernels(p));
   if (size > 1) { /* several ranks: the device ghost exchange, the interior overlapped with it */
     PetscCall(SbpHaloCreate(p->da, p->cl, &p->halo));
@@ -233,8 +136,8 @@ static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
              p->Nr);
   PetscCheck(p->Ns >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Ns = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in s (-sbp_ns)",
              p->Ns);
-  PetscCheck(p->mapfn, comm, PETSC_ERR_ARG_WRONGSTATE, "No mapping function");
-  PetscCheck(p->mufn, comm, PETSC_ERR_ARG_WRONGSTATE, "No coefficient function");
+  PetscCheck(p->mapfn || p->mapsrc, comm, PETSC_ERR_ARG_WRONGSTATE, "No mapping function");
+  PetscCheck(p->mufn || p->musrc, comm, PETSC_ERR_ARG_WRONGSTATE, "No coefficient function");
   PetscCheck(p->mu != SBP_MU_CONSTANT || (p->mu_value > 0 && !PetscIsInfOrNanReal(p->mu_value)), comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-sbp_mu_value %g: the coefficient mu must be positive and finite", (double)p->mu_value);
   PetscFunctionReturn(0);
@@ -260,12 +163,16 @@ PetscErrorCode SbpProblemSetUp(SbpProblem p)
   p->hs  = 2.0 / p->Ns;
   p->rho = p->hs / p->hr;
   PetscCall(PetscLogEventBegin(SBPMG_SbpSetUp, 0, 0, 0, 0));
-  PetscCall(SbpProblemCreateDM(p));
-  PetscCall(SbpProblemComputeCoefficients(p));
-  if (p->use_device)
-    PetscCall(SbpProblemSetUpDevice(p));
-  else
-    PetscCall(SbpProblemSetUpTuning(p));
+  PetscCall(SbpProblemSetUpLayout(p));
+  {
+    PetscErrorCode ierr = p->use_device ? SbpProblemSetUpDevice(p) : SbpProblemComputeCoefficientsHost(p);
+    if (!ierr && !p->use_device) ierr = SbpProblemSetUpTuning(p);
+    if (ierr) { /* leave nothing behind: a later SbpProblemSetUp() starts again */
+      PetscCall(SbpProblemResetSetUp(p));
+      PetscCall(PetscLogEventEnd(SBPMG_SbpSetUp, 0, 0, 0, 0));
+      PetscCall(ierr);
+    }
+  }
   PetscCall(PetscLogEventEnd(SBPMG_SbpSetUp, 0, 0, 0, 0));
   p->setupcalled = PETSC_TRUE;
   PetscCall(PetscObjectViewFromOptions((PetscObject)p, NULL, "-sbp_view"));

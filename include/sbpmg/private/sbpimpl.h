@@ -6,7 +6,7 @@
 #include <sbpmg/private/haloimpl.h>
 
 /* ---------------------------------------------------------------- logging (registered by SbpInitializePackage) */
-PETSC_INTERN PetscLogEvent SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp;
+PETSC_INTERN PetscLogEvent SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp, SBPMG_SbpCoefficients;
 
 struct _SbpProblemOps {
   PetscErrorCode (*view)(SbpProblem, PetscViewer);
@@ -29,15 +29,18 @@ struct _p_SbpProblem {
   PetscReal          mu_value; /* SBP_MU_CONSTANT */
   SbpMetricFunction  metricfn; /* optional: coefficients given directly */
   void              *metricctx;
-  SbpBCType          bc[4];      /* faces 1..4 at index 0..3 */
-  SbpBackend         backend;    /* as requested; resolved at set-up */
-  PetscBool          use_device; /* resolved backend */
+  char              *mapsrc, *musrc, *metricsrc; /* the user's point functions as OpenCL C source (SbpProblemSetMappingSource() ...) */
+  SbpBCType          bc[4];                      /* faces 1..4 at index 0..3 */
+  SbpBackend         backend;                    /* as requested; resolved at set-up */
+  PetscBool          use_device;                 /* resolved backend */
   PetscBool          setupcalled;
-  DM                 da;
-  PetscInt           xs, ys, xm, ym;      /* owned nodes */
-  PetscInt           gxs, gys, gxm, gym;  /* ghosted patch (stencil width 2) */
-  PetscReal         *crr, *css, *crs, *J; /* coefficients on the ghosted patch, r fastest */
-  PetscReal         *geom;                /* x, y, xr, xs, yr, ys per ghosted node (6 per node) */
+  DM                 da;          /* the layout on several ranks, and wherever the host path asks for it (SbpProblemGetLayoutDM); none on
+                                     one rank's device path */
+  SbpProblem fine;                /* during the set-up of a coarsened problem: the problem it was coarsened from */
+  PetscInt   xs, ys, xm, ym;      /* owned nodes */
+  PetscInt   gxs, gys, gxm, gym;  /* ghosted patch (stencil width 2) */
+  PetscReal *crr, *css, *crs, *J; /* coefficients on the ghosted patch, r fastest: on the host backend; on the device
+                                     only once something asks (SbpProblemGetHostCoefficients) */
   /* the tuning (include/sbpmg/private/tuning.h): the device context's (the CPU column on the host backend) with tune_opts
      applied, resolved at set-up; a coarsened problem takes its parent's (tune_set) */
   SbpmgTuning tune;
@@ -96,6 +99,19 @@ PETSC_INTERN PetscErrorCode SbpProblemCountLevels(SbpProblem, PetscInt *, PetscI
 PETSC_INTERN PetscErrorCode SbpProblemGetProcessGrid(SbpProblem, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode SbpProblemCheckNotSetUp(SbpProblem, const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpDevice(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemResetSetUp(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemCreateDMDA(SbpProblem);
+/* The DMDA of the problem's layout, made on first use where set-up did not need one (one rank, device backend). */
+PETSC_INTERN PetscErrorCode SbpProblemGetLayoutDM(SbpProblem, DM *);
+/* The process grid, the stencil width and the ownership ranges of the layout (the DMDA's, or one rank's). */
+PETSC_INTERN PetscErrorCode SbpProblemGetOwnership(SbpProblem, PetscInt *, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **);
+
+/* ---------------------------------------------------------------- coefficients (src/sbp/coefficients.c) */
+PETSC_INTERN PetscErrorCode SbpProblemEvaluateCoefficientsHost(SbpProblem, PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscInt *, int *, PetscReal *);
+PETSC_INTERN PetscErrorCode SbpProblemComputeCoefficientsHost(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemRoundCoefficients(SbpProblem);
 
 /* ---------------------------------------------------------------- tuning and kernels (src/sbp/kernels.c) */
 /* Overrides "key=value,..." of the problem's tuning, applied at set-up on top of the device's (tests: the kernel variants). */

@@ -1,0 +1,317 @@
+/* The metric coefficients crr, css, crs and J of an SbpProblem on each rank's ghosted patch (docs/design.md "Set-up on the
+   device"): generated on the device by kernels/coef.cl from the built-in point functions or the user's OpenCL source; from the
+   user's host callbacks evaluated on the host (on one rank, the coarse levels injected from the fine one on the device);
+   checked where they are made, the first bad node named; kept on the host only where something asks for them (the host
+   backend, the assembled operator, the host right-hand side), read back from the device then. */
+#include <sbpmg/private/sbpimpl.h>
+#include <limits.h>
+
+static const char *const SbpBadWhat[] = {"J = x_r y_s - x_s y_r", "crr", "css", "crr*css - crs^2", "mu", "crs"};
+
+/* Which check fails at a node (-1: none) and its value; the order and codes of kernels/coef.cl coef_check. */
+static int SbpCheckNode(PetscReal mu, PetscReal J, PetscReal crr, PetscReal css, PetscReal crs, PetscReal *v)
+{
+  const PetscReal det = crr * css - crs * crs;
+
+  if (!(mu > 0) || PetscIsInfOrNanReal(mu)) return *v = mu, 4;
+  if (!(J > 0) || PetscIsInfOrNanReal(J)) return *v = J, 0;
+  if (!(crr > 0) || PetscIsInfOrNanReal(crr)) return *v = crr, 1;
+  if (!(css > 0) || PetscIsInfOrNanReal(css)) return *v = css, 2;
+  if (PetscIsInfOrNanReal(crs)) return *v = crs, 5;
+  if (!(det > 0)) return *v = det, 3;
+  return -1;
+}
+
+/* The error for the first bad node in natural order over all ranks (first: its index, PETSC_MAX_INT if none; what and value:
+   this rank's description if it found that node). Collective. */
+static PetscErrorCode SbpReportBadNode(SbpProblem p, PetscInt node, int what, PetscReal value)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)p);
+  PetscInt    first;
+  PetscMPIInt rank, owner = 0, candidate;
+  double      desc[2] = {value, what};
+
+  PetscFunctionBegin;
+  PetscCall(MPIU_Allreduce(&node, &first, 1, MPIU_INT, MPI_MIN, comm));
+  if (first == PETSC_MAX_INT) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  candidate = node == first ? rank : 0;
+  PetscCall(MPIU_Allreduce(&candidate, &owner, 1, MPI_INT, MPI_MAX, comm));
+  PetscCallMPI(MPI_Bcast(desc, 2, MPI_DOUBLE, owner, comm));
+  SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE,
+          "Invalid SBP-SAT coefficients at node (i,j) = (%" PetscInt_FMT ",%" PetscInt_FMT
+          "): %s = %g; need mu > 0, J > 0, crr > 0, css > 0 and crr*css - crs^2 > 0 at every node",
+          first % (p->Nr + 1), first / (p->Nr + 1), SbpBadWhat[(int)desc[1]], desc[0]);
+}
+
+/* The coefficients at every node of the ghosted patch from the host functions (the reference), into the given arrays; the first
+   invalid node in natural order, with its description. */
+PetscErrorCode SbpProblemEvaluateCoefficientsHost(SbpProblem p, PetscReal crr[], PetscReal css[], PetscReal crs[], PetscReal J[], PetscInt *bad, int *what,
+                                                  PetscReal *value)
+{
+  PetscFunctionBegin;
+  *bad = PETSC_MAX_INT;
+  for (PetscInt j = p->gys; j < p->gys + p->gym; j++)
+    for (PetscInt i = p->gxs; i < p->gxs + p->gxm; i++) {
+      PetscInt  k = SbpPatchIndex(p, i, j), node = i + (p->Nr + 1) * j;
+      PetscReal X[6], m[3], v;
+      int       w;
+
+      PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
+      if (p->metricfn) {
+        PetscReal c[4];
+        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m, c));
+        crr[k] = c[0];
+        css[k] = c[1];
+        crs[k] = c[2];
+        J[k]   = c[3];
+      } else { /* docs/guide.md "The PDE" */
+        J[k]   = X[2] * X[5] - X[3] * X[4];
+        crr[k] = m[0] * (X[3] * X[3] + X[5] * X[5]) / J[k];
+        crs[k] = -m[0] * (X[2] * X[3] + X[4] * X[5]) / J[k];
+        css[k] = m[0] * (X[2] * X[2] + X[4] * X[4]) / J[k];
+      }
+      w = SbpCheckNode(m[0], J[k], crr[k], css[k], crs[k], &v);
+      if (w >= 0 && node < *bad) {
+        *bad   = node;
+        *what  = w;
+        *value = v;
+      }
+    }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpAllocateHostCoefficients(SbpProblem p)
+{
+  const PetscInt np = p->gxm * p->gym;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(np, &p->crr, np, &p->css, np, &p->crs, np, &p->J));
+  PetscFunctionReturn(0);
+}
+
+/* Host backend: the coefficients on the host, checked on all ranks together. */
+PetscErrorCode SbpProblemComputeCoefficientsHost(SbpProblem p)
+{
+  PetscInt  bad;
+  int       what  = 0;
+  PetscReal value = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SbpAllocateHostCoefficients(p));
+  PetscCall(SbpProblemEvaluateCoefficientsHost(p, p->crr, p->css, p->crs, p->J, &bad, &what, &value));
+  PetscCall(SbpReportBadNode(p, bad, what, value));
+  PetscFunctionReturn(0);
+}
+
+/* Whether some point function of the problem is a host callback of the user's (then the device cannot evaluate it). */
+static PetscBool SbpProblemHasHostCallbacks(SbpProblem p)
+{
+  return (p->mapping == SBP_MAPPING_USER && !p->mapsrc) || (p->mu == SBP_MU_USER && !p->musrc) || (p->metricfn && !p->metricsrc) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The kernel of kernels/coef.cl named name, specialised for the problem's point functions (the user's source placed first, so
+   the compiler's line numbers in a build log are those of the user's source). */
+static PetscErrorCode SbpProblemGetCoefficientKernel(SbpProblem p, const char name[], cl_kernel *k)
+{
+  char opts[128];
+  int  map = p->mapsrc ? 2 : (p->mapping == SBP_MAPPING_SQUARE ? 1 : 0), mu = p->musrc ? 2 : (p->mu == SBP_MU_CONSTANT ? 1 : 0);
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d", map, mu, p->metricsrc ? 1 : 0));
+  if (p->mapsrc || p->musrc || p->metricsrc) { /* PETSc 3.18's PetscStrlcat() limits by the appended length: concatenate by hand */
+    const char *parts[5] = {p->mapsrc ? p->mapsrc : "", p->musrc ? p->musrc : "", p->metricsrc ? p->metricsrc : "", "\n#line 1 \"kernels/coef.cl\"\n", NULL};
+    char       *source;
+    size_t      len[5], total = 1, at = 0;
+
+    PetscCall(SbpmgCLReadSource(p->cl, "coef", (char **)&parts[4]));
+    for (int s = 0; s < 5; s++) {
+      PetscCall(PetscStrlen(parts[s], &len[s]));
+      total += len[s] + 1;
+    }
+    PetscCall(PetscMalloc1(total, &source));
+    for (int s = 0; s < 5; s++) {
+      PetscCall(PetscMemcpy(source + at, parts[s], len[s]));
+      at += len[s];
+      if (s < 3 && len[s]) source[at++] = '\n';
+    }
+    source[at] = 0;
+    PetscCall(PetscFree(parts[4]));
+    {
+      PetscErrorCode ierr = SbpmgCLGetKernelFromSource(p->cl, "coef+user", source, opts, name, k);
+      PetscCall(PetscFree(source));
+      PetscCall(ierr);
+    }
+  } else
+    PetscCall(SbpmgCLGetKernel(p->cl, "coef", opts, name, k));
+  PetscFunctionReturn(0);
+}
+
+/* The four coefficient buffers of the ghosted patch on the device. */
+static PetscErrorCode SbpCreateCoefficientBuffers(SbpProblem p)
+{
+  const size_t bytes  = (size_t)p->gxm * p->gym * sizeof(PetscReal);
+  cl_mem      *dst[4] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J};
+
+  PetscFunctionBegin;
+  for (int t = 0; t < 4; t++) PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, bytes, dst[t]));
+  PetscFunctionReturn(0);
+}
+
+/* The point functions evaluated by the device (coef_generate), then the check: the first bad node by an atomic minimum on the
+   device, described by coef_describe at that node (every rank can, point functions need no data). */
+static PetscErrorCode SbpGenerateOnDevice(SbpProblem p)
+{
+  cl_kernel k;
+  cl_mem    bad;
+  int       gxs = (int)p->gxs, gys = (int)p->gys, gxm = (int)p->gxm, gym = (int)p->gym, Nr = (int)p->Nr, first = INT_MAX, what = -1;
+  size_t    global[2] = {(size_t)p->gxm, (size_t)p->gym};
+  PetscReal value     = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetCoefficientKernel(p, "coef_generate", &k));
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, 2 * sizeof(PetscReal), &bad));
+  PetscCall(SbpmgCLFillBuffer(p->cl, bad, &first, sizeof(int), 0, sizeof(int)));
+  PetscCall(SbpmgCLSetArgs(k, 0, 13, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(int), &Nr, sizeof(PetscReal), &p->hr,
+                           sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_css, sizeof(cl_mem),
+                           &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &bad));
+  PetscCall(SbpProblemLaunch2D(p, k, global));
+  PetscCall(SbpmgCLReadBuffer(p->cl, bad, 0, sizeof(int), &first));
+  if (first != INT_MAX) { /* the description of the node, into the same small buffer: the check's code and the value */
+    cl_kernel d;
+    int       i = first % (Nr + 1), j = first / (Nr + 1);
+    PetscReal out[2];
+
+    PetscCall(SbpProblemGetCoefficientKernel(p, "coef_describe", &d));
+    PetscCall(SbpmgCLSetArgs(d, 0, 6, sizeof(int), &i, sizeof(int), &j, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value,
+                             sizeof(cl_mem), &bad));
+    PetscCall(SbpmgCLLaunch1D(p->cl, d, 1, 1));
+    PetscCall(SbpmgCLReadBuffer(p->cl, bad, 0, 2 * sizeof(PetscReal), out));
+    what  = (int)out[0];
+    value = out[1];
+  }
+  PetscCall(SbpmgCLReleaseBuffer(p->cl, &bad));
+  PetscCall(SbpReportBadNode(p, first == INT_MAX ? PETSC_MAX_INT : (PetscInt)first, what, value));
+  PetscFunctionReturn(0);
+}
+
+/* The user's host callbacks on the host (checked there), uploaded; the host copy is not kept. */
+static PetscErrorCode SbpGenerateOnHost(SbpProblem p)
+{
+  const size_t     bytes  = (size_t)p->gxm * p->gym * sizeof(PetscReal);
+  cl_mem           dst[4] = {p->d_crr, p->d_css, p->d_crs, p->d_J};
+  const PetscReal *src[4];
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemComputeCoefficientsHost(p));
+  src[0] = p->crr;
+  src[1] = p->css;
+  src[2] = p->crs;
+  src[3] = p->J;
+  for (int t = 0; t < 4; t++) PetscCall(SbpmgCLWriteBuffer(p->cl, dst[t], 0, bytes, src[t]));
+  PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J));
+  PetscFunctionReturn(0);
+}
+
+/* A coarse level of one rank from its fine level's coefficients (coef_inject: the fine values at the even nodes). */
+static PetscErrorCode SbpInjectOnDevice(SbpProblem p, SbpProblem fine)
+{
+  cl_kernel    k;
+  const cl_mem src[4] = {fine->d_crr, fine->d_css, fine->d_crs, fine->d_J}, dst[4] = {p->d_crr, p->d_css, p->d_crs, p->d_J};
+  int          c[4] = {(int)p->gxs, (int)p->gys, (int)p->gxm, (int)p->gym}, f[4] = {(int)fine->gxs, (int)fine->gys, (int)fine->gxm, (int)fine->gym};
+  size_t       global[2] = {(size_t)p->gxm, (size_t)p->gym};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetCoefficientKernel(p, "coef_inject", &k));
+  for (int t = 0; t < 4; t++) {
+    PetscCall(SbpmgCLSetArgs(k, 0, 10, sizeof(int), &c[0], sizeof(int), &c[1], sizeof(int), &c[2], sizeof(int), &c[3], sizeof(int), &f[0], sizeof(int), &f[1],
+                             sizeof(int), &f[2], sizeof(int), &f[3], sizeof(cl_mem), &src[t], sizeof(cl_mem), &dst[t]));
+    PetscCall(SbpProblemLaunch2D(p, k, global));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SbpProblemGenerateCoefficients - The device backend's coefficients: on the device for point functions it can evaluate (the
+  built-in ones, the user's OpenCL source; also every coarse level), injected from the fine level for a coarse level of one rank
+  whose functions are host callbacks, else evaluated on the host and uploaded.
+*/
+PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem p)
+{
+  PetscMPIInt    size;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
+  PetscCall(PetscLogEventBegin(SBPMG_SbpCoefficients, 0, 0, 0, 0));
+  ierr = SbpCreateCoefficientBuffers(p);
+  if (!ierr) {
+    if (!SbpProblemHasHostCallbacks(p))
+      ierr = SbpGenerateOnDevice(p);
+    else if (p->fine && size == 1)
+      ierr = SbpInjectOnDevice(p, p->fine);
+    else
+      ierr = SbpGenerateOnHost(p);
+  }
+  PetscCall(PetscLogEventEnd(SBPMG_SbpCoefficients, 0, 0, 0, 0));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/*
+  SbpProblemGetHostCoefficients - Make the coefficients of the ghosted patch available on the host (p->crr, css, crs, J): the
+  host backend has them from set-up; the device backend reads them back on the first call (the assembled operator, host vectors
+  handed to a device operator, the host right-hand side).
+*/
+PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem p)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  if (p->crr) PetscFunctionReturn(0);
+  PetscCall(SbpAllocateHostCoefficients(p));
+  {
+    const size_t bytes  = (size_t)p->gxm * p->gym * sizeof(PetscReal);
+    const cl_mem src[4] = {p->d_crr, p->d_css, p->d_crs, p->d_J};
+    PetscReal   *dst[4] = {p->crr, p->css, p->crs, p->J};
+    for (int t = 0; t < 4; t++) PetscCall(SbpmgCLReadBuffer(p->cl, src[t], 0, bytes, dst[t]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The fp32 copies of crr, crs, css on the device (coef_to_float). */
+PetscErrorCode SbpProblemRoundCoefficients(SbpProblem p)
+{
+  cl_kernel    k;
+  const cl_mem src[3] = {p->d_crr, p->d_crs, p->d_css};
+  cl_mem      *dst[3] = {&p->d_crr32, &p->d_crs32, &p->d_css32};
+  cl_long      n      = (cl_long)p->gxm * p->gym;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetCoefficientKernel(p, "coef_to_float", &k));
+  for (int t = 0; t < 3; t++) {
+    PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, (size_t)n * sizeof(float), dst[t]));
+    PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(cl_long), &n, sizeof(cl_mem), &src[t], sizeof(cl_mem), dst[t]));
+    PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)PetscMin(n, 1 << 20), 0));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemGetCoefficientBuffers - The device buffers of crr, crs and css (the kernels' a, b, c) on the ghosted patch, in fp64 or,
+   with single, rounded to fp32 (made on first use and kept by the problem): the multigrid levels read those, 12 bytes per node
+   instead of 24.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem p, PetscBool single, cl_mem *a, cl_mem *b, cl_mem *c)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->use_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The SBP-SAT problem has no device coefficients (host backend)");
+  if (single && !p->d_crr32) PetscCall(SbpProblemRoundCoefficients(p));
+  *a = single ? p->d_crr32 : p->d_crr;
+  *b = single ? p->d_crs32 : p->d_crs;
+  *c = single ? p->d_css32 : p->d_css;
+  PetscFunctionReturn(0);
+}
