@@ -22,3 +22,6 @@ sbpmg_add_test(acoustic3d_mpi2 EXE acoustic3d NPROCS 2 ARGS -ac_n 32 -ac_ndamp 4
 sbpmg_add_test(acoustic_seismic SOURCES test_acoustic_seismic.c LABELS acoustic)
 sbpmg_add_test(acoustic_pictures SOURCES test_acoustic_pictures.c LABELS acoustic)
 target_link_libraries(acoustic_pictures PRIVATE PNG::PNG)
+sbpmg_add_test(acoustic_survey SOURCES test_acoustic_survey.c LABELS acoustic asan)
+sbpmg_add_test(acoustic_survey_mpi2 SOURCES test_acoustic_survey_mpi.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS acoustic mpi TIMEOUT 120)
+sbpmg_add_test(acoustic_survey_mpi4 EXE acoustic_survey_mpi2 NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS acoustic mpi TIMEOUT 120)

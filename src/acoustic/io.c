@@ -110,7 +110,7 @@ PetscErrorCode AcousticReadTable_Private(const char path[], const char what[], c
   *nrows  = 0;
   *values = NULL;
   fp      = fopen(path, "r");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s file %s", what, path);
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s file %s cannot be opened", what, path);
   while (fgets(line, sizeof(line), fp)) {
     PetscInt count, before = nvals;
     size_t   len;
