@@ -243,49 +243,47 @@ static void expect_option_error(const char *const opts[], int when, PetscErrorCo
   SbpmgTestSetOption("-ac_backend", NULL);
 }
 
+/* The bad files of the survey: the option, the file's text, when it is refused (as expect_option_error()), the error. */
+static const struct {
+  const char    *option, *text;
+  int            when;
+  PetscErrorCode code;
+  const char    *msg;
+} AcBadFiles[] = {
+    {"-ac_receivers", "# no receivers\n\n", 0, PETSC_ERR_FILE_UNEXPECTED, "is empty: it needs lines of x y z (3 numbers, metres)"},
+    {"-ac_receivers", "100 100 100\n200 200\n", 0, PETSC_ERR_FILE_UNEXPECTED, ", line 2: \"200 200\" is not x y z (3 numbers, metres)"},
+    {"-ac_receivers", "100 100 100 # one\n200 2OO 100\n", 0, PETSC_ERR_FILE_UNEXPECTED, ", line 2: \"200 2OO 100\" is not x y z"},
+    {"-ac_receivers", "100 nan 100\n", 0, PETSC_ERR_ARG_OUTOFRANGE, "Receiver 0: y = nan must be finite"},
+    {"-ac_sources", "100 100 100 0.01 2\n600 100 100\n", 1, PETSC_ERR_ARG_OUTOFRANGE, "Source 1 at (600., 100., 100.) m is outside the grid"},
+    {"-ac_sources", "100 100 100 -0.01\n", 0, PETSC_ERR_ARG_OUTOFRANGE, "Source 0 has delay -0.01 s: it must be >= 0"},
+    {"-ac_sources", "100 100 100 0 1 7\n", 0, PETSC_ERR_FILE_UNEXPECTED,
+     "line 1: \"100 100 100 0 1 7\" is not x y z [delay [amplitude]] (3 to 5 numbers: metres, seconds)"},
+    {"-ac_wavelet", "0 0.5 1\n0.5 0 -0.5\n", 2, PETSC_ERR_ARG_OUTOFRANGE,
+     "The wavelet of 6 samples (one per step) is shorter than the run: source 0 (delay 0 steps) has no sample for step 6; give at least 25 samples"},
+    {"-ac_wavelet", "0 0.5 1 nan 0.5\n", 0, PETSC_ERR_ARG_OUTOFRANGE, "Wavelet sample 3 of file"},
+    {"-ac_wavelet", "\n# nothing\n", 0, PETSC_ERR_FILE_UNEXPECTED, "is empty: it needs lines of a list of numbers"},
+};
+
 /* Every bad input of the survey, with its error code and message. */
 static void test_bad_input(void **state)
 {
-  char rec[64], wav[64], src[64];
+  char path[64];
 
-  PCALL(PetscSNPrintf(rec, sizeof(rec), "ac_rec_%d.txt", (int)getpid()));
-  PCALL(PetscSNPrintf(wav, sizeof(wav), "ac_wav_%d.txt", (int)getpid()));
-  PCALL(PetscSNPrintf(src, sizeof(src), "ac_src_%d.txt", (int)getpid()));
-  /* receivers */
+  PCALL(PetscSNPrintf(path, sizeof(path), "ac_survey_%d.txt", (int)getpid()));
   expect_option_error((const char *const[]){"-ac_receivers_line", "100,100,100:500,100,100:5", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
                       "Receiver 4 at (500., 100., 100.) m is outside the grid [0, 460.] x [0, 460.] x [0, 460.] m");
   expect_option_error((const char *const[]){"-ac_receivers_line", "100,100:500,100,100:5", NULL}, 0, PETSC_ERR_ARG_WRONG,
                       "-ac_receivers_line 100,100:500,100,100:5: expected x0,y0,z0:x1,y1,z1:n (metres, n receivers)");
   expect_option_error((const char *const[]){"-ac_receivers_line", "100,100,100:300,100,100:0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
                       "A receiver line needs at least 1 receiver, got 0");
-  write_text(rec, "# no receivers\n\n");
-  expect_option_error((const char *const[]){"-ac_receivers", rec, NULL}, 0, PETSC_ERR_FILE_UNEXPECTED, "is empty: it needs lines of x y z (3 numbers, metres)");
-  write_text(rec, "100 100 100\n200 200\n");
-  expect_option_error((const char *const[]){"-ac_receivers", rec, NULL}, 0, PETSC_ERR_FILE_UNEXPECTED,
-                      ", line 2: \"200 200\" is not x y z (3 numbers, metres)");
-  write_text(rec, "100 100 100 # one\n200 2OO 100\n");
-  expect_option_error((const char *const[]){"-ac_receivers", rec, NULL}, 0, PETSC_ERR_FILE_UNEXPECTED, ", line 2: \"200 2OO 100\" is not x y z");
-  write_text(rec, "100 nan 100\n");
-  expect_option_error((const char *const[]){"-ac_receivers", rec, NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Receiver 0: y = nan must be finite");
   expect_option_error((const char *const[]){"-ac_receivers", "/nonexistent/r.txt", NULL}, 0, PETSC_ERR_FILE_OPEN,
                       "Receiver file /nonexistent/r.txt cannot be opened");
   expect_option_error((const char *const[]){"-ac_trace_every", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Trace interval -ac_trace_every 0 must be >= 1");
-  /* sources and the wavelet */
-  write_text(src, "100 100 100 0.01 2\n600 100 100\n");
-  expect_option_error((const char *const[]){"-ac_sources", src, NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, "Source 1 at (600., 100., 100.) m is outside the grid");
-  write_text(src, "100 100 100 -0.01\n");
-  expect_option_error((const char *const[]){"-ac_sources", src, NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Source 0 has delay -0.01 s: it must be >= 0");
-  write_text(src, "100 100 100 0 1 7\n");
-  expect_option_error((const char *const[]){"-ac_sources", src, NULL}, 0, PETSC_ERR_FILE_UNEXPECTED,
-                      "line 1: \"100 100 100 0 1 7\" is not x y z [delay [amplitude]] (3 to 5 numbers: metres, seconds)");
-  write_text(wav, "0 0.5 1\n0.5 0 -0.5\n");
-  expect_option_error(
-      (const char *const[]){"-ac_wavelet", wav, NULL}, 2, PETSC_ERR_ARG_OUTOFRANGE,
-      "The wavelet of 6 samples (one per step) is shorter than the run: source 0 (delay 0 steps) has no sample for step 6; give at least 25 samples");
-  write_text(wav, "0 0.5 1 nan 0.5\n");
-  expect_option_error((const char *const[]){"-ac_wavelet", wav, NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Wavelet sample 3 of file");
-  write_text(wav, "\n# nothing\n");
-  expect_option_error((const char *const[]){"-ac_wavelet", wav, NULL}, 0, PETSC_ERR_FILE_UNEXPECTED, "is empty: it needs lines of a list of numbers");
+  for (size_t c = 0; c < sizeof(AcBadFiles) / sizeof(AcBadFiles[0]); c++) {
+    write_text(path, AcBadFiles[c].text);
+    expect_option_error((const char *const[]){AcBadFiles[c].option, path, NULL}, AcBadFiles[c].when, AcBadFiles[c].code, AcBadFiles[c].msg);
+  }
+  assert_int_equal(unlink(path), 0);
   {
     Acoustic        ac;
     const PetscReal w[3] = {0, INFINITY, 1}, v[2] = {2000, 3000}, z[2] = {300, 200};
@@ -300,9 +298,6 @@ static void test_bad_input(void **state)
   }
   expect_option_error((const char *const[]){"-ac_layers", "2000,300", NULL}, 0, PETSC_ERR_ARG_WRONG,
                       "-ac_layers takes v0,z1,v1,...,zn,vn (velocities and the interface depths between them: an odd count), got 2 values");
-  assert_int_equal(unlink(rec), 0);
-  assert_int_equal(unlink(wav), 0);
-  assert_int_equal(unlink(src), 0);
 }
 
 /* Receivers and sources inside the PML: a warning on stderr (not an error), naming how many and the first. */

@@ -102,6 +102,25 @@ PetscErrorCode AcousticGetLocalField_Private(Acoustic ac, AcousticField f, Petsc
   PetscFunctionReturn(0);
 }
 
+/* Rank 0 gathers the ranks' slabs of per values per plane (mine: this rank's nl[2] planes) into out, in plane order. */
+static PetscErrorCode AcousticGatherSlabs(Acoustic ac, PetscInt per, const PetscReal mine[], PetscReal out[])
+{
+  PetscMPIInt *counts = NULL, *displs = NULL, nmine;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMPIIntCast(per * ac->nl[2], &nmine));
+  if (!ac->rank) {
+    PetscCall(PetscMalloc2(ac->size, &counts, ac->size, &displs));
+    for (PetscMPIInt r = 0; r < ac->size; r++) {
+      PetscCall(PetscMPIIntCast(per * (ac->zstart[r + 1] - ac->zstart[r]), &counts[r]));
+      PetscCall(PetscMPIIntCast(per * ac->zstart[r], &displs[r]));
+    }
+  }
+  PetscCallMPI(MPI_Gatherv(mine, nmine, MPIU_REAL, out, counts, displs, MPIU_REAL, 0, PetscObjectComm((PetscObject)ac)));
+  if (!ac->rank) PetscCall(PetscFree2(counts, displs));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    AcousticGetField - Copy a field's grid points (nx*ny*nz values, x fastest) to a host array: one device-to-host
    transfer per rank. On several ranks the slabs are gathered on rank 0; out may be NULL on the other ranks.
@@ -112,8 +131,6 @@ PetscErrorCode AcousticGetLocalField_Private(Acoustic ac, AcousticField f, Petsc
 @*/
 PetscErrorCode AcousticGetField(Acoustic ac, AcousticField f, PetscReal out[])
 {
-  MPI_Comm comm = PetscObjectComm((PetscObject)ac);
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
@@ -122,21 +139,11 @@ PetscErrorCode AcousticGetField(Acoustic ac, AcousticField f, PetscReal out[])
   else {
     const PetscInt nxy = ac->n[0] * ac->n[1];
     PetscReal     *mine;
-    PetscMPIInt   *counts = NULL, *displs = NULL, nmine;
 
     PetscCheck(ac->rank || out, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "AcousticGetField() needs an array of nx*ny*nz values on rank 0");
     PetscCall(PetscMalloc1(nxy * ac->nl[2], &mine));
     PetscCall(AcousticGetLocalField_Private(ac, f, mine));
-    PetscCall(PetscMPIIntCast(nxy * ac->nl[2], &nmine));
-    if (!ac->rank) {
-      PetscCall(PetscMalloc2(ac->size, &counts, ac->size, &displs));
-      for (PetscMPIInt r = 0; r < ac->size; r++) {
-        PetscCall(PetscMPIIntCast(nxy * (ac->zstart[r + 1] - ac->zstart[r]), &counts[r]));
-        PetscCall(PetscMPIIntCast(nxy * ac->zstart[r], &displs[r]));
-      }
-    }
-    PetscCallMPI(MPI_Gatherv(mine, nmine, MPIU_REAL, out, counts, displs, MPIU_REAL, 0, comm));
-    if (!ac->rank) PetscCall(PetscFree2(counts, displs));
+    PetscCall(AcousticGatherSlabs(ac, nxy, mine, out));
     PetscCall(PetscFree(mine));
   }
   PetscFunctionReturn(0);
@@ -211,17 +218,7 @@ PetscErrorCode AcousticGetSlice_Private(Acoustic ac, AcousticField f, PetscInt a
     if (ac->size > 1) PetscCall(PetscMalloc1(n1 * ac->nl[2] + 1, &mine));
     PetscCall(AcousticExtractPlane(ac, f, base, s1, ac->pxy, n1, ac->nl[2], mine));
     if (ac->size > 1) {
-      PetscMPIInt *counts = NULL, *displs = NULL, nmine;
-      PetscCall(PetscMPIIntCast(n1 * ac->nl[2], &nmine));
-      if (!ac->rank) {
-        PetscCall(PetscMalloc2(ac->size, &counts, ac->size, &displs));
-        for (PetscMPIInt r = 0; r < ac->size; r++) {
-          PetscCall(PetscMPIIntCast(n1 * (ac->zstart[r + 1] - ac->zstart[r]), &counts[r]));
-          PetscCall(PetscMPIIntCast(n1 * ac->zstart[r], &displs[r]));
-        }
-      }
-      PetscCallMPI(MPI_Gatherv(mine, nmine, MPIU_REAL, out, counts, displs, MPIU_REAL, 0, comm));
-      if (!ac->rank) PetscCall(PetscFree2(counts, displs));
+      PetscCall(AcousticGatherSlabs(ac, n1, mine, out));
       PetscCall(PetscFree(mine));
     }
   }

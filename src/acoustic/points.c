@@ -88,7 +88,7 @@ static PetscErrorCode AcousticSetUpSourceTables(Acoustic ac, PetscReal **grid)
     }
   }
   PetscCall(AcousticWarnPML(ac, "sources", inpml, sv->nsource, first));
-  PetscCall(PetscMalloc1(sv->ntab + 1, &sv->tab));
+  PetscCall(PetscCalloc1(sv->ntab + 1, &sv->tab));
   for (PetscInt s = 0; s < sv->nsource; s++) {
     const PetscReal delay = ac->nsrclist ? ac->srclist[s].delay : 0, amp = ac->nsrclist ? ac->srclist[s].amplitude : ac->amplitude;
     const PetscInt  d = sv->slen[s] - ac->nwavelet;
@@ -215,32 +215,24 @@ static PetscErrorCode AcousticCheckReceiverMemory(Acoustic ac)
 
 /* ---------------------------------------------------------------- set-up */
 
-/* A device copy of n values (int or float, from PetscInt or PetscReal), if n > 0. */
-static PetscErrorCode AcousticUploadInts(Acoustic ac, PetscInt n, const PetscInt v[], cl_mem *d)
+/* A device copy of n values, if n > 0: the PetscInt values vi as cl_int, or the PetscReal values vr as float. */
+static PetscErrorCode AcousticUpload(Acoustic ac, PetscInt n, const PetscInt vi[], const PetscReal vr[], cl_mem *d)
 {
-  cl_int *buf;
+  cl_int *ibuf = NULL;
+  float  *fbuf = NULL;
 
   PetscFunctionBegin;
   if (!n) PetscFunctionReturn(0);
-  PetscCall(PetscMalloc1(n, &buf));
-  for (PetscInt i = 0; i < n; i++) buf[i] = (cl_int)v[i];
-  PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_ONLY, n * sizeof(cl_int), d));
-  PetscCall(SbpmgCLWriteBuffer(ac->cl, *d, 0, n * sizeof(cl_int), buf));
-  PetscCall(PetscFree(buf));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode AcousticUploadReals(Acoustic ac, PetscInt n, const PetscReal v[], cl_mem *d)
-{
-  float *buf;
-
-  PetscFunctionBegin;
-  if (!n) PetscFunctionReturn(0);
-  PetscCall(PetscMalloc1(n, &buf));
-  for (PetscInt i = 0; i < n; i++) buf[i] = (float)v[i];
-  PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_ONLY, n * sizeof(float), d));
-  PetscCall(SbpmgCLWriteBuffer(ac->cl, *d, 0, n * sizeof(float), buf));
-  PetscCall(PetscFree(buf));
+  PetscCall(PetscMalloc2(vi ? n : 0, &ibuf, vr ? n : 0, &fbuf));
+  for (PetscInt i = 0; i < n; i++) {
+    if (vi)
+      ibuf[i] = (cl_int)vi[i];
+    else
+      fbuf[i] = (float)vr[i];
+  }
+  PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_ONLY, n * sizeof(float), d)); /* sizeof(cl_int) == sizeof(float) */
+  PetscCall(SbpmgCLWriteBuffer(ac->cl, *d, 0, n * sizeof(float), vi ? (const void *)ibuf : (const void *)fbuf));
+  PetscCall(PetscFree2(ibuf, fbuf));
   PetscFunctionReturn(0);
 }
 
@@ -253,18 +245,18 @@ static PetscErrorCode AcousticSetUpSurveyDevice(Acoustic ac)
   PetscCall(AcousticCheckReceiverMemory(ac));
   if (sv->ntarget) {
     PetscCall(AcousticGetPointsKernel_Private(ac, "ac_inject", &sv->kinject));
-    PetscCall(AcousticUploadInts(ac, sv->ntarget, sv->tidx, &sv->dtidx));
-    PetscCall(AcousticUploadInts(ac, sv->ntarget + 1, sv->tstart, &sv->dtstart));
-    PetscCall(AcousticUploadInts(ac, sv->ncontrib, sv->csrc, &sv->dcsrc));
-    PetscCall(AcousticUploadReals(ac, sv->ncontrib, sv->cw, &sv->dcw));
-    PetscCall(AcousticUploadInts(ac, sv->nsource, sv->soff, &sv->dsoff));
-    PetscCall(AcousticUploadInts(ac, sv->nsource, sv->slen, &sv->dslen));
-    PetscCall(AcousticUploadReals(ac, PetscMax(sv->ntab, 1), sv->tab, &sv->dtab));
+    PetscCall(AcousticUpload(ac, sv->ntarget, sv->tidx, NULL, &sv->dtidx));
+    PetscCall(AcousticUpload(ac, sv->ntarget + 1, sv->tstart, NULL, &sv->dtstart));
+    PetscCall(AcousticUpload(ac, sv->ncontrib, sv->csrc, NULL, &sv->dcsrc));
+    PetscCall(AcousticUpload(ac, sv->ncontrib, NULL, sv->cw, &sv->dcw));
+    PetscCall(AcousticUpload(ac, sv->nsource, sv->soff, NULL, &sv->dsoff));
+    PetscCall(AcousticUpload(ac, sv->nsource, sv->slen, NULL, &sv->dslen));
+    PetscCall(AcousticUpload(ac, PetscMax(sv->ntab, 1), NULL, sv->tab, &sv->dtab));
   }
   if (sv->nrec) {
     PetscCall(AcousticGetPointsKernel_Private(ac, "ac_sample", &sv->ksample));
-    PetscCall(AcousticUploadInts(ac, 8 * sv->nrec, sv->ridx, &sv->dridx));
-    PetscCall(AcousticUploadReals(ac, 8 * sv->nrec, sv->rw, &sv->drw));
+    PetscCall(AcousticUpload(ac, 8 * sv->nrec, sv->ridx, NULL, &sv->dridx));
+    PetscCall(AcousticUpload(ac, 8 * sv->nrec, NULL, sv->rw, &sv->drw));
     PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, (size_t)sv->nrec * sv->cap * sizeof(float), &sv->dtrace));
   }
   PetscFunctionReturn(0);

@@ -92,6 +92,19 @@ PetscErrorCode AcousticGetTraces(Acoustic ac, PetscReal out[])
   PetscFunctionReturn(0);
 }
 
+/* The traces on rank 0 for a file (*tr allocated there, NULL elsewhere), their sizes and the sample interval. */
+static PetscErrorCode AcousticGatherTraces(Acoustic ac, PetscInt *nrec, PetscInt *ns, PetscReal *interval, PetscReal **tr)
+{
+  PetscFunctionBegin;
+  PetscCall(AcousticGetTraceSizes(ac, nrec, ns, interval));
+  PetscCheck(*nrec, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONGSTATE,
+             "No receivers: set them before AcousticSetUp() (-ac_receivers, -ac_receivers_line)");
+  *tr = NULL;
+  if (!ac->rank) PetscCall(PetscMalloc1((size_t)*nrec * *ns, tr));
+  PetscCall(AcousticGetTraces(ac, *tr));
+  PetscFunctionReturn(0);
+}
+
 /* The traces as a PETSc binary file: the traces (one Vec of nrec * nsamples values, receiver-major), then a Vec of
    nrec, nsamples, the sample interval (s) and the receivers' coordinates (3 per receiver, m). */
 static PetscErrorCode AcWriteTracesBinary(const char path[], PetscInt nrec, PetscInt ns, const PetscReal traces[], PetscReal interval, const PetscReal xyz[])
@@ -143,11 +156,7 @@ PetscErrorCode AcousticWriteTraces(Acoustic ac, const char path[])
   PetscErrorCode ierr = 0;
 
   PetscFunctionBegin;
-  PetscCall(AcousticGetTraceSizes(ac, &nrec, &ns, &interval));
-  PetscCheck(nrec, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONGSTATE,
-             "No receivers: set them before AcousticSetUp() (-ac_receivers, -ac_receivers_line)");
-  if (!ac->rank) PetscCall(PetscMalloc1((size_t)nrec * ns, &tr));
-  PetscCall(AcousticGetTraces(ac, tr));
+  PetscCall(AcousticGatherTraces(ac, &nrec, &ns, &interval, &tr));
   if (!ac->rank) {
     PetscBool npy;
     PetscCall(PetscStrendswith(path, ".npy", &npy));
@@ -258,13 +267,9 @@ PetscErrorCode AcousticWriteShotGatherPNG(Acoustic ac, const char path[], PetscR
   PetscErrorCode ierr = 0;
 
   PetscFunctionBegin;
-  PetscCall(AcousticGetTraceSizes(ac, &nrec, &ns, &interval));
-  PetscCheck(nrec, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONGSTATE,
-             "No receivers: set them before AcousticSetUp() (-ac_receivers, -ac_receivers_line)");
   PetscCheck(percentile > 0 && percentile <= 100, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Clip percentile %g must be in (0, 100]",
              (double)percentile);
-  if (!ac->rank) PetscCall(PetscMalloc1((size_t)nrec * ns, &tr));
-  PetscCall(AcousticGetTraces(ac, tr));
+  PetscCall(AcousticGatherTraces(ac, &nrec, &ns, &interval, &tr));
   if (!ac->rank) {
     ierr = AcWriteGather(ac, path, nrec, ns, tr, interval, percentile);
     PetscCall(PetscFree(tr));
