@@ -9,7 +9,7 @@
    Prints a progress line every -ac_progress_every steps (step, time, Gpts/s so far, max |u|) and a summary (Gpts/s,
    GB/s at the spec's bytes per point). PNG snapshots are a slice of u (-ac_snapshot_plane; blue negative, red positive,
    one colour scale for the run), VTK snapshots the whole field (.vti). With receivers, -ac_traces prefix writes the
-   traces at the end as prefix.npy (NumPy), prefix.bin (PETSc binary) and prefix.png (the shot gather, clipped at the 99th
+   traces at the end as prefix.npy (NumPy), prefix.bin (PETSc binary) and prefix.png (the shot gather, clipped at the 95th
    percentile). Every -ac_ option of AcousticSetFromOptions() applies. Runs on any number of MPI ranks (mpiexec -n P
    acoustic3d ...): the grid is split into slabs along z, one device per rank (docs/acoustic.md). */
 #include <sbpmg.h>
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
       if (e < 2)
         PetscCall(AcousticWriteTraces(ac, name));
       else
-        PetscCall(AcousticWriteShotGatherPNG(ac, name, 99));
+        PetscCall(AcousticWriteShotGatherPNG(ac, name, 95));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "traces: %" PetscInt_FMT " receivers x %" PetscInt_FMT " samples every %.4e s in %s.npy, %s.bin, %s.png\n", nrec,
                           ns, (double)interval, traces, traces, traces));
