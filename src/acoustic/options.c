@@ -155,7 +155,7 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   AcousticBackend  backend = ac->backend;
   char vel[PETSC_MAX_PATH_LEN], recfile[PETSC_MAX_PATH_LEN] = "", recline[256] = "", srcfile[PETSC_MAX_PATH_LEN] = "", wavfile[PETSC_MAX_PATH_LEN] = "",
                                 plane[64] = "";
-  PetscReal layers[63], snapscale = ac->snap_scale;
+  PetscReal layers[63] = {0}, snapscale = ac->snap_scale;
   PetscInt  nlayers = 63, every = ac->every;
 
   PetscFunctionBegin;
