@@ -117,19 +117,30 @@ static void test_device_vs_host(void **state)
   }
 }
 
-/* A trace buffer of 4 samples is read back 8 times in 32 samples: the same traces as one that holds them all. */
+/* Recording moves nothing between host and device until the trace buffer is full: none in 50 steps (17 samples) with the
+   default buffer, 4 reads of 4 samples of the 11 receivers with a buffer of 4; the traces of the buffer of 4, read back 8
+   times in 32 samples, are those of the buffer that holds them all. */
 static void test_trace_buffer(void **state)
 {
   PetscReal *tr[2];
   PetscInt   nrec, ns;
 
   for (PetscInt c = 0; c < 2; c++) {
-    Acoustic ac;
+    Acoustic     ac;
+    SbpmgCLStats a, b;
+
     create(&ac, 30, ACOUSTIC_BACKEND_DEVICE);
     survey(ac, 0, NULL);
     PCALL(AcousticSetTuning_Private(ac, c ? "ac_trace_samples=4" : ""));
     PCALL(AcousticSetUp(ac));
+    PCALL(SbpmgCLGetStats(ac->cl, &a));
     PCALL(AcousticStep(ac, 50));
+    PCALL(SbpmgCLFinish(ac->cl));
+    PCALL(SbpmgCLGetStats(ac->cl, &b));
+    print_message("  trace buffer of %d samples: %d reads, %d bytes in 50 steps\n", (int)ac->sv.cap, (int)(b.dtoh_count - a.dtoh_count),
+                  (int)(b.dtoh_bytes - a.dtoh_bytes));
+    assert_true(a.htod_count == b.htod_count && a.htod_bytes == b.htod_bytes);
+    assert_true(b.dtoh_count - a.dtoh_count == (c ? 4 : 0) && b.dtoh_bytes - a.dtoh_bytes == (c ? 4 * 4 * 11 * sizeof(float) : 0));
     PCALL(AcousticStep(ac, 43));
     tr[c] = get_traces(ac, &nrec, &ns);
     PCALL(AcousticDestroy(&ac));
