@@ -2,7 +2,8 @@
    fields, against the measured copy bandwidth, then the device time of each kernel per step.
 
      acoustic_bench [-ac_n 800 -ac_ndamp 27 -ac_steps 1000] [-bench_init zero,random] [-bench_copy_mib 2048]
-                    [-bench_regions 1 -bench_region_steps 20] [any -ac_ option, -cl_ option, -sbpmg_tune key=value,...]
+                    [-bench_receivers 1000] [-bench_regions 1 -bench_region_steps 20]
+                    [any -ac_ option, -cl_ option, -sbpmg_tune key=value,...]
 
    Gpts/s = nx ny nz steps / seconds (wall clock around the enqueued steps and the device's completion). GB/s is given
    twice: at the spec's bytes per point (inner 16 B, PML 28 B) and at this implementation's (inner 16 B, PML 24 B).
@@ -10,7 +11,11 @@
    The regions (-bench_regions, on by default): after the reference runs, a fresh device context with -cl_profile runs
    -bench_region_steps steps from random fields, and the device time of each kernel (SbpmgCLGetProfile) gives the inner
    region's and the PML's time per step. A kernel variant is a -sbpmg_tune string (the keys ac_* of the tuning table,
-   docs/acoustic.md): bench/run-gpu runs one process per variant. Uses only the public interface. */
+   docs/acoustic.md): bench/run-gpu runs one process per variant.
+
+   The receivers (-bench_receivers N, off by default): -ac_steps steps from zero fields without receivers and with N of
+   them on a diagonal of the middle z plane (sampled every step), twice in turn; the overhead is the difference of the
+   faster runs, in percent of the step time. Uses only the public interface. */
 #include <sbpmg.h>
 
 static const char help[] = "Acoustic operator benchmark (bench/acoustic_bench.c).\n";
@@ -171,7 +176,7 @@ static PetscErrorCode Regions(PetscInt K, PetscInt ndamp, PetscReal copy_gbs)
     PetscReal   bytes;
   } rows[] = {
       {"ac_whole", "whole grid", 0, 0}, {"ac_inner", "inner", 1, 16}, {"ac_pml_all", "PML, one launch", 2, 24}, {"ac_pml", "PML, a launch per region", 2, 24},
-      {"ac_source", "source", -1, 0},
+      {"ac_inject", "source", -1, 0},
   };
   Acoustic  ac;
   SbpmgCL   cl;
@@ -216,12 +221,81 @@ static PetscErrorCode Regions(PetscInt K, PetscInt ndamp, PetscReal copy_gbs)
   PetscFunctionReturn(0);
 }
 
+/* Seconds of K steps (after the device is idle) with nrec receivers (0: none) on a diagonal of the plane z = nz/2 across
+   the inner region, zero fields; *gather: seconds of AcousticGetTraces() after them. */
+static PetscErrorCode ReceiverRun(PetscInt nrec, PetscInt K, PetscInt ndamp, PetscReal *sec, PetscReal *gather)
+{
+  Acoustic       ac;
+  PetscLogDouble t0, t1;
+  PetscInt       n[3];
+  PetscReal      h = 20, *tr = NULL;
+  PetscMPIInt    rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscOptionsSetValue(NULL, "-ac_init", "zero"));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-ac_dx", &h, NULL));
+  PetscCall(AcousticCreate(PETSC_COMM_WORLD, &ac));
+  PetscCall(AcousticSetFromOptions(ac));
+  PetscCall(AcousticGetSizes(ac, &n[0], &n[1], &n[2]));
+  if (nrec) {
+    const PetscReal x0[3] = {(ndamp + 1) * h, (ndamp + 1) * h, (n[2] / 2) * h}, x1[3] = {(n[0] - ndamp - 2) * h, (n[1] - ndamp - 2) * h, (n[2] / 2) * h};
+    PetscCall(AcousticSetReceiversLine(ac, x0, x1, nrec));
+  }
+  PetscCall(AcousticSetUp(ac));
+  PetscCall(AcousticStep(ac, 1));
+  PetscCall(AcousticSynchronize(ac));
+  PetscCall(PetscTime(&t0));
+  PetscCall(AcousticStep(ac, K));
+  PetscCall(AcousticSynchronize(ac));
+  PetscCall(PetscTime(&t1));
+  *sec    = t1 - t0;
+  *gather = 0;
+  if (nrec) {
+    PetscInt ns;
+    PetscCall(AcousticGetTraceSizes(ac, NULL, &ns, NULL));
+    if (!rank) PetscCall(PetscMalloc1(nrec * ns, &tr));
+    PetscCall(PetscTime(&t0));
+    PetscCall(AcousticGetTraces(ac, tr));
+    PetscCall(PetscTime(&t1));
+    *gather = t1 - t0;
+    PetscCall(PetscFree(tr));
+  }
+  PetscCall(AcousticDestroy(&ac));
+  PetscFunctionReturn(0);
+}
+
+/* The cost of nrec receivers sampled every step (-ac_trace_every to change it): K steps without and with them, twice in
+   turn, the faster of each (issue 24: at most 2% of the step time at 800^3 with 1000 receivers). */
+static PetscErrorCode Receivers(PetscInt nrec, PetscInt K, PetscInt ndamp, char summary[], size_t len)
+{
+  PetscReal without = PETSC_MAX_REAL, with = PETSC_MAX_REAL, gather = 0;
+  char      line[256];
+
+  PetscFunctionBeginUser;
+  for (int rep = 0; rep < 2; rep++) {
+    PetscReal a, b, g, unused;
+    PetscCall(ReceiverRun(0, K, ndamp, &a, &unused));
+    PetscCall(ReceiverRun(nrec, K, ndamp, &b, &g));
+    without = PetscMin(without, a);
+    with    = PetscMin(with, b);
+    gather  = PetscMax(gather, g);
+  }
+  PetscCall(PetscSNPrintf(line, sizeof(line),
+                          "  receivers: %" PetscInt_FMT " steps %.4f s without, %.4f s with %" PetscInt_FMT
+                          " receivers: %+.2f%% of the step time; traces gathered in %.4f s\n",
+                          K, (double)without, (double)with, nrec, (double)(100 * (with - without) / without), (double)gather));
+  PetscCall(PetscStrlcat(summary, line, len));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", line));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   SbpmgCL     cl;
   const char *device;
   PetscReal   kernel_gbs = 0, driver_gbs = 0, copy_gbs;
-  PetscInt    steps = 1000, copy_mib = 2048, region_steps = 20, ninit = 2, ndamp = 27;
+  PetscInt    steps = 1000, copy_mib = 2048, region_steps = 20, ninit = 2, ndamp = 27, nrec = 0;
   char       *inits[2]      = {NULL, NULL};
   PetscBool   regions       = PETSC_TRUE;
   char        summary[4096] = "";
@@ -235,6 +309,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_copy_mib", &copy_mib, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_region_steps", &region_steps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_regions", &regions, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_receivers", &nrec, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_init", inits, &ninit, NULL));
   if (!ninit || !inits[0]) {
     PetscCall(PetscStrallocpy("zero", &inits[0]));
@@ -251,6 +326,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "copy bandwidth (read + write): float4 kernel %.1f GB/s, clEnqueueCopyBuffer %.1f GB/s\n", (double)kernel_gbs,
                         (double)driver_gbs));
   for (PetscInt r = 0; r < ninit; r++) PetscCall(ReferenceRun(inits[r], steps, copy_gbs, summary, sizeof(summary)));
+  if (nrec > 0) PetscCall(Receivers(nrec, steps, ndamp, summary, sizeof(summary)));
   if (regions) PetscCall(Regions(region_steps, ndamp, copy_gbs));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "summary (copy bandwidth %.1f GB/s; device %s):\n%s", (double)copy_gbs, device, summary));
   for (PetscInt r = 0; r < ninit; r++) PetscCall(PetscFree(inits[r]));

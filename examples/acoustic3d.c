@@ -1,20 +1,24 @@
 /* acoustic3d: the 8th-order 25-point acoustic wave equation with PML on the OpenCL device.
 
      acoustic3d [-ac_n 200 | -ac_nx .. -ac_ny .. -ac_nz ..] [-ac_steps 500] [-ac_ndamp 27] [-ac_dx 20] [-ac_cfl 0.8]
-                [-ac_vel 2000|file.bin] [-ac_init zero|random] [-ac_source x,y,z]
-                [-ac_snapshot_every K -ac_snapshot_format png|vtk -ac_snapshot_prefix acoustic] [-ac_progress_every K]
+                [-ac_vel 2000|file.bin | -ac_layers v0,z1,v1,...] [-ac_init zero|random] [-ac_source x,y,z | -ac_sources file]
+                [-ac_receivers file | -ac_receivers_line x0,y0,z0:x1,y1,z1:n] [-ac_traces prefix]
+                [-ac_snapshot_every K -ac_snapshot_format png|vtk -ac_snapshot_prefix acoustic -ac_snapshot_plane y:100]
+                [-ac_progress_every K]
 
    Prints a progress line every -ac_progress_every steps (step, time, Gpts/s so far, max |u|) and a summary (Gpts/s,
-   GB/s at the spec's bytes per point). PNG snapshots are the central x-y slice of u (blue negative, red positive), VTK
-   snapshots the whole field (.vts). Every -ac_ option of AcousticSetFromOptions() applies. Runs on any number of MPI
-   ranks (mpiexec -n P acoustic3d ...): the grid is split into slabs along z, one device per rank (docs/acoustic.md). */
+   GB/s at the spec's bytes per point). PNG snapshots are a slice of u (-ac_snapshot_plane; blue negative, red positive,
+   one colour scale for the run), VTK snapshots the whole field (.vti). With receivers, -ac_traces prefix writes the
+   traces at the end as prefix.npy (NumPy), prefix.bin (PETSc binary) and prefix.png (the shot gather, clipped at the 95th
+   percentile). Every -ac_ option of AcousticSetFromOptions() applies. Runs on any number of MPI ranks (mpiexec -n P
+   acoustic3d ...): the grid is split into slabs along z, one device per rank (docs/acoustic.md). */
 #include <sbpmg.h>
 
 static const char help[] = "The 8th-order 25-point acoustic wave equation with PML on an OpenCL device.\n";
 
 typedef enum {
-  SNAPSHOT_PNG, /* the central x-y slice of u */
-  SNAPSHOT_VTK  /* the whole field, a .vts file */
+  SNAPSHOT_PNG, /* a slice of u (-ac_snapshot_plane) */
+  SNAPSHOT_VTK  /* the whole field, a .vti file */
 } SnapshotFormat;
 static const char *const SnapshotFormats[] = {"png", "vtk", "SnapshotFormat", "SNAPSHOT_", NULL};
 
@@ -23,7 +27,7 @@ int main(int argc, char **argv)
   Acoustic       ac;
   PetscInt       steps = 500, every = 0, progress = -1, n[3], done = 0;
   SnapshotFormat fmt                        = SNAPSHOT_PNG;
-  char           prefix[PETSC_MAX_PATH_LEN] = "acoustic";
+  char           prefix[PETSC_MAX_PATH_LEN] = "acoustic", traces[PETSC_MAX_PATH_LEN] = "";
   PetscReal      npts, bytes, spec, dt, secs = 0;
   PetscBool      set;
   PetscLogDouble t0, t1;
@@ -39,6 +43,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-ac_snapshot_format", "Snapshot format", NULL, SnapshotFormats, (PetscEnum)fmt, (PetscEnum *)&fmt, NULL));
   PetscCall(PetscOptionsString("-ac_snapshot_prefix", "Snapshot file name prefix", NULL, prefix, prefix, sizeof(prefix), NULL));
   PetscCall(PetscOptionsInt("-ac_progress_every", "Print a progress line every K steps (0: none; default steps/10)", NULL, progress, &progress, NULL));
+  PetscCall(PetscOptionsString("-ac_traces", "Write the traces at the end to <prefix>.npy, .bin and .png (the shot gather)", NULL, traces, traces,
+                               sizeof(traces), NULL));
   PetscOptionsEnd();
   PetscCheck(steps >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_steps %" PetscInt_FMT " must be >= 0", steps);
   PetscCheck(every >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_snapshot_every %" PetscInt_FMT " must be >= 0", every);
@@ -72,13 +78,30 @@ int main(int argc, char **argv)
     }
     if (every && done % every == 0) {
       char name[PETSC_MAX_PATH_LEN];
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%06" PetscInt_FMT ".%s", prefix, done, fmt == SNAPSHOT_VTK ? "vts" : "png"));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%06" PetscInt_FMT ".%s", prefix, done, fmt == SNAPSHOT_VTK ? "vti" : "png"));
       if (fmt == SNAPSHOT_VTK)
         PetscCall(AcousticWriteVTK(ac, name));
       else
         PetscCall(AcousticWriteSlicePNG(ac, name));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "snapshot %s\n", name));
     }
+  }
+  if (traces[0]) {
+    const char *ext[3] = {"npy", "bin", "png"};
+    PetscInt    nrec, ns;
+    PetscReal   interval;
+
+    PetscCall(AcousticGetTraceSizes(ac, &nrec, &ns, &interval));
+    for (int e = 0; e < 3; e++) {
+      char name[PETSC_MAX_PATH_LEN];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.%s", traces, ext[e]));
+      if (e < 2)
+        PetscCall(AcousticWriteTraces(ac, name));
+      else
+        PetscCall(AcousticWriteShotGatherPNG(ac, name, 95));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "traces: %" PetscInt_FMT " receivers x %" PetscInt_FMT " samples every %.4e s in %s.npy, %s.bin, %s.png\n", nrec,
+                          ns, (double)interval, traces, traces, traces));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                         "summary: %" PetscInt_FMT " steps of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT

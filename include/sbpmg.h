@@ -258,8 +258,24 @@ PETSC_EXTERN PetscErrorCode AcousticGetStepNumber(Acoustic, PetscInt *);
 PETSC_EXTERN PetscErrorCode AcousticGetTime(Acoustic, PetscReal *);
 PETSC_EXTERN PetscErrorCode AcousticGetBytesPerStep(Acoustic, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode AcousticView(Acoustic, PetscViewer);
+PETSC_EXTERN PetscErrorCode AcousticSetSnapshotPlane(Acoustic, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetSnapshotScale(Acoustic, PetscReal);
 PETSC_EXTERN PetscErrorCode AcousticWriteSlicePNG(Acoustic, const char[]);
 PETSC_EXTERN PetscErrorCode AcousticWriteVTK(Acoustic, const char[]);
+/* velocity models, sources, receivers and traces (docs/acoustic.md "Sources, receivers and traces") */
+PETSC_EXTERN PetscErrorCode AcousticSetVelocityLayers(Acoustic, PetscInt, const PetscReal[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticAddSource(Acoustic, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode AcousticSetSourcesFile(Acoustic, const char[]);
+PETSC_EXTERN PetscErrorCode AcousticSetWavelet(Acoustic, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticSetWaveletFile(Acoustic, const char[]);
+PETSC_EXTERN PetscErrorCode AcousticSetReceivers(Acoustic, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticSetReceiversLine(Acoustic, const PetscReal[3], const PetscReal[3], PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticSetReceiversFile(Acoustic, const char[]);
+PETSC_EXTERN PetscErrorCode AcousticSetTraceInterval(Acoustic, PetscInt);
+PETSC_EXTERN PetscErrorCode AcousticGetTraceSizes(Acoustic, PetscInt *, PetscInt *, PetscReal *);
+PETSC_EXTERN PetscErrorCode AcousticGetTraces(Acoustic, PetscReal[]);
+PETSC_EXTERN PetscErrorCode AcousticWriteTraces(Acoustic, const char[]);
+PETSC_EXTERN PetscErrorCode AcousticWriteShotGatherPNG(Acoustic, const char[], PetscReal);
 PETSC_EXTERN PetscErrorCode AcousticDestroy(Acoustic *);
 PETSC_EXTERN PetscErrorCode MatCreateAcousticLaplacian(MPI_Comm, PetscInt, PetscInt, PetscInt, PetscReal, PetscReal, PetscReal, Mat *);
 /* ---------------------------------------------------------------- end of acoustic operator */

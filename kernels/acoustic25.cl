@@ -2,8 +2,8 @@
      inner region : v <- 2 u - v + vp lap(u)
      PML regions  : v <- ((2 + 2 eta - eta^2) u - v + vp (lap(u) + phi)) / (1 + 2 eta)
                     phi <- (phi - sum_a (eta_{a+1} - eta_{a-1}) (u_{a+1} - u_{a-1}) / (4 h_a^2)) / (1 + eta)
-   and the source injection. fp32 fields in a padded layout: point (i,j,k) of the nx x ny x nz grid is at
-   origin + i + j px + k pxy, with a zero halo of at least 4 points on every side (8 after the last x point); origin + i is
+   (the sources and receivers: kernels/acoustic_points.cl). fp32 fields in a padded layout: point (i,j,k) of the
+   nx x ny x nz grid is at origin + i + j px + k pxy, with a zero halo of at least 4 points on every side (8 after the last x point); origin + i is
    a multiple of 32 for i = ndamp (the first inner point). eta holds the three 1D damping profiles (eta dt, dimensionless):
    eta_x(i) = eta[ex + i] for i in [-9, nx + 8] (zero beyond [-1, nx]), likewise y and z.
 
@@ -443,10 +443,4 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(
     AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
     idx += pxy;
   }
-}
-
-/* ---------------------------------------------------------------- source: u_new(xs) += amplitude w(t_n) */
-__kernel void ac_source(const int idx, const float value, __global float *v)
-{
-  if (get_global_id(0) == 0) v[idx] += value;
 }

@@ -1,6 +1,6 @@
 /* The acoustic operator on the device (PoCL in CI): region decomposition, device vs the fp64 host reference for the kernel
-   shapes of the tuning table, no host traffic while stepping, tuning changes and bad tuning values, determinism,
-   snapshots. */
+   shapes of the tuning table, no host traffic while stepping, tuning changes and bad tuning values, determinism (the
+   pictures: tests/test_acoustic_pictures.c). */
 #include "harness.h"
 #include <unistd.h>
 
@@ -404,57 +404,10 @@ static void test_deterministic(void **state)
   }
 }
 
-static unsigned long be32(const unsigned char *b)
-{
-  return ((unsigned long)b[0] << 24) | ((unsigned long)b[1] << 16) | ((unsigned long)b[2] << 8) | b[3];
-}
-
-/* A PNG of the central slice (signature, IHDR size, RGB) and a VTK structured grid are written. */
-static void test_snapshots(void **state)
-{
-  Acoustic      ac;
-  unsigned char head[32];
-  FILE         *fp;
-  char          buf[4096];
-  size_t        got;
-  char          png[64], vts[64];
-
-  PCALL(PetscSNPrintf(png, sizeof(png), "ac_test_%d.png", (int)getpid()));
-  PCALL(PetscSNPrintf(vts, sizeof(vts), "ac_test_%d.vts", (int)getpid()));
-  create(&ac, 41, 33, 29, 4, ACOUSTIC_BACKEND_DEVICE);
-  PCALL(AcousticSetSourceWavelet(ac, 100, 1));
-  PCALL(AcousticSetUp(ac));
-  PCALL(AcousticStep(ac, 60));
-  PCALL(AcousticView(ac, PETSC_VIEWER_STDOUT_SELF));
-  PCALL(AcousticWriteSlicePNG(ac, png));
-  fp = fopen(png, "rb");
-  assert_non_null(fp);
-  assert_int_equal(fread(head, 1, sizeof(head), fp), sizeof(head));
-  fclose(fp);
-  assert_memory_equal(head, "\x89PNG\r\n\x1a\n", 8);
-  assert_memory_equal(head + 12, "IHDR", 4);
-  assert_int_equal(be32(head + 16), 41);
-  assert_int_equal(be32(head + 20), 33);
-  assert_int_equal(head[24], 8); /* bit depth */
-  assert_int_equal(head[25], 2); /* RGB */
-  assert_int_equal(unlink(png), 0);
-  PCALL(AcousticWriteVTK(ac, vts));
-  fp = fopen(vts, "rb");
-  assert_non_null(fp);
-  got      = fread(buf, 1, sizeof(buf) - 1, fp);
-  buf[got] = 0;
-  fclose(fp);
-  assert_non_null(strstr(buf, "StructuredGrid"));
-  assert_non_null(strstr(buf, "WholeExtent=\"0 40 0 32 0 28\""));
-  assert_int_equal(unlink(vts), 0);
-  EXPECT_ERROR(AcousticWriteSlicePNG(ac, "/nonexistent-dir/x.png"), PETSC_ERR_FILE_OPEN, "Cannot open /nonexistent-dir/x.png for writing");
-  PCALL(AcousticDestroy(&ac));
-}
-
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_device_vs_reference), cmocka_unit_test(test_region_decomposition),
     cmocka_unit_test(test_no_host_traffic),     cmocka_unit_test(test_tuning),
-    cmocka_unit_test(test_snapshots),           cmocka_unit_test(test_deterministic),
+    cmocka_unit_test(test_deterministic),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -323,65 +323,75 @@ static void test_deterministic(void **state)
   }
 }
 
-/* Snapshots on several ranks: the PNG of the central slice is the file one rank writes; the VTK file has the whole
-   extent in one piece per rank; an unwritable path is an error on every rank. */
+/* A whole file, read on rank 0 (*len bytes; NULL if it cannot be read). */
+static char *read_file(const char *path, size_t *len)
+{
+  FILE *fp = fopen(path, "rb");
+  char *buf;
+
+  *len = 0;
+  if (!fp) return NULL;
+  buf = malloc(1 << 22);
+  if (buf) *len = fread(buf, 1, (1 << 22) - 1, fp);
+  fclose(fp);
+  if (buf) buf[*len] = 0;
+  return buf;
+}
+
+/* Snapshots on several ranks: the PNGs of a z plane and of a y plane (which cuts every slab) are the files one rank
+   writes; the VTK ImageData file has the whole extent in one piece per rank; an unwritable path is an error on every rank. */
 static void test_snapshots(void **state)
 {
   Case        c = {{33, 29, 30}, 4, {10, 12, 0}, 40, PETSC_FALSE, PETSC_FALSE, ACOUSTIC_BACKEND_DEVICE, NULL, NULL, ""};
   Acoustic    ac;
   PetscMPIInt rank, size;
-  char        png[2][64], vts[64];
+  char        png[2][2][64], vti[64];
   int         pid = (int)getpid(), failed = 0;
 
   PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PCALL(MPI_Bcast(&pid, 1, MPI_INT, 0, PETSC_COMM_WORLD));
-  PCALL(PetscSNPrintf(png[0], sizeof(png[0]), "ac_mpi_%d_a.png", pid));
-  PCALL(PetscSNPrintf(png[1], sizeof(png[1]), "ac_mpi_%d_b.png", pid));
-  PCALL(PetscSNPrintf(vts, sizeof(vts), "ac_mpi_%d.vts", pid));
-  c.src[2] = c.n[2] / 2; /* the slice's plane */
-  create_case(PETSC_COMM_WORLD, &c, &ac);
-  PCALL(AcousticStep(ac, c.K));
-  PCALL(AcousticWriteSlicePNG(ac, png[0]));
-  PCALL(AcousticWriteVTK(ac, vts));
-  EXPECT_ERROR(AcousticWriteSlicePNG(ac, "/nonexistent-dir/x.png"), PETSC_ERR_FILE_OPEN, "/nonexistent-dir/x.png");
-  PCALL(AcousticDestroy(&ac));
+  for (int p = 0; p < 2; p++)
+    for (int q = 0; q < 2; q++) PCALL(PetscSNPrintf(png[p][q], sizeof(png[p][q]), "ac_mpi_%d_%c%d.png", pid, "zy"[p], q));
+  PCALL(PetscSNPrintf(vti, sizeof(vti), "ac_mpi_%d.vti", pid));
+  c.src[2] = c.n[2] / 2;                             /* the slice's plane */
+  for (int q = 0; q < 2 && (q == 0 || !rank); q++) { /* q 0: all ranks; q 1: rank 0 alone */
+    MPI_Comm comm = q ? PETSC_COMM_SELF : PETSC_COMM_WORLD;
+    create_case(comm, &c, &ac);
+    PCALL(AcousticStep(ac, c.K));
+    PCALL(AcousticWriteSlicePNG(ac, png[0][q]));
+    ac->snap_axis  = 1; /* the y plane through the source, with the z plane's colour scale */
+    ac->snap_index = c.src[1];
+    PCALL(AcousticWriteSlicePNG(ac, png[1][q]));
+    if (!q) {
+      PCALL(AcousticWriteVTK(ac, vti));
+      EXPECT_ERROR(AcousticWriteSlicePNG(ac, "/nonexistent-dir/x.png"), PETSC_ERR_FILE_OPEN, "/nonexistent-dir/x.png");
+      EXPECT_ERROR(AcousticWriteVTK(ac, "/nonexistent-dir/x.vti"), PETSC_ERR_FILE_OPEN, "/nonexistent-dir/x.vti");
+    }
+    PCALL(AcousticDestroy(&ac));
+  }
   if (!rank) {
-    FILE  *fp[2];
-    char   a[8192], b[8192], *buf;
-    size_t na = 0, nb = 0, got = 0;
+    size_t na, nb;
+    char  *a, *b;
     int    pieces = 0;
 
-    create_case(PETSC_COMM_SELF, &c, &ac);
-    PCALL(AcousticStep(ac, c.K));
-    PCALL(AcousticWriteSlicePNG(ac, png[1]));
-    PCALL(AcousticDestroy(&ac));
-    fp[0] = fopen(png[0], "rb");
-    fp[1] = fopen(png[1], "rb");
-    CHECK(fp[0] && fp[1]);
-    if (fp[0]) {
-      na = fread(a, 1, sizeof(a), fp[0]);
-      fclose(fp[0]);
+    for (int p = 0; p < 2; p++) {
+      a = read_file(png[p][0], &na);
+      b = read_file(png[p][1], &nb);
+      print_message("  PNG of the %c plane: %zu bytes on %d ranks, %zu on one\n", "zy"[p], na, (int)size, nb);
+      CHECK(a && b && na == nb && na > 1000 && !memcmp(a, b, na));
+      free(a);
+      free(b);
+      CHECK(!unlink(png[p][0]) && !unlink(png[p][1]));
     }
-    if (fp[1]) {
-      nb = fread(b, 1, sizeof(b), fp[1]);
-      fclose(fp[1]);
-    }
-    print_message("  PNG of the central slice: %zu bytes on %d ranks, %zu on one\n", na, (int)size, nb);
-    CHECK(na == nb && na > 100 && na < sizeof(a) && !memcmp(a, b, na));
-    PCALL(PetscMalloc1(1 << 16, &buf));
-    fp[0] = fopen(vts, "rb");
-    CHECK(fp[0]);
-    if (fp[0]) {
-      got = fread(buf, 1, (1 << 16) - 1, fp[0]);
-      fclose(fp[0]);
-    }
-    buf[got] = 0;
-    CHECK(strstr(buf, "WholeExtent=\"0 32 0 28 0 29\""));
-    for (char *p = strstr(buf, "<Piece "); p; p = strstr(p + 1, "<Piece ")) pieces++;
+    a = read_file(vti, &na);
+    CHECK(a && strstr(a, "<ImageData WholeExtent=\"0 32 0 28 0 29\" Origin=\"0 0 0\" Spacing=\"20 20 20\">"));
+    for (char *p = a ? strstr(a, "<Piece ") : NULL; p; p = strstr(p + 1, "<Piece ")) pieces++;
     CHECK(pieces == size);
-    PCALL(PetscFree(buf));
-    CHECK(!unlink(png[0]) && !unlink(png[1]) && !unlink(vts));
+    CHECK(a && strstr(a, "raw\">\n_") &&
+          na == (size_t)(strstr(a, "raw\">\n_") - a) + 7 + 8 * (size_t)size + 4 * 33 * 29 * 30 + strlen("\n  </AppendedData>\n</VTKFile>\n"));
+    free(a);
+    CHECK(!unlink(vti));
   }
   assert_all_ranks(failed);
 }

@@ -1,11 +1,11 @@
 /* The fields of the acoustic operator: setting them, reading them back (whole, a plane, a point), their norms, the step
-   and time, the bytes per step, and the snapshots (the formats are src/acoustic/io.c's). */
+   and time, the bytes per step. */
 #include <sbpmg/private/acousticimpl.h>
 
 /*@C
-   AcousticSetFields - Set u^0 and u^{-1} from host arrays of nx*ny*nz values, x fastest (NULL: zero); phi is zeroed and
-   the step counter reset to 0. On several ranks every rank passes the whole grid: each copies its slab and the 4 halo
-   planes on each side (so no exchange is needed).
+   AcousticSetFields - Set u^0 and u^{-1} from host arrays of nx*ny*nz values, x fastest (NULL: zero); phi is zeroed, the
+   step counter reset to 0 and the traces restarted (their sample 0 is the new u^0). On several ranks every rank passes the whole grid: each copies its slab and
+the 4 halo planes on each side (so no exchange is needed).
 
    Collective
 
@@ -45,6 +45,8 @@ PetscErrorCode AcousticSetFields(Acoustic ac, const PetscReal u[], const PetscRe
     PetscCall(SbpmgCLFillBuffer(ac->cl, ac->dphi, &zero, sizeof(float), 0, ac->npad * sizeof(float)));
   }
   ac->step = 0;
+  PetscCall(AcousticResetTraces_Private(ac));
+  PetscCall(AcousticRecord_Private(ac)); /* trace sample 0: the new initial field */
   PetscFunctionReturn(0);
 }
 
@@ -100,6 +102,25 @@ PetscErrorCode AcousticGetLocalField_Private(Acoustic ac, AcousticField f, Petsc
   PetscFunctionReturn(0);
 }
 
+/* Rank 0 gathers the ranks' slabs of per values per plane (mine: this rank's nl[2] planes) into out, in plane order. */
+static PetscErrorCode AcousticGatherSlabs(Acoustic ac, PetscInt per, const PetscReal mine[], PetscReal out[])
+{
+  PetscMPIInt *counts = NULL, *displs = NULL, nmine;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMPIIntCast(per * ac->nl[2], &nmine));
+  if (!ac->rank) {
+    PetscCall(PetscMalloc2(ac->size, &counts, ac->size, &displs));
+    for (PetscMPIInt r = 0; r < ac->size; r++) {
+      PetscCall(PetscMPIIntCast(per * (ac->zstart[r + 1] - ac->zstart[r]), &counts[r]));
+      PetscCall(PetscMPIIntCast(per * ac->zstart[r], &displs[r]));
+    }
+  }
+  PetscCallMPI(MPI_Gatherv(mine, nmine, MPIU_REAL, out, counts, displs, MPIU_REAL, 0, PetscObjectComm((PetscObject)ac)));
+  if (!ac->rank) PetscCall(PetscFree2(counts, displs));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    AcousticGetField - Copy a field's grid points (nx*ny*nz values, x fastest) to a host array: one device-to-host
    transfer per rank. On several ranks the slabs are gathered on rank 0; out may be NULL on the other ranks.
@@ -110,8 +131,6 @@ PetscErrorCode AcousticGetLocalField_Private(Acoustic ac, AcousticField f, Petsc
 @*/
 PetscErrorCode AcousticGetField(Acoustic ac, AcousticField f, PetscReal out[])
 {
-  MPI_Comm comm = PetscObjectComm((PetscObject)ac);
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
@@ -120,65 +139,99 @@ PetscErrorCode AcousticGetField(Acoustic ac, AcousticField f, PetscReal out[])
   else {
     const PetscInt nxy = ac->n[0] * ac->n[1];
     PetscReal     *mine;
-    PetscMPIInt   *counts = NULL, *displs = NULL, nmine;
 
     PetscCheck(ac->rank || out, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "AcousticGetField() needs an array of nx*ny*nz values on rank 0");
     PetscCall(PetscMalloc1(nxy * ac->nl[2], &mine));
     PetscCall(AcousticGetLocalField_Private(ac, f, mine));
-    PetscCall(PetscMPIIntCast(nxy * ac->nl[2], &nmine));
-    if (!ac->rank) {
-      PetscCall(PetscMalloc2(ac->size, &counts, ac->size, &displs));
-      for (PetscMPIInt r = 0; r < ac->size; r++) {
-        PetscCall(PetscMPIIntCast(nxy * (ac->zstart[r + 1] - ac->zstart[r]), &counts[r]));
-        PetscCall(PetscMPIIntCast(nxy * ac->zstart[r], &displs[r]));
-      }
-    }
-    PetscCallMPI(MPI_Gatherv(mine, nmine, MPIU_REAL, out, counts, displs, MPIU_REAL, 0, comm));
-    if (!ac->rank) PetscCall(PetscFree2(counts, displs));
+    PetscCall(AcousticGatherSlabs(ac, nxy, mine, out));
     PetscCall(PetscFree(mine));
   }
   PetscFunctionReturn(0);
 }
 
-/* Plane k (global) of a field, nx*ny values, x fastest: one transfer of the padded plane on the rank that owns it, sent
-   to rank 0 on several ranks (out may be NULL on the other ranks). Collective. */
-PetscErrorCode AcousticGetPlane(Acoustic ac, AcousticField f, PetscInt k, PetscReal out[])
+/* A plane of this rank's part of a field (n1 x n2 values, out[a + n1 b] = f[base + a s1 + b s2] in the padded layout):
+   on the device gathered by a kernel into a small buffer, one transfer. */
+static PetscErrorCode AcousticExtractPlane(Acoustic ac, AcousticField f, PetscInt base, PetscInt s1, PetscInt s2, PetscInt n1, PetscInt n2, PetscReal out[])
 {
-  cl_mem         d = NULL;
-  PetscReal     *h = NULL, *plane = out;
-  PetscMPIInt    owner = 0, nplane;
-  const PetscInt nxy   = ac->n[0] * ac->n[1];
-  MPI_Comm       comm  = PetscObjectComm((PetscObject)ac);
+  cl_mem     d = NULL;
+  PetscReal *h = NULL;
+
+  PetscFunctionBegin;
+  if (!n1 || !n2) PetscFunctionReturn(0);
+  PetscCall(AcousticFieldBuffer(ac, f, &d, &h));
+  if (ac->backend == ACOUSTIC_BACKEND_HOST) {
+    for (PetscInt b = 0; b < n2; b++)
+      for (PetscInt a = 0; a < n1; a++) out[a + n1 * b] = h[base + a * s1 + b * s2];
+  } else {
+    const size_t wg = (size_t)ac->tune.ac_points_wg, g[2] = {((size_t)n1 + wg - 1) / wg * wg, (size_t)n2}, l[2] = {wg, 1};
+    const int    a1 = (int)n1, a2 = (int)n2, ib = (int)base, i1 = (int)s1, i2 = (int)s2;
+    cl_kernel    k;
+    cl_mem       buf;
+    float       *tmp;
+
+    PetscCall(AcousticGetPointsKernel_Private(ac, "ac_plane", &k));
+    PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_WRITE_ONLY, (size_t)n1 * n2 * sizeof(float), &buf));
+    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &a1, sizeof(int), &a2, sizeof(int), &ib, sizeof(int), &i1, sizeof(int), &i2, sizeof(cl_mem), &d,
+                             sizeof(cl_mem), &buf));
+    PetscCall(SbpmgCLLaunch2D(ac->cl, k, g, l));
+    PetscCall(PetscMalloc1((size_t)n1 * n2, &tmp));
+    PetscCall(SbpmgCLReadBuffer(ac->cl, buf, 0, (size_t)n1 * n2 * sizeof(float), tmp));
+    for (size_t p = 0; p < (size_t)n1 * n2; p++) out[p] = tmp[p];
+    PetscCall(PetscFree(tmp));
+    PetscCall(SbpmgCLReleaseBuffer(ac->cl, &buf));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The plane `index` across `axis` (0: x, 1: y, 2: z) of a field on rank 0 (out may be NULL elsewhere): z planes nx x ny
+   (x fastest), y planes nx x nz, x planes ny x nz. A z plane is read on the rank that owns it and sent to rank 0; x and y
+   planes cut every slab: each rank reads its part and rank 0 gathers them. Collective. */
+PetscErrorCode AcousticGetSlice_Private(Acoustic ac, AcousticField f, PetscInt axis, PetscInt index, PetscReal out[])
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)ac);
+  const PetscInt n1   = axis == 0 ? ac->n[1] : ac->n[0];
 
   PetscFunctionBegin;
   AcousticCheckSetUp(ac);
-  PetscCheck(k >= 0 && k < ac->n[2], comm, PETSC_ERR_ARG_OUTOFRANGE, "Plane %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", k, ac->n[2]);
-  PetscCall(AcousticFieldBuffer(ac, f, &d, &h));
-  while (k >= ac->zstart[owner + 1]) owner++;
-  PetscCall(PetscMPIIntCast(nxy, &nplane));
-  if (ac->rank == owner) {
-    const PetscInt kl = k - ac->zs;
+  PetscCheck(axis >= 0 && axis < 3 && index >= 0 && index < ac->n[axis], comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Plane %" PetscInt_FMT " across axis %" PetscInt_FMT " is outside the grid", index, axis);
+  if (axis == 2) {
+    PetscMPIInt    owner = 0, count;
+    PetscReal     *plane = out;
+    const PetscInt nxy   = ac->n[0] * ac->n[1];
 
-    if (ac->rank) PetscCall(PetscMalloc1(nxy, &plane));
-    if (ac->backend == ACOUSTIC_BACKEND_HOST) {
-      for (PetscInt j = 0; j < ac->n[1]; j++)
-        for (PetscInt i = 0; i < ac->n[0]; i++) plane[i + ac->n[0] * j] = h[AcIndex(ac, i, j, kl)];
-    } else {
-      float       *buf;
-      const size_t start = (size_t)(kl + 4) * ac->pxy;
-
-      PetscCall(PetscMalloc1(ac->pxy, &buf));
-      PetscCall(SbpmgCLReadBuffer(ac->cl, d, start * sizeof(float), ac->pxy * sizeof(float), buf));
-      for (PetscInt j = 0; j < ac->n[1]; j++)
-        for (PetscInt i = 0; i < ac->n[0]; i++) plane[i + ac->n[0] * j] = buf[AcIndex(ac, i, j, kl) - start];
-      PetscCall(PetscFree(buf));
+    while (index >= ac->zstart[owner + 1]) owner++;
+    PetscCall(PetscMPIIntCast(nxy, &count));
+    if (ac->rank == owner) {
+      if (ac->rank) PetscCall(PetscMalloc1(nxy, &plane));
+      PetscCall(AcousticExtractPlane(ac, f, AcIndex(ac, 0, 0, index - ac->zs), 1, ac->px, ac->n[0], ac->n[1], plane));
+      if (ac->rank) {
+        PetscCallMPI(MPI_Send(plane, count, MPIU_REAL, 0, ac->tag, comm));
+        PetscCall(PetscFree(plane));
+      }
     }
-    if (ac->rank) {
-      PetscCallMPI(MPI_Send(plane, nplane, MPIU_REAL, 0, ac->tag, comm));
-      PetscCall(PetscFree(plane));
+    if (!ac->rank && owner) PetscCallMPI(MPI_Recv(out, count, MPIU_REAL, owner, ac->tag, comm, MPI_STATUS_IGNORE));
+  } else {
+    const PetscInt base = axis == 0 ? AcIndex(ac, index, 0, 0) : AcIndex(ac, 0, index, 0), s1 = axis == 0 ? ac->px : 1;
+    PetscReal     *mine = out;
+
+    if (ac->size > 1) PetscCall(PetscMalloc1(n1 * ac->nl[2] + 1, &mine));
+    PetscCall(AcousticExtractPlane(ac, f, base, s1, ac->pxy, n1, ac->nl[2], mine));
+    if (ac->size > 1) {
+      PetscCall(AcousticGatherSlabs(ac, n1, mine, out));
+      PetscCall(PetscFree(mine));
     }
   }
-  if (!ac->rank && owner) PetscCallMPI(MPI_Recv(out, nplane, MPIU_REAL, owner, ac->tag, comm, MPI_STATUS_IGNORE));
+  PetscFunctionReturn(0);
+}
+
+/* An error of rank 0 (which writes the files) known on every rank: rank 0 returns its own, the others one naming what. */
+PetscErrorCode AcousticShareError_Private(Acoustic ac, PetscErrorCode ierr, const char what[])
+{
+  PetscFunctionBegin;
+  if (ac->size > 1) PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, PetscObjectComm((PetscObject)ac)));
+  if (!ac->rank) PetscCall(ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, ierr, "Rank 0 could not write %s", what);
   PetscFunctionReturn(0);
 }
 
@@ -313,75 +366,5 @@ PetscErrorCode AcousticGetBytesPerStep(Acoustic ac, PetscReal *actual, PetscReal
   }
   if (actual) *actual = ninner * AC_BYTES_INNER + (ntotal - ninner) * AC_BYTES_PML;
   if (spec) *spec = ninner * AC_SPEC_BYTES_INNER + (ntotal - ninner) * AC_SPEC_BYTES_PML;
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   AcousticWriteSlicePNG - Write the central x-y slice (z = nz/2) of u as a PNG with a diverging colour map (blue
-   negative, white zero, red positive), scaled by the slice's max |u| with a signed square-root to show the weaker far
-   field; x to the right, y downwards. Reads one plane from the device (on the rank that owns it); rank 0 writes the file.
-
-   Collective
-
-   Level: intermediate
-
-.seealso: `AcousticWriteVTK()`
-@*/
-PetscErrorCode AcousticWriteSlicePNG(Acoustic ac, const char path[])
-{
-  const PetscInt nx = ac->n[0], ny = ac->n[1];
-  PetscReal     *plane;
-  unsigned char *rgb;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
-  PetscCall(PetscMalloc1(nx * ny, &plane));
-  PetscCall(AcousticGetPlane(ac, ACOUSTIC_FIELD_U, ac->n[2] / 2, plane));
-  if (ac->rank) { /* rank 0 writes; every rank returns its error */
-    PetscErrorCode ierr;
-    PetscCall(PetscFree(plane));
-    PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, PetscObjectComm((PetscObject)ac)));
-    PetscCheck(!ierr, PETSC_COMM_SELF, ierr, "Rank 0 could not write %s", path);
-    PetscFunctionReturn(0);
-  }
-  PetscCall(PetscMalloc1(3 * nx * ny, &rgb));
-  PetscCall(AcousticSliceToRGB_Private(nx * ny, plane, rgb));
-  PetscCall(PetscFree(plane));
-  {
-    PetscErrorCode ierr = AcousticWritePNG_Private(path, nx, ny, rgb);
-    PetscCall(PetscFree(rgb));
-    if (ac->size > 1) PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, PetscObjectComm((PetscObject)ac)));
-    PetscCall(ierr);
-  }
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   AcousticWriteVTK - Write u on the whole grid as a VTK structured grid (.vts) through PETSc's VTK viewer (a DMDA with
-   the grid's coordinates in metres, split along z as the object is). Reads each rank's slab from its device.
-
-   Collective
-
-   Level: intermediate
-
-.seealso: `AcousticWriteSlicePNG()`
-@*/
-PetscErrorCode AcousticWriteVTK(Acoustic ac, const char path[])
-{
-  MPI_Comm     comm = PetscObjectComm((PetscObject)ac);
-  DM           da;
-  Vec          u;
-  PetscScalar *a;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
-  AcousticCheckSetUp(ac);
-  PetscCall(AcousticVTKCreate_Private(comm, ac->n, ac->h, ac->size, ac->zstart, &da, &u));
-  PetscCall(VecGetArray(u, &a)); /* the local part is this rank's slab, x fastest */
-  PetscCall(AcousticGetLocalField_Private(ac, ACOUSTIC_FIELD_U, a));
-  PetscCall(VecRestoreArray(u, &a));
-  PetscCall(AcousticVTKWrite_Private(path, u));
-  PetscCall(VecDestroy(&u));
-  PetscCall(DMDestroy(&da));
   PetscFunctionReturn(0);
 }

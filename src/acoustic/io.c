@@ -1,8 +1,8 @@
-/* The file formats of the acoustic operator, apart from the object: raw float32 velocity files, PNG images (libpng) of a
-   slice through a diverging colour map, VTK structured grids through PETSc's viewer. */
+/* The file formats of the acoustic operator, apart from the object: raw float32 velocity files, text tables of numbers
+   (coordinates, wavelets), NumPy .npy arrays, VTK ImageData (.vti). PNG pictures are src/acoustic/image.c's. */
 #include <sbpmg/private/acousticimpl.h>
-#include <png.h>
-#include <setjmp.h>
+#include <ctype.h>
+#include <errno.h>
 
 /* Planes [zs, zs + nz) of a file of n[0]*n[1]*n[2] raw float32 values (the machine's byte order, little-endian on x86),
    x fastest. */
@@ -46,105 +46,193 @@ PetscErrorCode AcousticReadVelocityFile_Private(const char path[], const PetscIn
   PetscFunctionReturn(0);
 }
 
-/* ---------------------------------------------------------------- PNG */
+/* ---------------------------------------------------------------- text tables */
 
-/* libpng reports errors by longjmp; this wrapper returns 0 on success and keeps setjmp out of PETSc code. */
-static int AcPNGWrite(FILE *fp, int w, int h, const unsigned char *rgb, char *err, size_t errlen)
+/* Append v to the growing array *vals of *nvals values (capacity *cap). */
+static PetscErrorCode AcAppend(PetscReal v, PetscInt *nvals, PetscInt *cap, PetscReal **vals)
 {
-  png_structp png  = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-  png_infop   info = png ? png_create_info_struct(png) : NULL;
-
-  if (!png || !info) {
-    (void)snprintf(err, errlen, "libpng could not create its structures");
-    png_destroy_write_struct(&png, NULL);
-    return 1;
+  PetscFunctionBegin;
+  if (*nvals == *cap) {
+    PetscReal *more;
+    *cap = PetscMax(2 * *cap, 64);
+    PetscCall(PetscMalloc1(*cap, &more));
+    if (*nvals) PetscCall(PetscArraycpy(more, *vals, *nvals));
+    PetscCall(PetscFree(*vals));
+    *vals = more;
   }
-  if (setjmp(png_jmpbuf(png))) {
-    (void)snprintf(err, errlen, "libpng failed while writing");
-    png_destroy_write_struct(&png, &info);
-    return 1;
-  }
-  png_init_io(png, fp);
-  png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_write_info(png, info);
-  for (int r = 0; r < h; r++) png_write_row(png, (png_const_bytep)(rgb + (size_t)3 * w * r));
-  png_write_end(png, NULL);
-  png_destroy_write_struct(&png, &info);
-  return 0;
+  (*vals)[(*nvals)++] = v;
+  PetscFunctionReturn(0);
 }
 
-/* Write a w x h RGB image (rows top to bottom) as an 8-bit PNG. */
-PetscErrorCode AcousticWritePNG_Private(const char path[], PetscInt w, PetscInt h, const unsigned char rgb[])
+/* The numbers of one line (after a '#' nothing counts) appended to *vals; *count: how many; *ok: PETSC_FALSE if a word
+   is not a number. */
+static PetscErrorCode AcParseLine(char line[], PetscInt *count, PetscInt *nvals, PetscInt *cap, PetscReal **vals, PetscBool *ok)
 {
-  FILE *fp;
-  char  err[128] = "";
-  int   bad;
+  char *p = line, *hash = strchr(line, '#');
 
   PetscFunctionBegin;
-  fp = fopen(path, "wb");
+  if (hash) *hash = 0;
+  *count = 0;
+  *ok    = PETSC_TRUE;
+  while (*p) {
+    char  *end;
+    double v;
+
+    while (*p && isspace((unsigned char)*p)) p++;
+    if (!*p) break;
+    errno = 0;
+    v     = strtod(p, &end);
+    if (end == p || (*end && !isspace((unsigned char)*end)) || errno == ERANGE) {
+      *ok = PETSC_FALSE;
+      PetscFunctionReturn(0);
+    }
+    PetscCall(AcAppend((PetscReal)v, nvals, cap, vals));
+    (*count)++;
+    p = end;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A text file of numbers (docs/acoustic.md "File formats"): blank lines and everything after '#' ignored. With
+   maxcols > 0 each line is one row of mincols to maxcols numbers, the missing trailing ones taken from defaults, and
+   *values holds nrows x maxcols numbers; with maxcols 0 the numbers are one sequence of *nrows values, any number per line.
+   what names the file in the messages ("Receiver"), expect says what a line holds ("x y z (3 numbers, metres)"). */
+PetscErrorCode AcousticReadTable_Private(const char path[], const char what[], const char expect[], PetscInt mincols, PetscInt maxcols,
+                                         const PetscReal defaults[], PetscInt *nrows, PetscReal **values)
+{
+  FILE      *fp;
+  char       line[1024], copy[64] = "";
+  PetscInt   lineno = 0, nvals = 0, cap = 0, rows = 0;
+  PetscReal *vals = NULL;
+  PetscBool  ok = PETSC_TRUE, toolong = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  *nrows  = 0;
+  *values = NULL;
+  fp      = fopen(path, "r");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s file %s cannot be opened", what, path);
+  while (fgets(line, sizeof(line), fp)) {
+    PetscInt count, before = nvals;
+    size_t   len;
+
+    lineno++;
+    PetscCall(PetscStrlen(line, &len));
+    if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+      toolong = PETSC_TRUE;
+      break;
+    }
+    while (len && isspace((unsigned char)line[len - 1])) line[--len] = 0;
+    PetscCall(PetscStrncpy(copy, line, sizeof(copy)));
+    PetscCall(AcParseLine(line, &count, &nvals, &cap, &vals, &ok));
+    if (ok && maxcols > 0 && count && (count < mincols || count > maxcols)) ok = PETSC_FALSE;
+    if (!ok) break;
+    if (!count) continue;
+    if (maxcols > 0) {
+      for (PetscInt c = count; c < maxcols; c++) PetscCall(AcAppend(defaults[c], &nvals, &cap, &vals));
+      rows++;
+    } else
+      rows += nvals - before;
+  }
+  (void)fclose(fp);
+  if (toolong || !ok || !rows) PetscCall(PetscFree(vals));
+  PetscCheck(!toolong, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s file %s, line %" PetscInt_FMT ": longer than %d characters", what, path, lineno,
+             (int)sizeof(line) - 2);
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s file %s, line %" PetscInt_FMT ": \"%s\" is not %s", what, path, lineno, copy, expect);
+  PetscCheck(rows, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s file %s is empty: it needs lines of %s", what, path, expect);
+  *nrows  = rows;
+  *values = vals;
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- NumPy */
+
+/* An m x n array of float64, row-major, as a NumPy .npy file (format 1.0: the magic, a header dictionary padded with spaces
+   to a multiple of 64 bytes, the data; little-endian, the byte order of the machines sbpmg runs on). */
+PetscErrorCode AcousticWriteNPY_Private(const char path[], PetscInt m, PetscInt n, const PetscReal a[])
+{
+  char          head[128];
+  size_t        len, total, count = (size_t)m * (size_t)n;
+  FILE         *fp;
+  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
+  int           bad;
+  const union {
+    unsigned short s;
+    unsigned char  c[2];
+  } endian = {1};
+
+  PetscFunctionBegin;
+  PetscCheck(endian.c[0] == 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "Writing .npy files supports little-endian machines only");
+  PetscCall(PetscSNPrintf(head, sizeof(head), "{'descr': '<f8', 'fortran_order': False, 'shape': (%" PetscInt_FMT ", %" PetscInt_FMT "), }", m, n));
+  PetscCall(PetscStrlen(head, &len));
+  total = ((sizeof(pre) + len + 1 + 63) / 64) * 64;
+  while (sizeof(pre) + len + 1 < total) head[len++] = ' ';
+  head[len++] = '\n';
+  pre[8]      = (unsigned char)(len & 0xff);
+  pre[9]      = (unsigned char)(len >> 8);
+  fp          = fopen(path, "wb");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s for writing", path);
-  bad = AcPNGWrite(fp, (int)w, (int)h, rgb, err, sizeof(err));
+  bad = fwrite(pre, 1, sizeof(pre), fp) != sizeof(pre);
+  bad |= fwrite(head, 1, len, fp) != len;
+  if (sizeof(PetscReal) == sizeof(double))
+    bad |= fwrite(a, sizeof(double), count, fp) != count;
+  else
+    for (size_t i = 0; i < count && !bad; i++) {
+      const double d = (double)a[i];
+      bad |= fwrite(&d, sizeof(d), 1, fp) != 1;
+    }
   bad |= fclose(fp) != 0;
-  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing PNG %s failed: %s", path, err[0] ? err : "close failed");
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing %s failed", path);
   PetscFunctionReturn(0);
 }
 
-/* Diverging colour map: t in [-1, 1] -> blue (-1), white (0), red (+1). */
-static void AcColour(PetscReal t, unsigned char c[3])
-{
-  const PetscReal  neg[3] = {59, 76, 192}, pos[3] = {180, 4, 38}, white[3] = {247, 247, 247};
-  const PetscReal  s   = PetscMin(PetscAbsReal(t), 1.0);
-  const PetscReal *end = t < 0 ? neg : pos;
+/* ---------------------------------------------------------------- VTK ImageData */
 
-  for (int a = 0; a < 3; a++) c[a] = (unsigned char)(white[a] + s * (end[a] - white[a]) + 0.5);
-}
-
-/* The RGB bytes of n values of a slice: scaled by the slice's max |value| (1 if it is zero or not finite), a signed square
-   root to show the weaker far field, then the diverging colour map. */
-PetscErrorCode AcousticSliceToRGB_Private(PetscInt n, const PetscReal v[], unsigned char rgb[])
+/* The XML head of a .vti file of the grid n with spacings h (origin 0): one piece per rank (the slabs zstart[0..size]), the
+   field u as raw appended Float32 data with 64-bit sizes. */
+PetscErrorCode AcousticVTIWriteHeader_Private(FILE *fp, const PetscInt n[3], const PetscReal h[3], PetscMPIInt size, const PetscInt zstart[])
 {
-  PetscReal scale = 0;
+  size_t offset = 0;
 
   PetscFunctionBegin;
-  for (PetscInt p = 0; p < n; p++) scale = PetscMax(scale, PetscAbsReal(v[p]));
-  if (!(scale > 0) || !PetscIsNormalReal(scale)) scale = 1;
-  for (PetscInt p = 0; p < n; p++) {
-    const PetscReal t = v[p] / scale;
-    AcColour(t < 0 ? -PetscSqrtReal(-t) : PetscSqrtReal(t), rgb + 3 * p);
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "<?xml version=\"1.0\"?>\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp,
+                         "  <ImageData WholeExtent=\"0 %" PetscInt_FMT " 0 %" PetscInt_FMT " 0 %" PetscInt_FMT
+                         "\" Origin=\"0 0 0\" Spacing=\"%.17g %.17g %.17g\">\n",
+                         n[0] - 1, n[1] - 1, n[2] - 1, (double)h[0], (double)h[1], (double)h[2]));
+  for (PetscMPIInt r = 0; r < size; r++) {
+    const PetscInt nz = zstart[r + 1] - zstart[r];
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp,
+                           "    <Piece Extent=\"0 %" PetscInt_FMT " 0 %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT
+                           "\">\n      <PointData Scalars=\"u\">\n",
+                           n[0] - 1, n[1] - 1, zstart[r], zstart[r] + nz - 1));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <DataArray type=\"Float32\" Name=\"u\" format=\"appended\" offset=\"%zu\"/>\n", offset));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "      </PointData>\n    </Piece>\n"));
+    offset += 8 + (size_t)n[0] * (size_t)n[1] * (size_t)nz * sizeof(float);
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "  </ImageData>\n  <AppendedData encoding=\"raw\">\n_"));
+  PetscFunctionReturn(0);
+}
+
+/* One piece's data: its size in bytes (UInt64), then count values as float32. */
+PetscErrorCode AcousticVTIWritePiece_Private(FILE *fp, size_t count, const PetscReal v[])
+{
+  const unsigned long long bytes = (unsigned long long)count * sizeof(float);
+  float                    buf[1024];
+
+  PetscFunctionBegin;
+  PetscCheck(fwrite(&bytes, sizeof(bytes), 1, fp) == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing a VTK piece failed");
+  for (size_t i = 0; i < count; i += 1024) {
+    const size_t m = PetscMin((size_t)1024, count - i);
+    for (size_t j = 0; j < m; j++) buf[j] = (float)v[i + j];
+    PetscCheck(fwrite(buf, sizeof(float), m, fp) == m, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing a VTK piece failed");
   }
   PetscFunctionReturn(0);
 }
 
-/* ---------------------------------------------------------------- VTK */
-
-/* A DMDA of the n[0] x n[1] x n[2] grid with spacings h (coordinates in metres, field "u"), split along z as the slabs
-   zstart[0..size] are, and a global vector of it named "u" (its local part: this rank's slab, x fastest). */
-PetscErrorCode AcousticVTKCreate_Private(MPI_Comm comm, const PetscInt n[3], const PetscReal h[3], PetscMPIInt size, const PetscInt zstart[], DM *da, Vec *u)
+PetscErrorCode AcousticVTIWriteEnd_Private(FILE *fp)
 {
-  PetscInt *lz;
-
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(size, &lz));
-  for (PetscMPIInt r = 0; r < size; r++) lz[r] = zstart[r + 1] - zstart[r];
-  PetscCall(
-      DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n[0], n[1], n[2], 1, 1, size, 1, 1, NULL, NULL, lz, da));
-  PetscCall(PetscFree(lz));
-  PetscCall(DMSetUp(*da));
-  PetscCall(DMDASetUniformCoordinates(*da, 0, (n[0] - 1) * h[0], 0, (n[1] - 1) * h[1], 0, (n[2] - 1) * h[2]));
-  PetscCall(DMDASetFieldName(*da, 0, "u"));
-  PetscCall(DMCreateGlobalVector(*da, u));
-  PetscCall(PetscObjectSetName((PetscObject)*u, "u"));
-  PetscFunctionReturn(0);
-}
-
-/* Write u as a VTK structured grid (.vts; PETSc's VTK writer gathers one piece per rank). */
-PetscErrorCode AcousticVTKWrite_Private(const char path[], Vec u)
-{
-  PetscViewer viewer;
-
-  PetscFunctionBegin;
-  PetscCall(PetscViewerVTKOpen(PetscObjectComm((PetscObject)u), path, FILE_MODE_WRITE, &viewer));
-  PetscCall(VecView(u, viewer));
-  PetscCall(PetscViewerDestroy(&viewer));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "\n  </AppendedData>\n</VTKFile>\n"));
   PetscFunctionReturn(0);
 }

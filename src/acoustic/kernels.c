@@ -47,6 +47,14 @@ PetscErrorCode AcousticGetUtilKernel_Private(Acoustic ac, const char name[], cl_
   PetscFunctionReturn(0);
 }
 
+/* A kernel of kernels/acoustic_points.cl (sources, receivers, planes; no build options). */
+PetscErrorCode AcousticGetPointsKernel_Private(Acoustic ac, const char name[], cl_kernel *k)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic_points", NULL, name, k));
+  PetscFunctionReturn(0);
+}
+
 /* The random initial fields u^0, u^{-1} of the slab and its halo planes inside the grid (no exchange needed). */
 static PetscErrorCode AcousticFillRandomDevice(Acoustic ac)
 {
@@ -229,7 +237,6 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   if (t->ac_pml_merge) PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", ac->kopts, "ac_pml_all", &ac->kpmlall));
   PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", ac->kopts, "ac_inner", &ac->kinner));
   PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", ac->kopts, "ac_pml", &ac->kpml));
-  PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic25", ac->kopts, "ac_source", &ac->ksrc));
   if (t->ac_pml_merge) PetscCall(AcousticSetUpPMLTable(ac));
   PetscFunctionReturn(0);
 }

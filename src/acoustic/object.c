@@ -2,7 +2,7 @@
 #include <sbpmg/private/acousticimpl.h>
 
 PetscClassId      ACOUSTIC_CLASSID;
-PetscLogEvent     SBPMG_AcInner, SBPMG_AcPML, SBPMG_AcSource;
+PetscLogEvent     SBPMG_AcInner, SBPMG_AcPML, SBPMG_AcSource, SBPMG_AcReceivers;
 static PetscBool  AcousticPackageInitialized = PETSC_FALSE;
 const char *const AcousticInitTypes[]        = {"zero", "random", "AcousticInitType", "ACOUSTIC_INIT_", NULL};
 const char *const AcousticBackends[]         = {"device", "host", "AcousticBackend", "ACOUSTIC_BACKEND_", NULL};
@@ -14,7 +14,7 @@ const char *const AcousticBackends[]         = {"device", "host", "AcousticBacke
 @*/
 PetscErrorCode AcousticInitializePackage(void)
 {
-  const SbpmgEventEntry events[] = {{"AcInner", &SBPMG_AcInner}, {"AcPML", &SBPMG_AcPML}, {"AcSource", &SBPMG_AcSource}, {NULL, NULL}};
+  const SbpmgEventEntry events[] = {{"AcInner", &SBPMG_AcInner}, {"AcPML", &SBPMG_AcPML}, {"AcSource", &SBPMG_AcSource}, {"AcReceivers", &SBPMG_AcReceivers}, {NULL, NULL}};
   PetscBool             first;
 
   PetscFunctionBegin;
@@ -57,17 +57,20 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
     ac->h[a]   = 20.0;
     ac->src[a] = -1; /* the centre */
   }
-  ac->ndamp     = 27;
-  ac->cfl       = 0.8;
-  ac->vel       = 2000.0;
-  ac->vmax      = 4500.0;
-  ac->fmax      = 25.0;
-  ac->amplitude = 1.0;
-  ac->init      = ACOUSTIC_INIT_ZERO;
-  ac->backend   = ACOUSTIC_BACKEND_DEVICE;
-  ac->seed      = 1;
-  ac->down      = -1;
-  ac->up        = -1;
+  ac->ndamp      = 27;
+  ac->cfl        = 0.8;
+  ac->vel        = 2000.0;
+  ac->vmax       = 4500.0;
+  ac->fmax       = 25.0;
+  ac->amplitude  = 1.0;
+  ac->init       = ACOUSTIC_INIT_ZERO;
+  ac->backend    = ACOUSTIC_BACKEND_DEVICE;
+  ac->seed       = 1;
+  ac->every      = 1;
+  ac->snap_axis  = 2;
+  ac->snap_index = -1;
+  ac->down       = -1;
+  ac->up         = -1;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ac), &ac->size));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)ac), &ac->rank));
   *out = ac;
@@ -212,7 +215,9 @@ PetscErrorCode AcousticSetVelocity(Acoustic ac, PetscReal v)
   }
   ac->vel        = v;
   ac->velfile[0] = 0;
+  ac->nlayers    = 0;
   PetscCall(PetscFree(ac->velarray));
+  PetscCall(PetscFree(ac->layers));
   PetscFunctionReturn(0);
 }
 
@@ -242,6 +247,8 @@ PetscErrorCode AcousticSetVelocityArray(Acoustic ac, const PetscReal v[])
   PetscCall(PetscMalloc1(n, &ac->velarray));
   PetscCall(PetscArraycpy(ac->velarray, v, n));
   ac->velfile[0] = 0;
+  ac->nlayers    = 0;
+  PetscCall(PetscFree(ac->layers));
   PetscFunctionReturn(0);
 }
 
@@ -261,7 +268,58 @@ PetscErrorCode AcousticSetVelocityFile(Acoustic ac, const char path[])
   PetscCall(PetscTestFile(path, 'r', &exists));
   PetscCheck(exists, PetscObjectComm((PetscObject)ac), PETSC_ERR_FILE_OPEN, "-ac_vel %s is neither a number nor a readable file", path);
   PetscCall(PetscFree(ac->velarray));
+  PetscCall(PetscFree(ac->layers));
+  ac->nlayers = 0;
   PetscCall(PetscStrncpy(ac->velfile, path, sizeof(ac->velfile)));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   AcousticSetVelocityLayers - A layered model: nlayers layers stacked along z (depth), the first from z = 0 down to
+   interfaces[0], the last from interfaces[nlayers - 2] down; a grid plane at or below an interface takes the velocity under
+   it (put an interface half-way between planes for a sharp contact). The time step follows the largest velocity.
+
+   Input Parameters:
++  ac         - the object
+.  nlayers    - at least 1
+.  velocities - nlayers velocities (m/s), positive and finite
+-  interfaces - nlayers - 1 depths (m), increasing (NULL for one layer)
+
+   Options Database Key:
+.  -ac_layers <v0,z1,v1,z2,v2,...> - velocities and the interface depths between them, e.g. 1500,400,2500,800,3500
+
+   Level: intermediate
+
+.seealso: `AcousticSetVelocity()`, `AcousticSetVelocityFile()`
+@*/
+PetscErrorCode AcousticSetVelocityLayers(Acoustic ac, PetscInt nlayers, const PetscReal velocities[], const PetscReal interfaces[])
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)ac);
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
+  AcousticCheckNotSetUp(ac, "AcousticSetVelocityLayers()");
+  PetscCheck(nlayers >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "A layered model needs at least 1 layer, got %" PetscInt_FMT, nlayers);
+  for (PetscInt l = 0; l < nlayers; l++) {
+    if (!(velocities[l] > 0 && PetscIsNormalReal(velocities[l]))) {
+      char str[32];
+      PetscCall(AcRealString(velocities[l], str, sizeof(str)));
+      SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE, "Velocity %s of layer %" PetscInt_FMT " (-ac_layers) must be positive and finite", str, l);
+    }
+  }
+  for (PetscInt l = 0; l + 1 < nlayers; l++)
+    PetscCheck(!PetscIsInfOrNanReal(interfaces[l]), comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "Interface %" PetscInt_FMT " of the layered model (-ac_layers) must be finite", l);
+  for (PetscInt l = 1; l + 1 < nlayers; l++)
+    PetscCheck(interfaces[l] > interfaces[l - 1], comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "Interfaces of the layered model (-ac_layers) must increase with depth: %g m after %g m", (double)interfaces[l], (double)interfaces[l - 1]);
+  PetscCall(PetscFree(ac->layers));
+  PetscCall(PetscMalloc1(2 * nlayers - 1, &ac->layers));
+  PetscCall(PetscArraycpy(ac->layers, velocities, nlayers));
+  if (nlayers > 1) PetscCall(PetscArraycpy(ac->layers + nlayers, interfaces, nlayers - 1));
+  ac->nlayers    = nlayers;
+  ac->velfile[0] = 0;
+  PetscCall(PetscFree(ac->velarray));
   PetscFunctionReturn(0);
 }
 
@@ -285,7 +343,8 @@ PetscErrorCode AcousticSetMaxVelocity(Acoustic ac, PetscReal vmax)
 }
 
 /*@C
-   AcousticSetSource - The grid point of the point source (0-based; default: the centre).
+   AcousticSetSource - The grid point of the point source (0-based; default: the centre), with the wavelet of
+   AcousticSetSourceWavelet(); used when no source is added with AcousticAddSource() or AcousticSetSourcesFile().
 
    Options Database Key:
 .  -ac_source <x,y,z>
@@ -363,7 +422,8 @@ PetscErrorCode AcousticSetTuning_Private(Acoustic ac, const char overrides[])
 }
 
 /*@C
-   AcousticView - Print the grid, the time step, the PML, the source, the backend and the kernel tile.
+   AcousticView - Print the grid, the velocity, the time step, the PML, the sources, the receivers, the backend and the
+   kernels.
 
    Level: beginner
 @*/
@@ -381,7 +441,9 @@ PetscErrorCode AcousticView(Acoustic ac, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", spacing %g x %g x %g m, PML width %" PetscInt_FMT "\n",
                                    ac->n[0], ac->n[1], ac->n[2], (double)ac->h[0], (double)ac->h[1], (double)ac->h[2], ac->ndamp));
-  if (ac->velfile[0])
+  if (ac->nlayers)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "velocity: %" PetscInt_FMT " layers", ac->nlayers));
+  else if (ac->velfile[0])
     PetscCall(PetscViewerASCIIPrintf(viewer, "velocity from %s", ac->velfile));
   else if (ac->velarray)
     PetscCall(PetscViewerASCIIPrintf(viewer, "velocity from an array"));
@@ -396,8 +458,22 @@ PetscErrorCode AcousticView(Acoustic ac, PetscViewer viewer)
     PetscCall(AcousticGetBytesPerStep(ac, &bytes, &spec));
     PetscCall(PetscViewerASCIIPrintf(viewer, "dt %.6e s, W %.6e m^-2, damping eta0 dt %.4e, step %" PetscInt_FMT " (t = %g s)\n", (double)ac->dt, (double)ac->W,
                                      (double)ac->eta0[0], ac->step, (double)(ac->step * ac->dt)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "source at (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "), Ricker peak %g Hz, amplitude %g\n",
-                                     ac->src[0], ac->src[1], ac->src[2], (double)(ac->fmax / 2.5), (double)ac->amplitude));
+    if (ac->nsrclist)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " point sources (the first at (%g, %g, %g) m), ", ac->nsrclist, (double)ac->srclist[0].x[0],
+                                       (double)ac->srclist[0].x[1], (double)ac->srclist[0].x[2]));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "source at (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "), amplitude %g, ", ac->src[0], ac->src[1],
+                                       ac->src[2], (double)ac->amplitude));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    if (ac->nwavelet)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "a wavelet of %" PetscInt_FMT " samples\n", ac->nwavelet));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "Ricker peak %g Hz\n", (double)(ac->fmax / 2.5)));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+    if (ac->sv.nrectotal)
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+                                       "%" PetscInt_FMT " receivers, a trace sample every %" PetscInt_FMT " steps (%.4e s), %" PetscInt_FMT " samples so far\n",
+                                       ac->sv.nrectotal, ac->every, (double)(ac->every * ac->dt), ac->sv.nsamples));
     PetscCall(PetscViewerASCIIPrintf(viewer, "initial fields %s; bytes per step %.4e (%.2f B/point; the spec's model %.2f B/point)\n",
                                      AcousticInitTypes[ac->init], (double)bytes, (double)(bytes / ((PetscReal)ac->n[0] * ac->n[1] * ac->n[2])),
                                      (double)(spec / ((PetscReal)ac->n[0] * ac->n[1] * ac->n[2]))));
@@ -440,6 +516,7 @@ PetscErrorCode AcousticDestroy(Acoustic *ac)
     *ac = NULL;
     PetscFunctionReturn(0);
   }
+  PetscCall(AcousticDestroySurvey_Private(*ac));
   if ((*ac)->cl) {
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->du));
     PetscCall(SbpmgCLReleaseBuffer((*ac)->cl, &(*ac)->dv));
@@ -461,6 +538,10 @@ PetscErrorCode AcousticDestroy(Acoustic *ac)
   PetscCall(PetscFree((*ac)->heta));
   PetscCall(PetscFree((*ac)->velarray));
   PetscCall(PetscFree((*ac)->zstart));
+  PetscCall(PetscFree((*ac)->srclist));
+  PetscCall(PetscFree((*ac)->wavelet));
+  PetscCall(PetscFree((*ac)->recpos));
+  PetscCall(PetscFree((*ac)->layers));
   PetscCall(PetscHeaderDestroy(ac));
   PetscFunctionReturn(0);
 }

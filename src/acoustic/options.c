@@ -1,4 +1,5 @@
-/* The options of the acoustic operator (-ac_*): the physics and the user's choices. The kernels' shapes are not options:
+/* The options of the acoustic operator (-ac_*): the physics, the survey (sources, receivers), the pictures and the user's
+   choices. The kernels' shapes are not options:
    they come from the tuning table (include/sbpmg/private/tuning.h, keys ac_*; -sbpmg_tune for measurements). */
 #include <sbpmg/private/acousticimpl.h>
 
@@ -25,6 +26,98 @@ static PetscErrorCode AcousticCheckEnumOption(Acoustic ac, const char name[], co
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER, "Unknown option %s for -%s%s. Available options: %s", value, prefix ? prefix : "", name + 1, choices);
 }
 
+/* n comma-separated numbers of str into v (the whole of str); *ok: they were. */
+static void AcParseReals(const char str[], PetscInt n, PetscReal v[], const char **end, PetscBool *ok)
+{
+  const char *p = str;
+
+  *ok = PETSC_TRUE;
+  for (PetscInt i = 0; i < n; i++) {
+    char *e;
+    v[i] = (PetscReal)strtod(p, &e);
+    if (e == p || (i < n - 1 && *e != ',')) {
+      *ok = PETSC_FALSE;
+      return;
+    }
+    p = i < n - 1 ? e + 1 : e;
+  }
+  *end = p;
+}
+
+/* -ac_receivers_line x0,y0,z0:x1,y1,z1:n */
+static PetscErrorCode AcousticParseReceiversLine(Acoustic ac, const char str[], PetscReal x0[3], PetscReal x1[3], PetscInt *n)
+{
+  const char *p = str;
+  PetscBool   ok;
+  char       *e;
+
+  PetscFunctionBegin;
+  AcParseReals(p, 3, x0, &p, &ok);
+  if (ok && *p == ':')
+    AcParseReals(p + 1, 3, x1, &p, &ok);
+  else
+    ok = PETSC_FALSE;
+  if (ok && *p == ':') {
+    *n = (PetscInt)strtol(p + 1, &e, 10);
+    ok = (PetscBool)(e != p + 1 && !*e);
+  } else
+    ok = PETSC_FALSE;
+  PetscCheck(ok, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONG, "-ac_receivers_line %s: expected x0,y0,z0:x1,y1,z1:n (metres, n receivers)", str);
+  PetscFunctionReturn(0);
+}
+
+/* -ac_snapshot_plane x|y|z[:index] */
+static PetscErrorCode AcousticParsePlane(Acoustic ac, const char str[], PetscInt *axis, PetscInt *index)
+{
+  PetscBool ok = (PetscBool)((str[0] == 'x' || str[0] == 'y' || str[0] == 'z') && (!str[1] || str[1] == ':'));
+
+  PetscFunctionBegin;
+  *axis  = str[0] - 'x';
+  *index = -1;
+  if (ok && str[1]) {
+    char *e;
+    *index = (PetscInt)strtol(str + 2, &e, 10);
+    ok     = (PetscBool)(e != str + 2 && !*e);
+  }
+  PetscCheck(ok, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONG, "-ac_snapshot_plane %s: expected x, y or z, then :index (e.g. y:100)", str);
+  PetscFunctionReturn(0);
+}
+
+/* The survey's options: receivers from a file and / or along a line, the trace interval, the sources' file, the wavelet's. */
+static PetscErrorCode AcousticSurveyFromOptions(Acoustic ac, const char recfile[], const char recline[], const char srcfile[], const char wavfile[],
+                                                PetscInt every)
+{
+  PetscFunctionBegin;
+  if (recfile[0]) PetscCall(AcousticSetReceiversFile(ac, recfile));
+  if (recline[0]) {
+    PetscReal x0[3], x1[3];
+    PetscInt  n;
+    PetscCall(AcousticParseReceiversLine(ac, recline, x0, x1, &n));
+    if (!recfile[0]) ac->nrecpos = 0;
+    PetscCall(AcousticAppendReceiversLine_Private(ac, x0, x1, n)); /* after the file's receivers */
+  }
+  PetscCall(AcousticSetTraceInterval(ac, every));
+  if (srcfile[0]) PetscCall(AcousticSetSourcesFile(ac, srcfile));
+  if (wavfile[0]) PetscCall(AcousticSetWaveletFile(ac, wavfile));
+  PetscFunctionReturn(0);
+}
+
+/* -ac_layers v0,z1,v1,...: an odd count of numbers */
+static PetscErrorCode AcousticLayersFromOptions(Acoustic ac, PetscInt n, const PetscReal v[])
+{
+  PetscReal vel[32], z[32];
+
+  PetscFunctionBegin;
+  PetscCheck(n % 2 == 1, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONG,
+             "-ac_layers takes v0,z1,v1,...,zn,vn (velocities and the interface depths between them: an odd count), got %" PetscInt_FMT " values", n);
+  for (PetscInt l = 0; l <= n / 2; l++) {
+    vel[l] = v[2 * l];
+    if (l < n / 2) z[l] = v[2 * l + 1];
+  }
+  PetscCall(AcousticSetVelocityLayers(ac, n / 2 + 1, vel, z));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    AcousticSetFromOptions - Read the -ac_ options. Values are checked after PetscOptionsEnd() (a bad value leaks nothing).
 
@@ -40,6 +133,14 @@ static PetscErrorCode AcousticCheckEnumOption(Acoustic ac, const char name[], co
 .  -ac_init <zero,random>             - initial fields
 .  -ac_seed <s>                       - seed of the random fields
 .  -ac_backend <device,host>          - fp32 OpenCL kernels or the fp64 host reference
+.  -ac_layers <v0,z1,v1,...>          - a layered velocity model (velocities and interface depths in m)
+.  -ac_sources <file>                 - point sources, one per line: x y z [delay [amplitude]]
+.  -ac_wavelet <file>                 - the sources' wavelet, one sample per step
+.  -ac_receivers <file>               - receivers, one per line: x y z
+.  -ac_receivers_line <x0,y0,z0:x1,y1,z1:n> - n receivers along a line
+.  -ac_trace_every <k>                - a trace sample every k steps
+.  -ac_snapshot_plane <x|y|z:index>   - the plane of AcousticWriteSlicePNG()
+.  -ac_snapshot_scale <s>             - its colour scale (0: the first snapshot's max |u|)
 -  -ac_view                           - view the object after set-up
 
    Level: beginner
@@ -49,10 +150,13 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscInt n = ac->n[0], nx = ac->n[0], ny = ac->n[1], nz = ac->n[2], ndamp = ac->ndamp, src[3] = {ac->src[0], ac->src[1], ac->src[2]}, nsrc = 3,
            seed       = ac->seed;
   PetscReal        dx = ac->h[0], dy = ac->h[1], dz = ac->h[2], cfl = ac->cfl, vmax = ac->vmax, fmax = ac->fmax, amp = ac->amplitude;
-  PetscBool        nset, nxset, nyset, nzset, dyset, dzset, velset, srcset, initset, backset;
+  PetscBool        nset, nxset, nyset, nzset, dyset, dzset, velset, srcset, initset, backset, planeset, layset;
   AcousticInitType init    = ac->init;
   AcousticBackend  backend = ac->backend;
-  char             vel[PETSC_MAX_PATH_LEN];
+  char vel[PETSC_MAX_PATH_LEN], recfile[PETSC_MAX_PATH_LEN] = "", recline[256] = "", srcfile[PETSC_MAX_PATH_LEN] = "", wavfile[PETSC_MAX_PATH_LEN] = "",
+                                plane[64] = "";
+  PetscReal layers[63] = {0}, snapscale = ac->snap_scale;
+  PetscInt  nlayers = 63, every = ac->every;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
@@ -79,6 +183,21 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscCall(PetscOptionsInt("-ac_seed", "Seed of the random initial fields", "AcousticSetInitialType", seed, &seed, NULL));
   PetscCall(PetscOptionsEnum("-ac_backend", "fp32 OpenCL kernels or the fp64 host reference", "AcousticSetBackend", AcousticBackends, (PetscEnum)backend,
                              (PetscEnum *)&backend, &backset));
+  PetscCall(PetscOptionsRealArray("-ac_layers", "Layered velocity model v0,z1,v1,...: velocities (m/s) and interface depths (m)", "AcousticSetVelocityLayers",
+                                  layers, &nlayers, &layset));
+  PetscCall(PetscOptionsString("-ac_sources", "File of point sources, one per line: x y z [delay [amplitude]] (m, s)", "AcousticSetSourcesFile", srcfile,
+                               srcfile, sizeof(srcfile), NULL));
+  PetscCall(PetscOptionsString("-ac_wavelet", "File of the sources' wavelet, one sample per step (default: Ricker)", "AcousticSetWaveletFile", wavfile, wavfile,
+                               sizeof(wavfile), NULL));
+  PetscCall(
+      PetscOptionsString("-ac_receivers", "File of receivers, one per line: x y z (m)", "AcousticSetReceiversFile", recfile, recfile, sizeof(recfile), NULL));
+  PetscCall(PetscOptionsString("-ac_receivers_line", "n receivers from (x0,y0,z0) to (x1,y1,z1) m: x0,y0,z0:x1,y1,z1:n", "AcousticSetReceiversLine", recline,
+                               recline, sizeof(recline), NULL));
+  PetscCall(PetscOptionsInt("-ac_trace_every", "A trace sample every k steps", "AcousticSetTraceInterval", every, &every, NULL));
+  PetscCall(PetscOptionsString("-ac_snapshot_plane", "Plane of the slice pictures: x|y|z:index (default z:nz/2)", "AcousticSetSnapshotPlane", plane, plane,
+                               sizeof(plane), &planeset));
+  PetscCall(PetscOptionsReal("-ac_snapshot_scale", "Colour scale of the slice pictures (0: the first snapshot's max |u|)", "AcousticSetSnapshotScale",
+                             snapscale, &snapscale, NULL));
   PetscCall(PetscOptionsBool("-ac_view", "View the object after set-up", "AcousticView", ac->view, &ac->view, NULL));
   PetscOptionsEnd();
 
@@ -110,5 +229,13 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   if (initset) PetscCall(AcousticSetInitialType(ac, init));
   ac->seed = seed;
   if (backset) PetscCall(AcousticSetBackend(ac, backend));
+  if (layset) PetscCall(AcousticLayersFromOptions(ac, nlayers, layers));
+  PetscCall(AcousticSurveyFromOptions(ac, recfile, recline, srcfile, wavfile, every));
+  if (planeset) {
+    PetscInt axis, index;
+    PetscCall(AcousticParsePlane(ac, plane, &axis, &index));
+    PetscCall(AcousticSetSnapshotPlane(ac, axis, index));
+  }
+  PetscCall(AcousticSetSnapshotScale(ac, snapscale));
   PetscFunctionReturn(0);
 }

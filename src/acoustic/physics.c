@@ -1,5 +1,6 @@
-/* The acoustic operator's formulas (docs/acoustic.md): the stencil weights, the source wavelet, the damping profiles and
-   the squared velocity of the padded layout. Pure functions of the object's settings; they call no other file of the layer. */
+/* The acoustic operator's formulas (docs/acoustic.md): the stencil weights, the source wavelet, the trilinear weights of
+   sources and receivers, the layered model, the damping profiles and the squared velocity of the padded layout. Pure functions of the object's settings; they
+   call no other file of the layer. */
 #include <sbpmg/private/acousticimpl.h>
 
 /* The 8th-order second-derivative weights for spacing h: w_m / h^2, m = 0..4. */
@@ -12,14 +13,45 @@ PetscErrorCode AcousticStencilWeights(PetscReal h, PetscReal c[5])
   PetscFunctionReturn(0);
 }
 
-/* Amplitude * Ricker(t_n): peak frequency f0 = fmax / 2.5, delay 1.5 / f0. */
-PetscErrorCode AcousticWavelet(Acoustic ac, PetscInt n, PetscReal *w)
+/* amplitude * Ricker(t) of a source that starts at t = 0: peak frequency f0 = fmax / 2.5, the peak at t = 1.5 / f0. */
+PetscReal AcousticRicker(PetscReal fmax, PetscReal amplitude, PetscReal t)
 {
-  const PetscReal f0 = ac->fmax / 2.5, t = n * ac->dt - 1.5 / f0, a = PetscSqr(PETSC_PI * f0 * t);
+  const PetscReal f0 = fmax / 2.5, s = t - 1.5 / f0, a = PetscSqr(PETSC_PI * f0 * s);
 
-  PetscFunctionBegin;
-  *w = ac->amplitude * (1.0 - 2.0 * a) * PetscExpReal(-a);
-  PetscFunctionReturn(0);
+  return amplitude * (1.0 - 2.0 * a) * PetscExpReal(-a);
+}
+
+/* The trilinear stencil of the point g (fractional grid indices, within [0, n - 1] on each axis): the 8 corners of its cell,
+   p = bx + 2 by + 4 bz taking the upper index on the axes whose bit is set, with weights prod (b ? f : 1 - f). On an axis
+   where g is a grid index (f = 0) both corners are that index, so a grid point has weight 1 at p = 0 and 0 elsewhere. */
+void AcousticTrilinear(const PetscReal g[3], const PetscInt n[3], PetscInt ijk[8][3], PetscReal w[8])
+{
+  PetscInt  lo[3], hi[3];
+  PetscReal f[3];
+
+  for (PetscInt a = 0; a < 3; a++) {
+    lo[a] = PetscMin((PetscInt)PetscFloorReal(g[a]), n[a] - 1);
+    f[a]  = g[a] - lo[a];
+    hi[a] = f[a] > 0 ? lo[a] + 1 : lo[a];
+  }
+  for (PetscInt p = 0; p < 8; p++) {
+    w[p] = 1;
+    for (PetscInt a = 0; a < 3; a++) {
+      const PetscBool up = (PetscBool)((p >> a) & 1);
+      ijk[p][a]          = up ? hi[a] : lo[a];
+      w[p] *= up ? f[a] : 1 - f[a];
+    }
+  }
+}
+
+/* The velocity at depth z of a layered model: nl velocities, then nl - 1 increasing interface depths; a depth at or below an
+   interface is in the layer under it. */
+PetscReal AcousticLayerVelocity(PetscInt nl, const PetscReal layers[], PetscReal z)
+{
+  PetscInt l = 0;
+
+  while (l < nl - 1 && z >= layers[nl + l]) l++;
+  return layers[l];
 }
 
 /* Distance into the PML, in points, of index i on an axis of n points (0 inside; ndamp at the outermost point, ndamp+1

@@ -1,5 +1,6 @@
-/* Set-up of the acoustic operator: sizes, slab decomposition, velocity, time step, damping profiles, padded layout, and
-   the fields of the host reference (the device's are set up in src/acoustic/kernels.c). */
+/* Set-up of the acoustic operator: sizes, slab decomposition, velocity (a constant, an array, a file or layers), time
+   step, damping profiles, padded layout, and the fields of the host reference (the device's are set up in
+   src/acoustic/kernels.c, the sources and receivers in src/acoustic/points.c). */
 #include <sbpmg/private/acousticimpl.h>
 #include <stdint.h>
 
@@ -15,7 +16,20 @@ static PetscErrorCode AcousticSetUpVelocity(Acoustic ac, PetscReal **velfield)
 
   PetscFunctionBegin;
   *velfield = NULL;
-  if (ac->velarray || ac->velfile[0]) {
+  if (ac->nlayers) { /* the layered model: a velocity per plane, the range over the grid's planes */
+    PetscCall(PetscMalloc1(n, velfield));
+    for (PetscInt k = 0; k < ac->nl[2]; k++) {
+      const PetscReal v = AcousticLayerVelocity(ac->nlayers, ac->layers, (ac->zs + k) * ac->h[2]);
+      for (PetscInt p = 0; p < nxy; p++) (*velfield)[p + nxy * k] = v;
+    }
+    ac->velmax = 0;
+    ac->velmin = PETSC_MAX_REAL;
+    for (PetscInt k = 0; k < ac->n[2]; k++) {
+      const PetscReal v = AcousticLayerVelocity(ac->nlayers, ac->layers, k * ac->h[2]);
+      ac->velmax        = PetscMax(ac->velmax, v);
+      ac->velmin        = PetscMin(ac->velmin, v);
+    }
+  } else if (ac->velarray || ac->velfile[0]) {
     PetscInt  bad  = PETSC_MAX_INT;
     PetscReal badv = 0, range[2];
 
@@ -83,6 +97,12 @@ static PetscErrorCode AcousticCheckSizes(Acoustic ac)
              ac->n[2], (int)ac->size, (int)ac->size, 4 * (int)ac->size, ac->n[2] / 4);
   for (PetscInt a = 0; a < 3; a++) {
     if (ac->src[a] < 0) ac->src[a] = ac->n[a] / 2;
+  }
+  if (ac->snap_index >= 0) {
+    const char axis = (char)('x' + ac->snap_axis);
+    PetscCheck(ac->snap_index < ac->n[ac->snap_axis], comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "Snapshot plane %c:%" PetscInt_FMT " (-ac_snapshot_plane) is outside the grid: %c indices are 0 .. %" PetscInt_FMT, axis, ac->snap_index, axis,
+               ac->n[ac->snap_axis] - 1);
   }
   PetscCheck(ac->src[0] < ac->n[0] && ac->src[1] < ac->n[1] && ac->src[2] < ac->n[2], comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Source (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ") (-ac_source) is outside the %" PetscInt_FMT " x %" PetscInt_FMT
@@ -205,8 +225,9 @@ static PetscErrorCode AcousticSetUpTimeStep(Acoustic ac)
 }
 
 /*@C
-   AcousticSetUp - Check the settings, compute the time step, the damping profiles and the layout, allocate the fields
-   (on the device, or on the host for the reference backend) and initialise them.
+   AcousticSetUp - Check the settings, compute the time step (from the largest of -ac_vmax and the model's velocities),
+   the damping profiles and the layout, allocate the fields (on the device, or on the host for the reference backend),
+   initialise them, place the sources and receivers and record the first trace sample.
 
    Collective
 
@@ -242,6 +263,8 @@ PetscErrorCode AcousticSetUp(Acoustic ac)
     PetscCall(PetscFree(velfield));
     PetscCall(ierr);
   }
+  PetscCall(AcousticSetUpSurvey_Private(ac));
+  PetscCall(AcousticRecord_Private(ac)); /* trace sample 0: the initial field */
   ac->setupcalled = PETSC_TRUE;
   if (ac->view) PetscCall(AcousticView(ac, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)ac))));
   PetscFunctionReturn(0);

@@ -1,5 +1,5 @@
-/* The leapfrog stepper: fp32 OpenCL kernels (inner region + six PML slabs + source), and the fp64 host reference; on
-   several ranks the slabs' halo planes are exchanged after each step (docs/acoustic.md). */
+/* The leapfrog stepper: fp32 OpenCL kernels (inner region + six PML slabs + sources + receivers), and the fp64 host
+   reference; on several ranks the slabs' halo planes are exchanged after each step (docs/acoustic.md). */
 #include <sbpmg/private/acousticimpl.h>
 
 static size_t AcRoundUp(size_t n, size_t m)
@@ -195,22 +195,6 @@ static PetscErrorCode AcousticEnqueuePlanes(Acoustic ac, const AcKernelArgs *a, 
   PetscFunctionReturn(0);
 }
 
-/* The source of step ac->step, added to the new field f at srcidx. */
-static PetscErrorCode AcousticEnqueueSource(Acoustic ac, int srcidx, cl_mem f)
-{
-  PetscReal w;
-  float     val;
-
-  PetscFunctionBegin;
-  PetscCall(AcousticWavelet(ac, ac->step, &w));
-  val = (float)w;
-  PetscCall(SbpmgLogKernelBegin(SBPMG_AcSource));
-  PetscCall(SbpmgCLSetArgs(ac->ksrc, 0, 3, sizeof(int), &srcidx, sizeof(float), &val, sizeof(cl_mem), &f));
-  PetscCall(SbpmgCLLaunch1D(ac->cl, ac->ksrc, 1, 1));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_AcSource, ac->cl, 1, 8));
-  PetscFunctionReturn(0);
-}
-
 /* The new field u^{n+1} becomes u^n: the two wavefields swap by pointer. */
 static void AcousticSwapDevice(Acoustic ac)
 {
@@ -221,22 +205,31 @@ static void AcousticSwapDevice(Acoustic ac)
   ac->step++;
 }
 
-/* Device: K steps of the regions in mask (a bit per AcousticRegion), the source, and the swap.
+/* The trace sample of the new step, if one is due (every ac->every steps, receivers set). */
+static PetscErrorCode AcousticRecordIfDue(Acoustic ac)
+{
+  PetscFunctionBegin;
+  if (ac->sv.nrectotal && ac->step % ac->every == 0) PetscCall(AcousticRecord_Private(ac));
+  PetscFunctionReturn(0);
+}
+
+/* Device: K steps of the regions in mask (a bit per AcousticRegion), the sources, the swap and the receivers.
    One rank: the launches of docs/acoustic.md, no host traffic.
    Several ranks (slabs along z): per step
      1. post the receives of the neighbours' boundary planes;
-     2. compute the planes the neighbours need (within 4 of the slab's faces) and the source if it lies there;
+     2. compute the planes the neighbours need (within 4 of the slab's faces) and the sources' points there;
      3. read those planes (4 contiguous planes per neighbour) and send them;
-     4. enqueue the other planes and flush: the device computes them while the messages travel;
+     4. enqueue the other planes (and their sources' points) and flush: the device computes them while the messages travel;
      5. wait for the messages and write the received planes into the new field's halo (the write waits for step 4).
-   Only the 4 halo planes per neighbour cross between host and device. */
+   Only the 4 halo planes per neighbour cross between host and device. The receivers read the new field after step 5 (a
+   receiver's cell may reach into the upper halo plane). */
 PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask)
 {
   AcKernelArgs    a;
-  const PetscInt  nz = ac->nl[2], ksrc = ac->src[2] - ac->zs;
+  const PetscInt  nz      = ac->nl[2];
   const PetscInt  z[3][2] = {{0, ac->zedge[0]}, {ac->zedge[1], nz}, {ac->zedge[0], ac->zedge[1]}}; /* the low and high boundary planes, then the others */
-  const PetscBool srcmine = (PetscBool)(ac->amplitude != 0 && ksrc >= 0 && ksrc < nz);
-  const int       srcidx  = srcmine ? (int)AcIndex(ac, ac->src[0], ac->src[1], ksrc) : 0;
+  const AcSurvey *sv      = &ac->sv;
+  const PetscInt  t[3][2] = {{0, sv->twin[0]}, {sv->twin[1], sv->ntarget}, {sv->twin[0], sv->twin[1]}}; /* ... and their sources' targets */
 
   PetscFunctionBegin;
   AcousticKernelArgs(ac, &a);
@@ -244,8 +237,9 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
     for (PetscInt s = 0; s < K; s++) {
       AcStepFields(ac, &a);
       PetscCall(AcousticEnqueuePlanes(ac, &a, mask, 0, nz));
-      if (srcmine) PetscCall(AcousticEnqueueSource(ac, srcidx, ac->dv));
+      PetscCall(AcousticInjectDevice_Private(ac, 0, sv->ntarget, ac->dv));
       AcousticSwapDevice(ac);
+      PetscCall(AcousticRecordIfDue(ac));
     }
   } else {
     MPI_Comm          comm  = PetscObjectComm((PetscObject)ac);
@@ -265,7 +259,7 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
         if (nbr[d] >= 0) PetscCallMPI(MPI_Irecv(rbuf[d], count, MPI_FLOAT, nbr[d], ac->tag, comm, &req[nreq++]));
       for (PetscInt c = 0; c < 2; c++) {
         PetscCall(AcousticEnqueuePlanes(ac, &a, mask, z[c][0], z[c][1]));
-        if (srcmine && ksrc >= z[c][0] && ksrc < z[c][1]) PetscCall(AcousticEnqueueSource(ac, srcidx, ac->dv));
+        PetscCall(AcousticInjectDevice_Private(ac, t[c][0], t[c][1], ac->dv));
       }
       for (PetscInt d = 0; d < 2; d++) {
         if (nbr[d] < 0) continue;
@@ -273,12 +267,13 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
         PetscCallMPI(MPI_Isend(sbuf[d], count, MPI_FLOAT, nbr[d], ac->tag, comm, &req[nreq++]));
       }
       PetscCall(AcousticEnqueuePlanes(ac, &a, mask, z[2][0], z[2][1]));
-      if (srcmine && ksrc >= z[2][0] && ksrc < z[2][1]) PetscCall(AcousticEnqueueSource(ac, srcidx, ac->dv));
+      PetscCall(AcousticInjectDevice_Private(ac, t[2][0], t[2][1], ac->dv));
       PetscCallCL(clFlush(ac->cl->queue));
       PetscCallMPI(MPI_Waitall((PetscMPIInt)nreq, req, MPI_STATUSES_IGNORE));
       for (PetscInt d = 0; d < 2; d++)
         if (nbr[d] >= 0) PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->dv, recvoff[d], 4 * plane, rbuf[d]));
       AcousticSwapDevice(ac);
+      PetscCall(AcousticRecordIfDue(ac));
     }
   }
   PetscFunctionReturn(0);
@@ -304,12 +299,11 @@ static PetscErrorCode AcousticExchangeHost(Acoustic ac, PetscReal *f)
   PetscFunctionReturn(0);
 }
 
-/* Host reference: the same step in fp64 with plain loops over the regions. */
+/* Host reference: the same step in fp64 with plain loops over the regions, the sources and the receivers. */
 PetscErrorCode AcousticStepHost_Private(Acoustic ac, PetscInt K, PetscInt mask)
 {
   const PetscInt   px = ac->px, pxy = ac->pxy;
   const PetscReal *ex = ac->heta + ac->eoff[0], *ey = ac->heta + ac->eoff[1], *ez = ac->heta + ac->eoff[2] + ac->zs;
-  const PetscInt   ksrc = ac->src[2] - ac->zs;
   PetscReal        hd[3];
 
   PetscFunctionBegin;
@@ -337,15 +331,12 @@ PetscErrorCode AcousticStepHost_Private(Acoustic ac, PetscInt K, PetscInt mask)
             }
           }
     }
-    if (ac->amplitude != 0 && ksrc >= 0 && ksrc < ac->nl[2]) {
-      PetscReal w;
-      PetscCall(AcousticWavelet(ac, ac->step, &w));
-      v[AcIndex(ac, ac->src[0], ac->src[1], ksrc)] += w;
-    }
+    PetscCall(AcousticInjectHost_Private(ac, v));
     if (ac->size > 1) PetscCall(AcousticExchangeHost(ac, v));
     ac->hu = v;
     ac->hv = (PetscReal *)u;
     ac->step++;
+    PetscCall(AcousticRecordIfDue(ac));
   }
   PetscFunctionReturn(0);
 }
@@ -362,6 +353,7 @@ PetscErrorCode AcousticStepRegions(Acoustic ac, PetscInt K, PetscInt mask)
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   PetscCheck(ac->setupcalled, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONGSTATE, "Call AcousticSetUp() first");
   PetscCheck(K >= 0, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Number of steps %" PetscInt_FMT " must be >= 0", K);
+  PetscCall(AcousticCheckWaveletLength_Private(ac, K));
   if (ac->backend == ACOUSTIC_BACKEND_HOST)
     PetscCall(AcousticStepHost_Private(ac, K, mask));
   else
@@ -371,7 +363,8 @@ PetscErrorCode AcousticStepRegions(Acoustic ac, PetscInt K, PetscInt mask)
 
 /*@C
    AcousticStep - Advance K leapfrog steps: u^{n+1} = 2 u^n - u^{n-1} + (v dt)^2 lap(u^n) in the inner region, the PML
-   update in the six damping slabs, then the source; the two wavefields swap by pointer. On the device backend on one
+   update in the six damping slabs, then the sources; the two wavefields swap by pointer and the receivers record u^{n+1}
+   when a trace sample is due (on the device, into a trace buffer read back when full). On the device backend on one
    rank the K steps are enqueued without any host-device transfer and without waiting for the device; on several ranks
    each step exchanges the 4 boundary planes of the new field with the neighbouring slabs (the only host-device
    traffic), overlapped with the computation of the slab's other planes.

@@ -6,7 +6,7 @@
 #include <sbpmg/private/vecimpl.h>
 
 /* ---------------------------------------------------------------- logging (registered by AcousticInitializePackage) */
-PETSC_INTERN PetscLogEvent SBPMG_AcInner, SBPMG_AcPML, SBPMG_AcSource;
+PETSC_INTERN PetscLogEvent SBPMG_AcInner, SBPMG_AcPML, SBPMG_AcSource, SBPMG_AcReceivers;
 
 /* Regions of one step: the inner box and the six PML slabs (z slowest: the z slabs span the whole x-y plane, the y
    slabs the whole x extent of the inner z range, the x slabs the inner y and z ranges). */
@@ -21,6 +21,40 @@ typedef enum { AC_REGION_INNER, AC_REGION_ZLO, AC_REGION_ZHI, AC_REGION_YLO, AC_
 #define AC_BYTES_PML        24.0
 #define AC_FLOPS_INNER      40.0
 #define AC_FLOPS_PML        66.0
+
+/* A point source as the user gave it: position in metres, delay in seconds, amplitude. */
+typedef struct {
+  PetscReal x[3], delay, amplitude;
+} AcSourceSpec;
+
+/* Sources and receivers at set-up (src/acoustic/points.c; docs/acoustic.md "Sources, receivers and traces"). A source or a
+   receiver at a position touches the 8 grid points of its cell with trilinear weights (a grid point: one point, weight 1):
+   a receiver interpolates u there, a source adds its value there with the same weights (the transpose, so that swapping a
+   source and a receiver gives the same trace). */
+typedef struct {
+  /* sources: the table of source s holds amplitude * w(t_n - delay) for the steps n in [0, slen[s]), at soff[s] */
+  PetscInt   nsource, *soff, *slen, ntab;
+  PetscReal *tab;
+  PetscInt   lastlen; /* no source adds anything from this step on */
+  PetscInt   userlen; /* a user wavelet: the steps it covers for every source (PETSC_MAX_INT: the Ricker) */
+  PetscInt   usersrc; /* ... the source that runs out first */
+  /* this rank's targets, grid points sorted by padded index: target t adds to v[tidx[t]] the sum over its contributions
+     c in [tstart[t], tstart[t + 1]) of cw[c] times the table of source csrc[c] */
+  PetscInt   ntarget, *tidx, *tstart, ncontrib, *csrc;
+  PetscReal *cw;
+  PetscInt   twin[2]; /* targets in the planes [0, zedge[0]): [0, twin[0]); in [zedge[1], nl[2]): [twin[1], ntarget) */
+  /* receivers: all of them (nrectotal), this rank's (those whose cell starts in its planes; the cell's upper plane may be
+     a halo plane) as global numbers rid[] with 8 padded indices and weights each */
+  PetscInt   nrectotal, nrec, *rid, *ridx;
+  PetscReal *rw;
+  /* traces: sample m is u^{m every}; the host holds samples [0, nflushed) time-major (nrec values each), the device buffer
+     the samples [nflushed, nsamples) (cap at most) */
+  PetscInt   nsamples, nflushed, cap, hcap;
+  PetscReal *htr;
+  /* device copies */
+  cl_kernel kinject, ksample;
+  cl_mem    dtidx, dtstart, dcsrc, dcw, dsoff, dslen, dtab, dridx, drw, dtrace;
+} AcSurvey;
 
 struct _AcousticOps {
   PetscErrorCode (*view)(Acoustic, PetscViewer);
@@ -37,7 +71,17 @@ struct _p_Acoustic {
   AcousticBackend  backend;
   PetscInt         seed;
   PetscBool        setupcalled, view;
-  char             tuneopts[512]; /* AcousticSetTuning_Private(): "key=value,..." applied to the context's tuning for this object */
+  /* sources (none in the list: the point source src with the Ricker of fmax and amplitude), their wavelet (NULL: the
+     Ricker), receivers (3 coordinates each, m), trace interval in steps, layered model (nlayers velocities, then
+     nlayers - 1 interface depths in m) */
+  AcSourceSpec *srclist;
+  PetscInt      nsrclist, nwavelet, nrecpos, every, nlayers;
+  PetscReal    *wavelet, *recpos, *layers;
+  /* pictures: the plane of AcousticWriteSlicePNG() (axis 0..2, index; -1: the centre) and its colour scale (0 until the
+     first snapshot fixes it, unless the user set it) */
+  PetscInt  snap_axis, snap_index;
+  PetscReal snap_scale;
+  char      tuneopts[512]; /* AcousticSetTuning_Private(): "key=value,..." applied to the context's tuning for this object */
   /* derived at set-up */
   PetscReal dt, coef[3][5], W, velmax, velmin, eta0[3];
   PetscInt  px, py, pz, pxy, ox, origin; /* padded layout: (i,j,k) at origin + i + j px + k pxy */
@@ -57,12 +101,13 @@ struct _p_Acoustic {
   SbpmgCL     cl;
   SbpmgTuning tune; /* the kernels' shapes: the context's tuning (include/sbpmg/private/tuning.h, keys ac_*) and tuneopts */
   cl_mem      du, dv, dvp, dphi, deta;
-  cl_kernel   kinner, kpml, ksrc, kwhole, kpmlall;
+  cl_kernel   kinner, kpml, kwhole, kpmlall;
   cl_mem      dtab;          /* the region table of ac_pml_all */
   PetscInt    ngroups, ntab; /* work-groups of one ac_pml_all launch, regions in its table */
   char        kopts[400];    /* -D options the kernels were built with */
   /* host reference */
   PetscReal *hu, *hv, *hvp, *hphi, *heta;
+  AcSurvey   sv;
 };
 
 /* object (src/acoustic/object.c) */
@@ -71,22 +116,72 @@ PETSC_INTERN PetscErrorCode AcousticSetTuning_Private(Acoustic, const char[]);
 PETSC_INTERN PetscErrorCode AcousticSetUpKernels_Private(Acoustic);
 PETSC_INTERN PetscErrorCode AcousticSetUpDevice_Private(Acoustic, const PetscReal *);
 PETSC_INTERN PetscErrorCode AcousticGetUtilKernel_Private(Acoustic, const char[], cl_kernel *);
+PETSC_INTERN PetscErrorCode AcousticGetPointsKernel_Private(Acoustic, const char[], cl_kernel *);
+/* formulas (src/acoustic/physics.c) */
 PETSC_INTERN PetscErrorCode AcousticComputeCoefficients_Private(Acoustic, const PetscReal *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode AcousticStencilWeights(PetscReal, PetscReal[5]);
-PETSC_INTERN PetscErrorCode AcousticWavelet(Acoustic, PetscInt, PetscReal *);
+PETSC_INTERN PetscReal      AcousticRicker(PetscReal, PetscReal, PetscReal);
+PETSC_INTERN void           AcousticTrilinear(const PetscReal[3], const PetscInt[3], PetscInt[8][3], PetscReal[8]);
+PETSC_INTERN PetscReal      AcousticLayerVelocity(PetscInt, const PetscReal[], PetscReal);
+/* the survey's settings (src/acoustic/survey.c) */
+PETSC_INTERN PetscErrorCode AcousticAppendReceiversLine_Private(Acoustic, const PetscReal[3], const PetscReal[3], PetscInt);
+/* sources and receivers (src/acoustic/points.c) */
+PETSC_INTERN PetscErrorCode AcousticSetUpSurvey_Private(Acoustic);
+PETSC_INTERN PetscErrorCode AcousticDestroySurvey_Private(Acoustic);
+PETSC_INTERN PetscErrorCode AcousticCheckWaveletLength_Private(Acoustic, PetscInt);
+PETSC_INTERN PetscErrorCode AcousticInjectDevice_Private(Acoustic, PetscInt, PetscInt, cl_mem);
+PETSC_INTERN PetscErrorCode AcousticInjectHost_Private(Acoustic, PetscReal *);
+PETSC_INTERN PetscErrorCode AcousticRecord_Private(Acoustic);
+PETSC_INTERN PetscErrorCode AcousticResetTraces_Private(Acoustic);
+PETSC_INTERN PetscErrorCode AcousticFlushTraces_Private(Acoustic);
+PETSC_INTERN PetscErrorCode AcousticGridCoordinates_Private(Acoustic, const PetscReal[3], const char[], PetscInt, PetscReal[3], PetscBool *);
 /* stepping (src/acoustic/step.c) */
 PETSC_INTERN PetscErrorCode AcousticStepRegions(Acoustic, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode AcousticStepDevice_Private(Acoustic, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode AcousticStepHost_Private(Acoustic, PetscInt, PetscInt);
 /* fields (src/acoustic/fields.c) */
-PETSC_INTERN PetscErrorCode AcousticGetPlane(Acoustic, AcousticField, PetscInt, PetscReal[]);
+PETSC_INTERN PetscErrorCode AcousticGetSlice_Private(Acoustic, AcousticField, PetscInt, PetscInt, PetscReal[]);
 PETSC_INTERN PetscErrorCode AcousticGetLocalField_Private(Acoustic, AcousticField, PetscReal[]);
+PETSC_INTERN PetscErrorCode AcousticShareError_Private(Acoustic, PetscErrorCode, const char[]);
 /* files (src/acoustic/io.c: no object, only the formats) */
 PETSC_INTERN PetscErrorCode AcousticReadVelocityFile_Private(const char[], const PetscInt[3], PetscInt, PetscInt, PetscReal[]);
-PETSC_INTERN PetscErrorCode AcousticSliceToRGB_Private(PetscInt, const PetscReal[], unsigned char[]);
-PETSC_INTERN PetscErrorCode AcousticWritePNG_Private(const char[], PetscInt, PetscInt, const unsigned char[]);
-PETSC_INTERN PetscErrorCode AcousticVTKCreate_Private(MPI_Comm, const PetscInt[3], const PetscReal[3], PetscMPIInt, const PetscInt[], DM *, Vec *);
-PETSC_INTERN PetscErrorCode AcousticVTKWrite_Private(const char[], Vec);
+PETSC_INTERN PetscErrorCode AcousticReadTable_Private(const char[], const char[], const char[], PetscInt, PetscInt, const PetscReal[], PetscInt *,
+                                                      PetscReal **);
+PETSC_INTERN PetscErrorCode AcousticWriteNPY_Private(const char[], PetscInt, PetscInt, const PetscReal[]);
+PETSC_INTERN PetscErrorCode AcousticVTIWriteHeader_Private(FILE *, const PetscInt[3], const PetscReal[3], PetscMPIInt, const PetscInt[]);
+PETSC_INTERN PetscErrorCode AcousticVTIWritePiece_Private(FILE *, size_t, const PetscReal[]);
+PETSC_INTERN PetscErrorCode AcousticVTIWriteEnd_Private(FILE *);
+
+/* pictures (src/acoustic/image.c, font.c: an RGB canvas, text in a 5 x 7 bitmap font, a plot with axes and a colour bar;
+   PNG through libpng) */
+typedef struct {
+  PetscInt       w, h;
+  unsigned char *rgb; /* 3 bytes per pixel, rows top to bottom */
+} AcCanvas;
+typedef struct {
+  PetscInt w, h;             /* the image */
+  PetscInt px, py, pw, ph;   /* the plot: the array's pixels */
+  PetscInt bx, by, bw, bh;   /* the colour bar */
+  PetscInt title_y, label_y; /* the title line, the vertical axis's name */
+} AcPlotLayout;
+typedef struct {
+  const char *title;  /* the first line above the plot */
+  const char *xlabel; /* the horizontal axis's name, below it */
+  const char *ylabel; /* the vertical axis's name, above it */
+  PetscReal   x0, x1; /* coordinates of the first and last column's centre */
+  PetscReal   y0, y1; /* ... of the first (top) and last row's centre */
+  PetscReal   scale;  /* the colour map spans [-scale, scale], values beyond are clipped */
+  PetscBool   aspect; /* one pixel scale on both axes (a slice) or one per axis (a shot gather) */
+} AcPlotInfo;
+PETSC_INTERN const unsigned char *AcFontGlyph(char);
+PETSC_INTERN void                 AcColour(PetscReal, unsigned char[3]);
+PETSC_INTERN void                 AcPlotLayoutCompute(PetscInt, PetscInt, PetscBool, AcPlotLayout *);
+PETSC_INTERN PetscErrorCode       AcPlotRender(PetscInt, PetscInt, const PetscReal[], const AcPlotInfo *, AcCanvas *);
+PETSC_INTERN PetscErrorCode       AcCanvasDestroy(AcCanvas *);
+PETSC_INTERN PetscErrorCode       AcCanvasWritePNG(const AcCanvas *, const char[]);
+/* pictures and volumes of the object (src/acoustic/pictures.c) */
+PETSC_INTERN PetscErrorCode AcousticSlicePlot_Private(Acoustic, PetscReal[], AcPlotInfo *, char[], size_t);
+
 /* the Laplacian alone (src/acoustic/laplacian.c) */
 PETSC_INTERN PetscErrorCode AcousticLaplacianHost(const PetscInt[3], const PetscReal[3], const PetscReal[], PetscReal[]);
 

@@ -61,7 +61,9 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(ac_pml_unroll, 1, 2, 2, 1, 8, "planes per iteration of the PML sweeps (PML_UNROLL)")                                                 \
   X(ac_ftz, 1, 0, 0, 0, 1, "1: store |x| < 1e-30 as 0 (AC_FTZ: devices that ignore -cl-denorms-are-zero, as PoCL does)")                 \
   X(ac_norm_wg, 16, 256, 256, 1, 1024, "work-group size of the norm reduction ac_norms (NORM_LS; a power of two)")                       \
-  X(ac_norm_groups, 64, 4096, 4096, 1, 65536, "work-groups of the norm reduction (at most; at most one per grid row)")
+  X(ac_norm_groups, 64, 4096, 4096, 1, 65536, "work-groups of the norm reduction (at most; at most one per grid row)")                   \
+  X(ac_points_wg, 16, 64, 64, 1, 1024, "work-group size of the source, receiver and plane kernels (kernels/acoustic_points.cl)")         \
+  X(ac_trace_samples, 256, 2048, 2048, 1, 1048576, "trace samples the device buffer holds per receiver before they are read back")
 
 #define SBPMG_TUNING(X) SBPMG_TUNING_VEC(X) SBPMG_TUNING_SBP(X) SBPMG_TUNING_MG(X) SBPMG_TUNING_ACOUSTIC(X)
 
