@@ -1,6 +1,6 @@
 /* acoustic3d: the 8th-order 25-point acoustic wave equation with PML on the OpenCL device.
 
-     acoustic3d [-ac_n 200 | -ac_nx .. -ac_ny .. -ac_nz ..] [-ac_steps 500] [-ac_ndamp 27] [-ac_dx 20] [-ac_cfl 0.8]
+     acoustic3d [-ac_n 200 | -ac_n nx,ny,nz] [-ac_steps 500] [-ac_ndamp 27] [-ac_dx 20] [-ac_cfl 0.8]
                 [-ac_vel 2000|file.bin | -ac_layers v0,z1,v1,...] [-ac_init zero|random] [-ac_source x,y,z | -ac_sources file]
                 [-ac_receivers file | -ac_receivers_line x0,y0,z0:x1,y1,z1:n] [-ac_traces prefix]
                 [-ac_snapshot_every K -ac_snapshot_format png|vtk -ac_snapshot_prefix acoustic -ac_snapshot_plane y:100]

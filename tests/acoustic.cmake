@@ -26,7 +26,7 @@ sbpmg_add_test(acoustic_survey SOURCES test_acoustic_survey.c LABELS acoustic as
 sbpmg_add_test(acoustic_survey_mpi2 SOURCES test_acoustic_survey_mpi.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS acoustic mpi TIMEOUT 120)
 sbpmg_add_test(acoustic_survey_mpi4 EXE acoustic_survey_mpi2 NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS acoustic mpi TIMEOUT 120)
 # the example as a shot: a layered model, a receiver line, the traces' files and the shot gather, a y-plane snapshot
-sbpmg_add_test(acoustic3d_shot EXE acoustic3d ARGS -ac_nx 40 -ac_ny 32 -ac_nz 36 -ac_ndamp 6 -ac_dx 10 -ac_layers 2000,205,3000 -ac_vmax 0
+sbpmg_add_test(acoustic3d_shot EXE acoustic3d ARGS -ac_n 40,32,36 -ac_ndamp 6 -ac_dx 10 -ac_layers 2000,205,3000 -ac_vmax 0
   -ac_source 20,16,10 -ac_receivers_line 80,160,100:320,160,100:25 -ac_trace_every 2 -ac_steps 80 -ac_traces ac3d_shot
   -ac_snapshot_every 80 -ac_snapshot_plane y:16 -ac_snapshot_prefix ac3d_shot LABELS acoustic
   PASS_REGEX "2 layers.*25 receivers, a trace sample every 2 steps.*snapshot ac3d_shot_000080.png.*traces: 25 receivers x 41 samples every [0-9.e+-]+ s in ac3d_shot.npy, ac3d_shot.bin, ac3d_shot.png")

@@ -219,9 +219,9 @@ static void test_bad_input(void **state)
   PetscReal vel[24 * 24 * 24], x;
 
   /* a grid smaller than 2 ndamp + 9 on an axis */
-  expect_option_error((const char *const[]){"-ac_nx", "20", "-ac_ny", "40", "-ac_nz", "40", "-ac_ndamp", "6", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+  expect_option_error((const char *const[]){"-ac_n", "20,40,40", "-ac_ndamp", "6", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
                       "Grid 20 x 40 x 40 is too small for -ac_ndamp 6: every axis needs at least 2*ndamp+9 = 21 points (nx = 20)");
-  expect_option_error((const char *const[]){"-ac_n", "30", "-ac_nz", "31", "-ac_ndamp", "11", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+  expect_option_error((const char *const[]){"-ac_n", "30,30,31", "-ac_ndamp", "11", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
                       "needs at least 2*ndamp+9 = 31 points (nx = 30)");
   expect_option_error((const char *const[]){"-ac_n", "8", "-ac_ndamp", "0", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, "needs at least 2*ndamp+9 = 9 points (nx = 8)");
   expect_option_error((const char *const[]){"-ac_n", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Grid size 0 x 0 x 0 must be positive on every axis");
@@ -229,8 +229,9 @@ static void test_bad_input(void **state)
   expect_option_error((const char *const[]){"-ac_n", "16", "-ac_ndamp", "2", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
                       "PML width -ac_ndamp 2 is too thin: the damping at the PML corners, eta dt = 5.63");
   expect_option_error((const char *const[]){"-ac_ndamp", "-2", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "PML width -ac_ndamp -2 must be >= 0");
-  expect_option_error((const char *const[]){"-ac_dx", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
-                      "Grid spacing 0., 0., 0. (-ac_dx/-ac_dy/-ac_dz) must be positive");
+  expect_option_error((const char *const[]){"-ac_dx", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Grid spacing 0., 0., 0. (-ac_dx) must be positive");
+  expect_option_error((const char *const[]){"-ac_dx", "10,20", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_dx takes 1 value (every axis) or 3 (dx,dy,dz); got 2");
+  expect_option_error((const char *const[]){"-ac_n", "30,30,30,30", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_n takes 1 value (every axis) or 3 (nx,ny,nz); got 4");
   /* cfl above the stability limit, or not positive */
   expect_option_error((const char *const[]){"-ac_cfl", "1.2", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number 1.2 (-ac_cfl) is above the stability limit 1");
   expect_option_error((const char *const[]){"-ac_cfl", "-0.5", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number -0.5 (-ac_cfl) must be positive");

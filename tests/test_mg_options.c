@@ -159,10 +159,11 @@ static void test_bad_input(void **state)
         {"-pc_sbpmg_cheby_range", "0.5", "-pc_sbpmg_cheby_range 0.5: give two numbers lo,hi"},
         {"-pc_sbpmg_coarse_size", "3", "-pc_sbpmg_coarse_size 3 must be >= 5"},
         {"-pc_sbpmg_nu_growth", "0.5", "-pc_sbpmg_nu_growth 0.5 must be >= 1"},
+        {"-pc_sbpmg_nu", "3,3,3", "-pc_sbpmg_nu takes 1 value (pre and post) or 2 (pre,post); got 3"},
     };
-    const PetscErrorCode codes[] = {PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_WRONG, PETSC_ERR_ARG_OUTOFRANGE,
-                                    PETSC_ERR_ARG_OUTOFRANGE};
-    for (int b = 0; b < 5; b++) {
+    const PetscErrorCode codes[] = {PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_WRONG,
+                                    PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_SIZ};
+    for (int b = 0; b < 6; b++) {
       PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
       PCALL(KSPSetOperators(ksp, A, A));
       SbpmgTestSetOption("-pc_type", "sbpmg");

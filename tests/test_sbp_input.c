@@ -113,6 +113,7 @@ static void test_bad_options(void **state)
     } bad[] = {
         {"-sbp_bc", "DDXN", PETSC_ERR_ARG_WRONG, "letter 'X' for face 3 is neither D (Dirichlet) nor N (Neumann)"},
         {"-sbp_bc", "DDN", PETSC_ERR_ARG_WRONG, "-sbp_bc DDN: give one letter per face"},
+        {"-sbp_n", "16,16,16", PETSC_ERR_ARG_SIZ, "-sbp_n takes 1 value (N: both r and s) or 2 (Nr,Ns); got 3"},
         {"-sbp_mapping", "user", PETSC_ERR_ARG_WRONG, "-sbp_mapping user: set a user mapping with SbpProblemSetMappingFunction()"},
         {"-sbp_mu", "user", PETSC_ERR_ARG_WRONG, "-sbp_mu user: set a user coefficient with SbpProblemSetMuFunction()"},
     };
@@ -123,8 +124,7 @@ static void test_bad_options(void **state)
     }
   }
   /* good options are taken */
-  SbpmgTestSetOption("-sbp_n", "12");
-  SbpmgTestSetOption("-sbp_ns", "20");
+  SbpmgTestSetOption("-sbp_n", "12,20");
   SbpmgTestSetOption("-sbp_bc", "dndn");
   SbpmgTestSetOption("-sbp_mapping", "square");
   SbpmgTestSetOption("-sbp_mu", "constant");
@@ -132,7 +132,6 @@ static void test_bad_options(void **state)
   SbpmgTestSetOption("-sbp_backend", "host");
   PCALL(SbpProblemSetFromOptions(p));
   SbpmgTestSetOption("-sbp_n", NULL);
-  SbpmgTestSetOption("-sbp_ns", NULL);
   SbpmgTestSetOption("-sbp_bc", NULL);
   SbpmgTestSetOption("-sbp_mapping", NULL);
   SbpmgTestSetOption("-sbp_mu", NULL);

@@ -14,8 +14,9 @@ const char *const AcousticBackends[]         = {"device", "host", "AcousticBacke
 @*/
 PetscErrorCode AcousticInitializePackage(void)
 {
-  const SbpmgEventEntry events[] = {{"AcInner", &SBPMG_AcInner}, {"AcPML", &SBPMG_AcPML}, {"AcSource", &SBPMG_AcSource}, {"AcReceivers", &SBPMG_AcReceivers}, {NULL, NULL}};
-  PetscBool             first;
+  const SbpmgEventEntry events[] = {
+      {"AcInner", &SBPMG_AcInner}, {"AcPML", &SBPMG_AcPML}, {"AcSource", &SBPMG_AcSource}, {"AcReceivers", &SBPMG_AcReceivers}, {NULL, NULL}};
+  PetscBool first;
 
   PetscFunctionBegin;
   PetscCall(SbpmgVecInitializePackage());
@@ -81,8 +82,7 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
    AcousticSetSizes - The number of grid points per axis (the PML shell is part of them).
 
    Options Database Keys:
-+  -ac_n <n> - the same count on every axis
--  -ac_nx, -ac_ny, -ac_nz <n> - per axis
+.  -ac_n <n|nx,ny,nz> - the same count on every axis, or one per axis
 
    Level: beginner
 @*/
@@ -133,8 +133,7 @@ PetscErrorCode AcousticGetOwnershipRange(Acoustic ac, PetscInt *zs, PetscInt *ze
    AcousticSetSpacing - Grid spacings dx, dy, dz in metres.
 
    Options Database Keys:
-+  -ac_dx <h> - dx, and dy and dz unless given
--  -ac_dy, -ac_dz <h>
+.  -ac_dx <h|dx,dy,dz> - the same spacing on every axis, or one per axis
 
    Level: beginner
 @*/
@@ -147,7 +146,7 @@ PetscErrorCode AcousticSetSpacing(Acoustic ac, PetscReal dx, PetscReal dy, Petsc
   AcousticCheckNotSetUp(ac, "AcousticSetSpacing()");
   for (PetscInt a = 0; a < 3; a++) {
     PetscCheck(h[a] > 0 && PetscIsNormalReal(h[a]), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
-               "Grid spacing %g, %g, %g (-ac_dx/-ac_dy/-ac_dz) must be positive", (double)dx, (double)dy, (double)dz);
+               "Grid spacing %g, %g, %g (-ac_dx) must be positive", (double)dx, (double)dy, (double)dz);
     ac->h[a] = h[a];
   }
   PetscFunctionReturn(0);

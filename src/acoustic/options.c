@@ -122,9 +122,9 @@ static PetscErrorCode AcousticLayersFromOptions(Acoustic ac, PetscInt n, const P
    AcousticSetFromOptions - Read the -ac_ options. Values are checked after PetscOptionsEnd() (a bad value leaks nothing).
 
    Options Database Keys:
-+  -ac_n, -ac_nx, -ac_ny, -ac_nz <n>   - grid points (default 800)
++  -ac_n <n|nx,ny,nz>                 - grid points (default 800 on every axis)
 .  -ac_ndamp <n>                      - PML width in points (default 27)
-.  -ac_dx, -ac_dy, -ac_dz <h>         - spacing in metres (default 20)
+.  -ac_dx <h|dx,dy,dz>                - spacing in metres (default 20 on every axis)
 .  -ac_cfl <c>                        - Courant number in (0, 1] (default 0.8)
 .  -ac_vel <v|file>                   - velocity: a number (default 2000) or a raw float32 file
 .  -ac_vmax <v>                       - velocity bound for dt and the damping (default 4500; 0: the model's largest)
@@ -147,10 +147,10 @@ static PetscErrorCode AcousticLayersFromOptions(Acoustic ac, PetscInt n, const P
 @*/
 PetscErrorCode AcousticSetFromOptions(Acoustic ac)
 {
-  PetscInt n = ac->n[0], nx = ac->n[0], ny = ac->n[1], nz = ac->n[2], ndamp = ac->ndamp, src[3] = {ac->src[0], ac->src[1], ac->src[2]}, nsrc = 3,
-           seed       = ac->seed;
-  PetscReal        dx = ac->h[0], dy = ac->h[1], dz = ac->h[2], cfl = ac->cfl, vmax = ac->vmax, fmax = ac->fmax, amp = ac->amplitude;
-  PetscBool        nset, nxset, nyset, nzset, dyset, dzset, velset, srcset, initset, backset, planeset, layset;
+  PetscInt  n[4] = {ac->n[0], ac->n[1], ac->n[2], 0}, nn = 4, ndamp = ac->ndamp, src[3] = {ac->src[0], ac->src[1], ac->src[2]}, nsrc = 3, seed = ac->seed;
+  PetscReal h[4] = {ac->h[0], ac->h[1], ac->h[2], 0}, cfl = ac->cfl, vmax = ac->vmax, fmax = ac->fmax, amp = ac->amplitude;
+  PetscInt  nh = 4;
+  PetscBool nset, hset, velset, srcset, initset, backset, planeset, layset;
   AcousticInitType init    = ac->init;
   AcousticBackend  backend = ac->backend;
   char vel[PETSC_MAX_PATH_LEN], recfile[PETSC_MAX_PATH_LEN] = "", recline[256] = "", srcfile[PETSC_MAX_PATH_LEN] = "", wavfile[PETSC_MAX_PATH_LEN] = "",
@@ -164,14 +164,9 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscCall(AcousticCheckEnumOption(ac, "-ac_backend", AcousticBackends));
   PetscCall(PetscSNPrintf(vel, sizeof(vel), "%g", (double)ac->vel));
   PetscObjectOptionsBegin((PetscObject)ac);
-  PetscCall(PetscOptionsInt("-ac_n", "Grid points per axis", "AcousticSetSizes", n, &n, &nset));
-  PetscCall(PetscOptionsInt("-ac_nx", "Grid points along x", "AcousticSetSizes", nset ? n : nx, &nx, &nxset));
-  PetscCall(PetscOptionsInt("-ac_ny", "Grid points along y", "AcousticSetSizes", nset ? n : ny, &ny, &nyset));
-  PetscCall(PetscOptionsInt("-ac_nz", "Grid points along z", "AcousticSetSizes", nset ? n : nz, &nz, &nzset));
+  PetscCall(PetscOptionsIntArray("-ac_n", "Grid points: n (every axis) or nx,ny,nz", "AcousticSetSizes", n, &nn, &nset));
   PetscCall(PetscOptionsInt("-ac_ndamp", "PML width in grid points", "AcousticSetDamping", ndamp, &ndamp, NULL));
-  PetscCall(PetscOptionsReal("-ac_dx", "Grid spacing along x (and y, z unless given), m", "AcousticSetSpacing", dx, &dx, NULL));
-  PetscCall(PetscOptionsReal("-ac_dy", "Grid spacing along y, m", "AcousticSetSpacing", dy, &dy, &dyset));
-  PetscCall(PetscOptionsReal("-ac_dz", "Grid spacing along z, m", "AcousticSetSpacing", dz, &dz, &dzset));
+  PetscCall(PetscOptionsRealArray("-ac_dx", "Grid spacing (m): h (every axis) or dx,dy,dz", "AcousticSetSpacing", h, &nh, &hset));
   PetscCall(PetscOptionsReal("-ac_cfl", "Courant number, in (0, 1]", "AcousticSetCFL", cfl, &cfl, NULL));
   PetscCall(PetscOptionsString("-ac_vel", "Velocity (m/s): a number or a file of raw float32 values, x fastest", "AcousticSetVelocity", vel, vel, sizeof(vel),
                                &velset));
@@ -202,14 +197,15 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscOptionsEnd();
 
   /* validate and apply */
-  if (nset) {
-    if (!nxset) nx = n;
-    if (!nyset) ny = n;
-    if (!nzset) nz = n;
-  }
-  if (nset || nxset || nyset || nzset) PetscCall(AcousticSetSizes(ac, nx, ny, nz));
+  PetscCheck(!nset || nn == 1 || nn == 3, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_SIZ,
+             "-ac_n takes 1 value (every axis) or 3 (nx,ny,nz); got %" PetscInt_FMT, nn);
+  PetscCheck(!hset || nh == 1 || nh == 3, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_SIZ,
+             "-ac_dx takes 1 value (every axis) or 3 (dx,dy,dz); got %" PetscInt_FMT, nh);
+  if (nset && nn == 1) n[1] = n[2] = n[0];
+  if (hset && nh == 1) h[1] = h[2] = h[0];
+  if (nset) PetscCall(AcousticSetSizes(ac, n[0], n[1], n[2]));
   PetscCall(AcousticSetDamping(ac, ndamp));
-  PetscCall(AcousticSetSpacing(ac, dx, dyset ? dy : dx, dzset ? dz : dx));
+  PetscCall(AcousticSetSpacing(ac, h[0], h[1], h[2]));
   PetscCall(AcousticSetCFL(ac, cfl));
   if (velset) {
     char  *end;

@@ -14,6 +14,7 @@ typedef struct {
   char                cholmod_opt[256]; /* the option naming CHOLMOD's simplicial factor, set for the coarse set-up only (empty: none) */
   PCSBPMGSmootherType smoother;
   PetscInt            nu_pre, nu_post, eig_its;
+  PetscInt            nu_count;                 /* values given to -pc_sbpmg_nu (0: none) */
   PetscReal           nu_growth;                /* sweeps multiply by this per level below the finest (a variable V-cycle) */
   PetscInt            nu_max;                   /* ... up to this many */
   PetscBool           coef_fp32, coef_fp32_set; /* device levels read the coefficients rounded to fp32 (sweeps and residuals); default mg_coef_fp32 */
@@ -241,6 +242,7 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
   PetscCheck(sb->levels_req >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels %" PetscInt_FMT " must be >= 0", sb->levels_req);
   PetscCheck(!sb->coarse_size_set || sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)", sb->coarse_size);
+  PetscCheck(sb->nu_count <= 2, comm, PETSC_ERR_ARG_SIZ, "-pc_sbpmg_nu takes 1 value (pre and post) or 2 (pre,post); got %" PetscInt_FMT, sb->nu_count);
   PetscCheck(sb->nu_pre >= 1 && sb->nu_post >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", sb->nu_pre, sb->nu_post);
   PetscCheck(sb->nu_growth >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_growth %g must be >= 1", (double)sb->nu_growth);
@@ -310,7 +312,6 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
 static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   PC_SBPMG *sb = PCSBPMGGetContext(pc);
-  PetscInt  nu = -1;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "SBPMG options");
@@ -331,9 +332,16 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   }
   PetscCall(PetscOptionsEnum("-pc_sbpmg_smoother", "Smoother", "PCSBPMGSetSmoother", PCSBPMGSmootherTypes, (PetscEnum)sb->smoother, (PetscEnum *)&sb->smoother,
                              NULL));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_nu", "Pre- and post-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", nu, &nu, NULL));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_pre", "Pre-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", sb->nu_pre, &sb->nu_pre, NULL));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_post", "Post-smoothing sweeps on the finest level", "PCSBPMGSetSweeps", sb->nu_post, &sb->nu_post, NULL));
+  {
+    PetscInt  nus[3] = {sb->nu_pre, sb->nu_post, 0}, nnu = 3;
+    PetscBool set;
+    PetscCall(PetscOptionsIntArray("-pc_sbpmg_nu", "Smoothing sweeps on the finest level: nu (pre and post) or pre,post", "PCSBPMGSetSweeps", nus, &nnu, &set));
+    if (set) {
+      sb->nu_count = nnu; /* checked at set-up: 1 or 2 values */
+      sb->nu_pre   = nus[0];
+      sb->nu_post  = nnu > 1 ? nus[1] : nus[0];
+    }
+  }
   PetscCall(PetscOptionsReal("-pc_sbpmg_nu_growth", "Factor by which the sweeps grow per level below the finest (1: plain V-cycle)", "PCSBPMGSetSweeps",
                              sb->nu_growth, &sb->nu_growth, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level", "PCSBPMGSetSweeps", sb->nu_max, &sb->nu_max, NULL));
@@ -347,7 +355,6 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
                        "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, &sb->coef_fp32_set));
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
-  if (nu >= 0) sb->nu_pre = sb->nu_post = nu;
   PetscCall((*sb->mg_setfromoptions)(pc, PetscOptionsObject));
   PetscFunctionReturn(0);
 }
@@ -503,9 +510,7 @@ PetscErrorCode PCSBPMGSetSmoother(PC pc, PCSBPMGSmootherType type)
    PCSBPMGSetSweeps - Pre- and post-smoothing sweeps (equal counts keep the V-cycle symmetric, as CG needs).
 
    Options Database Keys:
-+  -pc_sbpmg_nu <n>      - both
-.  -pc_sbpmg_nu_pre <n>  - pre-smoothing sweeps
--  -pc_sbpmg_nu_post <n> - post-smoothing sweeps
+.  -pc_sbpmg_nu <nu|pre,post> - the sweeps before and after the coarse correction (both the same, or each)
 
    Level: intermediate
 @*/
@@ -589,9 +594,7 @@ PetscErrorCode PCSBPMGSetTuning(PC pc, const char overrides[])
 +  -pc_sbpmg_levels <0>            - number of levels (0: automatic from -pc_sbpmg_coarse_size)
 .  -pc_sbpmg_coarse_size <n>       - largest number of points per side of the coarsest grid (default: 129 on a GPU, 32 elsewhere)
 .  -pc_sbpmg_smoother <chebyshev>  - chebyshev (on D^-1 A), jacobi (damped) or richardson (spec 8.6)
-.  -pc_sbpmg_nu <n>                - pre- and post-smoothing sweeps
-.  -pc_sbpmg_nu_pre <3>            - pre-smoothing sweeps on the finest level
-.  -pc_sbpmg_nu_post <3>           - post-smoothing sweeps on the finest level
+.  -pc_sbpmg_nu <3|pre,post>       - pre- and post-smoothing sweeps on the finest level (one number: both)
 .  -pc_sbpmg_nu_growth <2>         - sweeps multiply by this per level below the finest (a variable V-cycle; 1: plain V-cycle)
 .  -pc_sbpmg_nu_max <16>           - at most this many sweeps on any level
 .  -pc_sbpmg_cheby_range <0.1,1.1> - Chebyshev interval as fractions of the estimated lambda_max(D^-1 A)

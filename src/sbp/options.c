@@ -20,22 +20,17 @@ static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
   PetscFunctionReturn(0);
 }
 
-/* The grid sizes: -sbp_n for both, -sbp_nr and -sbp_ns each (given with -sbp_n, they win). */
-static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsObject, SbpProblem p, PetscInt *nr, PetscInt *ns)
+/* The grid sizes: -sbp_n N (both r and s) or Nr,Ns; count is the number of values given (0: none). */
+static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsObject, SbpProblem p, PetscInt *nr, PetscInt *ns, PetscInt *count)
 {
-  PetscInt  n = p->Nr;
-  PetscBool setn, setnr, setns;
+  PetscInt  n[3] = {p->Nr, p->Ns, 0}, nn = 3;
+  PetscBool set;
 
   PetscFunctionBegin;
-  *nr = p->Nr;
-  *ns = p->Ns;
-  PetscCall(PetscOptionsInt("-sbp_n", "Grid intervals in both r and s", "SbpProblemSetSizes", n, &n, &setn));
-  PetscCall(PetscOptionsInt("-sbp_nr", "Grid intervals in r", "SbpProblemSetSizes", *nr, nr, &setnr));
-  PetscCall(PetscOptionsInt("-sbp_ns", "Grid intervals in s", "SbpProblemSetSizes", *ns, ns, &setns));
-  if (setn) {
-    if (!setnr) *nr = n;
-    if (!setns) *ns = n;
-  }
+  PetscCall(PetscOptionsIntArray("-sbp_n", "Grid intervals: N (both r and s) or Nr,Ns", "SbpProblemSetSizes", n, &nn, &set));
+  *count = set ? nn : 0;
+  *nr    = n[0];
+  *ns    = set && nn == 1 ? n[0] : n[1];
   PetscFunctionReturn(0);
 }
 
@@ -43,9 +38,7 @@ static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsO
    SbpProblemSetFromOptions - Read the problem from the options database (under the problem's prefix).
 
    Options Database Keys:
-+  -sbp_n <n>          - intervals in both directions
-.  -sbp_nr <n>         - intervals in r
-.  -sbp_ns <n>         - intervals in s
++  -sbp_n <N|Nr,Ns>    - intervals in both directions, or in r and in s
 .  -sbp_mapping <curved,square> - the mapping
 .  -sbp_mu <basin,constant>     - the coefficient
 .  -sbp_mu_value <v>   - the constant coefficient
@@ -59,7 +52,7 @@ static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsO
 PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
 {
   char           bc[32];
-  PetscInt       nr, ns;
+  PetscInt       nr = p->Nr, ns = p->Ns, nsizes = 0;
   PetscBool      setmap, setmu, setbc;
   PetscReal      value   = p->mu_value;
   SbpMappingType mapping = p->mapping;
@@ -72,7 +65,7 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   for (PetscInt f = 0; f < 4; f++) bc[f] = p->bc[f] == SBP_BC_DIRICHLET ? 'D' : 'N';
   bc[4] = 0;
   PetscObjectOptionsBegin((PetscObject)p);
-  PetscCall(SbpProblemSizesFromOptions(PetscOptionsObject, p, &nr, &ns));
+  PetscCall(SbpProblemSizesFromOptions(PetscOptionsObject, p, &nr, &ns, &nsizes));
   PetscCall(PetscOptionsEnum("-sbp_mapping", "Mapping", "SbpProblemSetMapping", SbpMappingTypes, (PetscEnum)mapping, (PetscEnum *)&mapping, &setmap));
   PetscCall(PetscOptionsEnum("-sbp_mu", "Coefficient mu", "SbpProblemSetMu", SbpMuTypes, (PetscEnum)mu, (PetscEnum *)&mu, &setmu));
   PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, NULL));
@@ -80,6 +73,7 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
       PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
   PetscCall(PetscOptionsEnum("-sbp_backend", "Where the operator runs", "SbpProblemSetBackend", SbpBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscOptionsEnd();
+  PetscCheck(nsizes <= 2, comm, PETSC_ERR_ARG_SIZ, "-sbp_n takes 1 value (N: both r and s) or 2 (Nr,Ns); got %" PetscInt_FMT, nsizes);
 
   PetscCall(SbpProblemSetSizes(p, nr, ns));
   if (setmap) {

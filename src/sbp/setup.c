@@ -132,9 +132,9 @@ static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
   MPI_Comm comm = PetscObjectComm((PetscObject)p);
 
   PetscFunctionBegin;
-  PetscCheck(p->Nr >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Nr = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in r (-sbp_nr)",
+  PetscCheck(p->Nr >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Nr = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in r (-sbp_n)",
              p->Nr);
-  PetscCheck(p->Ns >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Ns = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in s (-sbp_ns)",
+  PetscCheck(p->Ns >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Ns = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in s (-sbp_n)",
              p->Ns);
   PetscCheck(p->mapfn || p->mapsrc, comm, PETSC_ERR_ARG_WRONGSTATE, "No mapping function");
   PetscCheck(p->mufn || p->musrc, comm, PETSC_ERR_ARG_WRONGSTATE, "No coefficient function");
