@@ -227,6 +227,16 @@ void SbpmgTestCreateContext(const char *option, const char *value, SbpmgCL *cl)
   SbpmgTestSetOption(option, NULL);
 }
 
+void SbpmgTestSelftestAxpy(SbpmgCL cl, const char *options, int n, double alpha, const double *x, const double *y, cl_kernel *k, cl_mem *xd, cl_mem *yd)
+{
+  PCALL(SbpmgCLGetKernel(cl, "selftest", options, "selftest_axpy", k));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, n * sizeof(double), xd));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, n * sizeof(double), yd));
+  PCALL(SbpmgCLWriteBuffer(cl, *xd, 0, n * sizeof(double), x));
+  PCALL(SbpmgCLWriteBuffer(cl, *yd, 0, n * sizeof(double), y));
+  PCALL(SbpmgCLSetArgs(*k, 0, 4, sizeof(int), &n, sizeof(double), &alpha, sizeof(cl_mem), xd, sizeof(cl_mem), yd));
+}
+
 void SbpmgTestDestroyVecs(Vec *v, ...)
 {
   va_list ap;

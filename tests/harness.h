@@ -73,6 +73,10 @@ PetscReal SbpmgTestRelDiff(Vec a, Vec b);
    creation only. */
 void SbpmgTestCreateContext(const char *option, const char *value, SbpmgCL *cl);
 
+/* The selftest kernel y = y + alpha x on n doubles (kernels/selftest.cl) of cl, built with the options: new buffers xd and yd hold x
+   and y, the kernel's arguments are set. */
+void SbpmgTestSelftestAxpy(SbpmgCL cl, const char *options, int n, double alpha, const double *x, const double *y, cl_kernel *k, cl_mem *xd, cl_mem *yd);
+
 /* Destroy the vectors of the list (NULL ends it). */
 void SbpmgTestDestroyVecs(Vec *v, ...) __attribute__((sentinel));
 
