@@ -125,18 +125,6 @@ static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tsetup, 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SolveDestroy(SolveContext *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(KSPDestroy(&s->ksp));
-  PetscCall(VecDestroy(&s->u));
-  PetscCall(VecDestroy(&s->g));
-  PetscCall(MatDestroy(&s->A));
-  PetscCall(MatDestroy(&s->P));
-  PetscCall(SbpProblemDestroy(&s->p));
-  PetscFunctionReturn(0);
-}
-
 int main(int argc, char **argv)
 {
   SolveContext   s;
@@ -168,7 +156,12 @@ int main(int argc, char **argv)
   PetscCall(PetscLogStagePop());
 
   PetscCall(SolveReport(&s, t1 - t0, tsolve));
-  PetscCall(SolveDestroy(&s));
+  PetscCall(KSPDestroy(&s.ksp));
+  PetscCall(VecDestroy(&s.u));
+  PetscCall(VecDestroy(&s.g));
+  PetscCall(MatDestroy(&s.A));
+  PetscCall(MatDestroy(&s.P));
+  PetscCall(SbpProblemDestroy(&s.p));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -312,11 +312,7 @@ static void test_coarse_policy(void **state)
   }
 }
 
-static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_transfers),
-    cmocka_unit_test(test_mgcg),
-    cmocka_unit_test(test_vcycle_symmetric),
-    cmocka_unit_test(test_coarse_policy),
-};
+static const struct CMUnitTest tests[] = {cmocka_unit_test(test_transfers), cmocka_unit_test(test_mgcg), cmocka_unit_test(test_vcycle_symmetric),
+                                          cmocka_unit_test(test_coarse_policy)};
 
 SBPMG_TEST_MAIN(help, tests)
