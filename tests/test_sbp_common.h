@@ -1,4 +1,5 @@
-/* Helpers of the SBP-SAT and multigrid tests (tests/test_sbp*.c, tests/test_mg*.c): problems, communicators, solvers. */
+/* Helpers of the SBP-SAT, multigrid and lifecycle tests (tests/test_sbp*.c, tests/test_mg*.c, tests/test_lifecycle.c): problems, systems,
+   communicators, solvers. */
 #ifndef SBPMG_TEST_SBP_COMMON_H
 #define SBPMG_TEST_SBP_COMMON_H
 
