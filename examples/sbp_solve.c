@@ -17,23 +17,122 @@ static const char *const OperatorTypes[] = {"matfree", "assembled", "OperatorTyp
 typedef enum { PMAT_SAME, PMAT_ASSEMBLED } PmatType;
 static const char *const PmatTypes[] = {"same", "assembled", "PmatType", "PMAT_", NULL};
 
+/* The objects of the solve: the problem, the operator A handed to the KSP and the preconditioning matrix P (NULL: A), the solution u
+   and the right-hand side g, the KSP */
+typedef struct {
+  SbpProblem p;
+  Mat        A, P;
+  Vec        u, g;
+  KSP        ksp;
+  SbpBackend backend;
+} SolveContext;
+
+/* The problem from the options (on the host for assembled matrices, which act on host vectors), its operators and vectors, and CG +
+   sbpmg to 1e-8 (the options may name any other KSP and PC), set up */
+static PetscErrorCode SolveSetUp(OperatorType optype, PmatType pmtype, SolveContext *s)
+{
+  PC pc;
+
+  PetscFunctionBeginUser;
+  PetscCall(SbpProblemCreate(PETSC_COMM_WORLD, &s->p));
+  if (optype == OPERATOR_ASSEMBLED) PetscCall(SbpProblemSetBackend(s->p, SBP_BACKEND_HOST));
+  PetscCall(SbpProblemSetFromOptions(s->p));
+  PetscCall(SbpProblemSetUp(s->p));
+  PetscCall(SbpProblemGetBackend(s->p, &s->backend));
+  if (optype == OPERATOR_ASSEMBLED)
+    PetscCall(SbpProblemCreateAssembledOperator(s->p, &s->A));
+  else
+    PetscCall(SbpProblemCreateOperator(s->p, &s->A));
+  s->P = NULL;
+  if (pmtype == PMAT_ASSEMBLED && optype != OPERATOR_ASSEMBLED) PetscCall(SbpProblemCreateAssembledOperator(s->p, &s->P));
+  PetscCall(MatCreateVecs(s->A, &s->u, &s->g));
+  PetscCall(SbpProblemComputeRHS(s->p, s->g));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &s->ksp));
+  PetscCall(KSPSetOperators(s->ksp, s->A, s->P ? s->P : s->A));
+  PetscCall(KSPSetType(s->ksp, KSPCG));
+  PetscCall(KSPGetPC(s->ksp, &pc));
+  PetscCall(PCSetType(pc, PCSBPMG));
+  PetscCall(KSPSetTolerances(s->ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+  PetscCall(KSPSetFromOptions(s->ksp));
+  PetscCall(KSPSetUp(s->ksp));
+  PetscFunctionReturn(0);
+}
+
+/* The device queue drained, when the problem is on the device */
+static PetscErrorCode DeviceFinish(const SolveContext *s)
+{
+  SbpmgCL cl;
+
+  PetscFunctionBeginUser;
+  if (s->backend != SBP_BACKEND_DEVICE) PetscFunctionReturn(0);
+  PetscCall(SbpmgCLGetDefault(&cl));
+  PetscCall(SbpmgCLFinish(cl));
+  PetscFunctionReturn(0);
+}
+
+/* repeat solves from zero; the time of the last */
+static PetscErrorCode SolveRepeated(SolveContext *s, PetscInt repeat, PetscLogDouble *tsolve)
+{
+  PetscLogDouble t1, t2;
+
+  PetscFunctionBeginUser;
+  for (PetscInt r = 0; r < repeat; r++) {
+    PetscCall(VecSet(s->u, 0));
+    PetscCall(PetscBarrier((PetscObject)s->ksp));
+    PetscCall(PetscTime(&t1));
+    PetscCall(KSPSolve(s->ksp, s->g, s->u));
+    PetscCall(DeviceFinish(s));
+    PetscCall(PetscBarrier((PetscObject)s->ksp));
+    PetscCall(PetscTime(&t2));
+    *tsolve = t2 - t1;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* N, the device, the KSP and PC, iterations, both error norms of spec section 7, set-up and solve times; an error unless the
+   solve converged */
+static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tsetup, PetscLogDouble tsolve)
+{
+  PetscInt           Nr, Ns, its;
+  PetscReal          eH, eJH, rnorm;
+  KSPConvergedReason reason;
+  KSPType            ktype;
+  PCType             ptype;
+  PC                 pc;
+  const char        *device = "host";
+
+  PetscFunctionBeginUser;
+  PetscCall(SbpProblemGetSizes(s->p, &Nr, &Ns));
+  if (s->backend == SBP_BACKEND_DEVICE) {
+    SbpmgCL cl;
+    PetscCall(SbpmgCLGetDefault(&cl));
+    PetscCall(SbpmgCLGetDeviceName(cl, &device));
+  }
+  PetscCall(KSPGetIterationNumber(s->ksp, &its));
+  PetscCall(KSPGetConvergedReason(s->ksp, &reason));
+  PetscCall(KSPGetResidualNorm(s->ksp, &rnorm));
+  PetscCall(KSPGetType(s->ksp, &ktype));
+  PetscCall(KSPGetPC(s->ksp, &pc));
+  PetscCall(PCGetType(pc, &ptype));
+  PetscCall(SbpProblemComputeError(s->p, s->u, &eH, &eJH));
+  PetscCall(
+      PetscPrintf(PETSC_COMM_WORLD, "SBP-SAT %" PetscInt_FMT " x %" PetscInt_FMT " (%" PetscInt_FMT " unknowns) on %s\n", Nr, Ns, (Nr + 1) * (Ns + 1), device));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  KSP %s + PC %s: %" PetscInt_FMT " iterations, %s, residual norm %.3e\n", ktype, ptype, its,
+                        KSPConvergedReasons[reason], (double)rnorm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  error ||e||_H = %.6e  ||e||_JH = %.6e\n", (double)eH, (double)eJH));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  set-up %.4f s, solve %.4f s (%.3f ms per iteration)\n", tsetup, tsolve, its ? 1e3 * tsolve / its : 0.0));
+  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "The solve did not converge: %s", KSPConvergedReasons[reason]);
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
-  SbpProblem         p;
-  Mat                A, P = NULL;
-  Vec                u, g;
-  KSP                ksp;
-  PC                 pc;
-  OperatorType       optype = OPERATOR_MATFREE;
-  PmatType           pmtype = PMAT_SAME;
-  PetscInt           Nr, Ns, its, repeat = 1;
-  PetscReal          eH, eJH, rnorm;
-  PetscLogDouble     t0, t1, t2, tsetup, tsolve = 0;
-  PetscLogStage      stage_setup, stage_solve;
-  KSPConvergedReason reason;
-  SbpBackend         backend;
-  PetscBool          assembled, pmat_assembled;
-  const char        *device = "host";
+  SolveContext   s;
+  OperatorType   optype = OPERATOR_MATFREE;
+  PmatType       pmtype = PMAT_SAME;
+  PetscInt       repeat = 1;
+  PetscLogDouble t0, t1, tsolve = 0;
+  PetscLogStage  stage_setup, stage_solve;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
@@ -42,86 +141,27 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-sbp_pmat", "Preconditioning matrix", NULL, PmatTypes, (PetscEnum)pmtype, (PetscEnum *)&pmtype, NULL));
   PetscCall(PetscOptionsInt("-sbp_solve_repeat", "Number of solves (timing of the last)", NULL, repeat, &repeat, NULL));
   PetscOptionsEnd();
-  assembled      = optype == OPERATOR_ASSEMBLED ? PETSC_TRUE : PETSC_FALSE;
-  pmat_assembled = pmtype == PMAT_ASSEMBLED ? PETSC_TRUE : PETSC_FALSE;
   PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sbp_solve_repeat %" PetscInt_FMT " must be >= 1", repeat);
   PetscCall(PetscLogStageRegister("Setup", &stage_setup));
   PetscCall(PetscLogStageRegister("Solve", &stage_solve));
 
   PetscCall(PetscLogStagePush(stage_setup));
   PetscCall(PetscTime(&t0));
-  PetscCall(SbpProblemCreate(PETSC_COMM_WORLD, &p));
-  if (assembled) PetscCall(SbpProblemSetBackend(p, SBP_BACKEND_HOST)); /* assembled matrices act on host vectors */
-  PetscCall(SbpProblemSetFromOptions(p));
-  PetscCall(SbpProblemSetUp(p));
-  PetscCall(SbpProblemGetSizes(p, &Nr, &Ns));
-  PetscCall(SbpProblemGetBackend(p, &backend));
-  if (backend == SBP_BACKEND_DEVICE) {
-    SbpmgCL cl;
-    PetscCall(SbpmgCLGetDefault(&cl));
-    PetscCall(SbpmgCLGetDeviceName(cl, &device));
-  }
-  if (assembled)
-    PetscCall(SbpProblemCreateAssembledOperator(p, &A));
-  else
-    PetscCall(SbpProblemCreateOperator(p, &A));
-  if (pmat_assembled && !assembled) PetscCall(SbpProblemCreateAssembledOperator(p, &P));
-  PetscCall(MatCreateVecs(A, &u, &g));
-  PetscCall(SbpProblemComputeRHS(p, g));
-
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, P ? P : A));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCSBPMG));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(KSPSetUp(ksp));
+  PetscCall(SolveSetUp(optype, pmtype, &s));
   PetscCall(PetscTime(&t1));
-  tsetup = t1 - t0;
   PetscCall(PetscLogStagePop());
 
   PetscCall(PetscLogStagePush(stage_solve));
-  for (PetscInt r = 0; r < repeat; r++) {
-    PetscCall(VecSet(u, 0));
-    PetscCall(PetscBarrier((PetscObject)ksp));
-    PetscCall(PetscTime(&t1));
-    PetscCall(KSPSolve(ksp, g, u));
-    if (backend == SBP_BACKEND_DEVICE) {
-      SbpmgCL cl;
-      PetscCall(SbpmgCLGetDefault(&cl));
-      PetscCall(SbpmgCLFinish(cl));
-    }
-    PetscCall(PetscBarrier((PetscObject)ksp));
-    PetscCall(PetscTime(&t2));
-    tsolve = t2 - t1;
-  }
+  PetscCall(SolveRepeated(&s, repeat, &tsolve));
   PetscCall(PetscLogStagePop());
 
-  PetscCall(KSPGetIterationNumber(ksp, &its));
-  PetscCall(KSPGetConvergedReason(ksp, &reason));
-  PetscCall(KSPGetResidualNorm(ksp, &rnorm));
-  PetscCall(SbpProblemComputeError(p, u, &eH, &eJH));
-  PetscCall(
-      PetscPrintf(PETSC_COMM_WORLD, "SBP-SAT %" PetscInt_FMT " x %" PetscInt_FMT " (%" PetscInt_FMT " unknowns) on %s\n", Nr, Ns, (Nr + 1) * (Ns + 1), device));
-  {
-    KSPType ktype;
-    PCType  ptype;
-    PetscCall(KSPGetType(ksp, &ktype));
-    PetscCall(PCGetType(pc, &ptype));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  KSP %s + PC %s: %" PetscInt_FMT " iterations, %s, residual norm %.3e\n", ktype, ptype, its,
-                          KSPConvergedReasons[reason], (double)rnorm));
-  }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  error ||e||_H = %.6e  ||e||_JH = %.6e\n", (double)eH, (double)eJH));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  set-up %.4f s, solve %.4f s (%.3f ms per iteration)\n", tsetup, tsolve, its ? 1e3 * tsolve / its : 0.0));
-  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "The solve did not converge: %s", KSPConvergedReasons[reason]);
-
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(VecDestroy(&u));
-  PetscCall(VecDestroy(&g));
-  PetscCall(MatDestroy(&A));
-  PetscCall(MatDestroy(&P));
-  PetscCall(SbpProblemDestroy(&p));
+  PetscCall(SolveReport(&s, t1 - t0, tsolve));
+  PetscCall(KSPDestroy(&s.ksp));
+  PetscCall(VecDestroy(&s.u));
+  PetscCall(VecDestroy(&s.g));
+  PetscCall(MatDestroy(&s.A));
+  PetscCall(MatDestroy(&s.P));
+  PetscCall(SbpProblemDestroy(&s.p));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -28,6 +28,16 @@ void SbpmgTestSetOption(const char *name, const char *value)
     PCALL(PetscOptionsClearValue(NULL, name));
 }
 
+void SbpmgTestSetOptions(const SbpmgTestOption *list)
+{
+  for (; list->name; list++) SbpmgTestSetOption(list->name, list->value);
+}
+
+void SbpmgTestClearOptions(const SbpmgTestOption *list)
+{
+  for (; list->name; list++) SbpmgTestSetOption(list->name, NULL);
+}
+
 void SbpmgTestRandom(PetscInt n, PetscScalar *x, PetscReal lo, PetscReal hi, unsigned long seed)
 {
   unsigned long long s = 0x9E3779B97F4A7C15ULL ^ seed;
@@ -217,6 +227,25 @@ void SbpmgTestCreateContext(const char *option, const char *value, SbpmgCL *cl)
   SbpmgTestSetOption(option, NULL);
 }
 
+void SbpmgTestSelftestAxpy(SbpmgCL cl, const char *options, int n, double alpha, const double *x, const double *y, cl_kernel *k, cl_mem *xd, cl_mem *yd)
+{
+  PCALL(SbpmgCLGetKernel(cl, "selftest", options, "selftest_axpy", k));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, n * sizeof(double), xd));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, n * sizeof(double), yd));
+  PCALL(SbpmgCLWriteBuffer(cl, *xd, 0, n * sizeof(double), x));
+  PCALL(SbpmgCLWriteBuffer(cl, *yd, 0, n * sizeof(double), y));
+  PCALL(SbpmgCLSetArgs(*k, 0, 4, sizeof(int), &n, sizeof(double), &alpha, sizeof(cl_mem), xd, sizeof(cl_mem), yd));
+}
+
+void SbpmgTestDestroyVecs(Vec *v, ...)
+{
+  va_list ap;
+
+  va_start(ap, v);
+  for (; v; v = va_arg(ap, Vec *)) PCALL(VecDestroy(v));
+  va_end(ap);
+}
+
 void SbpmgTestDestroyPair(Vec *d, Vec *h)
 {
   PCALL(VecDestroy(d));
@@ -241,15 +270,15 @@ void SbpmgTestFillRandom(Vec x, unsigned long seed)
   PCALL(VecRestoreArray(x, &a));
 }
 
-PetscReal SbpmgTestRelDiff(Vec a, Vec b)
+PetscReal SbpmgTestRelDiffNorm(Vec a, Vec b, NormType type)
 {
   Vec       d;
   PetscReal nd, nb;
 
   PCALL(VecDuplicate(b, &d));
   PCALL(VecWAXPY(d, -1, b, a));
-  PCALL(VecNorm(d, NORM_INFINITY, &nd));
-  PCALL(VecNorm(b, NORM_INFINITY, &nb));
+  PCALL(VecNorm(d, type, &nd));
+  PCALL(VecNorm(b, type, &nb));
   PCALL(VecDestroy(&d));
   return nd / nb;
 }
@@ -260,4 +289,9 @@ DM SbpTestDM(SbpProblem p)
 
   PCALL(SbpProblemGetLayoutDM(p, &da));
   return da;
+}
+
+PetscReal SbpmgTestRelDiff(Vec a, Vec b)
+{
+  return SbpmgTestRelDiffNorm(a, b, NORM_INFINITY);
 }

@@ -34,6 +34,13 @@ int  SbpmgTestMain(int, char **, const char *, const struct CMUnitTest *, size_t
 /* Set (value != NULL) or clear (value == NULL) a global option. */
 void SbpmgTestSetOption(const char *name, const char *value);
 
+/* A list of global options (name and value; a NULL name ends it): set them all, then clear them all. */
+typedef struct {
+  const char *name, *value;
+} SbpmgTestOption;
+void SbpmgTestSetOptions(const SbpmgTestOption *list);
+void SbpmgTestClearOptions(const SbpmgTestOption *list);
+
 /* True in the valgrind variant of a test (<name>_memcheck sets SBPMG_TEST_MEMCHECK=1): long repetition loops may shorten
    there, the code paths they cover staying the same. */
 PetscBool SbpmgTestUnderMemcheck(void);
@@ -57,13 +64,21 @@ Vec SbpmgTestNaturalOnZero(DM da, Vec x);
    on every rank of comm; NaN anywhere gives NaN. */
 PetscReal SbpmgTestCompareOnZero(MPI_Comm comm, Vec par_nat0, Vec seq);
 
-/* The local entries of x uniform in [-1, 1) from a fixed seed; max |a - b| / max |b| (infinity norms). */
+/* The local entries of x uniform in [-1, 1) from a fixed seed; |a - b| / |b| in the norm type, and in the infinity norm. */
 void      SbpmgTestFillRandom(Vec x, unsigned long seed);
+PetscReal SbpmgTestRelDiffNorm(Vec a, Vec b, NormType type);
 PetscReal SbpmgTestRelDiff(Vec a, Vec b);
 
 /* A device context on PETSC_COMM_SELF created with one more option (value NULL: given without a value), set for the
    creation only. */
 void SbpmgTestCreateContext(const char *option, const char *value, SbpmgCL *cl);
+
+/* The selftest kernel y = y + alpha x on n doubles (kernels/selftest.cl) of cl, built with the options: new buffers xd and yd hold x
+   and y, the kernel's arguments are set. */
+void SbpmgTestSelftestAxpy(SbpmgCL cl, const char *options, int n, double alpha, const double *x, const double *y, cl_kernel *k, cl_mem *xd, cl_mem *yd);
+
+/* Destroy the vectors of the list (NULL ends it). */
+void SbpmgTestDestroyVecs(Vec *v, ...) __attribute__((sentinel));
 
 /* Destroy a device vector and its host twin; the offload mask of a device vector. */
 void             SbpmgTestDestroyPair(Vec *d, Vec *h);

@@ -28,7 +28,8 @@ int main(int argc, char **argv)
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "plugin: PC %s, %" PetscInt_FMT " iterations, %s\n", type, its, KSPConvergedReasons[reason]));
-  PetscCheck(is_sbpmg && reason > 0 && its <= 15, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The plugin solve failed: PC %s, %" PetscInt_FMT " iterations, %s", type, its, KSPConvergedReasons[reason]);
+  PetscCheck(is_sbpmg && reason > 0 && its <= 15, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The plugin solve failed: PC %s, %" PetscInt_FMT " iterations, %s", type,
+             its, KSPConvergedReasons[reason]);
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));

@@ -427,18 +427,13 @@ static void test_profile(void **state)
   SbpmgCL   cl, plain;
   cl_kernel k;
   cl_mem    xd, yd;
-  double    v[256] = {0}, alpha = 1;
-  int       n = 256;
+  double    v[256] = {0};
+  int       n      = 256;
   PetscInt  launches;
   PetscReal seconds;
 
   SbpmgTestCreateContext("-cl_profile", "1", &cl);
-  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
-  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(v), &xd));
-  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(v), &yd));
-  PCALL(SbpmgCLWriteBuffer(cl, xd, 0, sizeof(v), v));
-  PCALL(SbpmgCLWriteBuffer(cl, yd, 0, sizeof(v), v));
-  PCALL(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &n, sizeof(double), &alpha, sizeof(cl_mem), &xd, sizeof(cl_mem), &yd));
+  SbpmgTestSelftestAxpy(cl, "-DSELFTEST_T=double", n, 1, v, v, &k, &xd, &yd);
   for (int r = 0; r < 5; r++) PCALL(SbpmgCLLaunch1D(cl, k, (size_t)n, 64));
   PCALL(SbpmgCLGetProfile(cl, "selftest_axpy", &launches, &seconds));
   print_message("  selftest_axpy: %d launches, %.3g s on the device\n", (int)launches, seconds);

@@ -43,12 +43,7 @@ static void axpy_through_cache(const char *dir, SbpmgCLStats *s, char cache_dir_
   }
   SbpmgTestCreateContext("-cl_cache_dir", dir, &cl);
   if (cache_dir_seen) PCALL(PetscStrncpy(cache_dir_seen, cl->cache_dir, len));
-  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double -DSBPMG_CACHE_TEST=1", "selftest_axpy", &k));
-  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(x), &xd));
-  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(y), &yd));
-  PCALL(SbpmgCLWriteBuffer(cl, xd, 0, sizeof(x), x));
-  PCALL(SbpmgCLWriteBuffer(cl, yd, 0, sizeof(y), y));
-  PCALL(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &n, sizeof(double), &alpha, sizeof(cl_mem), &xd, sizeof(cl_mem), &yd));
+  SbpmgTestSelftestAxpy(cl, "-DSELFTEST_T=double -DSBPMG_CACHE_TEST=1", n, alpha, x, y, &k, &xd, &yd);
   PCALL(SbpmgCLLaunch1D(cl, k, n, 64));
   PCALL(SbpmgCLReadBuffer(cl, yd, 0, sizeof(out), out));
   for (int i = 0; i < n; i++)
@@ -150,9 +145,9 @@ static void test_unwritable_and_none(void **state)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_store_then_load),
-    cmocka_unit_test(test_damaged_entry_rebuilt),
-    cmocka_unit_test(test_unwritable_and_none),
+      cmocka_unit_test(test_store_then_load),
+      cmocka_unit_test(test_damaged_entry_rebuilt),
+      cmocka_unit_test(test_unwritable_and_none),
   };
   return SbpmgTestMain(argc, argv, "sbpmg disk cache of program binaries", tests, sizeof(tests) / sizeof(tests[0]), __FILE__);
 }

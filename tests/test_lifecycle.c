@@ -1,47 +1,27 @@
 /* Reliability: the full solver created and destroyed many times releases every OpenCL object; solves are deterministic. */
-#include "harness.h"
+#include "test_sbp_common.h"
 
 static const char help[] = "Lifecycle and determinism of the sbpmg solver.\n";
 
 /* One full MGCG solve on the device; returns the solution (host copy, caller frees) and the iteration count. */
 static void solve_once(PetscInt N, PetscScalar **sol, PetscInt *its, PetscReal *rnorm)
 {
-  SbpProblem         p;
-  Mat                A;
-  Vec                u, g;
-  KSP                ksp;
-  PC                 pc;
+  SbpTestSystem      s;
   const PetscScalar *a;
   PetscInt           n;
 
-  PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
-  PCALL(SbpProblemSetSizes(p, N, N));
-  PCALL(SbpProblemSetBackend(p, SBP_BACKEND_DEVICE));
-  PCALL(SbpProblemSetUp(p));
-  PCALL(SbpProblemCreateOperator(p, &A));
-  PCALL(MatCreateVecs(A, &u, &g));
-  PCALL(SbpProblemComputeRHS(p, g));
-  PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
-  PCALL(KSPSetOperators(ksp, A, A));
-  PCALL(KSPSetType(ksp, KSPCG));
-  PCALL(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 100));
-  PCALL(KSPGetPC(ksp, &pc));
-  PCALL(PCSetType(pc, PCSBPMG));
-  PCALL(KSPSolve(ksp, g, u));
-  PCALL(KSPGetIterationNumber(ksp, its));
-  PCALL(KSPGetResidualNorm(ksp, rnorm));
-  PCALL(VecGetLocalSize(u, &n));
+  SbpTestSystemCreate(SbpTestProblem(PETSC_COMM_SELF, N, N, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL), PETSC_FALSE, &s);
+  s.ksp = SbpTestMGCG(s.A, 1e-10, 100);
+  *its  = SbpTestSystemSolve(&s);
+  PCALL(KSPGetResidualNorm(s.ksp, rnorm));
+  PCALL(VecGetLocalSize(s.u, &n));
   if (sol) {
     PCALL(PetscMalloc1(n, sol));
-    PCALL(VecGetArrayRead(u, &a));
+    PCALL(VecGetArrayRead(s.u, &a));
     PCALL(PetscArraycpy(*sol, a, n));
-    PCALL(VecRestoreArrayRead(u, &a));
+    PCALL(VecRestoreArrayRead(s.u, &a));
   }
-  PCALL(KSPDestroy(&ksp));
-  PCALL(VecDestroy(&u));
-  PCALL(VecDestroy(&g));
-  PCALL(MatDestroy(&A));
-  PCALL(SbpProblemDestroy(&p));
+  SbpTestSystemDestroy(&s);
 }
 
 /* 20 times: create the problem, operator, KSP + sbpmg, solve, destroy everything, drop the device context; every count of live

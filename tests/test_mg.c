@@ -124,22 +124,14 @@ static void test_fullweighting_identity(void **state)
   }
 }
 
-/* The transfer MatShell (device kernels and host loops) against the Kronecker-assembled P and P^T; P 1 = 1; bilinear exactness. */
-static void check_transfers(PetscInt Nr, PetscInt Ns, SbpBackend backend)
+/* P 1_c = 1_f exactly, and bilinear functions are reproduced */
+static void check_prolongation_exact(Mat P, PetscInt Nr, PetscInt Ns)
 {
-  SbpProblem         f = make_problem(Nr, Ns, backend), c;
-  Mat                P, Pa;
-  Vec                xc, xf, yc, yf, rc, rf;
-  PetscReal          nd, nr;
+  Vec                xc, xf;
+  PetscScalar       *v;
   const PetscScalar *a;
 
-  PCALL(SbpProblemCoarsen(f, &c));
-  PCALL(SbpProblemCreateProlongation(c, f, &P));
-  Pa = assembled_prolongation(Nr / 2, Ns / 2);
   PCALL(MatCreateVecs(P, &xc, &xf));
-  PCALL(MatCreateVecs(P, &yc, &yf));
-  PCALL(MatCreateVecs(Pa, &rc, &rf));
-  /* P 1_c = 1_f exactly */
   PCALL(VecSet(xc, 1));
   PCALL(VecSet(xf, NAN));
   PCALL(MatMult(P, xc, xf));
@@ -147,77 +139,68 @@ static void check_transfers(PetscInt Nr, PetscInt Ns, SbpBackend backend)
   for (PetscInt k = 0; k < (Nr + 1) * (Ns + 1); k++)
     if (a[k] != 1) fail_msg("P 1 = %g at %d", a[k], (int)k);
   PCALL(VecRestoreArrayRead(xf, &a));
-  /* bilinear functions are reproduced */
-  {
-    PetscScalar *v;
-    PCALL(VecGetArray(xc, &v));
-    for (PetscInt jc = 0; jc <= Ns / 2; jc++)
-      for (PetscInt ic = 0; ic <= Nr / 2; ic++) {
-        PetscReal r = -1 + 4.0 * ic / Nr, s = -1 + 4.0 * jc / Ns;
-        v[ic + (Nr / 2 + 1) * jc] = 0.3 + 1.7 * r - 0.9 * s + 2.1 * r * s;
-      }
-    PCALL(VecRestoreArray(xc, &v));
-    PCALL(MatMult(P, xc, xf));
-    PCALL(VecGetArrayRead(xf, &a));
-    for (PetscInt j = 0; j <= Ns; j++)
-      for (PetscInt i = 0; i <= Nr; i++) {
-        PetscReal r = -1 + 2.0 * i / Nr, s = -1 + 2.0 * j / Ns, want = 0.3 + 1.7 * r - 0.9 * s + 2.1 * r * s;
-        if (PetscAbsReal(a[i + (Nr + 1) * j] - want) > 1e-14) fail_msg("P bilinear at (%d,%d): %g vs %g", (int)i, (int)j, a[i + (Nr + 1) * j], want);
-      }
-    PCALL(VecRestoreArrayRead(xf, &a));
-  }
-  /* prolongation and restriction of random vectors against the assembled P */
+  PCALL(VecGetArray(xc, &v));
+  for (PetscInt jc = 0; jc <= Ns / 2; jc++)
+    for (PetscInt ic = 0; ic <= Nr / 2; ic++) {
+      PetscReal r = -1 + 4.0 * ic / Nr, s = -1 + 4.0 * jc / Ns;
+      v[ic + (Nr / 2 + 1) * jc] = 0.3 + 1.7 * r - 0.9 * s + 2.1 * r * s;
+    }
+  PCALL(VecRestoreArray(xc, &v));
+  PCALL(MatMult(P, xc, xf));
+  PCALL(VecGetArrayRead(xf, &a));
+  for (PetscInt j = 0; j <= Ns; j++)
+    for (PetscInt i = 0; i <= Nr; i++) {
+      PetscReal r = -1 + 2.0 * i / Nr, s = -1 + 2.0 * j / Ns, want = 0.3 + 1.7 * r - 0.9 * s + 2.1 * r * s;
+      if (PetscAbsReal(a[i + (Nr + 1) * j] - want) > 1e-14) fail_msg("P bilinear at (%d,%d): %g vs %g", (int)i, (int)j, a[i + (Nr + 1) * j], want);
+    }
+  PCALL(VecRestoreArrayRead(xf, &a));
+  SbpmgTestDestroyVecs(&xc, &xf, NULL);
+}
+
+/* Prolongation and restriction of random vectors against the assembled Pa, and MatMultAdd against MatMult and VecAXPY */
+static void check_prolongation_random(Mat P, Mat Pa)
+{
+  Vec       xc, xf, yc, yf, rc, rf, z, w;
+  PetscReal err;
+
+  PCALL(MatCreateVecs(P, &xc, &xf));
+  PCALL(MatCreateVecs(P, &yc, &yf));
+  PCALL(MatCreateVecs(Pa, &rc, &rf));
   SbpmgTestFillRandom(xc, 3);
   SbpmgTestFillRandom(xf, 4);
   PCALL(MatMult(P, xc, yf));
   PCALL(VecCopy(xc, rc));
   PCALL(MatMult(Pa, rc, rf));
-  {
-    Vec d;
-    PCALL(VecDuplicate(rf, &d));
-    PCALL(VecCopy(yf, d));
-    PCALL(VecAXPY(d, -1, rf));
-    PCALL(VecNorm(d, NORM_INFINITY, &nd));
-    PCALL(VecNorm(rf, NORM_INFINITY, &nr));
-    if (nd > 1e-15 * nr) fail_msg("prolongation differs from the assembled P by %g", nd / nr);
-    SbpmgTestFillRandom(xf, 5);
-    PCALL(VecSet(yc, NAN));
-    PCALL(MatMultTranspose(P, xf, yc));
-    PCALL(VecCopy(xf, d));
-    PCALL(MatMultTranspose(Pa, d, rc));
-    PCALL(VecDestroy(&d));
-    PCALL(VecDuplicate(rc, &d));
-    PCALL(VecCopy(yc, d));
-    PCALL(VecAXPY(d, -1, rc));
-    PCALL(VecNorm(d, NORM_INFINITY, &nd));
-    PCALL(VecNorm(rc, NORM_INFINITY, &nr));
-    if (!(nd <= 1e-14 * nr)) fail_msg("restriction differs from the assembled P^T by %g", nd / nr);
-    PCALL(VecDestroy(&d));
-  }
-  {
-    Vec       z, w, d;
-    PetscReal n1, n2;
-    PCALL(VecDuplicate(yf, &z));
-    PCALL(VecDuplicate(yf, &w));
-    SbpmgTestFillRandom(z, 9);
-    PCALL(MatMultAdd(P, xc, z, w)); /* w = z + P xc */
-    PCALL(MatMult(P, xc, yf));
-    PCALL(VecAXPY(yf, 1, z));
-    PCALL(VecDuplicate(yf, &d));
-    PCALL(VecWAXPY(d, -1, yf, w));
-    PCALL(VecNorm(d, NORM_INFINITY, &n1));
-    PCALL(VecNorm(w, NORM_INFINITY, &n2));
-    if (n1 > 1e-14 * n2) fail_msg("MatMultAdd: %g", n1 / n2);
-    PCALL(VecDestroy(&z));
-    PCALL(VecDestroy(&w));
-    PCALL(VecDestroy(&d));
-  }
-  PCALL(VecDestroy(&xc));
-  PCALL(VecDestroy(&xf));
-  PCALL(VecDestroy(&yc));
-  PCALL(VecDestroy(&yf));
-  PCALL(VecDestroy(&rc));
-  PCALL(VecDestroy(&rf));
+  err = SbpmgTestRelDiff(yf, rf);
+  if (err > 1e-15) fail_msg("prolongation differs from the assembled P by %g", err);
+  SbpmgTestFillRandom(xf, 5);
+  PCALL(VecSet(yc, NAN));
+  PCALL(MatMultTranspose(P, xf, yc));
+  PCALL(VecCopy(xf, rf));
+  PCALL(MatMultTranspose(Pa, rf, rc));
+  err = SbpmgTestRelDiff(yc, rc);
+  if (!(err <= 1e-14)) fail_msg("restriction differs from the assembled P^T by %g", err);
+  PCALL(VecDuplicate(yf, &z));
+  PCALL(VecDuplicate(yf, &w));
+  SbpmgTestFillRandom(z, 9);
+  PCALL(MatMultAdd(P, xc, z, w)); /* w = z + P xc */
+  PCALL(MatMult(P, xc, yf));
+  PCALL(VecAXPY(yf, 1, z));
+  err = SbpmgTestRelDiff(yf, w);
+  if (err > 1e-14) fail_msg("MatMultAdd: %g", err);
+  SbpmgTestDestroyVecs(&xc, &xf, &yc, &yf, &rc, &rf, &z, &w, NULL);
+}
+
+/* The transfer MatShell (device kernels and host loops) against the Kronecker-assembled P and P^T; P 1 = 1; bilinear exactness. */
+static void check_transfers(PetscInt Nr, PetscInt Ns, SbpBackend backend)
+{
+  SbpProblem f = make_problem(Nr, Ns, backend), c;
+  Mat        P, Pa = assembled_prolongation(Nr / 2, Ns / 2);
+
+  PCALL(SbpProblemCoarsen(f, &c));
+  PCALL(SbpProblemCreateProlongation(c, f, &P));
+  check_prolongation_exact(P, Nr, Ns);
+  check_prolongation_random(P, Pa);
   PCALL(MatDestroy(&P));
   PCALL(MatDestroy(&Pa));
   PCALL(SbpProblemDestroy(&c));
@@ -235,18 +218,12 @@ static void test_transfers(void **state)
 
 /* ---------------------------------------------------------------- the preconditioner */
 
-static void setup_solver(SbpProblem p, const char *smoother, Mat *A, KSP *ksp)
+/* CG + sbpmg to 1e-8 on A, several levels on these small grids on every device (a GPU's default coarse size is 129); set up */
+static KSP mg_solver(Mat A, const char *smoother)
 {
-  PC pc;
+  const SbpTestMGSettings set = {smoother, 0, 32, pc_tune};
 
-  PCALL(SbpProblemCreateOperator(p, A));
-  *ksp = SbpTestMGCG(*A, 1e-8, 200);
-  PCALL(KSPGetPC(*ksp, &pc));
-  PCALL(PCSBPMGSetCoarseSize(pc, 32)); /* several levels on these small grids on every device (a GPU's default is 129) */
-  SbpTestSetSmoother(pc, smoother);
-  if (pc_tune) PCALL(PCSBPMGSetTuning(pc, pc_tune));
-  PCALL(PCSetFromOptions(pc));
-  PCALL(KSPSetUp(*ksp));
+  return SbpTestMGCGSetUp(A, 1e-8, &set);
 }
 
 /* The V-cycle B is symmetric and positive definite: x^T B y = y^T B x, x^T B x > 0. */
@@ -259,7 +236,8 @@ static void check_vcycle_spd(const char *smoother, SbpBackend backend)
   Vec        x, y;
   char       what[64];
 
-  setup_solver(p, smoother, &A, &ksp);
+  PCALL(SbpProblemCreateOperator(p, &A));
+  ksp = mg_solver(A, smoother);
   PCALL(KSPGetPC(ksp, &pc));
   PCALL(MatCreateVecs(A, &x, &y));
   PCALL(PetscSNPrintf(what, sizeof(what), "%s %s", smoother, backend == SBP_BACKEND_DEVICE ? "device" : "host"));
@@ -268,8 +246,7 @@ static void check_vcycle_spd(const char *smoother, SbpBackend backend)
     SbpmgTestFillRandom(y, 20 + r);
     SbpTestCheckSymmetric(pc, x, y, what);
   }
-  PCALL(VecDestroy(&x));
-  PCALL(VecDestroy(&y));
+  SbpmgTestDestroyVecs(&x, &y, NULL);
   PCALL(KSPDestroy(&ksp));
   PCALL(MatDestroy(&A));
   PCALL(SbpProblemDestroy(&p));
@@ -287,47 +264,20 @@ static void test_vcycle_symmetric(void **state)
    agrees with CHOLMOD's to the solver tolerance. */
 static PetscInt solve_and_compare(PetscInt N, SbpBackend backend, const char *smoother, PetscReal *relerr)
 {
-  SbpProblem         p = make_problem(N, N, backend);
-  Mat                A, Aa;
-  KSP                ksp, direct;
-  PC                 dpc;
-  Vec                g, u, ud, uh;
-  PetscInt           its;
-  KSPConvergedReason reason;
-  PetscReal          nd, nu;
+  SbpTestSystem s, d;
+  PetscInt      its;
 
-  setup_solver(p, smoother, &A, &ksp);
-  PCALL(MatCreateVecs(A, &u, &g));
-  PCALL(SbpProblemComputeRHS(p, g));
-  PCALL(KSPSolve(ksp, g, u));
-  PCALL(KSPGetIterationNumber(ksp, &its));
-  PCALL(KSPGetConvergedReason(ksp, &reason));
-  if (reason <= 0) fail_msg("N = %d: CG + sbpmg did not converge (%s)", (int)N, KSPConvergedReasons[reason]);
-  /* the direct solve on the assembled operator */
-  PCALL(SbpProblemCreateAssembledOperator(p, &Aa));
-  PCALL(KSPCreate(PETSC_COMM_SELF, &direct));
-  PCALL(KSPSetOperators(direct, Aa, Aa));
-  PCALL(KSPSetType(direct, KSPPREONLY));
-  PCALL(KSPGetPC(direct, &dpc));
-  PCALL(PCSetType(dpc, PCCHOLESKY));
-  PCALL(PCFactorSetMatSolverType(dpc, MATSOLVERCHOLMOD));
-  PCALL(MatCreateVecs(Aa, &ud, &uh));
-  PCALL(VecCopy(g, uh));
-  PCALL(KSPSolve(direct, uh, ud));
-  PCALL(VecCopy(u, uh));
-  PCALL(VecAXPY(uh, -1, ud));
-  PCALL(VecNorm(uh, NORM_2, &nd));
-  PCALL(VecNorm(ud, NORM_2, &nu));
-  *relerr = nd / nu;
-  PCALL(VecDestroy(&g));
-  PCALL(VecDestroy(&u));
-  PCALL(VecDestroy(&ud));
-  PCALL(VecDestroy(&uh));
-  PCALL(KSPDestroy(&ksp));
-  PCALL(KSPDestroy(&direct));
-  PCALL(MatDestroy(&A));
-  PCALL(MatDestroy(&Aa));
-  PCALL(SbpProblemDestroy(&p));
+  SbpTestSystemCreate(make_problem(N, N, backend), PETSC_FALSE, &s);
+  s.ksp = mg_solver(s.A, smoother);
+  its   = SbpTestSystemSolve(&s);
+  /* the direct solve on the assembled operator of the same problem */
+  PCALL(PetscObjectReference((PetscObject)s.p));
+  SbpTestSystemCreate(s.p, PETSC_TRUE, &d);
+  d.ksp = SbpTestCholmod(d.A);
+  PCALL(KSPSolve(d.ksp, d.g, d.u));
+  *relerr = SbpmgTestRelDiffNorm(s.u, d.u, NORM_2);
+  SbpTestSystemDestroy(&s);
+  SbpTestSystemDestroy(&d);
   return its;
 }
 

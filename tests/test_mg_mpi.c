@@ -87,21 +87,18 @@ static void check_transfers(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend 
 
 static void test_transfers(void **state)
 {
-  PetscMPIInt size;
+  MPI_Comm c3;
 
   SbpTestDeviceFirstUse();
-  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   check_transfers(PETSC_COMM_WORLD, 64, 32, SBP_BACKEND_DEVICE);
   check_transfers(PETSC_COMM_WORLD, 48, 96, SBP_BACKEND_DEVICE);
   check_transfers(PETSC_COMM_WORLD, 16, 16, SBP_BACKEND_DEVICE);
   check_transfers(PETSC_COMM_WORLD, 48, 96, SBP_BACKEND_HOST);
-  if (size >= 4) {
-    MPI_Comm c3 = SbpTestFirstRanks(3);
-    if (c3 != MPI_COMM_NULL) {
-      check_transfers(c3, 40, 24, SBP_BACKEND_DEVICE);
-      check_transfers(c3, 24, 40, SBP_BACKEND_DEVICE);
-      PCALL(MPI_Comm_free(&c3));
-    }
+  c3 = SbpTestThreeOfFourRanks();
+  if (c3 != MPI_COMM_NULL) {
+    check_transfers(c3, 40, 24, SBP_BACKEND_DEVICE);
+    check_transfers(c3, 24, 40, SBP_BACKEND_DEVICE);
+    PCALL(MPI_Comm_free(&c3));
   }
 }
 
@@ -109,46 +106,28 @@ static void test_transfers(void **state)
 
 static const char *pc_tune = NULL; /* overrides of the PC's tuning (PCSBPMGSetTuning), NULL: none */
 
-static void setup_solver(SbpProblem p, const char *smoother, PetscInt levels, Mat *A, KSP *ksp)
+/* CG + sbpmg to 1e-10 on A with the smoother (NULL: the default) and the levels (0: the default); set up */
+static KSP mg_solver(Mat A, const char *smoother, PetscInt levels)
 {
-  PC pc;
+  const SbpTestMGSettings set = {smoother, levels, 0, pc_tune};
 
-  PCALL(SbpProblemCreateOperator(p, A));
-  *ksp = SbpTestMGCG(*A, 1e-10, 200);
-  PCALL(KSPGetPC(*ksp, &pc));
-  SbpTestSetSmoother(pc, smoother);
-  if (levels) PCALL(PCSBPMGSetLevels(pc, levels));
-  if (pc_tune) PCALL(PCSBPMGSetTuning(pc, pc_tune));
-  PCALL(PCSetFromOptions(pc));
-  PCALL(KSPSetUp(*ksp));
+  return SbpTestMGCGSetUp(A, 1e-10, &set);
 }
 
 /* CG + sbpmg from the right-hand side of the problem: iterations, levels, and the solution in natural ordering on rank 0 */
 static PetscInt solve(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *smoother, PetscInt levels_req, PetscInt *levels, Vec *unat0)
 {
-  SbpProblem         p = make_problem(comm, Nr, Ns, SBP_BACKEND_DEVICE);
-  Mat                A;
-  KSP                ksp;
-  PC                 pc;
-  Vec                u, g;
-  PetscInt           its;
-  KSPConvergedReason reason;
+  SbpTestSystem s;
+  PC            pc;
+  PetscInt      its;
 
-  setup_solver(p, smoother, levels_req, &A, &ksp);
-  PCALL(KSPGetPC(ksp, &pc));
+  SbpTestSystemCreate(make_problem(comm, Nr, Ns, SBP_BACKEND_DEVICE), PETSC_FALSE, &s);
+  s.ksp = mg_solver(s.A, smoother, levels_req);
+  PCALL(KSPGetPC(s.ksp, &pc));
   PCALL(PCSBPMGGetLevels(pc, levels));
-  PCALL(MatCreateVecs(A, &u, &g));
-  PCALL(SbpProblemComputeRHS(p, g));
-  PCALL(KSPSolve(ksp, g, u));
-  PCALL(KSPGetIterationNumber(ksp, &its));
-  PCALL(KSPGetConvergedReason(ksp, &reason));
-  if (reason <= 0) fail_msg("%dx%d: CG + sbpmg did not converge (%s)", (int)Nr, (int)Ns, KSPConvergedReasons[reason]);
-  *unat0 = SbpmgTestNaturalOnZero(SbpTestDM(p), u);
-  PCALL(VecDestroy(&u));
-  PCALL(VecDestroy(&g));
-  PCALL(KSPDestroy(&ksp));
-  PCALL(MatDestroy(&A));
-  PCALL(SbpProblemDestroy(&p));
+  its    = SbpTestSystemSolve(&s);
+  *unat0 = SbpmgTestNaturalOnZero(SbpTestDM(s.p), s.u);
+  SbpTestSystemDestroy(&s);
   return its;
 }
 
@@ -171,16 +150,14 @@ static void check_mgcg(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *smoo
   assert_int_equal(l1, l2);
   assert_int_equal(i1, i2);
   if (!(du < 1e-9)) fail_msg("%dx%d %s: the solutions differ by %g", (int)Nr, (int)Ns, smoother ? smoother : "default", du);
-  PCALL(VecDestroy(&u1));
-  PCALL(VecDestroy(&u2));
+  SbpmgTestDestroyVecs(&u1, &u2, NULL);
 }
 
 static void test_mgcg(void **state)
 {
-  PetscMPIInt size;
+  MPI_Comm c3;
 
   SbpTestDeviceFirstUse();
-  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   check_mgcg(PETSC_COMM_WORLD, 64, 64, NULL, 0);
   check_mgcg(PETSC_COMM_WORLD, 48, 96, NULL, 0);
   overlap_min = 0; /* the sweeps overlapped with the exchange */
@@ -190,13 +167,11 @@ static void test_mgcg(void **state)
   check_mgcg(PETSC_COMM_WORLD, 64, 64, NULL, 4);
   pc_tune     = NULL;
   overlap_min = -1;
-  if (size >= 4) {
-    MPI_Comm c3 = SbpTestFirstRanks(3);
-    if (c3 != MPI_COMM_NULL) {
-      check_mgcg(c3, 40, 24, NULL, 0);
-      check_mgcg(c3, 16, 16, NULL, 2); /* the deepest hierarchy 3 ranks can hold on this grid */
-      PCALL(MPI_Comm_free(&c3));
-    }
+  c3          = SbpTestThreeOfFourRanks();
+  if (c3 != MPI_COMM_NULL) {
+    check_mgcg(c3, 40, 24, NULL, 0);
+    check_mgcg(c3, 16, 16, NULL, 2); /* the deepest hierarchy 3 ranks can hold on this grid */
+    PCALL(MPI_Comm_free(&c3));
   }
 }
 
@@ -211,7 +186,8 @@ static void test_vcycle_symmetric(void **state)
 
   SbpTestDeviceFirstUse();
   p = make_problem(PETSC_COMM_WORLD, 64, 32, SBP_BACKEND_DEVICE);
-  setup_solver(p, NULL, 0, &A, &ksp);
+  PCALL(SbpProblemCreateOperator(p, &A));
+  ksp = mg_solver(A, NULL, 0);
   PCALL(KSPGetPC(ksp, &pc));
   PCALL(MatCreateVecs(A, &x, &y));
   for (int r = 0; r < 2; r++) {
@@ -219,14 +195,104 @@ static void test_vcycle_symmetric(void **state)
     fill_nodes(p, y, 0.7 + r);
     SbpTestCheckSymmetric(pc, x, y, "several ranks");
   }
-  PCALL(VecDestroy(&x));
-  PCALL(VecDestroy(&y));
+  SbpmgTestDestroyVecs(&x, &y, NULL);
   PCALL(KSPDestroy(&ksp));
   PCALL(MatDestroy(&A));
   PCALL(SbpProblemDestroy(&p));
 }
 
 /* ---------------------------------------------------------------- coarse-level policy */
+
+/* PCView tells where the coarse problem is solved; the default coarse size: 65 points (<= 129) on a GPU, 65 -> 33 -> 17 (<= 32)
+   elsewhere */
+static void check_coarse_view(void)
+{
+  SbpProblem  p = make_problem(PETSC_COMM_WORLD, 64, 64, SBP_BACKEND_DEVICE);
+  Mat         A;
+  KSP         ksp;
+  PC          pc;
+  PetscViewer v;
+  char        text[4096];
+  PetscInt    levels;
+  PetscBool   gpu;
+  PetscMPIInt rank;
+  int         found = 0;
+
+  PCALL(SbpProblemCreateOperator(p, &A));
+  ksp = mg_solver(A, NULL, 0);
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCSBPMGGetLevels(pc, &levels));
+  PCALL(SbpmgCLIsGPU(p->cl, &gpu));
+  assert_int_equal(levels, gpu ? 1 : 3);
+  PCALL(PetscViewerASCIIOpen(PETSC_COMM_WORLD, "mg_mpi_pcview.txt", &v));
+  PCALL(PCView(pc, v));
+  PCALL(PetscViewerDestroy(&v));
+  PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0) {
+    FILE  *f = fopen("mg_mpi_pcview.txt", "r");
+    size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+    text[n]  = 0;
+    if (f) fclose(f);
+    found = strstr(text, "gathered onto every rank") && strstr(text, "ghosts exchanged between the devices");
+    (void)remove("mg_mpi_pcview.txt");
+  }
+  PCALL(MPI_Bcast(&found, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+  if (!found) fail_msg("PCView does not tell where the coarse problem is solved:\n%s", rank == 0 ? text : "(see rank 0)");
+  PCALL(KSPDestroy(&ksp));
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+}
+
+/* The 16 x 16 grid on the 3 ranks of c3: too many levels, a coarse size out of reach (by the setter and by the option) and a
+   coarsening too far are clear errors. */
+static void check_undistributable(MPI_Comm c3)
+{
+  const SbpmgTestOption coarse8[] = {{"-pc_type", "sbpmg"}, {"-pc_sbpmg_coarse_size", "8"}, {NULL, NULL}};
+  SbpProblem            p = make_problem(c3, 16, 16, SBP_BACKEND_DEVICE), c, cc = NULL;
+  PetscInt              serial, dist;
+  Mat                   A;
+  KSP                   ksp;
+  PC                    pc;
+
+  PCALL(SbpProblemCountLevels(p, &serial, &dist, NULL, 0));
+  assert_int_equal(serial, 3);
+  assert_int_equal(dist, 2);
+  /* too many levels for the decomposition */
+  PCALL(SbpProblemCreateOperator(p, &A));
+  ksp = SbpTestMGCG(A, 1e-10, 200);
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCSBPMGSetLevels(pc, 3));
+  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_sbpmg_levels 3 cannot be distributed: the 16 x 16 grid on 3 MPI ranks (1 x 3) halves into at most 2 levels (down to 8 x 8): the 4 x 4 "
+               "grid would leave a rank 1 node "
+               "in s (5 nodes over 3 ranks), below the DMDA stencil width 2");
+  PCALL(KSPDestroy(&ksp));
+  /* a coarse size the decomposition cannot reach */
+  ksp = SbpTestMGCG(A, 1e-10, 200);
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCSBPMGSetCoarseSize(pc, 5));
+  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_sbpmg_coarse_size 5 cannot be reached on 3 MPI ranks (1 x 3): the coarsest distributable level of the 16 x 16 grid is 8 x 8 (2 levels), "
+               "since the 4 x 4 grid");
+  PCALL(KSPDestroy(&ksp));
+  /* the option route gives the same error */
+  PCALL(KSPCreate(c3, &ksp));
+  PCALL(KSPSetOperators(ksp, A, A));
+  SbpmgTestSetOptions(coarse8);
+  PCALL(KSPSetFromOptions(ksp));
+  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_coarse_size 8 cannot be reached on 3 MPI ranks");
+  SbpmgTestClearOptions(coarse8);
+  PCALL(KSPDestroy(&ksp));
+  /* coarsening the 8 x 8 level directly */
+  PCALL(SbpProblemCoarsen(p, &c));
+  EXPECT_ERROR(SbpProblemCoarsen(c, &cc), PETSC_ERR_ARG_SIZ,
+               "Cannot coarsen the 8 x 8 grid on 3 MPI ranks (1 x 3): the 4 x 4 grid would leave a rank 1 node in s (5 nodes over 3 ranks), below the DMDA "
+               "stencil width 2");
+  assert_null(cc);
+  PCALL(SbpProblemDestroy(&c));
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+}
 
 /* Each level is spread over all ranks; a grid that would leave a rank fewer than 2 nodes in some direction is not made. The
    16 x 16 grid on 3 ranks (1 x 3: 17 -> 6,6,5 nodes in s) coarsens to 8 x 8 (3,3,3) but not to 4 x 4 (2,2,1). */
@@ -236,106 +302,17 @@ static void test_coarse_policy(void **state)
   MPI_Comm    c3;
 
   SbpTestDeviceFirstUse();
-  /* PCView tells where the coarse problem is solved */
-  {
-    SbpProblem  p = make_problem(PETSC_COMM_WORLD, 64, 64, SBP_BACKEND_DEVICE);
-    Mat         A;
-    KSP         ksp;
-    PC          pc;
-    PetscViewer v;
-    char        text[4096];
-    PetscInt    levels;
-    PetscBool   gpu;
-
-    setup_solver(p, NULL, 0, &A, &ksp);
-    PCALL(KSPGetPC(ksp, &pc));
-    PCALL(PCSBPMGGetLevels(pc, &levels));
-    PCALL(SbpmgCLIsGPU(p->cl, &gpu));
-    assert_int_equal(levels, gpu ? 1 : 3); /* the default coarse size: 65 points (<= 129) on a GPU, 65 -> 33 -> 17 (<= 32) elsewhere */
-    PCALL(PetscViewerASCIIOpen(PETSC_COMM_WORLD, "mg_mpi_pcview.txt", &v));
-    PCALL(PCView(pc, v));
-    PCALL(PetscViewerDestroy(&v));
-    {
-      PetscMPIInt rank;
-      int         found = 0;
-      PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-      if (rank == 0) {
-        FILE  *f = fopen("mg_mpi_pcview.txt", "r");
-        size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
-        text[n]  = 0;
-        if (f) fclose(f);
-        found = strstr(text, "gathered onto every rank") && strstr(text, "ghosts exchanged between the devices");
-        (void)remove("mg_mpi_pcview.txt");
-      }
-      PCALL(MPI_Bcast(&found, 1, MPI_INT, 0, PETSC_COMM_WORLD));
-      if (!found) fail_msg("PCView does not tell where the coarse problem is solved:\n%s", rank == 0 ? text : "(see rank 0)");
-    }
-    PCALL(KSPDestroy(&ksp));
-    PCALL(MatDestroy(&A));
-    PCALL(SbpProblemDestroy(&p));
-  }
+  check_coarse_view();
   PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (size < 4) skip(); /* 2 ranks can hold every level the sizes allow (5 nodes split 3 + 2) */
   c3 = SbpTestFirstRanks(3);
   if (c3 != MPI_COMM_NULL) {
-    SbpProblem p = make_problem(c3, 16, 16, SBP_BACKEND_DEVICE), c;
-    PetscInt   serial, dist;
-    Mat        A;
-    KSP        ksp;
-    PC         pc;
-
-    PCALL(SbpProblemCountLevels(p, &serial, &dist, NULL, 0));
-    assert_int_equal(serial, 3);
-    assert_int_equal(dist, 2);
-    /* too many levels for the decomposition */
-    PCALL(SbpProblemCreateOperator(p, &A));
-    ksp = SbpTestMGCG(A, 1e-10, 200);
-    PCALL(KSPGetPC(ksp, &pc));
-    PCALL(PCSBPMGSetLevels(pc, 3));
-    EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
-                 "-pc_sbpmg_levels 3 cannot be distributed: the 16 x 16 grid on 3 MPI ranks (1 x 3) halves into at most 2 levels (down to 8 x 8): the 4 x 4 "
-                 "grid would leave a rank 1 node "
-                 "in s (5 nodes over 3 ranks), below the DMDA stencil width 2");
-    PCALL(KSPDestroy(&ksp));
-    /* a coarse size the decomposition cannot reach */
-    ksp = SbpTestMGCG(A, 1e-10, 200);
-    PCALL(KSPGetPC(ksp, &pc));
-    PCALL(PCSBPMGSetCoarseSize(pc, 5));
-    EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
-                 "-pc_sbpmg_coarse_size 5 cannot be reached on 3 MPI ranks (1 x 3): the coarsest distributable level of the 16 x 16 grid is 8 x 8 (2 levels), "
-                 "since the 4 x 4 grid");
-    PCALL(KSPDestroy(&ksp));
-    /* the option route gives the same error */
-    PCALL(KSPCreate(c3, &ksp));
-    PCALL(KSPSetOperators(ksp, A, A));
-    SbpmgTestSetOption("-pc_type", "sbpmg");
-    SbpmgTestSetOption("-pc_sbpmg_coarse_size", "8");
-    PCALL(KSPSetFromOptions(ksp));
-    EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_coarse_size 8 cannot be reached on 3 MPI ranks");
-    SbpmgTestSetOption("-pc_type", NULL);
-    SbpmgTestSetOption("-pc_sbpmg_coarse_size", NULL);
-    PCALL(KSPDestroy(&ksp));
-    /* coarsening the 8 x 8 level directly */
-    PCALL(SbpProblemCoarsen(p, &c));
-    {
-      SbpProblem cc = NULL;
-      EXPECT_ERROR(SbpProblemCoarsen(c, &cc), PETSC_ERR_ARG_SIZ,
-                   "Cannot coarsen the 8 x 8 grid on 3 MPI ranks (1 x 3): the 4 x 4 grid would leave a rank 1 node in s (5 nodes over 3 ranks), below the DMDA "
-                   "stencil width 2");
-      assert_null(cc);
-    }
-    PCALL(SbpProblemDestroy(&c));
-    PCALL(MatDestroy(&A));
-    PCALL(SbpProblemDestroy(&p));
+    check_undistributable(c3);
     PCALL(MPI_Comm_free(&c3));
   }
 }
 
-static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_transfers),
-    cmocka_unit_test(test_mgcg),
-    cmocka_unit_test(test_vcycle_symmetric),
-    cmocka_unit_test(test_coarse_policy),
-};
+static const struct CMUnitTest tests[] = {cmocka_unit_test(test_transfers), cmocka_unit_test(test_mgcg), cmocka_unit_test(test_vcycle_symmetric),
+                                          cmocka_unit_test(test_coarse_policy)};
 
 SBPMG_TEST_MAIN(help, tests)

@@ -14,51 +14,31 @@ static SbpProblem make_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend)
 
 static void test_pcmg_options(void **state)
 {
-  {
-    SbpProblem p = make_problem(64, 64, SBP_BACKEND_DEVICE);
-    Mat        A;
-    KSP        ksp, smooth;
-    PC         pc;
-    KSPType    type;
-    Vec        u, g;
-    PetscInt   levels;
+  const SbpmgTestOption pcmg[] = {
+      {"-mg_levels_ksp_type", "chebyshev"}, {"-mg_levels_pc_type", "jacobi"}, {"-pc_mg_cycle_type", "w"}, {"-pc_sbpmg_levels", "3"}, {NULL, NULL},
+  };
+  SbpTestSystem s;
+  KSP           smooth;
+  PC            pc;
+  KSPType       type;
+  PetscInt      levels;
 
-    PCALL(SbpProblemCreateOperator(p, &A));
-    PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
-    PCALL(KSPSetOperators(ksp, A, A));
-    PCALL(KSPGetPC(ksp, &pc));
-    PCALL(PCSetType(pc, PCSBPMG));
-    SbpmgTestSetOption("-mg_levels_ksp_type", "chebyshev");
-    SbpmgTestSetOption("-mg_levels_pc_type", "jacobi");
-    SbpmgTestSetOption("-pc_mg_cycle_type", "w");
-    SbpmgTestSetOption("-pc_sbpmg_levels", "3");
-    PCALL(KSPSetFromOptions(ksp));
-    PCALL(KSPSetUp(ksp));
-    SbpmgTestSetOption("-mg_levels_ksp_type", NULL);
-    SbpmgTestSetOption("-mg_levels_pc_type", NULL);
-    SbpmgTestSetOption("-pc_mg_cycle_type", NULL);
-    SbpmgTestSetOption("-pc_sbpmg_levels", NULL);
-    PCALL(PCSBPMGGetLevels(pc, &levels));
-    assert_int_equal(levels, 3);
-    PCALL(PCMGGetSmoother(pc, 2, &smooth));
-    PCALL(KSPGetType(smooth, &type));
-    assert_string_equal(type, KSPCHEBYSHEV);
-    /* PETSc 3.18 has no getter for the cycle type: read PCMG's level data */
-    for (PetscInt l = 0; l < levels; l++) assert_int_equal(((PC_MG *)pc->data)->levels[l]->cycles, PC_MG_CYCLE_W);
-    PCALL(MatCreateVecs(A, &u, &g));
-    PCALL(SbpProblemComputeRHS(p, g));
-    PCALL(KSPSolve(ksp, g, u));
-    {
-      KSPConvergedReason reason;
-      PCALL(KSPGetConvergedReason(ksp, &reason));
-      assert_true(reason > 0);
-    }
-    PCALL(VecDestroy(&u));
-    PCALL(VecDestroy(&g));
-    PCALL(KSPDestroy(&ksp));
-    PCALL(MatDestroy(&A));
-    PCALL(SbpProblemDestroy(&p));
-  }
+  SbpTestSystemCreate(make_problem(64, 64, SBP_BACKEND_DEVICE), PETSC_FALSE, &s);
+  s.ksp = SbpTestKSPWithSBPMG(s.A);
+  PCALL(KSPGetPC(s.ksp, &pc));
+  SbpmgTestSetOptions(pcmg);
+  PCALL(KSPSetFromOptions(s.ksp));
+  PCALL(KSPSetUp(s.ksp));
+  SbpmgTestClearOptions(pcmg);
+  PCALL(PCSBPMGGetLevels(pc, &levels));
+  assert_int_equal(levels, 3);
+  PCALL(PCMGGetSmoother(pc, 2, &smooth));
+  PCALL(KSPGetType(smooth, &type));
+  assert_string_equal(type, KSPCHEBYSHEV);
+  /* PETSc 3.18 has no getter for the cycle type: read PCMG's level data */
+  for (PetscInt l = 0; l < levels; l++) assert_int_equal(((PC_MG *)pc->data)->levels[l]->cycles, PC_MG_CYCLE_W);
+  SbpTestSystemSolve(&s);
+  SbpTestSystemDestroy(&s);
 }
 
 /* ---------------------------------------------------------------- the coarse level */
@@ -112,10 +92,8 @@ static void test_coarse_defaults(void **state)
   PCALL(SbpmgCLIsGPU(p->cl, &gpu));
   PCALL(SbpProblemCreateOperator(p, &A));
   for (int user = 0; user < 2; user++) {
-    PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
-    PCALL(KSPSetOperators(ksp, A, A));
+    ksp = SbpTestKSPWithSBPMG(A);
     PCALL(KSPGetPC(ksp, &pc));
-    PCALL(PCSetType(pc, PCSBPMG));
     if (user) SbpmgTestSetOption("-mg_coarse_mat_cholmod_factor", "SUPERNODAL");
     PCALL(KSPSetFromOptions(ksp));
     PCALL(KSPSetUp(ksp));
@@ -142,11 +120,20 @@ static void test_bad_input(void **state)
   KSP        ksp;
   PC         pc;
 
+  /* a matrix that is not an SBP-SAT operator */
+  PCALL(MatCreateSeqAIJ(PETSC_COMM_SELF, 10, 10, 1, NULL, &B));
+  for (PetscInt i = 0; i < 10; i++) PCALL(MatSetValue(B, i, i, 2, INSERT_VALUES));
+  PCALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PCALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PCALL(PetscObjectSetName((PetscObject)B, "diag2"));
+  ksp = SbpTestKSPWithSBPMG(B);
+  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_WRONG, "PCSBPMG needs an SBP-SAT operator: the preconditioning matrix diag2 of type seqaij");
+  PCALL(KSPDestroy(&ksp));
+  PCALL(MatDestroy(&B));
+
   PCALL(SbpProblemCreateOperator(p, &A));
-  PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
-  PCALL(KSPSetOperators(ksp, A, A));
+  ksp = SbpTestKSPWithSBPMG(A);
   PCALL(KSPGetPC(ksp, &pc));
-  PCALL(PCSetType(pc, PCSBPMG));
   PCALL(PCSBPMGSetLevels(pc, 5));
   EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels 5 is too many for the 48 x 24 grid: it halves into at most 3 levels (down to 12 x 6");
   PCALL(KSPDestroy(&ksp));
@@ -164,31 +151,16 @@ static void test_bad_input(void **state)
     const PetscErrorCode codes[] = {PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_WRONG,
                                     PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_SIZ};
     for (int b = 0; b < 6; b++) {
+      const SbpmgTestOption options[] = {{"-pc_type", "sbpmg"}, {bad[b][0], bad[b][1]}, {NULL, NULL}};
       PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
       PCALL(KSPSetOperators(ksp, A, A));
-      SbpmgTestSetOption("-pc_type", "sbpmg");
-      SbpmgTestSetOption(bad[b][0], bad[b][1]);
+      SbpmgTestSetOptions(options);
       PCALL(KSPSetFromOptions(ksp));
       EXPECT_ERROR(KSPSetUp(ksp), codes[b], bad[b][2]);
-      SbpmgTestSetOption(bad[b][0], NULL);
-      SbpmgTestSetOption("-pc_type", NULL);
+      SbpmgTestClearOptions(options);
       PCALL(KSPDestroy(&ksp));
     }
   }
-
-  /* a matrix that is not an SBP-SAT operator */
-  PCALL(MatCreateSeqAIJ(PETSC_COMM_SELF, 10, 10, 1, NULL, &B));
-  for (PetscInt i = 0; i < 10; i++) PCALL(MatSetValue(B, i, i, 2, INSERT_VALUES));
-  PCALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
-  PCALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-  PCALL(PetscObjectSetName((PetscObject)B, "diag2"));
-  PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
-  PCALL(KSPSetOperators(ksp, B, B));
-  PCALL(KSPGetPC(ksp, &pc));
-  PCALL(PCSetType(pc, PCSBPMG));
-  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_WRONG, "PCSBPMG needs an SBP-SAT operator: the preconditioning matrix diag2 of type seqaij");
-  PCALL(KSPDestroy(&ksp));
-  PCALL(MatDestroy(&B));
   PCALL(MatDestroy(&A));
   PCALL(SbpProblemDestroy(&p));
 }

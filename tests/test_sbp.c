@@ -160,6 +160,22 @@ static PetscBool cholmod_factors(Mat A)
   return ok;
 }
 
+/* x^T A x > 0 for n random x (seeds seed, seed + 1, ...) */
+static void check_positive(Mat A, int n, unsigned long seed)
+{
+  Vec       x, y;
+  PetscReal xAx;
+
+  PCALL(MatCreateVecs(A, &x, &y));
+  for (int r = 0; r < n; r++) {
+    SbpmgTestFillRandom(x, seed + r);
+    PCALL(MatMult(A, x, y));
+    PCALL(VecDot(x, y, &xAx));
+    if (!(xAx > 0)) fail_msg("x^T M~ x = %g", xAx);
+  }
+  SbpmgTestDestroyVecs(&x, &y, NULL);
+}
+
 static void test_assembled_symmetric_definite(void **state)
 {
   const PetscInt sizes[][2] = {{4, 4}, {8, 8}, {8, 16}, {16, 8}, {6, 10}, {32, 64}};
@@ -168,22 +184,13 @@ static void test_assembled_symmetric_definite(void **state)
     for (size_t b = 0; b < 3; b++) {
       SbpProblem p = make_problem(PETSC_COMM_SELF, sizes[t][0], sizes[t][1], bcs[b], SBP_MAPPING_CURVED, SBP_BACKEND_HOST);
       Mat        A;
-      Vec        x, y;
-      PetscReal  sym, xAx;
+      PetscReal  sym;
 
       PCALL(SbpProblemCreateAssembledOperator(p, &A));
       sym = symmetry_defect(A);
       if (sym > 1e-14) fail_msg("%dx%d %s: |A - A^T|/|A| = %g", (int)sizes[t][0], (int)sizes[t][1], bcs[b], sym);
       if (!cholmod_factors(A)) fail_msg("%dx%d %s: CHOLMOD cannot factor M~", (int)sizes[t][0], (int)sizes[t][1], bcs[b]);
-      PCALL(MatCreateVecs(A, &x, &y));
-      for (int r = 0; r < 5; r++) {
-        SbpmgTestFillRandom(x, 100 + r);
-        PCALL(MatMult(A, x, y));
-        PCALL(VecDot(x, y, &xAx));
-        if (!(xAx > 0)) fail_msg("x^T M~ x = %g", xAx);
-      }
-      PCALL(VecDestroy(&x));
-      PCALL(VecDestroy(&y));
+      check_positive(A, 5, 100);
       PCALL(MatDestroy(&A));
       PCALL(SbpProblemDestroy(&p));
     }
@@ -207,24 +214,18 @@ static void test_neumann_volume_operator(void **state)
 {
   SbpProblem p = make_problem(PETSC_COMM_SELF, 12, 20, "NNNN", SBP_MAPPING_CURVED, SBP_BACKEND_HOST);
   Mat        A;
-  Vec        one, y, x;
-  PetscReal  n1, xAx;
+  Vec        one, y;
+  PetscReal  n1;
 
   PCALL(SbpProblemCreateAssembledOperator(p, &A));
   PCALL(MatCreateVecs(A, &one, &y));
-  PCALL(VecDuplicate(one, &x));
   PCALL(VecSet(one, 1));
   PCALL(MatMult(A, one, y));
   PCALL(VecNorm(y, NORM_INFINITY, &n1));
   if (n1 > 1e-11) fail_msg("A~ 1 = %g", n1);
   assert_true(symmetry_defect(A) < 1e-14);
-  SbpmgTestFillRandom(x, 3);
-  PCALL(MatMult(A, x, y));
-  PCALL(VecDot(x, y, &xAx));
-  assert_true(xAx > 0);
-  PCALL(VecDestroy(&one));
-  PCALL(VecDestroy(&x));
-  PCALL(VecDestroy(&y));
+  check_positive(A, 1, 3);
+  SbpmgTestDestroyVecs(&one, &y, NULL);
   PCALL(MatDestroy(&A));
   PCALL(SbpProblemDestroy(&p));
 }
@@ -279,30 +280,15 @@ static void test_rhs_two_routes(void **state)
 
 static PetscReal solve_error(PetscInt Nr, PetscInt Ns)
 {
-  SbpProblem p = make_problem(PETSC_COMM_SELF, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_HOST);
-  Mat        A;
-  Vec        g, u;
-  KSP        ksp;
-  PC         pc;
-  PetscReal  eH, eJH;
+  SbpTestSystem s;
+  PetscReal     eH, eJH;
 
-  PCALL(SbpProblemCreateAssembledOperator(p, &A));
-  PCALL(MatCreateVecs(A, &u, &g));
-  PCALL(SbpProblemComputeRHS(p, g));
-  PCALL(KSPCreate(PETSC_COMM_SELF, &ksp));
-  PCALL(KSPSetOperators(ksp, A, A));
-  PCALL(KSPSetType(ksp, KSPPREONLY));
-  PCALL(KSPGetPC(ksp, &pc));
-  PCALL(PCSetType(pc, PCCHOLESKY));
-  PCALL(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
-  PCALL(KSPSolve(ksp, g, u));
-  PCALL(SbpProblemComputeError(p, u, &eH, &eJH));
+  SbpTestSystemCreate(make_problem(PETSC_COMM_SELF, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_HOST), PETSC_TRUE, &s);
+  s.ksp = SbpTestCholmod(s.A);
+  PCALL(KSPSolve(s.ksp, s.g, s.u));
+  PCALL(SbpProblemComputeError(s.p, s.u, &eH, &eJH));
   print_message("  %4d x %4d: ||e||_H = %.6e  ||e||_JH = %.6e\n", (int)Nr, (int)Ns, eH, eJH);
-  PCALL(KSPDestroy(&ksp));
-  PCALL(VecDestroy(&g));
-  PCALL(VecDestroy(&u));
-  PCALL(MatDestroy(&A));
-  PCALL(SbpProblemDestroy(&p));
+  SbpTestSystemDestroy(&s);
   return eH;
 }
 

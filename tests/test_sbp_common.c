@@ -24,24 +24,112 @@ MPI_Comm SbpTestFirstRanks(int n)
   return comm;
 }
 
+MPI_Comm SbpTestThreeOfFourRanks(void)
+{
+  PetscMPIInt size;
+
+  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  return size >= 4 ? SbpTestFirstRanks(3) : MPI_COMM_NULL;
+}
+
 void SbpTestDeviceFirstUse(void)
 {
   SbpmgCL cl;
   PCALL(SbpmgCLGetDefault(&cl));
 }
 
-KSP SbpTestMGCG(Mat A, PetscReal rtol, PetscInt maxit)
+/* A KSP on A with the preconditioner pc_type */
+static KSP SbpTestKSP(Mat A, PCType pc_type)
 {
   KSP ksp;
   PC  pc;
 
   PCALL(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   PCALL(KSPSetOperators(ksp, A, A));
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCSetType(pc, pc_type));
+  return ksp;
+}
+
+KSP SbpTestKSPWithSBPMG(Mat A)
+{
+  return SbpTestKSP(A, PCSBPMG);
+}
+
+KSP SbpTestMGCG(Mat A, PetscReal rtol, PetscInt maxit)
+{
+  KSP ksp = SbpTestKSP(A, PCSBPMG);
+
   PCALL(KSPSetType(ksp, KSPCG));
   PCALL(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, maxit));
-  PCALL(KSPGetPC(ksp, &pc));
-  PCALL(PCSetType(pc, PCSBPMG));
   return ksp;
+}
+
+KSP SbpTestMGCGSetUp(Mat A, PetscReal rtol, const SbpTestMGSettings *set)
+{
+  KSP ksp = SbpTestMGCG(A, rtol, 200);
+  PC  pc;
+
+  PCALL(KSPGetPC(ksp, &pc));
+  SbpTestSetSmoother(pc, set->smoother);
+  if (set->levels) PCALL(PCSBPMGSetLevels(pc, set->levels));
+  if (set->coarse_size) PCALL(PCSBPMGSetCoarseSize(pc, set->coarse_size));
+  if (set->tune) PCALL(PCSBPMGSetTuning(pc, set->tune));
+  PCALL(PCSetFromOptions(pc));
+  PCALL(KSPSetUp(ksp));
+  return ksp;
+}
+
+KSP SbpTestCholmod(Mat A)
+{
+  KSP ksp = SbpTestKSP(A, PCCHOLESKY);
+  PC  pc;
+
+  PCALL(KSPSetType(ksp, KSPPREONLY));
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
+  return ksp;
+}
+
+void SbpTestSystemCreate(SbpProblem p, PetscBool assembled, SbpTestSystem *s)
+{
+  s->p   = p;
+  s->ksp = NULL;
+  if (assembled)
+    PCALL(SbpProblemCreateAssembledOperator(p, &s->A));
+  else
+    PCALL(SbpProblemCreateOperator(p, &s->A));
+  PCALL(MatCreateVecs(s->A, &s->u, &s->g));
+  PCALL(SbpProblemComputeRHS(p, s->g));
+}
+
+PetscInt SbpTestSystemSolve(SbpTestSystem *s)
+{
+  PetscInt           its;
+  KSPConvergedReason reason;
+
+  PCALL(KSPSolve(s->ksp, s->g, s->u));
+  PCALL(KSPGetIterationNumber(s->ksp, &its));
+  PCALL(KSPGetConvergedReason(s->ksp, &reason));
+  if (reason <= 0) {
+    KSPType ktype;
+    PCType  ptype;
+    PC      pc;
+    PCALL(KSPGetType(s->ksp, &ktype));
+    PCALL(KSPGetPC(s->ksp, &pc));
+    PCALL(PCGetType(pc, &ptype));
+    fail_msg("%d x %d: KSP %s + PC %s did not converge (%s)", (int)s->p->Nr, (int)s->p->Ns, ktype, ptype, KSPConvergedReasons[reason]);
+  }
+  return its;
+}
+
+void SbpTestSystemDestroy(SbpTestSystem *s)
+{
+  PCALL(KSPDestroy(&s->ksp));
+  PCALL(VecDestroy(&s->u));
+  PCALL(VecDestroy(&s->g));
+  PCALL(MatDestroy(&s->A));
+  PCALL(SbpProblemDestroy(&s->p));
 }
 
 void SbpTestSetSmoother(PC pc, const char *name)

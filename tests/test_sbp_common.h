@@ -1,4 +1,5 @@
-/* Helpers of the SBP-SAT and multigrid tests (tests/test_sbp*.c, tests/test_mg*.c): problems, communicators, solvers. */
+/* Helpers of the SBP-SAT, multigrid and lifecycle tests (tests/test_sbp*.c, tests/test_mg*.c, tests/test_lifecycle.c): problems, systems,
+   communicators, solvers. */
 #ifndef SBPMG_TEST_SBP_COMMON_H
 #define SBPMG_TEST_SBP_COMMON_H
 
@@ -11,11 +12,46 @@ SbpProblem SbpTestProblem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *b
 /* The first n ranks of PETSC_COMM_WORLD (MPI_COMM_NULL on the others). */
 MPI_Comm SbpTestFirstRanks(int n);
 
+/* On 4 or more ranks, the first 3 (the uneven splits; MPI_COMM_NULL on the others, and everywhere on fewer ranks). */
+MPI_Comm SbpTestThreeOfFourRanks(void);
+
 /* The device's first use is collective on PETSC_COMM_WORLD: make it before any sub-communicator or one-rank work. */
 void SbpTestDeviceFirstUse(void);
 
+/* A KSP of PETSc's default type with PCSBPMG on A, on A's communicator; not set up. */
+KSP SbpTestKSPWithSBPMG(Mat A);
+
 /* A KSP of CG + PCSBPMG on A to the relative residual rtol (at most maxit iterations), on A's communicator; not set up. */
 KSP SbpTestMGCG(Mat A, PetscReal rtol, PetscInt maxit);
+
+/* The V-cycle of the multigrid tests: the smoother (NULL: the default), the levels and the coarse size (0: the defaults), overrides
+   of the PC's tuning (PCSBPMGSetTuning, NULL: none). */
+typedef struct {
+  const char *smoother;
+  PetscInt    levels, coarse_size;
+  const char *tune;
+} SbpTestMGSettings;
+
+/* SbpTestMGCG(A, rtol, 200) with these settings, then the options database (PCSetFromOptions); set up. */
+KSP SbpTestMGCGSetUp(Mat A, PetscReal rtol, const SbpTestMGSettings *set);
+
+/* A direct solve on the assembled A: KSPPREONLY with CHOLMOD's Cholesky factorisation; not set up. */
+KSP SbpTestCholmod(Mat A);
+
+/* A problem's linear system: the operator A (matrix-free or assembled), u = 0 and g = the right-hand side, and a KSP on it once the
+   test makes one (NULL until then). */
+typedef struct {
+  SbpProblem p;
+  Mat        A;
+  Vec        u, g;
+  KSP        ksp;
+} SbpTestSystem;
+
+/* The system of the problem p, which it takes over (destroyed with it). */
+void SbpTestSystemCreate(SbpProblem p, PetscBool assembled, SbpTestSystem *s);
+/* KSPSolve(ksp, g, u) and its iterations; the test fails unless the solve converged. */
+PetscInt SbpTestSystemSolve(SbpTestSystem *s);
+void     SbpTestSystemDestroy(SbpTestSystem *s);
 
 /* PCSBPMGSetSmoother() by the smoother's name (chebyshev, jacobi, richardson); NULL: leave the default. */
 void SbpTestSetSmoother(PC pc, const char *name);

@@ -35,6 +35,46 @@ static PetscErrorCode metric_indefinite(void *ctx, PetscReal r, PetscReal s, con
   return 0;
 }
 
+/* The user functions that fail the set-up: an indefinite metric given directly, a NaN coefficient somewhere inside (on the square),
+   a mapping with negative Jacobian */
+static void give_indefinite_metric(SbpProblem p)
+{
+  PCALL(SbpProblemSetMetricFunction(p, metric_indefinite, NULL));
+}
+
+static void give_nan_mu(SbpProblem p)
+{
+  PCALL(SbpProblemSetMapping(p, SBP_MAPPING_SQUARE));
+  PCALL(SbpProblemSetMuFunction(p, mu_nan, NULL));
+}
+
+static void give_flipped_mapping(SbpProblem p)
+{
+  PCALL(SbpProblemSetMappingFunction(p, map_flipped, NULL));
+}
+
+static void test_bad_user_functions(void **state)
+{
+  const struct {
+    PetscInt N;
+    void (*give)(SbpProblem);
+    const char *message;
+  } bad[] = {
+      {10, give_indefinite_metric, ": crr*css - crs^2 = -0.25; need"},
+      {8, give_nan_mu, "at node (i,j) = (5,0): mu = nan"},
+      {8, give_flipped_mapping, "at node (i,j) = (0,0): J = x_r y_s - x_s y_r = -1"},
+  };
+
+  for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+    SbpProblem p;
+    PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+    PCALL(SbpProblemSetSizes(p, bad[b].N, bad[b].N));
+    bad[b].give(p);
+    EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, bad[b].message);
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
 static void test_bad_input(void **state)
 {
   SbpProblem p;
@@ -52,13 +92,6 @@ static void test_bad_input(void **state)
   PCALL(SbpProblemSetMu(p, SBP_MU_CONSTANT, (PetscReal)INFINITY)); /* PETSC_INFINITY is finite */
   EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_mu_value inf");
   EXPECT_ERROR(SbpProblemSetBC(p, 5, SBP_BC_NEUMANN), PETSC_ERR_ARG_OUTOFRANGE, "Face 5 does not exist");
-  PCALL(SbpProblemDestroy(&p));
-
-  /* an indefinite metric given directly */
-  PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
-  PCALL(SbpProblemSetSizes(p, 10, 10));
-  PCALL(SbpProblemSetMetricFunction(p, metric_indefinite, NULL));
-  EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, ": crr*css - crs^2 = -0.25; need");
   PCALL(SbpProblemDestroy(&p));
 
   /* a grid that cannot be coarsened */
@@ -83,25 +116,14 @@ static void test_bad_input(void **state)
     SbpmgTestSetOption("-sbp_n", NULL);
     PCALL(MatDestroy(&A));
   }
-
-  /* a NaN coefficient somewhere inside */
-  PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
-  PCALL(SbpProblemSetSizes(p, 8, 8));
-  PCALL(SbpProblemSetMapping(p, SBP_MAPPING_SQUARE));
-  PCALL(SbpProblemSetMuFunction(p, mu_nan, NULL));
-  EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, "at node (i,j) = (5,0): mu = nan");
-  PCALL(SbpProblemDestroy(&p));
-
-  /* a mapping with negative Jacobian */
-  PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
-  PCALL(SbpProblemSetSizes(p, 8, 8));
-  PCALL(SbpProblemSetMappingFunction(p, map_flipped, NULL));
-  EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, "at node (i,j) = (0,0): J = x_r y_s - x_s y_r = -1");
-  PCALL(SbpProblemDestroy(&p));
 }
 
 static void test_bad_options(void **state)
 {
+  const SbpmgTestOption good[] = {
+      {"-sbp_n", "12,20"},      {"-sbp_bc", "dndn"}, {"-sbp_mapping", "square"}, {"-sbp_mu", "constant"}, {"-sbp_mu_value", "3"},
+      {"-sbp_backend", "host"}, {NULL, NULL},
+  };
   SbpProblem p;
 
   PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
@@ -114,6 +136,7 @@ static void test_bad_options(void **state)
         {"-sbp_bc", "DDXN", PETSC_ERR_ARG_WRONG, "letter 'X' for face 3 is neither D (Dirichlet) nor N (Neumann)"},
         {"-sbp_bc", "DDN", PETSC_ERR_ARG_WRONG, "-sbp_bc DDN: give one letter per face"},
         {"-sbp_n", "16,16,16", PETSC_ERR_ARG_SIZ, "-sbp_n takes 1 value (N: both r and s) or 2 (Nr,Ns); got 3"},
+        {"-sbp_n", "16,16,16", PETSC_ERR_ARG_SIZ, "-sbp_n takes 1 value (N: both r and s) or 2 (Nr,Ns); got 3"},
         {"-sbp_mapping", "user", PETSC_ERR_ARG_WRONG, "-sbp_mapping user: set a user mapping with SbpProblemSetMappingFunction()"},
         {"-sbp_mu", "user", PETSC_ERR_ARG_WRONG, "-sbp_mu user: set a user coefficient with SbpProblemSetMuFunction()"},
     };
@@ -124,19 +147,9 @@ static void test_bad_options(void **state)
     }
   }
   /* good options are taken */
-  SbpmgTestSetOption("-sbp_n", "12,20");
-  SbpmgTestSetOption("-sbp_bc", "dndn");
-  SbpmgTestSetOption("-sbp_mapping", "square");
-  SbpmgTestSetOption("-sbp_mu", "constant");
-  SbpmgTestSetOption("-sbp_mu_value", "3");
-  SbpmgTestSetOption("-sbp_backend", "host");
+  SbpmgTestSetOptions(good);
   PCALL(SbpProblemSetFromOptions(p));
-  SbpmgTestSetOption("-sbp_n", NULL);
-  SbpmgTestSetOption("-sbp_bc", NULL);
-  SbpmgTestSetOption("-sbp_mapping", NULL);
-  SbpmgTestSetOption("-sbp_mu", NULL);
-  SbpmgTestSetOption("-sbp_mu_value", NULL);
-  SbpmgTestSetOption("-sbp_backend", NULL);
+  SbpmgTestClearOptions(good);
   {
     PetscInt   Nr, Ns;
     SbpBCType  bc;
@@ -158,6 +171,10 @@ static void test_bad_options(void **state)
 /* Two problems of one program read their own options under their prefixes (SbpProblemSetOptionsPrefix, Append, Get). */
 static void test_options_prefix(void **state)
 {
+  const SbpmgTestOption prefixed[] = {
+      {"-fine_sbp_n", "40"}, {"-other_two_sbp_n", "12,24"}, {"-other_two_sbp_mapping", "square"}, {"-sbp_n", "8"}, /* no prefix: neither problem reads it */
+      {NULL, NULL},
+  };
   SbpProblem  a, b;
   const char *prefix;
   PetscInt    Nr, Ns;
@@ -169,18 +186,10 @@ static void test_options_prefix(void **state)
   PCALL(SbpProblemAppendOptionsPrefix(b, "two_"));
   PCALL(SbpProblemGetOptionsPrefix(b, &prefix));
   assert_string_equal(prefix, "other_two_");
-  SbpmgTestSetOption("-fine_sbp_n", "40");
-  SbpmgTestSetOption("-other_two_sbp_nr", "12");
-  SbpmgTestSetOption("-other_two_sbp_ns", "24");
-  SbpmgTestSetOption("-other_two_sbp_mapping", "square");
-  SbpmgTestSetOption("-sbp_n", "8"); /* no prefix: neither problem reads it */
+  SbpmgTestSetOptions(prefixed);
   PCALL(SbpProblemSetFromOptions(a));
   PCALL(SbpProblemSetFromOptions(b));
-  SbpmgTestSetOption("-fine_sbp_n", NULL);
-  SbpmgTestSetOption("-other_two_sbp_nr", NULL);
-  SbpmgTestSetOption("-other_two_sbp_ns", NULL);
-  SbpmgTestSetOption("-other_two_sbp_mapping", NULL);
-  SbpmgTestSetOption("-sbp_n", NULL);
+  SbpmgTestClearOptions(prefixed);
   PCALL(SbpProblemGetSizes(a, &Nr, &Ns));
   assert_int_equal(Nr, 40);
   assert_int_equal(Ns, 40);
@@ -216,8 +225,8 @@ static void test_not_an_sbp_matrix(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_bad_input),  cmocka_unit_test(test_bad_options),       cmocka_unit_test(test_options_prefix),
-    cmocka_unit_test(test_bad_tuning), cmocka_unit_test(test_not_an_sbp_matrix),
+    cmocka_unit_test(test_bad_input),      cmocka_unit_test(test_bad_user_functions), cmocka_unit_test(test_bad_options),
+    cmocka_unit_test(test_options_prefix), cmocka_unit_test(test_bad_tuning),         cmocka_unit_test(test_not_an_sbp_matrix),
 };
 
 SBPMG_TEST_MAIN(help, tests)

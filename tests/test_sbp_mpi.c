@@ -112,28 +112,15 @@ static void test_operator_parallel(void **state)
    H-norm error and (unat0 not NULL) the solution in natural ordering on rank 0. */
 static PetscInt solve(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscReal *eH, Vec *unat0)
 {
-  SbpProblem         p = make(comm, Nr, Ns, backend);
-  Mat                A;
-  Vec                u, g;
-  KSP                ksp;
-  PetscInt           its;
-  KSPConvergedReason reason;
+  SbpTestSystem s;
+  PetscInt      its;
 
-  PCALL(SbpProblemCreateOperator(p, &A));
-  PCALL(MatCreateVecs(A, &u, &g));
-  PCALL(SbpProblemComputeRHS(p, g));
-  ksp = SbpTestMGCG(A, 1e-10, 100);
-  PCALL(KSPSolve(ksp, g, u));
-  PCALL(KSPGetIterationNumber(ksp, &its));
-  PCALL(KSPGetConvergedReason(ksp, &reason));
-  if (reason <= 0) fail_msg("%dx%d: CG + sbpmg did not converge (%s)", (int)Nr, (int)Ns, KSPConvergedReasons[reason]);
-  PCALL(SbpProblemComputeError(p, u, eH, NULL));
-  if (unat0) *unat0 = SbpmgTestNaturalOnZero(SbpTestDM(p), u);
-  PCALL(KSPDestroy(&ksp));
-  PCALL(VecDestroy(&u));
-  PCALL(VecDestroy(&g));
-  PCALL(MatDestroy(&A));
-  PCALL(SbpProblemDestroy(&p));
+  SbpTestSystemCreate(make(comm, Nr, Ns, backend), PETSC_FALSE, &s);
+  s.ksp = SbpTestMGCG(s.A, 1e-10, 100);
+  its   = SbpTestSystemSolve(&s);
+  PCALL(SbpProblemComputeError(s.p, s.u, eH, NULL));
+  if (unat0) *unat0 = SbpmgTestNaturalOnZero(SbpTestDM(s.p), s.u);
+  SbpTestSystemDestroy(&s);
   return its;
 }
 
@@ -219,10 +206,7 @@ static void check_device_operator(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const
 
 static void test_device_operator(void **state)
 {
-  PetscMPIInt size;
-
   SbpTestDeviceFirstUse();
-  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   /* both ways of running the kernels around the exchange: the interior overlapped with it, then the rim (as large blocks do);
      the exchange first, then one launch */
   for (int o = 0; o < 2; o++) {
@@ -236,8 +220,8 @@ static void test_device_operator(void **state)
     check_device_operator(PETSC_COMM_WORLD, 36, 40, "NNNN");
     check_device_operator(PETSC_COMM_WORLD, 8, 8, "DDDD");
     check_device_operator(PETSC_COMM_WORLD, 4, 6, "DDDD");
-    if (size >= 4) { /* uneven splits over 3 ranks */
-      MPI_Comm c3 = SbpTestFirstRanks(3);
+    {
+      MPI_Comm c3 = SbpTestThreeOfFourRanks(); /* uneven splits over 3 ranks */
       if (c3 != MPI_COMM_NULL) {
         check_device_operator(c3, 40, 24, "DDNN");
         check_device_operator(c3, 16, 50, "DDDD");
@@ -351,26 +335,22 @@ static void check_device_mgcg(MPI_Comm comm, PetscInt Nr, PetscInt Ns)
   assert_int_equal(i1, i2);
   if (!(du < 1e-9)) fail_msg("%dx%d: the solutions differ by %g", (int)Nr, (int)Ns, du);
   if (!(PetscAbsReal(e1 - e2) < 1e-9 * e2)) fail_msg("error norms %g and %g", e1, e2);
-  PCALL(VecDestroy(&u1));
-  PCALL(VecDestroy(&u2));
+  SbpmgTestDestroyVecs(&u1, &u2, NULL);
 }
 
 static void test_device_mgcg(void **state)
 {
-  PetscMPIInt size;
+  MPI_Comm c3;
 
   SbpTestDeviceFirstUse();
-  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   overlap_min = 0; /* every level's operator and sweeps overlapped with the exchange */
   check_device_mgcg(PETSC_COMM_WORLD, 128, 128);
   overlap_min = -1;
   check_device_mgcg(PETSC_COMM_WORLD, 48, 96);
-  if (size >= 4) {
-    MPI_Comm c3 = SbpTestFirstRanks(3);
-    if (c3 != MPI_COMM_NULL) {
-      check_device_mgcg(c3, 40, 24);
-      PCALL(MPI_Comm_free(&c3));
-    }
+  c3 = SbpTestThreeOfFourRanks();
+  if (c3 != MPI_COMM_NULL) {
+    check_device_mgcg(c3, 40, 24);
+    PCALL(MPI_Comm_free(&c3));
   }
 }
 

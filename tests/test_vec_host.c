@@ -272,9 +272,7 @@ static void test_mixed_contexts(void **state)
   PCALL(VecSwap(c, bd));
   PCALL(VecNorm(bd, NORM_1, &sd));
   VecTestCheckReduction("swap across contexts", n, sd, sh, sh);
-  PCALL(VecDestroy(&c));
-  SbpmgTestDestroyPair(&ad, &ah);
-  SbpmgTestDestroyPair(&bd, &bh);
+  SbpmgTestDestroyVecs(&c, &ad, &ah, &bd, &bh, NULL);
 }
 
 static const struct CMUnitTest tests[] = {

@@ -64,73 +64,42 @@ static const VecTestStep elementwise_steps[] = {
     {"exp", OP_EXP, 0, 0, 0, 4, 0},
 };
 
+/* The operations of one signature: on w alone, on w with a scalar, w = f(x, y) */
+static PetscErrorCode (*const unary_ops[])(Vec) = {
+    [OP_ZERO] = VecZeroEntries, [OP_RECIPROCAL] = VecReciprocal, [OP_ABS] = VecAbs, [OP_SQRTABS] = VecSqrtAbs, [OP_LOG] = VecLog, [OP_EXP] = VecExp,
+};
+static PetscErrorCode (*const scalar_ops[])(Vec, PetscScalar) = {[OP_SET] = VecSet, [OP_SCALE] = VecScale, [OP_SHIFT] = VecShift};
+static PetscErrorCode (*const pointwise_ops[])(Vec, Vec, Vec) = {
+    [OP_PMULT] = VecPointwiseMult, [OP_PDIVIDE] = VecPointwiseDivide, [OP_PMAX] = VecPointwiseMax,
+    [OP_PMIN] = VecPointwiseMin,   [OP_PMAXABS] = VecPointwiseMaxAbs,
+};
+
+#define VEC_TEST_HAS(table, op) ((size_t)(op) < sizeof(table) / sizeof((table)[0]) && (table)[op])
+
 static void VecTestApply(const VecTestStep *s, Vec w, Vec x, Vec y, Vec z)
 {
-  switch (s->op) {
-  case OP_SET:
-    PCALL(VecSet(w, s->a));
-    break;
-  case OP_ZERO:
-    PCALL(VecZeroEntries(w));
-    break;
-  case OP_COPY:
+  if (VEC_TEST_HAS(unary_ops, s->op))
+    PCALL(unary_ops[s->op](w));
+  else if (VEC_TEST_HAS(scalar_ops, s->op))
+    PCALL(scalar_ops[s->op](w, s->a));
+  else if (VEC_TEST_HAS(pointwise_ops, s->op))
+    PCALL(pointwise_ops[s->op](w, x, y));
+  else if (s->op == OP_COPY)
     PCALL(VecCopy(x, w));
-    break;
-  case OP_SCALE:
-    PCALL(VecScale(w, s->a));
-    break;
-  case OP_SHIFT:
-    PCALL(VecShift(w, s->a));
-    break;
-  case OP_SWAP:
+  else if (s->op == OP_SWAP)
     PCALL(VecSwap(w, z));
-    break;
-  case OP_AXPY:
+  else if (s->op == OP_AXPY)
     PCALL(VecAXPY(w, s->a, x));
-    break;
-  case OP_AYPX:
+  else if (s->op == OP_AYPX)
     PCALL(VecAYPX(w, s->a, y));
-    break;
-  case OP_AXPBY:
+  else if (s->op == OP_AXPBY)
     PCALL(VecAXPBY(w, s->a, s->b, x));
-    break;
-  case OP_AXPBYPCZ:
+  else if (s->op == OP_AXPBYPCZ)
     PCALL(VecAXPBYPCZ(w, s->a, s->b, s->c, x, y));
-    break;
-  case OP_WAXPY:
+  else if (s->op == OP_WAXPY)
     PCALL(VecWAXPY(w, s->a, x, y));
-    break;
-  case OP_PMULT:
-    PCALL(VecPointwiseMult(w, x, y));
-    break;
-  case OP_PDIVIDE:
-    PCALL(VecPointwiseDivide(w, x, y));
-    break;
-  case OP_PMAX:
-    PCALL(VecPointwiseMax(w, x, y));
-    break;
-  case OP_PMIN:
-    PCALL(VecPointwiseMin(w, x, y));
-    break;
-  case OP_PMAXABS:
-    PCALL(VecPointwiseMaxAbs(w, x, y));
-    break;
-  case OP_RECIPROCAL:
-    PCALL(VecReciprocal(w));
-    break;
-  case OP_ABS:
-    PCALL(VecAbs(w));
-    break;
-  case OP_SQRTABS:
-    PCALL(VecSqrtAbs(w));
-    break;
-  case OP_LOG:
-    PCALL(VecLog(w));
-    break;
-  case OP_EXP:
-    PCALL(VecExp(w));
-    break;
-  }
+  else
+    fail_msg("%s: no operation", s->what);
 }
 
 /* maxpy of 3 vectors (one pass) and of 11 (two passes of the fused kernel) into w */

@@ -39,14 +39,45 @@ static PetscErrorCode DeviceSync(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
+/* The KSP and PC of each solver */
+static const struct {
+  KSPType ksp;
+  PCType  pc;
+} SolverTypes[] = {
+    [SOLVER_MGCG]   = {KSPCG, PCSBPMG},
+    [SOLVER_DIRECT] = {KSPPREONLY, PCCHOLESKY},
+    [SOLVER_GAMG]   = {KSPCG, PCGAMG},
+    [SOLVER_HYPRE]  = {KSPCG, PCHYPRE},
+};
+
+/* The solver on A to the relative residual rtol, its options under the prefix <solver>_, set up */
+static PetscErrorCode CreateSolver(Solver solver, Mat A, PetscReal rtol, KSP *ksp)
+{
+  PC   pc;
+  char prefix[32];
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(KSPSetTolerances(*ksp, rtol, 1e-300, PETSC_DEFAULT, 10000));
+  PetscCall(KSPSetType(*ksp, SolverTypes[solver].ksp));
+  PetscCall(PCSetType(pc, SolverTypes[solver].pc));
+  if (solver == SOLVER_DIRECT) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
+  if (solver == SOLVER_HYPRE) PetscCall(PCHYPRESetType(pc, "boomeramg"));
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", SolverNames[solver]));
+  PetscCall(KSPSetOptionsPrefix(*ksp, prefix));
+  PetscCall(KSPSetFromOptions(*ksp));
+  PetscCall(KSPSetUp(*ksp));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode RunOne(Solver solver, PetscInt Nr, PetscInt Ns, PetscReal rtol, Row *row)
 {
   SbpProblem         p;
   Mat                A;
   Vec                u, g;
   KSP                ksp;
-  PC                 pc;
-  char               prefix[32];
   PetscLogDouble     t0, t1, t2;
   KSPConvergedReason reason;
 
@@ -63,34 +94,7 @@ static PetscErrorCode RunOne(Solver solver, PetscInt Nr, PetscInt Ns, PetscReal 
     PetscCall(SbpProblemCreateAssembledOperator(p, &A));
   PetscCall(MatCreateVecs(A, &u, &g));
   PetscCall(SbpProblemComputeRHS(p, g));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(KSPSetTolerances(ksp, rtol, 1e-300, PETSC_DEFAULT, 10000));
-  switch (solver) {
-  case SOLVER_MGCG:
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(PCSetType(pc, PCSBPMG));
-    break;
-  case SOLVER_DIRECT:
-    PetscCall(KSPSetType(ksp, KSPPREONLY));
-    PetscCall(PCSetType(pc, PCCHOLESKY));
-    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
-    break;
-  case SOLVER_GAMG:
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(PCSetType(pc, PCGAMG));
-    break;
-  case SOLVER_HYPRE:
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(PCSetType(pc, PCHYPRE));
-    PetscCall(PCHYPRESetType(pc, "boomeramg"));
-    break;
-  }
-  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", SolverNames[solver]));
-  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(KSPSetUp(ksp));
+  PetscCall(CreateSolver(solver, A, rtol, &ksp));
   PetscCall(DeviceSync(p));
   PetscCall(PetscTime(&t1));
   PetscCall(KSPSolve(ksp, g, u));
@@ -105,8 +109,8 @@ static PetscErrorCode RunOne(Solver solver, PetscInt Nr, PetscInt Ns, PetscReal 
   row->tsetup = t1 - t0;
   row->tsolve = t2 - t1;
   PetscCall(KSPGetIterationNumber(ksp, &row->its));
-  PetscCall(SbpProblemComputeError(p, u, &row->eH, &row->eJH));
   PetscCall(KSPDestroy(&ksp));
+  PetscCall(SbpProblemComputeError(p, u, &row->eH, &row->eJH));
   PetscCall(VecDestroy(&u));
   PetscCall(VecDestroy(&g));
   PetscCall(MatDestroy(&A));
