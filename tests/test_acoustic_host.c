@@ -218,31 +218,42 @@ static void test_bad_input(void **state)
   Acoustic  ac;
   PetscReal vel[24 * 24 * 24], x;
 
-  /* a grid smaller than 2 ndamp + 9 on an axis */
-  expect_option_error((const char *const[]){"-ac_n", "20,40,40", "-ac_ndamp", "6", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "Grid 20 x 40 x 40 is too small for -ac_ndamp 6: every axis needs at least 2*ndamp+9 = 21 points (nx = 20)");
-  expect_option_error((const char *const[]){"-ac_n", "30,30,31", "-ac_ndamp", "11", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "needs at least 2*ndamp+9 = 31 points (nx = 30)");
-  expect_option_error((const char *const[]){"-ac_n", "8", "-ac_ndamp", "0", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, "needs at least 2*ndamp+9 = 9 points (nx = 8)");
-  expect_option_error((const char *const[]){"-ac_n", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Grid size 0 x 0 x 0 must be positive on every axis");
-  /* a PML of 2 points damps too hard per step at cfl 0.8: the corners grow (about 3 x 3.75 / 2 > 4.828) */
-  expect_option_error((const char *const[]){"-ac_n", "16", "-ac_ndamp", "2", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "PML width -ac_ndamp 2 is too thin: the damping at the PML corners, eta dt = 5.63");
-  expect_option_error((const char *const[]){"-ac_ndamp", "-2", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "PML width -ac_ndamp -2 must be >= 0");
-  expect_option_error((const char *const[]){"-ac_dx", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Grid spacing 0., 0., 0. (-ac_dx) must be positive");
-  expect_option_error((const char *const[]){"-ac_dx", "10,20", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_dx takes 1 value (every axis) or 3 (dx,dy,dz); got 2");
-  expect_option_error((const char *const[]){"-ac_n", "30,30,30,30", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_n takes 1 value (every axis) or 3 (nx,ny,nz); got 4");
-  /* cfl above the stability limit, or not positive */
-  expect_option_error((const char *const[]){"-ac_cfl", "1.2", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number 1.2 (-ac_cfl) is above the stability limit 1");
-  expect_option_error((const char *const[]){"-ac_cfl", "-0.5", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number -0.5 (-ac_cfl) must be positive");
-  expect_option_error((const char *const[]){"-ac_cfl", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number 0. (-ac_cfl) must be positive");
-  expect_option_error((const char *const[]){"-ac_cfl", "nan", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number nan (-ac_cfl) must be in (0, 1]");
-  /* non-positive velocity */
-  expect_option_error((const char *const[]){"-ac_vel", "-100", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity -100. (-ac_vel) must be positive");
-  expect_option_error((const char *const[]){"-ac_vel", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity 0. (-ac_vel) must be positive");
-  expect_option_error((const char *const[]){"-ac_vel", "nan", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity nan (-ac_vel) must be positive and finite");
-  expect_option_error((const char *const[]){"-ac_vel", "inf", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity inf (-ac_vel) must be positive and finite");
-  expect_option_error((const char *const[]){"-ac_vmax", "-1", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Maximum velocity -1. (-ac_vmax) must be >= 0");
+  /* bad grid sizes (smaller than 2 ndamp + 9 on an axis, not positive, a wrong count), a PML of 2 points (it damps too hard per
+     step at cfl 0.8: the corners grow, about 3 x 3.75 / 2 > 4.828), bad spacings, a cfl above the stability limit or not positive,
+     non-positive velocities: the options, whether the error comes at set-up (1) or from the options (0), the code, the text */
+  const struct {
+    const char    *opts[7];
+    int            setup;
+    PetscErrorCode code;
+    const char    *msg;
+  } bad[] = {
+      {{"-ac_n", "20,40,40", "-ac_ndamp", "6", NULL},
+       1,
+       PETSC_ERR_ARG_OUTOFRANGE,
+       "Grid 20 x 40 x 40 is too small for -ac_ndamp 6: every axis needs at least 2*ndamp+9 = 21 points (nx = 20)"},
+      {{"-ac_n", "30,30,31", "-ac_ndamp", "11", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, "needs at least 2*ndamp+9 = 31 points (nx = 30)"},
+      {{"-ac_n", "8", "-ac_ndamp", "0", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, "needs at least 2*ndamp+9 = 9 points (nx = 8)"},
+      {{"-ac_n", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Grid size 0 x 0 x 0 must be positive on every axis"},
+      {{"-ac_n", "16", "-ac_ndamp", "2", NULL},
+       1,
+       PETSC_ERR_ARG_OUTOFRANGE,
+       "PML width -ac_ndamp 2 is too thin: the damping at the PML corners, eta dt = 5.63"},
+      {{"-ac_ndamp", "-2", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "PML width -ac_ndamp -2 must be >= 0"},
+      {{"-ac_dx", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Grid spacing 0., 0., 0. (-ac_dx) must be positive"},
+      {{"-ac_dx", "10,20", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_dx takes 1 value (every axis) or 3 (dx,dy,dz); got 2"},
+      {{"-ac_n", "30,30,30,30", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_n takes 1 value (every axis) or 3 (nx,ny,nz); got 4"},
+      {{"-ac_cfl", "1.2", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number 1.2 (-ac_cfl) is above the stability limit 1"},
+      {{"-ac_cfl", "-0.5", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number -0.5 (-ac_cfl) must be positive"},
+      {{"-ac_cfl", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number 0. (-ac_cfl) must be positive"},
+      {{"-ac_cfl", "nan", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number nan (-ac_cfl) must be in (0, 1]"},
+      {{"-ac_vel", "-100", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity -100. (-ac_vel) must be positive"},
+      {{"-ac_vel", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity 0. (-ac_vel) must be positive"},
+      {{"-ac_vel", "nan", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity nan (-ac_vel) must be positive and finite"},
+      {{"-ac_vel", "inf", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Velocity inf (-ac_vel) must be positive and finite"},
+      {{"-ac_vmax", "-1", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Maximum velocity -1. (-ac_vmax) must be >= 0"},
+  };
+
+  for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) expect_option_error(bad[b].opts, bad[b].setup, bad[b].code, bad[b].msg);
   PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
   PCALL(AcousticSetSizes(ac, 24, 24, 24));
   for (PetscInt p = 0; p < 24 * 24 * 24; p++) vel[p] = 1800;

@@ -122,24 +122,8 @@ static void SbpTermSet(SbpTerm *t, PetscReal coef, PetscInt nf, const SbpFactor 
 /* Node (i,j) of face f at face index k. */
 static void SbpFaceNode(SbpProblem p, PetscInt face, PetscInt k, PetscInt *i, PetscInt *j)
 {
-  switch (face) {
-  case 1:
-    *i = 0;
-    *j = k;
-    break;
-  case 2:
-    *i = p->Nr;
-    *j = k;
-    break;
-  case 3:
-    *i = k;
-    *j = 0;
-    break;
-  default:
-    *i = k;
-    *j = p->Ns;
-    break;
-  }
+  *i = face == 1 ? 0 : (face == 2 ? p->Nr : k); /* faces 1, 2: r = -1, +1; faces 3, 4: s = -1, +1 */
+  *j = face <= 2 ? k : (face == 3 ? 0 : p->Ns);
 }
 
 static PetscErrorCode SbpPatchCheck(SbpProblem p, PetscInt i, PetscInt j)
