@@ -198,11 +198,55 @@ static void test_source_build_error(void **state)
   PCALL(SbpProblemDestroy(&p));
 }
 
+static SbpProblem rhs_problem(PetscBool square, PetscBool constant, const char *bc, SbpBackend backend)
+{
+  SbpProblem p;
+
+  PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+  PCALL(SbpProblemSetSizes(p, 20, 28));
+  for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, bc[f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
+  PCALL(SbpProblemSetMapping(p, square ? SBP_MAPPING_SQUARE : SBP_MAPPING_CURVED));
+  if (constant) PCALL(SbpProblemSetMu(p, SBP_MU_CONSTANT, 1.7));
+  PCALL(SbpProblemSetBackend(p, backend));
+  PCALL(SbpProblemSetUp(p));
+  return p;
+}
+
+/* The right-hand side made on the device against the host's (point-wise, itself checked against the Kronecker assembly in
+   test_sbp): every kind of face set, both mappings and both built-in mu, Nr != Ns. */
+static void test_rhs_device_vs_host(void **state)
+{
+  const char *bcs[] = {"DDNN", "DDDD", "NNDD", "DNDN", "NDNN", "DNNN"};
+
+  for (int map = 0; map < 2; map++)
+    for (int mu = 0; mu < 2; mu++)
+      for (size_t b = 0; b < sizeof(bcs) / sizeof(bcs[0]); b++) {
+        SbpProblem pd = rhs_problem(map, mu, bcs[b], SBP_BACKEND_DEVICE), ph = rhs_problem(map, mu, bcs[b], SBP_BACKEND_HOST);
+        Vec        gd, gh, gdh;
+        PetscReal  err;
+
+        PCALL(SbpProblemCreateVector(pd, &gd));
+        PCALL(SbpProblemCreateVector(ph, &gh));
+        PCALL(SbpProblemComputeRHS(pd, gd));
+        PCALL(SbpProblemComputeRHS(ph, gh));
+        PCALL(VecDuplicate(gh, &gdh));
+        PCALL(VecCopy(gd, gdh));
+        err = SbpmgTestRelDiff(gdh, gh);
+        print_message("  %s, %s, %s: |device - host| / |host| = %.2e\n", map ? "square" : "curved", mu ? "constant" : "basin", bcs[b], (double)err);
+        if (!(err <= 1e-13)) fail_msg("the device right-hand side differs from the host's by %g", (double)err);
+        PCALL(VecDestroy(&gdh));
+        PCALL(VecDestroy(&gd));
+        PCALL(VecDestroy(&gh));
+        PCALL(SbpProblemDestroy(&pd));
+        PCALL(SbpProblemDestroy(&ph));
+      }
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_builtin_device_vs_host), cmocka_unit_test(test_user_source),        cmocka_unit_test(test_coarse_injected),
-      cmocka_unit_test(test_bad_coefficients),       cmocka_unit_test(test_source_build_error),
+      cmocka_unit_test(test_bad_coefficients),       cmocka_unit_test(test_source_build_error), cmocka_unit_test(test_rhs_device_vs_host),
   };
   return SbpmgTestMain(argc, argv, "sbpmg set-up on the device", tests, sizeof(tests) / sizeof(tests[0]), __FILE__);
 }

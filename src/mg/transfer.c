@@ -98,26 +98,18 @@ static PetscErrorCode SbpTransferHost(SbpTransfer *t, PetscBool prolong, Vec x, 
   const PetscScalar *xa;
   PetscScalar      **ya;
 
-  DM                 din, dout;
-
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SBPMG_MGTransfer, 0, 0, 0, 0));
-  PetscCall(SbpProblemGetLayoutDM(in, &din));
-  PetscCall(SbpProblemGetLayoutDM(out, &dout));
-  PetscCall(DMGetLocalVector(din, &xl));
-  PetscCall(DMGlobalToLocalBegin(din, x, INSERT_VALUES, xl));
-  PetscCall(DMGlobalToLocalEnd(din, x, INSERT_VALUES, xl));
-  PetscCall(VecGetArrayRead(xl, &xa));
-  PetscCall(DMDAVecGetArray(dout, y, &ya));
+  PetscCall(SbpProblemGetPatch(in, x, &xl, &xa));
+  PetscCall(SbpProblemVecGetArray(out, y, PETSC_FALSE, &ya));
   for (PetscInt j = out->ys; j < out->ys + out->ym; j++)
     for (PetscInt i = out->xs; i < out->xs + out->xm; i++) {
       PetscReal v = prolong ? mg_prolong_point((int)i, (int)j, xa, in->gxs, in->gys, in->gxm)
                             : mg_restrict_point((int)i, (int)j, (int)in->Nr, (int)in->Ns, xa, in->gxs, in->gys, in->gxm);
       ya[j][i]    = add ? ya[j][i] + v : v;
     }
-  PetscCall(DMDAVecRestoreArray(dout, y, &ya));
-  PetscCall(VecRestoreArrayRead(xl, &xa));
-  PetscCall(DMRestoreLocalVector(din, &xl));
+  PetscCall(SbpProblemVecRestoreArray(out, y, PETSC_FALSE, &ya));
+  PetscCall(SbpProblemRestorePatch(in, x, &xl, &xa));
   PetscCall(PetscLogEventEnd(SBPMG_MGTransfer, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

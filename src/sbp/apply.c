@@ -44,23 +44,16 @@ PetscErrorCode SbpProblemApplyHost(SbpProblem p, Vec x, Vec z, PetscReal scale, 
   const PetscScalar *u;
   PetscScalar      **ya, **za = NULL;
 
-  DM da;
-
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SBPMG_SbpApply, 0, 0, 0, 0));
   PetscCall(SbpProblemGetHostCoefficients(p));
-  PetscCall(SbpProblemGetLayoutDM(p, &da));
-  PetscCall(DMGetLocalVector(da, &xl));
-  PetscCall(DMGlobalToLocalBegin(da, x, INSERT_VALUES, xl));
-  PetscCall(DMGlobalToLocalEnd(da, x, INSERT_VALUES, xl));
-  PetscCall(VecGetArrayRead(xl, &u));
-  PetscCall(DMDAVecGetArray(da, y, &ya));
-  if (z && z != y) PetscCall(DMDAVecGetArrayRead(da, z, &za));
+  PetscCall(SbpProblemGetPatch(p, x, &xl, &u));
+  PetscCall(SbpProblemVecGetArray(p, y, PETSC_FALSE, &ya));
+  if (z && z != y) PetscCall(SbpProblemVecGetArray(p, z, PETSC_TRUE, &za));
   SbpHostRows(p, u, z ? (z == y ? ya : za) : NULL, scale, ya, 0);
-  if (z && z != y) PetscCall(DMDAVecRestoreArrayRead(da, z, &za));
-  PetscCall(DMDAVecRestoreArray(da, y, &ya));
-  PetscCall(VecRestoreArrayRead(xl, &u));
-  PetscCall(DMRestoreLocalVector(da, &xl));
+  if (z && z != y) PetscCall(SbpProblemVecRestoreArray(p, z, PETSC_TRUE, &za));
+  PetscCall(SbpProblemVecRestoreArray(p, y, PETSC_FALSE, &ya));
+  PetscCall(SbpProblemRestorePatch(p, x, &xl, &u));
   PetscCall(PetscLogFlops((SBP_APPLY_FLOPS_PER_NODE + (z ? 1 : 0)) * (PetscLogDouble)p->xm * p->ym));
   PetscCall(PetscLogEventEnd(SBPMG_SbpApply, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -70,14 +63,12 @@ PetscErrorCode SbpProblemApplyHost(SbpProblem p, Vec x, Vec z, PetscReal scale, 
 PetscErrorCode SbpProblemDiagonalHost(SbpProblem p, Vec d)
 {
   PetscScalar **darr;
-  DM            da;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetHostCoefficients(p));
-  PetscCall(SbpProblemGetLayoutDM(p, &da));
-  PetscCall(DMDAVecGetArray(da, d, &darr));
+  PetscCall(SbpProblemVecGetArray(p, d, PETSC_FALSE, &darr));
   SbpHostRows(p, NULL, NULL, 1, darr, 1);
-  PetscCall(DMDAVecRestoreArray(da, d, &darr));
+  PetscCall(SbpProblemVecRestoreArray(p, d, PETSC_FALSE, &darr));
   PetscFunctionReturn(0);
 }
 
@@ -203,18 +194,16 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
 static PetscErrorCode SbpNormApplyHost(SbpProblem p, SbpNormType kind, Vec x, Vec y)
 {
   PetscScalar **xa, **ya;
-  DM            da;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetHostCoefficients(p));
-  PetscCall(SbpProblemGetLayoutDM(p, &da));
-  PetscCall(DMDAVecGetArrayRead(da, x, &xa));
-  PetscCall(DMDAVecGetArray(da, y, &ya));
+  PetscCall(SbpProblemVecGetArray(p, x, PETSC_TRUE, &xa));
+  PetscCall(SbpProblemVecGetArray(p, y, PETSC_FALSE, &ya));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++)
       ya[j][i] = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, (int)kind, p->J[SbpPatchIndex(p, i, j)]) * xa[j][i];
-  PetscCall(DMDAVecRestoreArray(da, y, &ya));
-  PetscCall(DMDAVecRestoreArrayRead(da, x, &xa));
+  PetscCall(SbpProblemVecRestoreArray(p, y, PETSC_FALSE, &ya));
+  PetscCall(SbpProblemVecRestoreArray(p, x, PETSC_TRUE, &xa));
   PetscFunctionReturn(0);
 }
 

@@ -110,21 +110,22 @@ static PetscBool SbpProblemHasHostCallbacks(SbpProblem p)
   return (p->mapping == SBP_MAPPING_USER && !p->mapsrc) || (p->mu == SBP_MU_USER && !p->musrc) || (p->metricfn && !p->metricsrc) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* The kernel of kernels/coef.cl named name, specialised for the problem's point functions (the user's source placed first, so
-   the compiler's line numbers in a build log are those of the user's source). */
-static PetscErrorCode SbpProblemGetCoefficientKernel(SbpProblem p, const char name[], cl_kernel *k)
+/* The kernel `name` of the program made of kernels/<files> ("coef", or "coef+sbp+rhs": files joined by '+'), specialised for the
+   problem's point functions (-DCOEF_*) and by extra options; the user's OpenCL source placed first, so that the compiler's line
+   numbers in a build log are those of the user's source. */
+PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const char extra[], const char name[], cl_kernel *k)
 {
-  char opts[128];
+  char opts[512];
   int  map = p->mapsrc ? 2 : (p->mapping == SBP_MAPPING_SQUARE ? 1 : 0), mu = p->musrc ? 2 : (p->mu == SBP_MU_CONSTANT ? 1 : 0);
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d", map, mu, p->metricsrc ? 1 : 0));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d %s", map, mu, p->metricsrc ? 1 : 0, extra ? extra : ""));
   if (p->mapsrc || p->musrc || p->metricsrc) { /* PETSc 3.18's PetscStrlcat() limits by the appended length: concatenate by hand */
     const char *parts[5] = {p->mapsrc ? p->mapsrc : "", p->musrc ? p->musrc : "", p->metricsrc ? p->metricsrc : "", "\n#line 1 \"kernels/coef.cl\"\n", NULL};
-    char       *source;
+    char       *source, pname[64];
     size_t      len[5], total = 1, at = 0;
 
-    PetscCall(SbpmgCLReadSource(p->cl, "coef", (char **)&parts[4]));
+    PetscCall(SbpmgCLReadSource(p->cl, files, (char **)&parts[4]));
     for (int s = 0; s < 5; s++) {
       PetscCall(PetscStrlen(parts[s], &len[s]));
       total += len[s] + 1;
@@ -137,13 +138,21 @@ static PetscErrorCode SbpProblemGetCoefficientKernel(SbpProblem p, const char na
     }
     source[at] = 0;
     PetscCall(PetscFree(parts[4]));
+    PetscCall(PetscSNPrintf(pname, sizeof(pname), "user+%s", files));
     {
-      PetscErrorCode ierr = SbpmgCLGetKernelFromSource(p->cl, "coef+user", source, opts, name, k);
+      PetscErrorCode ierr = SbpmgCLGetKernelFromSource(p->cl, pname, source, opts, name, k);
       PetscCall(PetscFree(source));
       PetscCall(ierr);
     }
   } else
-    PetscCall(SbpmgCLGetKernel(p->cl, "coef", opts, name, k));
+    PetscCall(SbpmgCLGetKernel(p->cl, files, opts, name, k));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpProblemGetCoefficientKernel(SbpProblem p, const char name[], cl_kernel *k)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetPointKernel(p, "coef", NULL, name, k));
   PetscFunctionReturn(0);
 }
 

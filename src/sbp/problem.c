@@ -394,6 +394,71 @@ PetscErrorCode SbpProblemGetOwnership(SbpProblem p, PetscInt *m, PetscInt *n, Pe
   PetscFunctionReturn(0);
 }
 
+/* a[j][i] over the owned block of a vector laid out like the problem's (DMDAVecGetArray without a DMDA: the local part of a DMDA
+   global vector is the owned block, r fastest). */
+PetscErrorCode SbpProblemVecGetArray(SbpProblem p, Vec v, PetscBool read, PetscScalar ***a)
+{
+  PetscScalar *x, **rows;
+
+  PetscFunctionBegin;
+  if (read)
+    PetscCall(VecGetArrayRead(v, (const PetscScalar **)&x));
+  else
+    PetscCall(VecGetArray(v, &x));
+  PetscCall(PetscMalloc1(p->ym, &rows));
+  for (PetscInt r = 0; r < p->ym; r++) rows[r] = x + r * p->xm - p->xs;
+  *a = rows - p->ys;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemVecRestoreArray(SbpProblem p, Vec v, PetscBool read, PetscScalar ***a)
+{
+  PetscScalar **rows = *a + p->ys, *x = rows[0] + p->xs;
+
+  PetscFunctionBegin;
+  if (read)
+    PetscCall(VecRestoreArrayRead(v, (const PetscScalar **)&x));
+  else
+    PetscCall(VecRestoreArray(v, &x));
+  PetscCall(PetscFree(rows));
+  *a = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* The values of x on the rank's ghosted patch (the operator's input): on one rank the vector itself (its patch is the grid),
+   elsewhere the DMDA's local vector after the ghost exchange. Restore with SbpProblemRestorePatch(). */
+PetscErrorCode SbpProblemGetPatch(SbpProblem p, Vec x, Vec *xl, const PetscScalar **u)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
+  *xl = NULL;
+  if (size == 1)
+    PetscCall(VecGetArrayRead(x, u));
+  else {
+    DM da;
+    PetscCall(SbpProblemGetLayoutDM(p, &da));
+    PetscCall(DMGetLocalVector(da, xl));
+    PetscCall(DMGlobalToLocalBegin(da, x, INSERT_VALUES, *xl));
+    PetscCall(DMGlobalToLocalEnd(da, x, INSERT_VALUES, *xl));
+    PetscCall(VecGetArrayRead(*xl, u));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemRestorePatch(SbpProblem p, Vec x, Vec *xl, const PetscScalar **u)
+{
+  PetscFunctionBegin;
+  if (!*xl)
+    PetscCall(VecRestoreArrayRead(x, u));
+  else {
+    PetscCall(VecRestoreArrayRead(*xl, u));
+    PetscCall(DMRestoreLocalVector(p->da, xl));
+  }
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemView - Print the grid, mapping, coefficient, boundary conditions and backend.
 

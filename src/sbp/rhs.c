@@ -108,18 +108,16 @@ typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, PetscI
 static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn)
 {
   PetscScalar **va;
-  DM            da;
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetLayoutDM(p, &da));
-  PetscCall(DMDAVecGetArray(da, v, &va));
+  PetscCall(SbpProblemVecGetArray(p, v, PETSC_FALSE, &va));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
       PetscReal X[6], m[3];
       PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
       PetscCall((*fn)(p, i, j, SbpPatchIndex(p, i, j), X, m, &va[j][i]));
     }
-  PetscCall(DMDAVecRestoreArray(da, v, &va));
+  PetscCall(SbpProblemVecRestoreArray(p, v, PETSC_FALSE, &va));
   PetscFunctionReturn(0);
 }
 
@@ -142,9 +140,48 @@ static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, PetscIn
   PetscFunctionReturn(0);
 }
 
+/* The device computes the right-hand side when the problem is on the device, g is a device vector and the device can evaluate
+   the data: the mapping (built-in or the user's source) and mu with its gradient (built-in). */
+static PetscErrorCode SbpProblemRHSOnDevice(SbpProblem p, Vec g, PetscBool *dev)
+{
+  PetscBool isdev;
+
+  PetscFunctionBegin;
+  PetscCall(VecIsOpenCL(g, &isdev));
+  *dev = p->use_device && isdev && (p->mapping != SBP_MAPPING_USER || p->mapsrc) && p->mu != SBP_MU_USER && !p->metricfn && !p->metricsrc ? PETSC_TRUE
+                                                                                                                                          : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* g on the device (kernels/rhs.cl rhs_manufactured, built after sbp.cl and coef.cl with the problem's specialisations). */
+static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
+{
+  cl_kernel   k;
+  cl_mem      gb;
+  const char *sbpopts;
+  int         Nr = (int)p->Nr, Ns = (int)p->Ns, flags, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
+      gxm          = (int)p->gxm;
+  size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckDeviceVec(p, g, "the right-hand side"));
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpProblemGetBuildOptions(p, PETSC_FALSE, &sbpopts));
+  PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", sbpopts, "rhs_manufactured", &k));
+  PetscCall(VecOpenCLGetBufferWrite(g, &gb));
+  PetscCall(SbpmgCLSetArgs(k, 0, 19, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->rho,
+                           sizeof(int), &flags, sizeof(PetscReal), &p->mu_value, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym,
+                           sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_css, sizeof(cl_mem),
+                           &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &gb));
+  PetscCall(SbpProblemLaunch2D(p, k, global));
+  PetscCall(VecOpenCLRestoreBufferWrite(g, &gb));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemComputeRHS - The right-hand side g = JH f + sum over Dirichlet faces K_f gD + sum over Neumann faces L_f^T H_f gN of the
-   manufactured problem ue = sin(pi x) cos(pi y) (spec section 6), point-wise.
+   manufactured problem ue = sin(pi x) cos(pi y) (docs/guide.md "The right-hand side"), point-wise: on the device when the problem
+   is there and g is a device vector (for the built-in mu, and the built-in mapping or the user's mapping source), else on the host.
 
    Collective
 
@@ -153,20 +190,25 @@ static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, PetscIn
 PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
 {
   PetscScalar **ga;
-  DM            da;
+  PetscBool     dev = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(SbpProblemRHSOnDevice(p, g, &dev));
+  if (dev) {
+    PetscCall(SbpProblemComputeRHSDevice(p, g));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SbpProblemGetHostCoefficients(p));
   PetscCall(SbpProblemSetNodes(p, g, SbpForcingNode));
-  PetscCall(SbpProblemGetLayoutDM(p, &da));
-  PetscCall(DMDAVecGetArray(da, g, &ga));
+  PetscCall(SbpProblemVecGetArray(p, g, PETSC_FALSE, &ga));
   for (PetscInt face = 1; face <= 4; face++) {
     if (p->bc[face - 1] == SBP_BC_DIRICHLET)
       PetscCall(SbpAddDirichletData(p, face, ga));
     else
       PetscCall(SbpAddNeumannData(p, face, ga));
   }
-  PetscCall(DMDAVecRestoreArray(da, g, &ga));
+  PetscCall(SbpProblemVecRestoreArray(p, g, PETSC_FALSE, &ga));
   PetscFunctionReturn(0);
 }
 
@@ -194,24 +236,26 @@ PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, Pets
 {
   const PetscScalar **ua;
   PetscReal           local[2] = {0, 0}, global[2];
-  DM                  da;
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetHostCoefficients(p));
-  PetscCall(SbpProblemGetLayoutDM(p, &da));
-  PetscCall(DMDAVecGetArrayRead(da, u, &ua));
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(SbpProblemVecGetArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscInt  k = SbpPatchIndex(p, i, j);
-      PetscReal X[6], m[3], ue, ux, uy, e, w;
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) { /* the geometry evaluated at each node: no grid-sized host arrays */
+      PetscReal X[6], m[3], c[4], ue, ux, uy, e, w, J;
       PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
+      if (p->metricfn) {
+        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m, c));
+        J = c[3];
+      } else
+        J = X[2] * X[5] - X[3] * X[4];
       SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
       e = PetscRealPart(ua[j][i]) - ue;
       w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
       local[0] += w * e * e;
-      local[1] += p->J[k] * w * e * e;
+      local[1] += J * w * e * e;
     }
-  PetscCall(DMDAVecRestoreArrayRead(da, u, &ua));
+  PetscCall(SbpProblemVecRestoreArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
   PetscCall(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)p)));
   if (errH) *errH = PetscSqrtReal(global[0]);
   if (errJH) *errJH = PetscSqrtReal(global[1]);

@@ -101,6 +101,11 @@ PETSC_INTERN PetscErrorCode SbpProblemCheckNotSetUp(SbpProblem, const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpDevice(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemResetSetUp(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemCreateDMDA(SbpProblem);
+/* Host access without a DMDA: a[j][i] over the owned block; the operator's input on the ghosted patch. */
+PETSC_INTERN PetscErrorCode SbpProblemVecGetArray(SbpProblem, Vec, PetscBool, PetscScalar ***);
+PETSC_INTERN PetscErrorCode SbpProblemVecRestoreArray(SbpProblem, Vec, PetscBool, PetscScalar ***);
+PETSC_INTERN PetscErrorCode SbpProblemGetPatch(SbpProblem, Vec, Vec *, const PetscScalar **);
+PETSC_INTERN PetscErrorCode SbpProblemRestorePatch(SbpProblem, Vec, Vec *, const PetscScalar **);
 /* The DMDA of the problem's layout, made on first use where set-up did not need one (one rank, device backend). */
 PETSC_INTERN PetscErrorCode SbpProblemGetLayoutDM(SbpProblem, DM *);
 /* The process grid, the stencil width and the ownership ranges of the layout (the DMDA's, or one rank's). */
@@ -112,6 +117,7 @@ PETSC_INTERN PetscErrorCode SbpProblemComputeCoefficientsHost(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemRoundCoefficients(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemGetPointKernel(SbpProblem, const char[], const char[], const char[], cl_kernel *);
 
 /* ---------------------------------------------------------------- tuning and kernels (src/sbp/kernels.c) */
 /* Overrides "key=value,..." of the problem's tuning, applied at set-up on top of the device's (tests: the kernel variants). */
