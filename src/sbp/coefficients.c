@@ -241,9 +241,9 @@ static PetscErrorCode SbpInjectOnDevice(SbpProblem p, SbpProblem fine)
 }
 
 /*
-  SbpProblemGenerateCoefficients - The device backend's coefficients: on the device for point functions it can evaluate (the
-  built-in ones, the user's OpenCL source; also every coarse level), injected from the fine level for a coarse level of one rank
-  whose functions are host callbacks, else evaluated on the host and uploaded.
+  SbpProblemGenerateCoefficients - The device backend's coefficients: a coarse level of one rank injected from its fine level (the
+  values at the even nodes, bit for bit what an evaluation there gives); else on the device for point functions it can evaluate
+  (the built-in ones, the user's OpenCL source), else evaluated on the host and uploaded.
 */
 PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem p)
 {
@@ -255,10 +255,10 @@ PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem p)
   PetscCall(PetscLogEventBegin(SBPMG_SbpCoefficients, 0, 0, 0, 0));
   ierr = SbpCreateCoefficientBuffers(p);
   if (!ierr) {
-    if (!SbpProblemHasHostCallbacks(p))
-      ierr = SbpGenerateOnDevice(p);
-    else if (p->fine && size == 1)
+    if (p->fine && size == 1) /* a coarse level of one rank: the fine level's values, exactly */
       ierr = SbpInjectOnDevice(p, p->fine);
+    else if (!SbpProblemHasHostCallbacks(p))
+      ierr = SbpGenerateOnDevice(p);
     else
       ierr = SbpGenerateOnHost(p);
   }
