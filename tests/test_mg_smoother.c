@@ -206,9 +206,37 @@ static void test_inline_reciprocal(void **state)
   }
 }
 
+/* The eigenvalue estimates of a smoother on the device (the start vector made by kernels/estimate.cl, CG on device vectors) equal
+   the host's (the start vector's loop on the host, CG on host vectors) to rounding. */
+static void test_estimates_device_vs_host(void **state)
+{
+  SbpProblem pd = SbpTestProblem(PETSC_COMM_SELF, 40, 24, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL);
+  SbpProblem ph = SbpTestProblem(PETSC_COMM_SELF, 40, 24, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_HOST, NULL);
+  Mat        Md, Mh;
+  PC         sd, sh;
+  PetscReal  lmin[2], lmax[2];
+
+  PCALL(SbpProblemCreateOperator(pd, &Md));
+  PCALL(SbpProblemCreateOperator(ph, &Mh));
+  sd = make_smoother(Md, PETSC_FALSE);
+  sh = make_smoother(Mh, PETSC_FALSE);
+  PCALL(PCSBPMGSmootherGetEstimates(sd, &lmin[0], &lmax[0]));
+  PCALL(PCSBPMGSmootherGetEstimates(sh, &lmin[1], &lmax[1]));
+  print_message("  lambda_max device %.15g, host %.15g\n", (double)lmax[0], (double)lmax[1]);
+  if (!(PetscAbsReal(lmax[0] - lmax[1]) <= 1e-12 * lmax[1])) fail_msg("lambda_max on the device %.15g, on the host %.15g", (double)lmax[0], (double)lmax[1]);
+  if (!(PetscAbsReal(lmin[0] - lmin[1]) <= 1e-10 * lmax[1])) fail_msg("lambda_min on the device %.15g, on the host %.15g", (double)lmin[0], (double)lmin[1]);
+  PCALL(PCDestroy(&sd));
+  PCALL(PCDestroy(&sh));
+  PCALL(MatDestroy(&Md));
+  PCALL(MatDestroy(&Mh));
+  PCALL(SbpProblemDestroy(&pd));
+  PCALL(SbpProblemDestroy(&ph));
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_inline_reciprocal),
     cmocka_unit_test(test_pass_sweeps),
+    cmocka_unit_test(test_estimates_device_vs_host),
 };
 
 SBPMG_TEST_MAIN(help, tests)

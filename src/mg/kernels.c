@@ -1,6 +1,6 @@
 /* The kernels of the multigrid layer: the sweeps of kernels/smooth.cl, built after kernels/sbp.cl with the level's SBP-SAT
-   specialisation (SbpProblemGetBuildOptions()) and the work-group of the passes (tuning mg_pass_wg_x, mg_pass_wg_y), and the
-   transfers of kernels/transfer.cl. */
+   specialisation (SbpProblemGetBuildOptions()) and the work-group of the passes (tuning mg_pass_wg_x, mg_pass_wg_y), the
+   transfers of kernels/transfer.cl, and the start vector of the eigenvalue estimates (kernels/estimate.cl). */
 #include <sbpmg/private/mgimpl.h>
 
 static const struct {
@@ -8,6 +8,7 @@ static const struct {
 } PCSBPMGKernels[MG_K_COUNT] = {
     {"sbp+smooth", "mg_smooth"}, {"sbp+smooth", "mg_smooth_patch"}, {"sbp+smooth", "mg_smooth_inner"}, {"sbp+smooth", "mg_smooth_pass"},
     {"transfer", "mg_prolong"},  {"transfer", "mg_prolong_patch"},  {"transfer", "mg_restrict"},       {"transfer", "mg_restrict_patch"},
+    {"estimate", "mg_start_vector"},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, PetscBool single, PCSBPMGKernel id, cl_kernel *k)

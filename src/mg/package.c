@@ -1,7 +1,7 @@
 /* The multigrid layer's package: the preconditioner types sbpmg and sbpmgsmoother, the log events. */
 #include <sbpmg/private/mgimpl.h>
 
-PetscLogEvent    SBPMG_MGTransfer, SBPMG_MGSmooth, SBPMG_MGSetUp, SBPMG_MGCoarse;
+PetscLogEvent    SBPMG_MGTransfer, SBPMG_MGSmooth, SBPMG_MGSetUp, SBPMG_MGCoarse, SBPMG_MGEigen;
 static PetscBool PCSBPMGPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -14,10 +14,10 @@ static PetscBool PCSBPMGPackageInitialized = PETSC_FALSE;
 @*/
 PetscErrorCode PCSBPMGInitializePackage(void)
 {
-  const SbpmgEventEntry events[] = {
-      {"MGTransfer", &SBPMG_MGTransfer}, {"MGSmooth", &SBPMG_MGSmooth}, {"MGSetUp", &SBPMG_MGSetUp}, {"MGCoarseSolve", &SBPMG_MGCoarse}, {NULL, NULL}};
-  PetscClassId classid = PC_CLASSID;
-  PetscBool    first;
+  const SbpmgEventEntry events[] = {{"MGTransfer", &SBPMG_MGTransfer},  {"MGSmooth", &SBPMG_MGSmooth},       {"MGSetUp", &SBPMG_MGSetUp},
+                                    {"MGCoarseSolve", &SBPMG_MGCoarse}, {"MGEigenEstimate", &SBPMG_MGEigen}, {NULL, NULL}};
+  PetscClassId          classid  = PC_CLASSID;
+  PetscBool             first;
 
   PetscFunctionBegin;
   PetscCall(SbpInitializePackage());

@@ -53,6 +53,23 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
   PetscCall(VecGetLocalSize(b, &n));
   PetscCheck(n == p->xm * p->ym, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
              "Vector of local size %" PetscInt_FMT " is not laid out like the %" PetscInt_FMT " owned nodes of the SBP-SAT grid", n, p->xm * p->ym);
+  {
+    PetscBool dev;
+    PetscCall(VecIsOpenCL(b, &dev));
+    if (dev && p->use_device) { /* the same bits, made on the device (kernels/estimate.cl) */
+      cl_kernel k;
+      cl_mem    bb;
+      int       xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, Nr = (int)p->Nr;
+      size_t    global[2] = {(size_t)p->xm, (size_t)p->ym};
+
+      PetscCall(PCSBPMGGetKernel(p, &p->tune, PETSC_FALSE, MG_K_START_VECTOR, &k));
+      PetscCall(VecOpenCLGetBufferWrite(b, &bb));
+      PetscCall(SbpmgCLSetArgs(k, 0, 6, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &Nr, sizeof(cl_mem), &bb));
+      PetscCall(SbpProblemLaunch2D(p, k, global));
+      PetscCall(VecOpenCLRestoreBufferWrite(b, &bb));
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(VecGetArrayWrite(b, &a));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
@@ -76,6 +93,7 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
   PetscReal emax, emin;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_MGEigen, pc, 0, 0, 0));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)pc), &ksp));
   PetscCall(KSPSetOptionsPrefix(ksp, ((PetscObject)pc)->prefix)); /* its own prefix: -ksp_* options of the outer solve do not reach it */
   PetscCall(KSPAppendOptionsPrefix(ksp, "esteig_"));
@@ -96,6 +114,7 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
+  PetscCall(PetscLogEventEnd(SBPMG_MGEigen, pc, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 

@@ -5,7 +5,7 @@
 #include <sbpmg/private/sbpimpl.h>
 
 /* ---------------------------------------------------------------- logging (registered by PCSBPMGInitializePackage) */
-PETSC_INTERN PetscLogEvent SBPMG_MGTransfer, SBPMG_MGSmooth, SBPMG_MGSetUp, SBPMG_MGCoarse;
+PETSC_INTERN PetscLogEvent SBPMG_MGTransfer, SBPMG_MGSmooth, SBPMG_MGSetUp, SBPMG_MGCoarse, SBPMG_MGEigen;
 
 /* ---------------------------------------------------------------- kernels (src/mg/kernels.c) */
 /* The sweeps of kernels/smooth.cl (built after kernels/sbp.cl, whose point formulas they use, as the program "sbp+smooth", with the
@@ -19,6 +19,7 @@ typedef enum {
   MG_K_PROLONG_PATCH,
   MG_K_RESTRICT,
   MG_K_RESTRICT_PATCH,
+  MG_K_START_VECTOR,
   MG_K_COUNT
 } PCSBPMGKernel;
 /* The kernel of level p for fp64 or fp32 (single) coefficients, the passes' work-group from tune; the caller keeps it. */
