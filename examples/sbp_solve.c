@@ -27,6 +27,18 @@ typedef struct {
   SbpBackend backend;
 } SolveContext;
 
+/* The device queue drained, when the problem is on the device */
+static PetscErrorCode DeviceFinish(const SolveContext *s)
+{
+  SbpmgCL cl;
+
+  PetscFunctionBeginUser;
+  if (s->backend != SBP_BACKEND_DEVICE) PetscFunctionReturn(0);
+  PetscCall(SbpmgCLGetDefault(&cl));
+  PetscCall(SbpmgCLFinish(cl));
+  PetscFunctionReturn(0);
+}
+
 /* The problem from the options (on the host for assembled matrices, which act on host vectors), its operators and vectors, and CG +
    sbpmg to 1e-8 (the options may name any other KSP and PC), set up */
 static PetscErrorCode SolveSetUp(OperatorType optype, PmatType pmtype, SolveContext *s)
@@ -55,18 +67,7 @@ static PetscErrorCode SolveSetUp(OperatorType optype, PmatType pmtype, SolveCont
   PetscCall(KSPSetTolerances(s->ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
   PetscCall(KSPSetFromOptions(s->ksp));
   PetscCall(KSPSetUp(s->ksp));
-  PetscFunctionReturn(0);
-}
-
-/* The device queue drained, when the problem is on the device */
-static PetscErrorCode DeviceFinish(const SolveContext *s)
-{
-  SbpmgCL cl;
-
-  PetscFunctionBeginUser;
-  if (s->backend != SBP_BACKEND_DEVICE) PetscFunctionReturn(0);
-  PetscCall(SbpmgCLGetDefault(&cl));
-  PetscCall(SbpmgCLFinish(cl));
+  PetscCall(DeviceFinish(s)); /* the set-up's device work belongs to its time */
   PetscFunctionReturn(0);
 }
 
@@ -120,7 +121,16 @@ static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tsetup, 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  KSP %s + PC %s: %" PetscInt_FMT " iterations, %s, residual norm %.3e\n", ktype, ptype, its,
                         KSPConvergedReasons[reason], (double)rnorm));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  error ||e||_H = %.6e  ||e||_JH = %.6e\n", (double)eH, (double)eJH));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  set-up %.4f s, solve %.4f s (%.3f ms per iteration)\n", tsetup, tsolve, its ? 1e3 * tsolve / its : 0.0));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  set-up %.4f s, solve %.4f s (%.3f ms per iteration), time to solution %.4f s\n", tsetup, tsolve,
+                        its ? 1e3 * tsolve / its : 0.0, tsetup + tsolve));
+  { /* the peak host memory: the process's, and PETSc's own allocations where they are traced (-malloc_debug, -malloc_view) */
+    PetscLogDouble rss = 0, mal = 0;
+    PetscCall(PetscMemoryGetMaximumUsage(&rss));
+    PetscCall(PetscMallocGetMaximumUsage(&mal));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  peak host memory: process %.1f MB", rss / 1e6));
+    if (mal > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", PetscMalloc %.1f MB (%.1f bytes per grid point)", mal / 1e6, mal / ((Nr + 1.0) * (Ns + 1.0))));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+  }
   PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "The solve did not converge: %s", KSPConvergedReasons[reason]);
   PetscFunctionReturn(0);
 }
@@ -135,6 +145,7 @@ int main(int argc, char **argv)
   PetscLogStage  stage_setup, stage_solve;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscMemorySetGetMaximumUsage());
   PetscCall(SbpmgInitializePackage());
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "sbp_solve options", NULL);
   PetscCall(PetscOptionsEnum("-sbp_operator", "Operator handed to the KSP", NULL, OperatorTypes, (PetscEnum)optype, (PetscEnum *)&optype, NULL));
