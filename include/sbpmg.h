@@ -149,6 +149,12 @@ typedef PetscErrorCode (*SbpMuFunction)(void *, PetscReal, PetscReal, PetscReal[
    (r, s), given X = {x, y, x_r, x_s, y_r, y_s} and m = {mu, mu_x, mu_y} there. For anisotropic media. */
 typedef PetscErrorCode (*SbpMetricFunction)(void *, PetscReal, PetscReal, const PetscReal[6], const PetscReal[3], PetscReal[4]);
 
+/* The data of a problem (docs/guide.md "Bringing a problem"): f at a physical point (x, y); on a face its Dirichlet value u or its
+   Neumann value n.(mu grad u), with (nx, ny) the unit outward normal there; an exact solution, for errors and convergence studies. */
+typedef PetscErrorCode (*SbpForcingFunction)(void *, PetscReal, PetscReal, PetscReal *);
+typedef PetscErrorCode (*SbpBoundaryFunction)(void *, PetscInt, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal *);
+typedef PetscErrorCode (*SbpExactFunction)(void *, PetscReal, PetscReal, PetscReal *);
+
 PETSC_EXTERN PetscErrorCode SbpProblemCreate(MPI_Comm, SbpProblem *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetMetricFunction(SbpProblem, SbpMetricFunction, void *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetSizes(SbpProblem, PetscInt, PetscInt);
@@ -177,6 +183,14 @@ PETSC_EXTERN PetscErrorCode SbpProblemCreateVector(SbpProblem, Vec *);
 PETSC_EXTERN PetscErrorCode SbpProblemCreateOperator(SbpProblem, Mat *);
 PETSC_EXTERN PetscErrorCode SbpProblemCreateAssembledOperator(SbpProblem, Mat *);
 PETSC_EXTERN PetscErrorCode SbpProblemCreateNorm(SbpProblem, SbpNormType, Mat *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetForcingFunction(SbpProblem, SbpForcingFunction, void *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetForcingSource(SbpProblem, const char[]);
+PETSC_EXTERN PetscErrorCode SbpProblemSetForcingVector(SbpProblem, Vec);
+PETSC_EXTERN PetscErrorCode SbpProblemSetBoundaryFunction(SbpProblem, PetscInt, SbpBCType, SbpBoundaryFunction, void *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetBoundarySource(SbpProblem, PetscInt, SbpBCType, const char[]);
+PETSC_EXTERN PetscErrorCode SbpProblemSetBoundaryValues(SbpProblem, PetscInt, SbpBCType, PetscInt, const PetscScalar[]);
+PETSC_EXTERN PetscErrorCode SbpProblemSetExactSolution(SbpProblem, SbpExactFunction, void *);
+PETSC_EXTERN PetscErrorCode SbpProblemGetCoordinates(SbpProblem, Vec *, Vec *);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeRHS(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeExactSolution(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeError(SbpProblem, Vec, PetscReal *, PetscReal *);

@@ -1,10 +1,17 @@
 /* The right-hand side on the device (docs/guide.md "The right-hand side"): b = J H f + for each Dirichlet face the SAT data
    terms + for each Neumann face H_f gN, one work-item per owned node summing every term of its row (the gather form of
    kernels/sbp.cl's operator: no atomics). Built after kernels/sbp.cl (the norm weights, Q^T) and kernels/coef.cl (the mapping
-   and mu), with their specialisations. The data are those of the manufactured solution u = sin(pi x) cos(pi y): f = -div(mu
-   grad u), gD = u, gN = n.(mu grad u) scaled by the face's Jacobian, with the gradient of the built-in mu (COEF_MU 0 or 1). */
-#if COEF_MU > 1
-  #error "the manufactured right-hand side needs the gradient of mu: a built-in mu (src/sbp chooses the host path otherwise)"
+   and mu), with their specialisations and the data's (set by src/sbp/rhs.c, no defaults):
+     RHS_F            the forcing: 0 the manufactured problem's, 1 zero, 2 the user's sbp_user_forcing(x, y), 3 values at the nodes
+     RHS_G1 .. RHS_G4 each face's data likewise: 0 manufactured, 1 zero, 2 sbp_user_boundary_F(x, y, nx, ny), 3 values along it
+   The manufactured problem is u = sin(pi x) cos(pi y) with the built-in mu's gradient. A user's Neumann datum is the flux
+   n.(mu grad u) with the unit normal; the SAT needs it times the face's scale factor sJ. */
+#if !defined(RHS_F) || !defined(RHS_G1) || !defined(RHS_G2) || !defined(RHS_G3) || !defined(RHS_G4)
+#  error "RHS_F and RHS_G1..RHS_G4 must be defined (src/sbp/rhs.c)"
+#endif
+#define RHS_MANUFACTURED (RHS_F == 0 || RHS_G1 == 0 || RHS_G2 == 0 || RHS_G3 == 0 || RHS_G4 == 0)
+#if RHS_MANUFACTURED && COEF_MU > 1
+#  error "the manufactured data need the gradient of mu: a built-in mu (src/sbp/rhs.c takes the host path otherwise)"
 #endif
 
 /* The manufactured solution and its gradient at (x, y). */
@@ -15,89 +22,133 @@ inline void rhs_exact(coef_real x, coef_real y, coef_real *u, coef_real *ux, coe
   *uy = -M_PI * sin(M_PI * x) * sin(M_PI * y);
 }
 
+#if RHS_MANUFACTURED
 /* mu and its gradient at (x, y): the basin's (the derivative of coef_mu's tanh) or a constant's. */
 inline coef_real rhs_mu_gradient(coef_real x, coef_real y, coef_real mu_value, coef_real *mux, coef_real *muy)
 {
-#if COEF_MU == 0
+#  if COEF_MU == 0
   const coef_real muout = 36, muin = 20, Lw = 0.05, D = 0.05;
   const coef_real c = (Lw / 2) / D, rbar = (Lw / 2) * (Lw / 2), rw = 0.01 * (1 + (Lw / 2) / D);
   const coef_real xi = (x * x + c * c * y * y - rbar) / rw, sech = 1 / cosh(xi);
 
   *mux = (muout - muin) * x * sech * sech / rw;
   *muy = (muout - muin) * c * c * y * sech * sech / rw;
-#else
+#  else
   *mux = *muy = 0;
-#endif
+#  endif
   return coef_mu(x, y, mu_value);
 }
+#endif
 
-/* The data at node (i, j): f there, and on face `face` gD and gN (the outward normal scaled by the face Jacobian: (-ys, xs),
-   (ys, -xs), (yr, -xr), (-yr, xr) on faces 1..4). */
-inline void rhs_node_data(int i, int j, int face, coef_real hr, coef_real hs, coef_real mu_value, coef_real *f, coef_real *gD, coef_real *gN)
+/* f at node (i, j) of geometry X; fv: the values at the owned nodes (index k) where RHS_F is 3. */
+inline coef_real rhs_forcing(const coef_real X[6], coef_real mu_value, __global const coef_real *fv, long k)
 {
-  coef_real X[6], u, ux, uy, mux, muy, mu, nx, ny;
-
-  coef_mapping(-1 + i * hr, -1 + j * hs, X);
-  mu = rhs_mu_gradient(X[0], X[1], mu_value, &mux, &muy);
+#if RHS_F == 0
+  coef_real u, ux, uy, mux, muy, mu = rhs_mu_gradient(X[0], X[1], mu_value, &mux, &muy);
   rhs_exact(X[0], X[1], &u, &ux, &uy);
-  *f  = -(mux * ux + muy * uy) + 2 * M_PI * M_PI * mu * u;
-  *gD = u;
-  nx  = face == 1 ? -X[5] : face == 2 ? X[5] : face == 3 ? X[4] : -X[4];
-  ny  = face == 1 ? X[3] : face == 2 ? -X[3] : face == 3 ? -X[2] : X[2];
-  *gN = mu * (nx * ux + ny * uy);
+  return -(mux * ux + muy * uy) + 2 * M_PI * M_PI * mu * u;
+#elif RHS_F == 1
+  return 0;
+#elif RHS_F == 2
+  return sbp_user_forcing(X[0], X[1]);
+#else
+  return fv[k];
+#endif
+}
+
+/* The user's source of face `face`'s data, where it is the source kind. */
+inline coef_real rhs_user_boundary(int face, coef_real x, coef_real y, coef_real nx, coef_real ny)
+{
+#if RHS_G1 == 2
+  if (face == 1) return sbp_user_boundary_1(x, y, nx, ny);
+#endif
+#if RHS_G2 == 2
+  if (face == 2) return sbp_user_boundary_2(x, y, nx, ny);
+#endif
+#if RHS_G3 == 2
+  if (face == 3) return sbp_user_boundary_3(x, y, nx, ny);
+#endif
+#if RHS_G4 == 2
+  if (face == 4) return sbp_user_boundary_4(x, y, nx, ny);
+#endif
+  return 0;
+}
+
+/* Face `face`'s datum at its node t (the node (i, j)): gD on a Dirichlet face, gN = sJ n.(mu grad u) on a Neumann face. The
+   outward normal scaled by the face Jacobian is (-ys, xs), (ys, -xs), (yr, -xr), (-yr, xr) on faces 1..4. */
+inline coef_real rhs_face_datum(int face, int dirichlet, int i, int j, int t, coef_real hr, coef_real hs, coef_real mu_value, __global const coef_real *gv,
+                                int4 off)
+{
+  const int kind = face == 1 ? RHS_G1 : face == 2 ? RHS_G2 : face == 3 ? RHS_G3 : RHS_G4;
+  coef_real X[6], nx, ny, sJ, v;
+
+  if (kind == 1) return 0;
+  coef_mapping(-1 + i * hr, -1 + j * hs, X);
+  nx = face == 1 ? -X[5] : face == 2 ? X[5] : face == 3 ? X[4] : -X[4];
+  ny = face == 1 ? X[3] : face == 2 ? -X[3] : face == 3 ? -X[2] : X[2];
+#if RHS_MANUFACTURED
+  if (kind == 0) {
+    coef_real u, ux, uy, mux, muy, mu = rhs_mu_gradient(X[0], X[1], mu_value, &mux, &muy);
+    rhs_exact(X[0], X[1], &u, &ux, &uy);
+    return dirichlet ? u : mu * (nx * ux + ny * uy);
+  }
+#endif
+  sJ = sqrt(nx * nx + ny * ny);
+  v  = kind == 2 ? rhs_user_boundary(face, X[0], X[1], nx / sJ, ny / sJ) : gv[(face == 1 ? off.s0 : face == 2 ? off.s1 : face == 3 ? off.s2 : off.s3) + t];
+  return dirichlet ? v : sJ * v;
 }
 
 /* The Dirichlet SAT data of face `face` in row (i, j), given the coefficients on the patch (index (i - gxs) + gxm (j - gys)). */
 inline coef_real rhs_dirichlet_row(int face, int i, int j, int Nr, int Ns, coef_real hr, coef_real hs, coef_real rho, coef_real mu_value, int gxs, int gys,
-                                   int gxm, __global const coef_real *crr, __global const coef_real *css, __global const coef_real *crs)
+                                   int gxm, __global const coef_real *crr, __global const coef_real *css, __global const coef_real *crs,
+                                   __global const coef_real *gv, int4 off)
 {
   const int       rface = face <= 2, Nt = rface ? Ns : Nr, n0 = face == 1 ? 0 : face == 2 ? Nr : face == 3 ? 0 : Ns;
   const int       inward = (face == 1 || face == 3) ? 1 : -1, q = (rface ? i - n0 : j - n0) * inward, t = rface ? j : i;
   const coef_real sgn = (face == 1 || face == 3) ? 1 : -1;
   const int       fi = rface ? n0 : t, fj = rface ? t : n0;
-  coef_real       cn, w, d, f, gD, gN;
+  coef_real       cn, w, d, gD;
 
   if (q < 0 || q > 2) return 0; /* rows 0, 1, 2 from the face: the face node is in the patch (ghost width 2) */
-#define RHS_P(ii, jj) ((long)(ii) - gxs + (long)gxm * ((long)(jj) - gys))
+#define RHS_P(ii, jj) ((long)(ii)-gxs + (long)gxm * ((long)(jj)-gys))
   cn = rface ? crr[RHS_P(fi, fj)] : css[RHS_P(fi, fj)];
   w  = (t == 0 || t == Nt) ? 0.5 : 1;
   d  = (rface ? rho : 1 / rho) * w * cn;
-  rhs_node_data(fi, fj, face, hr, hs, mu_value, &f, &gD, &gN);
+  gD = rhs_face_datum(face, 1, fi, fj, t, hr, hs, mu_value, gv, off);
   if (q == 1) return 2 * d * gD;
   if (q == 2) return -0.5 * d * gD;
   {
     const int       tm = t > 0 ? t - 1 : t, tp = t < Nt ? t + 1 : t;
     const int       im = rface ? n0 : tm, jm = rface ? tm : n0, ip = rface ? n0 : tp, jp = rface ? tp : n0;
     const coef_real psi = fmin(cn, rface ? crr[RHS_P(fi + inward, fj)] : css[RHS_P(fi, fj + inward)]);
-    coef_real       gDm, gDp;
+    const coef_real gDm = rhs_face_datum(face, 1, im, jm, tm, hr, hs, mu_value, gv, off), gDp = rhs_face_datum(face, 1, ip, jp, tp, hr, hs, mu_value, gv, off);
 
-    rhs_node_data(im, jm, face, hr, hs, mu_value, &f, &gDm, &gN);
-    rhs_node_data(ip, jp, face, hr, hs, mu_value, &f, &gDp, &gN);
     return d * (4 + cn / psi - 1.5) * gD + sgn * sbp_qt(t, Nt, crs[RHS_P(im, jm)] * gDm, crs[RHS_P(fi, fj)] * gD, crs[RHS_P(ip, jp)] * gDp);
   }
 #undef RHS_P
 }
 
 /* g at the owned block (xm x ym nodes from (xs, ys), stored r fastest): J H f, then faces 1..4 in order (the order of the host
-   path), Dirichlet data or H_f gN. */
-__kernel void rhs_manufactured(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rho, int dirichlet, coef_real mu_value, int xs, int ys, int xm, int ym,
-                               int gxs, int gys, int gxm, __global const coef_real *crr, __global const coef_real *css, __global const coef_real *crs,
-                               __global const coef_real *J, __global coef_real *g)
+   path), Dirichlet data or H_f gN. fv: f at the owned nodes (RHS_F 3), gv: the faces' values one after the other from off. */
+__kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rho, int dirichlet, coef_real mu_value, int xs, int ys, int xm, int ym, int gxs,
+                        int gys, int gxm, __global const coef_real *crr, __global const coef_real *css, __global const coef_real *crs,
+                        __global const coef_real *J, __global const coef_real *fv, __global const coef_real *gv, int4 off, __global coef_real *g)
 {
-  const int a = get_global_id(0), b = get_global_id(1), i = xs + a, j = ys + b;
-  coef_real f, gD, gN, v;
+  const int  a = get_global_id(0), b = get_global_id(1), i = xs + a, j = ys + b;
+  const long k = a + (long)xm * b;
+  coef_real  X[6], v;
 
   if (a >= xm || b >= ym) return;
-  rhs_node_data(i, j, 1, hr, hs, mu_value, &f, &gD, &gN);
-  v = J[(i - gxs) + (long)gxm * (j - gys)] * sbp_norm_weight(i, j, Nr, Ns, hr, hs, 0, 1) * f;
+  coef_mapping(-1 + i * hr, -1 + j * hs, X);
+  v = J[(i - gxs) + (long)gxm * (j - gys)] * sbp_norm_weight(i, j, Nr, Ns, hr, hs, 0, 1) * rhs_forcing(X, mu_value, fv, k);
   for (int face = 1; face <= 4; face++) {
     const int on = (face == 1 && i == 0) || (face == 2 && i == Nr) || (face == 3 && j == 0) || (face == 4 && j == Ns);
-    if (dirichlet & (1 << (face - 1))) v += rhs_dirichlet_row(face, i, j, Nr, Ns, hr, hs, rho, mu_value, gxs, gys, gxm, crr, css, crs);
+    if (dirichlet & (1 << (face - 1)))
+      v += rhs_dirichlet_row(face, i, j, Nr, Ns, hr, hs, rho, mu_value, gxs, gys, gxm, crr, css, crs, gv, off);
     else if (on) {
       const coef_real w = face <= 2 ? hs * ((j == 0 || j == Ns) ? 0.5 : 1) : hr * ((i == 0 || i == Nr) ? 0.5 : 1);
-      rhs_node_data(i, j, face, hr, hs, mu_value, &f, &gD, &gN);
-      v += w * gN;
+      v += w * rhs_face_datum(face, 0, i, j, face <= 2 ? j : i, hr, hs, mu_value, gv, off);
     }
   }
-  g[a + (long)xm * b] = v;
+  g[k] = v;
 }

@@ -1,3 +1,6 @@
 # The set-up on the device (src/sbp/coefficients.c, kernels/coef.cl): coefficients against the host reference, user sources,
 # injected coarse levels, bad coefficients found on the device, a source that does not compile.
 sbpmg_add_test(sbp_setup SOURCES test_sbp_setup.c test_sbp_common.c LABELS sbp asan)
+# The user's data (src/sbp/data.c, kernels/rhs.cl): functions, sources and values against the built-in manufactured data and the
+# Kronecker assembly, a time series of boundary values, a problem of one's own converging, bad data.
+sbpmg_add_test(sbp_data SOURCES test_sbp_data.c test_sbp_common.c LABELS sbp asan)

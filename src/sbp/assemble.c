@@ -391,29 +391,21 @@ PetscErrorCode SbpAssembleOperatorRows(SbpProblem p, Mat A, PetscInt dnz[], Pets
 
 /* ---------------------------------------------------------------- the right-hand side through K_f (3.4, 6) */
 
-/* Boundary data at node (i,j) of face f: gD = ue for Dirichlet, gN = sJ n.(mu grad ue) for Neumann (6.3, 6.4). */
-static PetscErrorCode SbpFaceData(SbpProblem p, PetscInt face, PetscInt i, PetscInt j, PetscReal *g)
-{
-  PetscReal X[6], m[3], ue, ux, uy;
-
-  PetscFunctionBegin;
-  PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
-  SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
-  *g = p->bc[face - 1] == SBP_BC_DIRICHLET ? ue : SbpNeumannFlux(face, X, m[0], ux, uy);
-  PetscFunctionReturn(0);
-}
-
-/* g = JH f + sum_D K_f gD + sum_N K_f gN with K_f = L^T Hf Cn Gamma - G_f^T (Dirichlet), L^T Hf (Neumann).
+/* g = JH f + sum_D K_f gD + sum_N K_f gN with K_f = L^T Hf Cn Gamma - G_f^T (Dirichlet), L^T Hf (Neumann), of the problem's data
+   (src/sbp/data.c; host functions or values: OpenCL sources only the device evaluates).
    An independent route to the right-hand side, for testing SbpProblemComputeRHS. */
 PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
 {
-  SbpBlocks     blk;
-  SbpTerm       vol, faceterms[4][3];
-  PetscInt      nface[4] = {0, 0, 0, 0};
-  PetscScalar **ga;
-  DM            da;
+  SbpBlocks          blk;
+  SbpTerm            vol, faceterms[4][3];
+  PetscInt           nface[4] = {0, 0, 0, 0};
+  PetscScalar      **ga;
+  const PetscScalar *fvals = NULL;
+  DM                 da;
 
   PetscFunctionBegin;
+  PetscCall(SbpProblemCheckData(p));
+  PetscCall(SbpProblemCheckHostData(p));
   PetscCall(SbpProblemGetHostCoefficients(p));
   PetscCall(SbpBlocksCreate(p, &blk));
   {
@@ -439,6 +431,7 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
   }
   PetscCall(SbpProblemGetLayoutDM(p, &da));
   PetscCall(DMDAVecGetArray(da, g, &ga));
+  if (p->forcing.kind == SBP_DATA_VALUES) PetscCall(VecGetArrayRead(p->forcing.vec, &fvals));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
       PetscInt  n   = i + (p->Nr + 1) * j;
@@ -448,9 +441,11 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
       row.n = 0;
       PetscCall(SbpTermRowAccumulate(&blk, &vol, n, &row));
       for (PetscInt e = 0; e < row.n; e++) {
-        PetscReal X[6], m[3];
-        PetscCall(SbpProblemEvaluateNode(p, row.col[e] % (p->Nr + 1), row.col[e] / (p->Nr + 1), X, m));
-        sum += row.val[e] * SbpForcing(X[0], X[1], m);
+        PetscInt  ci = row.col[e] % (p->Nr + 1), cj = row.col[e] / (p->Nr + 1); /* J H is diagonal: an owned node */
+        PetscReal X[6], m[3], f;
+        PetscCall(SbpProblemEvaluateNode(p, ci, cj, X, m));
+        PetscCall(SbpProblemForcingAt(p, ci, cj, X, m, fvals, &f));
+        sum += row.val[e] * f;
       }
       for (PetscInt face = 1; face <= 4; face++) {
         row.n = 0;
@@ -459,12 +454,13 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
           PetscInt  fi, fj;
           PetscReal data = 0;
           SbpFaceNode(p, face, row.col[e], &fi, &fj);
-          PetscCall(SbpFaceData(p, face, fi, fj, &data));
+          PetscCall(SbpProblemFaceDataAt(p, face, fi, fj, &data));
           sum += row.val[e] * data;
         }
       }
       ga[j][i] = sum;
     }
+  if (fvals) PetscCall(VecRestoreArrayRead(p->forcing.vec, &fvals));
   PetscCall(DMDAVecRestoreArray(da, g, &ga));
   PetscCall(SbpBlocksDestroy(&blk));
   PetscFunctionReturn(0);

@@ -115,29 +115,41 @@ static PetscBool SbpProblemHasHostCallbacks(SbpProblem p)
    numbers in a build log are those of the user's source. */
 PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const char extra[], const char name[], cl_kernel *k)
 {
-  char opts[512];
-  int  map = p->mapsrc ? 2 : (p->mapping == SBP_MAPPING_SQUARE ? 1 : 0), mu = p->musrc ? 2 : (p->mu == SBP_MU_CONSTANT ? 1 : 0);
+  char        opts[512];
+  int         map = p->mapsrc ? 2 : (p->mapping == SBP_MAPPING_SQUARE ? 1 : 0), mu = p->musrc ? 2 : (p->mu == SBP_MU_CONSTANT ? 1 : 0);
+  const char *parts[9];
+  int         np  = 0;
+  PetscBool   rhs = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d %s", map, mu, p->metricsrc ? 1 : 0, extra ? extra : ""));
-  if (p->mapsrc || p->musrc || p->metricsrc) { /* PETSc 3.18's PetscStrlcat() limits by the appended length: concatenate by hand */
-    const char *parts[5] = {p->mapsrc ? p->mapsrc : "", p->musrc ? p->musrc : "", p->metricsrc ? p->metricsrc : "", "\n#line 1 \"kernels/coef.cl\"\n", NULL};
-    char       *source, pname[64];
-    size_t      len[5], total = 1, at = 0;
+  PetscCall(PetscStrInList("rhs", files, '+', &rhs));
+  if (p->mapsrc) parts[np++] = p->mapsrc;
+  if (p->musrc) parts[np++] = p->musrc;
+  if (p->metricsrc) parts[np++] = p->metricsrc;
+  if (rhs && p->forcing.src) parts[np++] = p->forcing.src; /* the data's sources only where they are used (their own program) */
+  for (int f = 0; rhs && f < 4; f++)
+    if (p->face[f].src) parts[np++] = p->face[f].src;
+  if (np) { /* PETSc 3.18's PetscStrlcat() limits by the appended length: concatenate by hand */
+    char  *source, *kernels, pname[64];
+    size_t len, total = 1, at = 0;
 
-    PetscCall(SbpmgCLReadSource(p->cl, files, (char **)&parts[4]));
-    for (int s = 0; s < 5; s++) {
-      PetscCall(PetscStrlen(parts[s], &len[s]));
-      total += len[s] + 1;
+    parts[np++] = "\n#line 1 \"kernels/coef.cl\"\n";
+    PetscCall(SbpmgCLReadSource(p->cl, files, &kernels));
+    parts[np++] = kernels;
+    for (int s = 0; s < np; s++) {
+      PetscCall(PetscStrlen(parts[s], &len));
+      total += len + 1;
     }
     PetscCall(PetscMalloc1(total, &source));
-    for (int s = 0; s < 5; s++) {
-      PetscCall(PetscMemcpy(source + at, parts[s], len[s]));
-      at += len[s];
-      if (s < 3 && len[s]) source[at++] = '\n';
+    for (int s = 0; s < np; s++) {
+      PetscCall(PetscStrlen(parts[s], &len));
+      PetscCall(PetscMemcpy(source + at, parts[s], len));
+      at += len;
+      if (s < np - 2) source[at++] = '\n';
     }
     source[at] = 0;
-    PetscCall(PetscFree(parts[4]));
+    PetscCall(PetscFree(kernels));
     PetscCall(PetscSNPrintf(pname, sizeof(pname), "user+%s", files));
     {
       PetscErrorCode ierr = SbpmgCLGetKernelFromSource(p->cl, pname, source, opts, name, k);

@@ -119,6 +119,15 @@ PetscReal SbpForcing(PetscReal x, PetscReal y, const PetscReal m[3])
 }
 
 /* Map the reference node (i,j) and evaluate mu there: X = {x, y, xr, xs, yr, ys}, m = {mu, mu_x, mu_y}. */
+PetscErrorCode SbpProblemEvaluateMapping(SbpProblem p, PetscInt i, PetscInt j, PetscReal X[6])
+{
+  PetscFunctionBegin;
+  PetscCheck(p->mapfn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+             "The mapping is OpenCL source (SbpProblemSetMappingSource()), which the host cannot evaluate: give it as a function too");
+  PetscCall((*p->mapfn)(p->mapctx, -1 + i * p->hr, -1 + j * p->hs, X));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SbpProblemEvaluateNode(SbpProblem p, PetscInt i, PetscInt j, PetscReal X[6], PetscReal m[3])
 {
   PetscFunctionBegin;

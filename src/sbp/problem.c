@@ -500,11 +500,11 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
    the coefficients: at destruction, and after a set-up that failed (so that it leaves nothing behind). */
 PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
 {
-  cl_mem *bufs[7] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J, &p->d_crr32, &p->d_css32, &p->d_crs32};
+  cl_mem *bufs[8] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J, &p->d_crr32, &p->d_css32, &p->d_crs32, &p->d_data};
 
   PetscFunctionBegin;
   if (p->cl) {
-    for (int b = 0; b < 7; b++)
+    for (int b = 0; b < 8; b++)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));
     PetscCall(SbpHaloDestroy(&p->halo));
     PetscCall(SbpmgCLDestroy(&p->cl));
@@ -522,6 +522,7 @@ PetscErrorCode SbpProblemDestroy(SbpProblem *problem)
   *problem = NULL;
   if (--((PetscObject)p)->refct > 0) PetscFunctionReturn(0);
   PetscCall(SbpProblemResetSetUp(p));
+  PetscCall(SbpProblemDestroyData(p));
   PetscCall(PetscFree(p->mapsrc));
   PetscCall(PetscFree(p->musrc));
   PetscCall(PetscFree(p->metricsrc));

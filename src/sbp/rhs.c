@@ -1,39 +1,10 @@
-/* Right-hand side g of the manufactured problem (spec-sbp-sat.md section 6), the exact solution and the error norms (section 7). */
+/* The right-hand side b = J H f + the SAT data of the faces (docs/guide.md "The right-hand side") from the problem's data
+   (src/sbp/data.c: the manufactured problem's until the user gives some), on the host or on the device (kernels/rhs.cl); the
+   exact solution and the error norms. */
 #include <sbpmg/private/sbpimpl.h>
 
 /* sbp_qt (Q^T along a line) and sbp_norm_weight (the weight of a node in H~), shared with the device kernels. */
 #include "../../kernels/sbp.cl"
-
-/* The Neumann data gN = sJ n.(mu grad u) on face f (6.4) from the metric X = (x, y, xr, xs, yr, ys), mu and grad u: the
-   outward normal scaled by the face Jacobian is (-ys, xs), (ys, -xs), (yr, -xr), (-yr, xr) on faces 1..4. */
-PetscReal SbpNeumannFlux(PetscInt face, const PetscReal X[6], PetscReal mu, PetscReal ux, PetscReal uy)
-{
-  const PetscReal xr = X[2], xs = X[3], yr = X[4], ys = X[5];
-
-  switch (face) {
-  case 1:
-    return mu * (-ys * ux + xs * uy);
-  case 2:
-    return mu * (ys * ux - xs * uy);
-  case 3:
-    return mu * (yr * ux - xr * uy);
-  default:
-    return mu * (-yr * ux + xr * uy);
-  }
-}
-
-/* Boundary data at node (i,j) of face f: ue there (Dirichlet data) and gN (Neumann data, 6.4). */
-static PetscErrorCode SbpBoundaryData(SbpProblem p, PetscInt face, PetscInt i, PetscInt j, PetscReal *gD, PetscReal *gN)
-{
-  PetscReal X[6], m[3], ue, ux, uy;
-
-  PetscFunctionBegin;
-  PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
-  SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
-  *gD = ue;
-  *gN = SbpNeumannFlux(face, X, m[0], ux, uy);
-  PetscFunctionReturn(0);
-}
 
 /* The Dirichlet SAT data of face f (6.3) added into the rows (i,j) of this rank it touches. */
 static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScalar **g)
@@ -58,7 +29,7 @@ static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScal
     PetscInt  tm = t > 0 ? t - 1 : t, tp = t < Nt ? t + 1 : t;
     PetscInt  i = rface ? n0 : t, j = rface ? t : n0;
     PetscInt  im = rface ? n0 : tm, jm = rface ? tm : n0, ip = rface ? n0 : tp, jp = rface ? tp : n0;
-    PetscReal cn, w, d, psi, gD, gN, gDm, gDp, dummy;
+    PetscReal cn, w, d, psi, gD, gDm, gDp;
 
     /* only faces nodes whose rows (or their neighbours two lines in) belong to this rank */
     if (rface ? (j < p->ys || j >= p->ys + p->ym) : (i < p->xs || i >= p->xs + p->xm)) continue;
@@ -66,9 +37,9 @@ static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScal
     w   = (t == 0 || t == Nt) ? 0.5 : 1;
     d   = (rface ? p->rho : 1 / p->rho) * w * cn;
     psi = PetscMin(cn, rface ? p->crr[SbpPatchIndex(p, i + inward, j)] : p->css[SbpPatchIndex(p, i, j + inward)]);
-    PetscCall(SbpBoundaryData(p, face, i, j, &gD, &gN));
-    PetscCall(SbpBoundaryData(p, face, im, jm, &gDm, &dummy));
-    PetscCall(SbpBoundaryData(p, face, ip, jp, &gDp, &dummy));
+    PetscCall(SbpProblemFaceDataAt(p, face, i, j, &gD));
+    PetscCall(SbpProblemFaceDataAt(p, face, im, jm, &gDm));
+    PetscCall(SbpProblemFaceDataAt(p, face, ip, jp, &gDp));
     for (PetscInt q = 0; q < 3; q++) {
       PetscInt  ri = rface ? n0 + inward * q : i, rj = rface ? j : n0 + inward * q;
       PetscReal v;
@@ -93,72 +64,161 @@ static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, PetscScalar
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
       PetscBool on = (face == 1 && i == 0) || (face == 2 && i == p->Nr) || (face == 3 && j == 0) || (face == 4 && j == p->Ns);
-      PetscReal gD = 0, gN = 0, w;
+      PetscReal gN = 0, w;
       if (!on) continue;
-      PetscCall(SbpBoundaryData(p, face, i, j, &gD, &gN));
+      PetscCall(SbpProblemFaceDataAt(p, face, i, j, &gN));
       w = face <= 2 ? p->hs * ((j == 0 || j == p->Ns) ? 0.5 : 1) : p->hr * ((i == 0 || i == p->Nr) ? 0.5 : 1);
       g[j][i] += w * gN;
     }
   PetscFunctionReturn(0);
 }
 
-/* v(i,j) = fn(p, k, X, m) at every owned node (i,j), k its index in the ghosted patch, X its geometry and m mu there. */
-typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, PetscInt, const PetscReal[6], const PetscReal[3], PetscScalar *);
+/* v(i,j) = fn(p, i, j, X, m) at every owned node (i,j), X its geometry and m mu there. */
+typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, const PetscReal[6], const PetscReal[3], PetscScalar *);
 
 static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn)
 {
   PetscScalar **va;
 
   PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
   PetscCall(SbpProblemVecGetArray(p, v, PETSC_FALSE, &va));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscReal X[6], m[3];
-      PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
-      PetscCall((*fn)(p, i, j, SbpPatchIndex(p, i, j), X, m, &va[j][i]));
+      PetscReal X[6], m[3] = {0, 0, 0};
+      PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
+      PetscCall((*fn)(p, i, j, X, m, &va[j][i]));
     }
   PetscCall(SbpProblemVecRestoreArray(p, v, PETSC_FALSE, &va));
   PetscFunctionReturn(0);
 }
 
-/* The volume term of the right-hand side, J H f. */
-static PetscErrorCode SbpForcingNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], const PetscReal m[3], PetscScalar *g)
+/* x and y of the node: the coordinates' node functions. */
+static PetscErrorCode SbpNodeX(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], const PetscReal m[3], PetscScalar *v)
 {
-  PetscReal w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
-
   PetscFunctionBegin;
-  *g = p->J[k] * w * SbpForcing(X[0], X[1], m);
+  *v = X[0];
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, PetscInt k, const PetscReal X[6], const PetscReal m[3], PetscScalar *u)
+static PetscErrorCode SbpNodeY(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], const PetscReal m[3], PetscScalar *v)
 {
-  PetscReal ux, uy;
-
   PetscFunctionBegin;
-  SbpExactSolution(X[0], X[1], u, &ux, &uy);
+  *v = X[1];
   PetscFunctionReturn(0);
 }
 
-/* The device computes the right-hand side when the problem is on the device, g is a device vector and the device can evaluate
-   the data: the mapping (built-in or the user's source) and mu with its gradient (built-in). */
+/*@C
+   SbpProblemGetCoordinates - The physical coordinates x and y of the nodes, in two vectors laid out like SbpProblemCreateVector()'s
+   (host vectors: for a user's output). Destroy them with VecDestroy().
+
+   Collective
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemGetCoordinates(SbpProblem p, Vec *x, Vec *y)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)p), p->xm * p->ym, (p->Nr + 1) * (p->Ns + 1), x));
+  PetscCall(VecDuplicate(*x, y));
+  PetscCall(SbpProblemSetNodes(p, *x, SbpNodeX));
+  PetscCall(SbpProblemSetNodes(p, *y, SbpNodeY));
+  PetscFunctionReturn(0);
+}
+
+/* The volume term of the right-hand side, J H f, at the owned nodes (fvals: f's values there, where it is given so). */
+static PetscErrorCode SbpSetForcingTerm(SbpProblem p, const PetscScalar *fvals, PetscScalar **g)
+{
+  PetscFunctionBegin;
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscReal X[6], m[3] = {0, 0, 0}, f, w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
+
+      if (p->forcing.kind == SBP_DATA_ZERO)
+        f = 0;
+      else {
+        if (p->forcing.kind == SBP_DATA_MANUFACTURED)
+          PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
+        else if (p->forcing.kind == SBP_DATA_FUNCTION)
+          PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
+        PetscCall(SbpProblemForcingAt(p, i, j, X, m, fvals, &f));
+      }
+      g[j][i] = p->J[SbpPatchIndex(p, i, j)] * w * f;
+    }
+  PetscFunctionReturn(0);
+}
+
+/* The exact solution is known: the user's, or the manufactured problem's while the data are its. */
+static PetscErrorCode SbpCheckExact(SbpProblem p)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->exactfn || SbpProblemManufactured(p), PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONGSTATE,
+             "The problem's data are the user's: give its exact solution with SbpProblemSetExactSolution()");
+  PetscFunctionReturn(0);
+}
+
+/* The exact solution at a node: the user's, or the manufactured problem's (SbpCheckExact() first). */
+static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], const PetscReal m[3], PetscScalar *u)
+{
+  PetscReal ux, uy, v;
+
+  PetscFunctionBegin;
+  if (p->exactfn) {
+    PetscCall((*p->exactfn)(p->exactctx, X[0], X[1], &v));
+    *u = v;
+  } else
+    SbpExactSolution(X[0], X[1], u, &ux, &uy);
+  PetscFunctionReturn(0);
+}
+
+/* The device builds the right-hand side when the problem is there, g is a device vector and the device can evaluate what the data
+   need: the mapping at the nodes (built in, or the user's source; else host functions evaluate it), and for the manufactured
+   data the gradient of mu (the built-in mu). */
 static PetscErrorCode SbpProblemRHSOnDevice(SbpProblem p, Vec g, PetscBool *dev)
 {
-  PetscBool isdev;
+  PetscBool isdev, mapping = (p->mapping != SBP_MAPPING_USER || p->mapsrc) ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(VecIsOpenCL(g, &isdev));
-  *dev = p->use_device && isdev && (p->mapping != SBP_MAPPING_USER || p->mapsrc) && p->mu != SBP_MU_USER && !p->metricfn && !p->metricsrc ? PETSC_TRUE
-                                                                                                                                          : PETSC_FALSE;
+  *dev = (p->use_device && isdev && mapping && (!SbpProblemManufactured(p) || p->mu != SBP_MU_USER)) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
-/* g on the device (kernels/rhs.cl rhs_manufactured, built after sbp.cl and coef.cl with the problem's specialisations). */
+/* f at the owned nodes on the device where it is values or a host function (evaluated here): a device vector, or NULL. */
+static PetscErrorCode SbpProblemForcingOnDevice(SbpProblem p, Vec *f)
+{
+  PetscFunctionBegin;
+  *f = NULL;
+  if (p->forcing.kind != SBP_DATA_VALUES && p->forcing.kind != SBP_DATA_FUNCTION) PetscFunctionReturn(0);
+  PetscCall(SbpProblemCreateVector(p, f));
+  if (p->forcing.kind == SBP_DATA_VALUES)
+    PetscCall(VecCopy(p->forcing.vec, *f));
+  else {
+    PetscScalar **fa;
+    PetscCall(SbpProblemVecGetArray(p, *f, PETSC_FALSE, &fa));
+    for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+      for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+        PetscReal X[6], m[3] = {0, 0, 0}, v;
+        PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
+        PetscCall(SbpProblemForcingAt(p, i, j, X, m, NULL, &v));
+        fa[j][i] = v;
+      }
+    PetscCall(SbpProblemVecRestoreArray(p, *f, PETSC_FALSE, &fa));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* g on the device (kernels/rhs.cl rhs_build, built after sbp.cl and coef.cl with the problem's specialisations and its data's). */
 static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
 {
   cl_kernel   k;
-  cl_mem      gb;
+  cl_mem      gb, fb = NULL;
+  Vec         f;
   const char *sbpopts;
+  char        opts[512], dopts[128];
+  PetscInt    off[5];
+  cl_int4     offs;
   int         Nr = (int)p->Nr, Ns = (int)p->Ns, flags, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
       gxm          = (int)p->gxm;
   size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
@@ -167,21 +227,31 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   PetscCall(SbpProblemCheckDeviceVec(p, g, "the right-hand side"));
   PetscCall(SbpProblemBCFlags(p, &flags));
   PetscCall(SbpProblemGetBuildOptions(p, PETSC_FALSE, &sbpopts));
-  PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", sbpopts, "rhs_manufactured", &k));
+  PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", sbpopts, dopts));
+  PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, "rhs_build", &k));
+  PetscCall(SbpProblemUploadFaceData(p, off));
+  for (int q = 0; q < 4; q++) offs.s[q] = (cl_int)off[q];
+  PetscCall(SbpProblemForcingOnDevice(p, &f));
+  if (f) PetscCall(VecOpenCLGetBufferRead(f, &fb));
   PetscCall(VecOpenCLGetBufferWrite(g, &gb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 19, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->rho,
+  PetscCall(SbpmgCLSetArgs(k, 0, 22, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->rho,
                            sizeof(int), &flags, sizeof(PetscReal), &p->mu_value, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym,
                            sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_css, sizeof(cl_mem),
-                           &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &gb));
+                           &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), f ? &fb : &gb, sizeof(cl_mem), &p->d_data, sizeof(cl_int4), &offs,
+                           sizeof(cl_mem), &gb));
   PetscCall(SbpProblemLaunch2D(p, k, global));
   PetscCall(VecOpenCLRestoreBufferWrite(g, &gb));
+  if (f) PetscCall(VecOpenCLRestoreBufferRead(f, &fb));
+  PetscCall(VecDestroy(&f));
   PetscFunctionReturn(0);
 }
 
 /*@C
    SbpProblemComputeRHS - The right-hand side g = JH f + sum over Dirichlet faces K_f gD + sum over Neumann faces L_f^T H_f gN of the
-   manufactured problem ue = sin(pi x) cos(pi y) (docs/guide.md "The right-hand side"), point-wise: on the device when the problem
-   is there and g is a device vector (for the built-in mu, and the built-in mapping or the user's mapping source), else on the host.
+   problem's data (docs/guide.md "The right-hand side": the user's, or the manufactured problem's u = sin(pi x) cos(pi y) until
+   the user gives some), point-wise: on the device when the problem is there and g is a device vector, else on the host. Cheap to
+   call again after new data (SbpProblemSetBoundaryValues(): a time series): no new set-up.
 
    Collective
 
@@ -194,14 +264,21 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
 
   PetscFunctionBegin;
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(SbpProblemCheckData(p));
   PetscCall(SbpProblemRHSOnDevice(p, g, &dev));
   if (dev) {
     PetscCall(SbpProblemComputeRHSDevice(p, g));
     PetscFunctionReturn(0);
   }
+  PetscCall(SbpProblemCheckHostData(p));
   PetscCall(SbpProblemGetHostCoefficients(p));
-  PetscCall(SbpProblemSetNodes(p, g, SbpForcingNode));
   PetscCall(SbpProblemVecGetArray(p, g, PETSC_FALSE, &ga));
+  {
+    const PetscScalar *fvals = NULL;
+    if (p->forcing.kind == SBP_DATA_VALUES) PetscCall(VecGetArrayRead(p->forcing.vec, &fvals));
+    PetscCall(SbpSetForcingTerm(p, fvals, ga));
+    if (fvals) PetscCall(VecRestoreArrayRead(p->forcing.vec, &fvals));
+  }
   for (PetscInt face = 1; face <= 4; face++) {
     if (p->bc[face - 1] == SBP_BC_DIRICHLET)
       PetscCall(SbpAddDirichletData(p, face, ga));
@@ -220,6 +297,7 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
 PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
 {
   PetscFunctionBegin;
+  PetscCall(SbpCheckExact(p));
   PetscCall(SbpProblemSetNodes(p, u, SbpExactNode));
   PetscFunctionReturn(0);
 }
@@ -239,18 +317,22 @@ PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, Pets
 
   PetscFunctionBegin;
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(SbpCheckExact(p));
   PetscCall(SbpProblemVecGetArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) { /* the geometry evaluated at each node: no grid-sized host arrays */
-      PetscReal X[6], m[3], c[4], ue, ux, uy, e, w, J;
-      PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
+      PetscReal   X[6], m[3] = {0, 0, 0}, c[4], e, w, J;
+      PetscScalar ue;
       if (p->metricfn) {
+        PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
         PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m, c));
         J = c[3];
-      } else
+      } else {
+        PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
         J = X[2] * X[5] - X[3] * X[4];
-      SbpExactSolution(X[0], X[1], &ue, &ux, &uy);
-      e = PetscRealPart(ua[j][i]) - ue;
+      }
+      PetscCall(SbpExactNode(p, i, j, X, m, &ue));
+      e = PetscRealPart(ua[j][i]) - PetscRealPart(ue);
       w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
       local[0] += w * e * e;
       local[1] += J * w * e * e;

@@ -8,6 +8,20 @@
 /* ---------------------------------------------------------------- logging (registered by SbpInitializePackage) */
 PETSC_INTERN PetscLogEvent SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp, SBPMG_SbpCoefficients;
 
+/* One datum of the right-hand side (src/sbp/data.c): f, or one face's gD or gN. */
+typedef enum { SBP_DATA_MANUFACTURED, SBP_DATA_ZERO, SBP_DATA_FUNCTION, SBP_DATA_SOURCE, SBP_DATA_VALUES } SbpDataKind;
+typedef struct {
+  SbpDataKind         kind;
+  SbpBCType           type; /* a face's: the condition it was given for */
+  SbpForcingFunction  ffn;
+  SbpBoundaryFunction bfn;
+  void               *ctx;
+  char               *src;
+  PetscScalar        *values; /* a face's values along it (n of them), on every rank */
+  PetscInt            n;
+  Vec                 vec; /* f at the nodes (a reference) */
+} SbpData;
+
 struct _SbpProblemOps {
   PetscErrorCode (*view)(SbpProblem, PetscViewer);
 };
@@ -30,9 +44,14 @@ struct _p_SbpProblem {
   SbpMetricFunction  metricfn; /* optional: coefficients given directly */
   void              *metricctx;
   char              *mapsrc, *musrc, *metricsrc; /* the user's point functions as OpenCL C source (SbpProblemSetMappingSource() ...) */
-  SbpBCType          bc[4];                      /* faces 1..4 at index 0..3 */
-  SbpBackend         backend;                    /* as requested; resolved at set-up */
-  PetscBool          use_device;                 /* resolved backend */
+  SbpData            forcing, face[4];           /* the data of the right-hand side: the manufactured problem's until some is given */
+  SbpExactFunction   exactfn;                    /* the exact solution (NULL: the manufactured one, while the data are its) */
+  void              *exactctx;
+  cl_mem             d_data; /* device: the faces' values (4 arrays along the faces) of the last right-hand side */
+  size_t             d_data_bytes;
+  SbpBCType          bc[4];      /* faces 1..4 at index 0..3 */
+  SbpBackend         backend;    /* as requested; resolved at set-up */
+  PetscBool          use_device; /* resolved backend */
   PetscBool          setupcalled;
   DM                 da;          /* the layout on several ranks, and wherever the host path asks for it (SbpProblemGetLayoutDM); none on
                                      one rank's device path */
@@ -70,6 +89,7 @@ PETSC_INTERN void           SbpExactSolution(PetscReal, PetscReal, PetscReal *, 
 PETSC_INTERN PetscReal      SbpNeumannFlux(PetscInt, const PetscReal[6], PetscReal, PetscReal, PetscReal);
 PETSC_INTERN PetscReal      SbpForcing(PetscReal, PetscReal, const PetscReal[3]);
 PETSC_INTERN PetscErrorCode SbpProblemEvaluateNode(SbpProblem, PetscInt, PetscInt, PetscReal[6], PetscReal[3]);
+PETSC_INTERN PetscErrorCode SbpProblemEvaluateMapping(SbpProblem, PetscInt, PetscInt, PetscReal[6]);
 PETSC_INTERN PetscErrorCode SbpProblemBCFlags(SbpProblem, int *);
 
 /* 1D SBP blocks as small CSR matrices (spec section 2), and products of Kronecker factors (sections 3.2-3.4). */
@@ -118,6 +138,20 @@ PETSC_INTERN PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemRoundCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGetPointKernel(SbpProblem, const char[], const char[], const char[], cl_kernel *);
+
+/* ---------------------------------------------------------------- the data (src/sbp/data.c) */
+/* Whether the data are the manufactured problem's (nothing given by the user). */
+PETSC_INTERN PetscBool SbpProblemManufactured(SbpProblem);
+/* f at node (i,j) with geometry X and mu m there; a face's gD (Dirichlet) or gN = sJ n.(mu grad u) (Neumann) at face node (i,j). */
+PETSC_INTERN PetscErrorCode SbpProblemForcingAt(SbpProblem, PetscInt, PetscInt, const PetscReal[6], const PetscReal[3], const PetscScalar *, PetscReal *);
+PETSC_INTERN PetscErrorCode SbpProblemFaceDataAt(SbpProblem, PetscInt, PetscInt, PetscInt, PetscReal *);
+PETSC_INTERN PetscErrorCode SbpProblemDestroyData(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemCheckData(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemCheckHostData(SbpProblem);
+/* The -D options and the faces' values buffer of the device right-hand side (host functions evaluated into it first). */
+PETSC_INTERN PetscErrorCode SbpProblemDataOptions(SbpProblem, char[], size_t);
+PETSC_INTERN PetscErrorCode SbpProblemUploadFaceData(SbpProblem, PetscInt[5]);
+PETSC_INTERN PetscInt       SbpFaceLength(SbpProblem, PetscInt);
 
 /* ---------------------------------------------------------------- tuning and kernels (src/sbp/kernels.c) */
 /* Overrides "key=value,..." of the problem's tuning, applied at set-up on top of the device's (tests: the kernel variants). */
