@@ -8,9 +8,10 @@
 
 static const char help[] = "Host mirrors of sbpmg's device vectors: allocated at the first host access.\n";
 
-#define MR_N     131072 /* local entries: 1 MiB of doubles, far above the few KiB of a vector's headers */
-#define MR_K     8      /* vectors made at once */
-#define MR_SLACK 4096   /* bytes an allocation may add to the array it holds (alignment, malloc tracking) */
+/* Local entries: 1 MiB of doubles (128 KiB under valgrind), far above the few KiB of a vector's headers */
+#define MR_N     (SbpmgTestUnderMemcheck() ? 16384 : 131072)
+#define MR_K     8    /* vectors made at once */
+#define MR_SLACK 4096 /* bytes an allocation may add to the array it holds (alignment, malloc tracking) */
 
 /* Bytes of PETSc memory this rank holds now */
 static PetscLogDouble HostBytes(void)
@@ -79,7 +80,8 @@ static void test_creation_allocates_no_host_array(void **state)
     if (dev) CheckNoHostArray("new vectors and duplicates", MR_K, v);
     DestroyVectors(MR_K, v);
   }
-  print_message("  [%d] %d vectors of %d local entries: host memory +%.0f bytes (VECSEQ/VECMPI: +%.0f)\n", (int)VecTestRank(), MR_K, MR_N, grew[1], grew[0]);
+  print_message("  [%d] %d vectors of %d local entries: host memory +%.0f bytes (VECSEQ/VECMPI: +%.0f)\n", (int)VecTestRank(), MR_K, (int)MR_N, grew[1],
+                grew[0]);
   VecTestAllOk(grew[0] >= MR_K * array, "the reference vectors allocated %.0f bytes, less than their %d arrays", grew[0], MR_K);
   VecTestAllOk(grew[1] < array, "%d new device vectors allocated %.0f bytes of host memory (one array: %.0f)", MR_K, grew[1], array);
 }
@@ -88,7 +90,7 @@ static void test_creation_allocates_no_host_array(void **state)
 static void test_dmda_vectors_allocate_no_host_array(void **state)
 {
   PetscLogDouble grew[2], array;
-  PetscInt       M = 256, Nrows = 256 * VecTestSize();
+  PetscInt       M = SbpmgTestUnderMemcheck() ? 64 : 256, Nrows = M * VecTestSize();
 
   for (int dev = 0; dev < 2; dev++) {
     DM             da;
@@ -157,11 +159,12 @@ static void test_device_operations_allocate_no_host_array(void **state)
 }
 
 /* PETSc's KSPCG on a MatShell with a device kernel (bench/common/lap5shell.c), each rank its own solve on
-   PETSC_COMM_SELF: its set-up and solve allocate no host array (the host solve allocates its work vectors' arrays) and
+   PETSC_COMM_SELF (a grid of 256^2, 128^2 under valgrind: its own objects take ~50 KB): its set-up and solve allocate
+   no host array (the host solve allocates its work vectors' arrays) and
    it iterates as the host solve does */
 static void test_ksp_solve_allocates_no_host_array(void **state)
 {
-  PetscInt       m = 256, maxit = SbpmgTestUnderMemcheck() ? 5 : 50, its[2];
+  PetscInt       m = SbpmgTestUnderMemcheck() ? 128 : 256, maxit = SbpmgTestUnderMemcheck() ? 5 : 50, its[2];
   PetscLogDouble grew[2], peak[2], array = m * m * sizeof(PetscScalar);
   PetscReal      rnorm[2];
   PetscBool      logmem = PetscLogMemory;
