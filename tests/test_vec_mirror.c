@@ -210,10 +210,12 @@ typedef enum {
   MR_READWRITE, /* VecGetArray, one entry changed */
   MR_WRITE,     /* VecGetArrayWrite, every entry written */
   MR_SETVALUES, /* VecSetValues of one local entry, then assembly */
-  MR_PLACE      /* VecPlaceArray, a device operation, VecResetArray (tests/vectest.c) */
+  MR_PLACE,     /* VecPlaceArray, a device operation, VecResetArray (tests/vectest.c) */
+  MR_REPLACE,   /* VecReplaceArray with an array of the caller's, every entry set (the vector takes it) */
+  MR_GETVALUES  /* VecGetValues of one local entry */
 } MirrorAccess;
 
-/* The first host access of d (its twin h gets the same) allocates one host array, copies the device values into it
+/* The first host access of d (its twin h gets the same) allocates one host array (VecReplaceArray: the caller's), copies the device values into it
    only when they are needed (dtoh: 1, one whole-vector copy; 0, none; -1: not counted, the access itself runs device
    operations) and leaves the offload mask after; the values agree with h's afterwards and a second host access
    allocates nothing */
@@ -222,6 +224,7 @@ static void CheckFirstAccess(const char *what, Vec d, Vec h, MirrorAccess access
   PetscLogDouble b0, b1 = 0, b2, array = ArrayBytes(d);
   VecTestSnap    s0, s1;
   PetscInt       n, rs;
+  PetscScalar    got[2] = {0, 0};
 
   PCALL(VecGetLocalSize(d, &n));
   PCALL(VecGetOwnershipRange(d, &rs, NULL));
@@ -256,12 +259,21 @@ static void CheckFirstAccess(const char *what, Vec d, Vec h, MirrorAccess access
     case MR_PLACE:
       if (!k) VecTestPlaceReset(d, h); /* compares the values itself */
       break;
+    case MR_REPLACE:
+      PCALL(PetscMalloc1(n, &a));
+      for (PetscInt i = 0; i < n; i++) a[i] = -(rs + i);
+      PCALL(VecReplaceArray(v, a));
+      break;
+    case MR_GETVALUES:
+      if (n) PCALL(VecGetValues(v, 1, &rs, &got[k]));
+      break;
     }
     if (k) continue;
     VecTestSnapshot(&s1);
     b1 = HostBytes();
     VecTestCheckMask(what, d, after);
   }
+  VecTestAllOk(got[0] == got[1], "%s: VecGetValues gave %g, the host vector %g", what, (double)got[0], (double)got[1]);
   VecTestAllOk(b1 - b0 >= array && b1 - b0 < array + MR_SLACK, "%s: the first host access allocated %.0f bytes, expected one array (%.0f)", what, b1 - b0,
                array);
   if (dtoh >= 0) {
@@ -304,6 +316,8 @@ static void test_first_host_access_allocates_once(void **state)
       {"after VecSet, VecGetArrayWrite (no copy)", PETSC_TRUE, MR_WRITE, 0, PETSC_OFFLOAD_CPU},
       {"after VecSet, VecSetValues and assembly", PETSC_TRUE, MR_SETVALUES, 1, PETSC_OFFLOAD_CPU},
       {"after VecSet, VecPlaceArray/VecResetArray", PETSC_TRUE, MR_PLACE, -1, PETSC_OFFLOAD_BOTH},
+      {"after VecSet, VecReplaceArray (the caller's array, no copy)", PETSC_TRUE, MR_REPLACE, 0, PETSC_OFFLOAD_CPU},
+      {"after VecSet, VecGetValues", PETSC_TRUE, MR_GETVALUES, 1, PETSC_OFFLOAD_BOTH},
   };
 
   for (size_t t = 0; t < sizeof(cases) / sizeof(cases[0]); t++) {
