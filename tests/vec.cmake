@@ -10,3 +10,7 @@ sbpmg_add_test(vec_mpi SOURCES test_vec_mpi.c ${SBPMG_VEC_TEST_COMMON} NPROCS 2 
 sbpmg_add_test(vec_mpi4 EXE vec_mpi NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS vec mpi TIMEOUT 120)
 sbpmg_add_test(vec_mpi_host SOURCES test_vec_mpi_host.c ${SBPMG_VEC_TEST_COMMON} NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS vec mpi asan TIMEOUT 120)
 sbpmg_add_test(vec_mpi_host4 EXE vec_mpi_host NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS vec mpi TIMEOUT 120)
+# Host mirrors allocated at the first host access (a count of PETSc's memory), sequential and on 2 ranks
+sbpmg_add_test(vec_mirror SOURCES test_vec_mirror.c ${SBPMG_VEC_TEST_COMMON} ${PROJECT_SOURCE_DIR}/bench/common/lap5shell.c LABELS vec asan valgrind)
+target_include_directories(vec_mirror PRIVATE ${PROJECT_SOURCE_DIR}/bench/common)
+sbpmg_add_test(vec_mirror_mpi EXE vec_mirror NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS vec mpi TIMEOUT 120)

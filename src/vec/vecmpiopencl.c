@@ -1,10 +1,11 @@
 /* VECMPIOPENCL: the parallel device vector. Each rank's local part lives in an OpenCL buffer of that rank's device
    context, with a host mirror and an offload mask, exactly as a VECSEQOPENCL keeps its values (src/vec/vecopencl.c).
 
-   The type is VECMPI underneath: the constructor calls VecCreate_MPI() (layout, host array, stashes for off-process
-   VecSetValues, VECMPI's operation table), then VecOpenCLConvert_Private() replaces the data by a Vec_OpenCL that
-   starts with room for VECMPI's private data, keeps VECMPI's table in hostops and installs the device operations of
-   src/vec/vecopencl_ops.c, which work on the local part. What differs from the sequential type is here:
+   The type is VECMPI underneath: the constructor calls VecCreate_MPI() (layout, stashes for off-process VecSetValues,
+   VECMPI's operation table; on a layout of length 0, so no host array: VecOpenCLCreateHostPart_Private()), then
+   VecOpenCLConvert_Private() replaces the data by a Vec_OpenCL that starts with room for VECMPI's private data, keeps
+   VECMPI's table in hostops and installs the device operations of src/vec/vecopencl_elem.c and vecopencl_reduce.c,
+   which work on the local part. What differs from the sequential type is here:
 
    - reductions: the local part on the device (the same kernels and code as VECSEQOPENCL's), then one MPI_Allreduce
      of the few resulting scalars. For a fixed number of ranks the local results, and so the reduced ones, are the
@@ -265,7 +266,7 @@ PetscErrorCode VecCreate_MPIOpenCL_Private(Vec v, SbpmgCL cl)
   PetscFunctionBegin;
   PetscCheck(sizeof(PetscScalar) < 8 || cl->fp64, PETSC_COMM_SELF, PETSC_ERR_SUP,
              "PetscScalar is double but the OpenCL device %s has no cl_khr_fp64 (double precision) support", cl->device_name);
-  PetscCall(VecCreate_MPI(v)); /* layout, host array (zeroed), stashes, VECMPI's operations, petscnative */
+  PetscCall(VecOpenCLCreateHostPart_Private(v, VecCreate_MPI)); /* layout, stashes, VECMPI's operations, petscnative; no host array */
   PetscCall(VecOpenCLConvert_Private(v, cl, PETSC_TRUE));
   ops        = v->ops;
   ops->dot   = VecDot_MPIOpenCL;

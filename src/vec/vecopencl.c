@@ -2,11 +2,12 @@
    construction (shared with VECMPIOPENCL, src/vec/vecmpiopencl.c, whose local part is kept the same way), the public
    constructors and the registration of the types.
 
-   The type is VECSEQ underneath: the constructor calls VecCreate_Seq(), replaces the data by a Vec_OpenCL (which
-   starts with room for VECSEQ's own data, VECHEADER first, so the host array stays where VECSEQ's functions look for
-   it), keeps VECSEQ's operation table in hostops and overrides every operation: the device ones
-   (src/vec/vecopencl_elem.c, src/vec/vecopencl_reduce.c) and the host fallbacks (src/vec/vecopencl_host.c), which
-   sync the values to the host, call the host type's function, and record where the values are valid afterwards
+   The type is VECSEQ underneath: the constructor calls VecCreate_Seq() (on a layout of length 0, so that it allocates
+   no host array), replaces the data by a Vec_OpenCL (which starts with room for VECSEQ's own data, VECHEADER first,
+   so the host array is where VECSEQ's functions look for it once there is one), keeps VECSEQ's operation table in
+   hostops and overrides every operation: the device ones (src/vec/vecopencl_elem.c, src/vec/vecopencl_reduce.c) and
+   the host fallbacks (src/vec/vecopencl_host.c), which sync the values to the host (allocating the host array at the
+   first host access), call the host type's function, and record where the values are valid afterwards
    (src/vec/vecopencl_state.c). VECMPIOPENCL does the same on top of VecCreate_MPI(). */
 #include <sbpmg/private/vecimpl.h>
 
@@ -23,8 +24,8 @@ static PetscErrorCode VecDestroy_OpenCL(Vec v)
     PetscCall(VecScatterDestroy(&s->sub_scatter));
     if (s->buf) PetscCall(SbpmgCLReleaseBuffer(s->cl, &s->buf));
     PetscCall(SbpmgCLDestroy(&s->cl));
-    /* VECSEQ's (VECMPI's) destroy frees the host array, the host type's own allocations and v->data, which is s (it
-       starts with the host type's data) */
+    /* VECSEQ's (VECMPI's) destroy frees the host array if one was allocated (array_allocated), the host type's own
+       allocations and v->data, which is s (it starts with the host type's data) */
     if (hostdestroy)
       PetscCall(hostdestroy(v));
     else
@@ -76,10 +77,36 @@ static PetscErrorCode VecOpenCLGeometry(SbpmgCL cl, PetscInt n, Vec_OpenCL *s)
   PetscFunctionReturn(0);
 }
 
-/* Turn v, just made a VECSEQ (VecCreate_Seq) or a VECMPI (VecCreate_MPI), into a device vector on the context cl:
-   replace its data by a Vec_OpenCL that starts with the host type's (only VECHEADER is set there after those
-   constructors; the rest is zero), keep the host operations, install ours, allocate the buffer (zero, like the host
-   array). On error v stays destroyable. */
+/* Run the host type's constructor (VecCreate_Seq or VecCreate_MPI) on v without letting it allocate the host array.
+   PETSc 3.18's constructors PetscCalloc the local array from v->map (VECSEQ: max(n, N) entries, VECMPI: n) and
+   export no variant that does not; so they run on a layout of length 0 (already set up, on PETSC_COMM_SELF: no
+   communication), which gives them nothing to allocate, with v's block size (VECMPI's block stash takes it).
+   Nothing else they do reads the layout, and neither keeps it: v's own layout is set up here (collectively on v's
+   communicator, as the constructors would have) and put back. What 3.18.5's constructors read and leave was checked
+   in their disassembly; tests/test_vec_mirror.c counts the memory. */
+PetscErrorCode VecOpenCLCreateHostPart_Private(Vec v, PetscErrorCode (*create)(Vec))
+{
+  PetscLayout    map = v->map, empty;
+  PetscInt       bs;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLayoutSetUp(map));
+  PetscCall(PetscLayoutGetBlockSize(map, &bs));
+  PetscCall(PetscLayoutCreateFromSizes(PETSC_COMM_SELF, 0, 0, bs, &empty));
+  v->map = empty;
+  ierr   = create(v);
+  v->map = map;
+  PetscCall(PetscLayoutDestroy(&empty));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/* Turn v, just made a VECSEQ or a VECMPI by VecOpenCLCreateHostPart_Private() (no host array), into a device vector
+   on the context cl: replace its data by a Vec_OpenCL that starts with the host type's (all zero after those
+   constructors on a layout of length 0, VECHEADER's pointers included), keep the host operations, install ours,
+   allocate the buffer (zero). The vector is zero on both sides, its host array not allocated until a host access
+   needs it (VecOpenCLHostArray_Private). On error v stays destroyable. */
 PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
 {
   Vec_OpenCL *s;
@@ -87,13 +114,11 @@ PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
   size_t      bytes;
 
   PetscFunctionBegin;
-  PetscCall(PetscNew(&s)); /* zeroed, VEC_CL_HOST_RESERVE included */
+  PetscCall(PetscNew(&s)); /* zeroed, VEC_CL_HOST_RESERVE included: no host array */
   {
-    PetscScalar **host = (PetscScalar **)v->data; /* only its VECHEADER part (three pointers) is read */
+    PetscScalar **host = (PetscScalar **)v->data; /* VECHEADER: array, array_allocated, unplacedarray */
 
-    s->array           = host[0];
-    s->array_allocated = host[1];
-    s->unplacedarray   = host[2];
+    PetscCall(PetscFree(host[1])); /* nothing, unless a PETSc malloc of 0 bytes returned memory */
   }
   PetscCall(PetscFree(v->data));
   v->data     = s;
@@ -112,7 +137,7 @@ PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
   bytes = ((size_t)v->map->n + VEC_CL_NRES + (size_t)VEC_CL_MAX_FUSE * (size_t)s->rgroups) * sizeof(PetscScalar);
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, &s->buf));
   PetscCall(SbpmgCLFillBuffer(cl, s->buf, &zero, sizeof(zero), 0, bytes)); /* the reduction area too */
-  v->offloadmask = PETSC_OFFLOAD_BOTH;                                     /* zero on both sides */
+  v->offloadmask = PETSC_OFFLOAD_BOTH;                                     /* zero on both sides (the host side implicit) */
   PetscFunctionReturn(0);
 }
 
@@ -130,7 +155,7 @@ PetscErrorCode VecCreate_SeqOpenCL_Private(Vec v, SbpmgCL cl)
              size);
   PetscCheck(sizeof(PetscScalar) < 8 || cl->fp64, comm, PETSC_ERR_SUP,
              "PetscScalar is double but the OpenCL device %s has no cl_khr_fp64 (double precision) support", cl->device_name);
-  PetscCall(VecCreate_Seq(v)); /* host array (zeroed), VECSEQ's operations, petscnative */
+  PetscCall(VecOpenCLCreateHostPart_Private(v, VecCreate_Seq)); /* VECSEQ's operations, petscnative; no host array */
   PetscCall(VecOpenCLConvert_Private(v, cl, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
@@ -203,7 +228,7 @@ static PetscErrorCode VecOpenCLNew(MPI_Comm comm, PetscInt n, PetscInt N, VecTyp
 -  n    - the length
 
    Output Parameter:
-.  v - the vector, of type VECSEQOPENCL, zero on host and device
+.  v - the vector, of type VECSEQOPENCL, zero (the host copy is allocated at the first host access)
 
    Options Database Keys:
 .  -vec_type seqopencl - select this type in VecSetFromOptions()
@@ -232,7 +257,7 @@ PetscErrorCode VecCreateSeqOpenCL(MPI_Comm comm, PetscInt n, Vec *v)
 -  n    - the length
 
    Output Parameter:
-.  v - the vector, of type VECSEQOPENCL, zero on host and device
+.  v - the vector, of type VECSEQOPENCL, zero (the host copy is allocated at the first host access)
 
    Notes:
    Device operations between vectors of different contexts fall back to the host.
@@ -262,7 +287,7 @@ PetscErrorCode VecCreateSeqOpenCLWithContext(MPI_Comm comm, SbpmgCL cl, PetscInt
 -  N    - global length (or PETSC_DETERMINE)
 
    Output Parameter:
-.  v - the vector, zero on host and device; each rank's local part lives on that rank's device (SbpmgCLGetDefault())
+.  v - the vector, zero (host copy allocated at the first host access); each rank's local part lives on that rank's device (SbpmgCLGetDefault())
 
    Options Database Keys:
 .  -vec_type opencl - select this type in VecSetFromOptions() (also DMSetVecType(dm, VECOPENCL) for DM vectors)
@@ -292,7 +317,7 @@ PetscErrorCode VecCreateOpenCL(MPI_Comm comm, PetscInt n, PetscInt N, Vec *v)
 -  N    - global length (or PETSC_DETERMINE)
 
    Output Parameter:
-.  v - the vector, zero on host and device
+.  v - the vector, zero (the host copy is allocated at the first host access)
 
    Level: intermediate
 

@@ -5,8 +5,9 @@
 
 /* ---------------------------------------------------------------- host access
 
-   In host_passthrough mode (VECMPI's VecAssemblyEnd() with nothing to receive) the array is handed out as it is and the
-   offload mask is left alone: nothing is written through it. */
+   The accessors allocate the host array at the first host access (VecOpenCLSyncHost, VecOpenCLHostOverwrite_Private).
+   In host_passthrough mode (VECMPI's VecAssemblyEnd() with nothing to receive) the array is handed out as it is (NULL
+   if the vector has none yet) and the offload mask is left alone: nothing is read or written through it. */
 static PetscErrorCode VecGetArray_SeqOpenCL(Vec v, PetscScalar **a)
 {
   PetscFunctionBegin;
@@ -40,8 +41,8 @@ static PetscErrorCode VecRestoreArrayRead_SeqOpenCL(Vec v, const PetscScalar **a
 static PetscErrorCode VecGetArrayWrite_SeqOpenCL(Vec v, PetscScalar **a)
 {
   PetscFunctionBegin;
-  v->offloadmask = PETSC_OFFLOAD_CPU;
-  *a             = VecCLData(v)->array;
+  PetscCall(VecOpenCLHostOverwrite_Private(v));
+  *a = VecCLData(v)->array;
   PetscFunctionReturn(0);
 }
 
@@ -65,9 +66,9 @@ static PetscErrorCode VecRestoreArrayWrite_SeqOpenCL(Vec v, PetscScalar **a)
     after;                                                     \
     PetscFunctionReturn(0);                                    \
   }
-#define VEC_CL_READS     PetscCall(VecOpenCLSyncHost(v))           /* v read: its host copy made current */
-#define VEC_CL_WRITES    PetscCall(VecOpenCLHostModify_Private(v)) /* v changed: host copy current, then the only one */
-#define VEC_CL_OVERWRITE v->offloadmask = PETSC_OFFLOAD_CPU        /* every entry overwritten: no transfer */
+#define VEC_CL_READS     PetscCall(VecOpenCLSyncHost(v))              /* v read: its host copy made current */
+#define VEC_CL_WRITES    PetscCall(VecOpenCLHostModify_Private(v))    /* v changed: host copy current, then the only one */
+#define VEC_CL_OVERWRITE PetscCall(VecOpenCLHostOverwrite_Private(v)) /* every entry overwritten: no transfer */
 /* a stride operation: v and s both go to the host and are marked */
 #define VEC_CL_TWO                           \
   PetscCall(VecOpenCLHostModify_Private(v)); \
@@ -87,7 +88,8 @@ VEC_CL_FALLBACK(VecSetRandom_SeqOpenCL, setrandom, (Vec v, PetscRandom r), (v, r
    current values go to the placed array before it is given back */
 VEC_CL_FALLBACK(VecPlaceArray_SeqOpenCL, placearray, (Vec v, const PetscScalar *a), (v, a), VEC_CL_WRITES, VEC_CL_OVERWRITE)
 VEC_CL_FALLBACK(VecResetArray_SeqOpenCL, resetarray, (Vec v), (v), VEC_CL_WRITES, VEC_CL_OVERWRITE)
-VEC_CL_FALLBACK(VecReplaceArray_SeqOpenCL, replacearray, (Vec v, const PetscScalar *a), (v, a), VEC_CL_OVERWRITE, VEC_CL_OVERWRITE)
+/* replace: the host type frees its array (if one was allocated) and takes the new one */
+VEC_CL_FALLBACK(VecReplaceArray_SeqOpenCL, replacearray, (Vec v, const PetscScalar *a), (v, a), VEC_CL_NOTHING, VEC_CL_OVERWRITE)
 VEC_CL_FALLBACK(VecStrideGather_SeqOpenCL, stridegather, (Vec v, PetscInt start, Vec s, InsertMode addv), (v, start, s, addv), VEC_CL_TWO, VEC_CL_NOTHING)
 VEC_CL_FALLBACK(VecStrideScatter_SeqOpenCL, stridescatter, (Vec v, PetscInt start, Vec s, InsertMode addv), (v, start, s, addv), VEC_CL_TWO, VEC_CL_NOTHING)
 VEC_CL_FALLBACK(VecStrideSubSetGather_SeqOpenCL, stridesubsetgather, (Vec v, PetscInt n, const PetscInt iv[], const PetscInt is[], Vec s, InsertMode addv),

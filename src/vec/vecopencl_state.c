@@ -5,6 +5,9 @@
      PETSC_OFFLOAD_GPU   only the device copy is current (after any device operation that writes)
      PETSC_OFFLOAD_CPU   only the host copy is current (after VecGetArray/VecGetArrayWrite or a host fallback)
 
+   The host copy is allocated at the first host access (VecOpenCLHostArray_Private): until then a BOTH vector's host
+   values are zero without an array, and a GPU vector's have never been needed. A CPU vector always has its array.
+
    All transfers go through SbpmgCLWriteBuffer/SbpmgCLReadBuffer, which count them and log CLCopyToDevice/CLCopyToHost. */
 #include <sbpmg/private/vecimpl.h>
 
@@ -53,8 +56,31 @@ static PetscErrorCode VecOpenCLCheckType(Vec v, int arg, const char func[])
   PetscFunctionReturn(0);
 }
 
-/* If only one copy is current (only: PETSC_OFFLOAD_CPU or PETSC_OFFLOAD_GPU), copy it to the other side: both are valid then. No-op
-   for vectors of other types. */
+PetscErrorCode VecOpenCLHostArray_Private(Vec v, PetscBool copy)
+{
+  Vec_OpenCL *s = VecCLData(v);
+
+  PetscFunctionBegin;
+  /* an array placed by VecPlaceArray() is the host copy, even a NULL one (the own array is then unplacedarray) */
+  if (s->array || s->unplacedarray || !v->map->n) PetscFunctionReturn(0);
+  if (copy)
+    PetscCall(PetscMalloc1(v->map->n, &s->array_allocated));
+  else
+    PetscCall(PetscCalloc1(v->map->n, &s->array_allocated));
+  s->array = s->array_allocated;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VecOpenCLHostOverwrite_Private(Vec v)
+{
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLHostArray_Private(v, PETSC_FALSE));
+  v->offloadmask = PETSC_OFFLOAD_CPU;
+  PetscFunctionReturn(0);
+}
+
+/* If only one copy is current (only: PETSC_OFFLOAD_CPU or PETSC_OFFLOAD_GPU), copy it to the other side: both are valid
+   then. Syncing to the host allocates the host array if there is none. No-op for vectors of other types. */
 static PetscErrorCode VecOpenCLSync(Vec v, PetscOffloadMask only)
 {
   PetscBool   is;
@@ -63,7 +89,9 @@ static PetscErrorCode VecOpenCLSync(Vec v, PetscOffloadMask only)
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLIsDevice_Private(v, &is));
-  if (!is || v->offloadmask != only) PetscFunctionReturn(0);
+  if (!is) PetscFunctionReturn(0);
+  if (only == PETSC_OFFLOAD_GPU) PetscCall(VecOpenCLHostArray_Private(v, v->offloadmask == only ? PETSC_TRUE : PETSC_FALSE));
+  if (v->offloadmask != only) PetscFunctionReturn(0);
   s     = VecCLData(v);
   bytes = (size_t)v->map->n * sizeof(PetscScalar);
   if (only == PETSC_OFFLOAD_CPU) {
@@ -93,8 +121,8 @@ PetscErrorCode VecOpenCLSyncDevice(Vec v)
 
 /*@C
    VecOpenCLSyncHost - Make the host copy of a device vector (VECSEQOPENCL, or the local part of a VECMPIOPENCL)
-   current, copying the device values to the host if only the device copy is; afterwards both copies are valid. Does
-   nothing for vectors of other types. Not collective.
+   current, copying the device values to the host if only the device copy is (and allocating the host copy if the
+   vector has none yet); afterwards both copies are valid. Does nothing for vectors of other types. Not collective.
 
    Level: developer
 @*/

@@ -63,12 +63,13 @@ typedef enum {
    3.18.5 Vec_Seq is 64 bytes (VECHEADER plus COO-assembly bookkeeping that VecDestroy_Seq frees) and Vec_MPI is 264
    bytes (ghosting, VecAssembly's two-sided communication state, COO assembly; measured: VecCreate_MPI_Private
    allocates 264 bytes, and tests/test_vec_mpi.c checks both sizes against this reserve at run time). The area is
-   zeroed and only its VECHEADER part is set, which is exactly what VecCreate_Seq and VecCreate_MPI leave there (no
-   ghosts: nghost 0, no local representation). */
+   zeroed, which is exactly what VecCreate_Seq and VecCreate_MPI leave there when they run on a layout of length 0
+   (VecOpenCLCreateHostPart_Private: VECHEADER all NULL; no ghosts: nghost 0, no local representation). */
 #define VEC_CL_HOST_RESERVE 512
 
 /* The data of a device vector (both types). It starts like the host type's, so that VECSEQ's and VECMPI's host
-   functions (kept in hostops) work on it unchanged: they see the host mirror of the local part. */
+   functions (kept in hostops) work on it unchanged: they see the host mirror of the local part (array; allocated by
+   VecOpenCLHostArray_Private() as array_allocated, which the host type's destroy frees). */
 typedef struct {
   union {
     struct {
@@ -98,7 +99,9 @@ typedef struct {
 #define VecCLData(v) ((Vec_OpenCL *)(v)->data)
 #define VecCLHost(v) (&VecCLData(v)->hostops)
 
-/* src/vec/vecopencl.c: construction */
+/* src/vec/vecopencl.c: construction. The host type's constructor (VecCreate_Seq, VecCreate_MPI) run on v without the
+   host array it would allocate; then the conversion into a device vector. */
+PETSC_INTERN PetscErrorCode VecOpenCLCreateHostPart_Private(Vec, PetscErrorCode (*)(Vec));
 PETSC_INTERN PetscErrorCode VecOpenCLConvert_Private(Vec, SbpmgCL, PetscBool);
 PETSC_INTERN PetscErrorCode VecCreate_SeqOpenCL_Private(Vec, SbpmgCL);
 
@@ -108,6 +111,12 @@ PETSC_INTERN PetscErrorCode VecOpenCLGetKernel_Private(Vec, VecCLKernelId, cl_ke
 PETSC_INTERN PetscErrorCode VecOpenCLSameDevice_Private(Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode VecOpenCLAllSameDevice_Private(Vec, PetscInt, const Vec[], PetscBool *);
 PETSC_INTERN PetscErrorCode VecOpenCLHostModify_Private(Vec);
+/* The host mirror is allocated at the first host access: a vector without one (array NULL, nothing placed) is
+   PETSC_OFFLOAD_BOTH (new: zero on both sides) or PETSC_OFFLOAD_GPU, never PETSC_OFFLOAD_CPU. Give v its host array
+   if it has none, zeroed unless the caller copies the device values into it (copy). */
+PETSC_INTERN PetscErrorCode VecOpenCLHostArray_Private(Vec, PetscBool);
+/* Every local entry about to be overwritten on the host: host array allocated (zeroed) if needed, marked PETSC_OFFLOAD_CPU */
+PETSC_INTERN PetscErrorCode VecOpenCLHostOverwrite_Private(Vec);
 /* A host fallback's bracket: the nin vectors in[] and out (if not NULL) synced to the host; afterwards out is valid on
    the host only (no-op for vectors of other types) and its state increased */
 PETSC_INTERN PetscErrorCode VecOpenCLSyncHostAll_Private(Vec, PetscInt, const Vec[]);
