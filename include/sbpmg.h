@@ -113,14 +113,16 @@ PETSC_EXTERN PetscClassId     SBP_PROBLEM_CLASSID;
 typedef enum {
   SBP_MAPPING_CURVED, /* the curved quadrilateral of spec-sbp-sat.md 4.1-4.3 */
   SBP_MAPPING_SQUARE, /* the identity map of [-1,1]^2 */
-  SBP_MAPPING_USER    /* SbpProblemSetMappingFunction() */
+  SBP_MAPPING_USER,   /* SbpProblemSetMappingFunction() */
+  SBP_MAPPING_NODES   /* node coordinates: SbpProblemSetNodeCoordinates(), -sbp_grid_file */
 } SbpMappingType;
 PETSC_EXTERN const char *const SbpMappingTypes[];
 
 typedef enum {
   SBP_MU_BASIN,    /* the smoothed elliptical basin of 4.4 */
   SBP_MU_CONSTANT, /* -sbp_mu_value */
-  SBP_MU_USER      /* SbpProblemSetMuFunction() */
+  SBP_MU_USER,     /* SbpProblemSetMuFunction() */
+  SBP_MU_NODES     /* values at the nodes: SbpProblemSetMuVector(), -sbp_mu_file */
 } SbpMuType;
 PETSC_EXTERN const char *const SbpMuTypes[];
 
@@ -142,12 +144,12 @@ typedef enum {
 
 /* Mapping callback: X = {x, y, x_r, x_s, y_r, y_s} at reference point (r, s). */
 typedef PetscErrorCode (*SbpMappingFunction)(void *, PetscReal, PetscReal, PetscReal[6]);
-/* Coefficient callback: m = {mu, mu_x, mu_y} at physical point (x, y). */
-typedef PetscErrorCode (*SbpMuFunction)(void *, PetscReal, PetscReal, PetscReal[3]);
+/* Coefficient callback: mu at physical point (x, y). */
+typedef PetscErrorCode (*SbpMuFunction)(void *, PetscReal, PetscReal, PetscReal *);
 
 /* Metric callback (optional, replaces the coefficients derived from the mapping and mu): c = {crr, css, crs, J} at reference point
-   (r, s), given X = {x, y, x_r, x_s, y_r, y_s} and m = {mu, mu_x, mu_y} there. For anisotropic media. */
-typedef PetscErrorCode (*SbpMetricFunction)(void *, PetscReal, PetscReal, const PetscReal[6], const PetscReal[3], PetscReal[4]);
+   (r, s), given X = {x, y, x_r, x_s, y_r, y_s} and mu there. For anisotropic media. */
+typedef PetscErrorCode (*SbpMetricFunction)(void *, PetscReal, PetscReal, const PetscReal[6], PetscReal, PetscReal[4]);
 
 /* The data of a problem (docs/guide.md "Bringing a problem"): f at a physical point (x, y); on a face its Dirichlet value u or its
    Neumann value n.(mu grad u), with (nx, ny) the unit outward normal there; an exact solution, for errors and convergence studies. */
@@ -166,6 +168,13 @@ PETSC_EXTERN PetscErrorCode SbpProblemSetMuFunction(SbpProblem, SbpMuFunction, v
 PETSC_EXTERN PetscErrorCode SbpProblemSetMappingSource(SbpProblem, const char[]);
 PETSC_EXTERN PetscErrorCode SbpProblemSetMuSource(SbpProblem, const char[]);
 PETSC_EXTERN PetscErrorCode SbpProblemSetMetricSource(SbpProblem, const char[]);
+/* a grid and a coefficient given at the nodes (natural order i + (Nr+1) j; docs/guide.md "Bringing a problem") */
+PETSC_EXTERN PetscErrorCode SbpProblemSetNodeCoordinates(SbpProblem, Vec, Vec);
+PETSC_EXTERN PetscErrorCode SbpProblemSetNodeCoordinatesArrays(SbpProblem, PetscInt, const PetscReal[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode SbpProblemLoadNodeCoordinates(SbpProblem, PetscViewer);
+PETSC_EXTERN PetscErrorCode SbpProblemSetMuVector(SbpProblem, Vec);
+PETSC_EXTERN PetscErrorCode SbpProblemSetMuArray(SbpProblem, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode SbpProblemLoadMu(SbpProblem, PetscViewer);
 PETSC_EXTERN PetscErrorCode SbpProblemSetBC(SbpProblem, PetscInt, SbpBCType);
 PETSC_EXTERN PetscErrorCode SbpProblemGetBC(SbpProblem, PetscInt, SbpBCType *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetBackend(SbpProblem, SbpBackend);

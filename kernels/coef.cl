@@ -3,18 +3,18 @@
    then J = x_r y_s - x_s y_r and crr, crs, css (docs/guide.md "The PDE"), or a user's metric function; and the first node,
    in natural order, where they are invalid (mu, J, crr, css > 0, crr css - crs^2 > 0, all finite).
 
-   Specialisation (set by src/sbp, no defaults): COEF_MAP 0 curved, 1 square, 2 the user's sbp_user_mapping(); COEF_MU 0
-   basin, 1 constant (the kernel argument mu_value), 2 the user's sbp_user_mu(); COEF_METRIC 0 the formula above, 1 the
-   user's sbp_user_metric(). A user's functions are OpenCL C source placed before this file (SbpProblemSetMappingSource()
-   and friends), with the signatures
-     void     sbp_user_mapping(double r, double s, double X[6]);
-     double   sbp_user_mu(double x, double y);
-     void     sbp_user_metric(double r, double s, const double X[6], double mu, double c[4]);  c = crr, css, crs, J */
+   Specialisation (set by src/sbp, no defaults): COEF_MAP 0 curved, 1 square, 2 the user's sbp_user_mapping(), 3 node
+   coordinates; COEF_MU 0 basin, 1 constant (the kernel argument mu_value), 2 the user's sbp_user_mu(), 3 values at the nodes;
+   COEF_METRIC 0 the formula above, 1 the user's sbp_user_metric(). Node coordinates and mu at the nodes are the buffer `nodes`
+   (src/sbp/nodes.c): x, y, mu one after the other on the rank's box, the ghosted patch grown by 3 nodes within the grid; the
+   derivatives of node coordinates are an SBP first derivative D (docs/guide.md "Bringing a problem"). A user's functions are OpenCL C source
+   placed before this file (SbpProblemSetMappingSource() and friends), with the signatures void     sbp_user_mapping(double r, double s, double X[6]); double
+   sbp_user_mu(double x, double y); void     sbp_user_metric(double r, double s, const double X[6], double mu, double c[4]);  c = crr, css, crs, J */
 #if !defined(COEF_MAP) || !defined(COEF_MU) || !defined(COEF_METRIC)
-  #error "COEF_MAP, COEF_MU and COEF_METRIC must be defined (src/sbp sets them)"
+#  error "COEF_MAP, COEF_MU and COEF_METRIC must be defined (src/sbp sets them)"
 #endif
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double coef_real;
+typedef double           coef_real;
 
 /* The curved quadrilateral: corners and bump amplitude. */
 __constant coef_real coef_cx[4] = {-0.3, 0.5, 0.0, 1.0};
@@ -54,15 +54,16 @@ inline void coef_edge(int e, coef_real t, coef_real *x, coef_real *y, coef_real 
 inline void coef_blend(coef_real r, coef_real s, const coef_real E[5], const coef_real dE[5], __constant coef_real *K, coef_real *v, coef_real *vr,
                        coef_real *vs)
 {
-  *v  = (1 - r) / 2 * E[1] + (1 + r) / 2 * E[2] + (1 - s) / 2 * E[3] + (1 + s) / 2 * E[4] -
+  *v = (1 - r) / 2 * E[1] + (1 + r) / 2 * E[2] + (1 - s) / 2 * E[3] + (1 + s) / 2 * E[4] -
        ((1 - r) * (1 - s) * K[0] + (1 + r) * (1 - s) * K[1] + (1 - r) * (1 + s) * K[2] + (1 + r) * (1 + s) * K[3]) / 4;
   *vr = (E[2] - E[1]) / 2 + (1 - s) / 2 * dE[3] + (1 + s) / 2 * dE[4] - (-(1 - s) * K[0] + (1 - s) * K[1] - (1 + s) * K[2] + (1 + s) * K[3]) / 4;
   *vs = (1 - r) / 2 * dE[1] + (1 + r) / 2 * dE[2] + (E[4] - E[3]) / 2 - (-(1 - r) * K[0] - (1 + r) * K[1] + (1 - r) * K[2] + (1 + r) * K[3]) / 4;
 }
 
+#if COEF_MAP != 3 /* node coordinates: coef_geometry() reads them */
 inline void coef_mapping(coef_real r, coef_real s, coef_real X[6])
 {
-#if COEF_MAP == 0
+#  if COEF_MAP == 0
   coef_real Ex[5], Ey[5], dEx[5], dEy[5];
 
   coef_edge(1, s, &Ex[1], &Ey[1], &dEx[1], &dEy[1]);
@@ -71,42 +72,128 @@ inline void coef_mapping(coef_real r, coef_real s, coef_real X[6])
   coef_edge(4, r, &Ex[4], &Ey[4], &dEx[4], &dEy[4]);
   coef_blend(r, s, Ex, dEx, coef_cx, &X[0], &X[2], &X[3]);
   coef_blend(r, s, Ey, dEy, coef_cy, &X[1], &X[4], &X[5]);
-#elif COEF_MAP == 1
+#  elif COEF_MAP == 1
   X[0] = r;
   X[1] = s;
   X[2] = 1;
   X[3] = 0;
   X[4] = 0;
   X[5] = 1;
-#else
+#  else
   sbp_user_mapping(r, s, X);
-#endif
+#  endif
 }
+#endif
 
 /* mu at (x, y): the smoothed elliptical basin, a constant, or the user's. */
+#if COEF_MU != 3 /* mu at the nodes: coef_mu_node() reads it */
 inline coef_real coef_mu(coef_real x, coef_real y, coef_real mu_value)
 {
-#if COEF_MU == 0
+#  if COEF_MU == 0
   const coef_real muout = 36, muin = 20, Lw = 0.05, D = 0.05;
   const coef_real c = (Lw / 2) / D, rbar = (Lw / 2) * (Lw / 2), rw = 0.01 * (1 + (Lw / 2) / D);
   const coef_real xi = (x * x + c * c * y * y - rbar) / rw;
   return (muout - muin) / 2 * (tanh(xi) + 1) + muin;
-#elif COEF_MU == 1
+#  elif COEF_MU == 1
   return mu_value;
-#else
+#  else
   return sbp_user_mu(x, y);
+#  endif
+}
+#endif
+
+/* The grid of a rank: its sizes and spacings, and the nodal data on its box (from the patch gxm x gym at (gxs, gys)). */
+typedef struct {
+  __global const coef_real *v;
+  int                       xs, ys, xm, ym, Nr, Ns;
+  coef_real                 hr, hs;
+} coef_grid;
+
+inline coef_grid coef_grid_make(__global const coef_real *v, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs)
+{
+  coef_grid g;
+
+  g.v  = v;
+  g.xs = max(gxs - 3, 0); /* the box: the patch grown by 3 nodes, the derivative's widest reach (src/sbp/nodes.c) */
+  g.ys = max(gys - 3, 0);
+  g.xm = min(gxs + gxm + 3, Nr + 1) - g.xs;
+  g.ym = min(gys + gym + 3, Ns + 1) - g.ys;
+  g.Nr = Nr;
+  g.Ns = Ns;
+  g.hr = hr;
+  g.hs = hs;
+  return g;
+}
+
+/* Field f (0 x, 1 y, 2 mu) at node (i, j) of the box. */
+inline coef_real coef_nodal(coef_grid g, int f, int i, int j)
+{
+  return g.v[f * (long)g.xm * g.ym + (i - g.xs) + (long)g.xm * (j - g.ys)];
+}
+
+/* The diagonal-norm SBP first derivative of interior order 4, boundary order 2 (src/sbp/nodes.c has the same): the closure's rows
+   0..3, mirrored with the sign changed at the far end; the second-order operator where a direction has fewer than 8 intervals. */
+__constant coef_real coef_d42[4][6] = {{-24.0 / 17, 59.0 / 34, -4.0 / 17, -3.0 / 34, 0, 0},
+                                       {-0.5, 0, 0.5, 0, 0, 0},
+                                       {4.0 / 43, -59.0 / 86, 0, 59.0 / 86, -4.0 / 43, 0},
+                                       {3.0 / 98, 0, -59.0 / 98, 0, 32.0 / 49, -4.0 / 49}};
+
+/* D of field f along r (dir 0) or s (dir 1) at node (i, j). */
+inline coef_real coef_nodal_d(coef_grid g, int f, int dir, int i, int j)
+{
+  const int       n = dir ? j : i, N = dir ? g.Ns : g.Nr, di = dir ? 0 : 1, dj = dir ? 1 : 0;
+  const coef_real h = dir ? g.hs : g.hr;
+#define COEF_U(o) coef_nodal(g, f, i + (o)*di, j + (o)*dj)
+
+  if (N < 8) {
+    if (n == 0) return (COEF_U(1) - COEF_U(0)) / h;
+    if (n == N) return (COEF_U(0) - COEF_U(-1)) / h;
+    return (COEF_U(1) - COEF_U(-1)) / (2 * h);
+  }
+  if (n < 4 || n > N - 4) {
+    const int row = n < 4 ? n : N - n, sign = n < 4 ? 1 : -1;
+    coef_real d = 0;
+    for (int k = 0; k < 6; k++) d += coef_d42[row][k] * COEF_U(sign * (k - row));
+    return sign * d / h;
+  }
+  return (COEF_U(-2) / 12 - 2 * COEF_U(-1) / 3 + 2 * COEF_U(1) / 3 - COEF_U(2) / 12) / h;
+#undef COEF_U
+}
+
+/* X = (x, y, x_r, x_s, y_r, y_s) at node (i, j). */
+inline void coef_geometry(coef_grid g, int i, int j, coef_real X[6])
+{
+#if COEF_MAP == 3
+  X[0] = coef_nodal(g, 0, i, j);
+  X[1] = coef_nodal(g, 1, i, j);
+  X[2] = coef_nodal_d(g, 0, 0, i, j);
+  X[3] = coef_nodal_d(g, 0, 1, i, j);
+  X[4] = coef_nodal_d(g, 1, 0, i, j);
+  X[5] = coef_nodal_d(g, 1, 1, i, j);
+#else
+  coef_mapping(-1 + i * g.hr, -1 + j * g.hs, X);
 #endif
 }
 
-/* The four coefficients at reference point (r, s) and mu there; returns mu. */
-inline coef_real coef_point(coef_real r, coef_real s, coef_real mu_value, coef_real c[4])
+/* mu at node (i, j) of geometry X. */
+inline coef_real coef_mu_node(coef_grid g, int i, int j, const coef_real X[6], coef_real mu_value)
+{
+#if COEF_MU == 3
+  return coef_nodal(g, 2, i, j);
+#else
+  return coef_mu(X[0], X[1], mu_value);
+#endif
+}
+
+/* The four coefficients at node (i, j) and mu there; returns mu. */
+inline coef_real coef_point(coef_grid g, int i, int j, coef_real mu_value, coef_real c[4])
 {
   coef_real X[6], mu, J;
 
-  coef_mapping(r, s, X);
-  mu = coef_mu(X[0], X[1], mu_value);
+  coef_geometry(g, i, j, X);
+  mu = coef_mu_node(g, i, j, X, mu_value);
 #if COEF_METRIC == 1
-  sbp_user_metric(r, s, X, mu, c);
+  sbp_user_metric(-1 + i * g.hr, -1 + j * g.hs, X, mu, c);
 #else
   J    = X[2] * X[5] - X[3] * X[4];
   c[3] = J;
@@ -134,15 +221,16 @@ inline int coef_check(coef_real mu, const coef_real c[4], coef_real *v)
 
 /* One work-item per node (i, j) of the gxm x gym patch whose first node is (gxs, gys): crr, css, crs, J at patch index
    (i - gxs) + gxm (j - gys), and atomic_min of the natural index i + (Nr + 1) j of an invalid node into *bad. */
-__kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, coef_real hr, coef_real hs, coef_real mu_value, __global coef_real *crr,
-                            __global coef_real *css, __global coef_real *crs, __global coef_real *J, __global int *bad)
+__kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value, __global const coef_real *nodes,
+                            __global coef_real *crr, __global coef_real *css, __global coef_real *crs, __global coef_real *J, __global int *bad)
 {
-  const int a = get_global_id(0), b = get_global_id(1);
-  coef_real c[4], mu, v;
-  long      k;
+  const int       a = get_global_id(0), b = get_global_id(1);
+  const coef_grid g = coef_grid_make(nodes, gxs, gys, gxm, gym, Nr, Ns, hr, hs);
+  coef_real       c[4], mu, v;
+  long            k;
 
   if (a >= gxm || b >= gym) return;
-  mu     = coef_point(-1 + (gxs + a) * hr, -1 + (gys + b) * hs, mu_value, c);
+  mu     = coef_point(g, gxs + a, gys + b, mu_value, c);
   k      = a + (long)gxm * b;
   crr[k] = c[0];
   css[k] = c[1];
@@ -152,11 +240,13 @@ __kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, coef_rea
 }
 
 /* The check at one node (one work-item), for the error message: out[0] the failed check's code, out[1] its value. */
-__kernel void coef_describe(int i, int j, coef_real hr, coef_real hs, coef_real mu_value, __global coef_real *out)
+__kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value,
+                            __global const coef_real *nodes, __global coef_real *out)
 {
-  coef_real c[4], mu, v = 0;
+  const coef_grid g = coef_grid_make(nodes, gxs, gys, gxm, gym, Nr, Ns, hr, hs);
+  coef_real       c[4], mu, v = 0;
 
-  mu     = coef_point(-1 + i * hr, -1 + j * hs, mu_value, c);
+  mu     = coef_point(g, i, j, mu_value, c);
   out[0] = coef_check(mu, c, &v);
   out[1] = v;
 }

@@ -76,14 +76,13 @@ inline coef_real rhs_user_boundary(int face, coef_real x, coef_real y, coef_real
 
 /* Face `face`'s datum at its node t (the node (i, j)): gD on a Dirichlet face, gN = sJ n.(mu grad u) on a Neumann face. The
    outward normal scaled by the face Jacobian is (-ys, xs), (ys, -xs), (yr, -xr), (-yr, xr) on faces 1..4. */
-inline coef_real rhs_face_datum(int face, int dirichlet, int i, int j, int t, coef_real hr, coef_real hs, coef_real mu_value, __global const coef_real *gv,
-                                int4 off)
+inline coef_real rhs_face_datum(int face, int dirichlet, int i, int j, int t, coef_grid grid, coef_real mu_value, __global const coef_real *gv, int4 off)
 {
   const int kind = face == 1 ? RHS_G1 : face == 2 ? RHS_G2 : face == 3 ? RHS_G3 : RHS_G4;
   coef_real X[6], nx, ny, sJ, v;
 
   if (kind == 1) return 0;
-  coef_mapping(-1 + i * hr, -1 + j * hs, X);
+  coef_geometry(grid, i, j, X);
   nx = face == 1 ? -X[5] : face == 2 ? X[5] : face == 3 ? X[4] : -X[4];
   ny = face == 1 ? X[3] : face == 2 ? -X[3] : face == 3 ? -X[2] : X[2];
 #if RHS_MANUFACTURED
@@ -99,9 +98,9 @@ inline coef_real rhs_face_datum(int face, int dirichlet, int i, int j, int t, co
 }
 
 /* The Dirichlet SAT data of face `face` in row (i, j), given the coefficients on the patch (index (i - gxs) + gxm (j - gys)). */
-inline coef_real rhs_dirichlet_row(int face, int i, int j, int Nr, int Ns, coef_real hr, coef_real hs, coef_real rho, coef_real mu_value, int gxs, int gys,
-                                   int gxm, __global const coef_real *crr, __global const coef_real *css, __global const coef_real *crs,
-                                   __global const coef_real *gv, int4 off)
+inline coef_real rhs_dirichlet_row(int face, int i, int j, int Nr, int Ns, coef_grid grid, coef_real rho, coef_real mu_value, int gxs, int gys, int gxm,
+                                   __global const coef_real *crr, __global const coef_real *css, __global const coef_real *crs, __global const coef_real *gv,
+                                   int4 off)
 {
   const int       rface = face <= 2, Nt = rface ? Ns : Nr, n0 = face == 1 ? 0 : face == 2 ? Nr : face == 3 ? 0 : Ns;
   const int       inward = (face == 1 || face == 3) ? 1 : -1, q = (rface ? i - n0 : j - n0) * inward, t = rface ? j : i;
@@ -114,14 +113,14 @@ inline coef_real rhs_dirichlet_row(int face, int i, int j, int Nr, int Ns, coef_
   cn = rface ? crr[RHS_P(fi, fj)] : css[RHS_P(fi, fj)];
   w  = (t == 0 || t == Nt) ? 0.5 : 1;
   d  = (rface ? rho : 1 / rho) * w * cn;
-  gD = rhs_face_datum(face, 1, fi, fj, t, hr, hs, mu_value, gv, off);
+  gD = rhs_face_datum(face, 1, fi, fj, t, grid, mu_value, gv, off);
   if (q == 1) return 2 * d * gD;
   if (q == 2) return -0.5 * d * gD;
   {
     const int       tm = t > 0 ? t - 1 : t, tp = t < Nt ? t + 1 : t;
     const int       im = rface ? n0 : tm, jm = rface ? tm : n0, ip = rface ? n0 : tp, jp = rface ? tp : n0;
     const coef_real psi = fmin(cn, rface ? crr[RHS_P(fi + inward, fj)] : css[RHS_P(fi, fj + inward)]);
-    const coef_real gDm = rhs_face_datum(face, 1, im, jm, tm, hr, hs, mu_value, gv, off), gDp = rhs_face_datum(face, 1, ip, jp, tp, hr, hs, mu_value, gv, off);
+    const coef_real gDm = rhs_face_datum(face, 1, im, jm, tm, grid, mu_value, gv, off), gDp = rhs_face_datum(face, 1, ip, jp, tp, grid, mu_value, gv, off);
 
     return d * (4 + cn / psi - 1.5) * gD + sgn * sbp_qt(t, Nt, crs[RHS_P(im, jm)] * gDm, crs[RHS_P(fi, fj)] * gD, crs[RHS_P(ip, jp)] * gDp);
   }
@@ -131,23 +130,25 @@ inline coef_real rhs_dirichlet_row(int face, int i, int j, int Nr, int Ns, coef_
 /* g at the owned block (xm x ym nodes from (xs, ys), stored r fastest): J H f, then faces 1..4 in order (the order of the host
    path), Dirichlet data or H_f gN. fv: f at the owned nodes (RHS_F 3), gv: the faces' values one after the other from off. */
 __kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rho, int dirichlet, coef_real mu_value, int xs, int ys, int xm, int ym, int gxs,
-                        int gys, int gxm, __global const coef_real *crr, __global const coef_real *css, __global const coef_real *crs,
-                        __global const coef_real *J, __global const coef_real *fv, __global const coef_real *gv, int4 off, __global coef_real *g)
+                        int gys, int gxm, int gym, __global const coef_real *nodes, __global const coef_real *crr, __global const coef_real *css,
+                        __global const coef_real *crs, __global const coef_real *J, __global const coef_real *fv, __global const coef_real *gv, int4 off,
+                        __global coef_real *g)
 {
-  const int  a = get_global_id(0), b = get_global_id(1), i = xs + a, j = ys + b;
-  const long k = a + (long)xm * b;
-  coef_real  X[6], v;
+  const int       a = get_global_id(0), b = get_global_id(1), i = xs + a, j = ys + b;
+  const long      k    = a + (long)xm * b;
+  const coef_grid grid = coef_grid_make(nodes, gxs, gys, gxm, gym, Nr, Ns, hr, hs);
+  coef_real       X[6], v;
 
   if (a >= xm || b >= ym) return;
-  coef_mapping(-1 + i * hr, -1 + j * hs, X);
+  coef_geometry(grid, i, j, X);
   v = J[(i - gxs) + (long)gxm * (j - gys)] * sbp_norm_weight(i, j, Nr, Ns, hr, hs, 0, 1) * rhs_forcing(X, mu_value, fv, k);
   for (int face = 1; face <= 4; face++) {
     const int on = (face == 1 && i == 0) || (face == 2 && i == Nr) || (face == 3 && j == 0) || (face == 4 && j == Ns);
     if (dirichlet & (1 << (face - 1)))
-      v += rhs_dirichlet_row(face, i, j, Nr, Ns, hr, hs, rho, mu_value, gxs, gys, gxm, crr, css, crs, gv, off);
+      v += rhs_dirichlet_row(face, i, j, Nr, Ns, grid, rho, mu_value, gxs, gys, gxm, crr, css, crs, gv, off);
     else if (on) {
       const coef_real w = face <= 2 ? hs * ((j == 0 || j == Ns) ? 0.5 : 1) : hr * ((i == 0 || i == Nr) ? 0.5 : 1);
-      v += w * rhs_face_datum(face, 0, i, j, face <= 2 ? j : i, hr, hs, mu_value, gv, off);
+      v += w * rhs_face_datum(face, 0, i, j, face <= 2 ? j : i, grid, mu_value, gv, off);
     }
   }
   g[k] = v;

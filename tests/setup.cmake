@@ -4,3 +4,7 @@ sbpmg_add_test(sbp_setup SOURCES test_sbp_setup.c test_sbp_common.c LABELS sbp a
 # The user's data (src/sbp/data.c, kernels/rhs.cl): functions, sources and values against the built-in manufactured data and the
 # Kronecker assembly, a time series of boundary values, a problem of one's own converging, bad data.
 sbpmg_add_test(sbp_data SOURCES test_sbp_data.c test_sbp_common.c LABELS sbp asan)
+# A grid and mu at the nodes (src/sbp/nodes.c): device vs host, exact cases, order and error against the analytic metric,
+# multigrid iterations, files and arrays, bad nodal data; on 2 ranks the same but the direct-solve convergence study.
+sbpmg_add_test(sbp_nodes SOURCES test_sbp_nodes.c test_sbp_common.c LABELS sbp asan TIMEOUT 600)
+sbpmg_add_test(sbp_nodes_mpi2 EXE sbp_nodes NPROCS 2 ARGS -test_skip test_convergence ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 300)

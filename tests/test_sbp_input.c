@@ -7,10 +7,9 @@ static const char help[] = "Tests of the SBP-SAT problem's bad input and options
 
 /* ---------------------------------------------------------------- bad input */
 
-static PetscErrorCode mu_nan(void *ctx, PetscReal x, PetscReal y, PetscReal m[3])
+static PetscErrorCode mu_nan(void *ctx, PetscReal x, PetscReal y, PetscReal *mu)
 {
-  m[0] = x > 0.2 ? NAN : 1;
-  m[1] = m[2] = 0;
+  *mu = x > 0.2 ? NAN : 1;
   return 0;
 }
 
@@ -26,7 +25,7 @@ static PetscErrorCode map_flipped(void *ctx, PetscReal r, PetscReal s, PetscReal
 }
 
 /* crs too large for the given crr, css: the metric is not positive definite */
-static PetscErrorCode metric_indefinite(void *ctx, PetscReal r, PetscReal s, const PetscReal X[6], const PetscReal m[3], PetscReal c[4])
+static PetscErrorCode metric_indefinite(void *ctx, PetscReal r, PetscReal s, const PetscReal X[6], PetscReal mu, PetscReal c[4])
 {
   c[0] = 1;
   c[1] = 2;

@@ -85,12 +85,12 @@ static void test_matrix_free_device_unsplit(void **state)
 
 /* The coefficients of the problem's own formula (spec section 0), rounded to fp32: a problem with these is the independent
    reference of the kernels that read the fp32 coefficient buffers. */
-static PetscErrorCode metric_rounded(void *ctx, PetscReal r, PetscReal s, const PetscReal X[6], const PetscReal m[3], PetscReal c[4])
+static PetscErrorCode metric_rounded(void *ctx, PetscReal r, PetscReal s, const PetscReal X[6], PetscReal mu, PetscReal c[4])
 {
   const PetscReal J = X[2] * X[5] - X[3] * X[4];
-  c[0]              = (PetscReal)(float)(m[0] * (X[3] * X[3] + X[5] * X[5]) / J);
-  c[1]              = (PetscReal)(float)(m[0] * (X[2] * X[2] + X[4] * X[4]) / J);
-  c[2]              = (PetscReal)(float)(-m[0] * (X[2] * X[3] + X[4] * X[5]) / J);
+  c[0]              = (PetscReal)(float)(mu * (X[3] * X[3] + X[5] * X[5]) / J);
+  c[1]              = (PetscReal)(float)(mu * (X[2] * X[2] + X[4] * X[4]) / J);
+  c[2]              = (PetscReal)(float)(-mu * (X[2] * X[3] + X[4] * X[5]) / J);
   c[3]              = J;
   return 0;
 }

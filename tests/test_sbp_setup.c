@@ -78,10 +78,9 @@ static PetscErrorCode WavyMap(void *ctx, PetscReal r, PetscReal s, PetscReal X[6
   return 0;
 }
 
-static PetscErrorCode LayeredMu(void *ctx, PetscReal x, PetscReal y, PetscReal m[3])
+static PetscErrorCode LayeredMu(void *ctx, PetscReal x, PetscReal y, PetscReal *mu)
 {
-  m[0] = 3 + PetscTanhReal(4 * (y - 0.1 * x));
-  m[1] = m[2] = 0; /* not needed by the coefficients */
+  *mu = 3 + PetscTanhReal(4 * (y - 0.1 * x));
   return 0;
 }
 
@@ -143,10 +142,9 @@ static void test_coarse_injected(void **state)
 
 /* Invalid coefficients made on the device (a mu source negative left of x = -0.5) and from host callbacks on the device
    backend: the same error, naming the first bad node in natural order, as the host backend gives. */
-static PetscErrorCode NegativeMu(void *ctx, PetscReal x, PetscReal y, PetscReal m[3])
+static PetscErrorCode NegativeMu(void *ctx, PetscReal x, PetscReal y, PetscReal *mu)
 {
-  m[0] = x < -0.5 ? -1 : 1;
-  m[1] = m[2] = 0;
+  *mu = x < -0.5 ? -1 : 1;
   return 0;
 }
 

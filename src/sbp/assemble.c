@@ -406,6 +406,7 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckData(p));
   PetscCall(SbpProblemCheckHostData(p));
+  PetscCall(SbpProblemGetHostNodes(p));
   PetscCall(SbpProblemGetHostCoefficients(p));
   PetscCall(SbpBlocksCreate(p, &blk));
   {

@@ -135,6 +135,7 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   if (p->mapsrc) PetscCall(PetscStrallocpy(p->mapsrc, &c->mapsrc));
   if (p->musrc) PetscCall(PetscStrallocpy(p->musrc, &c->musrc));
   if (p->metricsrc) PetscCall(PetscStrallocpy(p->metricsrc, &c->metricsrc));
+  PetscCall(SbpProblemCoarsenNodes(p, c));
   for (int f = 0; f < 4; f++) c->bc[f] = p->bc[f];
   c->tune     = p->tune; /* the kernel variants of the fine level (a test may have changed them) */
   c->tune_set = PETSC_TRUE;

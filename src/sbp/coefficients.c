@@ -50,6 +50,7 @@ PetscErrorCode SbpProblemEvaluateCoefficientsHost(SbpProblem p, PetscReal crr[],
                                                   PetscReal *value)
 {
   PetscFunctionBegin;
+  PetscCall(SbpProblemGetHostNodes(p));
   *bad = PETSC_MAX_INT;
   for (PetscInt j = p->gys; j < p->gys + p->gym; j++)
     for (PetscInt i = p->gxs; i < p->gxs + p->gxm; i++) {
@@ -60,7 +61,7 @@ PetscErrorCode SbpProblemEvaluateCoefficientsHost(SbpProblem p, PetscReal crr[],
       PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
       if (p->metricfn) {
         PetscReal c[4];
-        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m, c));
+        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m[0], c));
         crr[k] = c[0];
         css[k] = c[1];
         crs[k] = c[2];
@@ -116,7 +117,8 @@ static PetscBool SbpProblemHasHostCallbacks(SbpProblem p)
 PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const char extra[], const char name[], cl_kernel *k)
 {
   char        opts[512];
-  int         map = p->mapsrc ? 2 : (p->mapping == SBP_MAPPING_SQUARE ? 1 : 0), mu = p->musrc ? 2 : (p->mu == SBP_MU_CONSTANT ? 1 : 0);
+  const int   map = p->mapping == SBP_MAPPING_NODES ? 3 : p->mapsrc ? 2 : (p->mapping == SBP_MAPPING_SQUARE ? 1 : 0);
+  const int   mu  = p->mu == SBP_MU_NODES ? 3 : p->musrc ? 2 : (p->mu == SBP_MU_CONSTANT ? 1 : 0);
   const char *parts[9];
   int         np  = 0;
   PetscBool   rhs = PETSC_FALSE;
@@ -185,7 +187,7 @@ static PetscErrorCode SbpGenerateOnDevice(SbpProblem p)
 {
   cl_kernel k;
   cl_mem    bad;
-  int       gxs = (int)p->gxs, gys = (int)p->gys, gxm = (int)p->gxm, gym = (int)p->gym, Nr = (int)p->Nr, first = INT_MAX, what = -1;
+  int       gxs = (int)p->gxs, gys = (int)p->gys, gxm = (int)p->gxm, gym = (int)p->gym, Nr = (int)p->Nr, Ns = (int)p->Ns, first = INT_MAX, what = -1;
   size_t    global[2] = {(size_t)p->gxm, (size_t)p->gym};
   PetscReal value     = 0;
 
@@ -193,9 +195,9 @@ static PetscErrorCode SbpGenerateOnDevice(SbpProblem p)
   PetscCall(SbpProblemGetCoefficientKernel(p, "coef_generate", &k));
   PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, 2 * sizeof(PetscReal), &bad));
   PetscCall(SbpmgCLFillBuffer(p->cl, bad, &first, sizeof(int), 0, sizeof(int)));
-  PetscCall(SbpmgCLSetArgs(k, 0, 13, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(int), &Nr, sizeof(PetscReal), &p->hr,
-                           sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_css, sizeof(cl_mem),
-                           &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &bad));
+  PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(int), &Nr, sizeof(int), &Ns,
+                           sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value, sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem),
+                           &p->d_crr, sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &bad));
   PetscCall(SbpProblemLaunch2D(p, k, global));
   PetscCall(SbpmgCLReadBuffer(p->cl, bad, 0, sizeof(int), &first));
   if (first != INT_MAX) { /* the description of the node, into the same small buffer: the check's code and the value */
@@ -204,8 +206,9 @@ static PetscErrorCode SbpGenerateOnDevice(SbpProblem p)
     PetscReal out[2];
 
     PetscCall(SbpProblemGetCoefficientKernel(p, "coef_describe", &d));
-    PetscCall(SbpmgCLSetArgs(d, 0, 6, sizeof(int), &i, sizeof(int), &j, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value,
-                             sizeof(cl_mem), &bad));
+    PetscCall(SbpmgCLSetArgs(d, 0, 13, sizeof(int), &i, sizeof(int), &j, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym,
+                             sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value,
+                             sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem), &bad));
     PetscCall(SbpmgCLLaunch1D(p->cl, d, 1, 1));
     PetscCall(SbpmgCLReadBuffer(p->cl, bad, 0, 2 * sizeof(PetscReal), out));
     what  = (int)out[0];
@@ -266,14 +269,17 @@ PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem p)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
   PetscCall(PetscLogEventBegin(SBPMG_SbpCoefficients, 0, 0, 0, 0));
   ierr = SbpCreateCoefficientBuffers(p);
+  if (!ierr) ierr = SbpProblemUploadNodes(p);
   if (!ierr) {
-    if (p->fine && size == 1) /* a coarse level of one rank: the fine level's values, exactly */
+    if (p->fine && size == 1 && p->mapping != SBP_MAPPING_NODES) /* a coarse level of one rank: the fine level's values, exactly (a
+                                                                    node grid's coarse metrics are D of the coarse coordinates) */
       ierr = SbpInjectOnDevice(p, p->fine);
     else if (!SbpProblemHasHostCallbacks(p))
       ierr = SbpGenerateOnDevice(p);
     else
       ierr = SbpGenerateOnHost(p);
   }
+  if (!ierr) ierr = PetscFree(p->nbox); /* the device has the nodal data */
   PetscCall(PetscLogEventEnd(SBPMG_SbpCoefficients, 0, 0, 0, 0));
   PetscCall(ierr);
   PetscFunctionReturn(0);

@@ -11,6 +11,16 @@ PetscInt SbpFaceLength(SbpProblem p, PetscInt face)
   return face <= 2 ? p->Ns + 1 : p->Nr + 1;
 }
 
+/* Some datum is a host function (evaluated on the host even for the device's right-hand side). */
+PetscBool SbpProblemDataOnHost(SbpProblem p)
+{
+  PetscBool host = p->forcing.kind == SBP_DATA_FUNCTION ? PETSC_TRUE : PETSC_FALSE;
+
+  for (int f = 0; f < 4; f++)
+    if (p->face[f].kind == SBP_DATA_FUNCTION) host = PETSC_TRUE;
+  return host;
+}
+
 PetscBool SbpProblemManufactured(SbpProblem p)
 {
   return p->forcing.kind == SBP_DATA_MANUFACTURED ? PETSC_TRUE : PETSC_FALSE;
@@ -287,10 +297,13 @@ static void SbpScaledNormal(PetscInt face, const PetscReal X[6], PetscReal *nx, 
 
 PetscErrorCode SbpProblemForcingAt(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], const PetscReal m[3], const PetscScalar *fvals, PetscReal *f)
 {
+  PetscReal g[3] = {m[0], 0, 0};
+
   PetscFunctionBegin;
   switch (p->forcing.kind) {
-  case SBP_DATA_MANUFACTURED:
-    *f = SbpForcing(X[0], X[1], m);
+  case SBP_DATA_MANUFACTURED: /* -div(mu grad u) needs grad mu */
+    PetscCall(SbpProblemMuGradient(p, i, j, X, g));
+    *f = SbpForcing(X[0], X[1], g);
     break;
   case SBP_DATA_ZERO:
     *f = 0;
@@ -371,7 +384,8 @@ PetscErrorCode SbpProblemUploadFaceData(SbpProblem p, PetscInt off[5])
 
       if (d->kind == SBP_DATA_VALUES)
         v = PetscRealPart(d->values[t]);
-      else if (d->kind == SBP_DATA_FUNCTION) { /* the raw datum: the kernel scales a Neumann one by sJ */
+      else if (d->kind == SBP_DATA_FUNCTION && i >= p->gxs && i < p->gxs + p->gxm && j >= p->gys && j < p->gys + p->gym) {
+        /* the raw datum at the face nodes of this rank's patch (the kernel reads no others): it scales a Neumann one by sJ */
         PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
         SbpScaledNormal(f, X, &nx, &ny);
         sJ = PetscSqrtReal(nx * nx + ny * ny);

@@ -78,27 +78,32 @@ PetscErrorCode SbpMappingSquare(void *ctx, PetscReal r, PetscReal s, PetscReal X
   PetscFunctionReturn(0);
 }
 
-/* The smoothed elliptical basin (4.4): mu and its gradient. */
-PetscErrorCode SbpMuBasin(void *ctx, PetscReal x, PetscReal y, PetscReal m[3])
+/* The smoothed elliptical basin (4.4), and its gradient. */
+static void SbpBasin(PetscReal x, PetscReal y, PetscReal *mu, PetscReal grad[2])
 {
   const PetscReal muout = 36, muin = 20, Lw = 0.05, D = 0.05;
   const PetscReal c = (Lw / 2) / D, rbar = (Lw / 2) * (Lw / 2), rw = 0.01 * (1 + (Lw / 2) / D);
   const PetscReal xi = (x * x + c * c * y * y - rbar) / rw, sech = 1 / PetscCoshReal(xi);
 
+  *mu     = (muout - muin) / 2 * (PetscTanhReal(xi) + 1) + muin;
+  grad[0] = (muout - muin) * x * sech * sech / rw;
+  grad[1] = (muout - muin) * c * c * y * sech * sech / rw;
+}
+
+PetscErrorCode SbpMuBasin(void *ctx, PetscReal x, PetscReal y, PetscReal *mu)
+{
+  PetscReal grad[2];
+
   PetscFunctionBegin;
-  m[0] = (muout - muin) / 2 * (PetscTanhReal(xi) + 1) + muin;
-  m[1] = (muout - muin) * x * sech * sech / rw;
-  m[2] = (muout - muin) * c * c * y * sech * sech / rw;
+  SbpBasin(x, y, mu, grad);
   PetscFunctionReturn(0);
 }
 
 /* A constant coefficient; ctx points to its value. */
-PetscErrorCode SbpMuConstant(void *ctx, PetscReal x, PetscReal y, PetscReal m[3])
+PetscErrorCode SbpMuConstant(void *ctx, PetscReal x, PetscReal y, PetscReal *mu)
 {
   PetscFunctionBegin;
-  m[0] = *(PetscReal *)ctx;
-  m[1] = 0;
-  m[2] = 0;
+  *mu = *(PetscReal *)ctx;
   PetscFunctionReturn(0);
 }
 
@@ -118,24 +123,62 @@ PetscReal SbpForcing(PetscReal x, PetscReal y, const PetscReal m[3])
   return -(m[1] * uex + m[2] * uey) + 2 * PETSC_PI * PETSC_PI * m[0] * ue;
 }
 
-/* Map the reference node (i,j) and evaluate mu there: X = {x, y, xr, xs, yr, ys}, m = {mu, mu_x, mu_y}. */
+/* The mapping at the reference node (i,j): X = {x, y, xr, xs, yr, ys}. */
 PetscErrorCode SbpProblemEvaluateMapping(SbpProblem p, PetscInt i, PetscInt j, PetscReal X[6])
 {
   PetscFunctionBegin;
+  if (p->mapping == SBP_MAPPING_NODES) {
+    PetscCall(SbpProblemNodesMapping(p, i, j, X));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(p->mapfn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
              "The mapping is OpenCL source (SbpProblemSetMappingSource()), which the host cannot evaluate: give it as a function too");
   PetscCall((*p->mapfn)(p->mapctx, -1 + i * p->hr, -1 + j * p->hs, X));
   PetscFunctionReturn(0);
 }
 
+/* The mapping and mu at node (i,j): m[0] = mu (m[1], m[2] zero: SbpProblemMuGradient() gives the gradient where needed). */
 PetscErrorCode SbpProblemEvaluateNode(SbpProblem p, PetscInt i, PetscInt j, PetscReal X[6], PetscReal m[3])
 {
   PetscFunctionBegin;
-  PetscCheck(p->mapfn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
-             "The mapping is OpenCL source (SbpProblemSetMappingSource()), which the host cannot evaluate: give it as a function too");
+  PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
+  m[1] = m[2] = 0;
+  if (p->mu == SBP_MU_NODES) {
+    PetscCall(SbpProblemNodesMu(p, i, j, X, &m[0], NULL));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(p->mufn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
              "mu is OpenCL source (SbpProblemSetMuSource()), which the host cannot evaluate: give it as a function too");
-  PetscCall((*p->mapfn)(p->mapctx, -1 + i * p->hr, -1 + j * p->hs, X));
-  PetscCall((*p->mufn)(p->muctx, X[0], X[1], m));
+  PetscCall((*p->mufn)(p->muctx, X[0], X[1], &m[0]));
+  PetscFunctionReturn(0);
+}
+
+/* The gradient of mu at node (i,j) of geometry X into m[1], m[2] (the manufactured problem's forcing needs it): the basin's and a
+   constant's exactly; mu at the nodes by D and the chain rule; a user's function by centred differences of step h = eps^(1/3)
+   (1 + |x|) (truncation and rounding both about 1e-11 relative). */
+PetscErrorCode SbpProblemMuGradient(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], PetscReal m[3])
+{
+  PetscFunctionBegin;
+  if (p->mu == SBP_MU_BASIN) {
+    PetscReal mu;
+    SbpBasin(X[0], X[1], &mu, &m[1]);
+  } else if (p->mu == SBP_MU_CONSTANT)
+    m[1] = m[2] = 0;
+  else if (p->mu == SBP_MU_NODES) {
+    PetscReal mu;
+    PetscCall(SbpProblemNodesMu(p, i, j, X, &mu, &m[1]));
+  } else {
+    const PetscReal hx = PetscCbrtReal(PETSC_MACHINE_EPSILON) * (1 + PetscAbsReal(X[0])), hy = PetscCbrtReal(PETSC_MACHINE_EPSILON) * (1 + PetscAbsReal(X[1]));
+    PetscReal       a, b;
+
+    PetscCheck(p->mufn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+               "mu is OpenCL source (SbpProblemSetMuSource()), which the host cannot evaluate: give it as a function too");
+    PetscCall((*p->mufn)(p->muctx, X[0] + hx, X[1], &a));
+    PetscCall((*p->mufn)(p->muctx, X[0] - hx, X[1], &b));
+    m[1] = (a - b) / (2 * hx);
+    PetscCall((*p->mufn)(p->muctx, X[0], X[1] + hy, &a));
+    PetscCall((*p->mufn)(p->muctx, X[0], X[1] - hy, &b));
+    m[2] = (a - b) / (2 * hy);
+  }
   PetscFunctionReturn(0);
 }

@@ -34,6 +34,22 @@ static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsO
   PetscFunctionReturn(0);
 }
 
+/* Load nodal data from a PETSc binary file (none: an empty name). */
+static PetscErrorCode SbpLoadFile(SbpProblem p, const char path[], PetscErrorCode (*load)(SbpProblem, PetscViewer))
+{
+  PetscViewer viewer;
+
+  PetscFunctionBegin;
+  if (!path[0]) PetscFunctionReturn(0);
+  PetscCall(PetscViewerBinaryOpen(PetscObjectComm((PetscObject)p), path, FILE_MODE_READ, &viewer));
+  {
+    PetscErrorCode ierr = (*load)(p, viewer);
+    PetscCall(PetscViewerDestroy(&viewer));
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemSetFromOptions - Read the problem from the options database (under the problem's prefix).
 
@@ -43,6 +59,8 @@ static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsO
 .  -sbp_mu <basin,constant>     - the coefficient
 .  -sbp_mu_value <v>   - the constant coefficient
 .  -sbp_bc <DDNN>      - one letter per face 1..4: D (Dirichlet, by SAT) or N (Neumann)
+.  -sbp_grid_file <path> - the node coordinates from a PETSc binary file (x then y, natural order)
+.  -sbp_mu_file <path> - mu at the nodes from a PETSc binary file
 -  -sbp_backend <auto,device,host> - where the matrix-free operator runs
 
    Level: beginner
@@ -51,7 +69,7 @@ static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsO
 @*/
 PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
 {
-  char           bc[32];
+  char           bc[32], gridfile[PETSC_MAX_PATH_LEN] = "", mufile[PETSC_MAX_PATH_LEN] = "";
   PetscInt       nr = p->Nr, ns = p->Ns, nsizes = 0;
   PetscBool      setmap, setmu, setbc;
   PetscReal      value   = p->mu_value;
@@ -72,20 +90,30 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(
       PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
   PetscCall(PetscOptionsEnum("-sbp_backend", "Where the operator runs", "SbpProblemSetBackend", SbpBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
+  PetscCall(PetscOptionsString("-sbp_grid_file", "PETSc binary file of the node coordinates x then y (natural order)", "SbpProblemLoadNodeCoordinates",
+                               gridfile, gridfile, sizeof(gridfile), NULL));
+  PetscCall(
+      PetscOptionsString("-sbp_mu_file", "PETSc binary file of mu at the nodes (natural order)", "SbpProblemLoadMu", mufile, mufile, sizeof(mufile), NULL));
   PetscOptionsEnd();
   PetscCheck(nsizes <= 2, comm, PETSC_ERR_ARG_SIZ, "-sbp_n takes 1 value (N: both r and s) or 2 (Nr,Ns); got %" PetscInt_FMT, nsizes);
 
   PetscCall(SbpProblemSetSizes(p, nr, ns));
   if (setmap) {
     PetscCheck(mapping != SBP_MAPPING_USER, comm, PETSC_ERR_ARG_WRONG, "-sbp_mapping user: set a user mapping with SbpProblemSetMappingFunction()");
-    PetscCall(SbpProblemSetMapping(p, mapping));
+    PetscCheck(mapping != SBP_MAPPING_NODES || gridfile[0] || p->node[0], comm, PETSC_ERR_ARG_WRONG,
+               "-sbp_mapping nodes: give the node coordinates with -sbp_grid_file or SbpProblemSetNodeCoordinates()");
+    if (mapping != SBP_MAPPING_NODES) PetscCall(SbpProblemSetMapping(p, mapping));
   }
   if (setmu) {
     PetscCheck(mu != SBP_MU_USER, comm, PETSC_ERR_ARG_WRONG, "-sbp_mu user: set a user coefficient with SbpProblemSetMuFunction()");
-    PetscCall(SbpProblemSetMu(p, mu, value));
+    PetscCheck(mu != SBP_MU_NODES || mufile[0] || p->node[2], comm, PETSC_ERR_ARG_WRONG,
+               "-sbp_mu nodes: give mu at the nodes with -sbp_mu_file or SbpProblemSetMuVector()");
+    if (mu != SBP_MU_NODES) PetscCall(SbpProblemSetMu(p, mu, value));
   } else if (p->mu == SBP_MU_CONSTANT)
     p->mu_value = value;
   if (setbc) PetscCall(SbpParseBC(p, bc));
+  PetscCall(SbpLoadFile(p, gridfile, SbpProblemLoadNodeCoordinates));
+  PetscCall(SbpLoadFile(p, mufile, SbpProblemLoadMu));
   PetscCall(SbpProblemSetBackend(p, backend));
   PetscFunctionReturn(0);
 }

@@ -4,8 +4,8 @@
 #include <sbpmg/private/sbpimpl.h>
 
 /* PetscOptionsEnum lists: the names, the type, the prefix of the values */
-const char *const SbpMappingTypes[] = {"curved", "square", "user", "SbpMappingType", "SBP_MAPPING_", NULL};
-const char *const SbpMuTypes[]      = {"basin", "constant", "user", "SbpMuType", "SBP_MU_", NULL};
+const char *const SbpMappingTypes[] = {"curved", "square", "user", "nodes", "SbpMappingType", "SBP_MAPPING_", NULL};
+const char *const SbpMuTypes[]      = {"basin", "constant", "user", "nodes", "SbpMuType", "SBP_MU_", NULL};
 const char *const SbpBackends[]     = {"auto", "device", "host", "SbpBackend", "SBP_BACKEND_", NULL};
 
 /*@C
@@ -83,6 +83,8 @@ PetscErrorCode SbpProblemSetMappingFunction(SbpProblem p, SbpMappingFunction fn,
 {
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "the mapping"));
+  PetscCall(VecDestroy(&p->node[0])); /* replaces node coordinates */
+  PetscCall(VecDestroy(&p->node[1]));
   p->mapping = SBP_MAPPING_USER;
   p->mapfn   = fn;
   p->mapctx  = ctx;
@@ -107,7 +109,7 @@ PetscErrorCode SbpProblemSetMapping(SbpProblem p, SbpMappingType type)
 }
 
 /*@C
-   SbpProblemSetMuFunction - Use a coefficient of your own: fn(ctx, x, y, m) sets m = {mu, mu_x, mu_y} at the physical point.
+   SbpProblemSetMuFunction - Use a coefficient of your own: fn(ctx, x, y, &mu) sets mu at the physical point.
 
    Level: intermediate
 @*/
@@ -115,6 +117,7 @@ PetscErrorCode SbpProblemSetMuFunction(SbpProblem p, SbpMuFunction fn, void *ctx
 {
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "mu"));
+  PetscCall(VecDestroy(&p->node[2])); /* replaces mu at the nodes */
   p->mu    = SBP_MU_USER;
   p->mufn  = fn;
   p->muctx = ctx;
@@ -500,16 +503,17 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
    the coefficients: at destruction, and after a set-up that failed (so that it leaves nothing behind). */
 PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
 {
-  cl_mem *bufs[8] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J, &p->d_crr32, &p->d_css32, &p->d_crs32, &p->d_data};
+  cl_mem *bufs[9] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J, &p->d_crr32, &p->d_css32, &p->d_crs32, &p->d_data, &p->d_nodes};
 
   PetscFunctionBegin;
   if (p->cl) {
-    for (int b = 0; b < 8; b++)
+    for (int b = 0; b < 9; b++)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));
     PetscCall(SbpHaloDestroy(&p->halo));
     PetscCall(SbpmgCLDestroy(&p->cl));
   }
   PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J));
+  PetscCall(PetscFree(p->nbox));
   PetscFunctionReturn(0);
 }
 
@@ -523,6 +527,7 @@ PetscErrorCode SbpProblemDestroy(SbpProblem *problem)
   if (--((PetscObject)p)->refct > 0) PetscFunctionReturn(0);
   PetscCall(SbpProblemResetSetUp(p));
   PetscCall(SbpProblemDestroyData(p));
+  PetscCall(SbpProblemDestroyNodes(p));
   PetscCall(PetscFree(p->mapsrc));
   PetscCall(PetscFree(p->musrc));
   PetscCall(PetscFree(p->metricsrc));

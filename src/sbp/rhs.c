@@ -82,6 +82,7 @@ static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn
 
   PetscFunctionBegin;
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(SbpProblemGetHostNodes(p));
   PetscCall(SbpProblemVecGetArray(p, v, PETSC_FALSE, &va));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
@@ -181,7 +182,7 @@ static PetscErrorCode SbpProblemRHSOnDevice(SbpProblem p, Vec g, PetscBool *dev)
 
   PetscFunctionBegin;
   PetscCall(VecIsOpenCL(g, &isdev));
-  *dev = (p->use_device && isdev && mapping && (!SbpProblemManufactured(p) || p->mu != SBP_MU_USER)) ? PETSC_TRUE : PETSC_FALSE;
+  *dev = (p->use_device && isdev && mapping && (!SbpProblemManufactured(p) || p->mu == SBP_MU_BASIN || p->mu == SBP_MU_CONSTANT)) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -220,7 +221,7 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   PetscInt    off[5];
   cl_int4     offs;
   int         Nr = (int)p->Nr, Ns = (int)p->Ns, flags, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
-      gxm          = (int)p->gxm;
+      gxm = (int)p->gxm, gym = (int)p->gym;
   size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
 
   PetscFunctionBegin;
@@ -235,11 +236,11 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   PetscCall(SbpProblemForcingOnDevice(p, &f));
   if (f) PetscCall(VecOpenCLGetBufferRead(f, &fb));
   PetscCall(VecOpenCLGetBufferWrite(g, &gb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 22, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->rho,
+  PetscCall(SbpmgCLSetArgs(k, 0, 24, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->rho,
                            sizeof(int), &flags, sizeof(PetscReal), &p->mu_value, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym,
-                           sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_css, sizeof(cl_mem),
-                           &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), f ? &fb : &gb, sizeof(cl_mem), &p->d_data, sizeof(cl_int4), &offs,
-                           sizeof(cl_mem), &gb));
+                           sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem), &p->d_crr,
+                           sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), f ? &fb : &gb, sizeof(cl_mem),
+                           &p->d_data, sizeof(cl_int4), &offs, sizeof(cl_mem), &gb));
   PetscCall(SbpProblemLaunch2D(p, k, global));
   PetscCall(VecOpenCLRestoreBufferWrite(g, &gb));
   if (f) PetscCall(VecOpenCLRestoreBufferRead(f, &fb));
@@ -266,6 +267,7 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
   PetscCall(SbpProblemCheckData(p));
   PetscCall(SbpProblemRHSOnDevice(p, g, &dev));
+  if (!dev || SbpProblemDataOnHost(p)) PetscCall(SbpProblemGetHostNodes(p)); /* the host evaluates at node coordinates */
   if (dev) {
     PetscCall(SbpProblemComputeRHSDevice(p, g));
     PetscFunctionReturn(0);
@@ -318,6 +320,7 @@ PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, Pets
   PetscFunctionBegin;
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
   PetscCall(SbpCheckExact(p));
+  PetscCall(SbpProblemGetHostNodes(p));
   PetscCall(SbpProblemVecGetArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) { /* the geometry evaluated at each node: no grid-sized host arrays */
@@ -325,7 +328,7 @@ PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, Pets
       PetscScalar ue;
       if (p->metricfn) {
         PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
-        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m, c));
+        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m[0], c));
         J = c[3];
       } else {
         PetscCall(SbpProblemEvaluateMapping(p, i, j, X));

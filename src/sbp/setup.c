@@ -136,8 +136,10 @@ static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
              p->Nr);
   PetscCheck(p->Ns >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Ns = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in s (-sbp_n)",
              p->Ns);
-  PetscCheck(p->mapfn || p->mapsrc, comm, PETSC_ERR_ARG_WRONGSTATE, "No mapping function");
-  PetscCheck(p->mufn || p->musrc, comm, PETSC_ERR_ARG_WRONGSTATE, "No coefficient function");
+  PetscCheck(p->mapfn || p->mapsrc || p->node[0], comm, PETSC_ERR_ARG_WRONGSTATE,
+             "No mapping: -sbp_mapping nodes needs the node coordinates (-sbp_grid_file, SbpProblemSetNodeCoordinates())");
+  PetscCheck(p->mufn || p->musrc || p->node[2], comm, PETSC_ERR_ARG_WRONGSTATE,
+             "No coefficient: -sbp_mu nodes needs mu at the nodes (-sbp_mu_file, SbpProblemSetMuVector())");
   PetscCheck(p->mu != SBP_MU_CONSTANT || (p->mu_value > 0 && !PetscIsInfOrNanReal(p->mu_value)), comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-sbp_mu_value %g: the coefficient mu must be positive and finite", (double)p->mu_value);
   PetscFunctionReturn(0);
@@ -165,7 +167,8 @@ PetscErrorCode SbpProblemSetUp(SbpProblem p)
   PetscCall(PetscLogEventBegin(SBPMG_SbpSetUp, 0, 0, 0, 0));
   PetscCall(SbpProblemSetUpLayout(p));
   {
-    PetscErrorCode ierr = p->use_device ? SbpProblemSetUpDevice(p) : SbpProblemComputeCoefficientsHost(p);
+    PetscErrorCode ierr = SbpProblemSetUpNodes(p);
+    if (!ierr) ierr = p->use_device ? SbpProblemSetUpDevice(p) : SbpProblemComputeCoefficientsHost(p);
     if (!ierr && !p->use_device) ierr = SbpProblemSetUpTuning(p);
     if (ierr) { /* leave nothing behind: a later SbpProblemSetUp() starts again */
       PetscCall(SbpProblemResetSetUp(p));

@@ -47,7 +47,11 @@ struct _p_SbpProblem {
   SbpData            forcing, face[4];           /* the data of the right-hand side: the manufactured problem's until some is given */
   SbpExactFunction   exactfn;                    /* the exact solution (NULL: the manufactured one, while the data are its) */
   void              *exactctx;
-  cl_mem             d_data; /* device: the faces' values (4 arrays along the faces) of the last right-hand side */
+  Vec                node[3];            /* x, y, mu at the nodes in natural order (src/sbp/nodes.c; SBP_MAPPING_NODES, SBP_MU_NODES) */
+  PetscInt           bxs, bys, bxm, bym; /* the box of the nodal data: the ghosted patch grown by one node, within the grid */
+  PetscReal         *nbox;               /* x, y, mu on the box, one after the other, on the host where it evaluates there */
+  cl_mem             d_nodes;            /* the same on the device (one value where there are no nodal data) */
+  cl_mem             d_data;             /* device: the faces' values (4 arrays along the faces) of the last right-hand side */
   size_t             d_data_bytes;
   SbpBCType          bc[4];      /* faces 1..4 at index 0..3 */
   SbpBackend         backend;    /* as requested; resolved at set-up */
@@ -83,8 +87,9 @@ struct _p_SbpProblem {
 
 PETSC_INTERN PetscErrorCode SbpMappingCurved(void *, PetscReal, PetscReal, PetscReal[6]);
 PETSC_INTERN PetscErrorCode SbpMappingSquare(void *, PetscReal, PetscReal, PetscReal[6]);
-PETSC_INTERN PetscErrorCode SbpMuBasin(void *, PetscReal, PetscReal, PetscReal[3]);
-PETSC_INTERN PetscErrorCode SbpMuConstant(void *, PetscReal, PetscReal, PetscReal[3]);
+PETSC_INTERN PetscErrorCode SbpMuBasin(void *, PetscReal, PetscReal, PetscReal *);
+PETSC_INTERN PetscErrorCode SbpMuConstant(void *, PetscReal, PetscReal, PetscReal *);
+PETSC_INTERN PetscErrorCode SbpProblemMuGradient(SbpProblem, PetscInt, PetscInt, const PetscReal[6], PetscReal[3]);
 PETSC_INTERN void           SbpExactSolution(PetscReal, PetscReal, PetscReal *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscReal      SbpNeumannFlux(PetscInt, const PetscReal[6], PetscReal, PetscReal, PetscReal);
 PETSC_INTERN PetscReal      SbpForcing(PetscReal, PetscReal, const PetscReal[3]);
@@ -148,6 +153,15 @@ PETSC_INTERN PetscErrorCode SbpProblemFaceDataAt(SbpProblem, PetscInt, PetscInt,
 PETSC_INTERN PetscErrorCode SbpProblemDestroyData(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemCheckData(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemCheckHostData(SbpProblem);
+PETSC_INTERN PetscBool      SbpProblemDataOnHost(SbpProblem);
+/* nodal data (src/sbp/nodes.c) */
+PETSC_INTERN PetscErrorCode SbpProblemDestroyNodes(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemSetUpNodes(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemUploadNodes(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemGetHostNodes(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemNodesMapping(SbpProblem, PetscInt, PetscInt, PetscReal[6]);
+PETSC_INTERN PetscErrorCode SbpProblemNodesMu(SbpProblem, PetscInt, PetscInt, const PetscReal[6], PetscReal *, PetscReal[2]);
+PETSC_INTERN PetscErrorCode SbpProblemCoarsenNodes(SbpProblem, SbpProblem);
 /* The -D options and the faces' values buffer of the device right-hand side (host functions evaluated into it first). */
 PETSC_INTERN PetscErrorCode SbpProblemDataOptions(SbpProblem, char[], size_t);
 PETSC_INTERN PetscErrorCode SbpProblemUploadFaceData(SbpProblem, PetscInt[5]);

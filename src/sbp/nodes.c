@@ -1,0 +1,383 @@
+/* A grid and a coefficient given at the nodes (docs/guide.md "Bringing a problem"): the node coordinates x(i,j), y(i,j) and mu(i,j)
+   as vectors in natural order (i + (Nr+1) j), arrays, or PETSc binary files. The metric derivatives are an SBP first derivative
+   D = H^-1 Q along r and s (below); a coarse level's nodal data are the fine level's at its even nodes. Each rank keeps the nodal
+   data on its box, the ghosted patch grown by the derivative's reach: on the device for the kernels (kernels/coef.cl coef_grid),
+   on the host where the host evaluates. */
+#include <sbpmg/private/sbpimpl.h>
+
+/* How far the box reaches beyond the ghosted patch: the derivative's widest row (the closure's row 0 reads nodes 0..3). */
+#define SBP_NODES_GROW 3
+
+static const char *const SbpNodalNames[] = {"x coordinate", "y coordinate", "mu"};
+
+static PetscBool SbpHasNodes(SbpProblem p)
+{
+  return (p->node[0] || p->node[2]) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscErrorCode SbpSetNodal(SbpProblem p, PetscInt field, Vec v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(v, VEC_CLASSID, 2);
+  PetscCall(PetscObjectReference((PetscObject)v));
+  PetscCall(VecDestroy(&p->node[field]));
+  p->node[field] = v;
+  PetscFunctionReturn(0);
+}
+
+/* A vector of n values in natural order from an array given whole on every rank (each rank copies its part). */
+static PetscErrorCode SbpVecFromArray(SbpProblem p, PetscInt n, const PetscReal a[], const char what[], Vec *v)
+{
+  PetscInt     lo, hi;
+  PetscScalar *va;
+
+  PetscFunctionBegin;
+  PetscCheck(n > 0, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_SIZ, "The %s array has %" PetscInt_FMT " values", what, n);
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)p), PETSC_DECIDE, n, v));
+  PetscCall(VecGetOwnershipRange(*v, &lo, &hi));
+  PetscCall(VecGetArrayWrite(*v, &va));
+  for (PetscInt k = lo; k < hi; k++) va[k - lo] = a[k];
+  PetscCall(VecRestoreArrayWrite(*v, &va));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetNodeCoordinates - The grid as the physical coordinates of its nodes: x and y in natural order (node (i,j) at index
+   i + (Nr+1) j; (Nr+1)(Ns+1) values each, any parallel layout). The mapping's derivatives are those of the SBP first derivative D
+   (docs/guide.md "Bringing a problem"); coarse levels take the coordinates of their nodes. References are kept: do not change the
+   vectors' values until the problem is destroyed.
+
+   Collective
+
+   Level: intermediate
+
+.seealso: `SbpProblemSetNodeCoordinatesArrays()`, `SbpProblemLoadNodeCoordinates()`, `SbpProblemGetCoordinates()`
+@*/
+PetscErrorCode SbpProblemSetNodeCoordinates(SbpProblem p, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  PetscCheck(!p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Cannot change the node coordinates after SbpProblemSetUp()");
+  PetscCall(SbpSetNodal(p, 0, x));
+  PetscCall(SbpSetNodal(p, 1, y));
+  PetscCall(PetscFree(p->mapsrc));
+  p->mapping = SBP_MAPPING_NODES;
+  p->mapfn   = NULL;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetNodeCoordinatesArrays - SbpProblemSetNodeCoordinates() from arrays of n = (Nr+1)(Ns+1) values in natural order, the
+   whole grid on every rank (copied).
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemSetNodeCoordinatesArrays(SbpProblem p, PetscInt n, const PetscReal x[], const PetscReal y[])
+{
+  Vec vx, vy;
+
+  PetscFunctionBegin;
+  PetscCall(SbpVecFromArray(p, n, x, "x coordinate", &vx));
+  PetscCall(SbpVecFromArray(p, n, y, "y coordinate", &vy));
+  PetscCall(SbpProblemSetNodeCoordinates(p, vx, vy));
+  PetscCall(VecDestroy(&vx));
+  PetscCall(VecDestroy(&vy));
+  PetscFunctionReturn(0);
+}
+
+/* The next vector of a binary viewer (nothing left behind if it cannot be read). */
+static PetscErrorCode SbpLoadVec(SbpProblem p, PetscViewer viewer, Vec *v)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)p), v));
+  PetscCall(VecSetType(*v, VECSTANDARD));
+  ierr = VecLoad(*v, viewer);
+  if (ierr) PetscCall(VecDestroy(v));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLoadNodeCoordinates - SbpProblemSetNodeCoordinates() from a PETSc binary viewer holding two vectors, x then y (as
+   VecView() writes them; -sbp_grid_file opens one).
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemLoadNodeCoordinates(SbpProblem p, PetscViewer viewer)
+{
+  Vec v[2] = {NULL, NULL};
+
+  PetscFunctionBegin;
+  for (int c = 0; c < 2; c++) {
+    PetscErrorCode ierr = SbpLoadVec(p, viewer, &v[c]);
+    if (ierr) PetscCall(VecDestroy(&v[0]));
+    PetscCall(ierr);
+  }
+  PetscCall(SbpProblemSetNodeCoordinates(p, v[0], v[1]));
+  for (int c = 0; c < 2; c++) PetscCall(VecDestroy(&v[c]));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetMuVector - mu at the nodes, in natural order ((Nr+1)(Ns+1) values, any parallel layout); checked at set-up (finite,
+   > 0, the first bad node named). A reference is kept.
+
+   Collective
+
+   Level: intermediate
+
+.seealso: `SbpProblemSetMuArray()`, `SbpProblemLoadMu()`
+@*/
+PetscErrorCode SbpProblemSetMuVector(SbpProblem p, Vec mu)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  PetscCheck(!p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Cannot change mu after SbpProblemSetUp()");
+  PetscCall(SbpSetNodal(p, 2, mu));
+  PetscCall(PetscFree(p->musrc));
+  p->mu   = SBP_MU_NODES;
+  p->mufn = NULL;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetMuArray - SbpProblemSetMuVector() from an array of n = (Nr+1)(Ns+1) values in natural order, the whole grid on every
+   rank (copied).
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemSetMuArray(SbpProblem p, PetscInt n, const PetscReal mu[])
+{
+  Vec v;
+
+  PetscFunctionBegin;
+  PetscCall(SbpVecFromArray(p, n, mu, "mu", &v));
+  PetscCall(SbpProblemSetMuVector(p, v));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLoadMu - SbpProblemSetMuVector() from a PETSc binary viewer holding one vector (-sbp_mu_file opens one).
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemLoadMu(SbpProblem p, PetscViewer viewer)
+{
+  Vec v;
+
+  PetscFunctionBegin;
+  PetscCall(SbpLoadVec(p, viewer, &v));
+  PetscCall(SbpProblemSetMuVector(p, v));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemDestroyNodes(SbpProblem p)
+{
+  PetscFunctionBegin;
+  for (int c = 0; c < 3; c++) PetscCall(VecDestroy(&p->node[c]));
+  PetscCall(PetscFree(p->nbox));
+  PetscFunctionReturn(0);
+}
+
+/* The nodal data of the box scattered from the natural vectors into p->nbox (x, y, mu one after the other; a field without data
+   is left zero). Collective. */
+static PetscErrorCode SbpScatterBox(SbpProblem p)
+{
+  const PetscInt nb = p->bxm * p->bym;
+  PetscInt      *idx;
+  IS             is;
+  Vec            local;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(3 * nb, &p->nbox));
+  PetscCall(PetscMalloc1(nb, &idx));
+  for (PetscInt j = 0; j < p->bym; j++)
+    for (PetscInt i = 0; i < p->bxm; i++) idx[i + p->bxm * j] = (p->bxs + i) + (p->Nr + 1) * (p->bys + j);
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nb, idx, PETSC_OWN_POINTER, &is));
+  for (int c = 0; c < 3; c++) {
+    VecScatter sc;
+    if (!p->node[c]) continue;
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nb, p->nbox + c * nb, &local));
+    PetscCall(VecScatterCreate(p->node[c], is, local, NULL, &sc));
+    PetscCall(VecScatterBegin(sc, p->node[c], local, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(sc, p->node[c], local, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterDestroy(&sc));
+    PetscCall(VecDestroy(&local));
+  }
+  PetscCall(ISDestroy(&is));
+  PetscFunctionReturn(0);
+}
+
+/* The first owned node, in natural order over all ranks, whose nodal value is not finite (or mu not positive): an error naming it. */
+static PetscErrorCode SbpCheckNodalValues(SbpProblem p)
+{
+  const PetscInt nb  = p->bxm * p->bym;
+  PetscInt       bad = PETSC_MAX_INT, first; /* 3 n + the field */
+  PetscReal      v   = 0, vg;
+
+  PetscFunctionBegin;
+  for (int c = 0; c < 3; c++) {
+    if (!p->node[c]) continue;
+    for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+      for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+        PetscReal w = p->nbox[c * nb + (i - p->bxs) + p->bxm * (j - p->bys)];
+        if (PetscIsInfOrNanReal(w) || (c == 2 && !(w > 0))) bad = PetscMin(bad, 3 * (i + (p->Nr + 1) * j) + c);
+      }
+  }
+  PetscCall(MPIU_Allreduce(&bad, &first, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)p)));
+  if (first == PETSC_MAX_INT) PetscFunctionReturn(0);
+  {
+    const PetscInt c = first % 3, i = (first / 3) % (p->Nr + 1), j = (first / 3) / (p->Nr + 1);
+    if (first == bad) v = p->nbox[c * nb + (i - p->bxs) + p->bxm * (j - p->bys)];
+    PetscCall(MPIU_Allreduce(&v, &vg, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)p)));
+    SETERRQ(PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "The %s at node (i,j) = (%" PetscInt_FMT ",%" PetscInt_FMT ") is %g: %s",
+            SbpNodalNames[c], i, j, (double)vg, c == 2 ? "mu must be finite and > 0" : "coordinates must be finite");
+  }
+}
+
+/* At set-up, after the layout: the nodal vectors fit the grid, their values on the box (host), checked; on the device backend
+   uploaded into p->d_nodes and the host copy dropped. */
+PetscErrorCode SbpProblemSetUpNodes(SbpProblem p)
+{
+  const PetscInt N = (p->Nr + 1) * (p->Ns + 1);
+
+  PetscFunctionBegin;
+  p->bxs = PetscMax(p->gxs - SBP_NODES_GROW, 0);
+  p->bys = PetscMax(p->gys - SBP_NODES_GROW, 0);
+  p->bxm = PetscMin(p->gxs + p->gxm + SBP_NODES_GROW, p->Nr + 1) - p->bxs;
+  p->bym = PetscMin(p->gys + p->gym + SBP_NODES_GROW, p->Ns + 1) - p->bys;
+  if (!SbpHasNodes(p)) PetscFunctionReturn(0);
+  for (int c = 0; c < 3; c++) {
+    PetscInt n;
+    if (!p->node[c]) continue;
+    PetscCall(VecGetSize(p->node[c], &n));
+    PetscCheck(n == N, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_SIZ,
+               "The %s vector has %" PetscInt_FMT " values: the %" PetscInt_FMT " x %" PetscInt_FMT " grid has %" PetscInt_FMT
+               " nodes ((Nr+1)(Ns+1), natural order)",
+               SbpNodalNames[c], n, p->Nr, p->Ns, N);
+  }
+  PetscCall(SbpScatterBox(p));
+  PetscCall(SbpCheckNodalValues(p));
+  PetscFunctionReturn(0);
+}
+
+/* The device's copy of the box (or one value where there are no nodal data: the kernels take the buffer anyway). */
+PetscErrorCode SbpProblemUploadNodes(SbpProblem p)
+{
+  const size_t bytes = SbpHasNodes(p) ? 3 * (size_t)p->bxm * p->bym * sizeof(PetscReal) : sizeof(PetscReal);
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, bytes, &p->d_nodes));
+  if (!SbpHasNodes(p)) PetscFunctionReturn(0);
+  PetscCall(SbpmgCLWriteBuffer(p->cl, p->d_nodes, 0, bytes, p->nbox));
+  PetscFunctionReturn(0);
+}
+
+/* The box on the host again where something evaluates there (collective: the callers are). */
+PetscErrorCode SbpProblemGetHostNodes(SbpProblem p)
+{
+  PetscFunctionBegin;
+  if (SbpHasNodes(p) && !p->nbox) PetscCall(SbpScatterBox(p));
+  PetscFunctionReturn(0);
+}
+
+static PetscReal SbpBoxValue(SbpProblem p, int c, PetscInt i, PetscInt j)
+{
+  return p->nbox[c * p->bxm * p->bym + (i - p->bxs) + p->bxm * (j - p->bys)];
+}
+
+/* The diagonal-norm SBP first derivative of interior order 4 and boundary order 2 (docs/guide.md "Bringing a problem"): the
+   closure's rows 0..3 (their weights on nodes 0..5; the last rows mirrored with the sign changed), then the centred 4th-order
+   stencil. Where a direction has fewer than 8 intervals, the second-order operator: centred, one-sided at the end nodes. */
+static const PetscReal SbpD42[4][6] = {{-24.0 / 17, 59.0 / 34, -4.0 / 17, -3.0 / 34, 0, 0},
+                                       {-0.5, 0, 0.5, 0, 0, 0},
+                                       {4.0 / 43, -59.0 / 86, 0, 59.0 / 86, -4.0 / 43, 0},
+                                       {3.0 / 98, 0, -59.0 / 98, 0, 32.0 / 49, -4.0 / 49}};
+
+/* D along r (dir 0) or s (dir 1) of field c at node (i,j). */
+static PetscReal SbpBoxDerivative(SbpProblem p, int c, int dir, PetscInt i, PetscInt j)
+{
+  const PetscInt  n = dir ? j : i, N = dir ? p->Ns : p->Nr, di = dir ? 0 : 1, dj = dir ? 1 : 0;
+  const PetscReal h = dir ? p->hs : p->hr;
+#define U(o) SbpBoxValue(p, c, i + (o)*di, j + (o)*dj)
+
+  if (N < 8) {
+    if (n == 0) return (U(1) - U(0)) / h;
+    if (n == N) return (U(0) - U(-1)) / h;
+    return (U(1) - U(-1)) / (2 * h);
+  }
+  if (n < 4 || n > N - 4) { /* the closure: row n from node 0, or row N - n from node N mirrored */
+    const PetscInt row = n < 4 ? n : N - n, sign = n < 4 ? 1 : -1;
+    PetscReal      d = 0;
+    for (PetscInt k = 0; k < 6; k++) d += SbpD42[row][k] * U(sign * (k - row));
+    return sign * d / h;
+  }
+  return (U(-2) / 12 - 2 * U(-1) / 3 + 2 * U(1) / 3 - U(2) / 12) / h;
+#undef U
+}
+
+/* X = {x, y, x_r, x_s, y_r, y_s} at node (i,j) of a node-coordinate grid (the box on the host). */
+PetscErrorCode SbpProblemNodesMapping(SbpProblem p, PetscInt i, PetscInt j, PetscReal X[6])
+{
+  PetscFunctionBegin;
+  PetscCheck(p->nbox, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The node coordinates are not on the host (SbpProblemGetHostNodes())");
+  X[0] = SbpBoxValue(p, 0, i, j);
+  X[1] = SbpBoxValue(p, 1, i, j);
+  X[2] = SbpBoxDerivative(p, 0, 0, i, j);
+  X[3] = SbpBoxDerivative(p, 0, 1, i, j);
+  X[4] = SbpBoxDerivative(p, 1, 0, i, j);
+  X[5] = SbpBoxDerivative(p, 1, 1, i, j);
+  PetscFunctionReturn(0);
+}
+
+/* mu at node (i,j), and where grad is not NULL its gradient by the chain rule from D mu along r and s and the metric X. */
+PetscErrorCode SbpProblemNodesMu(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], PetscReal *mu, PetscReal grad[2])
+{
+  PetscFunctionBegin;
+  PetscCheck(p->nbox, PETSC_COMM_SELF, PETSC_ERR_PLIB, "mu at the nodes is not on the host (SbpProblemGetHostNodes())");
+  *mu = SbpBoxValue(p, 2, i, j);
+  if (grad) {
+    const PetscReal mr = SbpBoxDerivative(p, 2, 0, i, j), ms = SbpBoxDerivative(p, 2, 1, i, j), J = X[2] * X[5] - X[3] * X[4];
+    grad[0] = (mr * X[5] - ms * X[4]) / J;
+    grad[1] = (ms * X[2] - mr * X[3]) / J;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A coarse level's nodal data: the fine level's at the even nodes (natural vectors of the coarse grid, the default layout). */
+PetscErrorCode SbpProblemCoarsenNodes(SbpProblem p, SbpProblem c)
+{
+  PetscFunctionBegin;
+  for (int f = 0; f < 3; f++) {
+    Vec        v;
+    IS         is;
+    VecScatter sc;
+    PetscInt   lo, hi, *idx;
+
+    if (!p->node[f]) continue;
+    PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)p), PETSC_DECIDE, (c->Nr + 1) * (c->Ns + 1), &v));
+    PetscCall(VecGetOwnershipRange(v, &lo, &hi));
+    PetscCall(PetscMalloc1(hi - lo, &idx));
+    for (PetscInt k = lo; k < hi; k++) idx[k - lo] = 2 * (k % (c->Nr + 1)) + (p->Nr + 1) * 2 * (k / (c->Nr + 1));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, hi - lo, idx, PETSC_OWN_POINTER, &is));
+    PetscCall(VecScatterCreate(p->node[f], is, v, NULL, &sc));
+    PetscCall(VecScatterBegin(sc, p->node[f], v, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(sc, p->node[f], v, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterDestroy(&sc));
+    PetscCall(ISDestroy(&is));
+    c->node[f] = v;
+  }
+  PetscFunctionReturn(0);
+}
