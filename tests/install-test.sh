@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install sbpmg into a temporary prefix, then build and run against it alone: a small external program with pkg-config
 # (sbpmg.pc) and with CMake (find_package(sbpmg), target sbpmg::sbpmg), and every installed example
-# (share/sbpmg/examples) with its Makefile and with its CMakeLists.txt, each run on a small size. Then the prefix is moved
+# (share/sbpmg/examples) with its Makefile and with its CMakeLists.txt, each run on a small size, and the complete program of
+# docs/guide.md. Then the prefix is moved
 # and the external program is built again both ways (the installed files carry no absolute paths).
 set -euo pipefail
 build=$1
@@ -37,6 +38,13 @@ external() { # $1: the prefix; builds and runs tests/external both ways
 # 1. the external program, both ways; the installed kernels directory works as -cl_kernel_dir
 external "$prefix"
 LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$top/external_pkgconfig" -cl_kernel_dir "$prefix/share/sbpmg/kernels"
+
+# 1b. the complete program of docs/guide.md, as a user copies it, built with pkg-config and run small
+awk '/^## A complete program/{f=1} f&&/^```c/{c=1;next} c&&/^```/{exit} c' "$src/docs/guide.md" >"$top/guide.c"
+PKG_CONFIG_PATH=$prefix/lib/pkgconfig cc "$top/guide.c" $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs sbpmg) -o "$top/guide"
+(cd "$top" && LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ./guide -sbp_n 32,16 -ksp_converged_reason >"$top/guide.log" 2>&1) &&
+  grep -q "CONVERGED" "$top/guide.log" || { cat "$top/guide.log"; echo "install test: the program of docs/guide.md failed"; exit 1; }
+echo "install test: the complete program of docs/guide.md built and converged"
 
 # 2. the installed examples: a copy of share/sbpmg/examples built with its Makefile (pkg-config) and its CMakeLists.txt
 cp -r "$prefix/share/sbpmg/examples" "$top/examples"

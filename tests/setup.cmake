@@ -8,3 +8,7 @@ sbpmg_add_test(sbp_data SOURCES test_sbp_data.c test_sbp_common.c LABELS sbp asa
 # multigrid iterations, files and arrays, bad nodal data; on 2 ranks the same but the direct-solve convergence study.
 sbpmg_add_test(sbp_nodes SOURCES test_sbp_nodes.c test_sbp_common.c LABELS sbp asan TIMEOUT 600)
 sbpmg_add_test(sbp_nodes_mpi2 EXE sbp_nodes NPROCS 2 ARGS -test_skip test_convergence ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 300)
+# verification/convergence's problem brought through the public data API (node grid, mu at the nodes, functions for the data):
+# order 2.0 +- 0.05 in ||e||_H between the two finest grids.
+sbpmg_add_test(convergence_own EXE convergence ARGS -conv_problem own -conv_n 64,128,256 -conv_plot 0 -conv_output ${CMAKE_CURRENT_BINARY_DIR}/convergence_own
+  -conv_check_order 2,0.05 LABELS sbp PASS_REGEX "order check: ")

@@ -3,7 +3,11 @@
      convergence -conv_n 16,32,64,128,256,512,1024 -conv_solvers direct          errors and observed orders
      convergence -conv_n 32,64,128,256,512,1024 -conv_solvers mgcg,gamg,hypre -conv_rtol 1e-8
                                                                                   iterations and times side by side
+     convergence -conv_problem own -conv_check_order 2,0.05                       a problem of one's own (below)
    The problem options (-sbp_mapping, -sbp_mu, -sbp_bc, -sbp_backend) apply to every N; -conv_ratio r sets Ns = r Nr.
+   -conv_problem own solves a second manufactured problem given entirely through the public data API, as a user brings one:
+   u = exp(x) sin(2y) + x y on a warped grid given by its node coordinates, mu = 2 + sin(x) cos(y) given at the nodes, the
+   forcing, the faces' Dirichlet values or Neumann fluxes and the exact solution as functions (faces from -sbp_bc, default DNDN).
    Each solver reads its own options with the prefix <solver>_ (for example -gamg_pc_gamg_threshold 0.02).
    Writes <prefix>.csv and <prefix>.md, and <prefix>.png (error against N, with gnuplot) unless -conv_plot 0. */
 #include <sbpmg.h>
@@ -14,7 +18,12 @@ static const char help[] = "SBP-SAT convergence and solver study.\n"
                            "  -conv_solvers <list>  any of mgcg (CG + sbpmg, matrix-free), direct (CHOLMOD), gamg, hypre (CG on the assembled matrix)\n"
                            "  -conv_rtol <tol>      relative residual of the iterative solvers (default 1e-10)\n"
                            "  -conv_output <prefix> output files (default convergence)\n"
-                           "  -conv_plot <bool>     write the PNG plot with gnuplot (default true)\n";
+                           "  -conv_plot <bool>     write the PNG plot with gnuplot (default true)\n"
+                           "  -conv_problem <p>     builtin (the manufactured problem of the library) or own (one brought through the data API)\n"
+                           "  -conv_check_order <o,tol>  fail unless the last observed order in ||e||_H is within tol of o\n";
+
+typedef enum { PROBLEM_BUILTIN, PROBLEM_OWN } ProblemKind;
+static const char *const ProblemNames[] = {"builtin", "own", "ProblemKind", "PROBLEM_", NULL};
 
 typedef enum { SOLVER_MGCG, SOLVER_DIRECT, SOLVER_GAMG, SOLVER_HYPRE } Solver;
 static const char *const SolverNames[] = {"mgcg", "direct", "gamg", "hypre", "Solver", "SOLVER_", NULL};
@@ -72,8 +81,87 @@ static PetscErrorCode CreateSolver(Solver solver, Mat A, PetscReal rtol, KSP *ks
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode RunOne(Solver solver, PetscInt Nr, PetscInt Ns, PetscReal rtol, Row *row)
+/* ---------------------------------------------------------------- a problem of one's own, through the public API */
+
+/* The grid: x = r + 0.1 sin(pi s), y = s + 0.1 sin(pi r) at the node (r, s) = (-1 + 2i/Nr, -1 + 2j/Ns); J = 1 - 0.01 pi^2 cos cos > 0. */
+static void OwnMap(PetscReal r, PetscReal s, PetscReal *x, PetscReal *y)
 {
+  *x = r + 0.1 * PetscSinReal(PETSC_PI * s);
+  *y = s + 0.1 * PetscSinReal(PETSC_PI * r);
+}
+
+static PetscReal OwnMu(PetscReal x, PetscReal y, PetscReal *mux, PetscReal *muy)
+{
+  *mux = PetscCosReal(x) * PetscCosReal(y);
+  *muy = -PetscSinReal(x) * PetscSinReal(y);
+  return 2 + PetscSinReal(x) * PetscCosReal(y);
+}
+
+/* u = exp(x) sin(2y) + x y, its gradient and Laplacian */
+static PetscReal OwnU(PetscReal x, PetscReal y, PetscReal *ux, PetscReal *uy, PetscReal *lap)
+{
+  *ux  = PetscExpReal(x) * PetscSinReal(2 * y) + y;
+  *uy  = 2 * PetscExpReal(x) * PetscCosReal(2 * y) + x;
+  *lap = -3 * PetscExpReal(x) * PetscSinReal(2 * y);
+  return PetscExpReal(x) * PetscSinReal(2 * y) + x * y;
+}
+
+static PetscErrorCode OwnForcing(void *ctx, PetscReal x, PetscReal y, PetscReal *f)
+{
+  PetscReal mux, muy, ux, uy, lap, mu = OwnMu(x, y, &mux, &muy);
+
+  OwnU(x, y, &ux, &uy, &lap);
+  *f = -(mux * ux + muy * uy + mu * lap); /* -div(mu grad u) */
+  return 0;
+}
+
+static PetscErrorCode OwnBoundary(void *ctx, PetscInt face, PetscReal x, PetscReal y, PetscReal nx, PetscReal ny, PetscReal *g)
+{
+  const SbpBCType *bc = (const SbpBCType *)ctx;
+  PetscReal        mux, muy, ux, uy, lap, mu = OwnMu(x, y, &mux, &muy), u = OwnU(x, y, &ux, &uy, &lap);
+
+  *g = bc[face - 1] == SBP_BC_DIRICHLET ? u : mu * (nx * ux + ny * uy);
+  return 0;
+}
+
+static PetscErrorCode OwnExact(void *ctx, PetscReal x, PetscReal y, PetscReal *u)
+{
+  PetscReal ux, uy, lap;
+
+  *u = OwnU(x, y, &ux, &uy, &lap);
+  return 0;
+}
+
+/* The own problem's data into p (sizes and faces set): the node coordinates and mu as arrays, the rest as functions. */
+static PetscErrorCode GiveOwnProblem(SbpProblem p, SbpBCType bc[4])
+{
+  PetscInt   Nr, Ns, n;
+  PetscReal *x, *y, *mu;
+
+  PetscFunctionBeginUser;
+  PetscCall(SbpProblemGetSizes(p, &Nr, &Ns));
+  n = (Nr + 1) * (Ns + 1);
+  PetscCall(PetscMalloc3(n, &x, n, &y, n, &mu));
+  for (PetscInt j = 0; j <= Ns; j++)
+    for (PetscInt i = 0; i <= Nr; i++) {
+      PetscInt  k = i + (Nr + 1) * j;
+      PetscReal mux, muy;
+      OwnMap(-1 + 2.0 * i / Nr, -1 + 2.0 * j / Ns, &x[k], &y[k]);
+      mu[k] = OwnMu(x[k], y[k], &mux, &muy);
+    }
+  PetscCall(SbpProblemSetNodeCoordinatesArrays(p, n, x, y));
+  PetscCall(SbpProblemSetMuArray(p, n, mu));
+  PetscCall(PetscFree3(x, y, mu));
+  for (PetscInt f = 1; f <= 4; f++) PetscCall(SbpProblemGetBC(p, f, &bc[f - 1]));
+  PetscCall(SbpProblemSetForcingFunction(p, OwnForcing, NULL));
+  for (PetscInt f = 1; f <= 4; f++) PetscCall(SbpProblemSetBoundaryFunction(p, f, bc[f - 1], OwnBoundary, bc));
+  PetscCall(SbpProblemSetExactSolution(p, OwnExact, NULL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunOne(ProblemKind kind, Solver solver, PetscInt Nr, PetscInt Ns, PetscReal rtol, Row *row)
+{
+  SbpBCType          bc[4]; /* the own problem's faces, read by its boundary function until the problem is destroyed */
   SbpProblem         p;
   Mat                A;
   Vec                u, g;
@@ -84,8 +172,12 @@ static PetscErrorCode RunOne(Solver solver, PetscInt Nr, PetscInt Ns, PetscReal 
   PetscFunctionBeginUser;
   PetscCall(PetscTime(&t0));
   PetscCall(SbpProblemCreate(PETSC_COMM_WORLD, &p));
+  if (kind == PROBLEM_OWN) { /* its default faces; -sbp_bc may change them */
+    for (PetscInt f = 1; f <= 4; f++) PetscCall(SbpProblemSetBC(p, f, f % 2 ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
+  }
   PetscCall(SbpProblemSetFromOptions(p));
   PetscCall(SbpProblemSetSizes(p, Nr, Ns));
+  if (kind == PROBLEM_OWN) PetscCall(GiveOwnProblem(p, bc));
   if (solver != SOLVER_MGCG) PetscCall(SbpProblemSetBackend(p, SBP_BACKEND_HOST));
   PetscCall(SbpProblemSetUp(p));
   if (solver == SOLVER_MGCG)
@@ -180,12 +272,15 @@ static PetscErrorCode WriteOutputs(const char prefix[], const Row rows[], PetscI
 
 int main(int argc, char **argv)
 {
-  PetscInt  ns[32] = {16, 32, 64, 128, 256}, nn = 32, nsolvers = 8, ratio = 1, nrows = 0;
-  char      prefix[PETSC_MAX_PATH_LEN] = "convergence", title[256];
-  PetscReal rtol                       = 1e-10;
-  PetscBool plot                       = PETSC_TRUE, set, setn;
-  Solver    which[8]                   = {SOLVER_DIRECT};
-  Row      *rows;
+  PetscInt    ns[32] = {16, 32, 64, 128, 256}, nn = 32, nsolvers = 8, ratio = 1, nrows = 0;
+  char        prefix[PETSC_MAX_PATH_LEN] = "convergence", title[256];
+  PetscReal   rtol                       = 1e-10;
+  PetscBool   plot                       = PETSC_TRUE, set, setn, check;
+  PetscReal   expect[2]                  = {2, 0.05};
+  PetscInt    nexpect                    = 2;
+  ProblemKind kind                       = PROBLEM_BUILTIN;
+  Solver      which[8]                   = {SOLVER_DIRECT};
+  Row        *rows;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
@@ -196,16 +291,24 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-conv_rtol", "Relative residual of the iterative solvers", NULL, rtol, &rtol, NULL));
   PetscCall(PetscOptionsString("-conv_output", "Prefix of the output files", NULL, prefix, prefix, sizeof(prefix), NULL));
   PetscCall(PetscOptionsBool("-conv_plot", "Write a PNG plot with gnuplot", NULL, plot, &plot, NULL));
+  PetscCall(PetscOptionsEnum("-conv_problem", "The problem", NULL, ProblemNames, (PetscEnum)kind, (PetscEnum *)&kind, NULL));
+  PetscCall(PetscOptionsRealArray("-conv_check_order", "Fail unless the last order in ||e||_H is within tol of o: o,tol", NULL, expect, &nexpect, &check));
   PetscOptionsEnd();
+  PetscCheck(!check || nexpect == 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-conv_check_order takes 2 values (order,tolerance); got %" PetscInt_FMT, nexpect);
   if (!setn) nn = 5;
   if (!set) nsolvers = 1; /* direct */
   PetscCheck(ratio >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-conv_ratio %" PetscInt_FMT " must be >= 1", ratio);
   {
     char mapping[32] = "curved", mu[32] = "basin", bc[8] = "DDNN";
+    if (kind == PROBLEM_OWN) PetscCall(PetscStrcpy(bc, "DNDN"));
     PetscCall(PetscOptionsGetString(NULL, NULL, "-sbp_mapping", mapping, sizeof(mapping), NULL));
     PetscCall(PetscOptionsGetString(NULL, NULL, "-sbp_mu", mu, sizeof(mu), NULL));
     PetscCall(PetscOptionsGetString(NULL, NULL, "-sbp_bc", bc, sizeof(bc), NULL));
-    PetscCall(PetscSNPrintf(title, sizeof(title), "SBP-SAT manufactured solution: mapping %s, mu %s, faces %s, Ns = %d Nr", mapping, mu, bc, (int)ratio));
+    if (kind == PROBLEM_OWN)
+      PetscCall(PetscSNPrintf(title, sizeof(title), "Data API: u = exp(x) sin(2y) + x y, node grid, mu = 2 + sin(x) cos(y) at the nodes, faces %s, Ns = %d Nr",
+                              bc, (int)ratio));
+    else
+      PetscCall(PetscSNPrintf(title, sizeof(title), "SBP-SAT manufactured solution: mapping %s, mu %s, faces %s, Ns = %d Nr", mapping, mu, bc, (int)ratio));
   }
   PetscCall(PetscMalloc1(nn * nsolvers, &rows));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n%-7s %11s %12s %7s %12s %7s %6s %10s %10s\n", title, "solver", "Nr x Ns", "error H", "order", "error JH",
@@ -213,13 +316,25 @@ int main(int argc, char **argv)
   for (PetscInt s = 0; s < nsolvers; s++)
     for (PetscInt k = 0; k < nn; k++) {
       Row *r = &rows[nrows];
-      PetscCall(RunOne(which[s], ns[k], ratio * ns[k], rtol, r));
+      PetscCall(RunOne(kind, which[s], ns[k], ratio * ns[k], rtol, r));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-7s %5d x %-5d %12.4e %7.3f %12.4e %7.3f %6d %10.4f %10.4f\n", SolverNames[r->solver], (int)r->Nr, (int)r->Ns,
                             (double)r->eH, k ? (double)Order(r - 1, r, PETSC_FALSE) : 0.0, (double)r->eJH, k ? (double)Order(r - 1, r, PETSC_TRUE) : 0.0,
                             (int)r->its, r->tsetup, r->tsolve));
       nrows++;
     }
   PetscCall(WriteOutputs(prefix, rows, nrows, plot, title));
+  if (check) { /* the last pair of the first solver */
+    PetscInt last = 0;
+    while (last + 1 < nrows && rows[last + 1].solver == rows[0].solver) last++;
+    PetscCheck(last > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-conv_check_order needs at least two sizes (-conv_n)");
+    {
+      PetscReal order = Order(&rows[last - 1], &rows[last], PETSC_FALSE);
+      PetscCheck(PetscAbsReal(order - expect[0]) <= expect[1], PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED,
+                 "The observed order %.4f in ||e||_H from Nr = %" PetscInt_FMT " to %" PetscInt_FMT " is not within %g of %g", (double)order, rows[last - 1].Nr,
+                 rows[last].Nr, (double)expect[1], (double)expect[0]);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "order check: %.4f within %g of %g\n", (double)order, (double)expect[1], (double)expect[0]));
+    }
+  }
   PetscCall(PetscFree(rows));
   PetscCall(PetscFinalize());
   return 0;
