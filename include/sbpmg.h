@@ -276,6 +276,8 @@ PETSC_EXTERN PetscErrorCode AcousticSynchronize(Acoustic);
 PETSC_EXTERN PetscErrorCode AcousticGetField(Acoustic, AcousticField, PetscReal[]);
 PETSC_EXTERN PetscErrorCode AcousticGetValue(Acoustic, PetscInt, PetscInt, PetscInt, PetscReal *);
 PETSC_EXTERN PetscErrorCode AcousticGetNorms(Acoustic, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode AcousticCheckFinite(Acoustic);
+PETSC_EXTERN PetscErrorCode AcousticSetCheckInterval(Acoustic, PetscInt);
 PETSC_EXTERN PetscErrorCode AcousticGetTimeStep(Acoustic, PetscReal *);
 PETSC_EXTERN PetscErrorCode AcousticGetStepNumber(Acoustic, PetscInt *);
 PETSC_EXTERN PetscErrorCode AcousticGetTime(Acoustic, PetscReal *);

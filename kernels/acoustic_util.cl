@@ -4,16 +4,16 @@
    The random hash is also compiled by the host (src/acoustic/setup.c includes this file as C), so that the host reference
    and the device fill the same values from one definition. */
 #ifdef __OPENCL_VERSION__
-  #ifndef NORM_LS
-    #error "NORM_LS must be defined (tuning table)"
-  #endif
+#  ifndef NORM_LS
+#    error "NORM_LS must be defined (tuning table)"
+#  endif
 typedef uint  ac_uint;
 typedef float ac_real;
-  #define AC_FN
+#  define AC_FN
 #else
 typedef uint32_t  ac_uint;
 typedef PetscReal ac_real;
-  #define AC_FN static inline
+#  define AC_FN static inline
 #endif
 
 AC_FN ac_uint ac_mix(ac_uint x)
@@ -45,9 +45,15 @@ __kernel void ac_fill_random(const int nx, const int ny, const int px, const int
   f[origin + i + j * px + k * pxy] = ac_random(seed, field, (uint)(i + nx * (j + ny * (k + kofs))));
 }
 
-/* Per work-group max |f| and sum f^2 over the grid points, a loop over rows (j, k) of nx points. */
-__kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(const int nx, const int ny, const int nz, const int px, const int pxy, const int origin,
-                                                                              __global const float *f, __global float2 *partial)
+/* max(a, b), NaN if either is (fmax drops a NaN: a field that blew up must not read as 0). */
+inline float ac_nanmax(float a, float b)
+{
+  return (isnan(a) || isnan(b)) ? NAN : fmax(a, b);
+}
+
+/* Per work-group max |f| and sum f^2 over the grid points, a loop over rows (j, k) of nx points; NaN propagates. */
+__kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(const int nx, const int ny, const int nz, const int px, const int pxy,
+                                                                            const int origin, __global const float *f, __global float2 *partial)
 {
   __local float smax[NORM_LS], ssum[NORM_LS];
   const int     lid = (int)get_local_id(0), nrow = ny * nz;
@@ -57,7 +63,7 @@ __kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(cons
     const int base = origin + (r % ny) * px + (r / ny) * pxy;
     for (int i = lid; i < nx; i += NORM_LS) {
       const float x = f[base + i];
-      m             = fmax(m, fabs(x));
+      m             = ac_nanmax(m, fabs(x));
       s             = fma(x, x, s);
     }
   }
@@ -66,7 +72,7 @@ __kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(cons
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int w = NORM_LS / 2; w > 0; w >>= 1) {
     if (lid < w) {
-      smax[lid] = fmax(smax[lid], smax[lid + w]);
+      smax[lid] = ac_nanmax(smax[lid], smax[lid + w]);
       ssum[lid] += ssum[lid + w];
     }
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -312,9 +312,43 @@ static void test_time_step(void **state)
   PCALL(AcousticDestroy(&ac));
 }
 
+/* Non-finite values are refused or found: a NaN amplitude, a spacing fp32 cannot hold; a NaN in the field shows in the norms
+   (not dropped) and stops the stepper at its next check, naming the step; on both backends. */
+static void test_nonfinite(void **state)
+{
+  const PetscInt n = 16, N = n * n * n;
+  Acoustic       ac;
+  PetscReal     *u, *up, m, e;
+
+  PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
+  EXPECT_ERROR(AcousticSetSourceWavelet(ac, 25, (PetscReal)NAN), PETSC_ERR_ARG_OUTOFRANGE, "Source amplitude -ac_amplitude nan. must be finite");
+  PCALL(AcousticSetSizes(ac, n, n, n));
+  PCALL(AcousticSetDamping(ac, 3));
+  PCALL(AcousticSetSpacing(ac, 1e-25, 1e-25, 1e-25));
+  EXPECT_ERROR(AcousticSetUp(ac), PETSC_ERR_ARG_OUTOFRANGE, "Grid spacing 1e-25 (-ac_dx, axis x) is outside what the fp32 kernels hold");
+  PCALL(AcousticDestroy(&ac));
+  PCALL(PetscCalloc2(N, &u, N, &up));
+  u[3 + n * (5 + n * 7)] = (PetscReal)NAN;
+  for (int b = 0; b < 2; b++) {
+    PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
+    PCALL(AcousticSetSizes(ac, n, n, n));
+    PCALL(AcousticSetDamping(ac, 3));
+    PCALL(AcousticSetBackend(ac, b ? ACOUSTIC_BACKEND_DEVICE : ACOUSTIC_BACKEND_HOST));
+    PCALL(AcousticSetCheckInterval(ac, 3));
+    PCALL(AcousticSetUp(ac));
+    PCALL(AcousticSetFields(ac, u, up));
+    PCALL(AcousticGetNorms(ac, &m, &e));
+    print_message("  %s: max|u| = %g, sum u^2 = %g\n", b ? "device" : "host", (double)m, (double)e);
+    assert_true(PetscIsNanReal(m) && PetscIsNanReal(e));
+    EXPECT_ERROR(AcousticStep(ac, 7), PETSC_ERR_FP, "The wave field is not finite at step 3");
+    PCALL(AcousticDestroy(&ac));
+  }
+  PCALL(PetscFree2(u, up));
+}
+
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_laplacian_order), cmocka_unit_test(test_laplacian_shell), cmocka_unit_test(test_leapfrog_order),
-    cmocka_unit_test(test_velocity_file),   cmocka_unit_test(test_bad_input),       cmocka_unit_test(test_time_step),
+    cmocka_unit_test(test_laplacian_order), cmocka_unit_test(test_laplacian_shell), cmocka_unit_test(test_leapfrog_order), cmocka_unit_test(test_velocity_file),
+    cmocka_unit_test(test_bad_input),       cmocka_unit_test(test_nonfinite),       cmocka_unit_test(test_time_step),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -268,7 +268,7 @@ PetscErrorCode AcousticGetValue(Acoustic ac, PetscInt i, PetscInt j, PetscInt k,
 }
 
 /*@C
-   AcousticGetNorms - max |u^n| and sum (u^n)^2 over the grid points (a reduction on the device; only the per-group
+   AcousticGetNorms - max |u^n| and sum (u^n)^2 over the grid points, NaN where u^n has one (a reduction on the device; only the per-group
    partial results are transferred; on several ranks one MPI_Allreduce of the ranks' results, the same on every rank).
 
    Collective
@@ -287,7 +287,7 @@ PetscErrorCode AcousticGetNorms(Acoustic ac, PetscReal *maxabs, PetscReal *energ
       for (PetscInt j = 0; j < ac->n[1]; j++)
         for (PetscInt i = 0; i < ac->n[0]; i++) {
           const PetscReal x = ac->hu[AcIndex(ac, i, j, k)];
-          m                 = PetscMax(m, PetscAbsReal(x));
+          m                 = AcNanMax(m, PetscAbsReal(x));
           s += x * x;
         }
   } else {
@@ -305,19 +305,42 @@ PetscErrorCode AcousticGetNorms(Acoustic ac, PetscReal *maxabs, PetscReal *energ
     PetscCall(PetscMalloc1(ng, &buf));
     PetscCall(SbpmgCLReadBuffer(ac->cl, part, 0, ng * sizeof(cl_float2), buf));
     for (size_t g = 0; g < ng; g++) {
-      m = PetscMax(m, (PetscReal)buf[g].s[0]);
+      m = AcNanMax(m, (PetscReal)buf[g].s[0]);
       s += buf[g].s[1];
     }
     PetscCall(PetscFree(buf));
     PetscCall(SbpmgCLReleaseBuffer(ac->cl, &part));
   }
-  if (ac->size > 1) {
+  if (ac->size > 1) { /* MPI's maximum need not keep a NaN: the sum of squares does, and decides */
     MPI_Comm comm = PetscObjectComm((PetscObject)ac);
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPIU_REAL, MPIU_MAX, comm));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPIU_REAL, MPIU_SUM, comm));
   }
+  if (PetscIsNanReal(s)) m = s;
   if (maxabs) *maxabs = m;
   if (energy) *energy = s;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   AcousticCheckFinite - An error naming the step and the time when u^n is not finite (a NaN or an infinity anywhere: the
+   model or the time step is unstable, or the input was not finite). AcousticStep() calls it every -ac_check_every steps.
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode AcousticCheckFinite(Acoustic ac)
+{
+  PetscReal m, s;
+
+  PetscFunctionBegin;
+  PetscCall(AcousticGetNorms(ac, &m, &s));
+  PetscCheck(!PetscIsInfOrNanReal(m) && !PetscIsInfOrNanReal(s), PetscObjectComm((PetscObject)ac), PETSC_ERR_FP,
+             "The wave field is not finite at step %" PetscInt_FMT
+             " (t = %g s): max|u| = %g, sum u^2 = %g; the model, the time step (-ac_cfl, -ac_vmax) or the "
+             "input fields are not stable or not finite",
+             ac->step, (double)(ac->step * ac->dt), (double)m, (double)s);
   PetscFunctionReturn(0);
 }
 

@@ -58,20 +58,21 @@ PetscErrorCode AcousticCreate(MPI_Comm comm, Acoustic *out)
     ac->h[a]   = 20.0;
     ac->src[a] = -1; /* the centre */
   }
-  ac->ndamp      = 27;
-  ac->cfl        = 0.8;
-  ac->vel        = 2000.0;
-  ac->vmax       = 4500.0;
-  ac->fmax       = 25.0;
-  ac->amplitude  = 1.0;
-  ac->init       = ACOUSTIC_INIT_ZERO;
-  ac->backend    = ACOUSTIC_BACKEND_DEVICE;
-  ac->seed       = 1;
-  ac->every      = 1;
-  ac->snap_axis  = 2;
-  ac->snap_index = -1;
-  ac->down       = -1;
-  ac->up         = -1;
+  ac->ndamp       = 27;
+  ac->cfl         = 0.8;
+  ac->check_every = 100;
+  ac->vel         = 2000.0;
+  ac->vmax        = 4500.0;
+  ac->fmax        = 25.0;
+  ac->amplitude   = 1.0;
+  ac->init        = ACOUSTIC_INIT_ZERO;
+  ac->backend     = ACOUSTIC_BACKEND_DEVICE;
+  ac->seed        = 1;
+  ac->every       = 1;
+  ac->snap_axis   = 2;
+  ac->snap_index  = -1;
+  ac->down        = -1;
+  ac->up          = -1;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ac), &ac->size));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)ac), &ac->rank));
   *out = ac;
@@ -377,9 +378,30 @@ PetscErrorCode AcousticSetSourceWavelet(Acoustic ac, PetscReal fmax, PetscReal a
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
-  PetscCheck(fmax > 0, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Source frequency -ac_fmax %g must be positive", (double)fmax);
+  PetscCheck(fmax > 0 && !PetscIsInfOrNanReal(fmax), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+             "Source frequency -ac_fmax %g must be positive and finite", (double)fmax);
+  PetscCheck(!PetscIsInfOrNanReal(amplitude), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Source amplitude -ac_amplitude %g must be finite",
+             (double)amplitude);
   ac->fmax      = fmax;
   ac->amplitude = amplitude;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   AcousticSetCheckInterval - Check every k steps (of the step count) that the wave field is finite, AcousticCheckFinite(): one
+   reduction, an error naming the step when the model blew up (0: never).
+
+   Options Database Key:
+.  -ac_check_every <k> - default 100
+
+   Level: intermediate
+@*/
+PetscErrorCode AcousticSetCheckInterval(Acoustic ac, PetscInt k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
+  PetscCheck(k >= 0, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Check interval -ac_check_every %" PetscInt_FMT " must be >= 0", k);
+  ac->check_every = k;
   PetscFunctionReturn(0);
 }
 

@@ -126,6 +126,7 @@ static PetscErrorCode AcousticLayersFromOptions(Acoustic ac, PetscInt n, const P
 .  -ac_ndamp <n>                      - PML width in points (default 27)
 .  -ac_dx <h|dx,dy,dz>                - spacing in metres (default 20 on every axis)
 .  -ac_cfl <c>                        - Courant number in (0, 1] (default 0.8)
+.  -ac_check_every <k>                - check every k steps that the wave field is finite (default 100; 0: never)
 .  -ac_vel <v|file>                   - velocity: a number (default 2000) or a raw float32 file
 .  -ac_vmax <v>                       - velocity bound for dt and the damping (default 4500; 0: the model's largest)
 .  -ac_fmax <f>, -ac_amplitude <a>    - source wavelet
@@ -156,7 +157,7 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   char vel[PETSC_MAX_PATH_LEN], recfile[PETSC_MAX_PATH_LEN] = "", recline[256] = "", srcfile[PETSC_MAX_PATH_LEN] = "", wavfile[PETSC_MAX_PATH_LEN] = "",
                                 plane[64] = "";
   PetscReal layers[63] = {0}, snapscale = ac->snap_scale;
-  PetscInt  nlayers = 63, every = ac->every;
+  PetscInt  nlayers = 63, every = ac->every, check = ac->check_every;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
@@ -193,6 +194,8 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
                                sizeof(plane), &planeset));
   PetscCall(PetscOptionsReal("-ac_snapshot_scale", "Colour scale of the slice pictures (0: the first snapshot's max |u|)", "AcousticSetSnapshotScale",
                              snapscale, &snapscale, NULL));
+  PetscCall(
+      PetscOptionsInt("-ac_check_every", "Check every k steps that the wave field is finite (0: never)", "AcousticSetCheckInterval", check, &check, NULL));
   PetscCall(PetscOptionsBool("-ac_view", "View the object after set-up", "AcousticView", ac->view, &ac->view, NULL));
   PetscOptionsEnd();
 
@@ -233,5 +236,6 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
     PetscCall(AcousticSetSnapshotPlane(ac, axis, index));
   }
   PetscCall(AcousticSetSnapshotScale(ac, snapscale));
+  PetscCall(AcousticSetCheckInterval(ac, check));
   PetscFunctionReturn(0);
 }

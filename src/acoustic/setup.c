@@ -2,6 +2,7 @@
    step, damping profiles, padded layout, and the fields of the host reference (the device's are set up in
    src/acoustic/kernels.c, the sources and receivers in src/acoustic/points.c). */
 #include <sbpmg/private/acousticimpl.h>
+#include <math.h>
 #include <stdint.h>
 
 /* The random hash of the initial fields, shared with the device's fill (ac_random). */
@@ -214,6 +215,12 @@ static PetscErrorCode AcousticSetUpTimeStep(Acoustic ac)
     for (PetscInt m = 1; m <= 4; m++) ac->W += 2 * PetscAbsReal(ac->coef[a][m]);
   ac->dt = 2 * ac->cfl / (PetscSqrtReal(ac->W) * vmax);
   for (PetscInt a = 0; a < 3; a++) ac->eta0[a] = ac->ndamp ? ac->dt * 3.0 * vmax * PetscLogReal(1000.0) / (2.0 * ac->ndamp * ac->h[a]) : 0.0;
+  for (PetscInt a = 0; a < 3; a++) { /* the fp32 kernels scale by 1/h^2: it must be a normal float (-ac_dx 1e-25 overflows) */
+    const float inv = (float)(1.0 / (4.0 * ac->h[a] * ac->h[a])), c = (float)ac->coef[a][1];
+    PetscCheck(isnormal(inv) && isnormal(c), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+               "Grid spacing %g (-ac_dx, axis %c) is outside what the fp32 kernels hold: 1/(4 h^2) = %g in fp32", (double)ac->h[a], (char)('x' + a),
+               (double)inv);
+  }
   e = ac->eta0[0] + ac->eta0[1] + ac->eta0[2];
   /* the damped leapfrog recurrence at a PML corner grows once e = eta dt (summed over the three axes) exceeds 2 + 2 sqrt(2)
      (docs/acoustic.md): the thinnest layers damp too hard per step */

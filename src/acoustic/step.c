@@ -354,10 +354,16 @@ PetscErrorCode AcousticStepRegions(Acoustic ac, PetscInt K, PetscInt mask)
   PetscCheck(ac->setupcalled, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONGSTATE, "Call AcousticSetUp() first");
   PetscCheck(K >= 0, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Number of steps %" PetscInt_FMT " must be >= 0", K);
   PetscCall(AcousticCheckWaveletLength_Private(ac, K));
-  if (ac->backend == ACOUSTIC_BACKEND_HOST)
-    PetscCall(AcousticStepHost_Private(ac, K, mask));
-  else
-    PetscCall(AcousticStepDevice_Private(ac, K, mask));
+  while (K > 0) { /* in pieces ending at the finiteness checks */
+    const PetscInt every = ac->check_every, k = every ? PetscMin(K, every - ac->step % every) : K;
+
+    if (ac->backend == ACOUSTIC_BACKEND_HOST)
+      PetscCall(AcousticStepHost_Private(ac, k, mask));
+    else
+      PetscCall(AcousticStepDevice_Private(ac, k, mask));
+    K -= k;
+    if (every && ac->step % every == 0) PetscCall(AcousticCheckFinite(ac));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -89,6 +89,7 @@ struct _p_Acoustic {
   PetscInt  lo[AC_NREGIONS][3], hi[AC_NREGIONS][3];
   PetscInt  ecount, eoff[3]; /* the eta profiles: eta_a(i) at eoff[a] + i, i in [-9, n_a + 8] */
   PetscInt  step;            /* n: u holds u^n */
+  PetscInt  check_every;     /* AcousticCheckFinite() every that many steps (0: never) */
   /* slab decomposition along z (docs/acoustic.md): this rank owns planes [zs, zs + nl[2]) of the grid and holds 4 halo
      planes on each side; the fields, the region boxes lo/hi and AcIndex are local (k = global plane - zs) */
   PetscMPIInt size, rank, down, up; /* ranks of the slabs below and above (-1: none) */
@@ -218,5 +219,11 @@ static inline PetscErrorCode AcRealString(PetscReal v, char buf[], size_t len)
 }
 
 #define AcIndex(ac, i, j, k) ((ac)->origin + (i) + (j) * (ac)->px + (k) * (ac)->pxy)
+
+/* max(a, b), NaN where either is (a field that blew up must not read as finite). */
+static inline PetscReal AcNanMax(PetscReal a, PetscReal b)
+{
+  return (PetscIsNanReal(a) || PetscIsNanReal(b)) ? (PetscReal)NAN : PetscMax(a, b);
+}
 
 #endif
