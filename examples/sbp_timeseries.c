@@ -72,15 +72,23 @@ static PetscErrorCode SeriesGetOptions(SeriesOptions *o)
   PetscFunctionReturn(0);
 }
 
+/* The device context of the problem, or NULL on the host. */
+static PetscErrorCode SeriesGetCL(const Series *s, SbpmgCL *cl)
+{
+  PetscFunctionBeginUser;
+  *cl = NULL;
+  if (s->backend == SBP_BACKEND_DEVICE) PetscCall(SbpmgCLGetDefault(cl));
+  PetscFunctionReturn(0);
+}
+
 /* The device queue drained (when the problem is on the device) and the ranks met: what a time measures has finished. */
 static PetscErrorCode SeriesSync(const Series *s)
 {
+  SbpmgCL cl;
+
   PetscFunctionBeginUser;
-  if (s->backend == SBP_BACKEND_DEVICE) {
-    SbpmgCL cl;
-    PetscCall(SbpmgCLGetDefault(&cl));
-    PetscCall(SbpmgCLFinish(cl));
-  }
+  PetscCall(SeriesGetCL(s, &cl));
+  if (cl) PetscCall(SbpmgCLFinish(cl));
   PetscCall(PetscBarrier((PetscObject)s->ksp));
   PetscFunctionReturn(0);
 }
@@ -253,9 +261,9 @@ static PetscErrorCode ProgramsBuilt(const Series *s, PetscInt *built)
   SbpmgCL      cl;
 
   PetscFunctionBeginUser;
+  PetscCall(SeriesGetCL(s, &cl));
   *built = 0;
-  if (s->backend != SBP_BACKEND_DEVICE) PetscFunctionReturn(0);
-  PetscCall(SbpmgCLGetDefault(&cl));
+  if (!cl) PetscFunctionReturn(0);
   PetscCall(SbpmgCLGetStats(cl, &st));
   *built = st.programs_built;
   PetscFunctionReturn(0);
@@ -266,15 +274,13 @@ static PetscErrorCode SeriesHeader(const Series *s, const SeriesOptions *o)
 {
   PetscInt    Nr, Ns;
   PetscReal   rtol;
+  SbpmgCL     cl;
   const char *device = "host";
 
   PetscFunctionBeginUser;
   PetscCall(SbpProblemGetSizes(s->p, &Nr, &Ns));
-  if (s->backend == SBP_BACKEND_DEVICE) {
-    SbpmgCL cl;
-    PetscCall(SbpmgCLGetDefault(&cl));
-    PetscCall(SbpmgCLGetDeviceName(cl, &device));
-  }
+  PetscCall(SeriesGetCL(s, &cl));
+  if (cl) PetscCall(SbpmgCLGetDeviceName(cl, &device));
   PetscCall(KSPGetTolerances(s->ksp, &rtol, NULL, NULL, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                         "SBP-SAT %" PetscInt_FMT " x %" PetscInt_FMT " (%" PetscInt_FMT " unknowns) on %s: %" PetscInt_FMT

@@ -33,3 +33,9 @@ sbpmg_add_test(sbp_timeseries_bad_dt EXE sbp_timeseries ARGS -sbp_n 8 -ts_dt nan
 sbpmg_add_test(sbp_timeseries_bad_t0 EXE sbp_timeseries ARGS -sbp_n 8 -ts_t0 -1 LABELS sbp PASS_REGEX "-ts_t0 -1.? must be finite and >= 0")
 sbpmg_add_test(sbp_timeseries_bad_bc EXE sbp_timeseries ARGS -sbp_n 8 -sbp_bc NDNN LABELS sbp
   PASS_REGEX "Face 1 carries the slip: it must be Dirichlet")
+# bench/timeseries_bench (the numbers of docs/guide.md "A time series" on a GPU): a small run and a bad option
+if(TARGET timeseries_bench)
+  sbpmg_add_test(timeseries_bench_small EXE timeseries_bench ARGS -bench_n 32 -bench_reps 2 -ts_steps 3 LABELS sbp
+    PASS_REGEX "\n +32 +1000 [^\n]*e-(09|1[0-9])\n")
+  sbpmg_add_test(timeseries_bench_bad_t0 EXE timeseries_bench ARGS -bench_n 32 -ts_t0 0,-5 LABELS sbp PASS_REGEX "-ts_t0 -5.? must be finite and >= 0")
+endif()
