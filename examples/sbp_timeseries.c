@@ -2,8 +2,8 @@
    the solution of the step before is the next solve's initial guess, and the operator and the multigrid hierarchy are set up
    once.
 
-     sbp_timeseries -sbp_n 256 -ts_steps 20                 CG + sbpmg on the device, warm-started steps
-     sbp_timeseries -sbp_n 256 -ts_steps 20 -ts_compare_cold also each step from zero, for comparison
+     sbp_timeseries -sbp_n 256 -ts_steps 20                              CG + sbpmg on the device, warm-started steps
+     sbp_timeseries -sbp_n 256 -ts_steps 20 -ts_t0 1000 -ts_compare_cold  late in a series; also each step from zero
 
    Face 1 is the fault, Dirichlet with u = slip(t, y) = t (V B(y) + V_load): a creeping patch B (a Gaussian bump centred on the
    face, a quarter of its length wide) plus a small uniform loading; face 2 is the remote boundary (Dirichlet 0), faces 3 and
