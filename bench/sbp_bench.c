@@ -10,18 +10,9 @@
    configuration, also written as CSV to -bench_csv. The kernel shapes and per-device defaults are the tuning table's: compare
    others by runs with -sbpmg_tune key=value,... (bench/run-gpu), which the device report at the start prints. */
 #include <sbpmg.h>
+#include "common/timing.h"
 
 static const char help[] = "SBP-SAT operator and MGCG benchmark.\n";
-
-static PetscErrorCode Sync(void)
-{
-  SbpmgCL cl;
-
-  PetscFunctionBeginUser;
-  PetscCall(SbpmgCLGetDefault(&cl));
-  PetscCall(SbpmgCLFinish(cl));
-  PetscFunctionReturn(0);
-}
 
 /* Device copy bandwidth: VecCopy of 2^27 doubles (read + write), best of reps. */
 static PetscErrorCode CopyBandwidth(PetscInt reps, PetscReal *gbs)
@@ -35,11 +26,11 @@ static PetscErrorCode CopyBandwidth(PetscInt reps, PetscReal *gbs)
   PetscCall(VecDuplicate(x, &y));
   PetscCall(VecSet(x, 1));
   PetscCall(VecCopy(x, y));
-  PetscCall(Sync());
+  PetscCall(BenchSync());
   for (PetscInt r = 0; r < reps; r++) {
     PetscCall(PetscTime(&t0));
     PetscCall(VecCopy(x, y));
-    PetscCall(Sync());
+    PetscCall(BenchSync());
     PetscCall(PetscTime(&t1));
     best = PetscMin(best, t1 - t0);
   }
@@ -69,7 +60,7 @@ static PetscErrorCode BenchSolve(SbpProblem p, Mat A, Vec x, const char prefix[]
   PetscCall(VecDuplicate(x, &u));
   PetscCall(SbpProblemComputeRHS(p, g));
   PetscCall(VecSet(u, 0));
-  PetscCall(Sync());
+  PetscCall(BenchSync());
   PetscCall(PetscTime(&s0));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOptionsPrefix(ksp, prefix));
@@ -80,17 +71,17 @@ static PetscErrorCode BenchSolve(SbpProblem p, Mat A, Vec x, const char prefix[]
   PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 200));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSetUp(ksp));
-  PetscCall(Sync());
+  PetscCall(BenchSync());
   PetscCall(PetscTime(&s1));
   res->tsetup = s1 - s0;
   PetscCall(KSPSolve(ksp, g, u));
   res->tsolve = PETSC_MAX_REAL;
   for (PetscInt r = 0; r < solve_reps; r++) {
     PetscCall(VecSet(u, 0));
-    PetscCall(Sync());
+    PetscCall(BenchSync());
     PetscCall(PetscTime(&s1));
     PetscCall(KSPSolve(ksp, g, u));
-    PetscCall(Sync());
+    PetscCall(BenchSync());
     PetscCall(PetscTime(&s2));
     res->tsolve = PetscMin(res->tsolve, s2 - s1);
   }
@@ -126,24 +117,6 @@ static PetscErrorCode CheckApply(Mat A, Vec x, Vec y, PetscInt N, PetscReal *dif
   PetscFunctionReturn(0);
 }
 
-/* The best of reps applies, the queue drained around each. */
-static PetscErrorCode TimeApply(Mat A, Vec x, Vec y, PetscInt reps, PetscLogDouble *best)
-{
-  PetscLogDouble t0, t1;
-
-  PetscFunctionBeginUser;
-  *best = 1e30;
-  PetscCall(Sync());
-  for (PetscInt r = 0; r < reps; r++) {
-    PetscCall(PetscTime(&t0));
-    PetscCall(MatMult(A, x, y));
-    PetscCall(Sync());
-    PetscCall(PetscTime(&t1));
-    *best = PetscMin(*best, t1 - t0);
-  }
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode BenchN(PetscInt N, PetscInt reps, PetscReal copy, FILE *csv, PetscBool solve, PetscReal rtol, PetscInt nprefix, char *prefixes[])
 {
   SbpProblem     p;
@@ -167,7 +140,7 @@ static PetscErrorCode BenchN(PetscInt N, PetscInt reps, PetscReal copy, FILE *cs
   PetscCall(PetscRandomSeed(rnd));
   PetscCall(VecSetRandom(x, rnd));
   PetscCall(CheckApply(A, x, y, N, &diff, &scale));
-  PetscCall(TimeApply(A, x, y, reps, &best));
+  PetscCall(BenchTimeApply(A, x, y, reps, &best));
   gbs = 40.0 * points / best / 1e9;
   for (PetscInt c = 0; c < (solve ? nprefix : 1); c++) {
     SolveResult r      = {0, 0, 0, 0};

@@ -20,6 +20,7 @@ example_args() {
   case "$1" in
   device_check) echo "-n 4096" ;;
   sbp_solve) echo "-sbp_n 16 -ksp_rtol 1e-8" ;;
+  sbp_timeseries) echo "-sbp_n 16 -ts_steps 3 -ts_compare_cold" ;;
   acoustic3d) echo "-ac_n 24 -ac_ndamp 4 -ac_steps 4 -ac_progress_every 2" ;;
   *) return 1 ;;
   esac

@@ -20,3 +20,22 @@ sbpmg_add_test(sbp_bad_operator EXE sbp_solve ARGS -sbp_n 8 -sbp_operator dense 
 sbpmg_add_test(sbp_mpi2 SOURCES test_sbp_mpi.c test_sbp_common.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 120)
 sbpmg_add_test(sbp_mpi3 EXE sbp_mpi2 NPROCS 3 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 120)
 sbpmg_add_test(sbp_mpi4 EXE sbp_mpi2 NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 120)
+# examples/sbp_timeseries, the quasi-static series (new face 1 data every step, warm-started solves): on 1 and 2 ranks,
+# tests/check-timeseries.sh checks what it prints (warm <= cold iterations, one PC set-up, the true residual, the same ||u||);
+# a small run under valgrind; its bad options
+add_test(NAME sbp_timeseries COMMAND ${PROJECT_SOURCE_DIR}/tests/check-timeseries.sh $<TARGET_FILE:sbp_timeseries> ${MPIEXEC_EXECUTABLE})
+set_tests_properties(sbp_timeseries PROPERTIES ENVIRONMENT "${SBPMG_TEST_ENV}" LABELS sbp TIMEOUT 300 PROCESSORS 2
+  PASS_REGULAR_EXPRESSION "timeseries check: warm <= cold" FAIL_REGULAR_EXPRESSION "${SBPMG_LEAK_REGEX}")
+sbpmg_add_test(sbp_timeseries_small EXE sbp_timeseries ARGS -sbp_n 16 -ts_steps 3 -ts_t0 10 -ts_compare_cold LABELS sbp valgrind
+  PASS_REGEX "PC set-ups: 1")
+sbpmg_add_test(sbp_timeseries_bad_steps EXE sbp_timeseries ARGS -sbp_n 8 -ts_steps 0 LABELS sbp PASS_REGEX "-ts_steps 0 must be >= 1")
+sbpmg_add_test(sbp_timeseries_bad_dt EXE sbp_timeseries ARGS -sbp_n 8 -ts_dt nan LABELS sbp PASS_REGEX "-ts_dt nan.? must be finite and > 0")
+sbpmg_add_test(sbp_timeseries_bad_t0 EXE sbp_timeseries ARGS -sbp_n 8 -ts_t0 -1 LABELS sbp PASS_REGEX "-ts_t0 -1.? must be finite and >= 0")
+sbpmg_add_test(sbp_timeseries_bad_bc EXE sbp_timeseries ARGS -sbp_n 8 -sbp_bc NDNN LABELS sbp
+  PASS_REGEX "Face 1 carries the slip: it must be Dirichlet")
+# bench/timeseries_bench (the numbers of docs/guide.md "A time series" on a GPU): a small run and a bad option
+if(TARGET timeseries_bench)
+  sbpmg_add_test(timeseries_bench_small EXE timeseries_bench ARGS -bench_n 32 -bench_reps 2 -ts_steps 3 LABELS sbp
+    PASS_REGEX "\n +32 +1000 [^\n]*e-(09|1[0-9])\n")
+  sbpmg_add_test(timeseries_bench_bad_t0 EXE timeseries_bench ARGS -bench_n 32 -ts_t0 0,-5 LABELS sbp PASS_REGEX "-ts_t0 -5.? must be finite and >= 0")
+endif()
