@@ -90,6 +90,7 @@ PetscErrorCode SbpProblemCheckData(SbpProblem p)
 /* The user gives a datum: the manufactured problem's others become zero. */
 static void SbpLeaveManufactured(SbpProblem p)
 {
+  p->data_version++; /* the kinds or sources may change: the right-hand side's kernel with them */
   if (p->forcing.kind == SBP_DATA_MANUFACTURED) p->forcing.kind = SBP_DATA_ZERO;
   for (int f = 0; f < 4; f++)
     if (p->face[f].kind == SBP_DATA_MANUFACTURED) p->face[f].kind = SBP_DATA_ZERO;

@@ -510,6 +510,7 @@ PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
     for (int b = 0; b < 9; b++)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));
     PetscCall(SbpHaloDestroy(&p->halo));
+    p->rhs_kernel = NULL; /* owned by the context's program cache */
     PetscCall(SbpmgCLDestroy(&p->cl));
   }
   PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J));

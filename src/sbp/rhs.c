@@ -186,12 +186,25 @@ static PetscErrorCode SbpProblemRHSOnDevice(SbpProblem p, Vec g, PetscBool *dev)
   PetscFunctionReturn(0);
 }
 
-/* f at the owned nodes on the device where it is values or a host function (evaluated here): a device vector, or NULL. */
+/* f at the owned nodes on the device where it is values or a host function (evaluated here): a device vector, or NULL. The
+   user's device vector itself where it has this rank's nodes (a reference taken: the caller destroys it). */
 static PetscErrorCode SbpProblemForcingOnDevice(SbpProblem p, Vec *f)
 {
+  PetscBool isdev = PETSC_FALSE;
+  PetscInt  n;
+
   PetscFunctionBegin;
   *f = NULL;
   if (p->forcing.kind != SBP_DATA_VALUES && p->forcing.kind != SBP_DATA_FUNCTION) PetscFunctionReturn(0);
+  if (p->forcing.kind == SBP_DATA_VALUES) {
+    PetscCall(VecIsOpenCL(p->forcing.vec, &isdev));
+    PetscCall(VecGetLocalSize(p->forcing.vec, &n));
+    if (isdev && n == p->xm * p->ym) {
+      PetscCall(PetscObjectReference((PetscObject)p->forcing.vec));
+      *f = p->forcing.vec;
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(SbpProblemCreateVector(p, f));
   if (p->forcing.kind == SBP_DATA_VALUES)
     PetscCall(VecCopy(p->forcing.vec, *f));
@@ -227,10 +240,15 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, g, "the right-hand side"));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetBuildOptions(p, PETSC_FALSE, &sbpopts));
-  PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", sbpopts, dopts));
-  PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, "rhs_build", &k));
+  if (!p->rhs_kernel || p->rhs_version != p->data_version) { /* the kernel of these kinds of data; kept while they stay (a lookup
+                                                                through the program cache compares the whole source) */
+    PetscCall(SbpProblemGetBuildOptions(p, PETSC_FALSE, &sbpopts));
+    PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", sbpopts, dopts));
+    PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, "rhs_build", &p->rhs_kernel));
+    p->rhs_version = p->data_version;
+  }
+  k = p->rhs_kernel;
   PetscCall(SbpProblemUploadFaceData(p, off));
   for (int q = 0; q < 4; q++) offs.s[q] = (cl_int)off[q];
   PetscCall(SbpProblemForcingOnDevice(p, &f));

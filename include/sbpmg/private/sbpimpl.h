@@ -47,11 +47,13 @@ struct _p_SbpProblem {
   SbpData            forcing, face[4];           /* the data of the right-hand side: the manufactured problem's until some is given */
   SbpExactFunction   exactfn;                    /* the exact solution (NULL: the manufactured one, while the data are its) */
   void              *exactctx;
-  Vec                node[3];            /* x, y, mu at the nodes in natural order (src/sbp/nodes.c; SBP_MAPPING_NODES, SBP_MU_NODES) */
-  PetscInt           bxs, bys, bxm, bym; /* the box of the nodal data: the ghosted patch grown by one node, within the grid */
-  PetscReal         *nbox;               /* x, y, mu on the box, one after the other, on the host where it evaluates there */
-  cl_mem             d_nodes;            /* the same on the device (one value where there are no nodal data) */
-  cl_mem             d_data;             /* device: the faces' values (4 arrays along the faces) of the last right-hand side */
+  Vec                node[3];                   /* x, y, mu at the nodes in natural order (src/sbp/nodes.c; SBP_MAPPING_NODES, SBP_MU_NODES) */
+  PetscInt           bxs, bys, bxm, bym;        /* the box of the nodal data: the ghosted patch grown by one node, within the grid */
+  PetscReal         *nbox;                      /* x, y, mu on the box, one after the other, on the host where it evaluates there */
+  cl_mem             d_nodes;                   /* the same on the device (one value where there are no nodal data) */
+  cl_kernel          rhs_kernel;                /* the right-hand side's kernel for the kinds of data of version rhs_version */
+  int                rhs_version, data_version; /* data_version: bumped when a kind or a source of the data changes */
+  cl_mem             d_data;                    /* device: the faces' values (4 arrays along the faces) of the last right-hand side */
   size_t             d_data_bytes;
   SbpBCType          bc[4];      /* faces 1..4 at index 0..3 */
   SbpBackend         backend;    /* as requested; resolved at set-up */
