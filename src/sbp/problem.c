@@ -488,6 +488,8 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (not set up)\n", SbpBackends[p->backend]));
   else if (p->use_device)
     PetscCall(SbpProblemViewDevice(p, viewer));
+  else if (p->fallback[0])
+    PetscCall(PetscViewerASCIIPrintf(viewer, "backend: host (automatic: %s)\n", p->fallback));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "backend: host\n"));
   PetscCall(PetscViewerASCIIPopTab(viewer));

@@ -2,6 +2,7 @@
    ghosted patch (src/sbp/coefficients.c), and on the device the interior box of the split and overlapped launches, the tuning
    and the kernels' build options (src/sbp/kernels.c), the ghost exchange (src/halo). */
 #include <sbpmg/private/sbpimpl.h>
+#include <strings.h>
 
 /* Bit f-1 set when face f is Dirichlet (the kernels' encoding). */
 PetscErrorCode SbpProblemBCFlags(SbpProblem p, int *flags)
@@ -13,24 +14,64 @@ PetscErrorCode SbpProblemBCFlags(SbpProblem p, int *flags)
   PetscFunctionReturn(0);
 }
 
-/* SBP_BACKEND_AUTO: the device when every rank of the problem finds one (the default context can be created), else the host. */
+/* Whether the options ask for a particular device (then the automatic backend may not fall back to the host): a device or a
+   platform index, a kernel folder, or a device type other than auto. */
+static PetscErrorCode SbpDeviceAskedFor(char what[], size_t len, PetscBool *asked)
+{
+  const char *names[]  = {"-cl_device", "-cl_platform", "-cl_kernel_dir"};
+  char        type[32] = "";
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  *asked = PETSC_FALSE;
+  for (int k = 0; k < 3 && !*asked; k++) {
+    PetscCall(PetscOptionsHasName(NULL, NULL, names[k], asked));
+    if (*asked) PetscCall(PetscStrncpy(what, names[k], len));
+  }
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-cl_device_type", type, sizeof(type), &set));
+  if (!*asked && set && type[0] && strcasecmp(type, "auto")) {
+    *asked = PETSC_TRUE;
+    PetscCall(PetscSNPrintf(what, len, "-cl_device_type %s", type));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* SBP_BACKEND_AUTO: the device when every rank of the problem finds one (the default context can be created), else the host,
+   with the reason kept for -ksp_view and -cl_view; unless a device was asked for, which is then an error. */
 static PetscErrorCode SbpProblemResolveBackend(SbpProblem p)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)p);
 
   PetscFunctionBegin;
+  p->fallback[0] = 0;
   if (p->backend == SBP_BACKEND_AUTO) {
     SbpmgCL        cl = NULL;
     PetscErrorCode ierr;
     PetscMPIInt    found, all;
+    PetscBool      asked, view = PETSC_FALSE;
+    char           what[PETSC_MAX_PATH_LEN + 32] = "";
 
+    PetscCall(SbpDeviceAskedFor(what, sizeof(what), &asked));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = SbpmgCLGetDefault(&cl);
     PetscCall(PetscPopErrorHandler());
     found = (!ierr && cl) ? 1 : 0;
+    if (!found) {
+      const char *text;
+      char       *specific = NULL;
+      PetscCall(PetscErrorMessage(ierr, &text, &specific));
+      PetscCall(PetscStrncpy(p->fallback, specific && specific[0] ? specific : text, sizeof(p->fallback)));
+    }
     PetscCall(MPIU_Allreduce(&found, &all, 1, MPI_INT, MPI_MIN, comm));
+    PetscCheck(all || !asked, comm, PETSC_ERR_LIB, "The OpenCL device asked for (%s) is not available%s%s", what, found ? " on another rank" : ": ",
+               found ? "" : p->fallback);
     p->use_device = all ? PETSC_TRUE : PETSC_FALSE;
-    if (!p->use_device) PetscCall(PetscInfo(p, "No OpenCL device on some rank: the SBP-SAT operator runs on the host\n"));
+    if (!p->use_device) {
+      if (found) PetscCall(PetscStrncpy(p->fallback, "no OpenCL device on another rank", sizeof(p->fallback)));
+      PetscCall(PetscInfo(p, "No OpenCL device on some rank: the SBP-SAT operator runs on the host (%s)\n", p->fallback));
+      PetscCall(PetscOptionsGetBool(NULL, NULL, "-cl_view", &view, NULL));
+      if (view) PetscCall(PetscPrintf(comm, "sbpmg: no OpenCL device (%s): the SBP-SAT operator runs on the host\n", p->fallback));
+    }
   } else
     p->use_device = p->backend == SBP_BACKEND_DEVICE ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);

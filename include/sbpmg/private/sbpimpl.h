@@ -55,9 +55,10 @@ struct _p_SbpProblem {
   int                rhs_version, data_version; /* data_version: bumped when a kind or a source of the data changes */
   cl_mem             d_data;                    /* device: the faces' values (4 arrays along the faces) of the last right-hand side */
   size_t             d_data_bytes;
-  SbpBCType          bc[4];      /* faces 1..4 at index 0..3 */
-  SbpBackend         backend;    /* as requested; resolved at set-up */
-  PetscBool          use_device; /* resolved backend */
+  SbpBCType          bc[4];         /* faces 1..4 at index 0..3 */
+  SbpBackend         backend;       /* as requested; resolved at set-up */
+  PetscBool          use_device;    /* resolved backend */
+  char               fallback[256]; /* why the automatic backend chose the host (empty: it did not) */
   PetscBool          setupcalled;
   DM                 da;          /* the layout on several ranks, and wherever the host path asks for it (SbpProblemGetLayoutDM); none on
                                      one rank's device path */
