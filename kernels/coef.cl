@@ -21,11 +21,12 @@ __constant coef_real coef_cx[4] = {-0.3, 0.5, 0.0, 1.0};
 __constant coef_real coef_cy[4] = {0.0, -0.25, 1.0, 1.5};
 #define COEF_BETA 0.1
 
-/* Edge e (1..4) at parameter t: the point (x, y) and its derivative (dx, dy) along the edge. */
-inline void coef_edge(int e, coef_real t, coef_real *x, coef_real *y, coef_real *dx, coef_real *dy)
+/* Edge e (1..4) at parameter t: the point (x, y) and its derivative (dx, dy) along the edge; S and Cs are sin and cos of
+   pi (t + 1) / 2 (computed once per parameter: edges 1 and 2 share s, 3 and 4 share r; edge 4's full period is their double
+   angle). */
+inline void coef_edge(int e, coef_real t, coef_real S, coef_real Cs, coef_real *x, coef_real *y, coef_real *dx, coef_real *dy)
 {
-  const coef_real m = (1 - t) / 2, p = (1 + t) / 2;
-  const coef_real S = sin(M_PI * (t + 1) / 2), C = (M_PI / 2) * cos(M_PI * (t + 1) / 2);
+  const coef_real m = (1 - t) / 2, p = (1 + t) / 2, C = (M_PI / 2) * Cs;
 
   if (e == 1) {
     *x  = coef_cx[0] * m + coef_cx[2] * p + COEF_BETA * S;
@@ -42,11 +43,11 @@ inline void coef_edge(int e, coef_real t, coef_real *x, coef_real *y, coef_real 
     *y  = coef_cy[0] * m + coef_cy[1] * p + COEF_BETA * S;
     *dx = (coef_cx[1] - coef_cx[0]) / 2;
     *dy = (coef_cy[1] - coef_cy[0]) / 2 + COEF_BETA * C;
-  } else { /* edge 4: a full sine period */
+  } else { /* edge 4: a full sine period, sin(pi (t + 1)) = 2 S Cs, cos(pi (t + 1)) = Cs^2 - S^2 */
     *x  = coef_cx[2] * m + coef_cx[3] * p;
-    *y  = coef_cy[2] * m + coef_cy[3] * p + COEF_BETA * sin(M_PI * (t + 1));
+    *y  = coef_cy[2] * m + coef_cy[3] * p + COEF_BETA * 2 * S * Cs;
     *dx = (coef_cx[3] - coef_cx[2]) / 2;
-    *dy = (coef_cy[3] - coef_cy[2]) / 2 + COEF_BETA * M_PI * cos(M_PI * (t + 1));
+    *dy = (coef_cy[3] - coef_cy[2]) / 2 + COEF_BETA * M_PI * (Cs * Cs - S * S);
   }
 }
 
@@ -64,12 +65,13 @@ inline void coef_blend(coef_real r, coef_real s, const coef_real E[5], const coe
 inline void coef_mapping(coef_real r, coef_real s, coef_real X[6])
 {
 #  if COEF_MAP == 0
-  coef_real Ex[5], Ey[5], dEx[5], dEy[5];
+  coef_real       Ex[5], Ey[5], dEx[5], dEy[5], Cr, Cs;
+  const coef_real Sr = sincos(M_PI * (r + 1) / 2, &Cr), Ss = sincos(M_PI * (s + 1) / 2, &Cs);
 
-  coef_edge(1, s, &Ex[1], &Ey[1], &dEx[1], &dEy[1]);
-  coef_edge(2, s, &Ex[2], &Ey[2], &dEx[2], &dEy[2]);
-  coef_edge(3, r, &Ex[3], &Ey[3], &dEx[3], &dEy[3]);
-  coef_edge(4, r, &Ex[4], &Ey[4], &dEx[4], &dEy[4]);
+  coef_edge(1, s, Ss, Cs, &Ex[1], &Ey[1], &dEx[1], &dEy[1]);
+  coef_edge(2, s, Ss, Cs, &Ex[2], &Ey[2], &dEx[2], &dEy[2]);
+  coef_edge(3, r, Sr, Cr, &Ex[3], &Ey[3], &dEx[3], &dEy[3]);
+  coef_edge(4, r, Sr, Cr, &Ex[4], &Ey[4], &dEx[4], &dEy[4]);
   coef_blend(r, s, Ex, dEx, coef_cx, &X[0], &X[2], &X[3]);
   coef_blend(r, s, Ey, dEy, coef_cy, &X[1], &X[4], &X[5]);
 #  elif COEF_MAP == 1

@@ -17,9 +17,12 @@
 /* The manufactured solution and its gradient at (x, y). */
 inline void rhs_exact(coef_real x, coef_real y, coef_real *u, coef_real *ux, coef_real *uy)
 {
-  *u  = sin(M_PI * x) * cos(M_PI * y);
-  *ux = M_PI * cos(M_PI * x) * cos(M_PI * y);
-  *uy = -M_PI * sin(M_PI * x) * sin(M_PI * y);
+  coef_real       cx, cy;
+  const coef_real sx = sincos(M_PI * x, &cx), sy = sincos(M_PI * y, &cy);
+
+  *u  = sx * cy;
+  *ux = M_PI * cx * cy;
+  *uy = -M_PI * sx * sy;
 }
 
 #if RHS_MANUFACTURED
@@ -29,14 +32,15 @@ inline coef_real rhs_mu_gradient(coef_real x, coef_real y, coef_real mu_value, c
 #  if COEF_MU == 0
   const coef_real muout = 36, muin = 20, Lw = 0.05, D = 0.05;
   const coef_real c = (Lw / 2) / D, rbar = (Lw / 2) * (Lw / 2), rw = 0.01 * (1 + (Lw / 2) / D);
-  const coef_real xi = (x * x + c * c * y * y - rbar) / rw, sech = 1 / cosh(xi);
+  const coef_real xi = (x * x + c * c * y * y - rbar) / rw, t = tanh(xi), sech2 = 1 - t * t; /* coef_mu's tanh, once */
 
-  *mux = (muout - muin) * x * sech * sech / rw;
-  *muy = (muout - muin) * c * c * y * sech * sech / rw;
+  *mux = (muout - muin) * x * sech2 / rw;
+  *muy = (muout - muin) * c * c * y * sech2 / rw;
+  return (muout - muin) / 2 * (t + 1) + muin;
 #  else
   *mux = *muy = 0;
-#  endif
   return coef_mu(x, y, mu_value);
+#  endif
 }
 #endif
 
