@@ -31,7 +31,6 @@ typedef struct {
   /* PCMG's own operations, called around ours */
   PetscErrorCode (*mg_setup)(PC);
   PetscErrorCode (*mg_setfromoptions)(PC, PetscOptionItems *);
-  PetscErrorCode (*mg_view)(PC, PetscViewer);
   PetscErrorCode (*mg_reset)(PC);
   PetscErrorCode (*mg_destroy)(PC);
 } PC_SBPMG;
@@ -359,6 +358,69 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   PetscFunctionReturn(0);
 }
 
+/* One line per level in PCMG's numbering (level 0 = the coarsest, index L-1 of the hierarchy): the grid, and the sweeps
+   of the level's smoothers (their KSPs' iteration limits: the -mg_levels_ options may have changed them) or the coarse solve. */
+static PetscErrorCode PCSBPMGViewLevels(PC pc, PC_SBPMG *sb, PetscViewer viewer)
+{
+  PC_MG      *mg = (PC_MG *)pc->data;
+  PetscInt    L  = sb->nlevels;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  for (PetscInt l = 0; l < L; l++) {
+    SbpProblem  p    = sb->problems[L - 1 - l];
+    const char *name = l == L - 1 ? " (finest)" : (l == 0 ? " (coarsest)" : "");
+
+    if (l == 0) {
+      PetscCall(PetscViewerASCIIPrintf(viewer, "level 0%s: %" PetscInt_FMT " x %" PetscInt_FMT " intervals, CHOLMOD on the assembled operator%s\n",
+                                       L == 1 ? " (finest and coarsest)" : name, p->Nr, p->Ns, size > 1 ? ", gathered onto every rank" : ""));
+    } else {
+      PetscInt pre, post;
+      PetscCall(KSPGetTolerances(mg->levels[l]->smoothd, NULL, NULL, NULL, &pre));
+      PetscCall(KSPGetTolerances(mg->levels[l]->smoothu, NULL, NULL, NULL, &post));
+      PetscCall(PetscViewerASCIIPrintf(
+          viewer, "level %" PetscInt_FMT "%s: %" PetscInt_FMT " x %" PetscInt_FMT " intervals, %" PetscInt_FMT " pre- and %" PetscInt_FMT " post-sweeps\n", l,
+          name, p->Nr, p->Ns, pre, post));
+    }
+  }
+  if (size > 1 && L) {
+    PetscInt m, n;
+    PetscCall(SbpProblemGetProcessGrid(sb->problems[0], &m, &n));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "every level on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT ")%s\n", size, m, n,
+                                     sb->problems[0]->use_device ? ", ghosts exchanged between the devices" : ""));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The smoother, the sweeps' rule, the coarse-size limit and, after set-up on the device, the device and its coefficient precision. */
+static PetscErrorCode PCSBPMGViewSmoothing(PC_SBPMG *sb, PetscViewer viewer)
+{
+  PetscBool device = sb->nlevels && sb->problems[0]->use_device ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "smoother %s, fused on the %s: %" PetscInt_FMT " pre- and %" PetscInt_FMT
+                                   " post-sweeps on the finest level, times %.4g per level below (at most %" PetscInt_FMT ")\n",
+                                   PCSBPMGSmootherTypes[sb->smoother], sb->nlevels ? (device ? "device" : "host") : "operator's backend", sb->nu_pre,
+                                   sb->nu_post, (double)sb->nu_growth, sb->nu_max));
+  if (sb->nlevels)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "coarse-size limit %" PetscInt_FMT " points per side (%s)\n", sb->coarse_used,
+                                     sb->coarse_size_set ? "-pc_sbpmg_coarse_size" : "the default, tuning mg_coarse_size"));
+  if (device) {
+    const char *name;
+    PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s; level sweeps and residuals read the coefficients in %s (-pc_sbpmg_coef_fp32)\n", name,
+                                     sb->coef_fp32 ? "fp32" : "fp64"));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "%" PetscInt_FMT " sweep(s) per pass over the data on the levels with an interior/rim split (tuning mg_sweeps_per_pass)\n",
+                                     sb->tune.mg_sweeps_per_pass));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* PCMG's view calls this (its view hook, as for PCGAMG) after its own summary and before its levels; the lines are indented
+   one step below PCMG's summary line, the details one more. */
 static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
 {
   PC_SBPMG *sb = PCSBPMGGetContext(pc);
@@ -366,41 +428,21 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
-  if (isascii) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "SBPMG: geometric multigrid on the SBP-SAT operator, re-discretised on %" PetscInt_FMT " levels\n", sb->nlevels));
-    PetscCall(PetscViewerASCIIPushTab(viewer));
-    PetscMPIInt size;
-    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-    for (PetscInt k = 0; k < sb->nlevels; k++)
-      PetscCall(PetscViewerASCIIPrintf(
-          viewer, "level %" PetscInt_FMT ": %" PetscInt_FMT " x %" PetscInt_FMT " intervals%s\n", k, sb->problems[k]->Nr, sb->problems[k]->Ns,
-          k < sb->nlevels - 1
-              ? ""
-              : (size > 1 ? " (coarse, gathered onto every rank, CHOLMOD on the assembled operator)" : " (coarse, CHOLMOD on the assembled operator)")));
-    if (size > 1 && sb->nlevels) {
-      PetscInt m, n;
-      PetscCall(SbpProblemGetProcessGrid(sb->problems[0], &m, &n));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "every level on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT ")%s\n", size, m, n,
-                                       sb->problems[0]->use_device ? ", ghosts exchanged between the devices" : ""));
-    }
-    PetscCall(PetscViewerASCIIPrintf(viewer,
-                                     "smoother %s, %" PetscInt_FMT " pre- and %" PetscInt_FMT
-                                     " post-sweeps on the finest level, times %g per level below (at most %" PetscInt_FMT
-                                     "), fused on the %s; coarse-size limit %" PetscInt_FMT " points per side\n",
-                                     PCSBPMGSmootherTypes[sb->smoother], sb->nu_pre, sb->nu_post, (double)sb->nu_growth, sb->nu_max,
-                                     sb->nlevels && sb->problems[0]->use_device ? "device" : "host", sb->coarse_used));
-    if (sb->nlevels && sb->problems[0]->use_device) {
-      const char *name;
-      PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s; level sweeps and residuals read the coefficients in %s (-pc_sbpmg_coef_fp32)\n", name,
-                                       sb->coef_fp32 ? "fp32" : "fp64"));
-      PetscCall(PetscViewerASCIIPrintf(
-          viewer, "%" PetscInt_FMT " sweep(s) per pass over the data on the levels with an interior/rim split (tuning mg_sweeps_per_pass)\n",
-          sb->tune.mg_sweeps_per_pass));
-    }
-    PetscCall(PetscViewerASCIIPopTab(viewer));
-  }
-  PetscCall((*sb->mg_view)(pc, viewer));
+  if (!isascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (sb->nlevels)
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "SBPMG: geometric multigrid on the SBP-SAT operator, re-discretised on %" PetscInt_FMT " levels (numbered as PCMG's: 0 = coarsest)\n",
+        sb->nlevels));
+  else if (sb->levels_req)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "SBPMG: geometric multigrid on the SBP-SAT operator, %" PetscInt_FMT " levels made at set-up\n", sb->levels_req));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "SBPMG: geometric multigrid on the SBP-SAT operator, levels made at set-up down to the coarse-size limit\n"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PCSBPMGViewLevels(pc, sb, viewer));
+  PetscCall(PCSBPMGViewSmoothing(sb, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
 
@@ -631,14 +673,13 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));
   sb->mg_setup            = pc->ops->setup;
   sb->mg_setfromoptions   = pc->ops->setfromoptions;
-  sb->mg_view             = pc->ops->view;
   sb->mg_reset            = pc->ops->reset;
   sb->mg_destroy          = pc->ops->destroy;
   mg                      = (PC_MG *)pc->data;
   mg->innerctx            = sb;
+  mg->view                = PCView_SBPMG;
   pc->ops->setup          = PCSetUp_SBPMG;
   pc->ops->setfromoptions = PCSetFromOptions_SBPMG;
-  pc->ops->view           = PCView_SBPMG;
   pc->ops->reset          = PCReset_SBPMG;
   pc->ops->destroy        = PCDestroy_SBPMG;
   PetscFunctionReturn(0);
