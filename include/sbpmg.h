@@ -43,6 +43,10 @@ typedef struct {
   size_t         device_bytes; /* bytes held in live buffers */
 } SbpmgCLStats;
 
+/* Array options whose -help line shows the values in force (PETSc 3.18's shows only the first of an option not given). */
+PETSC_EXTERN PetscErrorCode SbpmgOptionsIntArray(PetscOptionItems *, const char[], const char[], const char[], PetscInt[], PetscInt, PetscInt *, PetscBool *);
+PETSC_EXTERN PetscErrorCode SbpmgOptionsRealArray(PetscOptionItems *, const char[], const char[], const char[], PetscReal[], PetscInt, PetscInt *, PetscBool *);
+
 PETSC_EXTERN PetscErrorCode SbpmgCLGetDefault(SbpmgCL *);
 PETSC_EXTERN PetscErrorCode SbpmgCLResetDefault(void);
 PETSC_EXTERN PetscErrorCode SbpmgCLCreate(MPI_Comm, SbpmgCL *);

@@ -190,11 +190,11 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Convergence study", NULL);
-  PetscCall(PetscOptionsIntArray("-conv_n", "Grid sizes Nr", NULL, ns, &nn, &setn));
+  PetscCall(SbpmgOptionsIntArray(PetscOptionsObject, "-conv_n", "Grid sizes Nr", NULL, ns, 5, &nn, &setn));
   PetscCall(PetscOptionsInt("-conv_ratio", "Ns = ratio * Nr", NULL, ratio, &ratio, NULL));
   PetscCall(PetscOptionsEnumArray("-conv_solvers", "Solvers", NULL, SolverNames, (PetscEnum *)which, &nsolvers, &set));
   PetscCall(PetscOptionsReal("-conv_rtol", "Relative residual of the iterative solvers", NULL, rtol, &rtol, NULL));
-  PetscCall(PetscOptionsString("-conv_output", "Prefix of the output files", NULL, prefix, prefix, sizeof(prefix), NULL));
+  PetscCall(PetscOptionsString("-conv_output", "Prefix of the output files", NULL, "convergence", prefix, sizeof(prefix), NULL));
   PetscCall(PetscOptionsBool("-conv_plot", "Write a PNG plot with gnuplot", NULL, plot, &plot, NULL));
   PetscOptionsEnd();
   if (!setn) nn = 5;

@@ -27,7 +27,8 @@ static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsO
   PetscBool set;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsIntArray("-sbp_n", "Grid intervals: N (both r and s) or Nr,Ns", "SbpProblemSetSizes", n, &nn, &set));
+  PetscCall(SbpmgOptionsIntArray(PetscOptionsObject, "-sbp_n", "Grid intervals: N (both r and s) or Nr,Ns", "SbpProblemSetSizes", n, p->Nr == p->Ns ? 1 : 2,
+                                 &nn, &set));
   *count = set ? nn : 0;
   *nr    = n[0];
   *ns    = set && nn == 1 ? n[0] : n[1];
@@ -51,7 +52,7 @@ static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsO
 @*/
 PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
 {
-  char           bc[32];
+  char           bc[32], bcnow[8];
   PetscInt       nr = p->Nr, ns = p->Ns, nsizes = 0;
   PetscBool      setmap, setmu, setbc;
   PetscReal      value   = p->mu_value;
@@ -64,13 +65,14 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(SbpProblemCheckNotSetUp(p, "options"));
   for (PetscInt f = 0; f < 4; f++) bc[f] = p->bc[f] == SBP_BC_DIRICHLET ? 'D' : 'N';
   bc[4] = 0;
+  PetscCall(PetscStrncpy(bcnow, bc, sizeof(bcnow))); /* -help's "formerly": bc is overwritten by the value given */
   PetscObjectOptionsBegin((PetscObject)p);
   PetscCall(SbpProblemSizesFromOptions(PetscOptionsObject, p, &nr, &ns, &nsizes));
   PetscCall(PetscOptionsEnum("-sbp_mapping", "Mapping", "SbpProblemSetMapping", SbpMappingTypes, (PetscEnum)mapping, (PetscEnum *)&mapping, &setmap));
   PetscCall(PetscOptionsEnum("-sbp_mu", "Coefficient mu", "SbpProblemSetMu", SbpMuTypes, (PetscEnum)mu, (PetscEnum *)&mu, &setmu));
   PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, NULL));
-  PetscCall(
-      PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
+  PetscCall(PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bcnow, bc, sizeof(bc),
+                               &setbc));
   PetscCall(PetscOptionsEnum("-sbp_backend", "Where the operator runs", "SbpProblemSetBackend", SbpBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscOptionsEnd();
   PetscCheck(nsizes <= 2, comm, PETSC_ERR_ARG_SIZ, "-sbp_n takes 1 value (N: both r and s) or 2 (Nr,Ns); got %" PetscInt_FMT, nsizes);
