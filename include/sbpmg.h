@@ -43,9 +43,10 @@ typedef struct {
   size_t         device_bytes; /* bytes held in live buffers */
 } SbpmgCLStats;
 
-/* Array options whose -help line shows the values in force (PETSc 3.18's shows only the first of an option not given). */
-PETSC_EXTERN PetscErrorCode SbpmgOptionsIntArray(PetscOptionItems *, const char[], const char[], const char[], PetscInt[], PetscInt, PetscInt *, PetscBool *);
-PETSC_EXTERN PetscErrorCode SbpmgOptionsRealArray(PetscOptionItems *, const char[], const char[], const char[], PetscReal[], PetscInt, PetscInt *, PetscBool *);
+/* An array option (PETSC_INT or PETSC_REAL) whose -help line shows the values in force (PETSc 3.18's shows only the first of an
+   option not given). */
+PETSC_EXTERN PetscErrorCode SbpmgOptionsArray(PetscOptionItems *, const char[], const char[], const char[], PetscDataType, void *, PetscInt, PetscInt *,
+                                              PetscBool *);
 
 PETSC_EXTERN PetscErrorCode SbpmgCLGetDefault(SbpmgCL *);
 PETSC_EXTERN PetscErrorCode SbpmgCLResetDefault(void);

@@ -2,7 +2,6 @@
    defaults resolved later (the operator's tuning, the grid's centre); PCSBPMG's view before set-up has no placeholder. The
    -log_view, -ksp_view and plot checks run the programs: tests/check-views.sh, tests/views.cmake. */
 #include "test_sbp_common.h"
-#include <unistd.h>
 
 static const char help[] = "Tests of -help's values in force and of PCSBPMG's view before set-up.\n";
 
@@ -135,48 +134,62 @@ static void test_help_acoustic(void **state)
   PCALL(AcousticDestroy(&b));
 }
 
+/* SbpmgOptionsArray() of a type it does not read, inside a block of the test's own (so that the block ends after the error). */
+static PetscErrorCode ReadBoolArray(PetscErrorCode *err)
+{
+  PetscBool flags[2];
+  PetscInt  n = 2;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_SELF, "hv6_", "views test", NULL);
+  *err = SbpmgOptionsArray(PetscOptionsObject, "-flags", "Flags", NULL, PETSC_BOOL, flags, 2, &n, NULL);
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+static void test_options_array_type(void **state)
+{
+  PetscErrorCode err = 0;
+
+  EXPECT_ERROR((ReadBoolArray(&err), err), PETSC_ERR_SUP, "-flags: SbpmgOptionsArray() reads PETSC_INT or PETSC_REAL values, not BOOL");
+}
+
 /* PCSBPMG viewed before set-up: what the set-up will make, no "0 levels" and no placeholder in sbpmg's lines. */
 static void test_view_before_setup(void **state)
 {
   SbpTestSystem s;
   PC            pc;
   PetscViewer   v;
-  char          path[] = "/tmp/sbpmg-test-view-XXXXXX", text[4096] = "";
-  int           fd;
-  FILE         *fp;
+  char         *text = NULL;
   size_t        n;
+  FILE         *fp;
 
   SbpTestSystemCreate(SbpTestProblem(PETSC_COMM_SELF, 32, 32, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL), PETSC_FALSE, &s);
   s.ksp = SbpTestKSPWithSBPMG(s.A);
   PCALL(KSPGetPC(s.ksp, &pc));
   PCALL(PCSBPMGSetLevels(pc, 3));
-  fd = mkstemp(path);
-  assert_true(fd >= 0);
-  close(fd);
-  PCALL(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v));
+  fp = open_memstream(&text, &n); /* the view's text in memory */
+  assert_non_null(fp);
+  PCALL(PetscViewerCreate(PETSC_COMM_SELF, &v));
+  PCALL(PetscViewerSetType(v, PETSCVIEWERASCII));
+  PCALL(PetscViewerASCIISetFILE(v, fp));
   PCALL(PCView(pc, v));
   PCALL(PetscViewerDestroy(&v));
-  fp = fopen(path, "r");
-  assert_non_null(fp);
-  n       = fread(text, 1, sizeof(text) - 1, fp);
-  text[n] = 0;
   fclose(fp);
-  unlink(path);
   if (strstr(text, "\n  linear system matrix")) *strstr(text, "\n  linear system matrix") = 0; /* the operator's view: src/sbp's */
   if (!strstr(text, "\n    SBPMG: geometric multigrid on the SBP-SAT operator, re-discretised on 3 levels, made at set-up\n"))
     fail_msg("the view before set-up is:\n%s", text);
   assert_null(strstr(text, " 0 levels"));
   if (strstr(text, "not yet")) fail_msg("the view before set-up is:\n%s", text);
   assert_non_null(strstr(text, "\n      smoother chebyshev, fused on the operator's backend: 3 pre- and 3 post-sweeps on the finest level"));
+  free(text);
   SbpTestSystemSolve(&s);
   SbpTestSystemDestroy(&s);
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_help_sbp_sizes),
-    cmocka_unit_test(test_help_acoustic),
-    cmocka_unit_test(test_help_pcsbpmg),
-    cmocka_unit_test(test_view_before_setup),
+    cmocka_unit_test(test_help_sbp_sizes),    cmocka_unit_test(test_help_acoustic),      cmocka_unit_test(test_help_pcsbpmg),
+    cmocka_unit_test(test_view_before_setup), cmocka_unit_test(test_options_array_type),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -253,7 +253,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Convergence study", NULL);
-  PetscCall(SbpmgOptionsIntArray(PetscOptionsObject, "-conv_n", "Grid sizes Nr", NULL, ns, 5, &nn, &setn));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-conv_n", "Grid sizes Nr", NULL, PETSC_INT, ns, 5, &nn, &setn));
   PetscCall(PetscOptionsInt("-conv_ratio", "Ns = ratio * Nr", NULL, ratio, &ratio, NULL));
   PetscCall(PetscOptionsEnumArray("-conv_solvers", "Solvers", NULL, SolverNames, (PetscEnum *)which, &nsolvers, &set));
   PetscCall(PetscOptionsReal("-conv_rtol", "Relative residual of the iterative solvers", NULL, rtol, &rtol, NULL));

@@ -186,28 +186,28 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscCall(PetscStrncpy(velnow, vel, sizeof(velnow))); /* -help's "formerly" (vel takes the value given) */
   PetscObjectOptionsBegin((PetscObject)ac);
   /* -help shows the values in force: all three sizes and spacings where they differ, the source and the plane from the sizes */
-  PetscCall(SbpmgOptionsIntArray(PetscOptionsObject, "-ac_n", "Grid points: n (every axis) or nx,ny,nz", "AcousticSetSizes", n,
-                                 n[0] == n[1] && n[1] == n[2] ? 1 : 3, &nn, &nset));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_n", "Grid points: n (every axis) or nx,ny,nz", "AcousticSetSizes", PETSC_INT, n,
+                              n[0] == n[1] && n[1] == n[2] ? 1 : 3, &nn, &nset));
   for (PetscInt a = 0; a < 3; a++) src[a] = ac->src[a] >= 0 ? ac->src[a] : (nset && nn == 1 ? n[0] : n[a]) / 2;
   PetscCall(PetscSNPrintf(planeshown, sizeof(planeshown), "%c:%" PetscInt_FMT, (char)('x' + ac->snap_axis),
                           ac->snap_index >= 0 ? ac->snap_index : (nset && nn == 1 ? n[0] : n[ac->snap_axis]) / 2));
   PetscCall(PetscOptionsInt("-ac_ndamp", "PML width in grid points", "AcousticSetDamping", ndamp, &ndamp, NULL));
-  PetscCall(SbpmgOptionsRealArray(PetscOptionsObject, "-ac_dx", "Grid spacing (m): h (every axis) or dx,dy,dz", "AcousticSetSpacing", h,
-                                  h[0] == h[1] && h[1] == h[2] ? 1 : 3, &nh, &hset));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_dx", "Grid spacing (m): h (every axis) or dx,dy,dz", "AcousticSetSpacing", PETSC_REAL, h,
+                              h[0] == h[1] && h[1] == h[2] ? 1 : 3, &nh, &hset));
   PetscCall(PetscOptionsReal("-ac_cfl", "Courant number, in (0, 1]", "AcousticSetCFL", cfl, &cfl, NULL));
   PetscCall(PetscOptionsString("-ac_vel", "Velocity (m/s): a number or a file of raw float32 values, x fastest", "AcousticSetVelocity", velnow, vel,
                                sizeof(vel), &velset));
   PetscCall(PetscOptionsReal("-ac_vmax", "Velocity bound for dt and the damping (0: the model's largest)", "AcousticSetMaxVelocity", vmax, &vmax, NULL));
   PetscCall(PetscOptionsReal("-ac_fmax", "Highest source frequency (Hz); the Ricker peak is fmax/2.5", "AcousticSetSourceWavelet", fmax, &fmax, NULL));
   PetscCall(PetscOptionsReal("-ac_amplitude", "Source amplitude", "AcousticSetSourceWavelet", amp, &amp, NULL));
-  PetscCall(
-      SbpmgOptionsIntArray(PetscOptionsObject, "-ac_source", "Source grid point x,y,z (default: the centre)", "AcousticSetSource", src, 3, &nsrc, &srcset));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_source", "Source grid point x,y,z (default: the centre)", "AcousticSetSource", PETSC_INT, src, 3, &nsrc,
+                              &srcset));
   PetscCall(PetscOptionsEnum("-ac_init", "Initial fields", "AcousticSetInitialType", AcousticInitTypes, (PetscEnum)init, (PetscEnum *)&init, &initset));
   PetscCall(PetscOptionsInt("-ac_seed", "Seed of the random initial fields", "AcousticSetInitialType", seed, &seed, NULL));
   PetscCall(PetscOptionsEnum("-ac_backend", "fp32 OpenCL kernels or the fp64 host reference", "AcousticSetBackend", AcousticBackends, (PetscEnum)backend,
                              (PetscEnum *)&backend, &backset));
-  PetscCall(SbpmgOptionsRealArray(PetscOptionsObject, "-ac_layers", "Layered velocity model v0,z1,v1,...: velocities (m/s) and interface depths (m)",
-                                  "AcousticSetVelocityLayers", layers, AcLayersInForce(ac, vel, velset, layers), &nlayers, &layset));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_layers", "Layered velocity model v0,z1,v1,...: velocities (m/s) and interface depths (m)",
+                              "AcousticSetVelocityLayers", PETSC_REAL, layers, AcLayersInForce(ac, vel, velset, layers), &nlayers, &layset));
   PetscCall(PetscOptionsString("-ac_sources", "File of point sources, one per line: x y z [delay [amplitude]] (m, s)", "AcousticSetSourcesFile", "", srcfile,
                                sizeof(srcfile), NULL));
   PetscCall(PetscOptionsString("-ac_wavelet", "File of the sources' wavelet, one sample per step (default: Ricker)", "AcousticSetWaveletFile", "", wavfile,

@@ -27,17 +27,35 @@ PetscErrorCode SbpmgOptionsCheckEnum(const char prefix[], const char option[], c
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER, "Unknown option %s for -%s%s. Available options: %s", value, prefix ? prefix : "", option + 1, avail);
 }
 
-/* An array option whose -help line shows the values in force: PETSc 3.18's own line shows only value[0] of an option not
-   given. PETSc's line is suppressed (the block's "already printed" flag, for that one call) and this one printed instead,
-   in PETSc's format; reading the option is PETSc's. */
-static PetscErrorCode SbpmgOptionsArray(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscDataType type,
-                                        void *value, PetscInt nshown, PetscInt *n, PetscBool *set)
+/*@C
+   SbpmgOptionsArray - PetscOptionsIntArray() or PetscOptionsRealArray() (inside PetscOptionsBegin()/End()) whose -help line
+   shows the values in force when the option is not given: the first nshown entries of value (PETSc 3.18's own line shows
+   value[0] only). PETSc reads the option; its line is suppressed (the block's "already printed" flag, for that one call)
+   and this one printed instead, in PETSc's format.
+
+   Input Parameters:
++  PetscOptionsObject - the options block's object (PetscOptionsObject inside PetscOptionsBegin()/End())
+.  opt, text, man      - as for PetscOptionsIntArray()
+.  type                - PETSC_INT (value is a PetscInt array) or PETSC_REAL (a PetscReal array)
+.  value               - the values in force; on return, those read if the option is given
+.  nshown              - how many entries of value -help shows when the option is not given
+-  n                   - the capacity of value; on return, the number of values read
+
+   Output Parameter:
+.  set - whether the option was given (or NULL)
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpmgOptionsArray(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscDataType type, void *value,
+                                 PetscInt nshown, PetscInt *n, PetscBool *set)
 {
   PetscBool help = PetscOptionsObject->printhelp && PetscOptionsObject->count == 1 && !PetscOptionsObject->alreadyprinted ? PETSC_TRUE : PETSC_FALSE;
   PetscBool given;
   char      shown[256] = "", one[64];
 
   PetscFunctionBegin;
+  PetscCheck(type == PETSC_INT || type == PETSC_REAL, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: SbpmgOptionsArray() reads PETSC_INT or PETSC_REAL values, not %s",
+             opt, PetscDataTypes[type]);
   if (help) PetscOptionsObject->alreadyprinted = PETSC_TRUE;
   if (type == PETSC_INT)
     PetscCall(PetscOptionsIntArray(opt, text, man, (PetscInt *)value, n, &given));
@@ -55,47 +73,5 @@ static PetscErrorCode SbpmgOptionsArray(PetscOptionItems *PetscOptionsObject, co
   }
   PetscCall((*PetscHelpPrintf)(PetscOptionsObject->comm, "  -%s%s <%s>: %s (%s)\n", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1,
                                shown, text, man ? man : "None"));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   SbpmgOptionsIntArray - PetscOptionsIntArray() (inside PetscOptionsBegin()/End()) whose -help line shows the values in
-   force when the option is not given: the first nshown entries of value (PETSc 3.18's line shows value[0] only).
-
-   Input Parameters:
-+  PetscOptionsObject - the options block's object (PetscOptionsObject inside PetscOptionsBegin()/End())
-.  opt, text, man      - as for PetscOptionsIntArray()
-.  value               - the values in force; on return, those read if the option is given
-.  nshown              - how many entries of value -help shows when the option is not given
--  n                   - the capacity of value; on return, the number of values read
-
-   Output Parameter:
-.  set - whether the option was given (or NULL)
-
-   Level: intermediate
-
-.seealso: `SbpmgOptionsRealArray()`
-@*/
-PetscErrorCode SbpmgOptionsIntArray(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscInt value[],
-                                    PetscInt nshown, PetscInt *n, PetscBool *set)
-{
-  PetscFunctionBegin;
-  PetscCall(SbpmgOptionsArray(PetscOptionsObject, opt, text, man, PETSC_INT, value, nshown, n, set));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   SbpmgOptionsRealArray - PetscOptionsRealArray() whose -help line shows the first nshown entries of value when the option
-   is not given; the arguments are those of SbpmgOptionsIntArray().
-
-   Level: intermediate
-
-.seealso: `SbpmgOptionsIntArray()`
-@*/
-PetscErrorCode SbpmgOptionsRealArray(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscReal value[],
-                                     PetscInt nshown, PetscInt *n, PetscBool *set)
-{
-  PetscFunctionBegin;
-  PetscCall(SbpmgOptionsArray(PetscOptionsObject, opt, text, man, PETSC_REAL, value, nshown, n, set));
   PetscFunctionReturn(0);
 }

@@ -354,8 +354,8 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   {
     PetscInt  nus[3] = {sb->nu_pre, sb->nu_post, 0}, nnu = 3;
     PetscBool set;
-    PetscCall(SbpmgOptionsIntArray(PetscOptionsObject, "-pc_sbpmg_nu", "Smoothing sweeps on the finest level: nu (pre and post) or pre,post",
-                                   "PCSBPMGSetSweeps", nus, sb->nu_pre == sb->nu_post ? 1 : 2, &nnu, &set));
+    PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-pc_sbpmg_nu", "Smoothing sweeps on the finest level: nu (pre and post) or pre,post", "PCSBPMGSetSweeps",
+                                PETSC_INT, nus, sb->nu_pre == sb->nu_post ? 1 : 2, &nnu, &set));
     if (set) {
       sb->nu_count = nnu; /* checked at set-up: 1 or 2 values */
       sb->nu_pre   = nus[0];

@@ -27,8 +27,8 @@ static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsO
   PetscBool set;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgOptionsIntArray(PetscOptionsObject, "-sbp_n", "Grid intervals: N (both r and s) or Nr,Ns", "SbpProblemSetSizes", n, p->Nr == p->Ns ? 1 : 2,
-                                 &nn, &set));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-sbp_n", "Grid intervals: N (both r and s) or Nr,Ns", "SbpProblemSetSizes", PETSC_INT, n,
+                              p->Nr == p->Ns ? 1 : 2, &nn, &set));
   *count = set ? nn : 0;
   *nr    = n[0];
   *ns    = set && nn == 1 ? n[0] : n[1];
