@@ -43,6 +43,11 @@ typedef struct {
   size_t         device_bytes; /* bytes held in live buffers */
 } SbpmgCLStats;
 
+/* An array option (PETSC_INT or PETSC_REAL) whose -help line shows the values in force (PETSc 3.18's shows only the first of an
+   option not given). */
+PETSC_EXTERN PetscErrorCode SbpmgOptionsArray(PetscOptionItems *, const char[], const char[], const char[], PetscDataType, void *, PetscInt, PetscInt *,
+                                              PetscBool *);
+
 PETSC_EXTERN PetscErrorCode SbpmgCLGetDefault(SbpmgCL *);
 PETSC_EXTERN PetscErrorCode SbpmgCLResetDefault(void);
 PETSC_EXTERN PetscErrorCode SbpmgCLCreate(MPI_Comm, SbpmgCL *);

@@ -9,7 +9,8 @@
    u = exp(x) sin(2y) + x y on a warped grid given by its node coordinates, mu = 2 + sin(x) cos(y) given at the nodes, the
    forcing, the faces' Dirichlet values or Neumann fluxes and the exact solution as functions (faces from -sbp_bc, default DNDN).
    Each solver reads its own options with the prefix <solver>_ (for example -gamg_pc_gamg_threshold 0.02).
-   Writes <prefix>.csv and <prefix>.md, and <prefix>.png (error against N, with gnuplot) unless -conv_plot 0. */
+   Writes <prefix>.csv, <prefix>.md and <prefix>.gp, and with gnuplot (unless -conv_plot 0) <prefix>.png: the errors and the
+   iterations against N, two panels, the observed slopes in the legend. */
 #include <sbpmg.h>
 
 static const char help[] = "SBP-SAT convergence and solver study.\n"
@@ -18,7 +19,7 @@ static const char help[] = "SBP-SAT convergence and solver study.\n"
                            "  -conv_solvers <list>  any of mgcg (CG + sbpmg, matrix-free), direct (CHOLMOD), gamg, hypre (CG on the assembled matrix)\n"
                            "  -conv_rtol <tol>      relative residual of the iterative solvers (default 1e-10)\n"
                            "  -conv_output <prefix> output files (default convergence)\n"
-                           "  -conv_plot <bool>     write the PNG plot with gnuplot (default true)\n"
+                           "  -conv_plot <bool>     draw <prefix>.png with gnuplot from <prefix>.gp (default true)\n"
                            "  -conv_problem <p>     builtin (the manufactured problem of the library) or own (one brought through the data API)\n"
                            "  -conv_check_order <o,tol>  fail unless the last observed order in ||e||_H is within tol of o\n";
 
@@ -217,15 +218,21 @@ static PetscReal Order(const Row *prev, const Row *cur, PetscBool jh)
   return PetscLogReal((jh ? prev->eJH : prev->eH) / (jh ? cur->eJH : cur->eH)) / PetscLogReal((PetscReal)cur->Nr / prev->Nr);
 }
 
-static PetscErrorCode WriteOutputs(const char prefix[], const Row rows[], PetscInt nrows, PetscBool plot, const char title[])
+/* The previous row of the same solver, or NULL. */
+static const Row *PreviousRow(const Row rows[], PetscInt k)
 {
-  char        path[PETSC_MAX_PATH_LEN];
-  FILE       *csv, *md;
-  PetscMPIInt rank;
+  for (PetscInt q = k - 1; q >= 0; q--)
+    if (rows[q].solver == rows[k].solver) return &rows[q];
+  return NULL;
+}
+
+/* <prefix>.csv (every column) and <prefix>.md (the table of docs/verification.md). */
+static PetscErrorCode WriteTables(const char prefix[], const Row rows[], PetscInt nrows, const char title[])
+{
+  char  path[PETSC_MAX_PATH_LEN];
+  FILE *csv, *md;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  if (rank) PetscFunctionReturn(0);
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s.csv", prefix));
   csv = fopen(path, "w");
   PetscCheck(csv, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", path);
@@ -236,37 +243,93 @@ static PetscErrorCode WriteOutputs(const char prefix[], const Row rows[], PetscI
   fprintf(md, "%s\n\n| solver | Nr x Ns | unknowns | error H | order | error JH | order | iterations | set-up (s) | solve (s) |\n", title);
   fprintf(md, "|---|---|---|---|---|---|---|---|---|---|\n");
   for (PetscInt k = 0; k < nrows; k++) {
-    const Row *prev = NULL;
-    for (PetscInt q = k - 1; q >= 0; q--)
-      if (rows[q].solver == rows[k].solver) {
-        prev = &rows[q];
-        break;
-      }
-    fprintf(csv, "%s,%d,%d,%d,%.6e,%.4f,%.6e,%.4f,%d,%.4e,%.4e\n", SolverNames[rows[k].solver], (int)rows[k].Nr, (int)rows[k].Ns,
-            (int)((rows[k].Nr + 1) * (rows[k].Ns + 1)), (double)rows[k].eH, (double)Order(prev, &rows[k], PETSC_FALSE), (double)rows[k].eJH,
-            (double)Order(prev, &rows[k], PETSC_TRUE), (int)rows[k].its, rows[k].tsetup, rows[k].tsolve);
-    {
-      char oH[16] = "-", oJH[16] = "-";
-      if (prev) {
-        snprintf(oH, sizeof(oH), "%.3f", (double)Order(prev, &rows[k], PETSC_FALSE));
-        snprintf(oJH, sizeof(oJH), "%.3f", (double)Order(prev, &rows[k], PETSC_TRUE));
-      }
-      fprintf(md, "| %s | %d x %d | %d | %.4e | %s | %.4e | %s | %d | %.3f | %.3f |\n", SolverNames[rows[k].solver], (int)rows[k].Nr, (int)rows[k].Ns,
-              (int)((rows[k].Nr + 1) * (rows[k].Ns + 1)), (double)rows[k].eH, oH, (double)rows[k].eJH, oJH, (int)rows[k].its, rows[k].tsetup, rows[k].tsolve);
+    const Row *prev = PreviousRow(rows, k), *r = &rows[k];
+    char       oH[16] = "-", oJH[16] = "-";
+
+    fprintf(csv, "%s,%d,%d,%d,%.6e,%.4f,%.6e,%.4f,%d,%.4e,%.4e\n", SolverNames[r->solver], (int)r->Nr, (int)r->Ns, (int)((r->Nr + 1) * (r->Ns + 1)),
+            (double)r->eH, (double)Order(prev, r, PETSC_FALSE), (double)r->eJH, (double)Order(prev, r, PETSC_TRUE), (int)r->its, r->tsetup, r->tsolve);
+    if (prev) {
+      snprintf(oH, sizeof(oH), "%.3f", (double)Order(prev, r, PETSC_FALSE));
+      snprintf(oJH, sizeof(oJH), "%.3f", (double)Order(prev, r, PETSC_TRUE));
     }
+    fprintf(md, "| %s | %d x %d | %d | %.4e | %s | %.4e | %s | %d | %.3f | %.3f |\n", SolverNames[r->solver], (int)r->Nr, (int)r->Ns,
+            (int)((r->Nr + 1) * (r->Ns + 1)), (double)r->eH, oH, (double)r->eJH, oJH, (int)r->its, r->tsetup, r->tsolve);
   }
   fclose(csv);
   fclose(md);
-  if (plot) {
-    FILE *gp = popen("gnuplot", "w");
-    PetscCheck(gp, PETSC_COMM_SELF, PETSC_ERR_LIB, "Cannot start gnuplot (Debian package gnuplot-nox)");
-    fprintf(gp, "set terminal pngcairo size 800,600 noenhanced\nset output '%s.png'\nset datafile separator ','\nset logscale xy\n", prefix);
-    fprintf(gp, "set xlabel 'Nr'\nset ylabel 'error'\nset format y '%%.0e'\nset title '%s'\nset key bottom left\nset grid\n", title);
-    fprintf(gp, "plot '%s.csv' using 2:(strcol(1) eq '%s' ? $5 : 1/0) with linespoints pt 7 title '||e||_H', ", prefix, SolverNames[rows[0].solver]);
-    fprintf(gp, "'%s.csv' using 2:(strcol(1) eq '%s' ? $7 : 1/0) with linespoints pt 5 title '||e||_JH', ", prefix, SolverNames[rows[0].solver]);
-    fprintf(gp, "%g*(%d/x)**2 with lines dt 2 lc rgb 'gray' title 'slope 2'\n", (double)rows[0].eH, (int)rows[0].Nr);
-    PetscCheck(pclose(gp) == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "gnuplot failed writing %s.png", prefix);
+  PetscFunctionReturn(0);
+}
+
+/* <prefix>.gp, the gnuplot script of <prefix>.png from <prefix>.csv (`gnuplot <prefix>.gp` draws it again): two panels against Nr,
+   the errors (||e||_H solid, ||e||_JH dashed, a slope -2 line) and the iterations, one colour per solver. The legend's slopes are
+   computed by gnuplot from the CSV: of the errors between the last two grids (the tables' last order), and the exponent of
+   iterations ~ Nr^a by least squares on the logarithms (0: as many iterations on every grid). */
+static PetscErrorCode WritePlotScript(const char prefix[], const Solver which[], PetscInt nsolvers, PetscInt nsizes, const char title[])
+{
+  char        path[PETSC_MAX_PATH_LEN];
+  const char *csv = prefix, *sep;
+  FILE       *gp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s.gp", prefix));
+  gp = fopen(path, "w");
+  PetscCheck(gp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", path);
+  fprintf(gp, "# %s.png from %s.csv, written by verification/convergence (docs/verification.md); run: gnuplot %s.gp\n", prefix, csv, prefix);
+  fprintf(gp, "set terminal pngcairo size 720,800 noenhanced font ',9'\nset output '%s.png'\nset datafile separator ','\nimax = 1\n", prefix);
+  for (PetscInt s = 0; s < nsolvers && nsizes > 1; s++) {
+    const char *n = SolverNames[which[s]];
+    fprintf(gp, "n = sx = sy = sxx = sxy = 0; x0 = x1 = y0 = y1 = u0 = u1 = 1\n");
+    fprintf(gp, "stats '%s.csv' using (strcol(1) eq '%s' ? (x0 = x1, x1 = $2, y0 = y1, y1 = $5, u0 = u1, u1 = $7, n = n + 1, sx = sx + log($2), ", csv, n);
+    fprintf(gp, "sy = sy + log($9), sxx = sxx + log($2)**2, sxy = sxy + log($2) * log($9), imax = imax > $9 ? imax : $9) : NaN) nooutput\n");
+    fprintf(gp, "eH_%s = log(y1 / y0) / log(x1 / x0); eJH_%s = log(u1 / u0) / log(x1 / x0); its_%s = (n * sxy - sx * sy) / (n * sxx - sx**2)\n", n, n, n);
+    fprintf(gp, "xref = x1; yref = y1\n");
   }
+  fprintf(gp, "set multiplot layout 2,1 title '%s'\nset grid\nset logscale x 2\nset xlabel 'Nr (grid intervals in r)'\n", title);
+  fprintf(gp, "set logscale y\nset format y '%%.0e'\nset ylabel 'error'\nset key top right\nplot ");
+  for (PetscInt s = 0; s < nsolvers; s++) {
+    const char *n = SolverNames[which[s]];
+    fprintf(gp, "'%s.csv' using 2:(strcol(1) eq '%s' ? $5 : 1/0) with linespoints lc %d pt 7 dt 1 title ", csv, n, (int)s + 1);
+    if (nsizes > 1)
+      fprintf(gp, "sprintf('%s: slope %%.2f (||e||_H), %%.2f (||e||_JH, dashed), last two grids', eH_%s, eJH_%s), \\\n", n, n, n);
+    else
+      fprintf(gp, "'%s: ||e||_H, ||e||_JH (dashed)', \\\n", n);
+    fprintf(gp, "  '%s.csv' using 2:(strcol(1) eq '%s' ? $7 : 1/0) with linespoints lc %d pt 6 dt 2 notitle, \\\n  ", csv, n, (int)s + 1);
+  }
+  if (nsizes > 1)
+    fprintf(gp, "yref / 4 * (xref / x)**2 with lines dt 3 lc rgb 'gray' title 'slope -2 (reference)'\n");
+  else
+    fprintf(gp, "1/0 notitle\n");
+  fprintf(gp, "unset logscale y\nset format y '%%g'\nset yrange [0:imax * 1.15 + 1]\nset ytics imax > 40 ? 10 : (imax > 16 ? 5 : (imax > 8 ? 2 : 1))\nset "
+              "ylabel 'iterations'\nset key top left\nplot ");
+  for (PetscInt s = 0; s < nsolvers; s++) {
+    const char *n = SolverNames[which[s]];
+    sep           = s < nsolvers - 1 ? ", \\\n  " : "\n";
+    fprintf(gp, "'%s.csv' using 2:(strcol(1) eq '%s' ? $9 : 1/0) with linespoints lc %d pt 7 title ", csv, n, (int)s + 1);
+    if (nsizes > 1)
+      fprintf(gp, "sprintf('%s: iterations ~ Nr^%%.2f (least squares)', its_%s)%s", n, n, sep);
+    else
+      fprintf(gp, "'%s'%s", n, sep);
+  }
+  fprintf(gp, "unset multiplot\n");
+  fclose(gp);
+  PetscFunctionReturn(0);
+}
+
+/* The tables, the plot's script and, unless -conv_plot 0, the plot (rank 0). */
+static PetscErrorCode WriteOutputs(const char prefix[], const Row rows[], PetscInt nrows, const Solver which[], PetscInt nsolvers, PetscBool plot,
+                                   const char title[])
+{
+  char        command[PETSC_MAX_PATH_LEN + 32];
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank) PetscFunctionReturn(0);
+  PetscCall(WriteTables(prefix, rows, nrows, title));
+  PetscCall(WritePlotScript(prefix, which, nsolvers, nrows / nsolvers, title));
+  if (!plot) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(command, sizeof(command), "gnuplot '%s.gp'", prefix));
+  PetscCheck(system(command) == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "gnuplot (Debian package gnuplot-nox) failed: %s", command);
   PetscFunctionReturn(0);
 }
 
@@ -285,12 +348,12 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Convergence study", NULL);
-  PetscCall(PetscOptionsIntArray("-conv_n", "Grid sizes Nr", NULL, ns, &nn, &setn));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-conv_n", "Grid sizes Nr", NULL, PETSC_INT, ns, 5, &nn, &setn));
   PetscCall(PetscOptionsInt("-conv_ratio", "Ns = ratio * Nr", NULL, ratio, &ratio, NULL));
   PetscCall(PetscOptionsEnumArray("-conv_solvers", "Solvers", NULL, SolverNames, (PetscEnum *)which, &nsolvers, &set));
   PetscCall(PetscOptionsReal("-conv_rtol", "Relative residual of the iterative solvers", NULL, rtol, &rtol, NULL));
-  PetscCall(PetscOptionsString("-conv_output", "Prefix of the output files", NULL, prefix, prefix, sizeof(prefix), NULL));
-  PetscCall(PetscOptionsBool("-conv_plot", "Write a PNG plot with gnuplot", NULL, plot, &plot, NULL));
+  PetscCall(PetscOptionsString("-conv_output", "Prefix of the output files", NULL, "convergence", prefix, sizeof(prefix), NULL));
+  PetscCall(PetscOptionsBool("-conv_plot", "Draw <prefix>.png from <prefix>.gp with gnuplot", NULL, plot, &plot, NULL));
   PetscCall(PetscOptionsEnum("-conv_problem", "The problem", NULL, ProblemNames, (PetscEnum)kind, (PetscEnum *)&kind, NULL));
   PetscCall(PetscOptionsRealArray("-conv_check_order", "Fail unless the last order in ||e||_H is within tol of o: o,tol", NULL, expect, &nexpect, &check));
   PetscOptionsEnd();
@@ -322,7 +385,7 @@ int main(int argc, char **argv)
                             (int)r->its, r->tsetup, r->tsolve));
       nrows++;
     }
-  PetscCall(WriteOutputs(prefix, rows, nrows, plot, title));
+  PetscCall(WriteOutputs(prefix, rows, nrows, which, nsolvers, plot, title));
   if (check) { /* the last pair of the first solver */
     PetscInt last = 0;
     while (last + 1 < nrows && rows[last + 1].solver == rows[0].solver) last++;

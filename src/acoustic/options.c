@@ -118,6 +118,23 @@ static PetscErrorCode AcousticLayersFromOptions(Acoustic ac, PetscInt n, const P
   PetscFunctionReturn(0);
 }
 
+/* For -help, the velocity model in force as -ac_layers v0,z1,v1,... writes it: the layers, or one layer of the constant
+   velocity; none for a velocity file or array. vel: -ac_vel's value as the block read it (set: given). */
+static PetscInt AcLayersInForce(Acoustic ac, const char vel[], PetscBool set, PetscReal shown[])
+{
+  char  *end;
+  double v = strtod(vel, &end);
+
+  if (!set && ac->nlayers) {
+    for (PetscInt l = 0; l < ac->nlayers; l++) shown[2 * l] = ac->layers[l];
+    for (PetscInt l = 0; l + 1 < ac->nlayers; l++) shown[2 * l + 1] = ac->layers[ac->nlayers + l];
+    return 2 * ac->nlayers - 1;
+  }
+  if ((!set && ac->velarray) || end == vel || *end) return 0;
+  shown[0] = (PetscReal)v;
+  return 1;
+}
+
 /*@C
    AcousticSetFromOptions - Read the -ac_ options. Values are checked after PetscOptionsEnd() (a bad value leaks nothing).
 
@@ -155,7 +172,7 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   AcousticInitType init    = ac->init;
   AcousticBackend  backend = ac->backend;
   char vel[PETSC_MAX_PATH_LEN], recfile[PETSC_MAX_PATH_LEN] = "", recline[256] = "", srcfile[PETSC_MAX_PATH_LEN] = "", wavfile[PETSC_MAX_PATH_LEN] = "",
-                                plane[64] = "";
+                                plane[64] = "", planeshown[64], velnow[PETSC_MAX_PATH_LEN];
   PetscReal layers[63] = {0}, snapscale = ac->snap_scale;
   PetscInt  nlayers = 63, every = ac->every, check = ac->check_every;
 
@@ -163,34 +180,44 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   PetscCall(AcousticCheckEnumOption(ac, "-ac_init", AcousticInitTypes));
   PetscCall(AcousticCheckEnumOption(ac, "-ac_backend", AcousticBackends));
-  PetscCall(PetscSNPrintf(vel, sizeof(vel), "%g", (double)ac->vel));
+  if (ac->velfile[0])
+    PetscCall(PetscStrncpy(vel, ac->velfile, sizeof(vel)));
+  else
+    PetscCall(PetscSNPrintf(vel, sizeof(vel), "%g", (double)ac->vel));
+  PetscCall(PetscStrncpy(velnow, vel, sizeof(velnow))); /* -help's "formerly" (vel takes the value given) */
   PetscObjectOptionsBegin((PetscObject)ac);
-  PetscCall(PetscOptionsIntArray("-ac_n", "Grid points: n (every axis) or nx,ny,nz", "AcousticSetSizes", n, &nn, &nset));
+  /* -help shows the values in force: all three sizes and spacings where they differ, the source and the plane from the sizes */
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_n", "Grid points: n (every axis) or nx,ny,nz", "AcousticSetSizes", PETSC_INT, n,
+                              n[0] == n[1] && n[1] == n[2] ? 1 : 3, &nn, &nset));
+  for (PetscInt a = 0; a < 3; a++) src[a] = ac->src[a] >= 0 ? ac->src[a] : (nset && nn == 1 ? n[0] : n[a]) / 2;
+  PetscCall(PetscSNPrintf(planeshown, sizeof(planeshown), "%c:%" PetscInt_FMT, (char)('x' + ac->snap_axis),
+                          ac->snap_index >= 0 ? ac->snap_index : (nset && nn == 1 ? n[0] : n[ac->snap_axis]) / 2));
   PetscCall(PetscOptionsInt("-ac_ndamp", "PML width in grid points", "AcousticSetDamping", ndamp, &ndamp, NULL));
-  PetscCall(PetscOptionsRealArray("-ac_dx", "Grid spacing (m): h (every axis) or dx,dy,dz", "AcousticSetSpacing", h, &nh, &hset));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_dx", "Grid spacing (m): h (every axis) or dx,dy,dz", "AcousticSetSpacing", PETSC_REAL, h,
+                              h[0] == h[1] && h[1] == h[2] ? 1 : 3, &nh, &hset));
   PetscCall(PetscOptionsReal("-ac_cfl", "Courant number, in (0, 1]", "AcousticSetCFL", cfl, &cfl, NULL));
-  PetscCall(PetscOptionsString("-ac_vel", "Velocity (m/s): a number or a file of raw float32 values, x fastest", "AcousticSetVelocity", vel, vel, sizeof(vel),
-                               &velset));
+  PetscCall(PetscOptionsString("-ac_vel", "Velocity (m/s): a number or a file of raw float32 values, x fastest", "AcousticSetVelocity", velnow, vel,
+                               sizeof(vel), &velset));
   PetscCall(PetscOptionsReal("-ac_vmax", "Velocity bound for dt and the damping (0: the model's largest)", "AcousticSetMaxVelocity", vmax, &vmax, NULL));
   PetscCall(PetscOptionsReal("-ac_fmax", "Highest source frequency (Hz); the Ricker peak is fmax/2.5", "AcousticSetSourceWavelet", fmax, &fmax, NULL));
   PetscCall(PetscOptionsReal("-ac_amplitude", "Source amplitude", "AcousticSetSourceWavelet", amp, &amp, NULL));
-  PetscCall(PetscOptionsIntArray("-ac_source", "Source grid point x,y,z", "AcousticSetSource", src, &nsrc, &srcset));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_source", "Source grid point x,y,z (default: the centre)", "AcousticSetSource", PETSC_INT, src, 3, &nsrc,
+                              &srcset));
   PetscCall(PetscOptionsEnum("-ac_init", "Initial fields", "AcousticSetInitialType", AcousticInitTypes, (PetscEnum)init, (PetscEnum *)&init, &initset));
   PetscCall(PetscOptionsInt("-ac_seed", "Seed of the random initial fields", "AcousticSetInitialType", seed, &seed, NULL));
   PetscCall(PetscOptionsEnum("-ac_backend", "fp32 OpenCL kernels or the fp64 host reference", "AcousticSetBackend", AcousticBackends, (PetscEnum)backend,
                              (PetscEnum *)&backend, &backset));
-  PetscCall(PetscOptionsRealArray("-ac_layers", "Layered velocity model v0,z1,v1,...: velocities (m/s) and interface depths (m)", "AcousticSetVelocityLayers",
-                                  layers, &nlayers, &layset));
-  PetscCall(PetscOptionsString("-ac_sources", "File of point sources, one per line: x y z [delay [amplitude]] (m, s)", "AcousticSetSourcesFile", srcfile,
-                               srcfile, sizeof(srcfile), NULL));
-  PetscCall(PetscOptionsString("-ac_wavelet", "File of the sources' wavelet, one sample per step (default: Ricker)", "AcousticSetWaveletFile", wavfile, wavfile,
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_layers", "Layered velocity model v0,z1,v1,...: velocities (m/s) and interface depths (m)",
+                              "AcousticSetVelocityLayers", PETSC_REAL, layers, AcLayersInForce(ac, vel, velset, layers), &nlayers, &layset));
+  PetscCall(PetscOptionsString("-ac_sources", "File of point sources, one per line: x y z [delay [amplitude]] (m, s)", "AcousticSetSourcesFile", "", srcfile,
+                               sizeof(srcfile), NULL));
+  PetscCall(PetscOptionsString("-ac_wavelet", "File of the sources' wavelet, one sample per step (default: Ricker)", "AcousticSetWaveletFile", "", wavfile,
                                sizeof(wavfile), NULL));
-  PetscCall(
-      PetscOptionsString("-ac_receivers", "File of receivers, one per line: x y z (m)", "AcousticSetReceiversFile", recfile, recfile, sizeof(recfile), NULL));
-  PetscCall(PetscOptionsString("-ac_receivers_line", "n receivers from (x0,y0,z0) to (x1,y1,z1) m: x0,y0,z0:x1,y1,z1:n", "AcousticSetReceiversLine", recline,
+  PetscCall(PetscOptionsString("-ac_receivers", "File of receivers, one per line: x y z (m)", "AcousticSetReceiversFile", "", recfile, sizeof(recfile), NULL));
+  PetscCall(PetscOptionsString("-ac_receivers_line", "n receivers from (x0,y0,z0) to (x1,y1,z1) m: x0,y0,z0:x1,y1,z1:n", "AcousticSetReceiversLine", "",
                                recline, sizeof(recline), NULL));
   PetscCall(PetscOptionsInt("-ac_trace_every", "A trace sample every k steps", "AcousticSetTraceInterval", every, &every, NULL));
-  PetscCall(PetscOptionsString("-ac_snapshot_plane", "Plane of the slice pictures: x|y|z:index (default z:nz/2)", "AcousticSetSnapshotPlane", plane, plane,
+  PetscCall(PetscOptionsString("-ac_snapshot_plane", "Plane of the slice pictures: x|y|z:index (default z:nz/2)", "AcousticSetSnapshotPlane", planeshown, plane,
                                sizeof(plane), &planeset));
   PetscCall(PetscOptionsReal("-ac_snapshot_scale", "Colour scale of the slice pictures (0: the first snapshot's max |u|)", "AcousticSetSnapshotScale",
                              snapscale, &snapscale, NULL));

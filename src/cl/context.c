@@ -36,11 +36,11 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
   PetscCall(PetscOptionsInt("-cl_device", "Index of the device among those of the requested type", "SbpmgCLCreate", o->device, &o->device, &o->device_set));
   PetscCall(PetscOptionsBool("-cl_device_per_rank", "Without -cl_device on several ranks: node-local rank r takes device r mod (number of devices)",
                              "SbpmgCLCreate", o->per_rank, &o->per_rank, NULL));
-  PetscCall(PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", o->kernel_dir,
-                               o->kernel_dir, sizeof(o->kernel_dir), &o->kernel_dir_set));
+  PetscCall(PetscOptionsString("-cl_kernel_dir", "Directory with <name>.cl files overriding the embedded kernels", "SbpmgCLCreate", "", o->kernel_dir,
+                               sizeof(o->kernel_dir), &o->kernel_dir_set));
   PetscCall(PetscOptionsString("-cl_cache_dir", "Disk cache of compiled kernels (default $XDG_CACHE_HOME/sbpmg or ~/.cache/sbpmg; none: no cache)",
-                               "SbpmgCLCreate", o->cache_dir, o->cache_dir, sizeof(o->cache_dir), &o->cache_dir_set));
-  PetscCall(PetscOptionsString("-cl_build_options", "Extra OpenCL compiler options for every program", "SbpmgCLCreate", o->build_options, o->build_options,
+                               "SbpmgCLCreate", "", o->cache_dir, sizeof(o->cache_dir), &o->cache_dir_set));
+  PetscCall(PetscOptionsString("-cl_build_options", "Extra OpenCL compiler options for every program", "SbpmgCLCreate", "", o->build_options,
                                sizeof(o->build_options), NULL));
   PetscCall(PetscOptionsBool("-cl_build_log", "Print the compiler's log of every program built", "SbpmgCLCreate", o->build_log, &o->build_log, NULL));
   PetscCall(PetscOptionsReal("-cl_mem_cap", "Cap on device memory in MiB, 0 = none (simulates a small device)", "SbpmgCLCreate", o->mem_cap_mib,
@@ -48,8 +48,8 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
   PetscCall(PetscOptionsBool("-cl_view", "View the OpenCL device and its transfer counters", "SbpmgCLView", o->view, &o->view, NULL));
   PetscCall(PetscOptionsBool("-cl_profile", "Time every kernel on the device (profiling events); print the totals when the context is destroyed",
                              "SbpmgCLCreate", o->profile, &o->profile, NULL));
-  PetscCall(PetscOptionsString("-sbpmg_tune", "Developer: override rows of the tuning table, key=value,... (docs/design.md \"Tuning\")", "SbpmgCLCreate",
-                               o->tune, o->tune, sizeof(o->tune), NULL));
+  PetscCall(PetscOptionsString("-sbpmg_tune", "Developer: override rows of the tuning table, key=value,... (docs/design.md \"Tuning\")", "SbpmgCLCreate", "",
+                               o->tune, sizeof(o->tune), NULL));
   PetscOptionsEnd();
   if (!o->cache_dir_set) PetscCall(SbpmgCLCacheDefaultDir(o->cache_dir, sizeof(o->cache_dir)));
   PetscCheck(o->mem_cap_mib >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap %g must be >= 0", (double)o->mem_cap_mib);

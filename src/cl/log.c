@@ -76,6 +76,74 @@ PetscErrorCode SbpmgLogBytesView(PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
+/* The viewer of -log_view [type][:file[:format[:mode]]] for the bytes table, which follows PETSc's table in the same place: the
+   file, appended to (PETSc wrote its table there and closed it), or stdout. NULL where the format has no place for it:
+   PETSc's other formats (ascii_info_detail, ascii_csv, ascii_xml, ascii_flamegraph) are machine-readable, and a
+   non-ASCII type has no table at all. */
+static PetscErrorCode SbpmgLogBytesViewer(PetscViewer *viewer)
+{
+  char      value[PETSC_MAX_PATH_LEN] = "", *file = NULL, *format = NULL, *mode;
+  PetscBool set, ascii = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  *viewer = NULL;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-log_view", value, sizeof(value), &set));
+  if (!set) PetscFunctionReturn(0);
+  PetscCall(PetscStrchr(value, ':', &file));
+  if (file) *file++ = 0;
+  if (file) PetscCall(PetscStrchr(file, ':', &format));
+  if (format) *format++ = 0;
+  if (format) PetscCall(PetscStrchr(format, ':', &mode));
+  if (format && mode) *mode = 0;
+  if (value[0]) PetscCall(PetscStrcasecmp(value, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(0);
+  if (format && format[0]) {
+    PetscEnum fmt;
+    PetscBool found;
+    PetscCall(PetscEnumFind(PetscViewerFormats, format, &fmt, &found));
+    if (!found || (fmt != (PetscEnum)PETSC_VIEWER_DEFAULT && fmt != (PetscEnum)PETSC_VIEWER_ASCII_INFO)) PetscFunctionReturn(0);
+  }
+  if (!file || !file[0]) {
+    PetscCall(PetscObjectReference((PetscObject)PETSC_VIEWER_STDOUT_WORLD));
+    *viewer = PETSC_VIEWER_STDOUT_WORLD;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscViewerCreate(PETSC_COMM_WORLD, viewer));
+  PetscCall(PetscViewerSetType(*viewer, PETSCVIEWERASCII));
+  PetscCall(PetscViewerFileSetMode(*viewer, FILE_MODE_APPEND));
+  PetscCall(PetscViewerFileSetName(*viewer, file));
+  PetscFunctionReturn(0);
+}
+
+/* At PetscFinalize(), after PETSc's -log_view output: the bytes table where -log_view put PETSc's (SbpmgLogBytesViewer()). */
+PetscErrorCode SbpmgLogBytesViewFromOptions(void)
+{
+  PetscViewer viewer;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgLogBytesViewer(&viewer));
+  if (!viewer) PetscFunctionReturn(0);
+  PetscCall(SbpmgLogBytesView(viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscFunctionReturn(0);
+}
+
+/* PETSc 3.18's PCInitializePackage() registers the log stage "PCMPI" of its MPI linear solver server
+   (-mpi_linear_solver_server); unused otherwise, -log_view lists it as "Event Stage 1: Unknown". Hide it then. Called
+   by the layer that registers sbpmg's preconditioners (after PCRegister(), which initializes PETSc's PC package). */
+PetscErrorCode SbpmgLogHideServerStage(void)
+{
+  PetscLogStage stage;
+  PetscBool     server;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mpi_linear_solver_server", &server));
+  if (server) PetscFunctionReturn(0);
+  PetscCall(PetscLogStageGetId("PCMPI", &stage));
+  if (stage >= 0) PetscCall(PetscLogStageSetVisible(stage, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
 /* Forget the registered events (at PetscFinalize(): the next PetscInitialize() registers them again). */
 PetscErrorCode SbpmgLogReset(void)
 {

@@ -27,11 +27,8 @@ PetscErrorCode SbpmgPackageStart(PetscBool *initialized, const char classname[],
 /* Called by PetscFinalize(), after every other layer's finalizer. */
 static PetscErrorCode SbpmgCLFinalizePackage(void)
 {
-  PetscBool logview;
-
   PetscFunctionBegin;
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-log_view", &logview));
-  if (logview) PetscCall(SbpmgLogBytesView(PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(SbpmgLogBytesViewFromOptions());
   PetscCall(SbpmgCLResetDefault());
   PetscCall(SbpmgLogReset());
   for (int i = 0; i < SbpmgNumPackages; i++) *SbpmgPackageFlags[i] = PETSC_FALSE;

@@ -25,5 +25,6 @@ PetscErrorCode PCSBPMGInitializePackage(void)
   if (!first) PetscFunctionReturn(0);
   PetscCall(PCRegister(PCSBPMG, PCCreate_SBPMG));
   PetscCall(PCRegister(PCSBPMGSMOOTHER, PCCreate_SBPMGSmoother));
+  PetscCall(SbpmgLogHideServerStage()); /* PCRegister() registered PETSc's stage PCMPI */
   PetscFunctionReturn(0);
 }

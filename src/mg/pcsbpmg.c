@@ -31,7 +31,6 @@ typedef struct {
   /* PCMG's own operations, called around ours */
   PetscErrorCode (*mg_setup)(PC);
   PetscErrorCode (*mg_setfromoptions)(PC, PetscOptionItems *);
-  PetscErrorCode (*mg_view)(PC, PetscViewer);
   PetscErrorCode (*mg_reset)(PC);
   PetscErrorCode (*mg_destroy)(PC);
 } PC_SBPMG;
@@ -309,11 +308,29 @@ static PetscErrorCode PCSetUp_SBPMG(PC pc)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptionsObject)
+/* For -help: the tuning PCSetUp_SBPMG() will use, if the operator is an SBP-SAT operator already (a bad override: the set-up's error). */
+static PetscErrorCode PCSBPMGTuningForHelp(PC pc, PC_SBPMG *sb, SbpmgTuning *tune, PetscBool *known)
 {
-  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+  SbpProblem     fine;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = pc->pmat ? MatGetSbpProblem(pc->pmat, &fine) : PETSC_ERR_ORDER;
+  if (!ierr) *tune = fine->tune;
+  *known = !ierr && !SbpmgTuningParse(sb->tune_opts, tune) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscPopErrorHandler());
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PC_SBPMG   *sb = PCSBPMGGetContext(pc);
+  SbpmgTuning tune; /* -help shows the device's defaults in force, where known */
+  PetscBool   known = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGTuningForHelp(pc, sb, &tune, &known));
   PetscOptionsHeadBegin(PetscOptionsObject, "SBPMG options");
   PetscCall(PetscOptionsInt("-pc_sbpmg_levels", "Number of levels (0: halve until the coarse grid is at most -pc_sbpmg_coarse_size points per side)",
                             "PCSBPMGSetLevels", sb->levels_req, &sb->levels_req, NULL));
@@ -324,10 +341,12 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
     if (set) sb->levels_req = mglevels;
   }
   {
+    PetscInt  size = sb->coarse_size_set || !known ? sb->coarse_size : tune.mg_coarse_size;
     PetscBool set;
     PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size",
                               "Largest number of points per side of the coarsest grid (0: the device's, tuning mg_coarse_size: 129 on a GPU, 32 elsewhere)",
-                              "PCSBPMGSetCoarseSize", sb->coarse_size, &sb->coarse_size, &set));
+                              "PCSBPMGSetCoarseSize", size, &size, &set));
+    if (set) sb->coarse_size = size;
     if (set) sb->coarse_size_set = sb->coarse_size ? PETSC_TRUE : PETSC_FALSE;
   }
   PetscCall(PetscOptionsEnum("-pc_sbpmg_smoother", "Smoother", "PCSBPMGSetSmoother", PCSBPMGSmootherTypes, (PetscEnum)sb->smoother, (PetscEnum *)&sb->smoother,
@@ -335,7 +354,8 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   {
     PetscInt  nus[3] = {sb->nu_pre, sb->nu_post, 0}, nnu = 3;
     PetscBool set;
-    PetscCall(PetscOptionsIntArray("-pc_sbpmg_nu", "Smoothing sweeps on the finest level: nu (pre and post) or pre,post", "PCSBPMGSetSweeps", nus, &nnu, &set));
+    PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-pc_sbpmg_nu", "Smoothing sweeps on the finest level: nu (pre and post) or pre,post", "PCSBPMGSetSweeps",
+                                PETSC_INT, nus, sb->nu_pre == sb->nu_post ? 1 : 2, &nnu, &set));
     if (set) {
       sb->nu_count = nnu; /* checked at set-up: 1 or 2 values */
       sb->nu_pre   = nus[0];
@@ -345,62 +365,95 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   PetscCall(PetscOptionsReal("-pc_sbpmg_nu_growth", "Factor by which the sweeps grow per level below the finest (1: plain V-cycle)", "PCSBPMGSetSweeps",
                              sb->nu_growth, &sb->nu_growth, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level", "PCSBPMGSetSweeps", sb->nu_max, &sb->nu_max, NULL));
-  PetscCall(PetscOptionsString("-pc_sbpmg_cheby_range", "Chebyshev interval lo,hi as fractions of lambda_max(D^-1 A)", "PCSBPMGSetChebyshevRange",
-                               sb->range_opt, sb->range_opt, sizeof(sb->range_opt), NULL));
+  {
+    char range[64]; /* in force: the range_opt of a previous call was parsed into cheby_lo, cheby_hi at set-up */
+    PetscCall(PetscSNPrintf(range, sizeof(range), "%g,%g", (double)sb->cheby_lo, (double)sb->cheby_hi));
+    PetscCall(PetscOptionsString("-pc_sbpmg_cheby_range", "Chebyshev interval lo,hi as fractions of lambda_max(D^-1 A)", "PCSBPMGSetChebyshevRange", range,
+                                 sb->range_opt, sizeof(sb->range_opt), NULL));
+  }
   PetscCall(PetscOptionsReal("-pc_sbpmg_jacobi_omega", "Damping of the Jacobi smoother (0: 4/(3 lambda_max))", "PCSBPMGSetSmoother", sb->jacobi_omega,
                              &sb->jacobi_omega, NULL));
-  PetscCall(
-      PetscOptionsBool("-pc_sbpmg_coef_fp32",
-                       "Device levels read the operator's coefficients rounded to fp32 in sweeps and residuals (default: tuning mg_coef_fp32, true on a GPU)",
-                       "PCSBPMGSetSmoother", sb->coef_fp32, &sb->coef_fp32, &sb->coef_fp32_set));
+  {
+    PetscBool fp32 = sb->coef_fp32_set || !known ? sb->coef_fp32 : (tune.mg_coef_fp32 ? PETSC_TRUE : PETSC_FALSE);
+    PetscCall(
+        PetscOptionsBool("-pc_sbpmg_coef_fp32",
+                         "Device levels read the operator's coefficients rounded to fp32 in sweeps and residuals (default: tuning mg_coef_fp32, true on a GPU)",
+                         "PCSBPMGSetSmoother", fp32, &fp32, &sb->coef_fp32_set));
+    if (sb->coef_fp32_set) sb->coef_fp32 = fp32;
+  }
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
   PetscOptionsHeadEnd();
   PetscCall((*sb->mg_setfromoptions)(pc, PetscOptionsObject));
   PetscFunctionReturn(0);
 }
 
+/* One line per level, numbered as PCMG's (0 = coarsest): the grid, the smoothers' sweeps (their KSPs' limits) or the coarse solve. */
+static PetscErrorCode PCSBPMGViewLevels(PC pc, PC_SBPMG *sb, PetscViewer viewer)
+{
+  PC_MG      *mg = (PC_MG *)pc->data;
+  PetscInt    L  = sb->nlevels;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  for (PetscInt l = 0; l < L; l++) {
+    SbpProblem p = sb->problems[L - 1 - l];
+    PetscInt   pre, post;
+    char       work[64] = "CHOLMOD on the assembled operator";
+
+    if (l) PetscCall(KSPGetTolerances(mg->levels[l]->smoothd, NULL, NULL, NULL, &pre));
+    if (l) PetscCall(KSPGetTolerances(mg->levels[l]->smoothu, NULL, NULL, NULL, &post));
+    if (l) PetscCall(PetscSNPrintf(work, sizeof(work), "%" PetscInt_FMT " pre- and %" PetscInt_FMT " post-sweeps", pre, post));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "level %" PetscInt_FMT "%s: %" PetscInt_FMT " x %" PetscInt_FMT " intervals, %s%s\n", l,
+                                     l == L - 1 ? (l ? " (finest)" : " (coarsest and finest)") : (l ? "" : " (coarsest)"), p->Nr, p->Ns, work,
+                                     !l && size > 1 ? ", gathered onto every rank" : ""));
+  }
+  if (size > 1 && L) {
+    PetscInt m, n;
+    PetscCall(SbpProblemGetProcessGrid(sb->problems[0], &m, &n));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "every level on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT ")%s\n", size, m, n,
+                                     sb->problems[0]->use_device ? ", ghosts exchanged between the devices" : ""));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* PCMG's view calls this (its view hook, as PCGAMG's) between its summary and its levels: the hierarchy, the smoothing, the device. */
 static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
 {
-  PC_SBPMG *sb = PCSBPMGGetContext(pc);
-  PetscBool isascii;
+  PC_SBPMG   *sb         = PCSBPMGGetContext(pc);
+  char        levels[64] = "levels made at set-up down to the coarse-size limit";
+  PetscBool   isascii, device = sb->nlevels && sb->problems[0]->use_device ? PETSC_TRUE : PETSC_FALSE;
+  const char *name;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
-  if (isascii) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "SBPMG: geometric multigrid on the SBP-SAT operator, re-discretised on %" PetscInt_FMT " levels\n", sb->nlevels));
-    PetscCall(PetscViewerASCIIPushTab(viewer));
-    PetscMPIInt size;
-    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-    for (PetscInt k = 0; k < sb->nlevels; k++)
-      PetscCall(PetscViewerASCIIPrintf(
-          viewer, "level %" PetscInt_FMT ": %" PetscInt_FMT " x %" PetscInt_FMT " intervals%s\n", k, sb->problems[k]->Nr, sb->problems[k]->Ns,
-          k < sb->nlevels - 1
-              ? ""
-              : (size > 1 ? " (coarse, gathered onto every rank, CHOLMOD on the assembled operator)" : " (coarse, CHOLMOD on the assembled operator)")));
-    if (size > 1 && sb->nlevels) {
-      PetscInt m, n;
-      PetscCall(SbpProblemGetProcessGrid(sb->problems[0], &m, &n));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "every level on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT ")%s\n", size, m, n,
-                                       sb->problems[0]->use_device ? ", ghosts exchanged between the devices" : ""));
-    }
+  if (!isascii) PetscFunctionReturn(0);
+  if (sb->nlevels || sb->levels_req)
+    PetscCall(PetscSNPrintf(levels, sizeof(levels), "%" PetscInt_FMT " level%s%s", sb->nlevels ? sb->nlevels : sb->levels_req,
+                            (sb->nlevels ? sb->nlevels : sb->levels_req) == 1 ? "" : "s",
+                            sb->nlevels ? " (numbered as PCMG's: 0 = coarsest)" : ", made at set-up"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "SBPMG: geometric multigrid on the SBP-SAT operator, re-discretised on %s\n", levels));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PCSBPMGViewLevels(pc, sb, viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "smoother %s, fused on the %s: %" PetscInt_FMT " pre- and %" PetscInt_FMT
+                                   " post-sweeps on the finest level, times %.4g per level below (at most %" PetscInt_FMT ")\n",
+                                   PCSBPMGSmootherTypes[sb->smoother], sb->nlevels ? (device ? "device" : "host") : "operator's backend", sb->nu_pre,
+                                   sb->nu_post, (double)sb->nu_growth, sb->nu_max));
+  if (sb->nlevels)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "coarse-size limit %" PetscInt_FMT " points per side (%s)\n", sb->coarse_used,
+                                     sb->coarse_size_set ? "-pc_sbpmg_coarse_size" : "the default, tuning mg_coarse_size"));
+  if (device) PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
+  if (device)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s; level sweeps and residuals read the coefficients in %s (-pc_sbpmg_coef_fp32)\n", name,
+                                     sb->coef_fp32 ? "fp32" : "fp64"));
+  if (device)
     PetscCall(PetscViewerASCIIPrintf(viewer,
-                                     "smoother %s, %" PetscInt_FMT " pre- and %" PetscInt_FMT
-                                     " post-sweeps on the finest level, times %g per level below (at most %" PetscInt_FMT
-                                     "), fused on the %s; coarse-size limit %" PetscInt_FMT " points per side\n",
-                                     PCSBPMGSmootherTypes[sb->smoother], sb->nu_pre, sb->nu_post, (double)sb->nu_growth, sb->nu_max,
-                                     sb->nlevels && sb->problems[0]->use_device ? "device" : "host", sb->coarse_used));
-    if (sb->nlevels && sb->problems[0]->use_device) {
-      const char *name;
-      PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s; level sweeps and residuals read the coefficients in %s (-pc_sbpmg_coef_fp32)\n", name,
-                                       sb->coef_fp32 ? "fp32" : "fp64"));
-      PetscCall(PetscViewerASCIIPrintf(
-          viewer, "%" PetscInt_FMT " sweep(s) per pass over the data on the levels with an interior/rim split (tuning mg_sweeps_per_pass)\n",
-          sb->tune.mg_sweeps_per_pass));
-    }
-    PetscCall(PetscViewerASCIIPopTab(viewer));
-  }
-  PetscCall((*sb->mg_view)(pc, viewer));
+                                     "%" PetscInt_FMT " sweep(s) per pass over the data on the levels with an interior/rim split (tuning mg_sweeps_per_pass)\n",
+                                     sb->tune.mg_sweeps_per_pass));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
 
@@ -631,14 +684,13 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));
   sb->mg_setup            = pc->ops->setup;
   sb->mg_setfromoptions   = pc->ops->setfromoptions;
-  sb->mg_view             = pc->ops->view;
   sb->mg_reset            = pc->ops->reset;
   sb->mg_destroy          = pc->ops->destroy;
   mg                      = (PC_MG *)pc->data;
   mg->innerctx            = sb;
+  mg->view                = PCView_SBPMG;
   pc->ops->setup          = PCSetUp_SBPMG;
   pc->ops->setfromoptions = PCSetFromOptions_SBPMG;
-  pc->ops->view           = PCView_SBPMG;
   pc->ops->reset          = PCReset_SBPMG;
   pc->ops->destroy        = PCDestroy_SBPMG;
   PetscFunctionReturn(0);

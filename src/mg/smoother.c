@@ -481,6 +481,13 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPushTab(viewer)); /* below PCView()'s "type:" line, as PETSc's own types print theirs */
+  if (!s->p) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg %s smoother, eigenvalue estimates (%" PetscInt_FMT " CG steps) made at set-up\n",
+                                     PCSBPMGSmootherTypes[s->set.type], s->set.eig_its));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(0);
+  }
   switch (s->set.type) {
   case PC_SBPMG_CHEBYSHEV:
     PetscCall(PetscViewerASCIIPrintf(
@@ -495,12 +502,12 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
                                      (double)s->lmin, (double)s->lmax));
     break;
   }
-  if (s->p)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s%s%s\n", s->p->use_device ? "device" : "host",
-                                     s->p->use_device ? (s->set.single ? ", coefficients in fp32" : ", coefficients in fp64") : "",
-                                     s->pass_on == 3   ? ", three per pass"
-                                     : s->pass_on == 2 ? ", two per pass"
-                                                       : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s%s%s\n", s->p->use_device ? "device" : "host",
+                                   s->p->use_device ? (s->set.single ? ", coefficients in fp32" : ", coefficients in fp64") : "",
+                                   s->pass_on == 3   ? ", three per pass"
+                                   : s->pass_on == 2 ? ", two per pass"
+                                                     : ""));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
 

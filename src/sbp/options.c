@@ -27,7 +27,8 @@ static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsO
   PetscBool set;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsIntArray("-sbp_n", "Grid intervals: N (both r and s) or Nr,Ns", "SbpProblemSetSizes", n, &nn, &set));
+  PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-sbp_n", "Grid intervals: N (both r and s) or Nr,Ns", "SbpProblemSetSizes", PETSC_INT, n,
+                              p->Nr == p->Ns ? 1 : 2, &nn, &set));
   *count = set ? nn : 0;
   *nr    = n[0];
   *ns    = set && nn == 1 ? n[0] : n[1];
@@ -69,7 +70,7 @@ static PetscErrorCode SbpLoadFile(SbpProblem p, const char path[], PetscErrorCod
 @*/
 PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
 {
-  char           bc[32], gridfile[PETSC_MAX_PATH_LEN] = "", mufile[PETSC_MAX_PATH_LEN] = "";
+  char           bc[32], bcnow[8], gridfile[PETSC_MAX_PATH_LEN] = "", mufile[PETSC_MAX_PATH_LEN] = "";
   PetscInt       nr = p->Nr, ns = p->Ns, nsizes = 0;
   PetscBool      setmap, setmu, setbc;
   PetscReal      value   = p->mu_value;
@@ -82,13 +83,14 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(SbpProblemCheckNotSetUp(p, "options"));
   for (PetscInt f = 0; f < 4; f++) bc[f] = p->bc[f] == SBP_BC_DIRICHLET ? 'D' : 'N';
   bc[4] = 0;
+  PetscCall(PetscStrncpy(bcnow, bc, sizeof(bcnow))); /* -help's "formerly": bc is overwritten by the value given */
   PetscObjectOptionsBegin((PetscObject)p);
   PetscCall(SbpProblemSizesFromOptions(PetscOptionsObject, p, &nr, &ns, &nsizes));
   PetscCall(PetscOptionsEnum("-sbp_mapping", "Mapping", "SbpProblemSetMapping", SbpMappingTypes, (PetscEnum)mapping, (PetscEnum *)&mapping, &setmap));
   PetscCall(PetscOptionsEnum("-sbp_mu", "Coefficient mu", "SbpProblemSetMu", SbpMuTypes, (PetscEnum)mu, (PetscEnum *)&mu, &setmu));
   PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, NULL));
-  PetscCall(
-      PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bc, bc, sizeof(bc), &setbc));
+  PetscCall(PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bcnow, bc, sizeof(bc),
+                               &setbc));
   PetscCall(PetscOptionsEnum("-sbp_backend", "Where the operator runs", "SbpProblemSetBackend", SbpBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsString("-sbp_grid_file", "PETSc binary file of the node coordinates x then y (natural order)", "SbpProblemLoadNodeCoordinates",
                                gridfile, gridfile, sizeof(gridfile), NULL));

@@ -151,6 +151,8 @@ PETSC_INTERN PetscLogEvent SBPMG_CLBuild, SBPMG_CLHtoD, SBPMG_CLDtoH;
 PETSC_INTERN PetscErrorCode SbpmgLogRegisterEvent(const char[], PetscClassId, PetscLogEvent *);
 PETSC_INTERN PetscErrorCode SbpmgLogKernelBegin(PetscLogEvent);
 PETSC_INTERN PetscErrorCode SbpmgLogKernelEnd(PetscLogEvent, SbpmgCL, PetscLogDouble, PetscLogDouble);
+PETSC_INTERN PetscErrorCode SbpmgLogBytesViewFromOptions(void);
+PETSC_INTERN PetscErrorCode SbpmgLogHideServerStage(void);
 PETSC_INTERN PetscErrorCode SbpmgLogReset(void);
 
 #endif
