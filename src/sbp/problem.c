@@ -477,13 +477,26 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(0);
   for (int f = 0; f < 4; f++) bc[f] = p->bc[f] == SBP_BC_DIRICHLET ? 'D' : 'N';
-  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)p, viewer));
+  { /* the header of PETSc's views, without a type line: a problem has no types */
+    const char *prefix;
+    PetscMPIInt size;
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)p, &prefix));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "SbpProblem Object: %s%s%s%d MPI process%s\n", prefix ? "(" : "", prefix ? prefix : "", prefix ? ") " : "", size,
+                                     size > 1 ? "es" : ""));
+  }
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT " x %" PetscInt_FMT " intervals (%" PetscInt_FMT " unknowns), mapping %s, mu %s", p->Nr, p->Ns,
-                                   (p->Nr + 1) * (p->Ns + 1), SbpMappingTypes[p->mapping], SbpMuTypes[p->mu]));
-  if (p->mu == SBP_MU_CONSTANT) PetscCall(PetscViewerASCIIPrintf(viewer, " = %g", (double)p->mu_value));
+  {
+    char mu[64];
+    if (p->mu == SBP_MU_CONSTANT)
+      PetscCall(PetscSNPrintf(mu, sizeof(mu), "constant = %g", (double)p->mu_value));
+    else
+      PetscCall(PetscStrncpy(mu, SbpMuTypes[p->mu], sizeof(mu)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT " x %" PetscInt_FMT " intervals (%" PetscInt_FMT " unknowns), mapping %s, mu %s\n", p->Nr,
+                                     p->Ns, (p->Nr + 1) * (p->Ns + 1), SbpMappingTypes[p->mapping], mu));
+  }
   PetscCall(
-      PetscViewerASCIIPrintf(viewer, "\n  faces 1..4 (r=-1, r=+1, s=-1, s=+1): %c %c %c %c (D = Dirichlet by SAT, N = Neumann)\n", bc[0], bc[1], bc[2], bc[3]));
+      PetscViewerASCIIPrintf(viewer, "faces 1..4 (r=-1, r=+1, s=-1, s=+1): %c %c %c %c (D = Dirichlet by SAT, N = Neumann)\n", bc[0], bc[1], bc[2], bc[3]));
   if (!p->setupcalled)
     PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (not set up)\n", SbpBackends[p->backend]));
   else if (p->use_device)
