@@ -497,6 +497,13 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
   }
   PetscCall(
       PetscViewerASCIIPrintf(viewer, "faces 1..4 (r=-1, r=+1, s=-1, s=+1): %c %c %c %c (D = Dirichlet by SAT, N = Neumann)\n", bc[0], bc[1], bc[2], bc[3]));
+  if (p->forcing.kind == SBP_DATA_MANUFACTURED)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "data: the manufactured solution u = sin(pi x) cos(pi y)\n"));
+  else {
+    const char *kinds[] = {"manufactured", "zero", "function", "OpenCL source", "values"};
+    PetscCall(PetscViewerASCIIPrintf(viewer, "data: forcing %s; faces 1..4 %s, %s, %s, %s%s\n", kinds[p->forcing.kind], kinds[p->face[0].kind],
+                                     kinds[p->face[1].kind], kinds[p->face[2].kind], kinds[p->face[3].kind], p->exactfn ? "; exact solution given" : ""));
+  }
   if (!p->setupcalled)
     PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s (not set up)\n", SbpBackends[p->backend]));
   else if (p->use_device)
