@@ -141,7 +141,8 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->tune_set = PETSC_TRUE;
   c->backend  = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
   if (p->da) PetscCall(DMCoarsen(p->da, comm, &c->da)); /* none on one rank's device path: the coarse layout is the whole grid */
-  c->fine = p;                                          /* for the coefficients injected from this level's */
+  c->fine      = p;                                     /* for the coefficients injected from this level's */
+  c->coarsened = PETSC_TRUE;
   {
     PetscErrorCode ierr = SbpProblemSetUp(c);
     c->fine             = NULL;

@@ -63,6 +63,7 @@ struct _p_SbpProblem {
   DM                 da;          /* the layout on several ranks, and wherever the host path asks for it (SbpProblemGetLayoutDM); none on
                                      one rank's device path */
   SbpProblem fine;                /* during the set-up of a coarsened problem: the problem it was coarsened from */
+  PetscBool  coarsened;           /* a level made by SbpProblemCoarsen() */
   PetscInt   xs, ys, xm, ym;      /* owned nodes */
   PetscInt   gxs, gys, gxm, gym;  /* ghosted patch (stencil width 2) */
   PetscReal *crr, *css, *crs, *J; /* coefficients on the ghosted patch, r fastest: on the host backend; on the device
