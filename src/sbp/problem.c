@@ -497,7 +497,8 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
   }
   PetscCall(
       PetscViewerASCIIPrintf(viewer, "faces 1..4 (r=-1, r=+1, s=-1, s=+1): %c %c %c %c (D = Dirichlet by SAT, N = Neumann)\n", bc[0], bc[1], bc[2], bc[3]));
-  if (p->forcing.kind == SBP_DATA_MANUFACTURED)
+  if (p->coarsened) { /* a level of the multigrid: no data */
+  } else if (p->forcing.kind == SBP_DATA_MANUFACTURED)
     PetscCall(PetscViewerASCIIPrintf(viewer, "data: the manufactured solution u = sin(pi x) cos(pi y)\n"));
   else {
     const char *kinds[] = {"manufactured", "zero", "function", "OpenCL source", "values"};
