@@ -18,7 +18,7 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, PetscBool
   PetscFunctionBegin;
   if (id <= MG_K_SMOOTH_PASS) { /* the transfers read no coefficients and take no specialisation */
     const char *sbp;
-    PetscCall(SbpProblemGetBuildOptions(p, single, &sbp));
+    PetscCall(SbpProblemGetBuildOptions(p, single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64, &sbp));
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DMG_PASS_TX=%d -DMG_PASS_TY=%d", sbp, (int)tune->mg_pass_wg_x, (int)tune->mg_pass_wg_y));
   }
   PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));

@@ -507,6 +507,7 @@ PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
     for (int b = 0; b < 8; b++)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));
     PetscCall(SbpHaloDestroy(&p->halo));
+    PetscCall(SbpHaloDestroy(&p->halo32));
     PetscCall(SbpmgCLDestroy(&p->cl));
   }
   PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J));

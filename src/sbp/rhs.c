@@ -226,7 +226,7 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, g, "the right-hand side"));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetBuildOptions(p, PETSC_FALSE, &sbpopts));
+  PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
   PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", sbpopts, dopts));
   PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, "rhs_build", &k));
