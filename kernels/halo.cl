@@ -4,11 +4,15 @@
    read it as a ghosted patch, gxm x gym nodes, the owned block at offset (ox, oy) inside it. halo_pack copies the owned
    block into the patch and, in the same launch, gathers the values the neighbours need (the strips of the owned block
    that lie in their ghosted patches) into one small contiguous buffer, which is all the host reads. halo_unpack scatters
-   the strips received from the neighbours into the ghost region of the patch. Each work-item writes distinct entries. */
+   the strips received from the neighbours into the ghost region of the patch. Each work-item writes distinct entries. The values
+   are HALO_REAL: fp64 for the operator's vectors, fp32 for the single-precision V-cycle's (src/halo/halo.c). */
 #if defined(SBPMG_HAVE_FP64)
   #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
-typedef SBPMG_REAL halo_real;
+#if !defined(HALO_REAL)
+  #error "HALO_REAL must be defined (src/halo/halo.c: the precision of the exchange)"
+#endif
+typedef HALO_REAL halo_real;
 
 /* patch[(i + ox) + gxm (j + oy)] = x[i + xm j] for the owned block; send[t] = x[sidx[t]] for t < nsend.
    Global range max(xm ym, nsend). */

@@ -17,7 +17,10 @@
   #if !defined(SBP_INDEX32)
     #error "SBP_INDEX32 must be defined (src/sbp/kernels.c: 1 where every array of the patch fits 32-bit indices)"
   #endif
-typedef SBPMG_REAL sbp_real;
+  #if !defined(SBP_REAL)
+    #error "SBP_REAL must be defined (src/sbp/kernels.c: the vectors' and the arithmetic's type, fp32 in the single-precision V-cycle)"
+  #endif
+typedef SBP_REAL sbp_real;
 typedef SBP_COEF   sbp_coef; /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
   #if SBP_INDEX32 /* the lean interior kernels index with 32 bits when every array fits */
 typedef int sbp_index;

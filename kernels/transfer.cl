@@ -1,11 +1,15 @@
 /* Multigrid transfers between a fine grid (Nr x Ns intervals) and the coarse grid of its even nodes (spec-sbp-sat.md 8.2, 8.4).
    Prolongation P = Ps (x) Pr is bilinear; restriction is P^T, i.e. the full-weighting stencil times 4 in the interior, which by
-   R_fw = H_c^-1 P^T H_f is the restriction of the H-weighted residual. Each work-item writes exactly one output entry. */
+   R_fw = H_c^-1 P^T H_f is the restriction of the H-weighted residual. Each work-item writes exactly one output entry. The values
+   are MG_REAL: fp64, or fp32 in the single-precision V-cycle (src/mg/kernels.c), which also takes its conversions from here. */
 #ifdef __OPENCL_VERSION__
   #if defined(SBPMG_HAVE_FP64)
     #pragma OPENCL EXTENSION cl_khr_fp64 : enable
   #endif
-typedef SBPMG_REAL mg_real;
+  #if !defined(MG_REAL)
+    #error "MG_REAL must be defined (src/mg/kernels.c: the precision of the transfers)"
+  #endif
+typedef MG_REAL mg_real;
   #define MG_FN     inline
   #define MG_GLOBAL __global
 #else
@@ -99,5 +103,19 @@ __kernel void mg_restrict_patch(const int Nr, const int Ns, __global const mg_re
     const mg_real v = mg_restrict_point(own.s0 + gi, own.s1 + gj, Nr, Ns, xf, gh.s0, gh.s1, gh.s2);
     yc[k]           = add ? yc[k] + v : v;
   }
+}
+
+/* y = x rounded to fp32, and y = x in the outer precision (CG's, SBPMG_REAL), n values: the single-precision V-cycle's conversions
+   where no kernel that runs anyway takes them (src/mg/vecfp32.c). */
+__kernel void mg_to_single(const int n, __global const SBPMG_REAL *x, __global float *y)
+{
+  const int t = get_global_id(0);
+  if (t < n) y[t] = (float)x[t];
+}
+
+__kernel void mg_to_outer(const int n, __global const float *x, __global SBPMG_REAL *y)
+{
+  const int t = get_global_id(0);
+  if (t < n) y[t] = (SBPMG_REAL)x[t];
 }
 #endif

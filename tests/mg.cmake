@@ -8,5 +8,7 @@ sbpmg_add_test(mg_bad_smoother EXE sbp_solve ARGS -sbp_n 8 -pc_sbpmg_smoother ga
   PASS_REGEX "Unknown option gauss-seidel for -pc_sbpmg_smoother. Available options: chebyshev jacobi richardson")
 # several ranks: device transfers, V-cycle and MGCG against one rank, the coarse-level policy (3-rank cases on a sub-communicator
 # of the 4-rank run). PoCL on the CPU: one kernel thread per rank.
-sbpmg_add_test(mg_mpi2 SOURCES test_mg_mpi.c test_sbp_common.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
+sbpmg_add_test(mg_mpi2 SOURCES test_mg_mpi.c test_mg_common.c test_sbp_common.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
 sbpmg_add_test(mg_mpi4 EXE mg_mpi2 NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
+# the single-precision V-cycle (issue 21) against the fp64 one: iterations, errors, symmetry, cycle types, kernel shapes, FCG, bad input
+sbpmg_add_test(mg_precision SOURCES test_mg_precision.c test_mg_common.c test_sbp_common.c LABELS mg asan TIMEOUT 900)

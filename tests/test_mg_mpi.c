@@ -1,8 +1,9 @@
 /* The sbpmg preconditioner on several MPI ranks (run under mpiexec -n 2 or 4): device transfers and V-cycle against one rank,
-   MGCG with each smoother (same iterations, same solution to rounding), and the coarse-level policy (levels distributed while
+   MGCG with each smoother (same iterations, same solution to rounding), in fp64 and with the single-precision V-cycle (its ghost
+   exchange in fp32), and the coarse-level policy (levels distributed while
    DMCoarsen can lay the grid out over the ranks, the coarsest gathered for CHOLMOD; clear errors for hierarchies that cannot
    be distributed). On 4 ranks the uneven and the 3-rank cases run on a 3-rank sub-communicator. */
-#include "test_sbp_common.h"
+#include "test_mg_common.h"
 
 static const char help[] = "Tests of the sbpmg preconditioner on several MPI ranks against one rank.\n";
 
@@ -153,11 +154,29 @@ static void check_mgcg(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *smoo
   SbpmgTestDestroyVecs(&u1, &u2, NULL);
 }
 
+static void check_mgcg_cases(void);
+
 static void test_mgcg(void **state)
+{
+  SbpTestDeviceFirstUse();
+  check_mgcg_cases();
+}
+
+/* The same with the single-precision V-cycle: its level vectors, sweeps, residuals and transfers in fp32 through the fp32 ghost exchange
+   of every level; the iterations and the solution are one rank's. */
+static void test_mgcg_single(void **state)
+{
+  SbpTestDeviceFirstUse();
+  MGTestSetPrecision("single");
+  check_mgcg_cases();
+  MGTestSetPrecision(NULL);
+}
+
+/* The cases of test_mgcg and test_mgcg_single */
+static void check_mgcg_cases(void)
 {
   MPI_Comm c3;
 
-  SbpTestDeviceFirstUse();
   check_mgcg(PETSC_COMM_WORLD, 64, 64, NULL, 0);
   check_mgcg(PETSC_COMM_WORLD, 48, 96, NULL, 0);
   overlap_min = 0; /* the sweeps overlapped with the exchange */
@@ -194,6 +213,34 @@ static void test_vcycle_symmetric(void **state)
     fill_nodes(p, x, 0.1 + r);
     fill_nodes(p, y, 0.7 + r);
     SbpTestCheckSymmetric(pc, x, y, "several ranks");
+  }
+  SbpmgTestDestroyVecs(&x, &y, NULL);
+  PCALL(KSPDestroy(&ksp));
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+}
+
+/* The single-precision V-cycle on several ranks is symmetric to fp32 rounding and positive. */
+static void test_vcycle_single(void **state)
+{
+  SbpProblem p;
+  Mat        A;
+  KSP        ksp;
+  PC         pc;
+  Vec        x, y;
+
+  SbpTestDeviceFirstUse();
+  p = make_problem(PETSC_COMM_WORLD, 64, 32, SBP_BACKEND_DEVICE);
+  PCALL(SbpProblemCreateOperator(p, &A));
+  MGTestSetPrecision("single");
+  ksp = mg_solver(A, NULL, 0);
+  MGTestSetPrecision(NULL);
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(MatCreateVecs(A, &x, &y));
+  for (int r = 0; r < 2; r++) {
+    fill_nodes(p, x, 0.1 + r);
+    fill_nodes(p, y, 0.7 + r);
+    (void)MGTestCheckNearlySymmetric(pc, x, y, 1e-5, "several ranks, fp32 V-cycle");
   }
   SbpmgTestDestroyVecs(&x, &y, NULL);
   PCALL(KSPDestroy(&ksp));
@@ -312,7 +359,7 @@ static void test_coarse_policy(void **state)
   }
 }
 
-static const struct CMUnitTest tests[] = {cmocka_unit_test(test_transfers), cmocka_unit_test(test_mgcg), cmocka_unit_test(test_vcycle_symmetric),
-                                          cmocka_unit_test(test_coarse_policy)};
+static const struct CMUnitTest tests[] = {cmocka_unit_test(test_transfers),        cmocka_unit_test(test_mgcg),          cmocka_unit_test(test_mgcg_single),
+                                          cmocka_unit_test(test_vcycle_symmetric), cmocka_unit_test(test_vcycle_single), cmocka_unit_test(test_coarse_policy)};
 
 SBPMG_TEST_MAIN(help, tests)

@@ -4,16 +4,16 @@
 
 static const char help[] = "Tests of the sbpmg level smoother (src/mg/smoother.c, kernels/smooth.cl).\n";
 
-/* A smoother on M of the given type: 1/diag inline or stored, fp32 coefficients (single), pass sweeps per pass over the data; the rest
-   of its tuning is the problem's. */
-static PC make_smoother_of(Mat M, PCSBPMGSmootherType type, PetscBool inline_diag, PetscBool single, PetscInt pass)
+/* A smoother on M of the given type: 1/diag inline or stored, the kernels' precision (fp32 coefficients: SBP_KERNEL_COEF32), pass sweeps per pass over the
+   data; the rest of its tuning is the problem's. */
+static PC make_smoother_of(Mat M, PCSBPMGSmootherType type, PetscBool inline_diag, SbpKernelPrecision prec, PetscInt pass)
 {
   PC                      pc;
   SbpProblem              p;
   PCSBPMGSmootherSettings set;
 
   PCALL(MatGetSbpProblem(M, &p));
-  set                         = (PCSBPMGSmootherSettings){type, 0.1, 1.1, 0, 10, single, p->tune};
+  set                         = (PCSBPMGSmootherSettings){type, 0.1, 1.1, 0, 10, prec, p->tune};
   set.tune.mg_inline_diag     = inline_diag ? 1 : 0;
   set.tune.mg_sweeps_per_pass = pass;
   PCALL(PCCreate(PETSC_COMM_SELF, &pc));
@@ -27,7 +27,7 @@ static PC make_smoother_of(Mat M, PCSBPMGSmootherType type, PetscBool inline_dia
 /* A Chebyshev smoother on M: 1/diag inline or stored. */
 static PC make_smoother(Mat M, PetscBool inline_diag)
 {
-  return make_smoother_of(M, PC_SBPMG_CHEBYSHEV, inline_diag, PETSC_FALSE, 1);
+  return make_smoother_of(M, PC_SBPMG_CHEBYSHEV, inline_diag, SBP_KERNEL_FP64, 1);
 }
 
 /* its sweeps of pc from x = guess (or from zero: x is NaN on entry, and must not be read) */
@@ -58,7 +58,7 @@ static void expect_pass_error(PetscInt tx, PetscInt ty, PetscInt pass, PetscErro
   SbpProblem              p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, tx, ty, "DDNN");
   Mat                     M;
   PC                      pc;
-  PCSBPMGSmootherSettings set = {PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, PETSC_FALSE, p->tune};
+  PCSBPMGSmootherSettings set = {PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, SBP_KERNEL_FP64, p->tune};
 
   set.tune.mg_inline_diag     = 1;
   set.tune.mg_sweeps_per_pass = pass;
@@ -108,11 +108,11 @@ static void test_pass_sweeps(void **state)
     for (int type = 0; type < 2; type++)
       for (int inl = 0; inl < 2; inl++) {
         PCSBPMGSmootherType t   = type ? PC_SBPMG_JACOBI : PC_SBPMG_CHEBYSHEV;
-        PC                  sh  = make_smoother_of(Mh, t, PETSC_FALSE, PETSC_FALSE, 1);
-        PC                  one = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, 1);
+        PC                  sh  = make_smoother_of(Mh, t, PETSC_FALSE, SBP_KERNEL_FP64, 1);
+        PC                  one = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, SBP_KERNEL_FP64, 1);
 
         for (PetscInt m = 2; m <= 3; m++) {
-          PC       pm = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, m);
+          PC       pm = make_smoother_of(Md, t, inl ? PETSC_TRUE : PETSC_FALSE, SBP_KERNEL_FP64, m);
           PetscInt on;
           PCALL(PCSBPMGSmootherGetPass(pm, &on));
           if (on != m) fail_msg("%d x %d: %d sweeps per pass asked, %d in use", (int)grids[gi].Nr, (int)grids[gi].Ns, (int)m, (int)on);
@@ -136,8 +136,8 @@ static void test_pass_sweeps(void **state)
         PCALL(PCDestroy(&one));
       }
     for (PetscInt m = 2; m <= 3; m++) { /* fp32 coefficients */
-      PC one = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, PETSC_TRUE, 1);
-      PC pm  = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, PETSC_TRUE, m);
+      PC one = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, SBP_KERNEL_COEF32, 1);
+      PC pm  = make_smoother_of(Md, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, SBP_KERNEL_COEF32, m);
       for (PetscInt its = 3; its <= 6; its += 3) {
         PetscReal d1;
         run_sweeps(one, bd, gd, x1, its);

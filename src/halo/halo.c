@@ -30,7 +30,8 @@ static PetscInt SbpHaloAppendBox(PetscInt x0, PetscInt x1, PetscInt y0, PetscInt
 }
 
 /*@C
-   SbpHaloCreate - The device ghost exchange of a 2D DMDA (box stencil, non-periodic) on this rank's device context.
+   SbpHaloCreate - The device ghost exchange of a 2D DMDA (box stencil, non-periodic) on this rank's device context, of fp64
+   (PetscScalar) values or, with single, of fp32 ones.
 
    Collective on the DMDA
 
@@ -38,7 +39,7 @@ static PetscInt SbpHaloAppendBox(PetscInt x0, PetscInt x1, PetscInt y0, PetscInt
 
 .seealso: `SbpHaloBegin()`, `SbpHaloEnd()`, `SbpHaloDestroy()`
 @*/
-PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, SbpHalo *halo)
+PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, PetscBool single, SbpHalo *halo)
 {
   SbpHalo         h;
   PetscInt        dim, M, N, m, n, s, pi, pj, nsend = 0, nrecv = 0, *sx, *sy;
@@ -53,7 +54,9 @@ PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, SbpHalo *halo)
   PetscCheck(dim == 2 && bx == DM_BOUNDARY_NONE && by == DM_BOUNDARY_NONE && st == DMDA_STENCIL_BOX, PetscObjectComm((PetscObject)da), PETSC_ERR_SUP,
              "The device ghost exchange needs a 2D DMDA with a box stencil and no periodic boundaries");
   PetscCall(PetscNew(&h));
-  h->cl = cl;
+  h->cl     = cl;
+  h->single = single;
+  h->esize  = single ? sizeof(float) : sizeof(PetscScalar);
   PetscCall(SbpmgCLReference(cl));
   h->comm = PetscObjectComm((PetscObject)da);
   PetscCall(PetscObjectGetNewTag((PetscObject)da, &h->tag));
@@ -109,19 +112,19 @@ PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, SbpHalo *halo)
   PetscCheck(nrecv + h->xm * h->ym == h->gxm * h->gym, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "Ghost exchange plan: %" PetscInt_FMT " received + %" PetscInt_FMT " owned != %" PetscInt_FMT " ghosted nodes", nrecv, h->xm * h->ym,
              h->gxm * h->gym);
-  PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)h->gxm * h->gym * sizeof(PetscScalar), &h->patch));
+  PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)h->gxm * h->gym * h->esize, &h->patch));
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_ONLY, (size_t)nsend * sizeof(int), &h->sidx));
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_ONLY, (size_t)nrecv * sizeof(int), &h->ridx));
-  PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)nsend * sizeof(PetscScalar), &h->sbuf));
-  PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)nrecv * sizeof(PetscScalar), &h->rbuf));
+  PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)nsend * h->esize, &h->sbuf));
+  PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)nrecv * h->esize, &h->rbuf));
   PetscCall(SbpmgCLWriteBuffer(cl, h->sidx, 0, (size_t)nsend * sizeof(int), sidx));
   PetscCall(SbpmgCLWriteBuffer(cl, h->ridx, 0, (size_t)nrecv * sizeof(int), ridx));
   PetscCall(PetscFree2(sidx, ridx));
   {
     void *ptr;
-    PetscCall(SbpmgCLCreateStaging(cl, (size_t)(nsend + nrecv) * sizeof(PetscScalar), &h->stage, &ptr));
-    h->hs = (PetscScalar *)ptr;
-    h->hr = h->hs + nsend;
+    PetscCall(SbpmgCLCreateStaging(cl, (size_t)(nsend + nrecv) * h->esize, &h->stage, &ptr));
+    h->hs = (char *)ptr;
+    h->hr = h->hs + nsend * h->esize;
   }
   *halo = h;
   PetscFunctionReturn(0);
@@ -161,10 +164,18 @@ PetscErrorCode SbpHaloDestroy(SbpHalo *halo)
   PetscFunctionReturn(0);
 }
 
+/* The program of the exchange's kernels, built for its precision (kernels/halo.cl HALO_REAL). */
+static PetscErrorCode SbpHaloKernel(SbpHalo h, const char name[], cl_kernel *k)
+{
+  PetscFunctionBegin;
+  if (!*k) PetscCall(SbpmgCLGetKernel(h->cl, "halo", h->single ? "-DHALO_REAL=float" : "-DHALO_REAL=" SBPMG_REAL_NAME, name, k));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpHaloBegin - Start the ghost exchange of a device vector laid out like the DMDA: copy its owned block into the ghosted
    patch, send the neighbours their strips. The owned part of the patch is valid (in queue order) on return; the ghosts after
-   SbpHaloEnd().
+   SbpHaloEnd(). The exchange is of fp64 values (created without single).
 
    Collective on the DMDA
 
@@ -172,10 +183,29 @@ PetscErrorCode SbpHaloDestroy(SbpHalo *halo)
 @*/
 PetscErrorCode SbpHaloBegin(SbpHalo h, Vec x)
 {
-  cl_kernel k;
-  cl_mem    xb;
-  int       xm = (int)h->xm, ym = (int)h->ym, ox = (int)(h->xs - h->gxs), oy = (int)(h->ys - h->gys), gxm = (int)h->gxm, nsend = (int)h->soff[h->nnb];
-  size_t    global = (size_t)PetscMax(h->xm * h->ym, h->soff[h->nnb]);
+  cl_mem xb;
+
+  PetscFunctionBegin;
+  PetscCheck(!h->single, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "An fp32 ghost exchange takes a buffer of fp32 values (SbpHaloBeginBuffer), not a vector");
+  PetscCall(VecOpenCLGetBufferRead(x, &xb));
+  PetscCall(SbpHaloBeginBuffer(h, xb));
+  PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpHaloBeginBuffer - SbpHaloBegin() of the owned block held in a device buffer of the exchange's precision (xm * ym values).
+
+   Collective on the DMDA
+
+   Level: developer
+@*/
+PetscErrorCode SbpHaloBeginBuffer(SbpHalo h, cl_mem xb)
+{
+  cl_kernel    k;
+  int          xm = (int)h->xm, ym = (int)h->ym, ox = (int)(h->xs - h->gxs), oy = (int)(h->ys - h->gys), gxm = (int)h->gxm, nsend = (int)h->soff[h->nnb];
+  size_t       global = (size_t)PetscMax(h->xm * h->ym, h->soff[h->nnb]);
+  MPI_Datatype type   = h->single ? MPI_FLOAT : MPIU_SCALAR;
 
   PetscFunctionBegin;
   PetscCheck(!h->inflight, PETSC_COMM_SELF, PETSC_ERR_ORDER, "A ghost exchange is already in flight on this DMDA");
@@ -184,21 +214,19 @@ PetscErrorCode SbpHaloBegin(SbpHalo h, Vec x)
   for (PetscInt q = 0; q < h->nnb; q++) {
     PetscMPIInt cnt;
     PetscCall(PetscMPIIntCast(h->roff[q + 1] - h->roff[q], &cnt));
-    PetscCallMPI(MPI_Irecv(h->hr + h->roff[q], cnt, MPIU_SCALAR, h->nb[q], h->tag, h->comm, &h->req[q]));
+    PetscCallMPI(MPI_Irecv(h->hr + h->roff[q] * h->esize, cnt, type, h->nb[q], h->tag, h->comm, &h->req[q]));
   }
-  if (!h->kpack) PetscCall(SbpmgCLGetKernel(h->cl, "halo", NULL, "halo_pack", &h->kpack));
+  PetscCall(SbpHaloKernel(h, "halo_pack", &h->kpack));
   k = h->kpack;
-  PetscCall(VecOpenCLGetBufferRead(x, &xb));
   PetscCall(SbpmgCLSetArgs(k, 0, 10, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &ox, sizeof(int), &oy, sizeof(int), &gxm, sizeof(cl_mem), &xb,
                            sizeof(cl_mem), &h->patch, sizeof(int), &nsend, sizeof(cl_mem), &h->sidx, sizeof(cl_mem), &h->sbuf));
   PetscCall(SbpmgCLLaunch1D(h->cl, k, global, 0));
-  PetscCall(VecOpenCLRestoreBufferRead(x, &xb));
   /* blocking: waits for halo_pack only, the queue being in order and the caller's kernels not yet enqueued */
-  PetscCall(SbpmgCLReadBuffer(h->cl, h->sbuf, 0, (size_t)nsend * sizeof(PetscScalar), h->hs));
+  PetscCall(SbpmgCLReadBuffer(h->cl, h->sbuf, 0, (size_t)nsend * h->esize, h->hs));
   for (PetscInt q = 0; q < h->nnb; q++) {
     PetscMPIInt cnt;
     PetscCall(PetscMPIIntCast(h->soff[q + 1] - h->soff[q], &cnt));
-    PetscCallMPI(MPI_Isend(h->hs + h->soff[q], cnt, MPIU_SCALAR, h->nb[q], h->tag, h->comm, &h->req[h->nnb + q]));
+    PetscCallMPI(MPI_Isend(h->hs + h->soff[q] * h->esize, cnt, type, h->nb[q], h->tag, h->comm, &h->req[h->nnb + q]));
   }
   PetscFunctionReturn(0);
 }
@@ -219,8 +247,8 @@ PetscErrorCode SbpHaloEnd(SbpHalo h)
   PetscCheck(h->inflight, PETSC_COMM_SELF, PETSC_ERR_ORDER, "SbpHaloEnd() without SbpHaloBegin()");
   PetscCallMPI(MPI_Waitall((PetscMPIInt)(2 * h->nnb), h->req, MPI_STATUSES_IGNORE));
   h->inflight = PETSC_FALSE;
-  PetscCall(SbpmgCLWriteBuffer(h->cl, h->rbuf, 0, (size_t)nrecv * sizeof(PetscScalar), h->hr));
-  if (!h->kunpack) PetscCall(SbpmgCLGetKernel(h->cl, "halo", NULL, "halo_unpack", &h->kunpack));
+  PetscCall(SbpmgCLWriteBuffer(h->cl, h->rbuf, 0, (size_t)nrecv * h->esize, h->hr));
+  PetscCall(SbpHaloKernel(h, "halo_unpack", &h->kunpack));
   k = h->kunpack;
   PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &nrecv, sizeof(cl_mem), &h->ridx, sizeof(cl_mem), &h->rbuf, sizeof(cl_mem), &h->patch));
   PetscCall(SbpmgCLLaunch1D(h->cl, k, (size_t)nrecv, 0));

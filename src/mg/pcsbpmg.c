@@ -1,312 +1,11 @@
 /* PCSBPMG: geometric multigrid for the SBP-SAT operator, built on PCMG the way PCGAMG is (the PC is a PCMG whose set-up builds
-   the hierarchy). Phases: set-up (this file), levels/coarsening (SbpProblemCoarsen: re-discretisation, spec 8.1), transfers
-   (src/mg/transfer.c), smoothing (src/mg/smoother.c), cycle (PCMG). The coarsest level is solved by CHOLMOD on the assembled
-   operator. */
+   the hierarchy). Phases: the type, its options and view (this file), set-up (src/mg/setup.c: levels by SbpProblemCoarsen, re-
+   discretisation, docs/design.md "The sbpmg preconditioner"), transfers (src/mg/transfer.c), smoothing (src/mg/smoother.c, sweeps.c), cycle (PCMG, with
+   src/mg/cycle.c: the level residual, the single-precision V-cycle's application). The coarsest level is solved by CHOLMOD on the
+   assembled operator. */
 #include <sbpmg/private/mgimpl.h>
-#include <petsc/private/pcmgimpl.h>
 
-typedef struct {
-  /* options */
-  PetscInt            levels_req; /* 0: choose from coarse_size */
-  PetscInt            coarse_size;
-  PetscBool           coarse_size_set;  /* given by the user: an error if the decomposition cannot reach it */
-  PetscInt            coarse_used;      /* the coarse size of the hierarchy: the user's, else the tuning's mg_coarse_size */
-  char                cholmod_opt[256]; /* the option naming CHOLMOD's simplicial factor, set for the coarse set-up only (empty: none) */
-  PCSBPMGSmootherType smoother;
-  PetscInt            nu_pre, nu_post, eig_its;
-  PetscInt            nu_count;                 /* values given to -pc_sbpmg_nu (0: none) */
-  PetscReal           nu_growth;                /* sweeps multiply by this per level below the finest (a variable V-cycle) */
-  PetscInt            nu_max;                   /* ... up to this many */
-  PetscBool           coef_fp32, coef_fp32_set; /* device levels read the coefficients rounded to fp32 (sweeps and residuals); default mg_coef_fp32 */
-  PetscReal           cheby_lo, cheby_hi, jacobi_omega;
-  char                range_opt[64]; /* option string, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
-  /* the tuning: the fine problem's with tune_opts applied (PCSBPMGSetTuning()), resolved at set-up */
-  SbpmgTuning tune;
-  char        tune_opts[256];
-  /* hierarchy, index 0 = finest */
-  PetscInt    nlevels;
-  SbpProblem *problems;
-  Mat        *ops, *interp;
-  Mat         coarse_assembled;
-  /* PCMG's own operations, called around ours */
-  PetscErrorCode (*mg_setup)(PC);
-  PetscErrorCode (*mg_setfromoptions)(PC, PetscOptionItems *);
-  PetscErrorCode (*mg_reset)(PC);
-  PetscErrorCode (*mg_destroy)(PC);
-} PC_SBPMG;
-
-static PC_SBPMG *PCSBPMGGetContext(PC pc)
-{
-  return (PC_SBPMG *)((PC_MG *)pc->data)->innerctx;
-}
-
-static PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *sb)
-{
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < sb->nlevels; k++) {
-    PetscCall(SbpProblemDestroy(&sb->problems[k]));
-    PetscCall(MatDestroy(&sb->ops[k]));
-    PetscCall(MatDestroy(&sb->interp[k]));
-  }
-  PetscCall(PetscFree3(sb->problems, sb->ops, sb->interp));
-  PetscCall(MatDestroy(&sb->coarse_assembled));
-  sb->nlevels = 0;
-  PetscFunctionReturn(0);
-}
-
-/* Sweeps on the level `depth` below the finest: nu * growth^depth, at most nu_max (and at least nu). */
-static PetscInt PCSBPMGLevelSweeps(PC_SBPMG *sb, PetscInt nu, PetscInt depth)
-{
-  PetscReal v = nu * PetscPowReal(sb->nu_growth, (PetscReal)depth);
-  return PetscMax(nu, PetscMin(sb->nu_max, (PetscInt)(v + 0.5)));
-}
-
-/* How many levels: as requested, or halving until the coarse grid has at most coarse_size points per side. Every level is
-   distributed over all ranks of the fine grid's DMDA (DMCoarsen keeps the process grid), so on several ranks the hierarchy also
-   ends where a coarser grid would leave a rank fewer than 2 nodes (the stencil width) in some direction; the coarsest level is
-   then gathered onto every rank for CHOLMOD (PCSBPMGConfigureCoarse). An explicit request beyond either limit is an error
-   naming the sizes (and the ranks); the default coarse size only stops at the limit. */
-static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, PetscInt *nlevels)
-{
-  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
-  PetscInt    Nr, Ns, possible, dist, m, n;
-  PetscMPIInt size;
-  char        why[256];
-
-  PetscFunctionBegin;
-  PetscCall(SbpProblemCountLevels(fine, &possible, &dist, why, sizeof(why)));
-  PetscCall(SbpProblemGetProcessGrid(fine, &m, &n));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)fine), &size));
-  if (sb->levels_req > 0) {
-    Nr = fine->Nr >> (possible - 1);
-    Ns = fine->Ns >> (possible - 1);
-    PetscCheck(sb->levels_req <= possible, comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-pc_sbpmg_levels %" PetscInt_FMT " is too many for the %" PetscInt_FMT " x %" PetscInt_FMT " grid: it halves into at most %" PetscInt_FMT
-               " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT ", each level needs even sizes and at least 4 intervals)",
-               sb->levels_req, fine->Nr, fine->Ns, possible, Nr, Ns);
-    PetscCheck(sb->levels_req <= dist, comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-pc_sbpmg_levels %" PetscInt_FMT " cannot be distributed: the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT
-               " x %" PetscInt_FMT ") halves into at most %" PetscInt_FMT " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT
-               "): %s; use fewer levels or fewer ranks",
-               sb->levels_req, fine->Nr, fine->Ns, size, m, n, dist, fine->Nr >> (dist - 1), fine->Ns >> (dist - 1), why);
-    *nlevels = sb->levels_req;
-  } else {
-    PetscInt L = 1;
-    Nr         = fine->Nr;
-    Ns         = fine->Ns;
-    while (PetscMax(Nr, Ns) + 1 > sb->coarse_used && L < dist) {
-      Nr /= 2;
-      Ns /= 2;
-      L++;
-    }
-    if (PetscMax(Nr, Ns) + 1 > sb->coarse_used && L < possible) { /* stopped by the decomposition, not by the sizes */
-      PetscCheck(!sb->coarse_size_set, comm, PETSC_ERR_ARG_OUTOFRANGE,
-                 "-pc_sbpmg_coarse_size %" PetscInt_FMT " cannot be reached on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT
-                 "): the coarsest distributable level of the %" PetscInt_FMT " x %" PetscInt_FMT " grid is %" PetscInt_FMT " x %" PetscInt_FMT
-                 " (%" PetscInt_FMT " levels), since %s; use fewer ranks or a larger -pc_sbpmg_coarse_size",
-                 sb->coarse_size, size, m, n, fine->Nr, fine->Ns, Nr, Ns, L, why);
-      PetscCall(
-          PetscInfo(pc, "Coarsest level %" PetscInt_FMT " x %" PetscInt_FMT " (above the coarse size %" PetscInt_FMT "): %s\n", Nr, Ns, sb->coarse_used, why));
-    }
-    *nlevels = L;
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine)
-{
-  PetscInt L;
-
-  PetscFunctionBegin;
-  PetscCall(PCSBPMGCountLevels(pc, sb, fine, &L));
-  PetscCall(PetscCalloc3(L, &sb->problems, L, &sb->ops, L, &sb->interp));
-  sb->nlevels     = L;
-  sb->problems[0] = fine;
-  PetscCall(PetscObjectReference((PetscObject)fine));
-  for (PetscInt k = 1; k < L; k++) {
-    PetscCall(SbpProblemCoarsen(sb->problems[k - 1], &sb->problems[k]));
-    PetscCall(SbpProblemCreateOperator(sb->problems[k], &sb->ops[k]));
-    PetscCall(SbpProblemCreateProlongation(sb->problems[k], sb->problems[k - 1], &sb->interp[k - 1]));
-  }
-  PetscCall(SbpProblemCreateAssembledOperator(sb->problems[L - 1], &sb->coarse_assembled));
-  PetscFunctionReturn(0);
-}
-
-/* PCMG's level residual r = b - A x with the coefficients in fp32 (-pc_sbpmg_coef_fp32): the operator of the level's sweeps, so the
-   V-cycle stays a symmetric preconditioner (of the operator with rounded coefficients, within 1e-7 of A). Host vectors take
-   MatResidual. */
-static PetscErrorCode PCSBPMGResidualFP32(Mat A, Vec b, Vec x, Vec r)
-{
-  SbpProblem p;
-  PetscBool  dev;
-
-  PetscFunctionBegin;
-  PetscCall(MatGetSbpProblem(A, &p));
-  PetscCall(SbpProblemUseDevice(p, x, b, r, &dev));
-  if (dev)
-    PetscCall(SbpProblemApplyDevice(p, x, b, -1.0, r, PETSC_TRUE));
-  else
-    PetscCall(MatResidual(A, b, x, r));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P)
-{
-  PC                      spc;
-  PCSBPMGSmootherSettings set = {sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, sb->coef_fp32 && A == P ? PETSC_TRUE : PETSC_FALSE,
-                                 sb->tune};
-
-  PetscFunctionBegin;
-  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
-  PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, nu));
-  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
-  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
-  PetscCall(KSPSetOperators(ksp, A, P));
-  PetscCall(KSPGetPC(ksp, &spc));
-  PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
-  PetscCall(PCSBPMGSmootherConfigure(spc, &set));
-  if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
-  PetscFunctionReturn(0);
-}
-
-/* CHOLMOD's simplicial factor for the coarse solve unless the options name one: with the reference BLAS of Debian's PETSc, its solve
-   on a 129^2 coarse grid takes half the time of the supernodal one (docs/performance.md, fourth pass). CHOLMOD reads its settings
-   only from the options database when the factor is created, so the option is set for the set-up and removed after it. */
-static PetscErrorCode PCSBPMGDefaultCholmodFactor(PC_SBPMG *sb, PC fpc)
-{
-  const char *prefix;
-  PetscBool   set;
-
-  PetscFunctionBegin;
-  PetscCall(PCGetOptionsPrefix(fpc, &prefix));
-  PetscCall(PetscOptionsHasName(((PetscObject)fpc)->options, prefix, "-mat_cholmod_factor", &set));
-  if (set) PetscFunctionReturn(0);
-  PetscCall(PetscSNPrintf(sb->cholmod_opt, sizeof(sb->cholmod_opt), "-%smat_cholmod_factor", prefix ? prefix : ""));
-  PetscCall(PetscOptionsSetValue(((PetscObject)fpc)->options, sb->cholmod_opt, "SIMPLICIAL"));
-  PetscFunctionReturn(0);
-}
-
-/* Remove the option of PCSBPMGDefaultCholmodFactor() once the factor exists (or the set-up failed). */
-static PetscErrorCode PCSBPMGClearCholmodOption(PC pc, PC_SBPMG *sb)
-{
-  PetscFunctionBegin;
-  if (!sb->cholmod_opt[0]) PetscFunctionReturn(0);
-  PetscCall(PetscOptionsClearValue(((PetscObject)pc)->options, sb->cholmod_opt));
-  sb->cholmod_opt[0] = 0;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
-{
-  KSP         ksp;
-  PC          cpc;
-  PetscMPIInt size;
-
-  PetscFunctionBegin;
-  PetscCall(PCMGGetCoarseSolve(pc, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, sb->coarse_assembled));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(KSPGetPC(ksp, &cpc));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  if (size == 1) {
-    PetscCall(PCSetType(cpc, PCCHOLESKY));
-    PetscCall(PCFactorSetMatSolverType(cpc, MATSOLVERCHOLMOD));
-    PetscCall(PCSBPMGDefaultCholmodFactor(sb, cpc));
-  } else {
-    KSP inner;
-    PC  ipc;
-    /* the small coarse problem gathered on every rank and factored there (CHOLMOD is sequential) */
-    PetscCall(PCSetType(cpc, PCREDUNDANT));
-    PetscCall(PCRedundantGetKSP(cpc, &inner));
-    PetscCall(KSPGetPC(inner, &ipc));
-    PetscCall(PCSetType(ipc, PCCHOLESKY));
-    PetscCall(PCFactorSetMatSolverType(ipc, MATSOLVERCHOLMOD));
-    PetscCall(PCSBPMGDefaultCholmodFactor(sb, ipc));
-  }
-  if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
-  PetscFunctionReturn(0);
-}
-
-/* The option values, checked at set-up: an error there names the option and leaks nothing. */
-static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
-{
-  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
-
-  PetscFunctionBegin;
-  if (sb->range_opt[0]) {
-    double lo, hi;
-    PetscCheck(sscanf(sb->range_opt, "%lf,%lf", &lo, &hi) == 2, comm, PETSC_ERR_ARG_WRONG, "-pc_sbpmg_cheby_range %s: give two numbers lo,hi", sb->range_opt);
-    PetscCall(PCSBPMGSetChebyshevRange(pc, lo, hi));
-  }
-  PetscCheck(sb->levels_req >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels %" PetscInt_FMT " must be >= 0", sb->levels_req);
-  PetscCheck(!sb->coarse_size_set || sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)", sb->coarse_size);
-  PetscCheck(sb->nu_count <= 2, comm, PETSC_ERR_ARG_SIZ, "-pc_sbpmg_nu takes 1 value (pre and post) or 2 (pre,post); got %" PetscInt_FMT, sb->nu_count);
-  PetscCheck(sb->nu_pre >= 1 && sb->nu_post >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", sb->nu_pre, sb->nu_post);
-  PetscCheck(sb->nu_growth >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_growth %g must be >= 1", (double)sb->nu_growth);
-  PetscCheck(sb->nu_max >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_max %" PetscInt_FMT " must be >= 1", sb->nu_max);
-  PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
-  PetscCheck(sb->jacobi_omega >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_jacobi_omega %g must be >= 0", (double)sb->jacobi_omega);
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSetUp_SBPMG(PC pc)
-{
-  PC_SBPMG  *sb = PCSBPMGGetContext(pc);
-  SbpProblem fine;
-  PetscInt   L;
-
-  PetscFunctionBegin;
-  PetscCall(PCSBPMGCheckOptions(pc, sb));
-  {
-    PetscErrorCode ierr;
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = MatGetSbpProblem(pc->pmat, &fine);
-    PetscCall(PetscPopErrorHandler());
-    PetscCheck(!ierr, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG,
-               "PCSBPMG needs an SBP-SAT operator: the preconditioning matrix %s of type %s was not created by SbpProblemCreateOperator() or "
-               "SbpProblemCreateAssembledOperator()",
-               ((PetscObject)pc->pmat)->name ? ((PetscObject)pc->pmat)->name : "(unnamed)", ((PetscObject)pc->pmat)->type_name);
-  }
-  if (!(sb->nlevels && sb->problems[0] == fine)) {
-    PetscCall(PetscLogEventBegin(SBPMG_MGSetUp, pc, 0, 0, 0));
-    PetscCall(PCSBPMGResetHierarchy(sb));
-    /* the device's defaults (the tuning table; docs/design.md "the coarse grid on a GPU") unless the options say otherwise */
-    sb->tune = fine->tune;
-    PetscCall(SbpmgTuningParse(sb->tune_opts, &sb->tune));
-    if (!sb->coef_fp32_set) sb->coef_fp32 = sb->tune.mg_coef_fp32 ? PETSC_TRUE : PETSC_FALSE;
-    sb->coarse_used = sb->coarse_size_set ? sb->coarse_size : sb->tune.mg_coarse_size;
-    PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
-    L = sb->nlevels;
-    PetscCall(PCMGSetLevels(pc, L, NULL));
-    PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_NONE));
-    for (PetscInt k = 0; k < L - 1; k++) {
-      PetscInt lev = L - 1 - k; /* PCMG numbers levels from the coarsest */
-      Mat      A = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
-      KSP      down, up;
-
-      PetscCall(PCMGSetInterpolation(pc, lev, sb->interp[k]));
-      if (sb->coef_fp32 && A == P) PetscCall(PCMGSetResidual(pc, lev, PCSBPMGResidualFP32, A));
-      if (sb->nu_pre == sb->nu_post) { /* one KSP smooths both ways (PCMGGetSmootherDown would split them) */
-        PetscCall(PCMGGetSmoother(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P));
-      } else {
-        PetscCall(PCMGGetSmootherDown(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P));
-        PetscCall(PCMGGetSmootherUp(pc, lev, &up));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, PCSBPMGLevelSweeps(sb, sb->nu_post, k), A, P));
-      }
-    }
-    PetscCall(PCSBPMGConfigureCoarse(pc, sb, L > 1 ? sb->ops[L - 1] : pc->mat));
-    /* PCMGSetLevels() made new levels: apply the -pc_mg_* options (cycle type, ...) to them again */
-    if (pc->setfromoptionscalled) PetscCall(PCSetFromOptions(pc));
-    PetscCall(PetscLogEventEnd(SBPMG_MGSetUp, pc, 0, 0, 0));
-  }
-  PetscCall((*sb->mg_setup)(pc));
-  PetscCall(PCSBPMGClearCholmodOption(pc, sb)); /* the coarse factor exists now */
-  PetscFunctionReturn(0);
-}
+const char *const PCSBPMGPrecisions[] = {"double", "single", "PCSBPMGPrecision", "PC_SBPMG_PRECISION_", NULL};
 
 /* For -help: the tuning PCSetUp_SBPMG() will use, if the operator is an SBP-SAT operator already (a bad override: the set-up's error). */
 static PetscErrorCode PCSBPMGTuningForHelp(PC pc, PC_SBPMG *sb, SbpmgTuning *tune, PetscBool *known)
@@ -382,6 +81,17 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
     if (sb->coef_fp32_set) sb->coef_fp32 = fp32;
   }
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
+  {
+    PCSBPMGPrecision prec = sb->precision_set || !known ? sb->precision : (tune.mg_single ? PC_SBPMG_PRECISION_SINGLE : PC_SBPMG_PRECISION_DOUBLE);
+    PetscBool        set;
+    PetscCall(PetscOptionsEnum("-pc_sbpmg_precision",
+                               "Precision of the V-cycle's vectors and arithmetic, CG's staying fp64 (default: tuning mg_single of the device)", "PCSBPMG",
+                               PCSBPMGPrecisions, (PetscEnum)prec, (PetscEnum *)&prec, &set));
+    if (set) {
+      sb->precision     = prec;
+      sb->precision_set = PETSC_TRUE;
+    }
+  }
   PetscOptionsHeadEnd();
   PetscCall((*sb->mg_setfromoptions)(pc, PetscOptionsObject));
   PetscFunctionReturn(0);
@@ -445,9 +155,16 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "coarse-size limit %" PetscInt_FMT " points per side (%s)\n", sb->coarse_used,
                                      sb->coarse_size_set ? "-pc_sbpmg_coarse_size" : "the default, tuning mg_coarse_size"));
   if (device) PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
-  if (device)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "OpenCL device: %s; level sweeps and residuals read the coefficients in %s (-pc_sbpmg_coef_fp32)\n", name,
-                                     sb->coef_fp32 ? "fp32" : "fp64"));
+  if (device && sb->single)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "OpenCL device: %s; V-cycle in single precision (-pc_sbpmg_precision single): its vectors (iterates, residuals, "
+                                     "corrections, the coarse solve's input and output), coefficients and arithmetic in fp32, CG's vectors in fp64\n",
+                                     name));
+  else if (device)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "OpenCL device: %s; V-cycle in double precision (-pc_sbpmg_precision double); level sweeps and residuals read the "
+                                     "coefficients in %s (-pc_sbpmg_coef_fp32)\n",
+                                     name, sb->coef_fp32 ? "fp32" : "fp64"));
   if (device)
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "%" PetscInt_FMT " sweep(s) per pass over the data on the levels with an interior/rim split (tuning mg_sweeps_per_pass)\n",
@@ -653,7 +370,8 @@ PetscErrorCode PCSBPMGSetTuning(PC pc, const char overrides[])
 .  -pc_sbpmg_cheby_range <0.1,1.1> - Chebyshev interval as fractions of the estimated lambda_max(D^-1 A)
 .  -pc_sbpmg_jacobi_omega <0>      - Jacobi damping (0: 4/(3 lambda_max))
 .  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
--  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
+.  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
+-  -pc_sbpmg_precision <double|single> - the V-cycle's vectors and arithmetic in fp64 or fp32; CG's stay fp64 (default: tuning mg_single)
 
    The kernel shapes (1/diag inline or stored, sweeps per pass over the data and their work-group) are rows of the tuning table
    (include/sbpmg/private/tuning.h: mg_inline_diag, mg_sweeps_per_pass, mg_pass_wg_x, mg_pass_wg_y; -sbpmg_tune).
@@ -686,6 +404,8 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   sb->mg_setfromoptions   = pc->ops->setfromoptions;
   sb->mg_reset            = pc->ops->reset;
   sb->mg_destroy          = pc->ops->destroy;
+  sb->mg_apply            = pc->ops->apply;
+  sb->mg_applyrichardson  = pc->ops->applyrichardson;
   mg                      = (PC_MG *)pc->data;
   mg->innerctx            = sb;
   mg->view                = PCView_SBPMG;
@@ -693,5 +413,6 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   pc->ops->setfromoptions = PCSetFromOptions_SBPMG;
   pc->ops->reset          = PCReset_SBPMG;
   pc->ops->destroy        = PCDestroy_SBPMG;
+  pc->ops->apply          = PCApply_SBPMG;
   PetscFunctionReturn(0);
 }

@@ -8,37 +8,27 @@
 
 const char *const PCSBPMGSmootherTypes[] = {"chebyshev", "jacobi", "richardson", "PCSBPMGSmootherType", "PC_SBPMG_", NULL};
 
-typedef struct {
-  PCSBPMGSmootherSettings set;                     /* as configured (PCSBPMGSmootherConfigure) */
-  PetscBool               tune_set;                /* set.tune given; else the problem's, at set-up */
-  PetscInt                pass_on;                 /* resolved at set-up: sweeps per pass, 1 where the passes do not apply */
-  PetscInt                core[2][4];              /* passes of m = 2, 3 sweeps run over the interior box shrunk by m-1 nodes; single sweeps take its rim */
-  PetscReal               lmin, lmax;              /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
-  PetscReal               omega;                   /* Jacobi / Richardson step */
-  Vec                     dinv, d, xw;             /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
-  Vec                     xp[3];                   /* the third to fifth buffers of the passes of several sweeps */
-  Vec                     w;                       /* the host sweeps' residual when the caller gives no work vector */
-  cl_kernel               k[MG_K_SMOOTH_PASS + 1]; /* the level's sweep kernels, looked up once (owned by the program cache) */
-  SbpProblem              p;
-} PC_SbpmgSmoother;
-
-/* A sweep kernel of the level, looked up on first use. */
-static PetscErrorCode SbpmgSmootherKernel(PC_SbpmgSmoother *s, PCSBPMGKernel id, cl_kernel *k)
-{
-  PetscFunctionBegin;
-  if (!s->k[id]) PetscCall(PCSBPMGGetKernel(s->p, &s->set.tune, s->set.single, id, &s->k[id]));
-  *k = s->k[id];
-  PetscFunctionReturn(0);
-}
-
-/* dinv = 1/diag(M~), made once, laid out like v */
+/* dinv = 1/diag(M~), made once, laid out like v (in fp64, then rounded into a level vector of the single-precision V-cycle) */
 static PetscErrorCode SbpmgSmootherDiagonal(PC pc, PC_SbpmgSmoother *s, Vec v)
 {
+  PetscBool single;
+  Vec       d;
+
   PetscFunctionBegin;
   if (s->dinv) PetscFunctionReturn(0);
-  PetscCall(VecDuplicate(v, &s->dinv));
-  PetscCall(MatGetDiagonal(pc->pmat, s->dinv));
-  PetscCall(VecReciprocal(s->dinv));
+  PetscCall(PCSBPMGVecIsSingle(v, &single));
+  if (single)
+    PetscCall(MatCreateVecs(pc->pmat, &d, NULL));
+  else
+    PetscCall(VecDuplicate(v, &d));
+  PetscCall(MatGetDiagonal(pc->pmat, d));
+  PetscCall(VecReciprocal(d));
+  if (single) {
+    PetscCall(VecDuplicate(v, &s->dinv));
+    PetscCall(PCSBPMGVecFromDevice(s->dinv, d));
+    PetscCall(VecDestroy(&d));
+  } else
+    s->dinv = d;
   PetscFunctionReturn(0);
 }
 
@@ -62,7 +52,7 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
       int       xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, Nr = (int)p->Nr;
       size_t    global[2] = {(size_t)p->xm, (size_t)p->ym};
 
-      PetscCall(PCSBPMGGetKernel(p, &p->tune, PETSC_FALSE, MG_K_START_VECTOR, &k));
+      PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP64, MG_K_START_VECTOR, &k));
       PetscCall(VecOpenCLGetBufferWrite(b, &bb));
       PetscCall(SbpmgCLSetArgs(k, 0, 6, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &Nr, sizeof(cl_mem), &bb));
       PetscCall(SbpProblemLaunch2D(p, k, global));
@@ -147,7 +137,7 @@ static PetscErrorCode SbpmgSmootherSetUpPasses(PC_SbpmgSmoother *s)
              tx, ty, s->pass_on, 2 * (s->pass_on - 1));
   PetscCallCL(clGetDeviceInfo(p->cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL)); /* before a build that could not run */
   if ((size_t)wg <= wgmax) {
-    PetscCall(SbpmgSmootherKernel(s, MG_K_SMOOTH_PASS, &k));
+    PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PASS, &k));
     PetscCallCL(clGetKernelWorkGroupInfo(k, p->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL));
   }
   PetscCheck((size_t)wg <= wgmax, PETSC_COMM_SELF, PETSC_ERR_SUP,
@@ -183,7 +173,12 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
   s->p = p;
   if (!s->tune_set) s->set.tune = p->tune;
   PetscCall(SbpmgSmootherClear(s));
-  PetscCall(MatCreateVecs(pc->pmat, &s->xw, NULL)); /* dinv and d are made when the host sweeps first need them */
+  PetscCheck(s->set.prec != SBP_KERNEL_FP32 || p->use_device, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+             "The single-precision V-cycle (-pc_sbpmg_precision single) needs the device backend: the SBP-SAT problem is on the host");
+  if (s->set.prec == SBP_KERNEL_FP32)
+    PetscCall(PCSBPMGVecCreate(p, &s->xw)); /* the V-cycle's level vectors */
+  else
+    PetscCall(MatCreateVecs(pc->pmat, &s->xw, NULL)); /* dinv and d are made when the host sweeps first need them */
   if (!s->set.tune.mg_inline_diag && s->set.type != PC_SBPMG_RICHARDSON) PetscCall(SbpmgSmootherDiagonal(pc, s, s->xw));
   PetscCall(SbpmgSmootherEstimate(pc, s));
   PetscCheck(s->lmax > 0 && !PetscIsInfOrNanReal(s->lmax), PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED,
@@ -194,142 +189,6 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
     s->omega = 2 / (PetscMax(s->lmin, 0) + s->lmax);
   s->pass_on = p->use_device && !p->halo && p->split_on ? s->set.tune.mg_sweeps_per_pass : 1;
   if (s->pass_on > 1) PetscCall(SbpmgSmootherSetUpPasses(s));
-  PetscFunctionReturn(0);
-}
-
-/* What every sweep kernel of a level reads besides the iterates (kernels/smooth.cl: arguments 0..6, 8..10). */
-typedef struct {
-  int       Nr, Ns, flags, jacobi; /* jacobi: 0 Richardson, 1 1/diag inline, 2 1/diag from dinv */
-  PetscReal rho;
-  cl_mem    ca, cb, cc, bb, db;
-} SbpmgSweep;
-
-/* The level's part of the sweep arguments, and the buffers of x (NULL: not read) into *xb, b and (jacobi 2) dinv into bufs. */
-static PetscErrorCode SbpmgSmootherSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, SbpBuffers *bufs, SbpmgSweep *w, cl_mem *xb)
-{
-  SbpProblem p = s->p;
-
-  PetscFunctionBegin;
-  w->Nr     = (int)p->Nr;
-  w->Ns     = (int)p->Ns;
-  w->rho    = p->rho;
-  w->jacobi = s->set.type == PC_SBPMG_RICHARDSON ? 0 : (s->set.tune.mg_inline_diag ? 1 : 2);
-  PetscCall(SbpProblemBCFlags(p, &w->flags));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, s->set.single, &w->ca, &w->cb, &w->cc));
-  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
-  PetscCall(SbpBuffersGet(bufs, x, SBP_READ, xb));
-  PetscCall(SbpBuffersGet(bufs, b, SBP_READ, &w->bb));
-  PetscCall(SbpBuffersGet(bufs, w->jacobi == 2 ? s->dinv : NULL, SBP_READ, &w->db));
-  if (!w->db) w->db = w->bb; /* not read */
-  PetscFunctionReturn(0);
-}
-
-/* Arguments 0..16 of a single-sweep kernel (mg_smooth, mg_smooth_patch, mg_smooth_inner): out = x + c1 (x - prev) + c2 s (b - M~ x). */
-static PetscErrorCode SbpmgSmootherSweepArgs(cl_kernel k, SbpmgSweep *w, cl_mem *x, cl_mem *prev, cl_mem *out, const PetscReal *c1, const PetscReal *c2,
-                                             int *zero, int *prev_zero)
-{
-  PetscFunctionBegin;
-  PetscCall(SbpmgCLSetArgs(k, 0, 17, sizeof(int), &w->Nr, sizeof(int), &w->Ns, sizeof(PetscReal), &w->rho, sizeof(int), &w->flags, sizeof(cl_mem), &w->ca,
-                           sizeof(cl_mem), &w->cb, sizeof(cl_mem), &w->cc, sizeof(cl_mem), x, sizeof(cl_mem), &w->bb, sizeof(int), &w->jacobi, sizeof(cl_mem),
-                           &w->db, sizeof(PetscReal), c1, sizeof(PetscReal), c2, sizeof(int), zero, sizeof(int), prev_zero, sizeof(cl_mem), prev,
-                           sizeof(cl_mem), out));
-  PetscFunctionReturn(0);
-}
-
-/* Bytes of m sweeps in one pass over n nodes: coefficients 24 B (12 B in fp32), b, the output, with write_prev another, x (unless
-   zero), x_{k-1} (when read) and dinv (jacobi 2). */
-static PetscLogDouble SbpmgSweepBytes(PC_SbpmgSmoother *s, const SbpmgSweep *w, PetscReal n, PetscBool zero, PetscBool readprev, PetscBool write_prev)
-{
-  return n * (3 * (s->set.single ? sizeof(float) : sizeof(PetscReal)) +
-              sizeof(PetscReal) * (2 + (write_prev ? 1 : 0) + (zero ? 0 : 1) + (readprev ? 1 : 0) + (w->jacobi == 2 ? 1 : 0)));
-}
-
-/* One fused sweep on the device (kernels/smooth.cl): out = x + c1 (x - prev) + c2 s (b - M~ x). prev (read where c1 != 0 and not
-   prev_zero) may be out. */
-static PetscErrorCode SbpmgSmootherSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev, Vec out, PetscReal c1, PetscReal c2, PetscBool zero,
-                                               PetscBool prev_zero)
-{
-  SbpProblem p = s->p;
-  cl_kernel  ks[2];
-  cl_mem     xb, ob, pb;
-  PetscBool  readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
-  int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
-  PetscReal  n     = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
-  PetscBool  owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
-  SbpmgSweep w;
-  SbpBuffers bufs = {0};
-
-  PetscFunctionBegin;
-  PetscCall(SbpmgSmootherKernel(s, owned ? MG_K_SMOOTH_PATCH : MG_K_SMOOTH, &ks[0]));
-  if (owned) PetscCall(SbpmgSmootherKernel(s, MG_K_SMOOTH_INNER, &ks[1]));
-  PetscCall(SbpmgSmootherSweepBegin(s, !zero && !p->halo ? x : NULL, b, &bufs, &w, &xb));
-  PetscCall(SbpBuffersGet(&bufs, out, readprev && inplace ? SBP_READ_WRITE : SBP_WRITE, &ob));
-  PetscCall(SbpBuffersGet(&bufs, readprev && !inplace ? prev : NULL, SBP_READ, &pb));
-  if (!pb) pb = ob;
-  for (int t = 0; t < (owned ? 2 : 1); t++) PetscCall(SbpmgSmootherSweepArgs(ks[t], &w, zero ? &ob : &xb, &pb, &ob, &c1, &c2, &izero, &iprev));
-  if (!owned)
-    PetscCall(SbpProblemLaunchGrid(p, ks[0]));
-  else if (zero || !p->halo)
-    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 17)); /* one rank, or x = 0: nothing to exchange */
-  else
-    PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], 7, 17)); /* several ranks: x through the ghost exchange */
-  PetscCall(SbpBuffersRestore(&bufs));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (w.jacobi ? 90 : 50) * n, SbpmgSweepBytes(s, &w, n, zero, readprev, PETSC_FALSE)));
-  PetscFunctionReturn(0);
-}
-
-/* m = 2 or 3 sweeps in one pass over the core box (kernels/smooth.cl mg_smooth_pass), and the same sweeps one by one over the core's
-   rim: x_{k+s} to out[s-1], m buffers other than x (x_k) and prev (x_{k-1}), which the pass reads around each tile. c holds (c1, c2)
-   of the m sweeps; write_prev: x_{k+m-1} is needed everywhere (another pass follows). */
-static PetscErrorCode SbpmgSmootherPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Vec b, Vec prev, Vec out[], const PetscReal c[], PetscBool zero,
-                                              PetscBool prev_zero, PetscBool write_prev)
-{
-  SbpProblem p  = s->p;
-  cl_kernel  kp = NULL, kr = NULL;
-  cl_mem     xb, pb, ob[3];
-  int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0, iwrite = write_prev ? 1 : 0, im = (int)m, inone = 0;
-  PetscReal  n = (PetscReal)p->xm * p->ym, cc3[6] = {0, 0, 0, 0, 0, 0};
-  PetscBool  readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
-  PetscInt  *core     = s->core[m - 2];
-  size_t     local[2] = {(size_t)s->set.tune.mg_pass_wg_x, (size_t)s->set.tune.mg_pass_wg_y},
-         global[2]; /* a tile of (wg - 2(m-1)) nodes per work-group in each direction */
-  cl_int4 gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
-                   cbox = {{(cl_int)core[0], (cl_int)core[1], (cl_int)core[2], (cl_int)core[3]}};
-  SbpmgSweep w;
-  SbpBuffers bufs = {0};
-
-  PetscFunctionBegin;
-  SbpProblemPatchBoxes(p, &gh, &own);
-  for (int d = 0; d < 2; d++) {
-    PetscInt tile = (PetscInt)local[d] - 2 * (m - 1);
-    global[d]     = (size_t)((PetscMax(core[d + 2] - core[d] + 1, 0) + tile - 1) / tile) * local[d];
-  }
-  for (PetscInt t = 0; t < 2 * m; t++) cc3[t] = c[t];
-  PetscCall(SbpmgSmootherKernel(s, MG_K_SMOOTH_PASS, &kp));
-  PetscCall(SbpmgSmootherKernel(s, MG_K_SMOOTH_PATCH, &kr));
-  PetscCall(SbpmgSmootherSweepBegin(s, zero ? NULL : x, b, &bufs, &w, &xb));
-  PetscCall(SbpBuffersGet(&bufs, readprev ? prev : NULL, SBP_READ, &pb));
-  for (PetscInt t = 0; t < m; t++) PetscCall(SbpBuffersGet(&bufs, out[t], SBP_WRITE, &ob[t]));
-  if (m == 2) ob[2] = ob[1]; /* not written */
-  if (!xb) xb = ob[0];       /* not read */
-  if (!pb) pb = ob[0];
-  /* the m sweeps on the core */
-  PetscCall(SbpmgCLSetArgs(kp, 0, 24, sizeof(int), &w.Nr, sizeof(int), &w.Ns, sizeof(PetscReal), &w.rho, sizeof(int), &w.flags, sizeof(cl_mem), &w.ca,
-                           sizeof(cl_mem), &w.cb, sizeof(cl_mem), &w.cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &w.bb, sizeof(int), &w.jacobi, sizeof(cl_mem),
-                           &w.db, sizeof(int), &im, sizeof(PetscReal), &cc3[0], sizeof(PetscReal), &cc3[1], sizeof(PetscReal), &cc3[2], sizeof(PetscReal),
-                           &cc3[3], sizeof(PetscReal), &cc3[4], sizeof(PetscReal), &cc3[5], sizeof(int), &izero, sizeof(int), &iprev, sizeof(int), &iwrite,
-                           sizeof(cl_mem), &pb, sizeof(cl_mem), &ob[0], sizeof(cl_mem), &ob[1]));
-  PetscCall(SbpmgCLSetArgs(kp, 24, 5, sizeof(cl_mem), &ob[2], sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(cl_int4), &cbox));
-  PetscCall(SbpmgCLLaunch2D(p->cl, kp, global, local));
-  /* sweep k+t on the core's rim, from x_{k+t-1} (complete: its core part from the pass, its outer layer at least) and x_{k+t-2} */
-  for (PetscInt t = 1; t <= m; t++) {
-    cl_mem xt = t == 1 ? xb : ob[t - 2], pt = t == 1 ? pb : (t == 2 ? xb : ob[t - 3]);
-    int    zt = t == 1 ? izero : inone, pzt = t == 1 ? iprev : (t == 2 ? izero : inone);
-    PetscCall(SbpmgSmootherSweepArgs(kr, &w, &xt, &pt, &ob[t - 1], &c[2 * t - 2], &c[2 * t - 1], &zt, &pzt));
-    PetscCall(SbpProblemLaunchBox(p, kr, 17, SBP_REGION_RIM, core));
-  }
-  PetscCall(SbpBuffersRestore(&bufs));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, m * (w.jacobi ? 90 : 50) * n, SbpmgSweepBytes(s, &w, n, zero, readprev, write_prev)));
   PetscFunctionReturn(0);
 }
 
@@ -386,77 +245,35 @@ static void SbpmgSmootherCoefficients(PC_SbpmgSmoother *s, PetscInt its, PetscRe
   }
 }
 
-/* its device sweeps, m = pass_on per pass (a remainder of its / m comes first: a single sweep, the cheaper one from a zero guess, or
-   a pass of two), over m + 2 buffers: x, xw and xp[]. A pass reads x_k and x_{k-1} and writes m buffers holding neither; the result
-   is swapped into x. */
-static PetscErrorCode SbpmgSmootherPasses(PC_SbpmgSmoother *s, Vec x, Vec b, PetscInt its, PetscBool guesszero, const PetscReal c[])
-{
-  Vec      buf[5] = {x, s->xw, s->xp[0], s->xp[1], s->xp[2]};
-  PetscInt nbuf = 2 + s->pass_on, cur = 0, prev = 1, k = 0; /* buffer indices of x_k and x_{k-1} */
-
-  PetscFunctionBegin;
-  while (k < its) {
-    PetscInt m = (k == 0 && its % s->pass_on) ? its % s->pass_on : s->pass_on, f[3], nf = 0;
-    Vec      out[3];
-    for (PetscInt t = 0; t < nbuf; t++)
-      if (t != cur && t != prev && nf < m) f[nf++] = t;
-    for (PetscInt t = 0; t < m; t++) out[t] = buf[f[t]];
-    if (m == 1)
-      PetscCall(SbpmgSmootherSweepDevice(s, buf[cur], b, buf[prev], out[0], c[2 * k], c[2 * k + 1], k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE,
-                                         k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE));
-    else
-      PetscCall(SbpmgSmootherPassDevice(s, m, buf[cur], b, buf[prev], out, &c[2 * k], k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE,
-                                        k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE, k + m < its ? PETSC_TRUE : PETSC_FALSE));
-    prev = m > 1 ? f[m - 2] : cur;
-    cur  = f[m - 1];
-    k += m;
-  }
-  if (cur) PetscCall(VecSwap(x, buf[cur]));
-  PetscFunctionReturn(0);
-}
-
-/* nu sweeps from x (or from zero); the result ends in x. */
+/* nu sweeps from x (or from zero); the result ends in x (or, on the finest level of the single-precision V-cycle, in its target). */
 static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                       PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
-  PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
-  PetscBool         dev;
-  Vec               cur, next;
+  PC_SbpmgSmoother *s   = (PC_SbpmgSmoother *)pc->data;
+  PetscBool         dev = PETSC_TRUE;
   PetscReal         cbuf[2 * 64], *c = cbuf;
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemUseDevice(s->p, x, b, s->xw, &dev));
+  if (s->set.prec == SBP_KERNEL_FP32) {
+    PetscBool xs, bs;
+    PetscCall(PCSBPMGVecIsSingle(x, &xs));
+    PetscCall(PCSBPMGVecIsSingle(b, &bs));
+    PetscCheck(xs && bs, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The single-precision smoother takes level vectors (%s), not %s and %s", VECMGFP32,
+               ((PetscObject)b)->type_name, ((PetscObject)x)->type_name);
+  } else
+    PetscCall(SbpProblemUseDevice(s->p, x, b, s->xw, &dev));
   if (!dev && !w) { /* the host sweeps need a residual vector; PCApply (and a caller of PCApplyRichardson) may give none */
     if (!s->w) PetscCall(VecDuplicate(x, &s->w));
     w = s->w;
   }
   if (its > 64) PetscCall(PetscMalloc1(2 * its, &c));
   SbpmgSmootherCoefficients(s, its, c);
-  if (dev && s->pass_on > 1) {
-    PetscCall(SbpmgSmootherPasses(s, x, b, its, guesszero, c));
-    if (c != cbuf) PetscCall(PetscFree(c));
-    *outits = its;
-    *reason = PCRICHARDSON_CONVERGED_ITS;
-    PetscFunctionReturn(0);
-  }
-  /* device: sweep k reads x_k (cur) and x_{k-1} (other) and writes x_{k+1} over x_{k-1}; the result ends in x or, after an odd
-     count, in xw, and VecSwap (an exchange of buffers) moves it to x */
-  cur  = x;
-  next = s->xw;
-  for (PetscInt k = 0; k < its; k++) {
-    PetscBool zero = (k == 0 && guesszero) ? PETSC_TRUE : PETSC_FALSE;
-
-    if (dev) {
-      Vec t;
-      PetscCall(SbpmgSmootherSweepDevice(s, cur, b, next, next, c[2 * k], c[2 * k + 1], zero, (k == 1 && guesszero) ? PETSC_TRUE : PETSC_FALSE));
-      t    = cur;
-      cur  = next;
-      next = t;
-    } else
-      PetscCall(SbpmgSmootherSweepHost(pc, s, x, b, w, c[2 * k], c[2 * k + 1], zero));
-  }
+  if (dev)
+    PetscCall(PCSBPMGSmootherSweeps(s, x, b, its, guesszero, c));
+  else
+    for (PetscInt k = 0; k < its; k++)
+      PetscCall(SbpmgSmootherSweepHost(pc, s, x, b, w, c[2 * k], c[2 * k + 1], k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE));
   if (c != cbuf) PetscCall(PetscFree(c));
-  if (dev && cur != x) PetscCall(VecSwap(x, s->xw));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
   PetscFunctionReturn(0);
@@ -502,11 +319,15 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
                                      (double)s->lmin, (double)s->lmax));
     break;
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s%s%s\n", s->p->use_device ? "device" : "host",
-                                   s->p->use_device ? (s->set.single ? ", coefficients in fp32" : ", coefficients in fp64") : "",
-                                   s->pass_on == 3   ? ", three per pass"
-                                   : s->pass_on == 2 ? ", two per pass"
-                                                     : ""));
+  if (s->p)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "fused sweeps on the %s%s%s\n", s->p->use_device ? "device" : "host",
+                                     s->p->use_device ? (s->set.prec == SBP_KERNEL_FP32
+                                                             ? ", vectors and coefficients in fp32"
+                                                             : (s->set.prec == SBP_KERNEL_COEF32 ? ", coefficients in fp32" : ", coefficients in fp64"))
+                                                      : "",
+                                     s->pass_on == 3   ? ", three per pass"
+                                     : s->pass_on == 2 ? ", two per pass"
+                                                       : ""));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }

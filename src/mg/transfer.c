@@ -1,20 +1,23 @@
 /* Multigrid transfers as a MatShell (spec-sbp-sat.md 8.2-8.4): MatMult = bilinear prolongation P (coarse -> fine),
    MatMultTranspose = P^T (the restriction of the H-weighted residual, PCMG's default restriction). Device kernels
-   (kernels/transfer.cl) when both vectors are device vectors, host loops over DMDA ghosted vectors otherwise. */
+   (kernels/transfer.cl) when both vectors are device vectors (in fp32 when both are the single-precision V-cycle's level vectors),
+   host loops over DMDA ghosted vectors otherwise. */
 #include <sbpmg/private/mgimpl.h>
 
 #include "../../kernels/transfer.cl"
 
 typedef struct {
   SbpProblem fine, coarse;
-  cl_kernel  k[4]; /* the transfer kernels (MG_K_PROLONG ..), looked up on first use (owned by the program cache) */
+  cl_kernel  k[2][4]; /* the transfer kernels (MG_K_PROLONG ..) in fp64 and fp32, looked up on first use (owned by the program cache) */
 } SbpTransfer;
 
-static PetscErrorCode SbpTransferKernel(SbpTransfer *t, PCSBPMGKernel id, cl_kernel *k)
+static PetscErrorCode SbpTransferKernel(SbpTransfer *t, PetscBool single, PCSBPMGKernel id, cl_kernel *k)
 {
+  cl_kernel *kk = &t->k[single ? 1 : 0][id - MG_K_PROLONG];
+
   PetscFunctionBegin;
-  if (!t->k[id - MG_K_PROLONG]) PetscCall(PCSBPMGGetKernel(t->fine, &t->fine->tune, PETSC_FALSE, id, &t->k[id - MG_K_PROLONG]));
-  *k = t->k[id - MG_K_PROLONG];
+  if (!*kk) PetscCall(PCSBPMGGetKernel(t->fine, &t->fine->tune, single ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, id, kk));
+  *k = *kk;
   PetscFunctionReturn(0);
 }
 
@@ -32,62 +35,74 @@ static PetscErrorCode SbpTransferDestroy(void *ctx)
 /* Several ranks: the input through the ghost exchange of its grid, then one launch over the owned block of the output grid. The
    transfer kernels read a quarter (prolongation) or the whole (restriction) of a fine vector and write the other, far less than a
    smoothing sweep, so they are not split into an interior and a rim to overlap the exchange (docs/design.md). */
-static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
+static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   SbpProblem f = t->fine, in = prolong ? t->coarse : t->fine, out = prolong ? t->fine : t->coarse;
   cl_kernel  k = NULL;
-  cl_mem     yb;
+  cl_mem     xb, yb;
   int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
   cl_int4    gh, own;
   size_t     global[2] = {(size_t)out->xm, (size_t)out->ym};
   PetscInt   nin = in->xm * in->ym, nout = out->xm * out->ym;
+  SbpHalo    h;
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(SbpTransferKernel(t, prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH, &k));
+  PetscCall(SbpTransferKernel(t, single, prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH, &k));
+  PetscCall(SbpProblemGetHalo(in, single, &h));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
-  PetscCall(SbpHaloBegin(in->halo, x));
-  PetscCall(SbpHaloEnd(in->halo));
-  PetscCall(SbpBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
+  PetscCall(SbpHaloBeginBuffer(h, xb));
+  PetscCall(SbpHaloEnd(h));
+  PetscCall(PCSBPMGBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
   SbpProblemPatchBoxes(in, &gh, NULL);
   SbpProblemPatchBoxes(out, NULL, &own);
   if (prolong)
-    PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(cl_mem), &in->halo->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
+    PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(cl_mem), &h->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
   else
-    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &in->halo->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb,
-                             sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
+    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &h->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4),
+                             &gh, sizeof(cl_int4), &own));
   PetscCall(SbpProblemLaunch2D(f, k, global));
-  PetscCall(SbpBuffersRestore(&bufs));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(3 * nin + nout * (add ? 2 : 1)) * sizeof(PetscReal)));
+  PetscCall(PCSBPMGBuffersRestore(&bufs));
+  PetscCall(
+      SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(3 * nin + nout * (add ? 2 : 1)) * (single ? sizeof(float) : sizeof(PetscReal))));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool prolong, Vec x, Vec y, PetscBool add)
+/* y = (add ? y : 0) + P x or P^T x on the device, in fp64 or (single) on level vectors in fp32. */
+static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool single, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   SbpProblem f = t->fine;
   cl_kernel  k = NULL;
   cl_mem     xb, yb;
-  int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
+  int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd;
   size_t     global[2];
   PetscInt   nout = prolong ? (f->Nr + 1) * (f->Ns + 1) : (f->Nr / 2 + 1) * (f->Ns / 2 + 1);
   PetscInt   nin  = prolong ? (f->Nr / 2 + 1) * (f->Ns / 2 + 1) : (f->Nr + 1) * (f->Ns + 1);
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
+  if (add && single) { /* adding to a level vector marked zero: a plain transfer */
+    PCSBPMGVecState st;
+    PetscCall(PCSBPMGVecGetState(y, &st));
+    if (st == PCSBPMG_VEC_ZERO) add = PETSC_FALSE;
+  }
+  iadd = add ? 1 : 0;
   if (f->halo) {
-    PetscCall(SbpTransferDevicePatch(t, prolong, x, y, add));
+    PetscCall(SbpTransferDevicePatch(t, single, prolong, x, y, add));
     PetscFunctionReturn(0);
   }
-  PetscCall(SbpTransferKernel(t, prolong ? MG_K_PROLONG : MG_K_RESTRICT, &k));
+  PetscCall(SbpTransferKernel(t, single, prolong ? MG_K_PROLONG : MG_K_RESTRICT, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
-  PetscCall(SbpBuffersGet(&bufs, x, SBP_READ, &xb));
-  PetscCall(SbpBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
   PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &xb, sizeof(int), &iadd, sizeof(cl_mem), &yb));
   global[0] = (size_t)f->Nr / 2 + 1; /* the prolongation takes two fine nodes per work-item along r */
   global[1] = prolong ? (size_t)f->Ns + 1 : (size_t)f->Ns / 2 + 1;
   PetscCall(SbpProblemLaunch2D(f, k, global));
-  PetscCall(SbpBuffersRestore(&bufs));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(nin + nout * (add ? 2 : 1)) * sizeof(PetscReal)));
+  PetscCall(PCSBPMGBuffersRestore(&bufs));
+  PetscCall(
+      SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(nin + nout * (add ? 2 : 1)) * (single ? sizeof(float) : sizeof(PetscReal))));
   PetscFunctionReturn(0);
 }
 
@@ -117,13 +132,17 @@ static PetscErrorCode SbpTransferHost(SbpTransfer *t, PetscBool prolong, Vec x, 
 static PetscErrorCode SbpTransferApply(Mat P, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   SbpTransfer *t;
-  PetscBool    dev;
+  PetscBool    dev, xs, ys;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(P, &t));
+  PetscCall(PCSBPMGVecIsSingle(x, &xs));
+  PetscCall(PCSBPMGVecIsSingle(y, &ys));
+  PetscCheck(xs == ys, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A transfer between a level vector of the single-precision V-cycle and a vector of type %s",
+             ((PetscObject)(xs ? y : x))->type_name);
   PetscCall(SbpProblemUseDevice(t->fine, x, y, NULL, &dev));
-  if (dev)
-    PetscCall(SbpTransferDevice(t, prolong, x, y, add));
+  if (dev || xs)
+    PetscCall(SbpTransferDevice(t, xs, prolong, x, y, add));
   else
     PetscCall(SbpTransferHost(t, prolong, x, y, add));
   PetscFunctionReturn(0);

@@ -52,16 +52,27 @@ PetscErrorCode SbpProblemSetUpKernels(SbpProblem p)
   PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
   if (p->cl->dclass == SBPMG_DEVICE_NVIDIA && p->tune.sbp_max_registers > 0)
     PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -cl-nv-maxrregcount=%d", (int)p->tune.sbp_max_registers));
-  PetscCall(PetscSNPrintf(p->kopts[0], sizeof(p->kopts[0]), "-DSBP_COEF=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, idx32, capopt));
-  PetscCall(PetscSNPrintf(p->kopts[1], sizeof(p->kopts[1]), "-DSBP_COEF=float -DSBP_INDEX32=%d%s", idx32, capopt));
+  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP64], sizeof(p->kopts[0]), "-DSBP_COEF=%s -DSBP_REAL=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, SBPMG_REAL_NAME,
+                          idx32, capopt));
+  PetscCall(
+      PetscSNPrintf(p->kopts[SBP_KERNEL_COEF32], sizeof(p->kopts[0]), "-DSBP_COEF=float -DSBP_REAL=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, idx32, capopt));
+  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP32], sizeof(p->kopts[0]), "-DSBP_COEF=float -DSBP_REAL=float -DSBP_INDEX32=%d%s", idx32, capopt));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SbpProblemGetBuildOptions(SbpProblem p, PetscBool single, const char **opts)
+PetscErrorCode SbpProblemGetBuildOptions(SbpProblem p, SbpKernelPrecision prec, const char **opts)
 {
   PetscFunctionBegin;
   PetscCheck(p->use_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The SBP-SAT problem has no device kernels (host backend)");
-  *opts = p->kopts[single ? 1 : 0];
+  *opts = p->kopts[prec];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetHalo(SbpProblem p, PetscBool single, SbpHalo *h)
+{
+  PetscFunctionBegin;
+  if (single && p->halo && !p->halo32) PetscCall(SbpHaloCreate(p->da, p->cl, PETSC_TRUE, &p->halo32));
+  *h = single ? p->halo32 : p->halo;
   PetscFunctionReturn(0);
 }
 
@@ -81,7 +92,8 @@ PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, PetscBool single,
   const int s = single ? 1 : 0;
 
   PetscFunctionBegin;
-  if (!p->kernels[s][id]) PetscCall(SbpmgCLGetKernel(p->cl, "sbp", p->kopts[s], SbpKernelNames[id], &p->kernels[s][id]));
+  if (!p->kernels[s][id])
+    PetscCall(SbpmgCLGetKernel(p->cl, "sbp", p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64], SbpKernelNames[id], &p->kernels[s][id]));
   *k = p->kernels[s][id];
   PetscFunctionReturn(0);
 }
@@ -208,17 +220,36 @@ PetscErrorCode SbpProblemLaunchOwned(SbpProblem p, cl_kernel k, cl_kernel kin, c
 @*/
 PetscErrorCode SbpProblemLaunchExchanged(SbpProblem p, Vec u, cl_kernel k, cl_kernel kin, cl_uint uarg, cl_uint first)
 {
+  cl_mem ub;
+
   PetscFunctionBegin;
-  PetscCall(SbpHaloBegin(p->halo, u));
-  PetscCall(SbpmgCLSetArg(k, uarg, sizeof(cl_mem), &p->halo->patch));
-  PetscCall(SbpmgCLSetArg(kin, uarg, sizeof(cl_mem), &p->halo->patch));
+  PetscCall(VecOpenCLGetBufferRead(u, &ub));
+  PetscCall(SbpProblemLaunchExchangedBuffer(p, p->halo, ub, k, kin, uarg, first));
+  PetscCall(VecOpenCLRestoreBufferRead(u, &ub));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLaunchExchangedBuffer - SbpProblemLaunchExchanged() of u held in a device buffer, through the ghost exchange h (the
+   problem's, or its fp32 one of SbpProblemGetHalo()).
+
+   Collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemLaunchExchangedBuffer(SbpProblem p, SbpHalo h, cl_mem u, cl_kernel k, cl_kernel kin, cl_uint uarg, cl_uint first)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpHaloBeginBuffer(h, u));
+  PetscCall(SbpmgCLSetArg(k, uarg, sizeof(cl_mem), &h->patch));
+  PetscCall(SbpmgCLSetArg(kin, uarg, sizeof(cl_mem), &h->patch));
   if (p->overlap) {
     PetscCall(SbpProblemLaunchRegion(p, kin, first, SBP_REGION_INTERIOR));
     PetscCallCL(clFlush(p->cl->queue));
-    PetscCall(SbpHaloEnd(p->halo));
+    PetscCall(SbpHaloEnd(h));
     PetscCall(SbpProblemLaunchRegion(p, k, first, SBP_REGION_RIM));
   } else {
-    PetscCall(SbpHaloEnd(p->halo));
+    PetscCall(SbpHaloEnd(h));
     PetscCall(SbpProblemLaunchOwned(p, k, kin, first));
   }
   PetscFunctionReturn(0);

@@ -534,6 +534,7 @@ PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));
     PetscCall(SbpHaloDestroy(&p->halo));
     p->rhs_kernel = NULL; /* owned by the context's program cache */
+    PetscCall(SbpHaloDestroy(&p->halo32));
     PetscCall(SbpmgCLDestroy(&p->cl));
   }
   PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J));

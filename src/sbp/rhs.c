@@ -242,7 +242,7 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   PetscCall(SbpProblemBCFlags(p, &flags));
   if (!p->rhs_kernel || p->rhs_version != p->data_version) { /* the kernel of these kinds of data; kept while they stay (a lookup
                                                                 through the program cache compares the whole source) */
-    PetscCall(SbpProblemGetBuildOptions(p, PETSC_FALSE, &sbpopts));
+    PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
     PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", sbpopts, dopts));
     PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, "rhs_build", &p->rhs_kernel));

@@ -161,7 +161,7 @@ PetscErrorCode SbpProblemSetUpDevice(SbpProblem p)
   PetscCall(SbpProblemComputeInteriorBox(p)); /* the interior and rim launches (sbp_split, the overlap) */
   PetscCall(SbpProblemSetUpKernels(p));
   if (size > 1) { /* several ranks: the device ghost exchange, the interior overlapped with it */
-    PetscCall(SbpHaloCreate(p->da, p->cl, &p->halo));
+    PetscCall(SbpHaloCreate(p->da, p->cl, PETSC_FALSE, &p->halo));
     p->overlap = (PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0) >= p->tune.sbp_overlap_min) ? PETSC_TRUE : PETSC_FALSE;
   }
   PetscFunctionReturn(0);

@@ -3,27 +3,81 @@
 #define SBPMG_MGIMPL_H
 
 #include <sbpmg/private/sbpimpl.h>
+#include <petsc/private/pcmgimpl.h>
 
 /* ---------------------------------------------------------------- logging (registered by PCSBPMGInitializePackage) */
 PETSC_INTERN PetscLogEvent SBPMG_MGTransfer, SBPMG_MGSmooth, SBPMG_MGSetUp, SBPMG_MGCoarse, SBPMG_MGEigen;
 
 /* ---------------------------------------------------------------- kernels (src/mg/kernels.c) */
 /* The sweeps of kernels/smooth.cl (built after kernels/sbp.cl, whose point formulas they use, as the program "sbp+smooth", with the
-   SBP-SAT specialisation of the level and the work-group of the passes) and the transfers of kernels/transfer.cl. */
+   SBP-SAT specialisation of the level and the work-group of the passes), the operator of the same program (the single-precision
+   V-cycle's residual), and the transfers and conversions of kernels/transfer.cl. */
 typedef enum {
   MG_K_SMOOTH,
   MG_K_SMOOTH_PATCH,
   MG_K_SMOOTH_INNER,
   MG_K_SMOOTH_PASS,
+  MG_K_RESIDUAL,
+  MG_K_RESIDUAL_PATCH,
+  MG_K_RESIDUAL_INNER,
   MG_K_PROLONG,
   MG_K_PROLONG_PATCH,
   MG_K_RESTRICT,
   MG_K_RESTRICT_PATCH,
+  MG_K_TO_SINGLE,
+  MG_K_TO_OUTER,
   MG_K_START_VECTOR,
   MG_K_COUNT
 } PCSBPMGKernel;
-/* The kernel of level p for fp64 or fp32 (single) coefficients, the passes' work-group from tune; the caller keeps it. */
-PETSC_INTERN PetscErrorCode PCSBPMGGetKernel(SbpProblem, const SbpmgTuning *, PetscBool, PCSBPMGKernel, cl_kernel *);
+/* The kernel of level p in a precision (the coefficients' and the vectors'), the passes' work-group from tune; the caller keeps it. */
+PETSC_INTERN PetscErrorCode PCSBPMGGetKernel(SbpProblem, const SbpmgTuning *, SbpKernelPrecision, PCSBPMGKernel, cl_kernel *);
+
+/* A kernel's real argument in the kernel's precision: fp64, or fp32 in the single-precision V-cycle. */
+typedef struct {
+  size_t size;
+  union {
+    PetscReal d;
+    float     f;
+  } v;
+} PCSBPMGReal;
+static inline PCSBPMGReal PCSBPMGRealArg(SbpKernelPrecision prec, PetscReal x)
+{
+  PCSBPMGReal a;
+  if (prec == SBP_KERNEL_FP32) {
+    a.size = sizeof(float);
+    a.v.f  = (float)x;
+  } else {
+    a.size = sizeof(PetscReal);
+    a.v.d  = x;
+  }
+  return a;
+}
+
+/* ---------------------------------------------------------------- the single-precision V-cycle's vectors (src/mg/vecfp32.c) */
+#define VECMGFP32 "mgfp32"
+/* Where the values of a level vector are: nowhere (all zero), its fp32 device buffer, its host mirror, both, only in the fp64 source
+   (the finest level's right-hand side, until a kernel converts it) or only in the fp64 target (written by the last sweep). */
+typedef enum { PCSBPMG_VEC_ZERO, PCSBPMG_VEC_DEVICE, PCSBPMG_VEC_HOST, PCSBPMG_VEC_BOTH, PCSBPMG_VEC_SOURCE, PCSBPMG_VEC_TARGET } PCSBPMGVecState;
+PETSC_INTERN PetscErrorCode PCSBPMGVecCreate(SbpProblem, Vec *);
+PETSC_INTERN PetscErrorCode PCSBPMGVecIsSingle(Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode PCSBPMGVecGetState(Vec, PCSBPMGVecState *);
+/* v holds the values of the fp64 device vector src (state SOURCE: converted by the first reader); the source (NULL in other states) */
+PETSC_INTERN PetscErrorCode PCSBPMGVecSetSource(Vec, Vec);
+PETSC_INTERN PetscErrorCode PCSBPMGVecGetSource(Vec, Vec *);
+/* v's values go to the fp64 device vector dst: the smoother application number countdown on v writes it (0: none does) */
+PETSC_INTERN PetscErrorCode PCSBPMGVecSetTarget(Vec, Vec, PetscInt);
+/* A smoother application on v begins: the target its last sweep writes, or NULL; after that write, the state is TARGET */
+PETSC_INTERN PetscErrorCode PCSBPMGVecTargetStep(Vec, Vec *);
+PETSC_INTERN PetscErrorCode PCSBPMGVecTargetWritten(Vec);
+/* The cycle is over: the target holds v's values (converted unless the last sweep wrote them); source and target are dropped */
+PETSC_INTERN PetscErrorCode PCSBPMGVecFinish(Vec);
+/* v = the fp64 device vector w, rounded */
+PETSC_INTERN PetscErrorCode PCSBPMGVecFromDevice(Vec, Vec);
+PETSC_INTERN PetscErrorCode PCSBPMGVecGetBuffer(Vec, SbpAccess, cl_mem *);
+PETSC_INTERN PetscErrorCode PCSBPMGVecRestoreBuffer(Vec, SbpAccess, cl_mem *);
+/* SbpBuffersGet() and SbpBuffersRestore() for device vectors and level vectors alike */
+PETSC_INTERN PetscErrorCode PCSBPMGBuffersGet(SbpBuffers *, Vec, SbpAccess, cl_mem *);
+PETSC_INTERN PetscErrorCode PCSBPMGBuffersRestore(SbpBuffers *);
 
 /* ---------------------------------------------------------------- the level smoother (src/mg/smoother.c) */
 typedef struct {
@@ -31,16 +85,88 @@ typedef struct {
   PetscReal           lo, hi;  /* Chebyshev interval [lo, hi] * lambda_max(D^-1 M~) */
   PetscReal           omega;   /* Jacobi damping; 0: 4 / (3 lambda_max) */
   PetscInt            eig_its; /* Lanczos (CG) steps of the eigenvalue estimate */
-  PetscBool           single;  /* device sweeps read the coefficients rounded to fp32 */
+  SbpKernelPrecision  prec;    /* device sweeps: fp64, fp32 coefficients (-pc_sbpmg_coef_fp32), or all fp32 (-pc_sbpmg_precision single) */
   SbpmgTuning         tune;    /* its rows mg_inline_diag, mg_sweeps_per_pass, mg_pass_wg_x, mg_pass_wg_y */
 } PCSBPMGSmootherSettings;
+
+/* The level smoother's data (src/mg/smoother.c; its device sweeps: src/mg/sweeps.c). */
+typedef struct {
+  PCSBPMGSmootherSettings set;                     /* as configured (PCSBPMGSmootherConfigure) */
+  PetscBool               tune_set;                /* set.tune given; else the problem's, at set-up */
+  PetscInt                pass_on;                 /* resolved at set-up: sweeps per pass, 1 where the passes do not apply */
+  PetscInt                core[2][4];              /* passes of m = 2, 3 sweeps run over the interior box shrunk by m-1 nodes; single sweeps take its rim */
+  PetscReal               lmin, lmax;              /* estimates: of D^-1 M~ (Chebyshev, Jacobi) or M~ (Richardson) */
+  PetscReal               omega;                   /* Jacobi / Richardson step */
+  Vec                     dinv, d, xw;             /* xw: the second buffer of the device sweeps; dinv, d: host sweeps only */
+  Vec                     xp[3];                   /* the third to fifth buffers of the passes of several sweeps */
+  Vec                     w;                       /* the host sweeps' residual when the caller gives no work vector */
+  cl_kernel               k[MG_K_SMOOTH_PASS + 1]; /* the level's sweep kernels, looked up once (owned by the program cache) */
+  SbpProblem              p;
+} PC_SbpmgSmoother;
+/* A sweep kernel of the level in its precision, looked up on first use. */
+PETSC_INTERN PetscErrorCode PCSBPMGSmootherKernel(PC_SbpmgSmoother *, PCSBPMGKernel, cl_kernel *);
+/* its device sweeps from x (or from zero) with the coefficients (c1, c2) of each; the result ends in x (or x's fp64 target). */
+PETSC_INTERN PetscErrorCode PCSBPMGSmootherSweeps(PC_SbpmgSmoother *, Vec, Vec, PetscInt, PetscBool, const PetscReal[]);
 
 PETSC_INTERN PetscErrorCode PCCreate_SBPMGSmoother(PC);
 PETSC_INTERN PetscErrorCode PCSBPMGSmootherConfigure(PC, const PCSBPMGSmootherSettings *);
 PETSC_INTERN PetscErrorCode PCSBPMGSmootherGetEstimates(PC, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode PCSBPMGSmootherGetPass(PC, PetscInt *);
 
-/* ---------------------------------------------------------------- PCSBPMG (src/mg/pcsbpmg.c) */
+/* ---------------------------------------------------------------- PCSBPMG (src/mg/pcsbpmg.c, setup.c, cycle.c) */
+/* -pc_sbpmg_precision: the V-cycle's vectors in fp64 or fp32 (CG's stay fp64) */
+typedef enum { PC_SBPMG_PRECISION_DOUBLE, PC_SBPMG_PRECISION_SINGLE } PCSBPMGPrecision;
+PETSC_INTERN const char *const PCSBPMGPrecisions[];
+
+typedef struct {
+  /* options */
+  PetscInt            levels_req; /* 0: choose from coarse_size */
+  PetscInt            coarse_size;
+  PetscBool           coarse_size_set;  /* given by the user: an error if the decomposition cannot reach it */
+  PetscInt            coarse_used;      /* the coarse size of the hierarchy: the user's, else the tuning's mg_coarse_size */
+  char                cholmod_opt[256]; /* the option naming CHOLMOD's simplicial factor, set for the coarse set-up only (empty: none) */
+  PCSBPMGSmootherType smoother;
+  PetscInt            nu_pre, nu_post, eig_its;
+  PetscInt            nu_count;                 /* values given to -pc_sbpmg_nu (0: none) */
+  PetscReal           nu_growth;                /* sweeps multiply by this per level below the finest (a variable V-cycle) */
+  PetscInt            nu_max;                   /* ... up to this many */
+  PetscBool           coef_fp32, coef_fp32_set; /* device levels read the coefficients rounded to fp32 (sweeps and residuals); default mg_coef_fp32 */
+  PCSBPMGPrecision    precision;                /* as given (precision_set) or the default, resolved at set-up (mg_single) */
+  PetscBool           precision_set;
+  PetscReal           cheby_lo, cheby_hi, jacobi_omega;
+  char                range_opt[64]; /* option string, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
+  /* the tuning: the fine problem's with tune_opts applied (PCSBPMGSetTuning()), resolved at set-up */
+  SbpmgTuning tune;
+  char        tune_opts[256];
+  /* hierarchy, index 0 = finest */
+  PetscInt    nlevels;
+  SbpProblem *problems;
+  Mat        *ops, *interp;
+  Mat         coarse_assembled;
+  PetscBool   single; /* the hierarchy's V-cycle runs in fp32 */
+  Vec         bf, xf; /* single: the finest level's right-hand side and solution as level vectors (their fp64 source and target) */
+  /* PCMG's own operations, called around ours */
+  PetscErrorCode (*mg_setup)(PC);
+  PetscErrorCode (*mg_setfromoptions)(PC, PetscOptionItems *);
+  PetscErrorCode (*mg_reset)(PC);
+  PetscErrorCode (*mg_destroy)(PC);
+  PetscErrorCode (*mg_apply)(PC, Vec, Vec);
+  PetscErrorCode (*mg_applyrichardson)(PC, Vec, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscInt *, PCRichardsonConvergedReason *);
+} PC_SBPMG;
+
+static inline PC_SBPMG *PCSBPMGGetContext(PC pc)
+{
+  return (PC_SBPMG *)((PC_MG *)pc->data)->innerctx;
+}
+
+/* The set-up (src/mg/setup.c) and what it leaves behind */
+PETSC_INTERN PetscErrorCode PCSetUp_SBPMG(PC);
+PETSC_INTERN PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *);
+PETSC_INTERN PetscErrorCode PCSBPMGClearCholmodOption(PC, PC_SBPMG *);
+/* The cycle (src/mg/cycle.c): PCMG's level residual, the application in either precision */
+PETSC_INTERN PetscErrorCode PCSBPMGResidual(Mat, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCApply_SBPMG(PC, Vec, Vec);
+
 /* Overrides "key=value,..." of the PC's tuning, applied at set-up on top of the fine problem's (tests: the smoother variants). */
 PETSC_INTERN PetscErrorCode PCSBPMGSetTuning(PC, const char[]);
 

@@ -82,7 +82,8 @@ struct _p_SbpProblem {
                                             stays in the owned block (empty: ilo > ihi or jlo > jhi) */
   PetscBool overlap;                     /* resolved at set-up: the interior runs while the ghosts are exchanged (sbp_overlap_min) */
   PetscBool split_on;                    /* resolved at set-up: the interior box in the lean *_inner kernels, the rim apart (sbp_split) */
-  char      kopts[2][160];               /* -D specialisation of kernels/sbp.cl, fp64 and fp32 coefficients (SbpProblemGetBuildOptions) */
+  SbpHalo   halo32;                      /* several ranks: the fp32 ghost exchange of the single-precision V-cycle, made on first use */
+  char      kopts[3][160];               /* -D specialisation of kernels/sbp.cl for each SbpKernelPrecision (SbpProblemGetBuildOptions) */
   cl_kernel kernels[2][SBP_K_COUNT];     /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
 };
 
@@ -176,8 +177,16 @@ PETSC_INTERN PetscInt       SbpFaceLength(SbpProblem, PetscInt);
 PETSC_INTERN PetscErrorCode SbpProblemSetTuning(SbpProblem, const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpTuning(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpKernels(SbpProblem);
-/* The -D specialisation of kernels/sbp.cl (and of the programs built on it) for fp64 or fp32 (single) coefficients. */
-PETSC_INTERN PetscErrorCode SbpProblemGetBuildOptions(SbpProblem, PetscBool, const char **);
+/* The precisions of kernels/sbp.cl: the coefficients' storage (SBP_COEF) and the vectors' and arithmetic's type (SBP_REAL). */
+typedef enum {
+  SBP_KERNEL_FP64,   /* fp64 coefficients and vectors: the operator */
+  SBP_KERNEL_COEF32, /* fp32 coefficients, fp64 vectors: the fp64 V-cycle with -pc_sbpmg_coef_fp32 */
+  SBP_KERNEL_FP32    /* fp32 coefficients, vectors and arithmetic: the single-precision V-cycle */
+} SbpKernelPrecision;
+/* The -D specialisation of kernels/sbp.cl (and of the programs built on it) in a precision. */
+PETSC_INTERN PetscErrorCode SbpProblemGetBuildOptions(SbpProblem, SbpKernelPrecision, const char **);
+/* The ghost exchange of the problem's vectors (fp64) or of the single-precision V-cycle's (fp32, made on first use); NULL on one rank. */
+PETSC_INTERN PetscErrorCode SbpProblemGetHalo(SbpProblem, PetscBool, SbpHalo *);
 PETSC_INTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, PetscBool, cl_kernel *);
 PETSC_INTERN PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem, PetscBool, cl_mem *, cl_mem *, cl_mem *);
 
@@ -190,6 +199,7 @@ PETSC_INTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uin
 PETSC_INTERN PetscErrorCode SbpProblemLaunchBox(SbpProblem, cl_kernel, cl_uint, SbpRegion, const PetscInt[4]);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchOwned(SbpProblem, cl_kernel, cl_kernel, cl_uint);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchExchanged(SbpProblem, Vec, cl_kernel, cl_kernel, cl_uint, cl_uint);
+PETSC_INTERN PetscErrorCode SbpProblemLaunchExchangedBuffer(SbpProblem, SbpHalo, cl_mem, cl_kernel, cl_kernel, cl_uint, cl_uint);
 PETSC_INTERN void           SbpProblemPatchBoxes(SbpProblem, cl_int4 *, cl_int4 *);
 
 /* The device buffers of a launch's vectors, got one by one and restored together (VecOpenCLGetBuffer*, VecOpenCLRestoreBuffer*). */

@@ -35,6 +35,7 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
 #define SBPMG_TUNING_MG(X)                                                                                                               \
   X(mg_coarse_size, 32, 129, 129, 5, 1073741824, "default of -pc_sbpmg_coarse_size: largest points per side of the coarsest grid")       \
   X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32") \
+  X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")       \
   X(mg_inline_diag, 0, 1, 1, 0, 1, "1: the device sweeps compute 1/diag from the coefficients; 0: they read it from a stored vector")    \
   X(mg_sweeps_per_pass, 1, 2, 2, 1, 3, "sweeps per pass over the data on the levels with the interior/rim split (mg_smooth_pass)")       \
   X(mg_pass_wg_x, 16, 16, 16, 3, 1024, "work-group of mg_smooth_pass along r: a tile and its ring of sweeps_per_pass - 1 nodes")         \

@@ -1,0 +1,88 @@
+/* PCSBPMG's cycle: PCMG runs it (V, W, full, Kaskade, additive) on the levels' operators, transfers and smoothers; this file gives it
+   the level residual in the levels' precision and, for the single-precision V-cycle, the application that stands the finest level's
+   fp32 vectors in for CG's fp64 ones (docs/design.md "The single-precision V-cycle"). */
+#include <sbpmg/private/mgimpl.h>
+
+/* r = b - M~ x on level vectors, all in fp32 (kernels/sbp.cl's operator built in the program of the fp32 sweeps); on several ranks x
+   goes through the level's fp32 ghost exchange. */
+static PetscErrorCode PCSBPMGResidualSingle(SbpProblem p, Vec b, Vec x, Vec r)
+{
+  cl_kernel      ks[2];
+  cl_mem         xb, bb, rb, ca, cb, cc;
+  int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = 1;
+  PCSBPMGReal    rho = PCSBPMGRealArg(SBP_KERNEL_FP32, p->rho), scale = PCSBPMGRealArg(SBP_KERNEL_FP32, -1.0);
+  PetscBool      owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE;
+  PetscLogDouble n     = (PetscLogDouble)p->xm * p->ym;
+  SbpBuffers     bufs  = {0};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, owned ? MG_K_RESIDUAL_PATCH : MG_K_RESIDUAL, &ks[0]));
+  if (owned) PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_RESIDUAL_INNER, &ks[1]));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, PETSC_TRUE, &ca, &cb, &cc));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
+  PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &bb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, r, SBP_WRITE, &rb));
+  for (int t = 0; t < (owned ? 2 : 1); t++)
+    PetscCall(SbpmgCLSetArgs(ks[t], 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, rho.size, &rho.v, sizeof(int), &flags, sizeof(cl_mem), &xb, sizeof(cl_mem), &ca,
+                             sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(int), &add, scale.size, &scale.v, sizeof(cl_mem), &bb, sizeof(cl_mem), &rb));
+  if (p->halo) {
+    SbpHalo h;
+    PetscCall(SbpProblemGetHalo(p, PETSC_TRUE, &h));
+    PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], 4, 12));
+  } else if (owned)
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 12));
+  else
+    PetscCall(SbpProblemLaunchGrid(p, ks[0]));
+  PetscCall(PCSBPMGBuffersRestore(&bufs));
+  /* x, b, r and the coefficients in fp32; on several ranks the patch copy too */
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 41 * n, n * sizeof(float) * ((p->halo ? 5 : 3) + 3)));
+  PetscFunctionReturn(0);
+}
+
+/* PCMG's level residual r = b - A x in the level's precision: on the single-precision V-cycle's level vectors in fp32, else with the
+   coefficients in fp32 (-pc_sbpmg_coef_fp32): the operator of the level's sweeps, so the V-cycle stays a symmetric preconditioner (of
+   the operator with rounded coefficients, within 1e-7 of A). Host vectors take MatResidual. */
+PetscErrorCode PCSBPMGResidual(Mat A, Vec b, Vec x, Vec r)
+{
+  SbpProblem p;
+  PetscBool  dev, single;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSbpProblem(A, &p));
+  PetscCall(PCSBPMGVecIsSingle(r, &single));
+  if (single) {
+    PetscCall(PCSBPMGResidualSingle(p, b, x, r));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SbpProblemUseDevice(p, x, b, r, &dev));
+  if (dev)
+    PetscCall(SbpProblemApplyDevice(p, x, b, -1.0, r, PETSC_TRUE));
+  else
+    PetscCall(MatResidual(A, b, x, r));
+  PetscFunctionReturn(0);
+}
+
+/* PCMG's application. The single-precision V-cycle runs it on the finest level's level vectors: b's fp64 source (converted by the
+   first sweep), x's fp64 target, written by the smoother application that ends the cycle: in PCMG's multiplicative cycles the
+   finest level is smoothed twice per cycle, so the last of 2 x cycles; the other cycle types (additive, full, Kaskade) end with the
+   result in fp32, converted once. */
+PetscErrorCode PCApply_SBPMG(PC pc, Vec b, Vec x)
+{
+  PC_SBPMG *sb = PCSBPMGGetContext(pc);
+  PC_MG    *mg = (PC_MG *)pc->data;
+
+  PetscFunctionBegin;
+  if (!sb->single) {
+    PetscCall((*sb->mg_apply)(pc, b, x));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PCSBPMGVecSetSource(sb->bf, b));
+  PetscCall(PCSBPMGVecSetTarget(sb->xf, x, mg->am == PC_MG_MULTIPLICATIVE ? 2 * mg->cyclesperpcapply : 0));
+  PetscCall((*sb->mg_apply)(pc, sb->bf, sb->xf));
+  PetscCall(PCSBPMGVecFinish(sb->xf));
+  PetscCall(PCSBPMGVecFinish(sb->bf));
+  PetscCall(PetscObjectStateIncrease((PetscObject)x));
+  PetscFunctionReturn(0);
+}

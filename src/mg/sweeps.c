@@ -1,0 +1,242 @@
+/* The level smoother's device sweeps (kernels/smooth.cl): one sweep per launch, or m = 2, 3 sweeps per pass over the data
+   (docs/design.md "several sweeps per pass"), on fp64 device vectors or on the single-precision V-cycle's level vectors. On the
+   finest level of the single-precision V-cycle the first sweep reads the fp64 right-hand side (the level vector's source) and keeps
+   its fp32 copy, and the last sweep of the cycle writes the fp64 result (the level vector's target): the conversions ride on sweeps
+   that run anyway. */
+#include <sbpmg/private/mgimpl.h>
+
+PetscErrorCode PCSBPMGSmootherKernel(PC_SbpmgSmoother *s, PCSBPMGKernel id, cl_kernel *k)
+{
+  PetscFunctionBegin;
+  if (!s->k[id]) PetscCall(PCSBPMGGetKernel(s->p, &s->set.tune, s->set.prec, id, &s->k[id]));
+  *k = s->k[id];
+  PetscFunctionReturn(0);
+}
+
+/* What every sweep kernel of a level reads besides the iterates (kernels/smooth.cl: arguments 0..6, 8..10, 17..20). */
+typedef struct {
+  int            Nr, Ns, flags, jacobi; /* jacobi: 0 Richardson, 1 1/diag inline, 2 1/diag from dinv */
+  PCSBPMGReal    rho;
+  cl_mem         ca, cb, cc, bb, db;
+  int            io; /* kernels/smooth.cl: 1 the right-hand side from rhs64 (copied to bb), 2 the result to out64 */
+  cl_mem         rhs64, out64;
+  PetscLogDouble io_bytes; /* bytes per node of the conversions */
+} SbpmgSweep;
+
+/* The level's part of the sweep arguments, and the buffers of x (NULL: not read) into *xb, b (or its fp64 source), dinv (jacobi 2) and
+   the fp64 target dst (NULL: the result stays in the level's precision) into bufs. */
+static PetscErrorCode SbpmgSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst, SbpBuffers *bufs, SbpmgSweep *w, cl_mem *xb)
+{
+  SbpProblem p   = s->p;
+  Vec        src = NULL;
+
+  PetscFunctionBegin;
+  w->Nr       = (int)p->Nr;
+  w->Ns       = (int)p->Ns;
+  w->rho      = PCSBPMGRealArg(s->set.prec, p->rho);
+  w->jacobi   = s->set.type == PC_SBPMG_RICHARDSON ? 0 : (s->set.tune.mg_inline_diag ? 1 : 2);
+  w->io       = 0;
+  w->io_bytes = 0;
+  PetscCall(SbpProblemBCFlags(p, &w->flags));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, s->set.prec != SBP_KERNEL_FP64, &w->ca, &w->cb, &w->cc));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
+  PetscCall(PCSBPMGBuffersGet(bufs, x, SBP_READ, xb));
+  if (s->set.prec == SBP_KERNEL_FP32) PetscCall(PCSBPMGVecGetSource(b, &src));
+  if (src) { /* the first sweep of the cycle on the finest level: b from its fp64 source, its fp32 copy kept */
+    PetscCall(PCSBPMGBuffersGet(bufs, src, SBP_READ, &w->rhs64));
+    PetscCall(PCSBPMGBuffersGet(bufs, b, SBP_WRITE, &w->bb));
+    w->io |= 1;
+    w->io_bytes += sizeof(PetscScalar);
+  } else {
+    PetscCall(PCSBPMGBuffersGet(bufs, b, SBP_READ, &w->bb));
+    w->rhs64 = w->bb; /* not read */
+  }
+  PetscCall(PCSBPMGBuffersGet(bufs, w->jacobi == 2 ? s->dinv : NULL, SBP_READ, &w->db));
+  if (!w->db) w->db = w->bb; /* not read */
+  PetscCall(PCSBPMGBuffersGet(bufs, dst, SBP_WRITE, &w->out64));
+  if (dst) {
+    w->io |= 2;
+    w->io_bytes += sizeof(PetscScalar) - (s->set.prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal));
+  } else
+    w->out64 = w->bb; /* not written */
+  PetscFunctionReturn(0);
+}
+
+/* Arguments 0..20 of a single-sweep kernel (mg_smooth, mg_smooth_patch, mg_smooth_inner): out = x + c1 (x - prev) + c2 s (b - M~ x);
+   io: the sweep's part of w->io (the source only on the cycle's first sweep, the target only on its last). */
+static PetscErrorCode SbpmgSweepArgs(PC_SbpmgSmoother *s, cl_kernel k, SbpmgSweep *w, cl_mem *x, cl_mem *prev, cl_mem *out, PetscReal c1, PetscReal c2,
+                                     int *zero, int *prev_zero, int *io)
+{
+  PCSBPMGReal a1 = PCSBPMGRealArg(s->set.prec, c1), a2 = PCSBPMGRealArg(s->set.prec, c2);
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLSetArgs(k, 0, 21, sizeof(int), &w->Nr, sizeof(int), &w->Ns, w->rho.size, &w->rho.v, sizeof(int), &w->flags, sizeof(cl_mem), &w->ca,
+                           sizeof(cl_mem), &w->cb, sizeof(cl_mem), &w->cc, sizeof(cl_mem), x, sizeof(cl_mem), &w->bb, sizeof(int), &w->jacobi, sizeof(cl_mem),
+                           &w->db, a1.size, &a1.v, a2.size, &a2.v, sizeof(int), zero, sizeof(int), prev_zero, sizeof(cl_mem), prev, sizeof(cl_mem), out,
+                           sizeof(int), io, sizeof(cl_mem), &w->rhs64, sizeof(cl_mem), &w->bb, sizeof(cl_mem), &w->out64));
+  PetscFunctionReturn(0);
+}
+
+/* Bytes of m sweeps in one pass over n nodes: coefficients (12 B in fp32), b, the output, with write_prev another, x (unless zero),
+   x_{k-1} (when read) and dinv (jacobi 2), in the level's precision; and the conversions. */
+static PetscLogDouble SbpmgSweepBytes(PC_SbpmgSmoother *s, const SbpmgSweep *w, PetscReal n, PetscBool zero, PetscBool readprev, PetscBool write_prev)
+{
+  size_t vsize = s->set.prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal), csize = s->set.prec == SBP_KERNEL_FP64 ? sizeof(PetscReal) : sizeof(float);
+
+  return n * (3 * csize + vsize * (2 + (write_prev ? 1 : 0) + (zero ? 0 : 1) + (readprev ? 1 : 0) + (w->jacobi == 2 ? 1 : 0)) + w->io_bytes);
+}
+
+/* One fused sweep on the device (kernels/smooth.cl): out = x + c1 (x - prev) + c2 s (b - M~ x), or to dst in fp64. prev (read where
+   c1 != 0 and not prev_zero) may be out. */
+static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev, Vec out, Vec dst, PetscReal c1, PetscReal c2, PetscBool zero,
+                                       PetscBool prev_zero)
+{
+  SbpProblem p = s->p;
+  cl_kernel  ks[2];
+  cl_mem     xb, ob, pb;
+  PetscBool  readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
+  int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
+  PetscReal  n     = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
+  PetscBool  owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
+  SbpmgSweep w;
+  SbpBuffers bufs = {0};
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGSmootherKernel(s, owned ? MG_K_SMOOTH_PATCH : MG_K_SMOOTH, &ks[0]));
+  if (owned) PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_INNER, &ks[1]));
+  PetscCall(SbpmgSweepBegin(s, zero ? NULL : x, b, dst, &bufs, &w, &xb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, out, readprev && inplace ? SBP_READ_WRITE : SBP_WRITE, &ob));
+  PetscCall(PCSBPMGBuffersGet(&bufs, readprev && !inplace ? prev : NULL, SBP_READ, &pb));
+  if (!pb) pb = ob;
+  for (int t = 0; t < (owned ? 2 : 1); t++) PetscCall(SbpmgSweepArgs(s, ks[t], &w, zero ? &ob : &xb, &pb, &ob, c1, c2, &izero, &iprev, &w.io));
+  if (!owned)
+    PetscCall(SbpProblemLaunchGrid(p, ks[0]));
+  else if (zero || !p->halo)
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 21)); /* one rank, or x = 0: nothing to exchange */
+  else {                                                   /* several ranks: x through the ghost exchange of the level's precision */
+    SbpHalo h;
+    PetscCall(SbpProblemGetHalo(p, s->set.prec == SBP_KERNEL_FP32, &h));
+    PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], 7, 21));
+  }
+  PetscCall(PCSBPMGBuffersRestore(&bufs));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (w.jacobi ? 90 : 50) * n, SbpmgSweepBytes(s, &w, n, zero, readprev, PETSC_FALSE)));
+  PetscFunctionReturn(0);
+}
+
+/* m = 2 or 3 sweeps in one pass over the core box (kernels/smooth.cl mg_smooth_pass), and the same sweeps one by one over the core's
+   rim: x_{k+s} to out[s-1] (x_{k+m} to dst in fp64 where dst is given), m buffers other than x (x_k) and prev (x_{k-1}), which the
+   pass reads around each tile. c holds (c1, c2) of the m sweeps; write_prev: x_{k+m-1} is needed everywhere (another pass follows). */
+static PetscErrorCode SbpmgPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Vec b, Vec prev, Vec out[], Vec dst, const PetscReal c[], PetscBool zero,
+                                      PetscBool prev_zero, PetscBool write_prev)
+{
+  SbpProblem  p  = s->p;
+  cl_kernel   kp = NULL, kr = NULL;
+  cl_mem      xb, pb, ob[3];
+  int         izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0, iwrite = write_prev ? 1 : 0, im = (int)m, inone = 0;
+  PetscReal   n = (PetscReal)p->xm * p->ym;
+  PCSBPMGReal cc3[6];
+  PetscBool   readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt   *core     = s->core[m - 2];
+  size_t      local[2] = {(size_t)s->set.tune.mg_pass_wg_x, (size_t)s->set.tune.mg_pass_wg_y},
+         global[2]; /* a tile of (wg - 2(m-1)) nodes per work-group in each direction */
+  cl_int4 gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
+                   cbox = {{(cl_int)core[0], (cl_int)core[1], (cl_int)core[2], (cl_int)core[3]}};
+  SbpmgSweep w;
+  SbpBuffers bufs = {0};
+
+  PetscFunctionBegin;
+  SbpProblemPatchBoxes(p, &gh, &own);
+  for (int d = 0; d < 2; d++) {
+    PetscInt tile = (PetscInt)local[d] - 2 * (m - 1);
+    global[d]     = (size_t)((PetscMax(core[d + 2] - core[d] + 1, 0) + tile - 1) / tile) * local[d];
+  }
+  for (PetscInt t = 0; t < 6; t++) cc3[t] = PCSBPMGRealArg(s->set.prec, t < 2 * m ? c[t] : 0);
+  PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PASS, &kp));
+  PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PATCH, &kr));
+  PetscCall(SbpmgSweepBegin(s, zero ? NULL : x, b, dst, &bufs, &w, &xb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, readprev ? prev : NULL, SBP_READ, &pb));
+  for (PetscInt t = 0; t < m; t++) PetscCall(PCSBPMGBuffersGet(&bufs, out[t], SBP_WRITE, &ob[t]));
+  if (m == 2) ob[2] = ob[1]; /* not written */
+  if (!xb) xb = ob[0];       /* not read */
+  if (!pb) pb = ob[0];
+  /* the m sweeps on the core */
+  PetscCall(SbpmgCLSetArgs(kp, 0, 24, sizeof(int), &w.Nr, sizeof(int), &w.Ns, w.rho.size, &w.rho.v, sizeof(int), &w.flags, sizeof(cl_mem), &w.ca,
+                           sizeof(cl_mem), &w.cb, sizeof(cl_mem), &w.cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &w.bb, sizeof(int), &w.jacobi, sizeof(cl_mem),
+                           &w.db, sizeof(int), &im, cc3[0].size, &cc3[0].v, cc3[1].size, &cc3[1].v, cc3[2].size, &cc3[2].v, cc3[3].size, &cc3[3].v, cc3[4].size,
+                           &cc3[4].v, cc3[5].size, &cc3[5].v, sizeof(int), &izero, sizeof(int), &iprev, sizeof(int), &iwrite, sizeof(cl_mem), &pb,
+                           sizeof(cl_mem), &ob[0], sizeof(cl_mem), &ob[1]));
+  PetscCall(SbpmgCLSetArgs(kp, 24, 9, sizeof(cl_mem), &ob[2], sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(cl_int4), &cbox,
+                           sizeof(int), &w.io, sizeof(cl_mem), &w.rhs64, sizeof(cl_mem), &w.bb, sizeof(cl_mem), &w.out64));
+  PetscCall(SbpmgCLLaunch2D(p->cl, kp, global, local));
+  /* sweep k+t on the core's rim, from x_{k+t-1} (complete: its core part from the pass, its outer layer at least) and x_{k+t-2}; the
+     first takes b from its source, the last writes the target */
+  for (PetscInt t = 1; t <= m; t++) {
+    cl_mem xt = t == 1 ? xb : ob[t - 2], pt = t == 1 ? pb : (t == 2 ? xb : ob[t - 3]);
+    int    zt = t == 1 ? izero : inone, pzt = t == 1 ? iprev : (t == 2 ? izero : inone), iot = (t == 1 ? (w.io & 1) : 0) | (t == m ? (w.io & 2) : 0);
+    PetscCall(SbpmgSweepArgs(s, kr, &w, &xt, &pt, &ob[t - 1], c[2 * t - 2], c[2 * t - 1], &zt, &pzt, &iot));
+    PetscCall(SbpProblemLaunchBox(p, kr, 21, SBP_REGION_RIM, core));
+  }
+  PetscCall(PCSBPMGBuffersRestore(&bufs));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, m * (w.jacobi ? 90 : 50) * n, SbpmgSweepBytes(s, &w, n, zero, readprev, write_prev)));
+  PetscFunctionReturn(0);
+}
+
+/* its device sweeps, m = pass_on per pass (a remainder of its / m comes first: a single sweep, the cheaper one from a zero guess, or
+   a pass of two), over m + 2 buffers: x, xw and xp[]. A pass reads x_k and x_{k-1} and writes m buffers holding neither; the result
+   is swapped into x, or written to dst by the last pass. */
+static PetscErrorCode SbpmgPasses(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst, PetscInt its, PetscBool guesszero, const PetscReal c[])
+{
+  Vec      buf[5] = {x, s->xw, s->xp[0], s->xp[1], s->xp[2]};
+  PetscInt nbuf = 2 + s->pass_on, cur = 0, prev = 1, k = 0; /* buffer indices of x_k and x_{k-1} */
+
+  PetscFunctionBegin;
+  while (k < its) {
+    PetscInt  m = (k == 0 && its % s->pass_on) ? its % s->pass_on : s->pass_on, f[3], nf = 0;
+    PetscBool first = k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE, second = k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE;
+    Vec       out[3], last                                                   = k + m == its ? dst : NULL;
+    for (PetscInt t = 0; t < nbuf; t++)
+      if (t != cur && t != prev && nf < m) f[nf++] = t;
+    for (PetscInt t = 0; t < m; t++) out[t] = buf[f[t]];
+    if (m == 1)
+      PetscCall(SbpmgSweepDevice(s, buf[cur], b, buf[prev], out[0], last, c[2 * k], c[2 * k + 1], first, second));
+    else
+      PetscCall(SbpmgPassDevice(s, m, buf[cur], b, buf[prev], out, last, &c[2 * k], first, second, k + m < its ? PETSC_TRUE : PETSC_FALSE));
+    prev = m > 1 ? f[m - 2] : cur;
+    cur  = f[m - 1];
+    k += m;
+  }
+  if (cur && !dst) PetscCall(VecSwap(x, buf[cur]));
+  PetscFunctionReturn(0);
+}
+
+/* its sweeps from x (or from zero: guesszero, or x a level vector marked zero); the result ends in x, or in fp64 in x's target when this
+   is the application that writes it (PCSBPMGVecTargetStep). */
+PetscErrorCode PCSBPMGSmootherSweeps(PC_SbpmgSmoother *s, Vec x, Vec b, PetscInt its, PetscBool guesszero, const PetscReal c[])
+{
+  Vec cur = x, next = s->xw, dst = NULL;
+
+  PetscFunctionBegin;
+  if (s->set.prec == SBP_KERNEL_FP32) {
+    PCSBPMGVecState st;
+    PetscCall(PCSBPMGVecGetState(x, &st));
+    if (st == PCSBPMG_VEC_ZERO) guesszero = PETSC_TRUE;
+    PetscCall(PCSBPMGVecTargetStep(x, &dst));
+  }
+  if (s->pass_on > 1)
+    PetscCall(SbpmgPasses(s, x, b, dst, its, guesszero, c));
+  else {
+    /* sweep k reads x_k (cur) and x_{k-1} (other) and writes x_{k+1} over x_{k-1}; the result ends in x or, after an odd count, in xw,
+       and VecSwap (an exchange of buffers) moves it to x */
+    for (PetscInt k = 0; k < its; k++) {
+      Vec t;
+      PetscCall(SbpmgSweepDevice(s, cur, b, next, next, k == its - 1 ? dst : NULL, c[2 * k], c[2 * k + 1], k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE,
+                                 k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE));
+      t    = cur;
+      cur  = next;
+      next = t;
+    }
+    if (cur != x && !dst) PetscCall(VecSwap(x, s->xw));
+  }
+  if (dst) PetscCall(PCSBPMGVecTargetWritten(x));
+  PetscFunctionReturn(0);
+}
