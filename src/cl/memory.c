@@ -8,6 +8,7 @@ PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL cl, cl_mem_flags flags, size_t bytes,
   size_t nbytes = bytes ? bytes : 1; /* OpenCL refuses empty buffers; an empty vector still gets a handle */
 
   PetscFunctionBegin;
+  PetscCall(SbpmgCLFaultCheck(SBPMG_FAULT_ALLOC, "clCreateBuffer"));
   PetscCheck(!cl->mem_cap || cl->mem_used + nbytes <= cl->mem_cap, PETSC_COMM_SELF, PETSC_ERR_MEM,
              "Device allocation of %zu bytes refused: -cl_mem_cap %.3f MiB with %zu bytes already in use on %s", nbytes, cl->mem_cap / 1048576.0, cl->mem_used,
              cl->device_name);
@@ -93,6 +94,7 @@ static PetscErrorCode SbpmgCLTransfer(SbpmgCL cl, cl_mem mem, size_t offset, siz
 
   PetscFunctionBegin;
   if (!bytes) PetscFunctionReturn(0);
+  PetscCall(SbpmgCLFaultCheck(SBPMG_FAULT_TRANSFER, to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer"));
   PetscCall(SbpmgLogKernelBegin(ev));
   if (to_device)
     PetscCallCL(clEnqueueWriteBuffer(cl->queue, mem, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
@@ -141,6 +143,7 @@ PetscErrorCode SbpmgCLFillBuffer(SbpmgCL cl, cl_mem mem, const void *pattern, si
 {
   PetscFunctionBegin;
   if (!bytes) PetscFunctionReturn(0);
+  PetscCall(SbpmgCLFaultCheck(SBPMG_FAULT_TRANSFER, "clEnqueueFillBuffer"));
   PetscCallCL(clEnqueueFillBuffer(cl->queue, mem, pattern, pattern_size, offset, bytes, 0, NULL, NULL));
   PetscFunctionReturn(0);
 }
@@ -149,6 +152,7 @@ PetscErrorCode SbpmgCLCopyBuffer(SbpmgCL cl, cl_mem src, cl_mem dst, size_t src_
 {
   PetscFunctionBegin;
   if (!bytes) PetscFunctionReturn(0);
+  PetscCall(SbpmgCLFaultCheck(SBPMG_FAULT_TRANSFER, "clEnqueueCopyBuffer"));
   PetscCallCL(clEnqueueCopyBuffer(cl->queue, src, dst, src_offset, dst_offset, bytes, 0, NULL, NULL));
   PetscFunctionReturn(0);
 }

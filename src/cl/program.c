@@ -138,6 +138,7 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
   char  *full;
 
   PetscFunctionBegin;
+  PetscCall(SbpmgCLFaultCheck(SBPMG_FAULT_BUILD, name));
   PetscCall(PetscLogEventBegin(SBPMG_CLBuild, 0, 0, 0, 0));
   if (!cl->build_log) PetscCall(SbpmgCLCacheLoad(cl, source, options, program));
   if (*program) {

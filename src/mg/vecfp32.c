@@ -477,7 +477,7 @@ PetscErrorCode PCSBPMGVecCreate(SbpProblem p, Vec *v)
   (*v)->petscnative            = PETSC_FALSE;
   (*v)->ops->destroy           = VecDestroy_MGFP32;
   (*v)->ops->duplicate         = VecDuplicate_MGFP32;
-  (*v)->ops->duplicatevecs     = VecDuplicateVecs_Default;
+  (*v)->ops->duplicatevecs     = VecDuplicateVecsClean_Private;
   (*v)->ops->destroyvecs       = VecDestroyVecs_Default;
   (*v)->ops->set               = VecSet_MGFP32;
   (*v)->ops->copy              = VecCopy_MGFP32;

@@ -183,17 +183,15 @@ static PetscErrorCode SbpCreateCoefficientBuffers(SbpProblem p)
 
 /* The point functions evaluated by the device (coef_generate), then the check: the first bad node by an atomic minimum on the
    device, described by coef_describe at that node (every rank can, point functions need no data). */
-static PetscErrorCode SbpGenerateOnDevice(SbpProblem p)
+static PetscErrorCode SbpGenerateOnDeviceInto(SbpProblem p, cl_mem bad)
 {
   cl_kernel k;
-  cl_mem    bad;
   int       gxs = (int)p->gxs, gys = (int)p->gys, gxm = (int)p->gxm, gym = (int)p->gym, Nr = (int)p->Nr, Ns = (int)p->Ns, first = INT_MAX, what = -1;
   size_t    global[2] = {(size_t)p->gxm, (size_t)p->gym};
   PetscReal value     = 0;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetCoefficientKernel(p, "coef_generate", &k));
-  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, 2 * sizeof(PetscReal), &bad));
   PetscCall(SbpmgCLFillBuffer(p->cl, bad, &first, sizeof(int), 0, sizeof(int)));
   PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(int), &Nr, sizeof(int), &Ns,
                            sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value, sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem),
@@ -214,8 +212,21 @@ static PetscErrorCode SbpGenerateOnDevice(SbpProblem p)
     what  = (int)out[0];
     value = out[1];
   }
-  PetscCall(SbpmgCLReleaseBuffer(p->cl, &bad));
   PetscCall(SbpReportBadNode(p, first == INT_MAX ? PETSC_MAX_INT : (PetscInt)first, what, value));
+  PetscFunctionReturn(0);
+}
+
+/* The same with its small buffer of the first bad node, released on every path. */
+static PetscErrorCode SbpGenerateOnDevice(SbpProblem p)
+{
+  cl_mem         bad;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, 2 * sizeof(PetscReal), &bad));
+  ierr = SbpGenerateOnDeviceInto(p, bad);
+  PetscCall(SbpmgCLReleaseBuffer(p->cl, &bad));
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 

@@ -57,6 +57,24 @@ static PetscErrorCode VecDuplicate_OpenCL(Vec win, Vec *V)
   PetscFunctionReturn(0);
 }
 
+/* m duplicates of w, for every Vec type of the library: PETSc's default leaves a half-made array of uninitialised handles when
+   the k-th duplicate fails (a device allocation), which KSPReset() then destroys; here the made ones are destroyed and *V is NULL. */
+PetscErrorCode VecDuplicateVecsClean_Private(Vec w, PetscInt m, Vec *V[])
+{
+  PetscErrorCode ierr = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(m > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "m must be > 0: m = %" PetscInt_FMT, m);
+  PetscCall(PetscCalloc1(m, V));
+  for (PetscInt i = 0; i < m && !ierr; i++) ierr = VecDuplicate(w, *V + i);
+  if (ierr) {
+    for (PetscInt i = 0; i < m; i++) PetscCall(VecDestroy(*V + i));
+    PetscCall(PetscFree(*V));
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Launch geometry from the context's tuning (include/sbpmg/private/tuning.h, the VEC block): a function of the local
    length and the context only, so reductions are reproducible. */
 static PetscErrorCode VecOpenCLGeometry(SbpmgCL cl, PetscInt n, Vec_OpenCL *s)
@@ -128,7 +146,8 @@ PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
   s->cl             = cl;
   s->sub_start      = -1;
   v->ops->destroy   = VecDestroy_OpenCL;
-  v->ops->duplicate = VecDuplicate_OpenCL;
+  v->ops->duplicate     = VecDuplicate_OpenCL;
+  v->ops->duplicatevecs = VecDuplicateVecsClean_Private;
   PetscCall(VecOpenCLSetHostOps_Private(v));
   PetscCall(VecOpenCLSetElementwiseOps_Private(v));
   PetscCall(VecOpenCLSetReductionOps_Private(v));

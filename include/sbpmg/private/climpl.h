@@ -92,6 +92,12 @@ PETSC_INTERN PetscErrorCode SbpmgCLQueryDevice(SbpmgCL);
 /* This rank's rank and the number of ranks on its node (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) of comm) */
 PETSC_INTERN PetscErrorCode SbpmgCLNodeLocalRank(MPI_Comm, PetscMPIInt *, PetscMPIInt *);
 
+/* ---------------------------------------------------------------- fault injection for tests (src/cl/fault.c) */
+typedef enum { SBPMG_FAULT_ALLOC, SBPMG_FAULT_BUILD, SBPMG_FAULT_TRANSFER, SBPMG_FAULT_KINDS } SbpmgCLFaultKind;
+PETSC_INTERN PetscErrorCode SbpmgCLFaultInject(SbpmgCLFaultKind, PetscInt);
+PETSC_INTERN PetscInt       SbpmgCLFaultEvents(SbpmgCLFaultKind);
+PETSC_INTERN PetscErrorCode SbpmgCLFaultCheck(SbpmgCLFaultKind, const char[]);
+
 /* ---------------------------------------------------------------- programs and kernels (src/cl/program.c) */
 PETSC_INTERN PetscErrorCode SbpmgCLGetProgram(SbpmgCL, const char[], const char[], SbpmgCLProgramEntry *);
 PETSC_INTERN PetscErrorCode SbpmgCLReadSource(SbpmgCL, const char[], char **);

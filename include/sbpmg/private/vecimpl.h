@@ -16,6 +16,8 @@ PETSC_INTERN PetscErrorCode VecOpenCLGetOffloadMask(Vec, PetscOffloadMask *);
 /* Whole-vector (local part) host<->device copies made by this process's device vectors since the program started
    (reduction results not counted). */
 PETSC_INTERN PetscErrorCode VecOpenCLGetSyncCounts(PetscLogDouble *, PetscLogDouble *);
+/* VecDuplicateVecs() for the library's Vec types (ops->duplicatevecs): on a failed duplicate nothing is left, *V is NULL. */
+PETSC_INTERN PetscErrorCode VecDuplicateVecsClean_Private(Vec, PetscInt, Vec *[]);
 
 /* ---------------------------------------------------------------- logging (registered by SbpmgVecInitializePackage) */
 PETSC_INTERN PetscLogEvent SBPMG_VecBlas, SBPMG_VecReduce;

@@ -1,0 +1,184 @@
+/* Error paths by fault injection (src/cl/fault.c), as SQLite fails every allocation in turn: for each kind of device failure (an
+   allocation, a kernel build, a transfer) and each k = 1, 2, ... up to the number of such events of a whole run, the k-th fails;
+   the run must end in that PETSc error (never a crash), everything must destroy cleanly, and afterwards PETSc's allocations and
+   the live OpenCL objects are back where they were (zero with the default context dropped). The runs: an SBP-SAT problem with
+   its operator, right-hand side and apply; CG + sbpmg on it; an acoustic run with receivers. On one and on two ranks. */
+#include "test_sbp_common.h"
+#include <sbpmg/private/climpl.h>
+
+/* The objects of a run: whatever it made before it failed, destroyed by the caller. */
+typedef struct {
+  SbpProblem p;
+  Mat        A;
+  Vec        u, g;
+  KSP        ksp;
+  Acoustic   ac;
+} Run;
+
+typedef PetscErrorCode (*RunFunction)(Run *);
+
+static PetscErrorCode RunOperator(Run *r)
+{
+  PetscReal norm;
+
+  PetscFunctionBeginUser;
+  PetscCall(SbpProblemCreate(PETSC_COMM_WORLD, &r->p));
+  PetscCall(SbpProblemSetSizes(r->p, 32, 24));
+  PetscCall(SbpProblemSetBackend(r->p, SBP_BACKEND_DEVICE));
+  PetscCall(SbpProblemSetUp(r->p));
+  PetscCall(SbpProblemCreateOperator(r->p, &r->A));
+  PetscCall(MatCreateVecs(r->A, &r->u, &r->g));
+  PetscCall(SbpProblemComputeRHS(r->p, r->g));
+  PetscCall(MatMult(r->A, r->g, r->u));
+  PetscCall(VecNorm(r->u, NORM_2, &norm));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunSolve(Run *r)
+{
+  PC pc;
+
+  PetscFunctionBeginUser;
+  PetscCall(RunOperator(r));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &r->ksp));
+  PetscCall(KSPSetOperators(r->ksp, r->A, r->A));
+  PetscCall(KSPSetType(r->ksp, KSPCG));
+  PetscCall(KSPGetPC(r->ksp, &pc));
+  PetscCall(PCSetType(pc, PCSBPMG));
+  PetscCall(KSPSetTolerances(r->ksp, 1e-6, PETSC_DEFAULT, PETSC_DEFAULT, 50));
+  PetscCall(VecSet(r->u, 0));
+  PetscCall(KSPSolve(r->ksp, r->g, r->u));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunAcoustic(Run *r)
+{
+  const PetscReal x0[3] = {2, 2, 12}, x1[3] = {21, 21, 12};
+  PetscReal       m;
+
+  PetscFunctionBeginUser;
+  PetscCall(AcousticCreate(PETSC_COMM_WORLD, &r->ac));
+  PetscCall(AcousticSetSizes(r->ac, 24, 24, 24));
+  PetscCall(AcousticSetDamping(r->ac, 4));
+  PetscCall(AcousticSetBackend(r->ac, ACOUSTIC_BACKEND_DEVICE));
+  PetscCall(AcousticSetReceiversLine(r->ac, x0, x1, 5));
+  PetscCall(AcousticSetUp(r->ac));
+  PetscCall(AcousticStep(r->ac, 6));
+  PetscCall(AcousticGetNorms(r->ac, &m, NULL));
+  PetscFunctionReturn(0);
+}
+
+static void destroy_run(Run *r)
+{
+  PCALL(KSPDestroy(&r->ksp));
+  PCALL(VecDestroy(&r->u));
+  PCALL(VecDestroy(&r->g));
+  PCALL(MatDestroy(&r->A));
+  PCALL(SbpProblemDestroy(&r->p));
+  PCALL(AcousticDestroy(&r->ac));
+}
+
+/* Whether any rank failed (the faults are injected alike on every rank; a run must fail on all or none). */
+static PetscBool any_failed(PetscErrorCode ierr)
+{
+  PetscMPIInt mine = ierr ? 1 : 0, any;
+
+  PCALL(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+  return any ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* After a run, its objects destroyed and the default context dropped: PETSc's allocations as before, no OpenCL object alive. */
+static PetscBool check_clean(PetscLogDouble before, const char *what, const char *kind, PetscInt k)
+{
+  static SbpmgCLStats last; /* the live objects after the previous check: a leak is reported once, at the run that made it */
+  PetscLogDouble      now;
+  SbpmgCLStats        s;
+  PetscBool           clean = PETSC_TRUE;
+
+  PCALL(SbpmgCLResetDefault());
+  PCALL(PetscMallocGetCurrentUsage(&now));
+  PCALL(SbpmgCLGetGlobalStats(&s));
+  if (now != before) {
+    print_error("%s, %s %d failed: %.0f bytes of PETSc memory left\n", what, kind, (int)k, (double)(now - before));
+    clean = PETSC_FALSE;
+  }
+  if (s.live_buffers != last.live_buffers || s.live_kernels != last.live_kernels || s.live_programs != last.live_programs ||
+      s.live_queues != last.live_queues || s.live_contexts != last.live_contexts) {
+    print_error("%s, %s %d failed: live OpenCL objects left: %d buffers, %d kernels, %d programs, %d queues, %d contexts\n", what, kind, (int)k,
+                (int)(s.live_buffers - last.live_buffers), (int)(s.live_kernels - last.live_kernels), (int)(s.live_programs - last.live_programs),
+                (int)(s.live_queues - last.live_queues), (int)(s.live_contexts - last.live_contexts));
+    clean = PETSC_FALSE;
+  }
+  last = s;
+  return clean;
+}
+
+/* Every event of every kind of a run, failed in turn. */
+static void walk(RunFunction run, const char *what)
+{
+  static const char *const kinds[] = {"allocation", "build", "transfer"};
+
+  for (int kind = 0; kind < SBPMG_FAULT_KINDS; kind++) {
+    PetscInt       events, failed = 0, dirty = 0;
+    PetscLogDouble before;
+    Run            r = {0};
+    PetscBool      trace = PETSC_FALSE;
+    PetscInt       only  = 0;
+
+    PCALL(PetscOptionsGetBool(NULL, NULL, "-faults_trace", &trace, NULL)); /* each injected error's traceback on stderr */
+    PCALL(PetscOptionsGetInt(NULL, NULL, "-faults_at", &only, NULL));      /* that event only */
+    PCALL(SbpmgCLResetDefault());
+    PCALL(PetscMallocGetCurrentUsage(&before));
+    PCALL(SbpmgCLFaultInject((SbpmgCLFaultKind)kind, 0)); /* count the events of a clean run */
+    PCALL((*run)(&r));
+    events = SbpmgCLFaultEvents((SbpmgCLFaultKind)kind);
+    destroy_run(&r);
+    if (!check_clean(before, what, "no event", 0)) fail_msg("%s: a run without a fault leaves objects behind", what);
+    for (PetscInt k = 1; k <= events; k++) {
+      PetscErrorCode ierr;
+      Run            f = {0};
+
+      if (only && k != only) continue;
+      PCALL(SbpmgCLFaultInject((SbpmgCLFaultKind)kind, k));
+      PCALL(PetscPushErrorHandler(trace ? PetscTraceBackErrorHandler : PetscReturnErrorHandler, NULL));
+      ierr = (*run)(&f);
+      PCALL(PetscPopErrorHandler());
+      if (any_failed(ierr)) {
+        const char *text;
+        char       *msg = NULL;
+        failed++;
+        if (ierr) {
+          PetscErrorMessage(ierr, &text, &msg);
+          if (!msg || !strstr(msg, "a fault injected for testing"))
+            fail_msg("%s, %s %d failed: the run ended in another error: %d %s", what, kinds[kind], (int)k, (int)ierr, msg ? msg : "");
+        }
+      }
+      PCALL(SbpmgCLFaultInject((SbpmgCLFaultKind)kind, 0));
+      destroy_run(&f);
+      if (!check_clean(before, what, kinds[kind], k)) dirty++;
+    }
+    print_message("  %s: %d %ss, each failed in turn: %d runs ended in the error, %d left objects behind\n", what, (int)events, kinds[kind], (int)failed,
+                  (int)dirty);
+    if (dirty) fail_msg("%s: %d of %d injected %s left objects behind", what, (int)dirty, (int)events, kinds[kind]);
+    if (events && failed != events && !only) fail_msg("%s: %d of %d injected %s did not end the run", what, (int)(events - failed), (int)events, kinds[kind]);
+  }
+}
+
+static void test_operator(void **state)
+{
+  walk(RunOperator, "problem, operator, right-hand side, apply");
+}
+
+static void test_solve(void **state)
+{
+  walk(RunSolve, "CG + sbpmg");
+}
+
+static void test_acoustic(void **state)
+{
+  walk(RunAcoustic, "acoustic run with receivers");
+}
+
+static const struct CMUnitTest tests[] = {cmocka_unit_test(test_operator), cmocka_unit_test(test_solve), cmocka_unit_test(test_acoustic)};
+
+SBPMG_TEST_MAIN("Error paths by fault injection.\n", tests)
