@@ -5,5 +5,5 @@ add_test(NAME errors_doc COMMAND ${PROJECT_SOURCE_DIR}/tests/check-errors-doc.sh
 set_tests_properties(errors_doc PROPERTIES LABELS reliability)
 # Error paths by fault injection (src/cl/fault.c): every device allocation, kernel build and transfer of a run failed in turn, on
 # 1 and 2 ranks; every run ends in the error and leaves nothing behind.
-sbpmg_add_test(faults SOURCES test_faults.c test_sbp_common.c LABELS reliability TIMEOUT 900)
-sbpmg_add_test(faults_mpi2 EXE faults NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS reliability mpi TIMEOUT 900)
+sbpmg_add_test(faults SOURCES test_faults.c test_sbp_common.c ARGS -malloc_debug LABELS reliability TIMEOUT 300)
+sbpmg_add_test(faults_mpi2 EXE faults NPROCS 2 ARGS -malloc_debug ENV POCL_MAX_PTHREAD_COUNT=1 LABELS reliability mpi TIMEOUT 300)

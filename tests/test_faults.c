@@ -53,16 +53,20 @@ static PetscErrorCode RunSolve(Run *r)
 
 static PetscErrorCode RunAcoustic(Run *r)
 {
-  const PetscReal x0[3] = {2, 2, 12}, x1[3] = {21, 21, 12};
+  const PetscReal x0[3] = {6, 6, 12}, x1[3] = {17, 17, 12};
   PetscReal       m;
+  PetscMPIInt     size;
 
   PetscFunctionBeginUser;
   PetscCall(AcousticCreate(PETSC_COMM_WORLD, &r->ac));
   PetscCall(AcousticSetSizes(r->ac, 24, 24, 24));
   PetscCall(AcousticSetDamping(r->ac, 4));
+  PetscCall(AcousticSetSpacing(r->ac, 1, 1, 1)); /* the receivers in metres = grid points, inside the PML-free core */
   PetscCall(AcousticSetBackend(r->ac, ACOUSTIC_BACKEND_DEVICE));
   PetscCall(AcousticSetReceiversLine(r->ac, x0, x1, 5));
   PetscCall(AcousticSetUp(r->ac));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1) PetscFunctionReturn(0); /* the steps' faults on one rank only: docs/reliability.md "Fault injection" */
   PetscCall(AcousticStep(r->ac, 6));
   PetscCall(AcousticGetNorms(r->ac, &m, NULL));
   PetscFunctionReturn(0);
@@ -90,18 +94,21 @@ static PetscBool any_failed(PetscErrorCode ierr)
 /* After a run, its objects destroyed and the default context dropped: PETSc's allocations as before, no OpenCL object alive. */
 static PetscBool check_clean(PetscLogDouble before, const char *what, const char *kind, PetscInt k)
 {
-  static SbpmgCLStats last; /* the live objects after the previous check: a leak is reported once, at the run that made it */
-  PetscLogDouble      now;
-  SbpmgCLStats        s;
-  PetscBool           clean = PETSC_TRUE;
+  static SbpmgCLStats   last;     /* the live objects after the previous check: a leak is reported once, at the run that made it */
+  static PetscLogDouble last_mem; /* likewise PETSc's allocations, from before the first event of a walk */
+  PetscLogDouble        now;
+  SbpmgCLStats          s;
+  PetscBool             clean = PETSC_TRUE;
 
   PCALL(SbpmgCLResetDefault());
   PCALL(PetscMallocGetCurrentUsage(&now));
   PCALL(SbpmgCLGetGlobalStats(&s));
-  if (now != before) {
-    print_error("%s, %s %d failed: %.0f bytes of PETSc memory left\n", what, kind, (int)k, (double)(now - before));
+  if (!k) last_mem = before;
+  if (now != last_mem) {
+    print_error("%s, %s %d failed: %.0f bytes of PETSc memory left\n", what, kind, (int)k, (double)(now - last_mem));
     clean = PETSC_FALSE;
   }
+  last_mem = now;
   if (s.live_buffers != last.live_buffers || s.live_kernels != last.live_kernels || s.live_programs != last.live_programs ||
       s.live_queues != last.live_queues || s.live_contexts != last.live_contexts) {
     print_error("%s, %s %d failed: live OpenCL objects left: %d buffers, %d kernels, %d programs, %d queues, %d contexts\n", what, kind, (int)k,
@@ -121,17 +128,22 @@ static void walk(RunFunction run, const char *what)
   for (int kind = 0; kind < SBPMG_FAULT_KINDS; kind++) {
     PetscInt       events, failed = 0, dirty = 0;
     PetscLogDouble before;
-    Run            r = {0};
+    Run            r     = {0};
     PetscBool      trace = PETSC_FALSE;
     PetscInt       only  = 0;
 
     PCALL(PetscOptionsGetBool(NULL, NULL, "-faults_trace", &trace, NULL)); /* each injected error's traceback on stderr */
     PCALL(PetscOptionsGetInt(NULL, NULL, "-faults_at", &only, NULL));      /* that event only */
+    PCALL(SbpmgCLFaultInject((SbpmgCLFaultKind)kind, 0));                  /* a first run: what stays for the program's life (registrations) is made */
+    PCALL((*run)(&r));
+    destroy_run(&r);
     PCALL(SbpmgCLResetDefault());
     PCALL(PetscMallocGetCurrentUsage(&before));
-    PCALL(SbpmgCLFaultInject((SbpmgCLFaultKind)kind, 0)); /* count the events of a clean run */
-    PCALL((*run)(&r));
+    (void)check_clean(before, what, "warm-up", 0); /* records the live objects (none) */
+    PCALL(SbpmgCLFaultInject((SbpmgCLFaultKind)kind, 0));
+    PCALL((*run)(&r)); /* count the events of a clean run */
     events = SbpmgCLFaultEvents((SbpmgCLFaultKind)kind);
+    PCALL(MPI_Allreduce(MPI_IN_PLACE, &events, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD)); /* ranks may see different numbers */
     destroy_run(&r);
     if (!check_clean(before, what, "no event", 0)) fail_msg("%s: a run without a fault leaves objects behind", what);
     for (PetscInt k = 1; k <= events; k++) {
@@ -149,7 +161,7 @@ static void walk(RunFunction run, const char *what)
         failed++;
         if (ierr) {
           PetscErrorMessage(ierr, &text, &msg);
-          if (!msg || !strstr(msg, "a fault injected for testing"))
+          if (!msg || (!strstr(msg, "a fault injected for testing") && !strstr(msg, "failed on rank"))) /* the fault, or another rank's */
             fail_msg("%s, %s %d failed: the run ended in another error: %d %s", what, kinds[kind], (int)k, (int)ierr, msg ? msg : "");
         }
       }
@@ -164,18 +176,30 @@ static void walk(RunFunction run, const char *what)
   }
 }
 
+/* PETSc counts its allocations only with -malloc_debug (the CTest runs pass it): without, the memory check would pass vacuously. */
+static void require_malloc_tracking(void)
+{
+  PetscBool basic;
+
+  PCALL(PetscMallocGetDebug(&basic, NULL, NULL));
+  if (!basic) fail_msg("run with -malloc_debug: PETSc does not count its allocations without it");
+}
+
 static void test_operator(void **state)
 {
+  require_malloc_tracking();
   walk(RunOperator, "problem, operator, right-hand side, apply");
 }
 
 static void test_solve(void **state)
 {
+  require_malloc_tracking();
   walk(RunSolve, "CG + sbpmg");
 }
 
 static void test_acoustic(void **state)
 {
+  require_malloc_tracking();
   walk(RunAcoustic, "acoustic run with receivers");
 }
 

@@ -297,19 +297,24 @@ PetscErrorCode AcousticGetNorms(Acoustic ac, PetscReal *maxabs, PetscReal *energ
     const int  nx = (int)ac->n[0], ny = (int)ac->n[1], nz = (int)ac->nl[2], px = (int)ac->px, pxy = (int)ac->pxy, origin = (int)ac->origin;
     size_t     ls = (size_t)ac->tune.ac_norm_wg, ng = PetscMin((size_t)ny * nz, (size_t)ac->tune.ac_norm_groups);
 
+    PetscErrorCode ierr;
+
     PetscCall(AcousticGetUtilKernel_Private(ac, "ac_norms", &k));
-    PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, ng * sizeof(cl_float2), &part));
-    PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &nx, sizeof(int), &ny, sizeof(int), &nz, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin,
-                             sizeof(cl_mem), &ac->du, sizeof(cl_mem), &part));
-    PetscCall(SbpmgCLLaunch1D(ac->cl, k, ng * ls, ls));
     PetscCall(PetscMalloc1(ng, &buf));
-    PetscCall(SbpmgCLReadBuffer(ac->cl, part, 0, ng * sizeof(cl_float2), buf));
-    for (size_t g = 0; g < ng; g++) {
+    ierr = SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, ng * sizeof(cl_float2), &part);
+    if (ierr) PetscCall(PetscFree(buf));
+    PetscCall(ierr);
+    ierr = SbpmgCLSetArgs(k, 0, 8, sizeof(int), &nx, sizeof(int), &ny, sizeof(int), &nz, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin,
+                          sizeof(cl_mem), &ac->du, sizeof(cl_mem), &part);
+    if (!ierr) ierr = SbpmgCLLaunch1D(ac->cl, k, ng * ls, ls);
+    if (!ierr) ierr = SbpmgCLReadBuffer(ac->cl, part, 0, ng * sizeof(cl_float2), buf);
+    for (size_t g = 0; g < ng && !ierr; g++) {
       m = AcNanMax(m, (PetscReal)buf[g].s[0]);
       s += buf[g].s[1];
     }
-    PetscCall(PetscFree(buf));
+    PetscCall(PetscFree(buf)); /* on every path */
     PetscCall(SbpmgCLReleaseBuffer(ac->cl, &part));
+    PetscCall(ierr);
   }
   if (ac->size > 1) { /* MPI's maximum need not keep a NaN: the sum of squares does, and decides */
     MPI_Comm comm = PetscObjectComm((PetscObject)ac);

@@ -20,8 +20,11 @@ static PetscErrorCode AcousticWriteCoefficientsDevice(Acoustic ac, const PetscRe
     PetscCall(PetscMalloc1(ac->npad, &vp));
     for (size_t p = 0; p < ac->npad; p++) vp[p] = (float)vpd[p];
     PetscCall(PetscFree(vpd));
-    PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->dvp, 0, bytes, vp));
-    PetscCall(PetscFree(vp));
+    {
+      PetscErrorCode ierr = SbpmgCLWriteBuffer(ac->cl, ac->dvp, 0, bytes, vp);
+      PetscCall(PetscFree(vp)); /* on every path */
+      PetscCall(ierr);
+    }
   } else {
     const float vpc = (float)PetscSqr(ac->vel * ac->dt);
     PetscCall(SbpmgCLFillBuffer(ac->cl, ac->dvp, &vpc, sizeof(float), 0, bytes));
@@ -31,8 +34,11 @@ static PetscErrorCode AcousticWriteCoefficientsDevice(Acoustic ac, const PetscRe
   PetscCall(PetscMalloc1(ac->ecount, &eta));
   for (PetscInt p = 0; p < ac->ecount; p++) eta[p] = (float)etad[p];
   PetscCall(PetscFree(etad));
-  PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->deta, 0, ac->ecount * sizeof(float), eta));
-  PetscCall(PetscFree(eta));
+  {
+    PetscErrorCode ierr = SbpmgCLWriteBuffer(ac->cl, ac->deta, 0, ac->ecount * sizeof(float), eta);
+    PetscCall(PetscFree(eta)); /* on every path */
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(0);
 }
 

@@ -230,9 +230,12 @@ static PetscErrorCode AcousticUpload(Acoustic ac, PetscInt n, const PetscInt vi[
     else
       fbuf[i] = (float)vr[i];
   }
-  PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_ONLY, n * sizeof(float), d)); /* sizeof(cl_int) == sizeof(float) */
-  PetscCall(SbpmgCLWriteBuffer(ac->cl, *d, 0, n * sizeof(float), vi ? (const void *)ibuf : (const void *)fbuf));
-  PetscCall(PetscFree2(ibuf, fbuf));
+  {
+    PetscErrorCode ierr = SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_ONLY, n * sizeof(float), d); /* sizeof(cl_int) == sizeof(float) */
+    if (!ierr) ierr = SbpmgCLWriteBuffer(ac->cl, *d, 0, n * sizeof(float), vi ? (const void *)ibuf : (const void *)fbuf);
+    PetscCall(PetscFree2(ibuf, fbuf)); /* on every path; *d, if made, is the survey's */
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(0);
 }
 

@@ -39,25 +39,17 @@ static PetscInt SbpHaloAppendBox(PetscInt x0, PetscInt x1, PetscInt y0, PetscInt
 
 .seealso: `SbpHaloBegin()`, `SbpHaloEnd()`, `SbpHaloDestroy()`
 @*/
-PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, PetscBool single, SbpHalo *halo)
+/* The plan and buffers of the exchange h (its context and precision set); the host index lists *sidx, *ridx are the caller's to free. */
+static PetscErrorCode SbpHaloBuild(DM da, SbpHalo h, int **sidx_out, int **ridx_out)
 {
-  SbpHalo         h;
+  SbpmgCL         cl = h->cl;
   PetscInt        dim, M, N, m, n, s, pi, pj, nsend = 0, nrecv = 0, *sx, *sy;
   const PetscInt *lx, *ly;
-  DMBoundaryType  bx, by;
-  DMDAStencilType st;
   PetscMPIInt     rank;
   int            *sidx, *ridx;
 
   PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, &dim, &M, &N, NULL, &m, &n, NULL, NULL, &s, &bx, &by, NULL, &st));
-  PetscCheck(dim == 2 && bx == DM_BOUNDARY_NONE && by == DM_BOUNDARY_NONE && st == DMDA_STENCIL_BOX, PetscObjectComm((PetscObject)da), PETSC_ERR_SUP,
-             "The device ghost exchange needs a 2D DMDA with a box stencil and no periodic boundaries");
-  PetscCall(PetscNew(&h));
-  h->cl     = cl;
-  h->single = single;
-  h->esize  = single ? sizeof(float) : sizeof(PetscScalar);
-  PetscCall(SbpmgCLReference(cl));
+  PetscCall(DMDAGetInfo(da, &dim, &M, &N, NULL, &m, &n, NULL, NULL, &s, NULL, NULL, NULL, NULL));
   h->comm = PetscObjectComm((PetscObject)da);
   PetscCall(PetscObjectGetNewTag((PetscObject)da, &h->tag));
   PetscCallMPI(MPI_Comm_rank(h->comm, &rank));
@@ -106,6 +98,8 @@ PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, PetscBool single, SbpHalo *halo)
     h->soff[h->nnb] = nsend;
     h->roff[h->nnb] = nrecv;
     if (!pass) PetscCall(PetscMalloc2(PetscMax(nsend, 1), &sidx, PetscMax(nrecv, 1), &ridx));
+    if (!pass) *sidx_out = sidx;
+    if (!pass) *ridx_out = ridx;
   }
   PetscCall(PetscFree2(sx, sy));
   /* the ghost region is exactly what the neighbours send */
@@ -119,13 +113,37 @@ PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, PetscBool single, SbpHalo *halo)
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)nrecv * h->esize, &h->rbuf));
   PetscCall(SbpmgCLWriteBuffer(cl, h->sidx, 0, (size_t)nsend * sizeof(int), sidx));
   PetscCall(SbpmgCLWriteBuffer(cl, h->ridx, 0, (size_t)nrecv * sizeof(int), ridx));
-  PetscCall(PetscFree2(sidx, ridx));
   {
     void *ptr;
     PetscCall(SbpmgCLCreateStaging(cl, (size_t)(nsend + nrecv) * h->esize, &h->stage, &ptr));
     h->hs = (char *)ptr;
     h->hr = h->hs + nsend * h->esize;
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpHaloCreate(DM da, SbpmgCL cl, PetscBool single, SbpHalo *halo)
+{
+  SbpHalo         h;
+  PetscInt        dim;
+  DMBoundaryType  bx, by;
+  DMDAStencilType st;
+  int            *sidx = NULL, *ridx = NULL;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &bx, &by, NULL, &st));
+  PetscCheck(dim == 2 && bx == DM_BOUNDARY_NONE && by == DM_BOUNDARY_NONE && st == DMDA_STENCIL_BOX, PetscObjectComm((PetscObject)da), PETSC_ERR_SUP,
+             "The device ghost exchange needs a 2D DMDA with a box stencil and no periodic boundaries");
+  PetscCall(PetscNew(&h));
+  h->cl     = cl;
+  h->single = single;
+  h->esize  = single ? sizeof(float) : sizeof(PetscScalar);
+  PetscCall(SbpmgCLReference(cl));
+  ierr = SbpHaloBuild(da, h, &sidx, &ridx);
+  PetscCall(PetscFree2(sidx, ridx)); /* on every path; on error what was made goes too */
+  if (ierr) PetscCall(SbpHaloDestroy(&h));
+  PetscCall(ierr);
   *halo = h;
   PetscFunctionReturn(0);
 }

@@ -68,6 +68,25 @@ PetscErrorCode PCSBPMGResidual(Mat A, Vec b, Vec x, Vec r)
    first sweep), x's fp64 target, written by the smoother application that ends the cycle: in PCMG's multiplicative cycles the
    finest level is smoothed twice per cycle, so the last of 2 x cycles; the other cycle types (additive, full, Kaskade) end with the
    result in fp32, converted once. */
+/* PCMG's application leaves its finest level pointing at the vectors it was given (holding no reference) when it fails midway, and
+   PCReset_MG() would then destroy them: forgotten here, so an error in a cycle is followed by a clean destroy. */
+static PetscErrorCode PCSBPMGApplyMG(PC pc, Vec b, Vec x)
+{
+  PC_SBPMG      *sb = PCSBPMGGetContext(pc);
+  PC_MG         *mg = (PC_MG *)pc->data;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  ierr = (*sb->mg_apply)(pc, b, x);
+  if (ierr && mg->levels) {
+    PC_MG_Levels *fine = mg->levels[mg->nlevels - 1];
+    if (fine->b == b) fine->b = NULL;
+    if (fine->x == x) fine->x = NULL;
+  }
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode PCApply_SBPMG(PC pc, Vec b, Vec x)
 {
   PC_SBPMG *sb = PCSBPMGGetContext(pc);
@@ -75,12 +94,12 @@ PetscErrorCode PCApply_SBPMG(PC pc, Vec b, Vec x)
 
   PetscFunctionBegin;
   if (!sb->single) {
-    PetscCall((*sb->mg_apply)(pc, b, x));
+    PetscCall(PCSBPMGApplyMG(pc, b, x));
     PetscFunctionReturn(0);
   }
   PetscCall(PCSBPMGVecSetSource(sb->bf, b));
   PetscCall(PCSBPMGVecSetTarget(sb->xf, x, mg->am == PC_MG_MULTIPLICATIVE ? 2 * mg->cyclesperpcapply : 0));
-  PetscCall((*sb->mg_apply)(pc, sb->bf, sb->xf));
+  PetscCall(PCSBPMGApplyMG(pc, sb->bf, sb->xf));
   PetscCall(PCSBPMGVecFinish(sb->xf));
   PetscCall(PCSBPMGVecFinish(sb->bf));
   PetscCall(PetscObjectStateIncrease((PetscObject)x));

@@ -106,7 +106,19 @@ static SbpKernelPrecision PCSBPMGLevelPrecision(PC_SBPMG *sb, Mat A, Mat P)
   return sb->coef_fp32 && A == P ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64;
 }
 
-static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P)
+/* KSPRICHARDSON's set-up duplicates its work vectors from ksp->vec_sol where there is one, else from a temporary vector of
+   MatCreateVecs() that PETSc 3.18's KSPCreateVecs() loses when a duplicate fails (a device allocation): the level's residual vector
+   stands in until the first solve, so a failure leaves nothing behind (docs/reliability.md "Fault injection"). */
+static PetscErrorCode PCSBPMGSmootherPattern(KSP ksp, Vec pattern)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectReference((PetscObject)pattern));
+  PetscCall(VecDestroy(&ksp->vec_sol));
+  ksp->vec_sol = pattern;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P, Vec pattern)
 {
   PC                      spc;
   PCSBPMGSmootherSettings set = {sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, PCSBPMGLevelPrecision(sb, A, P), sb->tune};
@@ -117,6 +129,7 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
   PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
   PetscCall(KSPSetOperators(ksp, A, P));
+  PetscCall(PCSBPMGSmootherPattern(ksp, pattern));
   PetscCall(KSPGetPC(ksp, &spc));
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
   PetscCall(PCSBPMGSmootherConfigure(spc, &set));
@@ -230,13 +243,14 @@ static PetscErrorCode PCSBPMGSetLevelVectors(PC pc, PC_SBPMG *sb)
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < L; k++) {
-    PetscInt lev = L - 1 - k;
-    Vec      v[3];
-    for (PetscInt t = 0; t < 3; t++) {
-      if (sb->single)
-        PetscCall(PCSBPMGVecCreate(sb->problems[k], &v[t]));
-      else
-        PetscCall(MatCreateVecs(k ? sb->ops[k] : pc->mat, &v[t], NULL));
+    PetscInt       lev  = L - 1 - k;
+    Vec            v[3] = {NULL, NULL, NULL};
+    PetscErrorCode ierr = 0;
+    for (PetscInt t = 0; t < 3 && !ierr; t++)
+      ierr = sb->single ? PCSBPMGVecCreate(sb->problems[k], &v[t]) : MatCreateVecs(k ? sb->ops[k] : pc->mat, &v[t], NULL);
+    if (ierr) { /* the ones made destroyed */
+      for (PetscInt t = 0; t < 3; t++) PetscCall(VecDestroy(&v[t]));
+      PetscCall(ierr);
     }
     if (k) PetscCall(PCMGSetRhs(pc, lev, v[0]));
     if (k) PetscCall(PCMGSetX(pc, lev, v[1]));
@@ -261,6 +275,7 @@ static PetscBool PCSBPMGHierarchyCurrent(PC_SBPMG *sb, SbpProblem fine)
 
 PetscErrorCode PCSetUp_SBPMG(PC pc)
 {
+  PC_MG     *mg = (PC_MG *)pc->data;
   PC_SBPMG  *sb = PCSBPMGGetContext(pc);
   SbpProblem fine;
   PetscInt   L;
@@ -304,12 +319,12 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
       if (PCSBPMGLevelPrecision(sb, A, P) != SBP_KERNEL_FP64) PetscCall(PCMGSetResidual(pc, lev, PCSBPMGResidual, A));
       if (sb->nu_pre == sb->nu_post) { /* one KSP smooths both ways (PCMGGetSmootherDown would split them) */
         PetscCall(PCMGGetSmoother(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P, mg->levels[lev]->r));
       } else {
         PetscCall(PCMGGetSmootherDown(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P, mg->levels[lev]->r));
         PetscCall(PCMGGetSmootherUp(pc, lev, &up));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, PCSBPMGLevelSweeps(sb, sb->nu_post, k), A, P));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, PCSBPMGLevelSweeps(sb, sb->nu_post, k), A, P, mg->levels[lev]->r));
       }
     }
     PetscCall(PCSBPMGConfigureCoarse(pc, sb, L > 1 ? sb->ops[L - 1] : pc->mat));

@@ -75,36 +75,48 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
 
 /* Extreme eigenvalues of (D^-1) M~ by a few CG steps on a fixed random right-hand side (deterministic, independent of the
    decomposition). */
-static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
+static PetscErrorCode SbpmgSmootherEstimateRun(PC pc, PC_SbpmgSmoother *s, KSP *ksp, Vec *x, Vec *b)
 {
-  KSP       ksp;
   PC        epc;
-  Vec       b, x;
   PetscReal emax, emin;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(SBPMG_MGEigen, pc, 0, 0, 0));
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)pc), &ksp));
-  PetscCall(KSPSetOptionsPrefix(ksp, ((PetscObject)pc)->prefix)); /* its own prefix: -ksp_* options of the outer solve do not reach it */
-  PetscCall(KSPAppendOptionsPrefix(ksp, "esteig_"));
-  PetscCall(KSPSetOperators(ksp, pc->mat, pc->pmat));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPGetPC(ksp, &epc));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)pc), ksp));
+  PetscCall(KSPSetOptionsPrefix(*ksp, ((PetscObject)pc)->prefix)); /* its own prefix: -ksp_* options of the outer solve do not reach it */
+  PetscCall(KSPAppendOptionsPrefix(*ksp, "esteig_"));
+  PetscCall(KSPSetOperators(*ksp, pc->mat, pc->pmat));
+  PetscCall(KSPSetType(*ksp, KSPCG));
+  PetscCall(KSPGetPC(*ksp, &epc));
   PetscCall(PCSetType(epc, s->set.type == PC_SBPMG_RICHARDSON ? PCNONE : PCJACOBI));
-  PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, s->set.eig_its));
-  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
-  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
-  PetscCall(KSPSetComputeSingularValues(ksp, PETSC_TRUE));
-  PetscCall(MatCreateVecs(pc->pmat, &x, &b));
-  PetscCall(SbpmgSmootherStartVector(s->p, b));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPComputeExtremeSingularValues(ksp, &emax, &emin));
+  PetscCall(KSPSetTolerances(*ksp, 1e-30, 1e-300, PETSC_DEFAULT, s->set.eig_its));
+  PetscCall(KSPSetConvergenceTest(*ksp, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetNormType(*ksp, KSP_NORM_NONE));
+  PetscCall(KSPSetComputeSingularValues(*ksp, PETSC_TRUE));
+  PetscCall(MatCreateVecs(pc->pmat, x, b));
+  PetscCall(SbpmgSmootherStartVector(s->p, *b));
+  PetscCall(KSPSolve(*ksp, *b, *x));
+  PetscCall(KSPComputeExtremeSingularValues(*ksp, &emax, &emin));
   s->lmax = emax;
   s->lmin = emin;
+  PetscFunctionReturn(0);
+}
+
+/* Extreme eigenvalues of (D^-1) M~ by a few CG steps on a fixed random right-hand side (deterministic, independent of the
+   decomposition); its objects destroyed on every path. */
+static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
+{
+  KSP            ksp = NULL;
+  Vec            b = NULL, x = NULL;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_MGEigen, pc, 0, 0, 0));
+  ierr = SbpmgSmootherEstimateRun(pc, s, &ksp, &x, &b);
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(PetscLogEventEnd(SBPMG_MGEigen, pc, 0, 0, 0));
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 

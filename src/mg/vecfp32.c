@@ -470,9 +470,8 @@ PetscErrorCode PCSBPMGVecCreate(SbpProblem p, Vec *v)
   PetscCall(PetscNew(&d));
   d->p = p;
   PetscCall(PetscObjectReference((PetscObject)p));
-  d->n     = p->xm * p->ym;
-  d->state = PCSBPMG_VEC_ZERO;
-  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, (size_t)PetscMax(d->n, 1) * sizeof(float), &d->buf));
+  d->n                         = p->xm * p->ym;
+  d->state                     = PCSBPMG_VEC_ZERO;
   (*v)->data                   = d;
   (*v)->petscnative            = PETSC_FALSE;
   (*v)->ops->destroy           = VecDestroy_MGFP32;
@@ -492,5 +491,10 @@ PetscErrorCode PCSBPMGVecCreate(SbpProblem p, Vec *v)
   (*v)->ops->getsize           = VecGetSize_MGFP32;
   (*v)->ops->getlocalsize      = VecGetLocalSize_MGFP32;
   PetscCall(PetscObjectChangeTypeName((PetscObject)*v, VECMGFP32));
+  {
+    PetscErrorCode ierr = SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, (size_t)PetscMax(d->n, 1) * sizeof(float), &d->buf);
+    if (ierr) PetscCall(VecDestroy(v)); /* nothing left behind */
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(0);
 }

@@ -335,6 +335,43 @@ static PetscErrorCode MatGetDiagonal_SbpNorm(Mat A, Vec d)
 }
 
 /* A MatShell on the problem's layout, the problem composed on it (MatGetSbpProblem()). */
+/* A vector of the problem's layout: a device vector on the problem's context, or a host vector; on error nothing is left. */
+static PetscErrorCode SbpProblemNewVec(SbpProblem p, Vec *v)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)p);
+  PetscInt       n = p->xm * p->ym, N = (p->Nr + 1) * (p->Ns + 1);
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  if (p->use_device) {
+    PetscCall(VecCreateOpenCLWithContext(comm, p->cl, n, N, v));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecCreate(comm, v));
+  ierr = VecSetSizes(*v, n, N);
+  if (!ierr) ierr = VecSetType(*v, VECSTANDARD);
+  if (ierr) PetscCall(VecDestroy(v));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/* MatCreateVecs() of the operators: PETSc's default leaves a half-made vector behind when the type's constructor fails (a device
+   allocation); here a failure leaves nothing. */
+PetscErrorCode SbpOperatorCreateVecs(Mat A, Vec *right, Vec *left)
+{
+  SbpProblem     p;
+  PetscErrorCode ierr = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)A, "SbpProblem", (PetscObject *)&p));
+  PetscCheck(p, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The matrix carries no SBP-SAT problem");
+  if (right) PetscCall(SbpProblemNewVec(p, right));
+  if (left) ierr = SbpProblemNewVec(p, left);
+  if (ierr && right) PetscCall(VecDestroy(right));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SbpCreateShell(SbpProblem p, SbpNormType norm, Mat *A)
 {
   SbpShell *s;
@@ -350,6 +387,7 @@ static PetscErrorCode SbpCreateShell(SbpProblem p, SbpNormType norm, Mat *A)
   PetscCall(MatShellSetContextDestroy(*A, SbpShellDestroy));
   PetscCall(MatShellSetVecType(*A, p->use_device ? VECOPENCL : VECSTANDARD));
   PetscCall(PetscObjectCompose((PetscObject)*A, "SbpProblem", (PetscObject)p));
+  PetscCall(MatShellSetOperation(*A, MATOP_CREATE_VECS, (void (*)(void))SbpOperatorCreateVecs));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscFunctionReturn(0);
 }

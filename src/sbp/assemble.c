@@ -47,11 +47,11 @@ typedef struct {
   SbpSparse1D d0r, dNr, d0s, dNs, d0rT, dNrT, d0sT, dNsT; /* boundary derivative rows and their transposes */
 } SbpBlocks;
 
-static PetscErrorCode SbpBlocksCreate(SbpProblem p, SbpBlocks *k)
+static PetscErrorCode SbpBlocksDestroy(SbpBlocks *);
+
+static PetscErrorCode SbpBlocksMake(SbpProblem p, SbpBlocks *k)
 {
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(k, sizeof(*k)));
-  k->p = p;
   PetscCall(SbpSparse1DIdentity(p->Nr + 1, &k->Ir));
   PetscCall(SbpSparse1DIdentity(p->Ns + 1, &k->Is));
   PetscCall(SbpSparse1DIdentity(1, &k->one));
@@ -77,6 +77,20 @@ static PetscErrorCode SbpBlocksCreate(SbpProblem p, SbpBlocks *k)
   PetscCall(SbpSparse1DTranspose(&k->dNr, &k->dNrT));
   PetscCall(SbpSparse1DTranspose(&k->d0s, &k->d0sT));
   PetscCall(SbpSparse1DTranspose(&k->dNs, &k->dNsT));
+  PetscFunctionReturn(0);
+}
+
+/* The 1D blocks of the problem's grid; on error none is left. */
+static PetscErrorCode SbpBlocksCreate(SbpProblem p, SbpBlocks *k)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(k, sizeof(*k)));
+  k->p = p;
+  ierr = SbpBlocksMake(p, k);
+  if (ierr) PetscCall(SbpBlocksDestroy(k));
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
@@ -350,15 +364,13 @@ static PetscErrorCode SbpOperatorTerms(SbpBlocks *k, SbpTerm terms[], PetscInt *
 
 /* Insert the owned rows of M~ into A (which has the DMDA's local-to-global mapping; MatAssembly is left to the caller), or, with
    A = NULL, count each owned row's entries in the rank's own columns (dnz) and in others' (onz) for the preallocation. */
-PetscErrorCode SbpAssembleOperatorRows(SbpProblem p, Mat A, PetscInt dnz[], PetscInt onz[])
+static PetscErrorCode SbpAssembleRowsWith(SbpProblem p, SbpBlocks *bk, Mat A, PetscInt dnz[], PetscInt onz[])
 {
-  SbpBlocks blk;
+  SbpBlocks blk = *bk;
   SbpTerm   terms[4 + 5 * 4];
   PetscInt  nterms, row = 0;
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetHostCoefficients(p));
-  PetscCall(SbpBlocksCreate(p, &blk));
   PetscCall(SbpOperatorTerms(&blk, terms, &nterms));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++, row++) {
@@ -385,7 +397,20 @@ PetscErrorCode SbpAssembleOperatorRows(SbpProblem p, Mat A, PetscInt dnz[], Pets
       }
       PetscCall(MatSetValuesLocal(A, 1, &rlocal, r.n, local, r.val, INSERT_VALUES));
     }
-  PetscCall(SbpBlocksDestroy(&blk));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpAssembleOperatorRows(SbpProblem p, Mat A, PetscInt dnz[], PetscInt onz[])
+{
+  SbpBlocks      blk;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpBlocksCreate(p, &blk));
+  ierr = SbpAssembleRowsWith(p, &blk, A, dnz, onz);
+  PetscCall(SbpBlocksDestroy(&blk)); /* on every path */
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
@@ -486,13 +511,16 @@ PetscErrorCode SbpProblemCreateAssembledOperator(SbpProblem p, Mat *A)
     PetscInt               n = p->xm * p->ym, N = (p->Nr + 1) * (p->Ns + 1), *dnz, *onz;
     ISLocalToGlobalMapping ltog;
 
+    PetscErrorCode ierr;
+
     PetscCall(PetscMalloc2(n, &dnz, n, &onz));
-    PetscCall(SbpAssembleOperatorRows(p, NULL, dnz, onz));
-    PetscCall(MatCreate(PetscObjectComm((PetscObject)p), A));
-    PetscCall(MatSetSizes(*A, n, n, N, N));
-    PetscCall(MatSetType(*A, MATAIJ));
-    PetscCall(MatXAIJSetPreallocation(*A, 1, dnz, onz, NULL, NULL));
-    PetscCall(PetscFree2(dnz, onz));
+    ierr = SbpAssembleOperatorRows(p, NULL, dnz, onz);
+    if (!ierr) ierr = MatCreate(PetscObjectComm((PetscObject)p), A);
+    if (!ierr) ierr = MatSetSizes(*A, n, n, N, N);
+    if (!ierr) ierr = MatSetType(*A, MATAIJ);
+    if (!ierr) ierr = MatXAIJSetPreallocation(*A, 1, dnz, onz, NULL, NULL);
+    PetscCall(PetscFree2(dnz, onz)); /* on every path; *A, if made, is the caller's to destroy */
+    PetscCall(ierr);
     DM da;
     PetscCall(SbpProblemGetLayoutDM(p, &da));
     PetscCall(DMGetLocalToGlobalMapping(da, &ltog));

@@ -308,10 +308,13 @@ PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem p)
   if (p->crr) PetscFunctionReturn(0);
   PetscCall(SbpAllocateHostCoefficients(p));
   {
-    const size_t bytes  = (size_t)p->gxm * p->gym * sizeof(PetscReal);
-    const cl_mem src[4] = {p->d_crr, p->d_css, p->d_crs, p->d_J};
-    PetscReal   *dst[4] = {p->crr, p->css, p->crs, p->J};
-    for (int t = 0; t < 4; t++) PetscCall(SbpmgCLReadBuffer(p->cl, src[t], 0, bytes, dst[t]));
+    const size_t   bytes  = (size_t)p->gxm * p->gym * sizeof(PetscReal);
+    const cl_mem   src[4] = {p->d_crr, p->d_css, p->d_crs, p->d_J};
+    PetscReal     *dst[4] = {p->crr, p->css, p->crs, p->J};
+    PetscErrorCode ierr   = 0;
+    for (int t = 0; t < 4 && !ierr; t++) ierr = SbpmgCLReadBuffer(p->cl, src[t], 0, bytes, dst[t]);
+    if (ierr) PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J)); /* not kept half read */
+    PetscCall(ierr);
   }
   PetscFunctionReturn(0);
 }

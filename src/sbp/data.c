@@ -365,18 +365,10 @@ PetscErrorCode SbpProblemDataOptions(SbpProblem p, char opts[], size_t len)
   PetscFunctionReturn(0);
 }
 
-/* The faces' values, one array after the other (off[f-1] .. off[f]), evaluated on the host where they are functions, in the device
-   buffer p->d_data (made or grown here). */
-PetscErrorCode SbpProblemUploadFaceData(SbpProblem p, PetscInt off[5])
+/* The faces' data, one after the other from off[f-1], into h: values as given, functions evaluated on the host. */
+static PetscErrorCode SbpProblemGatherFaceData(SbpProblem p, const PetscInt off[5], PetscReal *h)
 {
-  PetscReal *h;
-  size_t     bytes;
-
   PetscFunctionBegin;
-  off[0] = 0;
-  for (PetscInt f = 1; f <= 4; f++) off[f] = off[f - 1] + SbpFaceLength(p, f);
-  bytes = (size_t)off[4] * sizeof(PetscReal);
-  PetscCall(PetscMalloc1(off[4], &h));
   for (PetscInt f = 1; f <= 4; f++) {
     const SbpData *d = &p->face[f - 1];
     for (PetscInt t = 0; t < SbpFaceLength(p, f); t++) {
@@ -395,12 +387,37 @@ PetscErrorCode SbpProblemUploadFaceData(SbpProblem p, PetscInt off[5])
       h[off[f - 1] + t] = v;
     }
   }
+  PetscFunctionReturn(0);
+}
+
+/* The same into the device buffer (grown where needed) through the host array h. */
+static PetscErrorCode SbpProblemWriteFaceData(SbpProblem p, const PetscInt off[5], PetscReal *h)
+{
+  size_t bytes = (size_t)off[4] * sizeof(PetscReal);
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGatherFaceData(p, off, h));
   if (p->d_data && p->d_data_bytes < bytes) PetscCall(SbpmgCLReleaseBuffer(p->cl, &p->d_data));
   if (!p->d_data) {
     PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, bytes, &p->d_data));
     p->d_data_bytes = bytes;
   }
   PetscCall(SbpmgCLWriteBuffer(p->cl, p->d_data, 0, bytes, h));
-  PetscCall(PetscFree(h));
+  PetscFunctionReturn(0);
+}
+
+/* The faces' values, one array after the other (off[f-1] .. off[f]), in the device buffer p->d_data (made or grown here). */
+PetscErrorCode SbpProblemUploadFaceData(SbpProblem p, PetscInt off[5])
+{
+  PetscReal     *h;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  off[0] = 0;
+  for (PetscInt f = 1; f <= 4; f++) off[f] = off[f - 1] + SbpFaceLength(p, f);
+  PetscCall(PetscMalloc1(off[4], &h));
+  ierr = SbpProblemWriteFaceData(p, off, h);
+  PetscCall(PetscFree(h)); /* on every path */
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }

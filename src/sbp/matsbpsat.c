@@ -63,6 +63,7 @@ PetscErrorCode MatCreate_SbpSat(Mat A)
   A->ops->getdiagonal      = SbpOperatorGetDiagonal;
   A->ops->residual         = SbpOperatorResidual;
   A->ops->view             = SbpOperatorView;
+  A->ops->getvecs          = SbpOperatorCreateVecs;
   A->ops->destroy          = MatDestroy_SbpSat;
   A->assembled             = PETSC_TRUE;
   A->preallocated          = PETSC_TRUE;

@@ -143,9 +143,9 @@ PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
   s->hostops  = *v->ops;
   s->parallel = parallel;
   PetscCall(SbpmgCLReference(cl));
-  s->cl             = cl;
-  s->sub_start      = -1;
-  v->ops->destroy   = VecDestroy_OpenCL;
+  s->cl                 = cl;
+  s->sub_start          = -1;
+  v->ops->destroy       = VecDestroy_OpenCL;
   v->ops->duplicate     = VecDuplicate_OpenCL;
   v->ops->duplicatevecs = VecDuplicateVecsClean_Private;
   PetscCall(VecOpenCLSetHostOps_Private(v));

@@ -4,6 +4,7 @@
 
 #include <sbpmg/private/sbpimpl.h>
 #include <petsc/private/pcmgimpl.h>
+#include <petsc/private/kspimpl.h>
 
 /* ---------------------------------------------------------------- logging (registered by PCSBPMGInitializePackage) */
 PETSC_INTERN PetscLogEvent SBPMG_MGTransfer, SBPMG_MGSmooth, SBPMG_MGSetUp, SBPMG_MGCoarse, SBPMG_MGEigen;

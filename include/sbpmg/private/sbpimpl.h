@@ -223,5 +223,6 @@ PETSC_INTERN PetscErrorCode SbpOperatorMultAdd(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SbpOperatorResidual(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SbpOperatorGetDiagonal(Mat, Vec);
 PETSC_INTERN PetscErrorCode SbpOperatorView(Mat, PetscViewer);
+PETSC_INTERN PetscErrorCode SbpOperatorCreateVecs(Mat, Vec *, Vec *);
 
 #endif
