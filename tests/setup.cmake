@@ -15,3 +15,6 @@ sbpmg_add_test(convergence_own EXE convergence ARGS -conv_problem own -conv_n 64
 # The host memory of the device path at 1025^2 (issue 19): the PetscMalloc maximum at most 32 bytes per grid point.
 add_test(NAME host_memory COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/check-host-memory.sh ${CMAKE_BINARY_DIR} 1024 32)
 set_tests_properties(host_memory PROPERTIES ENVIRONMENT "${SBPMG_TEST_ENV}" LABELS "sbp" TIMEOUT 300)
+# The memory plan (issue 22): the estimates of the problem, the hierarchy and the acoustic set-up against the device bytes they
+# allocate (counts), grids too large for the memory and a -cl_mem_cap too small refused before anything is allocated.
+sbpmg_add_test(memplan SOURCES test_memplan.c test_sbp_common.c LABELS sbp mg asan TIMEOUT 300)

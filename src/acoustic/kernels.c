@@ -90,8 +90,10 @@ PetscErrorCode AcousticSetUpDevice_Private(Acoustic ac, const PetscReal *velfiel
   const float  zero  = 0;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgCLGetDefault(&ac->cl));
-  PetscCall(SbpmgCLReference(ac->cl));
+  if (!ac->cl) { /* taken by the memory plan already */
+    PetscCall(SbpmgCLGetDefault(&ac->cl));
+    PetscCall(SbpmgCLReference(ac->cl));
+  }
   PetscCall(AcousticSetUpKernels_Private(ac));
   PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, bytes, &ac->du));
   PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, bytes, &ac->dv));
@@ -109,6 +111,52 @@ PetscErrorCode AcousticSetUpDevice_Private(Acoustic ac, const PetscReal *velfiel
     ac->xbuf = (float *)ptr;
   }
   PetscCall(SbpmgCLFinish(ac->cl));
+  PetscFunctionReturn(0);
+}
+
+/* Bytes of the point sources' buffers beyond the receivers' (their target lists and Ricker tables: small, a bound) */
+#define AC_PLAN_SOURCES (64 * 1024)
+
+/*
+  AcousticPlanMemory_Private - The memory plan (docs/design.md "The memory plan"), after the layout and before anything grid-sized
+  is allocated: on the device the four fields u, u_prev, vp, phi of the padded slab (fp32), the eta profiles, the PML table, the
+  halo's staging on several ranks, the receivers' trace buffers (tuning ac_trace_samples samples and 8 points each; all of them
+  counted on every rank) and the sources'; on the host the velocity model of the slab while it is read (fp64) with the fp64 and fp32
+  copies of vp made from it, or on the host backend the four fp64 fields. Against what the device and the host have (SbpmgCLPlanMemory()).
+*/
+PetscErrorCode AcousticPlanMemory_Private(Acoustic ac)
+{
+  const PetscBool model = (ac->nlayers || ac->velarray || ac->velfile[0]) ? PETSC_TRUE : PETSC_FALSE;
+  const size_t    slab  = (size_t)ac->n[0] * ac->n[1] * ac->nl[2];
+  size_t          dev = 0, host = 0;
+  char            what[160];
+
+  PetscFunctionBegin;
+  if (ac->backend == ACOUSTIC_BACKEND_DEVICE) {
+    SbpmgTuning t;
+
+    if (!ac->cl) {
+      PetscCall(SbpmgCLGetDefault(&ac->cl));
+      PetscCall(SbpmgCLReference(ac->cl));
+    }
+    t = ac->cl->tune;
+    PetscCall(SbpmgTuningParse(ac->tuneopts, &t));
+    dev = 4 * ac->npad * sizeof(float) + (size_t)ac->ecount * sizeof(float) + AC_NREGIONS * 11 * sizeof(cl_int);
+    if (ac->size > 1) dev += 16 * (size_t)ac->pxy * sizeof(float);
+    dev += (size_t)ac->nrecpos * ((size_t)t.ac_trace_samples * sizeof(float) + 8 * (sizeof(cl_int) + sizeof(float))) + AC_PLAN_SOURCES;
+    if (model) host = slab * sizeof(PetscReal) + ac->npad * (sizeof(PetscReal) + sizeof(float));
+  } else
+    host = 4 * ac->npad * sizeof(PetscReal) + (model ? slab * sizeof(PetscReal) : 0);
+  host += (size_t)ac->nrecpos * 8 * (sizeof(PetscInt) + sizeof(PetscReal));
+  ac->plan_device = dev;
+  ac->plan_host   = host;
+  {
+    char rec[64] = "";
+    if (ac->nrecpos) PetscCall(PetscSNPrintf(rec, sizeof(rec), " and its %" PetscInt_FMT " receivers", ac->nrecpos));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " acoustic grid%s (%s backend%s)", ac->n[0],
+                            ac->n[1], ac->n[2], rec, ac->backend == ACOUSTIC_BACKEND_DEVICE ? "device" : "host", ac->size > 1 ? ", this rank's slab" : ""));
+  }
+  PetscCall(SbpmgCLPlanMemory(PetscObjectComm((PetscObject)ac), ac->backend == ACOUSTIC_BACKEND_DEVICE ? ac->cl : NULL, dev, host, what));
   PetscFunctionReturn(0);
 }
 

@@ -269,22 +269,19 @@ PetscErrorCode AcousticSetUp(Acoustic ac)
   if (ac->setupcalled) PetscFunctionReturn(0);
   PetscCall(AcousticCheckSizes(ac));
   PetscCall(AcousticSetUpDecomposition(ac));
+  PetscCall(AcousticSetUpLayout(ac));
+  ac->ecount  = ac->n[0] + ac->n[1] + ac->n[2] + 3 * 18;
+  ac->eoff[0] = 9;
+  ac->eoff[1] = ac->n[0] + 18 + 9;
+  ac->eoff[2] = ac->n[0] + ac->n[1] + 36 + 9;
+  PetscCall(AcousticPlanMemory_Private(ac)); /* before anything grid-sized is allocated, the velocity model included */
   PetscCall(AcousticSetUpVelocity(ac, &velfield));
   {
     PetscErrorCode ierr = AcousticSetUpTimeStep(ac);
     if (ierr) PetscCall(PetscFree(velfield));
     PetscCall(ierr);
   }
-  {
-    PetscErrorCode ierr = AcousticSetUpLayout(ac);
-    if (ierr) PetscCall(PetscFree(velfield));
-    PetscCall(ierr);
-  }
-  ac->ecount  = ac->n[0] + ac->n[1] + ac->n[2] + 3 * 18;
-  ac->eoff[0] = 9;
-  ac->eoff[1] = ac->n[0] + 18 + 9;
-  ac->eoff[2] = ac->n[0] + ac->n[1] + 36 + 9;
-  ac->step    = 0;
+  ac->step = 0;
   {
     PetscErrorCode ierr = ac->backend == ACOUSTIC_BACKEND_HOST ? AcousticSetUpHost(ac, velfield) : AcousticSetUpDevice_Private(ac, velfield);
     PetscCall(PetscFree(velfield));

@@ -1,6 +1,7 @@
 /* Device memory and transfers: buffers (counted against -cl_mem_cap), pinned staging memory, reads, writes, fills,
    copies, and the read of a reduction's result through the context's pinned result area. */
 #include <sbpmg/private/climpl.h>
+#include <unistd.h>
 
 PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL cl, cl_mem_flags flags, size_t bytes, cl_mem *mem)
 {
@@ -19,6 +20,7 @@ PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL cl, cl_mem_flags flags, size_t bytes,
              "OpenCL error %d (%s): allocating a device buffer of %zu bytes on %s (%zu bytes in use)", (int)err, SbpmgCLErrorName(err), nbytes, cl->device_name,
              cl->mem_used);
   cl->mem_used += nbytes;
+  cl->mem_peak = PetscMax(cl->mem_peak, cl->mem_used);
   SbpmgCLTotals.live_buffers++;
   SbpmgCLTotals.device_bytes += nbytes;
   PetscFunctionReturn(0);
@@ -155,4 +157,132 @@ PetscErrorCode SbpmgCLCopyBuffer(SbpmgCL cl, cl_mem src, cl_mem dst, size_t src_
   PetscCall(SbpmgCLFaultCheck(SBPMG_FAULT_TRANSFER, "clEnqueueCopyBuffer"));
   PetscCallCL(clEnqueueCopyBuffer(cl->queue, src, dst, src_offset, dst_offset, bytes, 0, NULL, NULL));
   PetscFunctionReturn(0);
+}
+
+void SbpmgCLFormatBytes(double bytes, char str[], size_t len)
+{
+  const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int         u      = 0;
+
+  while (bytes >= 1024 && u < 5) {
+    bytes /= 1024;
+    u++;
+  }
+  if (u)
+    (void)PetscSNPrintf(str, len, "%.1f %s", bytes, unit[u]);
+  else
+    (void)PetscSNPrintf(str, len, "%.0f %s", bytes, unit[u]);
+}
+
+PetscErrorCode SbpmgCLHostAvailable(size_t *bytes)
+{
+  FILE *f;
+  char  line[256];
+  long  pages, psize;
+
+  PetscFunctionBegin;
+  *bytes = 0;
+  f      = fopen("/proc/meminfo", "r");
+  if (f) {
+    unsigned long long kb;
+    while (fgets(line, sizeof(line), f))
+      if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+        *bytes = (size_t)kb * 1024;
+        break;
+      }
+    (void)fclose(f);
+  }
+  if (*bytes) PetscFunctionReturn(0);
+  pages  = sysconf(_SC_AVPHYS_PAGES);
+  psize  = sysconf(_SC_PAGESIZE);
+  *bytes = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize : (size_t)-1; /* unknown: no host check */
+  PetscFunctionReturn(0);
+}
+
+/* This rank's verdict: 0 fits, else the message of what does not */
+static PetscErrorCode SbpmgCLPlanCheck(SbpmgCL cl, size_t device, size_t host, size_t node_host, PetscMPIInt node_ranks, const char what[], char msg[],
+                                       size_t len, int *fail)
+{
+  char need[32], have[32], used[32];
+
+  PetscFunctionBegin;
+  *fail  = 0;
+  msg[0] = 0;
+  if (cl) {
+    const size_t avail = (size_t)cl->global_mem > cl->mem_used ? (size_t)cl->global_mem - cl->mem_used : 0;
+
+    SbpmgCLFormatBytes((double)device, need, sizeof(need));
+    SbpmgCLFormatBytes((double)cl->mem_used, used, sizeof(used));
+    if (device > avail) {
+      SbpmgCLFormatBytes((double)cl->global_mem, have, sizeof(have));
+      PetscCall(PetscSNPrintf(msg, len, "%s: it needs %s of device memory; %s has %s (%s in use)", what, need, cl->device_name, have, used));
+      *fail = 1;
+      PetscFunctionReturn(0);
+    }
+    if (cl->mem_cap && cl->mem_used + device > cl->mem_cap) {
+      SbpmgCLFormatBytes((double)cl->mem_cap, have, sizeof(have));
+      PetscCall(PetscSNPrintf(msg, len, "%s: it needs %s of device memory; -cl_mem_cap allows %s (%s in use) on %s", what, need, have, used, cl->device_name));
+      *fail = 1;
+      PetscFunctionReturn(0);
+    }
+  }
+  {
+    size_t avail;
+
+    PetscCall(SbpmgCLHostAvailable(&avail));
+    if (node_host > avail) {
+      char mine[32], dev[32];
+
+      SbpmgCLFormatBytes((double)node_host, need, sizeof(need));
+      SbpmgCLFormatBytes((double)avail, have, sizeof(have));
+      SbpmgCLFormatBytes((double)host, mine, sizeof(mine));
+      SbpmgCLFormatBytes((double)device, dev, sizeof(dev));
+      if (cl && cl->type & CL_DEVICE_TYPE_CPU)
+        PetscCall(PetscSNPrintf(msg, len,
+                                "%s: it needs %s of host memory (%s on the host and %s on the CPU device %s, whose memory is the host's, on this rank%s); the "
+                                "host has %s available (MemAvailable)",
+                                what, need, mine, dev, cl->device_name, node_ranks > 1 ? ", summed over the ranks of the node" : "", have));
+      else
+        PetscCall(PetscSNPrintf(msg, len, "%s: it needs %s of host memory (%s on this rank%s); the host has %s available (MemAvailable)", what, need, mine,
+                                node_ranks > 1 ? ", summed over the ranks of the node" : "", have));
+      *fail = 1;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpmgCLPlanMemory(MPI_Comm comm, SbpmgCL cl, size_t device, size_t host, const char what[])
+{
+  MPI_Comm    node;
+  PetscMPIInt rank, size, node_ranks, first, mine;
+  size_t      here = host + (cl && (cl->type & CL_DEVICE_TYPE_CPU) ? device : 0), node_host;
+  char        msg[1024];
+  int         fail;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  node_host  = here;
+  node_ranks = 1;
+  if (size > 1) { /* the ranks of a node share its memory */
+    unsigned long long h = here, sum;
+    PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    PetscCallMPI(MPI_Allreduce(&h, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, node));
+    PetscCallMPI(MPI_Comm_size(node, &node_ranks));
+    PetscCallMPI(MPI_Comm_free(&node));
+    node_host = (size_t)sum;
+  }
+  PetscCall(SbpmgCLPlanCheck(cl, device, host, node_host, node_ranks, what, msg, sizeof(msg), &fail));
+  mine  = fail ? rank : size;
+  first = mine;
+  if (size > 1) PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first == size) {
+    char dev[32], hst[32];
+    SbpmgCLFormatBytes((double)device, dev, sizeof(dev));
+    SbpmgCLFormatBytes((double)host, hst, sizeof(hst));
+    PetscCall(PetscInfo(NULL, "Memory plan of %s: %s of device memory and %s of host memory on this rank; it fits\n", what, dev, hst));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(rank != first, PETSC_COMM_SELF, PETSC_ERR_MEM, "Not enough memory for %s", msg);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "Not enough memory for %s on rank %d (its error says how much it needs)", what, (int)first);
 }

@@ -272,3 +272,10 @@ PetscErrorCode SbpHaloEnd(SbpHalo h)
   PetscCall(SbpmgCLLaunch1D(h->cl, k, (size_t)nrecv, 0));
   PetscFunctionReturn(0);
 }
+
+size_t SbpHaloPlanBytes(PetscInt gxm, PetscInt gym, PetscInt xm, PetscInt ym, size_t esize)
+{
+  const size_t ghosts = (size_t)gxm * gym - (size_t)xm * ym;
+
+  return (size_t)gxm * gym * esize + ghosts * (2 * sizeof(int) + 4 * esize);
+}

@@ -79,12 +79,15 @@ static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, P
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCSBPMGPlanHierarchy(PC, PC_SBPMG *, SbpProblem, PetscInt);
+
 static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine)
 {
   PetscInt L;
 
   PetscFunctionBegin;
   PetscCall(PCSBPMGCountLevels(pc, sb, fine, &L));
+  PetscCall(PCSBPMGPlanHierarchy(pc, sb, fine, L)); /* before any level is made */
   PetscCall(PetscCalloc3(L, &sb->problems, L, &sb->ops, L, &sb->interp));
   sb->nlevels     = L;
   sb->problems[0] = fine;
@@ -232,6 +235,79 @@ static PetscErrorCode PCSBPMGResolvePrecision(PC pc, PC_SBPMG *sb, SbpProblem fi
     sb->single = sb->precision == PC_SBPMG_PRECISION_SINGLE ? PETSC_TRUE : PETSC_FALSE;
   } else
     sb->single = sb->tune.mg_single && fine->use_device && sb->coef_fp32 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- the memory plan (docs/design.md "The memory plan") */
+
+/* Host bytes per row of the assembled coarse operator (AIJ: about 13 entries of value and column index, the row's own) */
+#define PCSBPMG_PLAN_AIJ_ROW 200
+
+/*
+  PCSBPMGPlanHierarchy - The bytes the hierarchy of L levels will allocate on this rank, device and host, from what the set-up below
+  and PCMG's makes: each coarse level's problem (SbpProblemPlanLevel), its fp32 coefficients and fp32 ghost exchange where the sweeps
+  read them, PCMG's level vectors (PCSBPMGSetLevelVectors), per smoother KSP its two Richardson work vectors, the sweeps' second buffer,
+  1/diag where it is stored and the buffers of several sweeps per pass (src/mg/smoother.c), the finest level's eigenvalue estimate while
+  it runs (CG's three work vectors, b, x, Jacobi's diagonal), and on the host the assembled coarse operator and CHOLMOD's factor
+  (about 5 n log2 n entries on the coarse grid's n nodes, on every rank). Checked against what is left (the problem and the Krylov
+  vectors exist already: the context's bytes in use). The estimate's vectors are freed before the first V-cycle rounds the coefficients
+  to fp32, so the peak holds the larger of the two. The figures are kept for the tests.
+*/
+static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine, PetscInt L)
+{
+  SbpmgCL     cl  = fine->use_device ? fine->cl : NULL;
+  size_t      dev = 0, host = 0, transient = 0, later = 0;
+  PetscInt    nksp   = sb->nu_pre == sb->nu_post ? 1 : 2;
+  PetscBool   single = PETSC_FALSE, dinv = (!sb->tune.mg_inline_diag && sb->smoother != PC_SBPMG_RICHARDSON) ? PETSC_TRUE : PETSC_FALSE;
+  PetscMPIInt size;
+  char        what[160];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCall(PCSBPMGResolvePrecision(pc, sb, fine)); /* resolved again after the build, the same */
+  single = sb->single && L > 1 ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt k = 0; k < L; k++) {
+    const PetscInt     Nr = fine->Nr >> k, Ns = fine->Ns >> k;
+    SbpPlan            lp;
+    size_t             v, lv, *at = cl ? &dev : &host;
+    SbpKernelPrecision prec = single ? SBP_KERNEL_FP32 : (sb->coef_fp32 && (k || pc->mat == pc->pmat) ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64);
+
+    PetscCall(SbpProblemPlanLevel(fine, Nr, Ns, &lp));
+    if (k) { /* the level's problem (the finest exists already) */
+      dev += lp.device;
+      host += lp.host;
+    }
+    v  = cl ? VecOpenCLPlanBytes_Private(cl, lp.own) : lp.own * sizeof(PetscScalar);
+    lv = single ? PetscMax(lp.own, 1) * sizeof(float) : v;
+    *at += (k ? 2 + (k < L - 1 ? 1 : 0) : (single ? 3 : 1)) * lv; /* PCMG's b, x, r */
+    if (k < L - 1) {                                              /* a smoothed level */
+      PetscInt pass = 1;
+      if (cl && size == 1 && sb->tune.mg_sweeps_per_pass > 1 && fine->tune.sbp_split) { /* several sweeps per pass (pass_on) */
+        const PetscInt ilo[2] = {fine->bc[0] == SBP_BC_DIRICHLET ? 3 : 1, fine->bc[2] == SBP_BC_DIRICHLET ? 3 : 1};
+        const PetscInt ihi[2] = {fine->bc[1] == SBP_BC_DIRICHLET ? Nr - 3 : Nr - 1, fine->bc[3] == SBP_BC_DIRICHLET ? Ns - 3 : Ns - 1};
+        if (PetscMax(ihi[0] - ilo[0] + 1, 0) * PetscMax(ihi[1] - ilo[1] + 1, 0) >= fine->tune.sbp_split_min) pass = sb->tune.mg_sweeps_per_pass;
+      }
+      *at += nksp * (2 * v + (1 + (dinv ? 1 : 0) + (pass > 1 ? pass : 0)) * lv);
+      if (cl && prec != SBP_KERNEL_FP64) later += 3 * lp.ghost * sizeof(float); /* at the first V-cycle */
+      if (cl && single && size > 1) dev += SbpHaloPlanBytes(lp.gx, lp.gy, lp.ox, lp.oy, sizeof(float));
+      if (!k) transient = (sb->smoother == PC_SBPMG_RICHARDSON ? 5 : 6) * v; /* the finest level's eigenvalue estimate, while it runs */
+    } else {                                                                 /* the coarse solve: the assembled operator and its factor */
+      const PetscReal n = (PetscReal)(Nr + 1) * (Ns + 1);
+      host += lp.own * PCSBPMG_PLAN_AIJ_ROW + 4 * lp.ghost * sizeof(PetscReal) + 3 * lp.own * sizeof(PetscScalar);
+      host += (size_t)(n * PCSBPMG_PLAN_AIJ_ROW + 5 * n * PetscLog2Real(n) * (sizeof(PetscReal) + sizeof(int)));
+    }
+  }
+  /* the estimate's vectors are freed before the first V-cycle makes the fp32 coefficients: the peak has one of them */
+  if (cl)
+    dev += PetscMax(transient, later);
+  else
+    host += transient;
+  sb->plan_device = dev;
+  sb->plan_host   = host;
+  sb->plan_in_use = cl ? cl->mem_used : 0;
+  PetscCall(PetscSNPrintf(what, sizeof(what), "the %" PetscInt_FMT "-level hierarchy of the %" PetscInt_FMT " x %" PetscInt_FMT " SBP-SAT problem (PCSBPMG)", L,
+                          fine->Nr, fine->Ns));
+  PetscCall(SbpmgCLPlanMemory(PetscObjectComm((PetscObject)pc), cl, dev, host, what));
   PetscFunctionReturn(0);
 }
 

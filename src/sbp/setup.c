@@ -167,6 +167,105 @@ PetscErrorCode SbpProblemSetUpDevice(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
+/* ---------------------------------------------------------------- the memory plan (docs/design.md "The memory plan") */
+
+/* Host bytes per ghosted node of a DMDA of stencil width 2 with its scatters (PETSc 3.18, measured: tests/test_memplan.c prints it) */
+#define SBP_PLAN_DMDA_BYTES 64
+/* Host bytes per box node of the nodal data while they are scattered (x, y, mu, the index, the scatter's) */
+#define SBP_PLAN_NODES_HOST 48
+
+/* The process grid a DMDA of M x N nodes takes on size ranks with PETSC_DECIDE (PETSc 3.18's DMSetUp_DA_2D). */
+static void SbpPlanProcessGrid(PetscInt M, PetscInt N, PetscMPIInt size, PetscInt *m, PetscInt *n)
+{
+  PetscInt a = (PetscInt)(0.5 + PetscSqrtReal(((PetscReal)M) * ((PetscReal)size) / ((PetscReal)N))), b = size;
+
+  if (a < 1) a = 1;
+  while (a > 0) {
+    b = size / a;
+    if (a * b == size) break;
+    a--;
+  }
+  if (M > N && a < b) {
+    PetscInt t = a;
+    a          = b;
+    b          = t;
+  }
+  *m = a;
+  *n = b;
+}
+
+/* The share of rank index q of m in M nodes (PETSc's: M/m, one more for the first M % m) and its extent grown by w within [0, M) */
+static void SbpPlanShare(PetscInt M, PetscInt m, PetscInt q, PetscInt w, PetscInt *own, PetscInt *grown)
+{
+  const PetscInt len = M / m + (q < M % m ? 1 : 0), start = q * (M / m) + PetscMin(q, M % m);
+
+  *own   = len;
+  *grown = PetscMin(start + len + w, M) - PetscMax(start - w, 0);
+}
+
+/*
+  SbpProblemPlanLevel - What the set-up of a problem of Nr x Ns intervals with p's settings (backend, communicator, nodal data, its
+  process grid if it has one) allocates on this rank (the memory plan): the owned and ghosted nodes, the device bytes (the four
+  coefficients of the ghosted patch, the nodal data on their box, the ghost exchange on several ranks) and the host bytes (the
+  DMDA where there is one, the nodal data while they are scattered, the coefficients on the host backend).
+*/
+PetscErrorCode SbpProblemPlanLevel(SbpProblem p, PetscInt Nr, PetscInt Ns, SbpPlan *plan)
+{
+  PetscMPIInt size, rank;
+  PetscInt    m, n, ox, oy, gx, gy, bx, by;
+  PetscBool   nodes = (p->node[0] || p->node[2]) ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)p), &rank));
+  if (p->da)
+    PetscCall(DMDAGetInfo(p->da, NULL, NULL, NULL, NULL, &m, &n, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  else
+    SbpPlanProcessGrid(Nr + 1, Ns + 1, size, &m, &n);
+  if (size == 1) m = n = 1;
+  SbpPlanShare(Nr + 1, m, rank % m, 2, &ox, &gx);
+  SbpPlanShare(Ns + 1, n, rank / m, 2, &oy, &gy);
+  SbpPlanShare(Nr + 1, m, rank % m, 2 + 3, &ox, &bx); /* the box of the nodal data: the patch grown by the derivative's reach */
+  SbpPlanShare(Ns + 1, n, rank / m, 2 + 3, &oy, &by);
+  if (size == 1 && p->use_device) gx = ox, gy = oy; /* the whole grid: no ghosts */
+  plan->ox     = ox;
+  plan->oy     = oy;
+  plan->gx     = gx;
+  plan->gy     = gy;
+  plan->own    = (size_t)ox * oy;
+  plan->ghost  = (size_t)gx * gy;
+  plan->device = 0;
+  plan->host   = 0;
+  if (size > 1 || !p->use_device) plan->host += plan->ghost * SBP_PLAN_DMDA_BYTES;
+  if (nodes) plan->host += (size_t)bx * by * SBP_PLAN_NODES_HOST;
+  if (p->use_device) {
+    plan->device += 4 * plan->ghost * sizeof(PetscReal);                                 /* crr, css, crs, J */
+    plan->device += nodes ? 3 * (size_t)bx * by * sizeof(PetscReal) : sizeof(PetscReal); /* the nodal data (or one value) */
+    plan->device += 2 * sizeof(PetscReal);                                               /* the check's first bad node */
+    if (size > 1) plan->device += SbpHaloPlanBytes(gx, gy, ox, oy, sizeof(PetscScalar));
+  } else
+    plan->host += 4 * plan->ghost * sizeof(PetscReal);
+  PetscFunctionReturn(0);
+}
+
+/* Before the set-up allocates: the problem's device and host bytes against what there is (a coarsened level: its hierarchy was
+   planned). */
+static PetscErrorCode SbpProblemPlanSetUp(SbpProblem p)
+{
+  SbpmgCL cl = NULL;
+  SbpPlan plan;
+  char    what[128];
+
+  PetscFunctionBegin;
+  if (p->coarsened) PetscFunctionReturn(0);
+  if (p->use_device) PetscCall(SbpmgCLGetDefault(&cl));
+  PetscCall(SbpProblemPlanLevel(p, p->Nr, p->Ns, &plan));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "the %" PetscInt_FMT " x %" PetscInt_FMT " SBP-SAT problem (%s backend)", p->Nr, p->Ns,
+                          p->use_device ? "device" : "host"));
+  PetscCall(SbpmgCLPlanMemory(PetscObjectComm((PetscObject)p), cl, plan.device, plan.host, what));
+  PetscFunctionReturn(0);
+}
+
 /* The parameters SbpProblemSetUp() checks before any work. */
 static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
 {
@@ -205,6 +304,7 @@ PetscErrorCode SbpProblemSetUp(SbpProblem p)
   p->hr  = 2.0 / p->Nr;
   p->hs  = 2.0 / p->Ns;
   p->rho = p->hs / p->hr;
+  PetscCall(SbpProblemPlanSetUp(p)); /* before anything grid-sized is allocated */
   PetscCall(PetscLogEventBegin(SBPMG_SbpSetUp, 0, 0, 0, 0));
   PetscCall(SbpProblemSetUpLayout(p));
   {

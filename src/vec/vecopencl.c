@@ -95,6 +95,20 @@ static PetscErrorCode VecOpenCLGeometry(SbpmgCL cl, PetscInt n, Vec_OpenCL *s)
   PetscFunctionReturn(0);
 }
 
+/* The device bytes of a vector of local length n on cl (the memory plan, SbpmgCLPlanMemory()): the values, the result slots and the
+   partials of the reduction geometry VecOpenCLGeometry() gives it. */
+size_t VecOpenCLPlanBytes_Private(SbpmgCL cl, size_t n)
+{
+  const SbpmgTuning *t  = &cl->tune;
+  size_t             wg = (size_t)PetscMax(t->vec_wg, 1), maxwg = cl->max_work_group_size ? cl->max_work_group_size : 1;
+  size_t             cu = cl->compute_units ? (size_t)cl->compute_units : 1, need, rgroups;
+
+  while (wg > maxwg) wg /= 2;
+  need    = (n + wg - 1) / wg;
+  rgroups = PetscMax(1, PetscMin(need, PetscMin((size_t)t->vec_rgroups_per_cu * cu, (size_t)t->vec_rgroups_max)));
+  return (n + VEC_CL_NRES + (size_t)VEC_CL_MAX_FUSE * (size_t)rgroups) * sizeof(PetscScalar);
+}
+
 /* Run the host type's constructor (VecCreate_Seq or VecCreate_MPI) on v without letting it allocate the host array.
    PETSc 3.18's constructors PetscCalloc the local array from v->map (VECSEQ: max(n, N) entries, VECMPI: n) and
    export no variant that does not; so they run on a layout of length 0 (already set up, on PETSC_COMM_SELF: no

@@ -103,9 +103,10 @@ struct _p_Acoustic {
   SbpmgTuning tune; /* the kernels' shapes: the context's tuning (include/sbpmg/private/tuning.h, keys ac_*) and tuneopts */
   cl_mem      du, dv, dvp, dphi, deta;
   cl_kernel   kinner, kpml, kwhole, kpmlall;
-  cl_mem      dtab;          /* the region table of ac_pml_all */
-  PetscInt    ngroups, ntab; /* work-groups of one ac_pml_all launch, regions in its table */
-  char        kopts[400];    /* -D options the kernels were built with */
+  cl_mem      dtab;                   /* the region table of ac_pml_all */
+  size_t      plan_device, plan_host; /* the memory plan of the set-up: bytes on this rank (AcousticPlanMemory_Private) */
+  PetscInt    ngroups, ntab;          /* work-groups of one ac_pml_all launch, regions in its table */
+  char        kopts[400];             /* -D options the kernels were built with */
   /* host reference */
   PetscReal *hu, *hv, *hvp, *hphi, *heta;
   AcSurvey   sv;
@@ -116,6 +117,7 @@ PETSC_INTERN PetscErrorCode AcousticSetTuning_Private(Acoustic, const char[]);
 /* set-up (src/acoustic/setup.c, kernels.c) */
 PETSC_INTERN PetscErrorCode AcousticSetUpKernels_Private(Acoustic);
 PETSC_INTERN PetscErrorCode AcousticSetUpDevice_Private(Acoustic, const PetscReal *);
+PETSC_INTERN PetscErrorCode AcousticPlanMemory_Private(Acoustic);
 PETSC_INTERN PetscErrorCode AcousticGetUtilKernel_Private(Acoustic, const char[], cl_kernel *);
 PETSC_INTERN PetscErrorCode AcousticGetPointsKernel_Private(Acoustic, const char[], cl_kernel *);
 /* formulas (src/acoustic/physics.c) */

@@ -67,6 +67,7 @@ struct _n_SbpmgCL {
   PetscBool              build_log;                     /* -cl_build_log: print the compiler's log of every program built */
   size_t                 mem_cap;                       /* -cl_mem_cap: refuse allocations beyond this many bytes (0: no cap) */
   size_t                 mem_used;                      /* bytes in live buffers of this context */
+  size_t                 mem_peak;                      /* the most mem_used has been (tests reset it to mem_used) */
   PetscBool              view;
   struct SbpmgCLProfile *prof; /* -cl_profile: device time of every launch, by kernel and size (src/cl/profile.c) */
   SbpmgCLProgramEntry    programs;
@@ -104,6 +105,16 @@ PETSC_INTERN PetscErrorCode SbpmgCLReadSource(SbpmgCL, const char[], char **);
 PETSC_INTERN PetscErrorCode SbpmgCLReleasePrograms(SbpmgCL);
 
 /* ---------------------------------------------------------------- memory and transfers (src/cl/memory.c) */
+/* The memory plan (docs/design.md "The memory plan"): before a large set-up allocates, the layer that allocates estimates
+   its bytes on the device and on the host and asks whether they fit: the device's CL_DEVICE_GLOBAL_MEM_SIZE less what the
+   context has in use, -cl_mem_cap, and the host's available memory (MemAvailable of /proc/meminfo, summed needs of the ranks
+   of the node; a CPU device such as PoCL's counts against the host too). Collective on comm; cl may be NULL (host paths).
+   An error (PETSC_ERR_MEM) names what, the bytes needed and what there is, on every rank. */
+PETSC_INTERN PetscErrorCode SbpmgCLPlanMemory(MPI_Comm, SbpmgCL, size_t, size_t, const char[]);
+/* The host's available memory in bytes (MemAvailable; sysconf's available pages where /proc/meminfo has none) */
+PETSC_INTERN PetscErrorCode SbpmgCLHostAvailable(size_t *);
+/* bytes as "612.3 GiB" (B, KiB, MiB, GiB, TiB) */
+PETSC_INTERN void SbpmgCLFormatBytes(double, char[], size_t);
 /* Blocking read of a reduction's few result scalars (at most 256 bytes) through the context's pinned result area */
 PETSC_INTERN PetscErrorCode SbpmgCLReadResult(SbpmgCL, cl_mem, size_t, size_t, void *);
 

@@ -38,5 +38,8 @@ PETSC_INTERN PetscErrorCode SbpHaloDestroy(SbpHalo *);
 PETSC_INTERN PetscErrorCode SbpHaloBegin(SbpHalo, Vec);
 PETSC_INTERN PetscErrorCode SbpHaloBeginBuffer(SbpHalo, cl_mem); /* the owned block given as a device buffer of the exchange's precision */
 PETSC_INTERN PetscErrorCode SbpHaloEnd(SbpHalo);
+/* The device bytes of an exchange of a gxm x gym patch around an xm x ym owned block, esize bytes per value (the memory plan): the
+   patch, and for each ghost value (as many sent as received) its index, the strips on the device and the staging memory. */
+PETSC_INTERN size_t SbpHaloPlanBytes(PetscInt, PetscInt, PetscInt, PetscInt, size_t);
 
 #endif

@@ -144,8 +144,10 @@ typedef struct {
   SbpProblem *problems;
   Mat        *ops, *interp;
   Mat         coarse_assembled;
-  PetscBool   single; /* the hierarchy's V-cycle runs in fp32 */
-  Vec         bf, xf; /* single: the finest level's right-hand side and solution as level vectors (their fp64 source and target) */
+  PetscBool   single;                 /* the hierarchy's V-cycle runs in fp32 */
+  size_t      plan_device, plan_host; /* the memory plan of the hierarchy: bytes on this rank (src/mg/setup.c) */
+  size_t      plan_in_use;            /* ... and the device bytes in use when it was made */
+  Vec         bf, xf;                 /* single: the finest level's right-hand side and solution as level vectors (their fp64 source and target) */
   /* PCMG's own operations, called around ours */
   PetscErrorCode (*mg_setup)(PC);
   PetscErrorCode (*mg_setfromoptions)(PC, PetscOptionItems *);

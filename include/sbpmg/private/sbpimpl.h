@@ -129,6 +129,13 @@ PETSC_INTERN PetscErrorCode SbpProblemCountLevels(SbpProblem, PetscInt *, PetscI
 PETSC_INTERN PetscErrorCode SbpProblemGetProcessGrid(SbpProblem, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode SbpProblemCheckNotSetUp(SbpProblem, const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpDevice(SbpProblem);
+/* The memory plan of a level (src/sbp/setup.c): what SbpProblemSetUp() of an Nr x Ns problem with these settings allocates on this rank */
+typedef struct {
+  size_t   own, ghost;     /* owned nodes, nodes of the ghosted patch */
+  PetscInt ox, oy, gx, gy; /* ... their extents along r and s */
+  size_t   device, host;   /* bytes */
+} SbpPlan;
+PETSC_INTERN PetscErrorCode SbpProblemPlanLevel(SbpProblem, PetscInt, PetscInt, SbpPlan *);
 PETSC_INTERN PetscErrorCode SbpProblemResetSetUp(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemCreateDMDA(SbpProblem);
 /* Host access without a DMDA: a[j][i] over the owned block; the operator's input on the ghosted patch. */

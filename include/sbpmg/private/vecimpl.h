@@ -18,6 +18,8 @@ PETSC_INTERN PetscErrorCode VecOpenCLGetOffloadMask(Vec, PetscOffloadMask *);
 PETSC_INTERN PetscErrorCode VecOpenCLGetSyncCounts(PetscLogDouble *, PetscLogDouble *);
 /* VecDuplicateVecs() for the library's Vec types (ops->duplicatevecs): on a failed duplicate nothing is left, *V is NULL. */
 PETSC_INTERN PetscErrorCode VecDuplicateVecsClean_Private(Vec, PetscInt, Vec *[]);
+/* The device bytes of a device vector of local length n on a context (the memory plan) */
+PETSC_INTERN size_t VecOpenCLPlanBytes_Private(SbpmgCL, size_t);
 
 /* ---------------------------------------------------------------- logging (registered by SbpmgVecInitializePackage) */
 PETSC_INTERN PetscLogEvent SBPMG_VecBlas, SBPMG_VecReduce;
