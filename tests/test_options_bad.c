@@ -224,6 +224,25 @@ static void test_sbp_options(void **state)
   }
 }
 
+/* ---------------------------------------------------------------- the device context */
+
+static void test_cl_options(void **state)
+{
+  const char *const bad[][3] = {
+      {"-cl_mem_cap", "inf", "-cl_mem_cap inf. must be >= 0 and below 1e12 MiB"},
+      {"-cl_device", "4294967296", "-cl_device 4294967296: the value 4294967296 does not fit a 32-bit PetscInt"},
+  };
+
+  if (sizeof(PetscInt) != 4) skip();
+  for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+    SbpmgCL cl = NULL;
+    SbpmgTestSetOption(bad[b][0], bad[b][1]);
+    EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_OUTOFRANGE, bad[b][2]);
+    SbpmgTestSetOption(bad[b][0], NULL);
+    assert_null(cl);
+  }
+}
+
 /* ---------------------------------------------------------------- the acoustic operator */
 
 static void test_acoustic_options(void **state)
@@ -258,8 +277,9 @@ static void test_acoustic_options(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_pc_options),     cmocka_unit_test(test_nu_growth_huge), cmocka_unit_test(test_library_option_not_left),
-    cmocka_unit_test(test_richardson_spd), cmocka_unit_test(test_sbp_options),    cmocka_unit_test(test_acoustic_options),
+    cmocka_unit_test(test_pc_options),       cmocka_unit_test(test_nu_growth_huge), cmocka_unit_test(test_library_option_not_left),
+    cmocka_unit_test(test_richardson_spd),   cmocka_unit_test(test_sbp_options),    cmocka_unit_test(test_cl_options),
+    cmocka_unit_test(test_acoustic_options),
 };
 
 SBPMG_TEST_MAIN(help, tests)
