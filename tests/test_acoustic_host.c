@@ -241,7 +241,7 @@ static void test_bad_input(void **state)
       {{"-ac_ndamp", "-2", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "PML width -ac_ndamp -2 must be >= 0"},
       {{"-ac_dx", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Grid spacing 0., 0., 0. (-ac_dx) must be positive"},
       {{"-ac_dx", "10,20", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_dx takes 1 value (every axis) or 3 (dx,dy,dz); got 2"},
-      {{"-ac_n", "30,30,30,30", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_n takes 1 value (every axis) or 3 (nx,ny,nz); got 4"},
+      {{"-ac_n", "30,30,30,30", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_n 30,30,30,30: more than 3 values; it takes 1 value (every axis) or 3 (nx,ny,nz)"},
       {{"-ac_cfl", "1.2", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number 1.2 (-ac_cfl) is above the stability limit 1"},
       {{"-ac_cfl", "-0.5", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number -0.5 (-ac_cfl) must be positive"},
       {{"-ac_cfl", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "CFL number 0. (-ac_cfl) must be positive"},

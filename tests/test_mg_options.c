@@ -146,7 +146,7 @@ static void test_bad_input(void **state)
         {"-pc_sbpmg_cheby_range", "0.5", "-pc_sbpmg_cheby_range 0.5: give two numbers lo,hi"},
         {"-pc_sbpmg_coarse_size", "3", "-pc_sbpmg_coarse_size 3 must be >= 5"},
         {"-pc_sbpmg_nu_growth", "0.5", "-pc_sbpmg_nu_growth 0.5 must be >= 1"},
-        {"-pc_sbpmg_nu", "3,3,3", "-pc_sbpmg_nu takes 1 value (pre and post) or 2 (pre,post); got 3"},
+        {"-pc_sbpmg_nu", "3,3,3", "-pc_sbpmg_nu 3,3,3: more than 2 values; it takes 1 value (pre and post) or 2 (pre,post)"},
     };
     const PetscErrorCode codes[] = {PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_WRONG,
                                     PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_SIZ};

@@ -73,7 +73,7 @@ static void test_iterations_and_error(void **state)
       {64, 256, SBP_MAPPING_CURVED, NULL, NULL},          {32, 64, SBP_MAPPING_SQUARE, NULL, NULL},
       {128, 128, SBP_MAPPING_CURVED, "jacobi", NULL},     {64, 32, SBP_MAPPING_SQUARE, "jacobi", NULL},
       {64, 64, SBP_MAPPING_CURVED, "richardson", NULL},   {32, 64, SBP_MAPPING_CURVED, "richardson", NULL},
-      {96, 48, SBP_MAPPING_CURVED, "richardson", KSPFCG}, /* CG breaks down there: test_fcg_remedy */
+      {96, 48, SBP_MAPPING_CURVED, "richardson", KSPFCG}, /* FCG as well as CG: test_fcg_remedy */
   };
   const PetscBool short_run = SbpmgTestUnderMemcheck();
 
@@ -188,8 +188,9 @@ static void test_kernel_shapes(void **state)
   PCALL(SbpProblemDestroy(&p));
 }
 
-/* The spec's Richardson smoother on a finer grid: its step from the Lanczos estimates makes the V-cycle indefinite, CG breaks down in
-   either precision; flexible CG (-ksp_type fcg, the guide's remedy) converges, the fp32 V-cycle within one iteration of the fp64 one. */
+/* The Richardson smoother on a finer grid: the spec's step from the Lanczos estimates made the V-cycle indefinite there (CG broke down in
+   either precision) until the step took the 1.1 margin on lambda_max (src/mg/smoother.c); CG converges now, and flexible CG
+   (-ksp_type fcg) too, the fp32 V-cycle within one iteration of the fp64 one. */
 static void test_fcg_remedy(void **state)
 {
   SbpProblem p = SbpTestProblem(PETSC_COMM_SELF, 128, 128, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL);

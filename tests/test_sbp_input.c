@@ -134,8 +134,8 @@ static void test_bad_options(void **state)
     } bad[] = {
         {"-sbp_bc", "DDXN", PETSC_ERR_ARG_WRONG, "letter 'X' for face 3 is neither D (Dirichlet) nor N (Neumann)"},
         {"-sbp_bc", "DDN", PETSC_ERR_ARG_WRONG, "-sbp_bc DDN: give one letter per face"},
-        {"-sbp_n", "16,16,16", PETSC_ERR_ARG_SIZ, "-sbp_n takes 1 value (N: both r and s) or 2 (Nr,Ns); got 3"},
-        {"-sbp_n", "16,16,16", PETSC_ERR_ARG_SIZ, "-sbp_n takes 1 value (N: both r and s) or 2 (Nr,Ns); got 3"},
+        {"-sbp_n", "16,16,16", PETSC_ERR_ARG_SIZ, "-sbp_n 16,16,16: more than 2 values; it takes 1 value (N: both r and s) or 2 (Nr,Ns)"},
+        {"-sbp_n", "16,16,16,16,16", PETSC_ERR_ARG_SIZ, "-sbp_n 16,16,16,16,16: more than 2 values"},
         {"-sbp_mapping", "user", PETSC_ERR_ARG_WRONG, "-sbp_mapping user: set a user mapping with SbpProblemSetMappingFunction()"},
         {"-sbp_mu", "user", PETSC_ERR_ARG_WRONG, "-sbp_mu user: set a user coefficient with SbpProblemSetMuFunction()"},
     };

@@ -339,8 +339,8 @@ int main(int argc, char **argv)
   char        prefix[PETSC_MAX_PATH_LEN] = "convergence", title[256];
   PetscReal   rtol                       = 1e-10;
   PetscBool   plot                       = PETSC_TRUE, set, setn, check;
-  PetscReal   expect[2]                  = {2, 0.05};
-  PetscInt    nexpect                    = 2;
+  PetscReal   expect[3]                  = {2, 0.05, 0}; /* one more than it takes: PETSc drops what does not fit, a third value is refused */
+  PetscInt    nexpect                    = 3;
   ProblemKind kind                       = PROBLEM_BUILTIN;
   Solver      which[8]                   = {SOLVER_DIRECT};
   Row        *rows;
@@ -358,6 +358,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsRealArray("-conv_check_order", "Fail unless the last order in ||e||_H is within tol of o: o,tol", NULL, expect, &nexpect, &check));
   PetscOptionsEnd();
   PetscCheck(!check || nexpect == 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-conv_check_order takes 2 values (order,tolerance); got %" PetscInt_FMT, nexpect);
+  PetscCheck(!setn || nn <= 32, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-conv_n takes at most 32 grid sizes; got more"); /* SbpmgOptionsArray(): 33 */
   if (!setn) nn = 5;
   if (!set) nsolvers = 1; /* direct */
   PetscCheck(ratio >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-conv_ratio %" PetscInt_FMT " must be >= 1", ratio);

@@ -260,6 +260,10 @@ static PetscErrorCode AcousticCheckTuning(Acoustic ac)
   PetscCheck((size_t)(t->ac_pml_tile_x * t->ac_pml_tile_y) <= wg, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "PML tile ac_pml_tile_x=%" PetscInt_FMT " x ac_pml_tile_y=%" PetscInt_FMT " exceeds the work-group limit %zu of %s", t->ac_pml_tile_x,
              t->ac_pml_tile_y, wg, ac->cl->device_name);
+  PetscCheck((size_t)t->ac_norm_wg <= wg, comm, PETSC_ERR_ARG_OUTOFRANGE, "Norm work-group ac_norm_wg=%" PetscInt_FMT " exceeds the work-group limit %zu of %s",
+             t->ac_norm_wg, wg, ac->cl->device_name);
+  PetscCheck((size_t)t->ac_points_wg <= wg, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Point work-group ac_points_wg=%" PetscInt_FMT " exceeds the work-group limit %zu of %s", t->ac_points_wg, wg, ac->cl->device_name);
   if (t->ac_local_mem) {
     const size_t lbytes = (size_t)(t->ac_tile_y + 8) * (size_t)(t->ac_tile_x + 2 * (4 / t->ac_vec)) * t->ac_vec * sizeof(float);
 

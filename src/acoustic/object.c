@@ -337,7 +337,8 @@ PetscErrorCode AcousticSetMaxVelocity(Acoustic ac, PetscReal vmax)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckNotSetUp(ac, "AcousticSetMaxVelocity()");
-  PetscCheck(vmax >= 0, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Maximum velocity %g (-ac_vmax) must be >= 0", (double)vmax);
+  PetscCheck(vmax >= 0 && !PetscIsInfOrNanReal(vmax), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+             "Maximum velocity %g (-ac_vmax) must be >= 0 and finite", (double)vmax);
   ac->vmax = vmax;
   PetscFunctionReturn(0);
 }

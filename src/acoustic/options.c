@@ -165,10 +165,11 @@ static PetscInt AcLayersInForce(Acoustic ac, const char vel[], PetscBool set, Pe
 @*/
 PetscErrorCode AcousticSetFromOptions(Acoustic ac)
 {
-  PetscInt  n[4] = {ac->n[0], ac->n[1], ac->n[2], 0}, nn = 4, ndamp = ac->ndamp, src[3] = {ac->src[0], ac->src[1], ac->src[2]}, nsrc = 3, seed = ac->seed;
-  PetscReal h[4] = {ac->h[0], ac->h[1], ac->h[2], 0}, cfl = ac->cfl, vmax = ac->vmax, fmax = ac->fmax, amp = ac->amplitude;
-  PetscInt  nh = 4;
-  PetscBool nset, hset, velset, srcset, initset, backset, planeset, layset;
+  PetscInt         n[3] = {ac->n[0], ac->n[1], ac->n[2]}, nn = 3, ndamp = ac->ndamp, src[3] = {ac->src[0], ac->src[1], ac->src[2]}, nsrc = 3, seed = ac->seed;
+  PetscReal        h[3] = {ac->h[0], ac->h[1], ac->h[2]}, cfl = ac->cfl, vmax = ac->vmax, fmax = ac->fmax, amp = ac->amplitude;
+  PetscInt         nh = 3;
+  PetscBool        nset, hset, velset, srcset, initset, backset, planeset, layset, seedset;
+  MPI_Comm         comm    = PetscObjectComm((PetscObject)ac);
   AcousticInitType init    = ac->init;
   AcousticBackend  backend = ac->backend;
   char vel[PETSC_MAX_PATH_LEN], recfile[PETSC_MAX_PATH_LEN] = "", recline[256] = "", srcfile[PETSC_MAX_PATH_LEN] = "", wavfile[PETSC_MAX_PATH_LEN] = "",
@@ -180,6 +181,10 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   PetscCall(AcousticCheckEnumOption(ac, "-ac_init", AcousticInitTypes));
   PetscCall(AcousticCheckEnumOption(ac, "-ac_backend", AcousticBackends));
+  {
+    static const char *const ints[] = {"-ac_n", "-ac_ndamp", "-ac_source", "-ac_seed", "-ac_trace_every", "-ac_check_every", NULL};
+    PetscCall(SbpmgOptionsCheckInts(((PetscObject)ac)->options, ((PetscObject)ac)->prefix, ints));
+  }
   if (ac->velfile[0])
     PetscCall(PetscStrncpy(vel, ac->velfile, sizeof(vel)));
   else
@@ -204,7 +209,7 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_source", "Source grid point x,y,z (default: the centre)", "AcousticSetSource", PETSC_INT, src, 3, &nsrc,
                               &srcset));
   PetscCall(PetscOptionsEnum("-ac_init", "Initial fields", "AcousticSetInitialType", AcousticInitTypes, (PetscEnum)init, (PetscEnum *)&init, &initset));
-  PetscCall(PetscOptionsInt("-ac_seed", "Seed of the random initial fields", "AcousticSetInitialType", seed, &seed, NULL));
+  PetscCall(PetscOptionsInt("-ac_seed", "Seed of the random initial fields", "AcousticSetInitialType", seed, &seed, &seedset));
   PetscCall(PetscOptionsEnum("-ac_backend", "fp32 OpenCL kernels or the fp64 host reference", "AcousticSetBackend", AcousticBackends, (PetscEnum)backend,
                              (PetscEnum *)&backend, &backset));
   PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-ac_layers", "Layered velocity model v0,z1,v1,...: velocities (m/s) and interface depths (m)",
@@ -227,10 +232,22 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscOptionsEnd();
 
   /* validate and apply */
+  /* more values than an array option takes: an error (SbpmgOptionsArray() returns capacity + 1), not dropped */
+  if (nset && nn > 3)
+    PetscCall(SbpmgOptionsArrayTooMany(comm, ((PetscObject)ac)->options, ((PetscObject)ac)->prefix, "-ac_n", 3, "1 value (every axis) or 3 (nx,ny,nz)"));
+  if (hset && nh > 3)
+    PetscCall(SbpmgOptionsArrayTooMany(comm, ((PetscObject)ac)->options, ((PetscObject)ac)->prefix, "-ac_dx", 3, "1 value (every axis) or 3 (dx,dy,dz)"));
+  if (srcset && nsrc > 3) PetscCall(SbpmgOptionsArrayTooMany(comm, ((PetscObject)ac)->options, ((PetscObject)ac)->prefix, "-ac_source", 3, "3 values x,y,z"));
+  if (layset && nlayers > 63)
+    PetscCall(SbpmgOptionsArrayTooMany(comm, ((PetscObject)ac)->options, ((PetscObject)ac)->prefix, "-ac_layers", 63, "v0,z1,v1,...: at most 32 layers"));
   PetscCheck(!nset || nn == 1 || nn == 3, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_SIZ,
              "-ac_n takes 1 value (every axis) or 3 (nx,ny,nz); got %" PetscInt_FMT, nn);
   PetscCheck(!hset || nh == 1 || nh == 3, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_SIZ,
              "-ac_dx takes 1 value (every axis) or 3 (dx,dy,dz); got %" PetscInt_FMT, nh);
+  /* a seed does nothing without random initial fields: refused rather than ignored */
+  PetscCheck(!seedset || (initset ? init : ac->init) == ACOUSTIC_INIT_RANDOM, comm, PETSC_ERR_ARG_INCOMP,
+             "-ac_seed %" PetscInt_FMT " has no effect with -ac_init %s: only the random initial fields use it", seed,
+             AcousticInitTypes[initset ? init : ac->init]);
   if (nset && nn == 1) n[1] = n[2] = n[0];
   if (hset && nh == 1) h[1] = h[2] = h[0];
   if (nset) PetscCall(AcousticSetSizes(ac, n[0], n[1], n[2]));

@@ -29,6 +29,10 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
   o->platform = -1;
   o->per_rank = PETSC_TRUE;
   PetscCall(SbpmgOptionsCheckEnum(NULL, "-cl_device_type", SbpmgCLDeviceTypes));
+  {
+    static const char *const ints[] = {"-cl_platform", "-cl_device", NULL};
+    PetscCall(SbpmgOptionsCheckInts(NULL, NULL, ints));
+  }
   PetscOptionsBegin(comm, NULL, "sbpmg OpenCL device selection", "Sys");
   PetscCall(PetscOptionsEnum("-cl_device_type", "OpenCL device type (auto: the first GPU, else the first CPU)", "SbpmgCLCreate", SbpmgCLDeviceTypes,
                              (PetscEnum)o->type, (PetscEnum *)&o->type, NULL));
@@ -52,7 +56,9 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
                                o->tune, sizeof(o->tune), NULL));
   PetscOptionsEnd();
   if (!o->cache_dir_set) PetscCall(SbpmgCLCacheDefaultDir(o->cache_dir, sizeof(o->cache_dir)));
-  PetscCheck(o->mem_cap_mib >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap %g must be >= 0", (double)o->mem_cap_mib);
+  /* finite and within size_t once in bytes (the conversion of an infinite or huge cap would be undefined) */
+  PetscCheck(o->mem_cap_mib >= 0 && o->mem_cap_mib < 1e12, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap %g must be >= 0 and below 1e12 MiB",
+             (double)o->mem_cap_mib);
   PetscCheck(o->device >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_device %" PetscInt_FMT " must be >= 0", o->device);
   if (o->kernel_dir_set) {
     PetscBool isdir;

@@ -47,31 +47,42 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
                               "PCSBPMGSetCoarseSize", size, &size, &set));
     if (set) sb->coarse_size = size;
     if (set) sb->coarse_size_set = sb->coarse_size ? PETSC_TRUE : PETSC_FALSE;
+    if (set) sb->coarse_size_given = sb->coarse_size_set;
   }
   PetscCall(PetscOptionsEnum("-pc_sbpmg_smoother", "Smoother", "PCSBPMGSetSmoother", PCSBPMGSmootherTypes, (PetscEnum)sb->smoother, (PetscEnum *)&sb->smoother,
                              NULL));
   {
-    PetscInt  nus[3] = {sb->nu_pre, sb->nu_post, 0}, nnu = 3;
+    PetscInt  nus[2] = {sb->nu_pre, sb->nu_post}, nnu = 2;
     PetscBool set;
     PetscCall(SbpmgOptionsArray(PetscOptionsObject, "-pc_sbpmg_nu", "Smoothing sweeps on the finest level: nu (pre and post) or pre,post", "PCSBPMGSetSweeps",
                                 PETSC_INT, nus, sb->nu_pre == sb->nu_post ? 1 : 2, &nnu, &set));
     if (set) {
-      sb->nu_count = nnu; /* checked at set-up: 1 or 2 values */
+      sb->nu_count = nnu; /* checked at set-up: 1 or 2 values (3: more were given) */
       sb->nu_pre   = nus[0];
       sb->nu_post  = nnu > 1 ? nus[1] : nus[0];
     }
   }
   PetscCall(PetscOptionsReal("-pc_sbpmg_nu_growth", "Factor by which the sweeps grow per level below the finest (1: plain V-cycle)", "PCSBPMGSetSweeps",
                              sb->nu_growth, &sb->nu_growth, NULL));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level", "PCSBPMGSetSweeps", sb->nu_max, &sb->nu_max, NULL));
+  {
+    PetscBool set;
+    PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level", "PCSBPMGSetSweeps", sb->nu_max, &sb->nu_max, &set));
+    if (set) sb->nu_max_given = PETSC_TRUE;
+  }
   {
     char range[64]; /* in force: the range_opt of a previous call was parsed into cheby_lo, cheby_hi at set-up */
     PetscCall(PetscSNPrintf(range, sizeof(range), "%g,%g", (double)sb->cheby_lo, (double)sb->cheby_hi));
+    PetscBool set;
     PetscCall(PetscOptionsString("-pc_sbpmg_cheby_range", "Chebyshev interval lo,hi as fractions of lambda_max(D^-1 A)", "PCSBPMGSetChebyshevRange", range,
-                                 sb->range_opt, sizeof(sb->range_opt), NULL));
+                                 sb->range_opt, sizeof(sb->range_opt), &set));
+    if (set) sb->cheby_range_given = PETSC_TRUE;
   }
-  PetscCall(PetscOptionsReal("-pc_sbpmg_jacobi_omega", "Damping of the Jacobi smoother (0: 4/(3 lambda_max))", "PCSBPMGSetSmoother", sb->jacobi_omega,
-                             &sb->jacobi_omega, NULL));
+  {
+    PetscBool set;
+    PetscCall(PetscOptionsReal("-pc_sbpmg_jacobi_omega", "Damping of the Jacobi smoother (0: 4/(3 lambda_max))", "PCSBPMGSetSmoother", sb->jacobi_omega,
+                               &sb->jacobi_omega, &set));
+    if (set) sb->jacobi_omega_given = PETSC_TRUE;
+  }
   {
     PetscBool fp32 = sb->coef_fp32_set || !known ? sb->coef_fp32 : (tune.mg_coef_fp32 ? PETSC_TRUE : PETSC_FALSE);
     PetscCall(
@@ -315,6 +326,15 @@ PetscErrorCode PCSBPMGSetChebyshevRange(PC pc, PetscReal lo, PetscReal hi)
   PetscCall(PCSBPMGGetSelf(pc, &sb));
   PetscCheck(lo > 0 && hi > lo, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [%g, %g] must satisfy 0 < lo < hi", (double)lo,
              (double)hi);
+  /* hi >= 1: the interval must reach the estimated lambda_max (the estimate is from below, CG's Lanczos values): the modes above
+     hi lambda_max are amplified by the Chebyshev polynomial, the V-cycle stops being positive definite (CG: DIVERGED_INDEFINITE_PC at
+     hi = 0.9). hi <= 10: lambda_max(D^-1 A) of an SPD matrix is at most its Gershgorin bound and at least 1, and the estimate lies
+     within a few percent of it; an interval reaching further only stops smoothing the top of the spectrum, and at 1e12 CG on its
+     preconditioned residual stops at a wrong answer. */
+  PetscCheck(hi >= 1 && hi <= 10, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "Chebyshev range [%g, %g] (-pc_sbpmg_cheby_range): hi must be in [1, 10]; below 1 the top of the spectrum is amplified (the V-cycle becomes "
+             "indefinite), above 10 it is no longer smoothed",
+             (double)lo, (double)hi);
   if (sb) {
     sb->cheby_lo     = lo;
     sb->cheby_hi     = hi;

@@ -24,7 +24,8 @@ PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *sb)
 static PetscInt PCSBPMGLevelSweeps(PC_SBPMG *sb, PetscInt nu, PetscInt depth)
 {
   PetscReal v = nu * PetscPowReal(sb->nu_growth, (PetscReal)depth);
-  return PetscMax(nu, PetscMin(sb->nu_max, (PetscInt)(v + 0.5)));
+  /* compared as reals first: a large growth^depth does not fit the integer (the conversion would be undefined) */
+  return PetscMax(nu, v + 0.5 >= (PetscReal)sb->nu_max ? sb->nu_max : (PetscInt)(v + 0.5));
 }
 
 /* How many levels: as requested, or halving until the coarse grid has at most coarse_size points per side. Every level is
@@ -154,6 +155,9 @@ static PetscErrorCode PCSBPMGDefaultCholmodFactor(PC_SBPMG *sb, PC fpc)
   if (set) PetscFunctionReturn(0);
   PetscCall(PetscSNPrintf(sb->cholmod_opt, sizeof(sb->cholmod_opt), "-%smat_cholmod_factor", prefix ? prefix : ""));
   PetscCall(PetscOptionsSetValue(((PetscObject)fpc)->options, sb->cholmod_opt, "SIMPLICIAL"));
+  /* marked used at once: when the set-up fails before the option is removed, PETSc's error report and -options_left must not show
+     the user an option the user never gave as "Option left" */
+  PetscCall(PetscOptionsHasName(((PetscObject)fpc)->options, NULL, sb->cholmod_opt, &set));
   PetscFunctionReturn(0);
 }
 
@@ -204,21 +208,61 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
   MPI_Comm comm = PetscObjectComm((PetscObject)pc);
 
   PetscFunctionBegin;
-  if (sb->range_opt[0]) {
-    double lo, hi;
-    PetscCheck(sscanf(sb->range_opt, "%lf,%lf", &lo, &hi) == 2, comm, PETSC_ERR_ARG_WRONG, "-pc_sbpmg_cheby_range %s: give two numbers lo,hi", sb->range_opt);
+  if (pc->setfromoptionscalled) {
+    static const char *const ints[] = {
+        "-pc_sbpmg_levels", "-pc_mg_levels", "-pc_sbpmg_coarse_size", "-pc_sbpmg_nu", "-pc_sbpmg_nu_max", "-pc_sbpmg_eig_its", NULL};
+    PetscCall(SbpmgOptionsCheckInts(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, ints));
+  }
+  {
+    PCMGGalerkinType g = ((PC_MG *)pc->data)->galerkin;
+    PetscCheck(g == PC_MG_GALERKIN_NONE, comm, PETSC_ERR_SUP,
+               "-pc_mg_galerkin %s: sbpmg re-discretises the operator on every level (matrix-free shell operators), and Galerkin products of shell "
+               "operators are not supported; use -pc_mg_galerkin none (the default), or -pc_type mg with assembled operators",
+               PCMGGalerkinTypes[g]);
+  }
+  if (sb->range_opt[0]) { /* exactly two numbers: anything after the second is an error, not dropped */
+    char     *end;
+    double    lo = strtod(sb->range_opt, &end), hi = 0;
+    PetscBool ok = end != sb->range_opt && *end == ',' ? PETSC_TRUE : PETSC_FALSE;
+    if (ok) {
+      const char *h = end + 1;
+      hi            = strtod(h, &end);
+      ok            = end != h && !*end ? PETSC_TRUE : PETSC_FALSE;
+    }
+    PetscCheck(ok, comm, PETSC_ERR_ARG_WRONG, "-pc_sbpmg_cheby_range %s: give two numbers lo,hi", sb->range_opt);
     PetscCall(PCSBPMGSetChebyshevRange(pc, lo, hi));
   }
+  /* an option that would do nothing in this configuration is refused rather than ignored */
+  PetscCheck(!sb->cheby_range_given || sb->smoother == PC_SBPMG_CHEBYSHEV, comm, PETSC_ERR_ARG_INCOMP,
+             "-pc_sbpmg_cheby_range %g,%g has no effect with -pc_sbpmg_smoother %s: only the Chebyshev smoother uses it", (double)sb->cheby_lo,
+             (double)sb->cheby_hi, PCSBPMGSmootherTypes[sb->smoother]);
+  PetscCheck(!sb->jacobi_omega_given || sb->smoother == PC_SBPMG_JACOBI, comm, PETSC_ERR_ARG_INCOMP,
+             "-pc_sbpmg_jacobi_omega %g has no effect with -pc_sbpmg_smoother %s: only the Jacobi smoother uses it", (double)sb->jacobi_omega,
+             PCSBPMGSmootherTypes[sb->smoother]);
+  PetscCheck(!sb->coarse_size_given || sb->levels_req == 0, comm, PETSC_ERR_ARG_INCOMP,
+             "-pc_sbpmg_coarse_size %" PetscInt_FMT " has no effect with -pc_sbpmg_levels %" PetscInt_FMT
+             ": the coarse size chooses the number of levels only when it is not given",
+             sb->coarse_size, sb->levels_req);
   PetscCheck(sb->levels_req >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels %" PetscInt_FMT " must be >= 0", sb->levels_req);
   PetscCheck(!sb->coarse_size_set || sb->coarse_size >= 5, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-pc_sbpmg_coarse_size %" PetscInt_FMT " must be >= 5 (the smallest grid has 4 intervals)", sb->coarse_size);
-  PetscCheck(sb->nu_count <= 2, comm, PETSC_ERR_ARG_SIZ, "-pc_sbpmg_nu takes 1 value (pre and post) or 2 (pre,post); got %" PetscInt_FMT, sb->nu_count);
+  if (sb->nu_count > 2)
+    PetscCall(
+        SbpmgOptionsArrayTooMany(comm, ((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_sbpmg_nu", 2, "1 value (pre and post) or 2 (pre,post)"));
   PetscCheck(sb->nu_pre >= 1 && sb->nu_post >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Smoothing sweeps must be >= 1: got %" PetscInt_FMT " pre, %" PetscInt_FMT " post", sb->nu_pre, sb->nu_post);
-  PetscCheck(sb->nu_growth >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_growth %g must be >= 1", (double)sb->nu_growth);
+  PetscCheck(sb->nu_growth >= 1 && !PetscIsInfOrNanReal(sb->nu_growth), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_growth %g must be >= 1 and finite",
+             (double)sb->nu_growth);
   PetscCheck(sb->nu_max >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_nu_max %" PetscInt_FMT " must be >= 1", sb->nu_max);
+  /* the help's "largest number of sweeps on any level": the finest level's count cannot exceed it (the default 16 gives way to a
+     larger -pc_sbpmg_nu; a -pc_sbpmg_nu_max given below it is an error, not ignored) */
+  PetscCheck(!sb->nu_max_given || sb->nu_max >= PetscMax(sb->nu_pre, sb->nu_post), comm, PETSC_ERR_ARG_INCOMP,
+             "-pc_sbpmg_nu_max %" PetscInt_FMT " is below the finest level's sweeps (-pc_sbpmg_nu %" PetscInt_FMT ",%" PetscInt_FMT
+             "): it is the largest number of sweeps on any level",
+             sb->nu_max, sb->nu_pre, sb->nu_post);
   PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
-  PetscCheck(sb->jacobi_omega >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_jacobi_omega %g must be >= 0", (double)sb->jacobi_omega);
+  PetscCheck(sb->jacobi_omega >= 0 && !PetscIsInfOrNanReal(sb->jacobi_omega), comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-pc_sbpmg_jacobi_omega %g must be >= 0 and finite", (double)sb->jacobi_omega);
   PetscCheck(!(sb->precision_set && sb->precision == PC_SBPMG_PRECISION_SINGLE && sb->coef_fp32_set && !sb->coef_fp32), comm, PETSC_ERR_ARG_INCOMP,
              "-pc_sbpmg_coef_fp32 0 asks for fp64 coefficients, but the single-precision V-cycle (-pc_sbpmg_precision single) reads them in fp32");
   PetscFunctionReturn(0);

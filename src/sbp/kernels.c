@@ -35,6 +35,16 @@ PetscErrorCode SbpProblemSetUpTuning(SbpProblem p)
   }
   p->wg[0] = (size_t)p->tune.sbp_wg_x;
   p->wg[1] = (size_t)p->tune.sbp_wg_y;
+  if (p->cl && p->cl->max_work_group_size) { /* refused here, naming the tuning rows, rather than as CL_INVALID_WORK_GROUP_SIZE at a launch */
+    const size_t wgmax = p->cl->max_work_group_size;
+    PetscCheck(p->wg[0] * p->wg[1] <= wgmax, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+               "Work-group sbp_wg_x=%" PetscInt_FMT " x sbp_wg_y=%" PetscInt_FMT
+               " (tuning, -sbpmg_tune) = %zu work-items exceeds the work-group limit %zu of %s",
+               p->tune.sbp_wg_x, p->tune.sbp_wg_y, p->wg[0] * p->wg[1], wgmax, p->cl->device_name);
+    PetscCheck((size_t)p->tune.sbp_rim_wg <= wgmax, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+               "Work-group sbp_rim_wg=%" PetscInt_FMT " (tuning, -sbpmg_tune) exceeds the work-group limit %zu of %s", p->tune.sbp_rim_wg, wgmax,
+               p->cl->device_name);
+  }
   PetscFunctionReturn(0);
 }
 

@@ -23,7 +23,7 @@ static PetscErrorCode SbpParseBC(SbpProblem p, const char bc[])
 /* The grid sizes: -sbp_n N (both r and s) or Nr,Ns; count is the number of values given (0: none). */
 static PetscErrorCode SbpProblemSizesFromOptions(PetscOptionItems *PetscOptionsObject, SbpProblem p, PetscInt *nr, PetscInt *ns, PetscInt *count)
 {
-  PetscInt  n[3] = {p->Nr, p->Ns, 0}, nn = 3;
+  PetscInt  n[2] = {p->Nr, p->Ns}, nn = 2;
   PetscBool set;
 
   PetscFunctionBegin;
@@ -72,7 +72,7 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
 {
   char           bc[32], bcnow[8], gridfile[PETSC_MAX_PATH_LEN] = "", mufile[PETSC_MAX_PATH_LEN] = "";
   PetscInt       nr = p->Nr, ns = p->Ns, nsizes = 0;
-  PetscBool      setmap, setmu, setbc;
+  PetscBool      setmap, setmu, setbc, setvalue;
   PetscReal      value   = p->mu_value;
   SbpMappingType mapping = p->mapping;
   SbpMuType      mu      = p->mu;
@@ -81,6 +81,12 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckNotSetUp(p, "options"));
+  {
+    static const char *const ints[] = {"-sbp_n", NULL};
+    const char              *prefix;
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)p, &prefix));
+    PetscCall(SbpmgOptionsCheckInts(((PetscObject)p)->options, prefix, ints));
+  }
   for (PetscInt f = 0; f < 4; f++) bc[f] = p->bc[f] == SBP_BC_DIRICHLET ? 'D' : 'N';
   bc[4] = 0;
   PetscCall(PetscStrncpy(bcnow, bc, sizeof(bcnow))); /* -help's "formerly": bc is overwritten by the value given */
@@ -88,7 +94,7 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(SbpProblemSizesFromOptions(PetscOptionsObject, p, &nr, &ns, &nsizes));
   PetscCall(PetscOptionsEnum("-sbp_mapping", "Mapping", "SbpProblemSetMapping", SbpMappingTypes, (PetscEnum)mapping, (PetscEnum *)&mapping, &setmap));
   PetscCall(PetscOptionsEnum("-sbp_mu", "Coefficient mu", "SbpProblemSetMu", SbpMuTypes, (PetscEnum)mu, (PetscEnum *)&mu, &setmu));
-  PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, NULL));
+  PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, &setvalue));
   PetscCall(PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bcnow, bc, sizeof(bc),
                                &setbc));
   PetscCall(PetscOptionsEnum("-sbp_backend", "Where the operator runs", "SbpProblemSetBackend", SbpBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
@@ -97,7 +103,12 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(
       PetscOptionsString("-sbp_mu_file", "PETSc binary file of mu at the nodes (natural order)", "SbpProblemLoadMu", mufile, mufile, sizeof(mufile), NULL));
   PetscOptionsEnd();
-  PetscCheck(nsizes <= 2, comm, PETSC_ERR_ARG_SIZ, "-sbp_n takes 1 value (N: both r and s) or 2 (Nr,Ns); got %" PetscInt_FMT, nsizes);
+  if (nsizes > 2)
+    PetscCall(SbpmgOptionsArrayTooMany(comm, ((PetscObject)p)->options, ((PetscObject)p)->prefix, "-sbp_n", 2, "1 value (N: both r and s) or 2 (Nr,Ns)"));
+  /* a value that would do nothing is refused rather than ignored */
+  PetscCheck(!setvalue || (setmu ? mu : p->mu) == SBP_MU_CONSTANT, comm, PETSC_ERR_ARG_INCOMP,
+             "-sbp_mu_value %g has no effect: the coefficient is -sbp_mu %s, not constant (give -sbp_mu constant with it)", (double)value,
+             SbpMuTypes[setmu ? mu : p->mu]);
 
   PetscCall(SbpProblemSetSizes(p, nr, ns));
   if (setmap) {

@@ -276,6 +276,10 @@ static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
              p->Nr);
   PetscCheck(p->Ns >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Ns = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in s (-sbp_n)",
              p->Ns);
+  /* the kernels and the DMDA index nodes with int: (Nr + 1) (Ns + 1) must fit (as one size, before any product overflows) */
+  PetscCheck(((double)p->Nr + 1) * ((double)p->Ns + 1) <= (double)PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-sbp_n %" PetscInt_FMT ",%" PetscInt_FMT ": the grid has %.0f nodes, more than the %d-bit indices hold (%" PetscInt_FMT ")", p->Nr, p->Ns,
+             ((double)p->Nr + 1) * ((double)p->Ns + 1), (int)(8 * sizeof(PetscInt)), (PetscInt)PETSC_MAX_INT);
   PetscCheck(p->mapfn || p->mapsrc || p->node[0], comm, PETSC_ERR_ARG_WRONGSTATE,
              "No mapping: -sbp_mapping nodes needs the node coordinates (-sbp_grid_file, SbpProblemSetNodeCoordinates())");
   PetscCheck(p->mufn || p->musrc || p->node[2], comm, PETSC_ERR_ARG_WRONGSTATE,

@@ -147,6 +147,12 @@ PETSC_INTERN PetscErrorCode SbpmgTuningParse(const char[], SbpmgTuning *);
 /* Call before the options block that reads an enum option with PetscOptionsEnum(): PETSc 3.18 leaks when the value is
    unknown, this raises the same error without (prefix, option, the PetscOptionsEnum() list) */
 PETSC_INTERN PetscErrorCode SbpmgOptionsCheckEnum(const char[], const char[], const char *const[]);
+/* Call before (or after) the options block that reads integer options: a value given that overflows PetscInt is refused, naming
+   the option (options, prefix, the names with their dash, NULL-terminated) */
+PETSC_INTERN PetscErrorCode SbpmgOptionsCheckInts(PetscOptions, const char[], const char *const[]);
+/* After the block: the error for an array option given more than max values (SbpmgOptionsArray() returned max + 1): comm, options,
+   prefix, name, max, what it takes (e.g. "N (both r and s) or Nr,Ns") */
+PETSC_INTERN PetscErrorCode SbpmgOptionsArrayTooMany(MPI_Comm, PetscOptions, const char[], const char[], PetscInt, const char[]);
 
 /* ---------------------------------------------------------------- packages (src/cl/package.c) */
 /* A layer's kernel-family events: name and where the event id goes; the list ends with a NULL name. */

@@ -136,6 +136,8 @@ typedef struct {
   PetscBool           precision_set;
   PetscReal           cheby_lo, cheby_hi, jacobi_omega;
   char                range_opt[64]; /* option string, parsed at set-up (an error inside PCSetFromOptions leaks PETSc's option strings) */
+  /* given in the options database (checked at set-up against the configuration: an option that would do nothing is an error) */
+  PetscBool cheby_range_given, jacobi_omega_given, coarse_size_given, nu_max_given;
   /* the tuning: the fine problem's with tune_opts applied (PCSBPMGSetTuning()), resolved at set-up */
   SbpmgTuning tune;
   char        tune_opts[256];
