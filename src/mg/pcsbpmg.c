@@ -324,17 +324,7 @@ PetscErrorCode PCSBPMGSetChebyshevRange(PC pc, PetscReal lo, PetscReal hi)
 
   PetscFunctionBegin;
   PetscCall(PCSBPMGGetSelf(pc, &sb));
-  PetscCheck(lo > 0 && hi > lo, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [%g, %g] must satisfy 0 < lo < hi", (double)lo,
-             (double)hi);
-  /* hi >= 1: the interval must reach the estimated lambda_max (the estimate is from below, CG's Lanczos values): the modes above
-     hi lambda_max are amplified by the Chebyshev polynomial, the V-cycle stops being positive definite (CG: DIVERGED_INDEFINITE_PC at
-     hi = 0.9). hi <= 10: lambda_max(D^-1 A) of an SPD matrix is at most its Gershgorin bound and at least 1, and the estimate lies
-     within a few percent of it; an interval reaching further only stops smoothing the top of the spectrum, and at 1e12 CG on its
-     preconditioned residual stops at a wrong answer. */
-  PetscCheck(hi >= 1 && hi <= 10, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-             "Chebyshev range [%g, %g] (-pc_sbpmg_cheby_range): hi must be in [1, 10]; below 1 the top of the spectrum is amplified (the V-cycle becomes "
-             "indefinite), above 10 it is no longer smoothed",
-             (double)lo, (double)hi);
+  PetscCall(PCSBPMGCheckChebyshevRange(PetscObjectComm((PetscObject)pc), lo, hi));
   if (sb) {
     sb->cheby_lo     = lo;
     sb->cheby_hi     = hi;

@@ -202,6 +202,23 @@ static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
   PetscFunctionReturn(0);
 }
 
+/* 0 < lo < hi, 1 <= hi <= 10: the Chebyshev interval as fractions of the estimated lambda_max (PCSBPMGSetChebyshevRange()). */
+PetscErrorCode PCSBPMGCheckChebyshevRange(MPI_Comm comm, PetscReal lo, PetscReal hi)
+{
+  PetscFunctionBegin;
+  PetscCheck(lo > 0 && hi > lo, comm, PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev range [%g, %g] must satisfy 0 < lo < hi", (double)lo, (double)hi);
+  /* hi >= 1: the interval must reach the estimated lambda_max (the estimate is from below, CG's Lanczos values): the modes above
+     hi lambda_max are amplified by the Chebyshev polynomial, the V-cycle stops being positive definite (CG: DIVERGED_INDEFINITE_PC at
+     hi = 0.9). hi <= 10: lambda_max(D^-1 A) of an SPD matrix is at most its Gershgorin bound and at least 1, and the estimate lies
+     within a few percent of it; an interval reaching further only stops smoothing the top of the spectrum, and at 1e12 CG on its
+     preconditioned residual stops at a wrong answer. */
+  PetscCheck(hi >= 1 && hi <= 10, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Chebyshev range [%g, %g] (-pc_sbpmg_cheby_range): hi must be in [1, 10]; below 1 the top of the spectrum is amplified (the V-cycle becomes "
+             "indefinite), above 10 it is no longer smoothed",
+             (double)lo, (double)hi);
+  PetscFunctionReturn(0);
+}
+
 /* The option values, checked at set-up: an error there names the option and leaks nothing. */
 static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
 {
@@ -230,7 +247,10 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
       ok            = end != h && !*end ? PETSC_TRUE : PETSC_FALSE;
     }
     PetscCheck(ok, comm, PETSC_ERR_ARG_WRONG, "-pc_sbpmg_cheby_range %s: give two numbers lo,hi", sb->range_opt);
-    PetscCall(PCSBPMGSetChebyshevRange(pc, lo, hi));
+    PetscCall(PCSBPMGCheckChebyshevRange(comm, lo, hi));
+    sb->cheby_lo     = lo;
+    sb->cheby_hi     = hi;
+    sb->range_opt[0] = 0;
   }
   /* an option that would do nothing in this configuration is refused rather than ignored */
   PetscCheck(!sb->cheby_range_given || sb->smoother == PC_SBPMG_CHEBYSHEV, comm, PETSC_ERR_ARG_INCOMP,

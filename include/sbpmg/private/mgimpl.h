@@ -30,6 +30,9 @@ typedef enum {
   MG_K_START_VECTOR,
   MG_K_COUNT
 } PCSBPMGKernel;
+/* The Chebyshev interval's bounds (src/mg/setup.c), for the setter and the option. */
+PETSC_INTERN PetscErrorCode PCSBPMGCheckChebyshevRange(MPI_Comm, PetscReal, PetscReal);
+
 /* The kernel of level p in a precision (the coefficients' and the vectors'), the passes' work-group from tune; the caller keeps it. */
 PETSC_INTERN PetscErrorCode PCSBPMGGetKernel(SbpProblem, const SbpmgTuning *, SbpKernelPrecision, PCSBPMGKernel, cl_kernel *);
 
