@@ -120,7 +120,7 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(KSPGetPC(ksp, &spc));
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
   PetscCall(PCSBPMGSmootherConfigure(spc, &set));
-  if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
+  if (pc->setfromoptionscalled || pc->setupcalled) PetscCall(KSPSetFromOptions(ksp)); /* PCMG's first set-up does it itself */
   PetscFunctionReturn(0);
 }
 
@@ -178,7 +178,7 @@ static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
     PetscCall(PCFactorSetMatSolverType(ipc, MATSOLVERCHOLMOD));
     PetscCall(PCSBPMGDefaultCholmodFactor(sb, ipc));
   }
-  if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
+  if (pc->setfromoptionscalled || pc->setupcalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
 
@@ -252,11 +252,24 @@ static PetscErrorCode PCSBPMGSetLevelVectors(PC pc, PC_SBPMG *sb)
   PetscFunctionReturn(0);
 }
 
-/* Whether the hierarchy was built for this fine problem and, if a precision is asked for, in it (one level runs in fp64 whatever). */
-static PetscBool PCSBPMGHierarchyCurrent(PC_SBPMG *sb, SbpProblem fine)
+/* Whether the hierarchy was built for this fine problem and these operators (KSPSetOperators() with another matrix of the same problem
+   keeps the levels but not the finest level's residual operator, or the one-level solve's) and, if a precision is asked for, in it (one
+   level runs in fp64 whatever). */
+static PetscErrorCode PCSBPMGHierarchyCurrent(PC pc, PC_SBPMG *sb, SbpProblem fine, PetscBool *current)
 {
-  if (!sb->nlevels || sb->problems[0] != fine) return PETSC_FALSE;
-  return !sb->precision_set || sb->nlevels == 1 || sb->single == (sb->precision == PC_SBPMG_PRECISION_SINGLE) ? PETSC_TRUE : PETSC_FALSE;
+  PC_MG *mg = (PC_MG *)pc->data;
+  Mat    A  = NULL;
+
+  PetscFunctionBegin;
+  *current = PETSC_FALSE;
+  if (!sb->nlevels || sb->problems[0] != fine || !mg->levels) PetscFunctionReturn(0);
+  if (sb->nlevels > 1)
+    A = mg->levels[sb->nlevels - 1]->A;
+  else
+    PetscCall(KSPGetOperators(mg->levels[0]->smoothd, &A, NULL));
+  if (A != pc->mat) PetscFunctionReturn(0);
+  *current = !sb->precision_set || sb->nlevels == 1 || sb->single == (sb->precision == PC_SBPMG_PRECISION_SINGLE) ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode PCSetUp_SBPMG(PC pc)
@@ -264,6 +277,7 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
   PC_SBPMG  *sb = PCSBPMGGetContext(pc);
   SbpProblem fine;
   PetscInt   L;
+  PetscBool  current;
 
   PetscFunctionBegin;
   PetscCall(PCSBPMGCheckOptions(pc, sb));
@@ -277,9 +291,14 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
                "SbpProblemCreateAssembledOperator()",
                ((PetscObject)pc->pmat)->name ? ((PetscObject)pc->pmat)->name : "(unnamed)", ((PetscObject)pc->pmat)->type_name);
   }
-  if (!PCSBPMGHierarchyCurrent(sb, fine)) {
+  PetscCall(PCSBPMGHierarchyCurrent(pc, sb, fine, &current));
+  if (!current) {
     PetscCall(PetscLogEventBegin(SBPMG_MGSetUp, pc, 0, 0, 0));
     PetscCall(PCSBPMGResetHierarchy(sb));
+    /* A new operator on a PC set up before (KSPSetOperators): PCMG's set-up after the first does not redo what its first one did (the
+       levels' residual operators, restrictions, vectors, the smoothers' options), so its levels are reset (their KSPs: operators, work
+       vectors, the smoothers' estimates, the coarse factor) and everything below is given to it again, as to a new PC. */
+    PetscCall((*sb->mg_reset)(pc));
     /* the device's defaults (the tuning table; docs/design.md "the coarse grid on a GPU") unless the options say otherwise */
     sb->tune = fine->tune;
     PetscCall(SbpmgTuningParse(sb->tune_opts, &sb->tune));
@@ -301,7 +320,8 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
       KSP      down, up;
 
       PetscCall(PCMGSetInterpolation(pc, lev, sb->interp[k]));
-      if (PCSBPMGLevelPrecision(sb, A, P) != SBP_KERNEL_FP64) PetscCall(PCMGSetResidual(pc, lev, PCSBPMGResidual, A));
+      PetscCall(PCMGSetRestriction(pc, lev, sb->interp[k])); /* the transpose; PCMG's default, which only its first set-up makes */
+      PetscCall(PCMGSetResidual(pc, lev, PCSBPMGLevelPrecision(sb, A, P) != SBP_KERNEL_FP64 ? PCSBPMGResidual : PCMGResidualDefault, A));
       if (sb->nu_pre == sb->nu_post) { /* one KSP smooths both ways (PCMGGetSmootherDown would split them) */
         PetscCall(PCMGGetSmoother(pc, lev, &down));
         PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P));
