@@ -208,6 +208,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemGetCoordinates(SbpProblem, Vec *, Vec *);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeRHS(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeExactSolution(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeError(SbpProblem, Vec, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode SbpProblemGetRHSShift(SbpProblem, PetscReal *, PetscReal *); /* all faces Neumann: what made b compatible */
 PETSC_EXTERN PetscErrorCode MatGetSbpProblem(Mat, SbpProblem *);
 
 #define MATSBPSAT "sbpsat"

@@ -12,3 +12,9 @@ sbpmg_add_test(mg_mpi2 SOURCES test_mg_mpi.c test_mg_common.c test_sbp_common.c 
 sbpmg_add_test(mg_mpi4 EXE mg_mpi2 NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
 # the single-precision V-cycle (issue 21) against the fp64 one: iterations, errors, symmetry, cycle types, kernel shapes, FCG, bad input
 sbpmg_add_test(mg_precision SOURCES test_mg_precision.c test_mg_common.c test_sbp_common.c LABELS mg asan TIMEOUT 900)
+# a reused KSP on new operators (issue 22): other coefficients, boundary conditions and sizes against a fresh KSP, fp64 and fp32 V-cycles
+sbpmg_add_test(mg_reuse SOURCES test_mg_reuse.c test_sbp_common.c LABELS mg asan TIMEOUT 120)
+sbpmg_add_test(mg_reuse_mpi2 EXE mg_reuse NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
+# all faces Neumann (issue 22): the null space, the compatible right-hand side, the error modulo constants, order 2, the fp32 V-cycle
+sbpmg_add_test(mg_neumann SOURCES test_mg_neumann.c test_sbp_common.c LABELS mg asan TIMEOUT 300)
+sbpmg_add_test(mg_neumann_mpi2 EXE mg_neumann NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 300)

@@ -81,6 +81,43 @@ static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, P
 }
 
 static PetscErrorCode PCSBPMGPlanHierarchy(PC, PC_SBPMG *, SbpProblem, PetscInt);
+/* A level's operator for the V-cycle. All faces Neumann: without the constant null space that SbpProblemCreateOperator() attaches,
+   or PETSc's KSPSolve() would project every smoother's right-hand side (a vector made and a reduction at every smoothing, on the
+   single-precision V-cycle's level vectors too). The V-cycle needs no projection: a compatible residual (1^T r = 0) stays compatible
+   through the symmetric level operators (1^T M~ x = 0) and the restriction P^T (P maps constants to constants), and the coarse solve is
+   exact for it (PCSBPMGPinCoarse). */
+static PetscErrorCode PCSBPMGLevelOperator(SbpProblem p, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCreateOperator(p, A));
+  PetscCall(MatSetNullSpace(*A, NULL));
+  PetscCall(MatSetTransposeNullSpace(*A, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* All faces Neumann (docs/design.md "The all-Neumann coarse solve"): the assembled coarse operator A_c is singular (the constants), and
+   CHOLMOD's factor of it is meaningless. It is pinned at node 0: A_c + a e_0 e_0^T with a = (A_c)_00, symmetric positive definite, and
+   for a compatible right-hand side r (1^T r = 0) its solution solves A_c e = r exactly: 1^T (A_c + a e_0 e_0^T) e = a e_0 = 1^T r = 0,
+   so e_0 = 0 and A_c e = r. No parameter, and the level's operator is unchanged. */
+static PetscErrorCode PCSBPMGPinCoarse(Mat A)
+{
+  PetscInt rs, re, row = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatSetNullSpace(A, NULL));
+  PetscCall(MatSetTransposeNullSpace(A, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rs, &re));
+  if (rs <= row && row < re) {
+    PetscScalar a;
+    PetscCall(MatGetValues(A, 1, &row, 1, &row, &a));
+    PetscCall(MatSetValue(A, row, row, a, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine)
 {
@@ -93,12 +130,15 @@ static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine
   sb->nlevels     = L;
   sb->problems[0] = fine;
   PetscCall(PetscObjectReference((PetscObject)fine));
+  /* all faces Neumann: the finest level's smoothers get an operator without the null space (the caller's keeps it, for CG) */
+  if (SbpProblemAllNeumann(fine) && L > 1) PetscCall(PCSBPMGLevelOperator(fine, &sb->ops[0]));
   for (PetscInt k = 1; k < L; k++) {
     PetscCall(SbpProblemCoarsen(sb->problems[k - 1], &sb->problems[k]));
-    PetscCall(SbpProblemCreateOperator(sb->problems[k], &sb->ops[k]));
+    PetscCall(PCSBPMGLevelOperator(sb->problems[k], &sb->ops[k]));
     PetscCall(SbpProblemCreateProlongation(sb->problems[k], sb->problems[k - 1], &sb->interp[k - 1]));
   }
   PetscCall(SbpProblemCreateAssembledOperator(sb->problems[L - 1], &sb->coarse_assembled));
+  if (SbpProblemAllNeumann(fine)) PetscCall(PCSBPMGPinCoarse(sb->coarse_assembled));
   PetscFunctionReturn(0);
 }
 
@@ -122,10 +162,10 @@ static PetscErrorCode PCSBPMGSmootherPattern(KSP ksp, Vec pattern)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P, Vec pattern)
+static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P, SbpKernelPrecision prec, Vec pattern)
 {
   PC                      spc;
-  PCSBPMGSmootherSettings set = {sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, PCSBPMGLevelPrecision(sb, A, P), sb->tune};
+  PCSBPMGSmootherSettings set = {sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, prec, sb->tune};
 
   PetscFunctionBegin;
   PetscCall(KSPSetType(ksp, KSPRICHARDSON));
@@ -137,7 +177,7 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(KSPGetPC(ksp, &spc));
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
   PetscCall(PCSBPMGSmootherConfigure(spc, &set));
-  if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
+  if (pc->setfromoptionscalled || pc->setupcalled) PetscCall(KSPSetFromOptions(ksp)); /* PCMG's first set-up does it itself */
   PetscFunctionReturn(0);
 }
 
@@ -198,7 +238,7 @@ static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
     PetscCall(PCFactorSetMatSolverType(ipc, MATSOLVERCHOLMOD));
     PetscCall(PCSBPMGDefaultCholmodFactor(sb, ipc));
   }
-  if (pc->setfromoptionscalled) PetscCall(KSPSetFromOptions(ksp));
+  if (pc->setfromoptionscalled || pc->setupcalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
 
@@ -406,11 +446,24 @@ static PetscErrorCode PCSBPMGSetLevelVectors(PC pc, PC_SBPMG *sb)
   PetscFunctionReturn(0);
 }
 
-/* Whether the hierarchy was built for this fine problem and, if a precision is asked for, in it (one level runs in fp64 whatever). */
-static PetscBool PCSBPMGHierarchyCurrent(PC_SBPMG *sb, SbpProblem fine)
+/* Whether the hierarchy was built for this fine problem and these operators (KSPSetOperators() with another matrix of the same problem
+   keeps the levels but not the finest level's residual operator, or the one-level solve's) and, if a precision is asked for, in it (one
+   level runs in fp64 whatever). */
+static PetscErrorCode PCSBPMGHierarchyCurrent(PC pc, PC_SBPMG *sb, SbpProblem fine, PetscBool *current)
 {
-  if (!sb->nlevels || sb->problems[0] != fine) return PETSC_FALSE;
-  return !sb->precision_set || sb->nlevels == 1 || sb->single == (sb->precision == PC_SBPMG_PRECISION_SINGLE) ? PETSC_TRUE : PETSC_FALSE;
+  PC_MG *mg = (PC_MG *)pc->data;
+  Mat    A  = NULL;
+
+  PetscFunctionBegin;
+  *current = PETSC_FALSE;
+  if (!sb->nlevels || sb->problems[0] != fine || !mg->levels) PetscFunctionReturn(0);
+  if (sb->nlevels > 1)
+    A = mg->levels[sb->nlevels - 1]->A;
+  else
+    PetscCall(KSPGetOperators(mg->levels[0]->smoothd, &A, NULL));
+  if (A != pc->mat) PetscFunctionReturn(0);
+  *current = !sb->precision_set || sb->nlevels == 1 || sb->single == (sb->precision == PC_SBPMG_PRECISION_SINGLE) ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode PCSetUp_SBPMG(PC pc)
@@ -419,6 +472,7 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
   PC_SBPMG  *sb = PCSBPMGGetContext(pc);
   SbpProblem fine;
   PetscInt   L;
+  PetscBool  current;
 
   PetscFunctionBegin;
   PetscCall(PCSBPMGCheckOptions(pc, sb));
@@ -432,9 +486,14 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
                "SbpProblemCreateAssembledOperator()",
                ((PetscObject)pc->pmat)->name ? ((PetscObject)pc->pmat)->name : "(unnamed)", ((PetscObject)pc->pmat)->type_name);
   }
-  if (!PCSBPMGHierarchyCurrent(sb, fine)) {
+  PetscCall(PCSBPMGHierarchyCurrent(pc, sb, fine, &current));
+  if (!current) {
     PetscCall(PetscLogEventBegin(SBPMG_MGSetUp, pc, 0, 0, 0));
     PetscCall(PCSBPMGResetHierarchy(sb));
+    /* A new operator on a PC set up before (KSPSetOperators): PCMG's set-up after the first does not redo what its first one did (the
+       levels' residual operators, restrictions, vectors, the smoothers' options), so its levels are reset (their KSPs: operators, work
+       vectors, the smoothers' estimates, the coarse factor) and everything below is given to it again, as to a new PC. */
+    PetscCall((*sb->mg_reset)(pc));
     /* the device's defaults (the tuning table; docs/design.md "the coarse grid on a GPU") unless the options say otherwise */
     sb->tune = fine->tune;
     PetscCall(SbpmgTuningParse(sb->tune_opts, &sb->tune));
@@ -451,20 +510,23 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
     pc->ops->applyrichardson = sb->single ? NULL : sb->mg_applyrichardson;
     PetscCall(PCSBPMGSetLevelVectors(pc, sb));
     for (PetscInt k = 0; k < L - 1; k++) {
-      PetscInt lev = L - 1 - k; /* PCMG numbers levels from the coarsest */
-      Mat      A = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
-      KSP      down, up;
+      PetscInt           lev = L - 1 - k; /* PCMG numbers levels from the coarsest */
+      Mat                A = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
+      Mat                S = sb->ops[k] ? sb->ops[k] : A, SP = sb->ops[k] ? sb->ops[k] : P; /* the smoothers' (all-Neumann: no null space) */
+      SbpKernelPrecision prec = PCSBPMGLevelPrecision(sb, A, P);
+      KSP                down, up;
 
       PetscCall(PCMGSetInterpolation(pc, lev, sb->interp[k]));
-      if (PCSBPMGLevelPrecision(sb, A, P) != SBP_KERNEL_FP64) PetscCall(PCMGSetResidual(pc, lev, PCSBPMGResidual, A));
+      PetscCall(PCMGSetRestriction(pc, lev, sb->interp[k])); /* the transpose; PCMG's default, which only its first set-up makes */
+      PetscCall(PCMGSetResidual(pc, lev, prec != SBP_KERNEL_FP64 ? PCSBPMGResidual : PCMGResidualDefault, A));
       if (sb->nu_pre == sb->nu_post) { /* one KSP smooths both ways (PCMGGetSmootherDown would split them) */
         PetscCall(PCMGGetSmoother(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P, mg->levels[lev]->r));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), S, SP, prec, mg->levels[lev]->r));
       } else {
         PetscCall(PCMGGetSmootherDown(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), A, P, mg->levels[lev]->r));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), S, SP, prec, mg->levels[lev]->r));
         PetscCall(PCMGGetSmootherUp(pc, lev, &up));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, PCSBPMGLevelSweeps(sb, sb->nu_post, k), A, P, mg->levels[lev]->r));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, PCSBPMGLevelSweeps(sb, sb->nu_post, k), S, SP, prec, mg->levels[lev]->r));
       }
     }
     PetscCall(PCSBPMGConfigureCoarse(pc, sb, L > 1 ? sb->ops[L - 1] : pc->mat));

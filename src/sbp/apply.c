@@ -414,7 +414,27 @@ PetscErrorCode SbpProblemCreateOperator(SbpProblem p, Mat *A)
   PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))SbpOperatorGetDiagonal));
   PetscCall(MatShellSetOperation(*A, MATOP_RESIDUAL, (void (*)(void))SbpOperatorResidual));
   PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))SbpOperatorView));
-  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscCall(SbpProblemSetOperatorProperties(p, *A));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemSetOperatorProperties(SbpProblem p, Mat A)
+{
+  MatNullSpace nsp;
+
+  PetscFunctionBegin;
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  if (!SbpProblemAllNeumann(p)) {
+    PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+    PetscFunctionReturn(0);
+  }
+  /* M~ 1 = 0 (every difference operator and SAT term of a Neumann face annihilates constants) and M~ = M~^T as assembled, so the
+     constants are the null space of M~ and of its transpose: KSPSolve() removes b's component along them (the Euclidean projection)
+     and CG the preconditioned residual's */
+  PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)A), PETSC_TRUE, 0, NULL, &nsp));
+  PetscCall(MatSetNullSpace(A, nsp));
+  PetscCall(MatSetTransposeNullSpace(A, nsp));
+  PetscCall(MatNullSpaceDestroy(&nsp));
   PetscFunctionReturn(0);
 }
 

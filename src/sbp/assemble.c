@@ -530,8 +530,7 @@ PetscErrorCode SbpProblemCreateAssembledOperator(SbpProblem p, Mat *A)
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscCall(SbpProblemSetOperatorProperties(p, *A));
   PetscCall(PetscObjectCompose((PetscObject)*A, "SbpProblem", (PetscObject)p));
   PetscCall(PetscLogEventEnd(SBPMG_SbpSetUp, 0, 0, 0, 0));
   PetscFunctionReturn(0);

@@ -68,8 +68,7 @@ PetscErrorCode MatCreate_SbpSat(Mat A)
   A->assembled             = PETSC_TRUE;
   A->preallocated          = PETSC_TRUE;
   PetscCall(MatSetVecType(A, p->use_device ? VECOPENCL : VECSTANDARD));
-  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+  PetscCall(SbpProblemSetOperatorProperties(p, A));
   PetscCall(PetscObjectCompose((PetscObject)A, "SbpProblem", (PetscObject)p));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATSBPSAT));
   PetscFunctionReturn(0);

@@ -497,6 +497,13 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
   }
   PetscCall(
       PetscViewerASCIIPrintf(viewer, "faces 1..4 (r=-1, r=+1, s=-1, s=+1): %c %c %c %c (D = Dirichlet by SAT, N = Neumann)\n", bc[0], bc[1], bc[2], bc[3]));
+  if (SbpProblemAllNeumann(p)) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "all faces Neumann: u is determined up to a constant (the null space of the operators, attached to them)%s\n",
+                                     p->coarsened ? "" : "; errors are measured modulo the constants"));
+    if (!p->coarsened && p->rhs_count)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "the last right-hand side made compatible: 1^T b = %g removed by shifting the forcing by %g\n",
+                                       (double)p->rhs_sum, (double)p->rhs_shift));
+  }
   if (p->coarsened) { /* a level of the multigrid: no data */
   } else if (p->forcing.kind == SBP_DATA_MANUFACTURED)
     PetscCall(PetscViewerASCIIPrintf(viewer, "data: the manufactured solution u = sin(pi x) cos(pi y)\n"));

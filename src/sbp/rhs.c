@@ -266,11 +266,69 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   PetscFunctionReturn(0);
 }
 
+/* All faces Neumann: M~ is singular with the constants as the null space of M~ = M~^T, so M~ u = b has a solution only when 1^T b = 0,
+   the discrete form of the compatibility int f + oint gN = 0, which the data meet only to the discretisation error (or not at all).
+   b is made compatible by removing a constant from the forcing, the least change of the problem: b -= shift J H 1 with shift =
+   1^T b / 1^T J H 1 (1^T J H 1 is the discrete area). The sum and the shift are kept for SbpProblemGetRHSShift() and the view. */
+static PetscErrorCode SbpProblemMakeCompatible(SbpProblem p, Vec g)
+{
+  Mat         JH;
+  Vec         one, w;
+  PetscScalar sum, area;
+  PetscReal   nb;
+
+  PetscFunctionBegin;
+  if (!SbpProblemAllNeumann(p)) PetscFunctionReturn(0);
+  PetscCall(SbpProblemCreateNorm(p, SBP_NORM_JH, &JH));
+  PetscCall(VecDuplicate(g, &one));
+  PetscCall(VecDuplicate(g, &w));
+  PetscCall(VecSet(one, 1));
+  PetscCall(MatMult(JH, one, w));
+  PetscCall(VecSum(g, &sum));
+  PetscCall(VecSum(w, &area));
+  p->rhs_sum   = PetscRealPart(sum);
+  p->rhs_shift = PetscRealPart(sum / area);
+  p->rhs_count++;
+  PetscCall(VecAXPY(g, -p->rhs_shift, w));
+  PetscCall(VecNorm(g, NORM_2, &nb));
+  PetscCall(PetscInfo(p,
+                      "All faces Neumann: the right-hand side's sum 1^T b = %g (int f + oint gN, discretely) is made zero by removing the constant %g from "
+                      "the forcing (b -= %g J H 1, area %g); ||b|| = %g after\n",
+                      (double)p->rhs_sum, (double)p->rhs_shift, (double)p->rhs_shift, (double)PetscRealPart(area), (double)nb));
+  PetscCall(VecDestroy(&one));
+  PetscCall(VecDestroy(&w));
+  PetscCall(MatDestroy(&JH));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemGetRHSShift - All faces Neumann: what the last SbpProblemComputeRHS() removed to make the right-hand side compatible.
+
+   Not collective
+
+   Output Parameters:
++  shift - the constant removed from the forcing f (b -= shift J H 1), so that 1^T b = 0; 0 when some face is Dirichlet (may be NULL)
+-  sum   - 1^T b before: the discrete int f + oint gN, zero for compatible data up to the discretisation error (may be NULL)
+
+   Level: intermediate
+
+.seealso: `SbpProblemComputeRHS()`, docs/guide.md "All-Neumann problems"
+@*/
+PetscErrorCode SbpProblemGetRHSShift(SbpProblem p, PetscReal *shift, PetscReal *sum)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  if (shift) *shift = SbpProblemAllNeumann(p) ? p->rhs_shift : 0;
+  if (sum) *sum = SbpProblemAllNeumann(p) ? p->rhs_sum : 0;
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemComputeRHS - The right-hand side g = JH f + sum over Dirichlet faces K_f gD + sum over Neumann faces L_f^T H_f gN of the
    problem's data (docs/guide.md "The right-hand side": the user's, or the manufactured problem's u = sin(pi x) cos(pi y) until
    the user gives some), point-wise: on the device when the problem is there and g is a device vector, else on the host. Cheap to
-   call again after new data (SbpProblemSetBoundaryValues(): a time series): no new set-up.
+   call again after new data (SbpProblemSetBoundaryValues(): a time series): no new set-up. With every face Neumann the right-hand
+   side is made compatible (1^T g = 0) by removing a constant from the forcing (SbpProblemGetRHSShift()).
 
    Collective
 
@@ -288,6 +346,7 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
   if (!dev || SbpProblemDataOnHost(p)) PetscCall(SbpProblemGetHostNodes(p)); /* the host evaluates at node coordinates */
   if (dev) {
     PetscCall(SbpProblemComputeRHSDevice(p, g));
+    PetscCall(SbpProblemMakeCompatible(p, g));
     PetscFunctionReturn(0);
   }
   PetscCall(SbpProblemCheckHostData(p));
@@ -306,6 +365,7 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
       PetscCall(SbpAddNeumannData(p, face, ga));
   }
   PetscCall(SbpProblemVecRestoreArray(p, g, PETSC_FALSE, &ga));
+  PetscCall(SbpProblemMakeCompatible(p, g));
   PetscFunctionReturn(0);
 }
 
@@ -322,9 +382,44 @@ PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
   PetscFunctionReturn(0);
 }
 
+/* The error e = u - ue at the owned nodes, weighted: the sums of w e^2 and J w e^2 (m = 0), of w e, J w e, w and J w (m = 1), after
+   subtracting the constants c[0] (H~ norm) and c[1] (diag(J) H~ norm). */
+static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, PetscInt m, const PetscReal c[2], PetscReal local[4])
+{
+  PetscFunctionBegin;
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) { /* the geometry evaluated at each node: no grid-sized host arrays */
+      PetscReal   X[6], mu[3] = {0, 0, 0}, cf[4], e, w, J;
+      PetscScalar ue;
+      if (p->metricfn) {
+        PetscCall(SbpProblemEvaluateNode(p, i, j, X, mu));
+        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, mu[0], cf));
+        J = cf[3];
+      } else {
+        PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
+        J = X[2] * X[5] - X[3] * X[4];
+      }
+      PetscCall(SbpExactNode(p, i, j, X, mu, &ue));
+      e = PetscRealPart(ua[j][i]) - PetscRealPart(ue);
+      w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
+      if (m == 0) {
+        local[0] += w * (e - c[0]) * (e - c[0]);
+        local[1] += J * w * (e - c[1]) * (e - c[1]);
+      } else {
+        local[0] += w * e;
+        local[1] += J * w * e;
+        local[2] += w;
+        local[3] += J * w;
+      }
+    }
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemComputeError - The error e = u - ue at the nodes in the two norms of spec section 7: ||e||_H = sqrt(e^T H~ e) (without J,
-   the measure of the original code) and ||e||_JH = sqrt(e^T diag(J) H~ e). Either output may be NULL.
+   the measure of the original code) and ||e||_JH = sqrt(e^T diag(J) H~ e). Either output may be NULL. With every face Neumann u is
+   determined up to a constant only, and the error is measured modulo the constants: e minus its weighted mean in each norm (the
+   H~-weighted mean for ||e||_H, the diag(J) H~-weighted one for ||e||_JH), the distance of e to the constants in that norm.
 
    Collective
 
@@ -333,33 +428,24 @@ PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
 PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, PetscReal *errJH)
 {
   const PetscScalar **ua;
-  PetscReal           local[2] = {0, 0}, global[2];
+  PetscReal           local[4] = {0, 0, 0, 0}, global[4], c[2] = {0, 0};
+  MPI_Comm            comm = PetscObjectComm((PetscObject)p);
 
   PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
   PetscCall(SbpCheckExact(p));
   PetscCall(SbpProblemGetHostNodes(p));
   PetscCall(SbpProblemVecGetArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) { /* the geometry evaluated at each node: no grid-sized host arrays */
-      PetscReal   X[6], m[3] = {0, 0, 0}, c[4], e, w, J;
-      PetscScalar ue;
-      if (p->metricfn) {
-        PetscCall(SbpProblemEvaluateNode(p, i, j, X, m));
-        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, m[0], c));
-        J = c[3];
-      } else {
-        PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
-        J = X[2] * X[5] - X[3] * X[4];
-      }
-      PetscCall(SbpExactNode(p, i, j, X, m, &ue));
-      e = PetscRealPart(ua[j][i]) - PetscRealPart(ue);
-      w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
-      local[0] += w * e * e;
-      local[1] += J * w * e * e;
-    }
+  if (SbpProblemAllNeumann(p)) { /* the weighted means of e first */
+    PetscCall(SbpErrorSums(p, ua, 1, c, local));
+    PetscCall(MPIU_Allreduce(local, global, 4, MPIU_REAL, MPIU_SUM, comm));
+    c[0] = global[0] / global[2];
+    c[1] = global[1] / global[3];
+    PetscCall(PetscArrayzero(local, 4));
+  }
+  PetscCall(SbpErrorSums(p, ua, 0, c, local));
   PetscCall(SbpProblemVecRestoreArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
-  PetscCall(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)p)));
+  PetscCall(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPIU_SUM, comm));
   if (errH) *errH = PetscSqrtReal(global[0]);
   if (errJH) *errJH = PetscSqrtReal(global[1]);
   PetscFunctionReturn(0);

@@ -85,6 +85,10 @@ struct _p_SbpProblem {
   SbpHalo   halo32;                      /* several ranks: the fp32 ghost exchange of the single-precision V-cycle, made on first use */
   char      kopts[3][160];               /* -D specialisation of kernels/sbp.cl for each SbpKernelPrecision (SbpProblemGetBuildOptions) */
   cl_kernel kernels[2][SBP_K_COUNT];     /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
+  /* all faces Neumann (docs/guide.md "All-Neumann problems"): the last right-hand side's sum 1^T b before it was made compatible, and
+     the constant removed from the forcing for that (b -= shift J H 1); rhs_count counts the right-hand sides made so */
+  PetscReal rhs_sum, rhs_shift;
+  PetscInt  rhs_count;
 };
 
 /* Index of global node (i,j) in the ghosted patch arrays. */
@@ -101,6 +105,11 @@ PETSC_INTERN PetscReal      SbpForcing(PetscReal, PetscReal, const PetscReal[3])
 PETSC_INTERN PetscErrorCode SbpProblemEvaluateNode(SbpProblem, PetscInt, PetscInt, PetscReal[6], PetscReal[3]);
 PETSC_INTERN PetscErrorCode SbpProblemEvaluateMapping(SbpProblem, PetscInt, PetscInt, PetscReal[6]);
 PETSC_INTERN PetscErrorCode SbpProblemBCFlags(SbpProblem, int *);
+/* Every face Neumann: the operator is singular, its null space the constants (docs/guide.md "All-Neumann problems"). */
+PETSC_INTERN PetscBool SbpProblemAllNeumann(SbpProblem);
+/* The operator's flags and null space: symmetric; SPD unless every face is Neumann, and then the constants as its null space and its
+   transpose's (the operator is symmetric in the Euclidean inner product). */
+PETSC_INTERN PetscErrorCode SbpProblemSetOperatorProperties(SbpProblem, Mat);
 
 /* 1D SBP blocks as small CSR matrices (spec section 2), and products of Kronecker factors (sections 3.2-3.4). */
 typedef struct {
