@@ -138,18 +138,23 @@ static void usage_check_same(const Usage *a)
 static void test_too_large(void **state)
 {
   const SbpBackend backends[] = {SBP_BACKEND_DEVICE, SBP_BACKEND_HOST};
-  const char      *texts[]    = {"Not enough memory for the 262144 x 262144 SBP-SAT problem (device backend): it needs",
-                                 "Not enough memory for the 262144 x 262144 SBP-SAT problem (host backend): it needs"};
+  const char      *texts[]    = {"Not enough memory for the 46000 x 46000 SBP-SAT problem (device backend): it needs",
+                                 "Not enough memory for the 46000 x 46000 SBP-SAT problem (host backend): it needs"};
   const char      *units[]    = {"of device memory; ", "of host memory"};
 
-  (void)default_context();
+  /* the largest grid 32-bit indices take (2.1e9 nodes) needs ~70 GB on the device: more than a CPU device has, less than an H200 */
+  const PetscBool device_too_small = (double)default_context()->global_mem < 46001.0 * 46001.0 * 32 ? PETSC_TRUE : PETSC_FALSE;
   for (int b = 0; b < 2; b++) {
     SbpProblem     p;
     Usage          u;
     PetscLogDouble t0, t1;
 
+    if (!b && !device_too_small) {
+      print_message("  the device holds the 46000^2 problem: its refusal not checked here\n");
+      continue;
+    }
     PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
-    PCALL(SbpProblemSetSizes(p, 262144, 262144));
+    PCALL(SbpProblemSetSizes(p, 46000, 46000));
     PCALL(SbpProblemSetBackend(p, backends[b]));
     usage_get(&u);
     PCALL(PetscTime(&t0));

@@ -391,8 +391,8 @@ static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine,
         const PetscInt ihi[2] = {fine->bc[1] == SBP_BC_DIRICHLET ? Nr - 3 : Nr - 1, fine->bc[3] == SBP_BC_DIRICHLET ? Ns - 3 : Ns - 1};
         if (PetscMax(ihi[0] - ilo[0] + 1, 0) * PetscMax(ihi[1] - ilo[1] + 1, 0) >= fine->tune.sbp_split_min) pass = sb->tune.mg_sweeps_per_pass;
       }
-      *at += nksp * (2 * v + (1 + (dinv ? 1 : 0) + (pass > 1 ? pass : 0)) * lv);
-      if (cl && prec != SBP_KERNEL_FP64) later += 3 * lp.ghost * sizeof(float); /* at the first V-cycle */
+      *at += nksp * (2 * lv + (1 + (dinv ? 1 : 0) + (pass > 1 ? pass : 0)) * lv); /* KSPRICHARDSON's 2 work vectors: like PCMG's r */
+      if (cl && prec != SBP_KERNEL_FP64) later += 3 * lp.ghost * sizeof(float);   /* at the first V-cycle */
       if (cl && single && size > 1) dev += SbpHaloPlanBytes(lp.gx, lp.gy, lp.ox, lp.oy, sizeof(float));
       if (!k) transient = (sb->smoother == PC_SBPMG_RICHARDSON ? 5 : 6) * v; /* the finest level's eigenvalue estimate, while it runs */
     } else {                                                                 /* the coarse solve: the assembled operator and its factor */
