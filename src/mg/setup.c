@@ -423,11 +423,12 @@ static PetscErrorCode PCSBPMGSetLevelVectors(PC pc, PC_SBPMG *sb)
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < L; k++) {
-    PetscInt       lev  = L - 1 - k;
-    Vec            v[3] = {NULL, NULL, NULL};
-    PetscErrorCode ierr = 0;
+    PetscInt        lev     = L - 1 - k;
+    Vec             v[3]    = {NULL, NULL, NULL};
+    PetscErrorCode  ierr    = 0;
+    const PetscBool need[3] = {k || sb->single, k || sb->single, lev > 0}; /* b, x (the finest: CG's, or their fp32 stand-ins), r */
     for (PetscInt t = 0; t < 3 && !ierr; t++)
-      ierr = sb->single ? PCSBPMGVecCreate(sb->problems[k], &v[t]) : MatCreateVecs(k ? sb->ops[k] : pc->mat, &v[t], NULL);
+      if (need[t]) ierr = sb->single ? PCSBPMGVecCreate(sb->problems[k], &v[t]) : MatCreateVecs(k ? sb->ops[k] : pc->mat, &v[t], NULL);
     if (ierr) { /* the ones made destroyed */
       for (PetscInt t = 0; t < 3; t++) PetscCall(VecDestroy(&v[t]));
       PetscCall(ierr);
