@@ -236,9 +236,13 @@ static void check_vcycle_spd(const char *smoother, SbpBackend backend)
   Vec        x, y;
   char       what[64];
 
+  const SbpmgTestOption dbl[] = {{"-pc_sbpmg_precision", "double"}, {NULL, NULL}}; /* to rounding; the fp32 V-cycle: test_mg_precision.c */
+
   PCALL(SbpProblemCreateOperator(p, &A));
+  SbpmgTestSetOptions(dbl);
   ksp = mg_solver(A, smoother);
   PCALL(KSPGetPC(ksp, &pc));
+  SbpmgTestClearOptions(dbl);
   PCALL(MatCreateVecs(A, &x, &y));
   PCALL(PetscSNPrintf(what, sizeof(what), "%s %s", smoother, backend == SBP_BACKEND_DEVICE ? "device" : "host"));
   for (int r = 0; r < 3; r++) {
