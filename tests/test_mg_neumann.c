@@ -11,20 +11,6 @@ static SbpProblem make_problem(PetscInt N, const char *bc, SbpMappingType map)
   return SbpTestProblem(PETSC_COMM_WORLD, N, N, bc, map, SBP_BACKEND_DEVICE, NULL);
 }
 
-/* ||b - A x|| / ||b|| */
-static PetscReal true_residual(Mat A, Vec b, Vec x)
-{
-  Vec       r;
-  PetscReal nr, nb;
-
-  PCALL(VecDuplicate(b, &r));
-  PCALL(MatResidual(A, b, x, r));
-  PCALL(VecNorm(r, NORM_2, &nr));
-  PCALL(VecNorm(b, NORM_2, &nb));
-  PCALL(VecDestroy(&r));
-  return nr / nb;
-}
-
 /* 1^T v / ||v||_1 */
 static PetscReal relative_sum(Vec v)
 {
@@ -54,7 +40,7 @@ static Outcome solve(SbpProblem p, const char *precision, Vec *u)
   PCALL(KSPSetFromOptions(s.ksp));
   o.its = SbpTestSystemSolve(&s);
   SbpmgTestSetOption("-pc_sbpmg_precision", NULL);
-  o.res = true_residual(s.A, s.g, s.u);
+  o.res = SbpTestTrueResidual(s.A, s.g, s.u);
   PCALL(SbpProblemComputeError(p, s.u, &o.eH, NULL));
   if (!(o.res < 2e-10)) fail_msg("%d x %d: CG converged in %d iterations, but ||b - A u|| / ||b|| = %g", (int)p->Nr, (int)p->Ns, (int)o.its, o.res);
   if (u) {
@@ -275,7 +261,7 @@ static void test_incompatible_forcing(void **state)
   s.ksp = SbpTestMGCG(s.A, 1e-10, 100);
   PCALL(KSPSetNormType(s.ksp, KSP_NORM_UNPRECONDITIONED));
   its = SbpTestSystemSolve(&s);
-  res = true_residual(s.A, s.g, s.u);
+  res = SbpTestTrueResidual(s.A, s.g, s.u);
   PCALL(SbpProblemComputeError(p, s.u, &eH, NULL));
   print_message("  solved in %d iterations, residual %.1e, error modulo constants against (3x - x^3)/6: %.3e\n", (int)its, res, eH);
   if (!(res < 2e-10)) fail_msg("true residual %g", res);

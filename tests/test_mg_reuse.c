@@ -39,20 +39,6 @@ static KSP make_solver(Mat A)
   return ksp;
 }
 
-/* ||b - A x|| / ||b|| */
-static PetscReal true_residual(Mat A, Vec b, Vec x)
-{
-  Vec       r;
-  PetscReal nr, nb;
-
-  PCALL(VecDuplicate(b, &r));
-  PCALL(MatResidual(A, b, x, r));
-  PCALL(VecNorm(r, NORM_2, &nr));
-  PCALL(VecNorm(b, NORM_2, &nb));
-  PCALL(VecDestroy(&r));
-  return nr / nb;
-}
-
 /* Solve s's system with ksp (already on s->A): iterations; fails unless converged and the true residual meets the tolerance. */
 static PetscInt solve_checked(KSP ksp, SbpTestSystem *s, const char *what)
 {
@@ -64,7 +50,7 @@ static PetscInt solve_checked(KSP ksp, SbpTestSystem *s, const char *what)
   PCALL(KSPSolve(ksp, s->g, s->u));
   PCALL(KSPGetIterationNumber(ksp, &its));
   PCALL(KSPGetConvergedReason(ksp, &reason));
-  res = true_residual(s->A, s->g, s->u);
+  res = SbpTestTrueResidual(s->A, s->g, s->u);
   if (reason <= 0) fail_msg("%s: CG + sbpmg did not converge (%s) in %d iterations", what, KSPConvergedReasons[reason], (int)its);
   if (!(res < 2 * rtol)) fail_msg("%s: CG reports convergence in %d iterations but ||b - A x|| / ||b|| = %g", what, (int)its, res);
   return its;

@@ -161,3 +161,17 @@ void SbpTestCheckSymmetric(PC pc, Vec x, Vec y, const char *what)
   PCALL(VecDestroy(&Bx));
   PCALL(VecDestroy(&By));
 }
+
+/* ||b - A x|| / ||b|| */
+PetscReal SbpTestTrueResidual(Mat A, Vec b, Vec x)
+{
+  Vec       r;
+  PetscReal nr, nb;
+
+  PCALL(VecDuplicate(b, &r));
+  PCALL(MatResidual(A, b, x, r));
+  PCALL(VecNorm(r, NORM_2, &nr));
+  PCALL(VecNorm(b, NORM_2, &nb));
+  PCALL(VecDestroy(&r));
+  return nr / nb;
+}

@@ -59,4 +59,7 @@ void SbpTestSetSmoother(PC pc, const char *name);
 /* The V-cycle pc is symmetric and positive on x and y: x^T B y = y^T B x to 1e-12, x^T B x > 0 (what: the case, for the message). */
 void SbpTestCheckSymmetric(PC pc, Vec x, Vec y, const char *what);
 
+/* ||b - A x|| / ||b||, the true relative residual */
+PetscReal SbpTestTrueResidual(Mat, Vec, Vec);
+
 #endif
