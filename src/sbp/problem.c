@@ -230,6 +230,14 @@ static PetscErrorCode SbpProblemCheckFace(SbpProblem p, PetscInt face)
   PetscFunctionReturn(0);
 }
 
+/* Every face Neumann: the operator is singular (the constants; docs/guide.md "All-Neumann problems"). */
+PetscBool SbpProblemAllNeumann(SbpProblem p)
+{
+  for (int f = 0; f < 4; f++)
+    if (p->bc[f] == SBP_BC_DIRICHLET) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
 /*@C
    SbpProblemSetBC - Set the boundary condition of face 1 (r = -1), 2 (r = +1), 3 (s = -1) or 4 (s = +1).
 

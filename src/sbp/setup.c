@@ -14,13 +14,6 @@ PetscErrorCode SbpProblemBCFlags(SbpProblem p, int *flags)
   PetscFunctionReturn(0);
 }
 
-PetscBool SbpProblemAllNeumann(SbpProblem p)
-{
-  for (int f = 0; f < 4; f++)
-    if (p->bc[f] == SBP_BC_DIRICHLET) return PETSC_FALSE;
-  return PETSC_TRUE;
-}
-
 /* Whether the options ask for a particular device (then the automatic backend may not fall back to the host): a device or a
    platform index, a kernel folder, or a device type other than auto. */
 static PetscErrorCode SbpDeviceAskedFor(char what[], size_t len, PetscBool *asked)
