@@ -253,6 +253,21 @@ __kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, in
   out[1] = v;
 }
 
+/* The physical coordinates of the owned nodes (xm x ym from (xs, ys)) at owned index (i - xs) + xm (j - ys), for
+   SbpProblemGetCoordinates(): the geometry the coefficients are made of; one work-item per owned node. */
+__kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs,
+                               __global const coef_real *nodes, __global coef_real *x, __global coef_real *y)
+{
+  const int       a = get_global_id(0), b = get_global_id(1);
+  const coef_grid g = coef_grid_make(nodes, gxs, gys, gxm, gym, Nr, Ns, hr, hs);
+  coef_real       X[6];
+
+  if (a >= xm || b >= ym) return;
+  coef_geometry(g, xs + a, ys + b, X);
+  x[a + (long)xm * b] = X[0];
+  y[a + (long)xm * b] = X[1];
+}
+
 /* A coarse level's coefficients injected from the fine level's (docs/design.md "Set-up on the device"): coarse node (I, J) is
    fine node (2I, 2J), so the values of point functions are the fine ones exactly; one work-item per node of the coarse patch
    (gxm x gym from (gxs, gys)) whose fine node lies in the fine patch (fgxm x fgym from (fgxs, fgys)); the others are left to

@@ -5,8 +5,9 @@
    files and arrays give what vectors give; every bad input named. On 2 ranks too (the box scattered from natural order). */
 #include "test_sbp_common.h"
 
-/* The nodes' physical coordinates of a problem with the given built-in mapping, as natural-order vectors on comm. */
-static void sample_mapping(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpMappingType map, Vec *x, Vec *y)
+/* The nodes' physical coordinates of a problem with the given built-in mapping on a backend (SbpProblemGetCoordinates: the host
+   evaluates them, or the device), as natural-order vectors on comm. */
+static void sample_mapping_on(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpMappingType map, SbpBackend backend, Vec *x, Vec *y)
 {
   SbpProblem p;
   Vec        px, py;
@@ -17,7 +18,7 @@ static void sample_mapping(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpMappingTy
   PCALL(SbpProblemCreate(comm, &p));
   PCALL(SbpProblemSetSizes(p, Nr, Ns));
   PCALL(SbpProblemSetMapping(p, map));
-  PCALL(SbpProblemSetBackend(p, SBP_BACKEND_HOST));
+  PCALL(SbpProblemSetBackend(p, backend));
   PCALL(SbpProblemSetUp(p));
   PCALL(SbpProblemGetCoordinates(p, &px, &py)); /* the DMDA's ordering: to natural order */
   PCALL(VecCreateMPI(comm, PETSC_DECIDE, (Nr + 1) * (Ns + 1), x));
@@ -41,6 +42,11 @@ static void sample_mapping(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpMappingTy
   PCALL(VecDestroy(&px));
   PCALL(VecDestroy(&py));
   PCALL(SbpProblemDestroy(&p));
+}
+
+static void sample_mapping(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpMappingType map, Vec *x, Vec *y)
+{
+  sample_mapping_on(comm, Nr, Ns, map, SBP_BACKEND_HOST, x, y);
 }
 
 /* mu = f(x, y) at the nodes of the coordinates x, y. */
@@ -155,6 +161,28 @@ static void test_device_vs_host(void **state)
   if (!(err <= 1e-13)) fail_msg("device and host coefficients differ by %g", (double)err);
   err = compare(PETSC_COMM_WORLD, 40, 24, &dev, &host, "node grid, mu at the nodes: device vs host");
   if (!(err <= 1e-13)) fail_msg("device and host coefficients differ by %g", (double)err);
+}
+
+/* SbpProblemGetCoordinates() on the device backend (kernels/coef.cl coef_coordinates) equals the host's evaluation of the map. */
+static void test_coordinates(void **state)
+{
+  const SbpMappingType maps[] = {SBP_MAPPING_CURVED, SBP_MAPPING_SQUARE};
+
+  for (int m = 0; m < 2; m++) {
+    Vec       xh, yh, xd, yd;
+    PetscReal dx, dy, sx;
+
+    sample_mapping_on(PETSC_COMM_WORLD, 40, 24, maps[m], SBP_BACKEND_HOST, &xh, &yh);
+    sample_mapping_on(PETSC_COMM_WORLD, 40, 24, maps[m], SBP_BACKEND_DEVICE, &xd, &yd);
+    PCALL(VecNorm(xh, NORM_INFINITY, &sx));
+    PCALL(VecAXPY(xd, -1, xh));
+    PCALL(VecAXPY(yd, -1, yh));
+    PCALL(VecNorm(xd, NORM_INFINITY, &dx));
+    PCALL(VecNorm(yd, NORM_INFINITY, &dy));
+    print_message("  coordinates, map %d: device - host %.2e, %.2e (scale %.2e)\n", m, (double)dx, (double)dy, (double)sx);
+    if (!(sx > 0) || !(PetscMax(dx, dy) <= 1e-13 * sx)) fail_msg("the device's coordinates differ from the host's by %g, %g", (double)dx, (double)dy);
+    SbpmgTestDestroyVecs(&xh, &yh, &xd, &yd, NULL);
+  }
 }
 
 /* D differentiates linear functions exactly: the square's coordinates give the square's coefficients (to rounding), and the basin
@@ -423,7 +451,7 @@ static void test_bad_nodes(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_device_vs_host), cmocka_unit_test(test_exact_cases),      cmocka_unit_test(test_convergence),
+    cmocka_unit_test(test_device_vs_host), cmocka_unit_test(test_coordinates),      cmocka_unit_test(test_exact_cases), cmocka_unit_test(test_convergence),
     cmocka_unit_test(test_multigrid),      cmocka_unit_test(test_files_and_arrays), cmocka_unit_test(test_bad_nodes),
 };
 

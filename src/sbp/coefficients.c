@@ -296,6 +296,43 @@ PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
+/* The coordinates of the owned nodes by the device (coef_coordinates) into the host arrays x and y (xm * ym each), where the
+   geometry is the device's (built-in maps, the user's OpenCL source, node grids with their nodes on the device); *done false
+   where it is not (host callbacks): the caller evaluates on the host. */
+static PetscErrorCode SbpCoordinatesOnDeviceInto(SbpProblem p, cl_mem d[2], PetscScalar *x, PetscScalar *y)
+{
+  cl_kernel k;
+  int       xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys, gxm = (int)p->gxm, gym = (int)p->gym,
+      Nr = (int)p->Nr, Ns = (int)p->Ns;
+  const size_t bytes = (size_t)p->xm * p->ym * sizeof(PetscReal), n = PetscMax(bytes, sizeof(PetscReal));
+  size_t       global[2] = {(size_t)p->xm, (size_t)p->ym};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetCoefficientKernel(p, "coef_coordinates", &k));
+  for (int t = 0; t < 2; t++) PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_WRITE_ONLY, n, &d[t]));
+  PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int),
+                           &gxm, sizeof(int), &gym, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(cl_mem),
+                           &p->d_nodes, sizeof(cl_mem), &d[0], sizeof(cl_mem), &d[1]));
+  if (bytes) PetscCall(SbpProblemLaunch2D(p, k, global));
+  PetscCall(SbpmgCLReadBuffer(p->cl, d[0], 0, bytes, x));
+  PetscCall(SbpmgCLReadBuffer(p->cl, d[1], 0, bytes, y));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemCoordinatesOnDevice(SbpProblem p, PetscScalar *x, PetscScalar *y, PetscBool *done)
+{
+  cl_mem         d[2] = {NULL, NULL};
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  *done = p->use_device && !SbpProblemHasHostCallbacks(p) && (p->mapping != SBP_MAPPING_NODES || p->d_nodes) ? PETSC_TRUE : PETSC_FALSE;
+  if (!*done) PetscFunctionReturn(0);
+  ierr = SbpCoordinatesOnDeviceInto(p, d, x, y);
+  for (int t = 0; t < 2; t++) PetscCall(SbpmgCLReleaseBuffer(p->cl, &d[t])); /* on every path */
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 /*
   SbpProblemGetHostCoefficients - Make the coefficients of the ghosted patch available on the host (p->crr, css, crs, J): the
   host backend has them from set-up; the device backend reads them back on the first call (the assembled operator, host vectors

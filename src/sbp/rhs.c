@@ -123,6 +123,19 @@ PetscErrorCode SbpProblemGetCoordinates(SbpProblem p, Vec *x, Vec *y)
   PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
   PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)p), p->xm * p->ym, (p->Nr + 1) * (p->Ns + 1), x));
   PetscCall(VecDuplicate(*x, y));
+  {
+    PetscScalar   *xa, *ya;
+    PetscBool      done;
+    PetscErrorCode ierr;
+
+    PetscCall(VecGetArrayWrite(*x, &xa));
+    PetscCall(VecGetArrayWrite(*y, &ya));
+    ierr = SbpProblemCoordinatesOnDevice(p, xa, ya, &done); /* the device's geometry where it has it: no host evaluation */
+    PetscCall(VecRestoreArrayWrite(*x, &xa));
+    PetscCall(VecRestoreArrayWrite(*y, &ya));
+    PetscCall(ierr);
+    if (done) PetscFunctionReturn(0);
+  }
   PetscCall(SbpProblemSetNodes(p, *x, SbpNodeX));
   PetscCall(SbpProblemSetNodes(p, *y, SbpNodeY));
   PetscFunctionReturn(0);

@@ -240,5 +240,7 @@ PETSC_INTERN PetscErrorCode SbpOperatorResidual(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SbpOperatorGetDiagonal(Mat, Vec);
 PETSC_INTERN PetscErrorCode SbpOperatorView(Mat, PetscViewer);
 PETSC_INTERN PetscErrorCode SbpOperatorCreateVecs(Mat, Vec *, Vec *);
+/* The owned nodes' coordinates by the device into host arrays (src/sbp/coefficients.c); done: whether the device could. */
+PETSC_INTERN PetscErrorCode SbpProblemCoordinatesOnDevice(SbpProblem, PetscScalar *, PetscScalar *, PetscBool *);
 
 #endif
