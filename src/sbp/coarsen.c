@@ -140,7 +140,13 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->tune     = p->tune; /* the kernel variants of the fine level (a test may have changed them) */
   c->tune_set = PETSC_TRUE;
   c->backend  = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
-  if (p->da) PetscCall(DMCoarsen(p->da, comm, &c->da)); /* none on one rank's device path: the coarse layout is the whole grid */
+  { /* on several ranks the coarse layout is DMCoarsen's (the transfers rely on its ownership ranges); on one rank it is the whole
+       grid, and coarsening a DMDA the user asked for (SbpProblemGetDM: with coordinates) would inject those too, 10 s at 8193^2:
+       the coarse level makes its own where it needs one */
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    if (p->da && size > 1) PetscCall(DMCoarsen(p->da, comm, &c->da));
+  }
   c->fine      = p;                                     /* for the coefficients injected from this level's */
   c->coarsened = PETSC_TRUE;
   {
