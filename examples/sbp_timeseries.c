@@ -98,15 +98,13 @@ static PetscErrorCode SeriesSync(const Series *s)
 static PetscErrorCode SlipSetUp(SbpProblem p, Slip *slip)
 {
   Vec                x, y;
-  DM                 dm;
   PetscInt           Nr, Ns, xs, ys, xm, ym;
   const PetscScalar *ya;
   PetscReal         *mine, ymin = PETSC_MAX_REAL, ymax = PETSC_MIN_REAL;
 
   PetscFunctionBeginUser;
   PetscCall(SbpProblemGetSizes(p, &Nr, &Ns));
-  PetscCall(SbpProblemGetDM(p, &dm));
-  PetscCall(DMDAGetCorners(dm, &xs, &ys, NULL, &xm, &ym, NULL));
+  PetscCall(SbpProblemGetCorners(p, &xs, &ys, &xm, &ym));
   slip->n = Ns + 1;
   PetscCall(PetscCalloc1(slip->n, &mine));
   PetscCall(PetscMalloc2(slip->n, &slip->y, slip->n, &slip->g));

@@ -192,6 +192,7 @@ PETSC_EXTERN PetscErrorCode SbpProblemSetUp(SbpProblem);
 PETSC_EXTERN PetscErrorCode SbpProblemView(SbpProblem, PetscViewer);
 PETSC_EXTERN PetscErrorCode SbpProblemDestroy(SbpProblem *);
 PETSC_EXTERN PetscErrorCode SbpProblemGetDM(SbpProblem, DM *);
+PETSC_EXTERN PetscErrorCode SbpProblemGetCorners(SbpProblem, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode SbpProblemCoarsen(SbpProblem, SbpProblem *);
 PETSC_EXTERN PetscErrorCode SbpProblemCreateVector(SbpProblem, Vec *);
 PETSC_EXTERN PetscErrorCode SbpProblemCreateOperator(SbpProblem, Mat *);

@@ -163,7 +163,8 @@ static void test_device_vs_host(void **state)
   if (!(err <= 1e-13)) fail_msg("device and host coefficients differ by %g", (double)err);
 }
 
-/* SbpProblemGetCoordinates() on the device backend (kernels/coef.cl coef_coordinates) equals the host's evaluation of the map. */
+/* SbpProblemGetCoordinates() on the device backend (kernels/coef.cl coef_coordinates) equals the host's evaluation of the map;
+   SbpProblemGetCorners() the DMDA's block. */
 static void test_coordinates(void **state)
 {
   const SbpMappingType maps[] = {SBP_MAPPING_CURVED, SBP_MAPPING_SQUARE};
@@ -182,6 +183,21 @@ static void test_coordinates(void **state)
     print_message("  coordinates, map %d: device - host %.2e, %.2e (scale %.2e)\n", m, (double)dx, (double)dy, (double)sx);
     if (!(sx > 0) || !(PetscMax(dx, dy) <= 1e-13 * sx)) fail_msg("the device's coordinates differ from the host's by %g, %g", (double)dx, (double)dy);
     SbpmgTestDestroyVecs(&xh, &yh, &xd, &yd, NULL);
+  }
+  { /* the rank's block, as the DMDA's */
+    SbpProblem p;
+    DM         da;
+    PetscInt   c[4], d[4];
+
+    PCALL(SbpProblemCreate(PETSC_COMM_WORLD, &p));
+    PCALL(SbpProblemSetSizes(p, 40, 24));
+    PCALL(SbpProblemSetUp(p));
+    PCALL(SbpProblemGetCorners(p, &c[0], &c[1], &c[2], &c[3]));
+    PCALL(SbpProblemGetDM(p, &da));
+    PCALL(DMDAGetCorners(da, &d[0], &d[1], NULL, &d[2], &d[3], NULL));
+    for (int t = 0; t < 4; t++)
+      if (c[t] != d[t]) fail_msg("SbpProblemGetCorners %d: %d, the DMDA's %d", t, (int)c[t], (int)d[t]);
+    PCALL(SbpProblemDestroy(&p));
   }
 }
 
