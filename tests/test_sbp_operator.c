@@ -67,6 +67,7 @@ static const PetscInt mf_sizes[][2] = {{4, 4}, {8, 16}, {16, 8}, {64, 64}, {96, 
 static void test_matrix_free_device(void **state)
 {
   for (size_t t = 0; t < sizeof(mf_sizes) / sizeof(mf_sizes[0]); t++) {
+    if (SbpmgTestUnderMemcheck() && (t == 2 || t == 3)) continue; /* under valgrind: the shapes 16 x 8 and 64 x 64 have the same paths as others */
     check_matrix_free(mf_sizes[t][0], mf_sizes[t][1], "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE);
     check_matrix_free(mf_sizes[t][0], mf_sizes[t][1], "DDDD", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE);
     check_matrix_free(mf_sizes[t][0], mf_sizes[t][1], "NDDN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE);
