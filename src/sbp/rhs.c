@@ -94,18 +94,20 @@ static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn
   PetscFunctionReturn(0);
 }
 
-/* x and y of the node: the coordinates' node functions. */
-static PetscErrorCode SbpNodeX(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], const PetscReal m[3], PetscScalar *v)
+/* x and y of the owned nodes by the host's evaluation of the geometry, into the owned-block arrays xa, ya (r fastest). */
+static PetscErrorCode SbpProblemCoordinatesOnHost(SbpProblem p, PetscScalar *xa, PetscScalar *ya)
 {
   PetscFunctionBegin;
-  *v = X[0];
-  PetscFunctionReturn(0);
-}
+  PetscCall(SbpProblemGetHostNodes(p));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      const PetscInt k = (i - p->xs) + p->xm * (j - p->ys);
+      PetscReal      X[6];
 
-static PetscErrorCode SbpNodeY(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], const PetscReal m[3], PetscScalar *v)
-{
-  PetscFunctionBegin;
-  *v = X[1];
+      PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
+      xa[k] = X[0];
+      ya[k] = X[1];
+    }
   PetscFunctionReturn(0);
 }
 
@@ -131,13 +133,11 @@ PetscErrorCode SbpProblemGetCoordinates(SbpProblem p, Vec *x, Vec *y)
     PetscCall(VecGetArrayWrite(*x, &xa));
     PetscCall(VecGetArrayWrite(*y, &ya));
     ierr = SbpProblemCoordinatesOnDevice(p, xa, ya, &done); /* the device's geometry where it has it: no host evaluation */
+    if (!ierr && !done) ierr = SbpProblemCoordinatesOnHost(p, xa, ya);
     PetscCall(VecRestoreArrayWrite(*x, &xa));
     PetscCall(VecRestoreArrayWrite(*y, &ya));
     PetscCall(ierr);
-    if (done) PetscFunctionReturn(0);
   }
-  PetscCall(SbpProblemSetNodes(p, *x, SbpNodeX));
-  PetscCall(SbpProblemSetNodes(p, *y, SbpNodeY));
   PetscFunctionReturn(0);
 }
 
