@@ -134,16 +134,20 @@ static PetscErrorCode SbpmgCLGetBuildLog(SbpmgCL cl, cl_program program, char **
    print the log. */
 static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char source[], const char options[], cl_program *program)
 {
-  cl_int err;
-  char  *full;
+  cl_int         err;
+  char          *full;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLFaultCheck(SBPMG_FAULT_BUILD, name));
   PetscCall(PetscLogEventBegin(SBPMG_CLBuild, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
   if (!cl->build_log) PetscCall(SbpmgCLCacheLoad(cl, source, options, program));
   if (*program) {
     cl->stats.programs_from_disk++;
     SbpmgCLTotals.programs_from_disk++;
+    PetscCall(PetscTime(&t1));
+    PetscCall(PetscInfo(NULL, "sbpmg program kernels/%s.cl from the disk cache in %.3f s (options \"%s\")\n", name, t1 - t0, options));
     PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
     PetscFunctionReturn(0);
   }
@@ -168,6 +172,8 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
                           full[0] && full[1] ? "\n" : " empty", full[0] && full[1] ? full : ""));
     PetscCall(PetscFree(full));
   }
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscInfo(NULL, "sbpmg program kernels/%s.cl built from source in %.3f s (options \"%s\")\n", name, t1 - t0, options));
   PetscCall(SbpmgCLCacheStore(cl, source, options, *program));
   PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
   PetscFunctionReturn(0);
