@@ -225,6 +225,35 @@ PetscErrorCode AcousticGetSlice_Private(Acoustic ac, AcousticField f, PetscInt a
   PetscFunctionReturn(0);
 }
 
+/* The end of an agreement over the ranks on a collective operation's local part (first: the lowest rank that failed,
+   PETSC_MPI_INT_MAX if none): this rank's own error, else an error naming the first rank that failed, so that every rank
+   fails together and none is left waiting in the operation's communication (docs/reliability.md "Fault injection"). */
+PetscErrorCode AcousticAgreeEnd_Private(Acoustic ac, PetscErrorCode ierr, PetscMPIInt first, const char what[])
+{
+  PetscFunctionBegin;
+  PetscCall(ierr);
+  PetscCheck(first == PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_LIB, "The acoustic %s failed on rank %d (its error there)", what, (int)first);
+  PetscFunctionReturn(0);
+}
+
+/* The agreement itself, before the communication of a collective operation whose local part (a device transfer, an
+   allocation, a kernel build) may fail on one rank only: one MPI_Allreduce of the lowest failing rank; on one rank only
+   this rank's error. */
+PetscErrorCode AcousticAgree_Private(Acoustic ac, PetscErrorCode ierr, const char what[])
+{
+  PetscMPIInt first;
+
+  PetscFunctionBegin;
+  if (ac->size == 1) {
+    PetscCall(ierr);
+    PetscFunctionReturn(0);
+  }
+  first = ierr ? ac->rank : PETSC_MPI_INT_MAX;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)ac)));
+  PetscCall(AcousticAgreeEnd_Private(ac, ierr, first, what));
+  PetscFunctionReturn(0);
+}
+
 /* An error of rank 0 (which writes the files) known on every rank: rank 0 returns its own, the others one naming what. */
 PetscErrorCode AcousticShareError_Private(Acoustic ac, PetscErrorCode ierr, const char what[])
 {
