@@ -8,6 +8,7 @@
 #include "test_sbp_common.h"
 #include <sbpmg/private/climpl.h>
 #include <sbpmg/private/acousticimpl.h>
+#include <unistd.h>
 
 /* The objects of a run: whatever it made before it failed, destroyed by the caller. */
 typedef struct {
@@ -54,15 +55,19 @@ static PetscErrorCode RunSolve(Run *r)
   PetscFunctionReturn(0);
 }
 
+/* The files of the acoustic run (rank 0 writes them): this prefix, then .npy, .png, .vti. */
+static char ac_files[64];
+
 /* 24^3 with 5 receivers on a line across the slabs of two ranks (z from 6 to 17): the initial fields set again (zero), 6 steps
    with the wave field's finiteness checked within them (steps 3 and 6) and a trace buffer of 4 samples (read back during the
    steps), then what reads the fields back: the norms, the traces, a value, a z plane (from its owner, rank 1 of two), an x
-   plane (cutting every slab), the field. */
+   plane (cutting every slab), the field, and the files: the traces, the central z plane's picture, the field as VTK. */
 static PetscErrorCode RunAcoustic(Run *r)
 {
   const PetscReal  x0[3] = {6, 6, 6}, x1[3] = {17, 17, 17};
   static PetscReal traces[5 * 7], plane[24 * 24], field[24 * 24 * 24]; /* the outputs, static: nothing to free when a run fails */
   PetscReal        m, v;
+  char             path[80];
 
   PetscFunctionBeginUser;
   PetscCall(AcousticCreate(PETSC_COMM_WORLD, &r->ac));
@@ -82,6 +87,12 @@ static PetscErrorCode RunAcoustic(Run *r)
   PetscCall(AcousticGetSlice_Private(r->ac, ACOUSTIC_FIELD_U, 2, 18, plane));
   PetscCall(AcousticGetSlice_Private(r->ac, ACOUSTIC_FIELD_U, 0, 12, plane));
   PetscCall(AcousticGetField(r->ac, ACOUSTIC_FIELD_U, field));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s.npy", ac_files));
+  PetscCall(AcousticWriteTraces(r->ac, path));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s.png", ac_files));
+  PetscCall(AcousticWriteSlicePNG(r->ac, path));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s.vti", ac_files));
+  PetscCall(AcousticWriteVTK(r->ac, path));
   PetscFunctionReturn(0);
 }
 
@@ -230,8 +241,20 @@ static void test_solve(void **state)
 
 static void test_acoustic(void **state)
 {
+  static const char *const ext[3] = {"npy", "png", "vti"};
+  PetscMPIInt              rank;
+  int                      pid = (int)getpid();
+
   require_malloc_tracking();
+  PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PCALL(MPI_Bcast(&pid, 1, MPI_INT, 0, PETSC_COMM_WORLD)); /* rank 0's: one name on every rank */
+  PCALL(PetscSNPrintf(ac_files, sizeof(ac_files), "faults_ac_%d", pid));
   walk(RunAcoustic, "acoustic run with receivers", "The acoustic time step failed on rank"); /* a device failure in a step on one rank */
+  for (int e = 0; e < 3 && !rank; e++) {
+    char path[80];
+    PCALL(PetscSNPrintf(path, sizeof(path), "%s.%s", ac_files, ext[e]));
+    (void)remove(path);
+  }
 }
 
 static const struct CMUnitTest tests[] = {cmocka_unit_test(test_operator), cmocka_unit_test(test_solve), cmocka_unit_test(test_acoustic)};

@@ -109,7 +109,9 @@ PetscErrorCode AcousticWriteSlicePNG(Acoustic ac, const char path[])
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
   if (!ac->rank) PetscCall(PetscMalloc1(n1 * n2, &plane));
-  PetscCall(AcousticSlicePlot_Private(ac, plane, &info, title, sizeof(title)));
+  ierr = AcousticSlicePlot_Private(ac, plane, &info, title, sizeof(title)); /* fails on every rank together */
+  if (ierr) PetscCall(PetscFree(plane));
+  PetscCall(ierr);
   if (!ac->rank) {
     AcCanvas c = {0, 0, NULL};
     ierr       = AcPlotRender(n1, n2, plane, &info, &c);

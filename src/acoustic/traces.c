@@ -106,7 +106,11 @@ static PetscErrorCode AcousticGatherTraces(Acoustic ac, PetscInt *nrec, PetscInt
              "No receivers: set them before AcousticSetUp() (-ac_receivers, -ac_receivers_line)");
   *tr = NULL;
   if (!ac->rank) PetscCall(PetscMalloc1((size_t)*nrec * *ns, tr));
-  PetscCall(AcousticGetTraces(ac, *tr));
+  {
+    PetscErrorCode ierr = AcousticGetTraces(ac, *tr); /* fails on every rank together */
+    if (ierr) PetscCall(PetscFree(*tr));
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(0);
 }
 
