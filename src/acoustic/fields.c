@@ -16,6 +16,7 @@ PetscErrorCode AcousticSetFields(Acoustic ac, const PetscReal u[], const PetscRe
   const PetscReal *src[2] = {u, uprev};
   const PetscInt   nx = ac->n[0], ny = ac->n[1];
   PetscInt         klo, khi;
+  PetscErrorCode   ierr = 0;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
@@ -30,23 +31,24 @@ PetscErrorCode AcousticSetFields(Acoustic ac, const PetscReal u[], const PetscRe
           for (PetscInt i = 0; i < nx; i++) dst[f][AcIndex(ac, i, j, k)] = src[f] ? src[f][i + nx * (j + ny * (k + ac->zs))] : 0.0;
     PetscCall(PetscArrayzero(ac->hphi, ac->npad));
   } else {
-    float      *buf;
+    float      *buf    = NULL;
     cl_mem      dst[2] = {ac->du, ac->dv};
     const float zero   = 0;
 
-    PetscCall(PetscCalloc1(ac->npad, &buf));
-    for (PetscInt f = 0; f < 2; f++) {
+    ierr = PetscCalloc1(ac->npad, &buf);
+    for (PetscInt f = 0; f < 2 && !ierr; f++) {
       for (PetscInt k = klo; k < khi; k++)
         for (PetscInt j = 0; j < ny; j++)
           for (PetscInt i = 0; i < nx; i++) buf[AcIndex(ac, i, j, k)] = src[f] ? (float)src[f][i + nx * (j + ny * (k + ac->zs))] : 0.0f;
-      PetscCall(SbpmgCLWriteBuffer(ac->cl, dst[f], 0, ac->npad * sizeof(float), buf));
+      ierr = SbpmgCLWriteBuffer(ac->cl, dst[f], 0, ac->npad * sizeof(float), buf);
     }
-    PetscCall(PetscFree(buf));
-    PetscCall(SbpmgCLFillBuffer(ac->cl, ac->dphi, &zero, sizeof(float), 0, ac->npad * sizeof(float)));
+    PetscCall(PetscFree(buf)); /* on every path */
+    if (!ierr) ierr = SbpmgCLFillBuffer(ac->cl, ac->dphi, &zero, sizeof(float), 0, ac->npad * sizeof(float));
   }
   ac->step = 0;
   PetscCall(AcousticResetTraces_Private(ac));
-  PetscCall(AcousticRecord_Private(ac)); /* trace sample 0: the new initial field */
+  if (!ierr) ierr = AcousticRecord_Private(ac);              /* trace sample 0: the new initial field */
+  PetscCall(AcousticAgree_Private(ac, ierr, "field write")); /* the next step's exchange needs every rank's fields */
   PetscFunctionReturn(0);
 }
 
@@ -91,13 +93,16 @@ PetscErrorCode AcousticGetLocalField_Private(Acoustic ac, AcousticField f, Petsc
       for (PetscInt j = 0; j < ny; j++)
         for (PetscInt i = 0; i < nx; i++) out[i + nx * (j + ny * k)] = h[AcIndex(ac, i, j, k)];
   } else {
-    float *buf;
+    float         *buf;
+    PetscErrorCode ierr;
+
     PetscCall(PetscMalloc1(ac->npad, &buf));
-    PetscCall(SbpmgCLReadBuffer(ac->cl, d, 0, ac->npad * sizeof(float), buf));
-    for (PetscInt k = 0; k < nz; k++)
+    ierr = SbpmgCLReadBuffer(ac->cl, d, 0, ac->npad * sizeof(float), buf);
+    for (PetscInt k = 0; k < nz && !ierr; k++)
       for (PetscInt j = 0; j < ny; j++)
         for (PetscInt i = 0; i < nx; i++) out[i + nx * (j + ny * k)] = buf[AcIndex(ac, i, j, k)];
-    PetscCall(PetscFree(buf));
+    PetscCall(PetscFree(buf)); /* on every path */
+    PetscCall(ierr);
   }
   PetscFunctionReturn(0);
 }
@@ -137,12 +142,16 @@ PetscErrorCode AcousticGetField(Acoustic ac, AcousticField f, PetscReal out[])
   if (ac->size == 1)
     PetscCall(AcousticGetLocalField_Private(ac, f, out));
   else {
-    const PetscInt nxy = ac->n[0] * ac->n[1];
-    PetscReal     *mine;
+    const PetscInt nxy  = ac->n[0] * ac->n[1];
+    PetscReal     *mine = NULL;
+    PetscErrorCode ierr;
 
     PetscCheck(ac->rank || out, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "AcousticGetField() needs an array of nx*ny*nz values on rank 0");
-    PetscCall(PetscMalloc1(nxy * ac->nl[2], &mine));
-    PetscCall(AcousticGetLocalField_Private(ac, f, mine));
+    ierr = PetscMalloc1(nxy * ac->nl[2], &mine);
+    if (!ierr) ierr = AcousticGetLocalField_Private(ac, f, mine);
+    ierr = AcousticAgree_Private(ac, ierr, "field read-back"); /* before the gather, which would wait for a rank that failed */
+    if (ierr) PetscCall(PetscFree(mine));
+    PetscCall(ierr);
     PetscCall(AcousticGatherSlabs(ac, nxy, mine, out));
     PetscCall(PetscFree(mine));
   }
@@ -163,22 +172,25 @@ static PetscErrorCode AcousticExtractPlane(Acoustic ac, AcousticField f, PetscIn
     for (PetscInt b = 0; b < n2; b++)
       for (PetscInt a = 0; a < n1; a++) out[a + n1 * b] = h[base + a * s1 + b * s2];
   } else {
-    const size_t wg = (size_t)ac->tune.ac_points_wg, g[2] = {((size_t)n1 + wg - 1) / wg * wg, (size_t)n2}, l[2] = {wg, 1};
-    const int    a1 = (int)n1, a2 = (int)n2, ib = (int)base, i1 = (int)s1, i2 = (int)s2;
-    cl_kernel    k;
-    cl_mem       buf;
-    float       *tmp;
+    const size_t   wg = (size_t)ac->tune.ac_points_wg, g[2] = {((size_t)n1 + wg - 1) / wg * wg, (size_t)n2}, l[2] = {wg, 1};
+    const int      a1 = (int)n1, a2 = (int)n2, ib = (int)base, i1 = (int)s1, i2 = (int)s2;
+    cl_kernel      k;
+    cl_mem         buf = NULL;
+    float         *tmp;
+    PetscErrorCode ierr;
 
     PetscCall(AcousticGetPointsKernel_Private(ac, "ac_plane", &k));
-    PetscCall(SbpmgCLCreateBuffer(ac->cl, CL_MEM_WRITE_ONLY, (size_t)n1 * n2 * sizeof(float), &buf));
-    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &a1, sizeof(int), &a2, sizeof(int), &ib, sizeof(int), &i1, sizeof(int), &i2, sizeof(cl_mem), &d,
-                             sizeof(cl_mem), &buf));
-    PetscCall(SbpmgCLLaunch2D(ac->cl, k, g, l));
     PetscCall(PetscMalloc1((size_t)n1 * n2, &tmp));
-    PetscCall(SbpmgCLReadBuffer(ac->cl, buf, 0, (size_t)n1 * n2 * sizeof(float), tmp));
-    for (size_t p = 0; p < (size_t)n1 * n2; p++) out[p] = tmp[p];
-    PetscCall(PetscFree(tmp));
+    ierr = SbpmgCLCreateBuffer(ac->cl, CL_MEM_WRITE_ONLY, (size_t)n1 * n2 * sizeof(float), &buf);
+    if (!ierr)
+      ierr = SbpmgCLSetArgs(k, 0, 7, sizeof(int), &a1, sizeof(int), &a2, sizeof(int), &ib, sizeof(int), &i1, sizeof(int), &i2, sizeof(cl_mem), &d,
+                            sizeof(cl_mem), &buf);
+    if (!ierr) ierr = SbpmgCLLaunch2D(ac->cl, k, g, l);
+    if (!ierr) ierr = SbpmgCLReadBuffer(ac->cl, buf, 0, (size_t)n1 * n2 * sizeof(float), tmp);
+    for (size_t p = 0; p < (size_t)n1 * n2 && !ierr; p++) out[p] = tmp[p];
+    PetscCall(PetscFree(tmp)); /* on every path */
     PetscCall(SbpmgCLReleaseBuffer(ac->cl, &buf));
+    PetscCall(ierr);
   }
   PetscFunctionReturn(0);
 }
@@ -197,31 +209,68 @@ PetscErrorCode AcousticGetSlice_Private(Acoustic ac, AcousticField f, PetscInt a
              "Plane %" PetscInt_FMT " across axis %" PetscInt_FMT " is outside the grid", index, axis);
   if (axis == 2) {
     PetscMPIInt    owner = 0, count;
-    PetscReal     *plane = out;
+    PetscReal     *plane = ac->rank ? NULL : out; /* rank 0 reads into out, an owner elsewhere into its own array */
     const PetscInt nxy   = ac->n[0] * ac->n[1];
+    PetscErrorCode ierr  = 0;
 
     while (index >= ac->zstart[owner + 1]) owner++;
     PetscCall(PetscMPIIntCast(nxy, &count));
     if (ac->rank == owner) {
-      if (ac->rank) PetscCall(PetscMalloc1(nxy, &plane));
-      PetscCall(AcousticExtractPlane(ac, f, AcIndex(ac, 0, 0, index - ac->zs), 1, ac->px, ac->n[0], ac->n[1], plane));
-      if (ac->rank) {
-        PetscCallMPI(MPI_Send(plane, count, MPIU_REAL, 0, ac->tag, comm));
-        PetscCall(PetscFree(plane));
-      }
+      if (ac->rank) ierr = PetscMalloc1(nxy, &plane);
+      if (!ierr) ierr = AcousticExtractPlane(ac, f, AcIndex(ac, 0, 0, index - ac->zs), 1, ac->px, ac->n[0], ac->n[1], plane);
+    }
+    ierr = AcousticAgree_Private(ac, ierr, "slice read-back"); /* rank 0 would wait for the plane of an owner that failed */
+    if (ierr && ac->rank == owner && ac->rank) PetscCall(PetscFree(plane));
+    PetscCall(ierr);
+    if (ac->rank == owner && ac->rank) {
+      PetscCallMPI(MPI_Send(plane, count, MPIU_REAL, 0, ac->tag, comm));
+      PetscCall(PetscFree(plane));
     }
     if (!ac->rank && owner) PetscCallMPI(MPI_Recv(out, count, MPIU_REAL, owner, ac->tag, comm, MPI_STATUS_IGNORE));
   } else {
     const PetscInt base = axis == 0 ? AcIndex(ac, index, 0, 0) : AcIndex(ac, 0, index, 0), s1 = axis == 0 ? ac->px : 1;
-    PetscReal     *mine = out;
+    PetscReal     *mine = ac->size > 1 ? NULL : out;
+    PetscErrorCode ierr = 0;
 
-    if (ac->size > 1) PetscCall(PetscMalloc1(n1 * ac->nl[2] + 1, &mine));
-    PetscCall(AcousticExtractPlane(ac, f, base, s1, ac->pxy, n1, ac->nl[2], mine));
+    if (ac->size > 1) ierr = PetscMalloc1(n1 * ac->nl[2] + 1, &mine);
+    if (!ierr) ierr = AcousticExtractPlane(ac, f, base, s1, ac->pxy, n1, ac->nl[2], mine);
+    ierr = AcousticAgree_Private(ac, ierr, "slice read-back"); /* before the gather */
+    if (ierr && ac->size > 1) PetscCall(PetscFree(mine));
+    PetscCall(ierr);
     if (ac->size > 1) {
       PetscCall(AcousticGatherSlabs(ac, n1, mine, out));
       PetscCall(PetscFree(mine));
     }
   }
+  PetscFunctionReturn(0);
+}
+
+/* The end of an agreement over the ranks on a collective operation's local part (first: the lowest rank that failed,
+   PETSC_MPI_INT_MAX if none): this rank's own error, else an error naming the first rank that failed, so that every rank
+   fails together and none is left waiting in the operation's communication (docs/reliability.md "Fault injection"). */
+PetscErrorCode AcousticAgreeEnd_Private(Acoustic ac, PetscErrorCode ierr, PetscMPIInt first, const char what[])
+{
+  PetscFunctionBegin;
+  PetscCall(ierr);
+  PetscCheck(first == PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_LIB, "The acoustic %s failed on rank %d (its error there)", what, (int)first);
+  PetscFunctionReturn(0);
+}
+
+/* The agreement itself, before the communication of a collective operation whose local part (a device transfer, an
+   allocation, a kernel build) may fail on one rank only: one MPI_Allreduce of the lowest failing rank; on one rank only
+   this rank's error. */
+PetscErrorCode AcousticAgree_Private(Acoustic ac, PetscErrorCode ierr, const char what[])
+{
+  PetscMPIInt first;
+
+  PetscFunctionBegin;
+  if (ac->size == 1) {
+    PetscCall(ierr);
+    PetscFunctionReturn(0);
+  }
+  first = ierr ? ac->rank : PETSC_MPI_INT_MAX;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)ac)));
+  PetscCall(AcousticAgreeEnd_Private(ac, ierr, first, what));
   PetscFunctionReturn(0);
 }
 
@@ -245,7 +294,8 @@ PetscErrorCode AcousticShareError_Private(Acoustic ac, PetscErrorCode ierr, cons
 @*/
 PetscErrorCode AcousticGetValue(Acoustic ac, PetscInt i, PetscInt j, PetscInt k, PetscReal *val)
 {
-  PetscMPIInt owner = 0;
+  PetscMPIInt    owner = 0;
+  PetscErrorCode ierr  = 0;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
@@ -258,12 +308,46 @@ PetscErrorCode AcousticGetValue(Acoustic ac, PetscInt i, PetscInt j, PetscInt k,
     if (ac->backend == ACOUSTIC_BACKEND_HOST)
       *val = ac->hu[AcIndex(ac, i, j, kl)];
     else {
-      float x;
-      PetscCall(SbpmgCLReadBuffer(ac->cl, ac->du, (size_t)AcIndex(ac, i, j, kl) * sizeof(float), sizeof(float), &x));
-      *val = x;
+      float x = 0;
+      ierr    = SbpmgCLReadBuffer(ac->cl, ac->du, (size_t)AcIndex(ac, i, j, kl) * sizeof(float), sizeof(float), &x);
+      *val    = x;
     }
   }
+  PetscCall(AcousticAgree_Private(ac, ierr, "point read-back")); /* before the broadcast from the owner */
   if (ac->size > 1) PetscCallMPI(MPI_Bcast(val, 1, MPIU_REAL, owner, PetscObjectComm((PetscObject)ac)));
+  PetscFunctionReturn(0);
+}
+
+/* This rank's max |u^n| and sum (u^n)^2 on the device: a reduction per work-group, the groups' results read back. */
+static PetscErrorCode AcousticLocalNormsDevice(Acoustic ac, PetscReal *maxabs, PetscReal *energy)
+{
+  cl_kernel      k;
+  cl_mem         part;
+  cl_float2     *buf;
+  const int      nx = (int)ac->n[0], ny = (int)ac->n[1], nz = (int)ac->nl[2], px = (int)ac->px, pxy = (int)ac->pxy, origin = (int)ac->origin;
+  size_t         ls = (size_t)ac->tune.ac_norm_wg, ng = PetscMin((size_t)ny * nz, (size_t)ac->tune.ac_norm_groups);
+  PetscReal      m = 0, s = 0;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(AcousticGetUtilKernel_Private(ac, "ac_norms", &k));
+  PetscCall(PetscMalloc1(ng, &buf));
+  ierr = SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, ng * sizeof(cl_float2), &part);
+  if (ierr) PetscCall(PetscFree(buf));
+  PetscCall(ierr);
+  ierr = SbpmgCLSetArgs(k, 0, 8, sizeof(int), &nx, sizeof(int), &ny, sizeof(int), &nz, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin,
+                        sizeof(cl_mem), &ac->du, sizeof(cl_mem), &part);
+  if (!ierr) ierr = SbpmgCLLaunch1D(ac->cl, k, ng * ls, ls);
+  if (!ierr) ierr = SbpmgCLReadBuffer(ac->cl, part, 0, ng * sizeof(cl_float2), buf);
+  for (size_t g = 0; g < ng && !ierr; g++) {
+    m = AcNanMax(m, (PetscReal)buf[g].s[0]);
+    s += buf[g].s[1];
+  }
+  PetscCall(PetscFree(buf)); /* on every path */
+  PetscCall(SbpmgCLReleaseBuffer(ac->cl, &part));
+  PetscCall(ierr);
+  *maxabs = m;
+  *energy = s;
   PetscFunctionReturn(0);
 }
 
@@ -277,7 +361,8 @@ PetscErrorCode AcousticGetValue(Acoustic ac, PetscInt i, PetscInt j, PetscInt k,
 @*/
 PetscErrorCode AcousticGetNorms(Acoustic ac, PetscReal *maxabs, PetscReal *energy)
 {
-  PetscReal m = 0, s = 0;
+  PetscReal      m = 0, s = 0;
+  PetscErrorCode ierr = 0;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
@@ -290,33 +375,10 @@ PetscErrorCode AcousticGetNorms(Acoustic ac, PetscReal *maxabs, PetscReal *energ
           m                 = AcNanMax(m, PetscAbsReal(x));
           s += x * x;
         }
-  } else {
-    cl_kernel  k;
-    cl_mem     part;
-    cl_float2 *buf;
-    const int  nx = (int)ac->n[0], ny = (int)ac->n[1], nz = (int)ac->nl[2], px = (int)ac->px, pxy = (int)ac->pxy, origin = (int)ac->origin;
-    size_t     ls = (size_t)ac->tune.ac_norm_wg, ng = PetscMin((size_t)ny * nz, (size_t)ac->tune.ac_norm_groups);
-
-    PetscErrorCode ierr;
-
-    PetscCall(AcousticGetUtilKernel_Private(ac, "ac_norms", &k));
-    PetscCall(PetscMalloc1(ng, &buf));
-    ierr = SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, ng * sizeof(cl_float2), &part);
-    if (ierr) PetscCall(PetscFree(buf));
-    PetscCall(ierr);
-    ierr = SbpmgCLSetArgs(k, 0, 8, sizeof(int), &nx, sizeof(int), &ny, sizeof(int), &nz, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin,
-                          sizeof(cl_mem), &ac->du, sizeof(cl_mem), &part);
-    if (!ierr) ierr = SbpmgCLLaunch1D(ac->cl, k, ng * ls, ls);
-    if (!ierr) ierr = SbpmgCLReadBuffer(ac->cl, part, 0, ng * sizeof(cl_float2), buf);
-    for (size_t g = 0; g < ng && !ierr; g++) {
-      m = AcNanMax(m, (PetscReal)buf[g].s[0]);
-      s += buf[g].s[1];
-    }
-    PetscCall(PetscFree(buf)); /* on every path */
-    PetscCall(SbpmgCLReleaseBuffer(ac->cl, &part));
-    PetscCall(ierr);
-  }
-  if (ac->size > 1) { /* MPI's maximum need not keep a NaN: the sum of squares does, and decides */
+  } else
+    ierr = AcousticLocalNormsDevice(ac, &m, &s);
+  PetscCall(AcousticAgree_Private(ac, ierr, "norm computation")); /* before the reductions, which would wait for a rank that failed */
+  if (ac->size > 1) {                                             /* MPI's maximum need not keep a NaN: the sum of squares does, and decides */
     MPI_Comm comm = PetscObjectComm((PetscObject)ac);
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPIU_REAL, MPIU_MAX, comm));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPIU_REAL, MPIU_SUM, comm));

@@ -109,7 +109,9 @@ PetscErrorCode AcousticWriteSlicePNG(Acoustic ac, const char path[])
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
   if (!ac->rank) PetscCall(PetscMalloc1(n1 * n2, &plane));
-  PetscCall(AcousticSlicePlot_Private(ac, plane, &info, title, sizeof(title)));
+  ierr = AcousticSlicePlot_Private(ac, plane, &info, title, sizeof(title)); /* fails on every rank together */
+  if (ierr) PetscCall(PetscFree(plane));
+  PetscCall(ierr);
   if (!ac->rank) {
     AcCanvas c = {0, 0, NULL};
     ierr       = AcPlotRender(n1, n2, plane, &info, &c);
@@ -164,15 +166,18 @@ static PetscErrorCode AcousticVTIWriteSlabs(Acoustic ac, FILE *fp, PetscReal *bu
 @*/
 PetscErrorCode AcousticWriteVTK(Acoustic ac, const char path[])
 {
-  const PetscInt nxy = ac->n[0] * ac->n[1];
-  PetscReal     *slab;
-  PetscErrorCode ierr = 0;
+  const PetscInt nxy  = ac->n[0] * ac->n[1];
+  PetscReal     *slab = NULL;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
-  PetscCall(PetscMalloc1(nxy * (ac->n[2] / ac->size + 1), &slab)); /* the largest slab */
-  PetscCall(AcousticGetLocalField_Private(ac, ACOUSTIC_FIELD_U, slab));
+  ierr = PetscMalloc1(nxy * (ac->n[2] / ac->size + 1), &slab); /* the largest slab */
+  if (!ierr) ierr = AcousticGetLocalField_Private(ac, ACOUSTIC_FIELD_U, slab);
+  ierr = AcousticAgree_Private(ac, ierr, "field read-back"); /* rank 0 would wait for the slab of a rank that failed */
+  if (ierr) PetscCall(PetscFree(slab));
+  PetscCall(ierr);
   if (!ac->rank) {
     FILE *fp = fopen(path, "wb");
     PetscCall(AcousticVTIWriteSlabs(ac, fp, slab, &ierr));

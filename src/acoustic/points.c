@@ -353,7 +353,7 @@ PetscErrorCode AcousticInjectHost_Private(Acoustic ac, PetscReal *v)
 }
 
 /* Room on the host for n samples of this rank's receivers. */
-static PetscErrorCode AcousticReserveTraces(Acoustic ac, PetscInt n)
+PetscErrorCode AcousticReserveTraces_Private(Acoustic ac, PetscInt n)
 {
   AcSurvey  *sv = &ac->sv;
   PetscReal *more;
@@ -381,11 +381,14 @@ PetscErrorCode AcousticFlushTraces_Private(Acoustic ac)
     sv->nflushed = sv->nsamples;
     PetscFunctionReturn(0);
   }
-  PetscCall(AcousticReserveTraces(ac, sv->nsamples));
+  PetscCall(AcousticReserveTraces_Private(ac, sv->nsamples));
   PetscCall(PetscMalloc1((size_t)m * sv->nrec, &buf));
-  PetscCall(SbpmgCLReadBuffer(ac->cl, sv->dtrace, 0, (size_t)m * sv->nrec * sizeof(float), buf));
-  for (size_t i = 0; i < (size_t)m * sv->nrec; i++) sv->htr[(size_t)sv->nflushed * sv->nrec + i] = buf[i];
-  PetscCall(PetscFree(buf));
+  {
+    PetscErrorCode ierr = SbpmgCLReadBuffer(ac->cl, sv->dtrace, 0, (size_t)m * sv->nrec * sizeof(float), buf);
+    for (size_t i = 0; i < (size_t)m * sv->nrec && !ierr; i++) sv->htr[(size_t)sv->nflushed * sv->nrec + i] = buf[i];
+    PetscCall(PetscFree(buf)); /* on every path */
+    PetscCall(ierr);
+  }
   sv->nflushed = sv->nsamples;
   PetscFunctionReturn(0);
 }
@@ -399,7 +402,7 @@ PetscErrorCode AcousticRecord_Private(Acoustic ac)
   PetscFunctionBegin;
   if (!sv->nrectotal) PetscFunctionReturn(0);
   if (ac->backend == ACOUSTIC_BACKEND_HOST) {
-    PetscCall(AcousticReserveTraces(ac, sv->nsamples + 1));
+    PetscCall(AcousticReserveTraces_Private(ac, sv->nsamples + 1));
     for (PetscInt r = 0; r < sv->nrec; r++) {
       PetscReal s = 0;
       for (PetscInt p = 0; p < 8; p++) s += sv->rw[8 * r + p] * ac->hu[sv->ridx[8 * r + p]];

@@ -231,26 +231,6 @@ static PetscErrorCode AcousticSetUpTimeStep(Acoustic ac)
   PetscFunctionReturn(0);
 }
 
-/* The fields, the device and the survey are set up rank by rank (a device allocation may fail on one rank only): every rank learns
-   whether all succeeded, so none goes on into a step's exchange while another has stopped. This rank's own error, else an error
-   naming the first rank that failed. */
-static PetscErrorCode AcousticSetUpAgree(Acoustic ac, PetscErrorCode ierr)
-{
-  PetscMPIInt rank, first;
-
-  PetscFunctionBegin;
-  if (ac->size == 1) {
-    PetscCall(ierr);
-    PetscFunctionReturn(0);
-  }
-  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)ac), &rank));
-  first = ierr ? rank : PETSC_MPI_INT_MAX;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)ac)));
-  PetscCall(ierr);
-  PetscCheck(first == PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_LIB, "The acoustic set-up failed on rank %d (its error there)", first);
-  PetscFunctionReturn(0);
-}
-
 /*@C
    AcousticSetUp - Check the settings, compute the time step (from the largest of -ac_vmax and the model's velocities),
    the damping profiles and the layout, allocate the fields (on the device, or on the host for the reference backend),
@@ -286,7 +266,9 @@ PetscErrorCode AcousticSetUp(Acoustic ac)
     PetscErrorCode ierr = ac->backend == ACOUSTIC_BACKEND_HOST ? AcousticSetUpHost(ac, velfield) : AcousticSetUpDevice_Private(ac, velfield);
     PetscCall(PetscFree(velfield));
     if (!ierr) ierr = AcousticSetUpSurvey_Private(ac);
-    PetscCall(AcousticSetUpAgree(ac, ierr));
+    /* the fields, the device and the survey are set up rank by rank (a device allocation may fail on one rank only): every
+       rank learns whether all succeeded, so none goes on into a step's exchange while another has stopped */
+    PetscCall(AcousticAgree_Private(ac, ierr, "set-up"));
   }
   PetscCall(AcousticRecord_Private(ac)); /* trace sample 0: the initial field */
   ac->setupcalled = PETSC_TRUE;

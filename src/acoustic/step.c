@@ -213,6 +213,14 @@ static PetscErrorCode AcousticRecordIfDue(Acoustic ac)
   PetscFunctionReturn(0);
 }
 
+/* Several ranks: the queued work (the interior planes) starts on the device while the messages travel. */
+static PetscErrorCode AcousticFlushDevice(Acoustic ac)
+{
+  PetscFunctionBegin;
+  PetscCallCL(clFlush(ac->cl->queue));
+  PetscFunctionReturn(0);
+}
+
 /* Device: K steps of the regions in mask (a bit per AcousticRegion), the sources, the swap and the receivers.
    One rank: the launches of docs/acoustic.md, no host traffic.
    Several ranks (slabs along z): per step
@@ -222,7 +230,13 @@ static PetscErrorCode AcousticRecordIfDue(Acoustic ac)
      4. enqueue the other planes (and their sources' points) and flush: the device computes them while the messages travel;
      5. wait for the messages and write the received planes into the new field's halo (the write waits for step 4).
    Only the 4 halo planes per neighbour cross between host and device. The receivers read the new field after step 5 (a
-   receiver's cell may reach into the upper halo plane). */
+   receiver's cell may reach into the upper halo plane).
+   A device failure hits one rank only, and its neighbours would wait for its planes in the next exchange; so a rank that
+   fails keeps its first error, does no more device work and still takes part in every exchange (sending what its buffers
+   hold) until the ranks agree: each step reduces the lowest failing rank (MPI_Iallreduce, started with the sends after
+   steps 2-3 and completed by the same MPI_Waitall). An error after it (steps 4-5, the receivers) enters the next step's
+   agreement, or the one after the last step. Then every rank stops: the failing one with its own error, the others with
+   one naming it (docs/reliability.md "Fault injection"). */
 PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask)
 {
   AcKernelArgs    a;
@@ -247,34 +261,43 @@ PetscErrorCode AcousticStepDevice_Private(Acoustic ac, PetscInt K, PetscInt mask
     const PetscMPIInt nbr[2]     = {ac->down, ac->up};
     const size_t      sendoff[2] = {4 * plane, (size_t)nz * plane}, recvoff[2] = {0, (size_t)(nz + 4) * plane}; /* planes 0, nz - 4; -4, nz */
     float            *sbuf[2] = {ac->xbuf, ac->xbuf + nb}, *rbuf[2] = {ac->xbuf + 2 * nb, ac->xbuf + 3 * nb};
-    PetscMPIInt       count;
+    PetscErrorCode    ierr = 0;                               /* this rank's first error */
+    PetscMPIInt       count, mine, first = PETSC_MPI_INT_MAX; /* the lowest rank that failed, as the ranks agreed */
 
     PetscCall(PetscMPIIntCast((PetscInt)nb, &count));
     for (PetscInt s = 0; s < K; s++) {
-      MPI_Request req[4];
-      PetscInt    nreq = 0;
+      MPI_Request req[5];
+      PetscMPIInt nreq = 0;
 
       AcStepFields(ac, &a);
       for (PetscInt d = 0; d < 2; d++)
         if (nbr[d] >= 0) PetscCallMPI(MPI_Irecv(rbuf[d], count, MPI_FLOAT, nbr[d], ac->tag, comm, &req[nreq++]));
-      for (PetscInt c = 0; c < 2; c++) {
-        PetscCall(AcousticEnqueuePlanes(ac, &a, mask, z[c][0], z[c][1]));
-        PetscCall(AcousticInjectDevice_Private(ac, t[c][0], t[c][1], ac->dv));
+      for (PetscInt c = 0; c < 2 && !ierr; c++) {
+        ierr = AcousticEnqueuePlanes(ac, &a, mask, z[c][0], z[c][1]);
+        if (!ierr) ierr = AcousticInjectDevice_Private(ac, t[c][0], t[c][1], ac->dv);
       }
       for (PetscInt d = 0; d < 2; d++) {
         if (nbr[d] < 0) continue;
-        PetscCall(SbpmgCLReadBuffer(ac->cl, ac->dv, sendoff[d], 4 * plane, sbuf[d])); /* waits for the boundary planes only */
+        if (!ierr) ierr = SbpmgCLReadBuffer(ac->cl, ac->dv, sendoff[d], 4 * plane, sbuf[d]); /* waits for the boundary planes only */
         PetscCallMPI(MPI_Isend(sbuf[d], count, MPI_FLOAT, nbr[d], ac->tag, comm, &req[nreq++]));
       }
-      PetscCall(AcousticEnqueuePlanes(ac, &a, mask, z[2][0], z[2][1]));
-      PetscCall(AcousticInjectDevice_Private(ac, t[2][0], t[2][1], ac->dv));
-      PetscCallCL(clFlush(ac->cl->queue));
-      PetscCallMPI(MPI_Waitall((PetscMPIInt)nreq, req, MPI_STATUSES_IGNORE));
+      mine = ierr ? ac->rank : PETSC_MPI_INT_MAX;
+      PetscCallMPI(MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &req[nreq++]));
+      if (!ierr) ierr = AcousticEnqueuePlanes(ac, &a, mask, z[2][0], z[2][1]);
+      if (!ierr) ierr = AcousticInjectDevice_Private(ac, t[2][0], t[2][1], ac->dv);
+      if (!ierr) ierr = AcousticFlushDevice(ac);
+      PetscCallMPI(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
+      if (first != PETSC_MPI_INT_MAX) break;
       for (PetscInt d = 0; d < 2; d++)
-        if (nbr[d] >= 0) PetscCall(SbpmgCLWriteBuffer(ac->cl, ac->dv, recvoff[d], 4 * plane, rbuf[d]));
+        if (nbr[d] >= 0 && !ierr) ierr = SbpmgCLWriteBuffer(ac->cl, ac->dv, recvoff[d], 4 * plane, rbuf[d]);
       AcousticSwapDevice(ac);
-      PetscCall(AcousticRecordIfDue(ac));
+      if (!ierr) ierr = AcousticRecordIfDue(ac);
     }
+    if (first == PETSC_MPI_INT_MAX) { /* the errors after the last step's exchange */
+      mine = ierr ? ac->rank : PETSC_MPI_INT_MAX;
+      PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
+    }
+    PetscCall(AcousticAgreeEnd_Private(ac, ierr, first, "time step"));
   }
   PetscFunctionReturn(0);
 }
@@ -307,6 +330,13 @@ PetscErrorCode AcousticStepHost_Private(Acoustic ac, PetscInt K, PetscInt mask)
   PetscReal        hd[3];
 
   PetscFunctionBegin;
+  if (ac->size > 1 && ac->sv.nrectotal) {
+    /* the room for the K steps' trace samples, reserved before them: the steps then do nothing that can fail on one rank
+       only (a host allocation), so no rank leaves the loop while its neighbours wait in the exchange */
+    const PetscInt       more = (ac->step + K) / ac->every - ac->step / ac->every;
+    const PetscErrorCode ierr = AcousticReserveTraces_Private(ac, ac->sv.nsamples + more);
+    PetscCall(AcousticAgree_Private(ac, ierr, "time step"));
+  }
   for (PetscInt a = 0; a < 3; a++) hd[a] = 1.0 / (4.0 * ac->h[a] * ac->h[a]);
   for (PetscInt s = 0; s < K; s++) {
     const PetscReal *u = ac->hu, *vp = ac->hvp;

@@ -50,15 +50,20 @@ static PetscErrorCode AcousticLocalTraces(Acoustic ac, PetscReal **mine)
 @*/
 PetscErrorCode AcousticGetTraces(Acoustic ac, PetscReal out[])
 {
-  AcSurvey      *sv = &ac->sv;
-  const PetscInt ns = sv->nsamples;
-  PetscReal     *mine;
+  AcSurvey      *sv   = &ac->sv;
+  const PetscInt ns   = sv->nsamples;
+  PetscReal     *mine = NULL;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckSetUp(ac);
   PetscCheck(ac->rank || out || !sv->nrectotal, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "AcousticGetTraces() needs an array of nrec*nsamples values on rank 0");
-  PetscCall(AcousticLocalTraces(ac, &mine));
+  {
+    PetscErrorCode ierr = AcousticLocalTraces(ac, &mine);
+    ierr                = AcousticAgree_Private(ac, ierr, "trace read-back"); /* before the gathers, which would wait for a rank that failed */
+    if (ierr) PetscCall(PetscFree(mine));
+    PetscCall(ierr);
+  }
   if (ac->size == 1) {
     for (PetscInt r = 0; r < sv->nrec; r++) PetscCall(PetscArraycpy(out + (size_t)sv->rid[r] * ns, mine + (size_t)r * ns, ns));
   } else {
@@ -101,7 +106,11 @@ static PetscErrorCode AcousticGatherTraces(Acoustic ac, PetscInt *nrec, PetscInt
              "No receivers: set them before AcousticSetUp() (-ac_receivers, -ac_receivers_line)");
   *tr = NULL;
   if (!ac->rank) PetscCall(PetscMalloc1((size_t)*nrec * *ns, tr));
-  PetscCall(AcousticGetTraces(ac, *tr));
+  {
+    PetscErrorCode ierr = AcousticGetTraces(ac, *tr); /* fails on every rank together */
+    if (ierr) PetscCall(PetscFree(*tr));
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(0);
 }
 

@@ -137,6 +137,7 @@ PETSC_INTERN PetscErrorCode AcousticInjectHost_Private(Acoustic, PetscReal *);
 PETSC_INTERN PetscErrorCode AcousticRecord_Private(Acoustic);
 PETSC_INTERN PetscErrorCode AcousticResetTraces_Private(Acoustic);
 PETSC_INTERN PetscErrorCode AcousticFlushTraces_Private(Acoustic);
+PETSC_INTERN PetscErrorCode AcousticReserveTraces_Private(Acoustic, PetscInt);
 PETSC_INTERN PetscErrorCode AcousticGridCoordinates_Private(Acoustic, const PetscReal[3], const char[], PetscInt, PetscReal[3], PetscBool *);
 /* stepping (src/acoustic/step.c) */
 PETSC_INTERN PetscErrorCode AcousticStepRegions(Acoustic, PetscInt, PetscInt);
@@ -146,6 +147,8 @@ PETSC_INTERN PetscErrorCode AcousticStepHost_Private(Acoustic, PetscInt, PetscIn
 PETSC_INTERN PetscErrorCode AcousticGetSlice_Private(Acoustic, AcousticField, PetscInt, PetscInt, PetscReal[]);
 PETSC_INTERN PetscErrorCode AcousticGetLocalField_Private(Acoustic, AcousticField, PetscReal[]);
 PETSC_INTERN PetscErrorCode AcousticShareError_Private(Acoustic, PetscErrorCode, const char[]);
+PETSC_INTERN PetscErrorCode AcousticAgree_Private(Acoustic, PetscErrorCode, const char[]);
+PETSC_INTERN PetscErrorCode AcousticAgreeEnd_Private(Acoustic, PetscErrorCode, PetscMPIInt, const char[]);
 /* files (src/acoustic/io.c: no object, only the formats) */
 PETSC_INTERN PetscErrorCode AcousticReadVelocityFile_Private(const char[], const PetscInt[3], PetscInt, PetscInt, PetscReal[]);
 PETSC_INTERN PetscErrorCode AcousticReadTable_Private(const char[], const char[], const char[], PetscInt, PetscInt, const PetscReal[], PetscInt *,
