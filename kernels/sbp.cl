@@ -20,6 +20,9 @@
   #if !defined(SBP_REAL)
     #error "SBP_REAL must be defined (src/sbp/kernels.c: the vectors' and the arithmetic's type, fp32 in the single-precision V-cycle)"
   #endif
+  #if !defined(SBP_SELECT)
+    #error "SBP_SELECT must be defined (tuning table: sbp_select; src/sbp/kernels.c)"
+  #endif
 typedef SBP_REAL sbp_real;
 typedef SBP_COEF   sbp_coef; /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
   #if SBP_INDEX32 /* the lean interior kernels index with 32 bits when every array fits */
@@ -179,11 +182,24 @@ SBP_FN sbp_real sbp_interior_point(const long k, const int ld, const sbp_real rh
 }
 
 #ifdef __OPENCL_VERSION__
-/* The same row for the lean interior kernels: indices of type sbp_index and restrict pointers (u may be NULL: u = 0). */
-SBP_FN sbp_real sbp_inner_point(const sbp_index k, const sbp_index ld, const sbp_real rho, const sbp_real irho, __global const sbp_real *restrict u,
+/* v[k], or 0 where skip. SBP_SELECT 1: v[k] is loaded whatever skip (v must then be a buffer of the launch's size) and the value
+   selected, so that the lean kernels' bodies have no branch around a load, which a CPU's vectorizer (PoCL's) requires; 0: loaded
+   only where used, a GPU's bytes (docs/design.md "Branch-free interior kernels on CPUs"). */
+SBP_FN sbp_real sbp_load_unless(__global const sbp_real *v, const sbp_index k, const int skip)
+{
+  #if SBP_SELECT
+  const sbp_real x = v[k];
+  return skip ? (sbp_real)0 : x;
+  #else
+  return skip ? (sbp_real)0 : v[k];
+  #endif
+}
+
+/* The same row for the lean interior kernels: indices of type sbp_index and restrict pointers (uzero: u = 0, sbp_load_unless). */
+SBP_FN sbp_real sbp_inner_point(const sbp_index k, const sbp_index ld, const sbp_real rho, const sbp_real irho, __global const sbp_real *restrict u, const int uzero,
                                 __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, sbp_real *diag)
 {
-  #define SBP_UI(o) (u ? u[k + (o)] : (sbp_real)0)
+  #define SBP_UI(o) sbp_load_unless(u, k + (o), uzero)
   return SBP_ROW9_AT(k, ld, SBP_UI, irho, diag);
   #undef SBP_UI
 }
@@ -354,8 +370,8 @@ __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, co
 {
   SBP_INNER_NODE;
   sbp_real       d;
-  const sbp_real v = scale * sbp_inner_point(kg, ld, rho, 1 / rho, u, a, b, c, &d);
-  y[ko]            = add ? z[ko] + v : v;
+  const sbp_real v = scale * sbp_inner_point(kg, ld, rho, 1 / rho, u, 0, a, b, c, &d), zk = sbp_load_unless(z, ko, !add); /* z is y where !add */
+  y[ko]            = add ? zk + v : v;
 }
 
 /* sbp_diagonal on the owned nodes of a region */

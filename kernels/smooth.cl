@@ -119,9 +119,8 @@ __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, co
                               __global sbp_real *out, MG_IO_ARGS, const int4 gh, const int4 own, const int4 in, const int mode)
 {
   SBP_INNER_NODE;
-  __global const sbp_real *u  = zero ? 0 : x;
-  const sbp_real           xk = u ? u[kg] : (sbp_real)0;
-  sbp_real                 diag, r = mg_rhs(rhs, MG_IO_PASSED, ko) - sbp_inner_point(kg, ld, rho, 1 / rho, u, a, b, c, &diag);
+  const sbp_real xk = sbp_load_unless(x, kg, zero); /* x is a valid buffer of the patch's size where zero (src/mg/sweeps.c) */
+  sbp_real       diag, r = mg_rhs(rhs, MG_IO_PASSED, ko) - sbp_inner_point(kg, ld, rho, 1 / rho, x, zero, a, b, c, &diag);
   if (jacobi == 1) r *= mg_recip(diag);
   mg_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, out, out64, io, ko);
 }

@@ -4,11 +4,15 @@
 
 static const char help[] = "Tests of the matrix-free SBP-SAT operator (src/sbp, kernels/sbp.cl).\n";
 
-static PetscBool kernel_split = PETSC_TRUE; /* the device kernels: interior and rim apart (at every size), or one over all nodes */
+static PetscBool   kernel_split = PETSC_TRUE; /* the device kernels: interior and rim apart (at every size), or one over all nodes */
+static const char *kernel_loads = "";         /* "" the device's lean-kernel loads (tuning sbp_select), or ",sbp_select=0|1" */
 
 static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend)
 {
-  return SbpTestProblem(comm, Nr, Ns, bc, map, backend, kernel_split ? "sbp_split_min=0" : "sbp_split=0,sbp_split_min=0");
+  char tune[64];
+
+  PCALL(PetscSNPrintf(tune, sizeof(tune), "%s%s", kernel_split ? "sbp_split_min=0" : "sbp_split=0,sbp_split_min=0", kernel_loads));
+  return SbpTestProblem(comm, Nr, Ns, bc, map, backend, tune);
 }
 
 /* ---------------------------------------------------------------- matrix-free == assembled (spec 9.6) */
@@ -82,6 +86,18 @@ static void test_matrix_free_device_unsplit(void **state)
   kernel_split = PETSC_FALSE;
   test_matrix_free_device(state);
   kernel_split = PETSC_TRUE;
+}
+
+/* the interior kernels with either form of their loads (tuning sbp_select: branch-free on CPUs, loads only where used on GPUs) */
+static void test_matrix_free_device_loads(void **state)
+{
+  const char *loads[] = {",sbp_select=0", ",sbp_select=1"};
+  for (int l = 0; l < 2; l++) {
+    kernel_loads = loads[l];
+    check_matrix_free(40, 27, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE);
+    check_matrix_free(33, 48, "NDDN", SBP_MAPPING_SQUARE, SBP_BACKEND_DEVICE);
+  }
+  kernel_loads = "";
 }
 
 /* The coefficients of the problem's own formula (spec section 0), rounded to fp32: a problem with these is the independent
@@ -211,7 +227,8 @@ static void test_norms(void **state)
 }
 
 static const struct CMUnitTest tests[] = {cmocka_unit_test(test_matrix_free_host), cmocka_unit_test(test_matrix_free_device),
-                                          cmocka_unit_test(test_matrix_free_device_unsplit), cmocka_unit_test(test_fp32_coefficients),
+                                          cmocka_unit_test(test_matrix_free_device_unsplit), cmocka_unit_test(test_matrix_free_device_loads),
+                                          cmocka_unit_test(test_fp32_coefficients),
                                           cmocka_unit_test(test_norms)};
 
 SBPMG_TEST_MAIN(help, tests)

@@ -108,7 +108,15 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
   PetscCall(PCSBPMGBuffersGet(&bufs, out, readprev && inplace ? SBP_READ_WRITE : SBP_WRITE, &ob));
   PetscCall(PCSBPMGBuffersGet(&bufs, readprev && !inplace ? prev : NULL, SBP_READ, &pb));
   if (!pb) pb = ob;
-  for (int t = 0; t < (owned ? 2 : 1); t++) PetscCall(SbpmgSweepArgs(s, ks[t], &w, zero ? &ob : &xb, &pb, &ob, c1, c2, &izero, &iprev, &w.io));
+  if (zero) { /* x is not used, but a buffer of the patch's size (tuning sbp_select: the lean kernel loads it): the output on one rank */
+    xb = ob;
+    if (p->halo) {
+      SbpHalo h;
+      PetscCall(SbpProblemGetHalo(p, s->set.prec == SBP_KERNEL_FP32, &h));
+      xb = h->patch;
+    }
+  }
+  for (int t = 0; t < (owned ? 2 : 1); t++) PetscCall(SbpmgSweepArgs(s, ks[t], &w, &xb, &pb, &ob, c1, c2, &izero, &iprev, &w.io));
   if (!owned)
     PetscCall(SbpProblemLaunchGrid(p, ks[0]));
   else if (zero || !p->halo)

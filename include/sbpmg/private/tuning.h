@@ -25,8 +25,9 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(sbp_wg_x, 32, 32, 32, 1, 1024, "work-group of the 2D kernels (operator, sweeps, transfers), along r")                                           \
   X(sbp_wg_y, 4, 4, 4, 1, 1024, "work-group of the 2D kernels, along s")                                                                            \
   X(sbp_rim_wg, 128, 128, 128, 1, 1024, "work-group of the 1D launch over the rim around the interior box (its count is often prime)")              \
+  X(sbp_select, 1, 0, 0, 0, 1, "1: the lean *_inner kernels load every operand they may use and select (branch-free, a CPU vectorizes them); 0: only what they use") \
   X(sbp_split, 1, 1, 1, 0, 1, "1: the interior box in the lean *_inner kernels and the boundary rim apart; 0: one kernel over all nodes")           \
-  X(sbp_split_min, 262144, 262144, 262144, 0, 1073741824, "split only where the interior box has at least this many nodes (the rim launch's cost)") \
+  X(sbp_split_min, 4096, 262144, 262144, 0, 1073741824, "split only where the interior box has at least this many nodes (the rim launch's cost)") \
   X(sbp_overlap_min, 1048576, 1048576, 1048576, 0, 1073741824,                                                                                      \
     "several ranks: run the interior while the ghosts are exchanged where it has at least this many nodes (0: always)")                             \
   X(sbp_max_registers, 0, 0, 64, 0, 255, "NVIDIA's platform: register cap of the SBP-SAT and multigrid programs (-cl-nv-maxrregcount; 0: none)")
