@@ -150,7 +150,10 @@ static PetscErrorCode SbpmgCLPrefetchFinish(SbpmgCL cl, PetscInt n, PetscInt nj,
                                             PetscLogDouble wall)
 {
   PetscFunctionBegin;
-  for (PetscInt j = 0; j < nj; j++) SbpmgCLProgramEntryInsert(cl, jobs[j]); /* the context owns them from here, whatever follows */
+  for (PetscInt j = 0; j < nj; j++) { /* the context owns them from here, whatever follows */
+    jobs[j]->ahead = PETSC_TRUE;
+    SbpmgCLProgramEntryInsert(cl, jobs[j]);
+  }
   cl->stats.programs_built += nj;
   SbpmgCLTotals.programs_built += nj;
   cl->stats.programs_from_disk += nj - nsrc;

@@ -43,6 +43,7 @@ struct _n_SbpmgCLProgram {
   char               *source;       /* the source it was built from (embedded or from -cl_kernel_dir) */
   char               *options;      /* full build options, -D specialisations included */
   char               *user_options; /* the layer's part of them, as the layer gave it */
+  PetscBool           ahead;        /* built by SbpmgCLPrefetchKernels() (src/cl/build.c), not on first use */
   cl_program          program;
   SbpmgCLKernelEntry  kernels;
   SbpmgCLProgramEntry next;
