@@ -35,7 +35,7 @@ static PetscErrorCode PCSBPMGKernelRequest(SbpProblem p, const SbpmgTuning *tune
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
 {
   char                 opts[PCSBPMG_OPTS_LEN];
-  SbpmgCLKernelRequest r;
+  SbpmgCLKernelRequest r = {NULL};
 
   PetscFunctionBegin;
   PetscCall(PCSBPMGKernelRequest(p, tune, prec, id, opts, &r));
