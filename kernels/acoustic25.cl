@@ -29,9 +29,6 @@
 #if (AC_VEC != 1 && AC_VEC != 2 && AC_VEC != 4) || (PML_VEC != 1 && PML_VEC != 2 && PML_VEC != 4)
   #error "AC_VEC and PML_VEC must be 1, 2 or 4"
 #endif
-#if !defined(SBPMG_KERNELS_ALL)
-  #error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-#endif
 
 /* AC_FTZ 1: store |x| < 1e-30 as 0. For CPU devices, where -cl-denorms-are-zero is not honoured (PoCL) and denormal
    arithmetic is two orders of magnitude slower; 1e-30 leaves eight decades above the denormal range for products. */
@@ -338,7 +335,6 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
 }
 
 /* ---------------------------------------------------------------- one launch per region */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_ac_inner
 __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_inner(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy,
                                                                               const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz,
                                                                               __global const float *restrict u, __global float *restrict v,
@@ -352,9 +348,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_inner(
   ac_inner_body((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), lo, hi, lim, px, pxy, origin, c0, cx, cy, cz, u, v,
                 vp, tile);
 }
-#endif
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_ac_pml
 __kernel __attribute__((reqd_work_group_size(PML_TX, PML_TY, 1))) void ac_pml(const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
                                                                             const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd,
                                                                             const int ex, const int ey, const int ez, __global const float *restrict u,
@@ -364,14 +358,12 @@ __kernel __attribute__((reqd_work_group_size(PML_TX, PML_TY, 1))) void ac_pml(co
   ac_pml_body((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), PML_TX, PML_TY, lo, hi, px, pxy, origin, c0, cx, cy,
               cz, hd, ex, ey, ez, u, v, vp, phi, eta);
 }
-#endif
 
 /* ---------------------------------------------------------------- every PML region in one launch
    1D launch of PML_TX * PML_TY work-items per group; tab holds AC_TAB ints per PML region, in the order of the groups:
    lo.xyz, hi.xyz, tiles along x, tiles along y, first group, end group, the region's tile width in work-items (its
    height is PML_TX * PML_TY / width: narrow slabs take narrow tall tiles). */
 #define AC_TAB 11
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_ac_pml_all
 __kernel __attribute__((reqd_work_group_size(PML_TX * PML_TY, 1, 1))) void ac_pml_all(__constant int *tab, const int nreg, const int px, const int pxy,
                                                                                     const int origin, const float c0, const float4 cx, const float4 cy,
                                                                                     const float4 cz, const float4 hd, const int ex, const int ey, const int ez,
@@ -390,7 +382,6 @@ __kernel __attribute__((reqd_work_group_size(PML_TX * PML_TY, 1, 1))) void ac_pm
     ac_pml_body(ti, tj, tk, lid % w, lid / w, w, (PML_TX * PML_TY) / w, lo, hi, px, pxy, origin, c0, cx, cy, cz, hd, ex, ey, ez, u, v, vp, phi, eta);
   }
 }
-#endif
 
 /* ---------------------------------------------------------------- the whole grid in one launch
    The inner kernel's tiles (TILE_X x TILE_Y work-items of AC_VEC points, TILE_Z planes) over the whole nx x ny x nz grid,
@@ -417,7 +408,6 @@ void ac_store_pml4(__global float *p, const int o, const float4 x, const int i, 
   }
 }
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_ac_whole
 __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(const int4 n, const int4 ilo, const int4 ihi, const int px, const int pxy,
                                                                               const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz,
                                                                               const float4 hd, const int ex, const int ey, const int ez,
@@ -454,4 +444,3 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(
     idx += pxy;
   }
 }
-#endif

@@ -1,14 +1,10 @@
 /* Point sources, receivers and planes of the acoustic operator (src/acoustic/points.c, src/acoustic/fields.c;
    docs/acoustic.md "Sources, receivers and traces"). Fields in the padded layout of kernels/acoustic25.cl. No build options:
    the work-groups are the launch's (tuning key ac_points_wg). */
-#if !defined(SBPMG_KERNELS_ALL)
-  #error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-#endif
 
 /* Sources, after a step: target t of [first, end) adds to the new field v at tidx[t] the sum over its contributions c in
    [tstart[t], tstart[t + 1]) of cw[c] times the table of source s = csrc[c] at this step (nothing once step >= slen[s]).
    The targets are distinct grid points, so no two work-items write the same point. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_ac_inject
 __kernel void ac_inject(const int step, const int first, const int end, __global const int *tidx, __global const int *tstart, __global const int *csrc,
                         __global const float *cw, __global const int *soff, __global const int *slen, __global const float *tab, __global float *v)
 {
@@ -22,11 +18,9 @@ __kernel void ac_inject(const int step, const int first, const int end, __global
   }
   v[tidx[t]] += s;
 }
-#endif
 
 /* Receivers: receiver r of nrec interpolates u at its 8 points (ridx, rw: 8 per receiver) into slot `slot` of the trace
    buffer (time-major: nrec values per slot). A receiver on a grid point reads that point exactly (weights 1, 0, ..., 0). */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_ac_sample
 __kernel void ac_sample(const int nrec, const int slot, __global const int *ridx, __global const float *rw, __global const float *u, __global float *trace)
 {
   const int r = (int)get_global_id(0);
@@ -36,14 +30,11 @@ __kernel void ac_sample(const int nrec, const int slot, __global const int *ridx
   for (int p = 0; p < 8; p++) s = fma(rw[8 * r + p], u[ridx[8 * r + p]], s);
   trace[slot * nrec + r] = s;
 }
-#endif
 
 /* A plane of a padded field: out[a + n1 b] = f[base + a s1 + b s2] for a < n1, b < n2 (range n1 x n2). */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_ac_plane
 __kernel void ac_plane(const int n1, const int n2, const int base, const int s1, const int s2, __global const float *f, __global float *out)
 {
   const int a = (int)get_global_id(0), b = (int)get_global_id(1);
 
   if (a < n1 && b < n2) out[a + n1 * b] = f[base + a * s1 + b * s2];
 }
-#endif

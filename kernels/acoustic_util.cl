@@ -7,9 +7,6 @@
 #  ifndef NORM_LS
 #    error "NORM_LS must be defined (tuning table)"
 #  endif
-#  if !defined(SBPMG_KERNELS_ALL)
-#    error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-#  endif
 typedef uint  ac_uint;
 typedef float ac_real;
 #  define AC_FN
@@ -41,14 +38,12 @@ AC_FN ac_real ac_random(ac_uint seed, ac_uint field, ac_uint n)
 /* Fill planes of a padded field with the random values of the grid: work-item (i, j, k) writes f[origin + i + j px + k pxy]
    with the value of grid point (i, j, k + kofs) (kofs: the global index of the first plane written; on several ranks the
    slab's halo planes are filled too). Range: (nx, ny, planes). */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_ac_fill_random
 __kernel void ac_fill_random(const int nx, const int ny, const int px, const int pxy, const int origin, const int kofs, const uint seed, const uint field,
                              __global float *f)
 {
   const int i = (int)get_global_id(0), j = (int)get_global_id(1), k = (int)get_global_id(2);
   f[origin + i + j * px + k * pxy] = ac_random(seed, field, (uint)(i + nx * (j + ny * (k + kofs))));
 }
-#endif
 
 /* max(a, b), NaN if either is (fmax drops a NaN: a field that blew up must not read as 0). */
 inline float ac_nanmax(float a, float b)
@@ -57,7 +52,6 @@ inline float ac_nanmax(float a, float b)
 }
 
 /* Per work-group max |f| and sum f^2 over the grid points, a loop over rows (j, k) of nx points; NaN propagates. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_ac_norms
 __kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(const int nx, const int ny, const int nz, const int px, const int pxy,
                                                                             const int origin, __global const float *f, __global float2 *partial)
 {
@@ -85,5 +79,4 @@ __kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(cons
   }
   if (lid == 0) partial[get_group_id(0)] = (float2)(smax[0], ssum[0]);
 }
-#endif
 #endif

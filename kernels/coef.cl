@@ -13,9 +13,6 @@
 #if !defined(COEF_MAP) || !defined(COEF_MU) || !defined(COEF_METRIC)
 #  error "COEF_MAP, COEF_MU and COEF_METRIC must be defined (src/sbp sets them)"
 #endif
-#if !defined(SBPMG_KERNELS_ALL)
-#  error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-#endif
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double           coef_real;
 
@@ -226,7 +223,6 @@ inline int coef_check(coef_real mu, const coef_real c[4], coef_real *v)
 
 /* One work-item per node (i, j) of the gxm x gym patch whose first node is (gxs, gys): crr, css, crs, J at patch index
    (i - gxs) + gxm (j - gys), and atomic_min of the natural index i + (Nr + 1) j of an invalid node into *bad. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_coef_generate
 __kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value, __global const coef_real *nodes,
                             __global coef_real *crr, __global coef_real *css, __global coef_real *crs, __global coef_real *J, __global int *bad)
 {
@@ -244,10 +240,8 @@ __kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, int Ns, 
   J[k]   = c[3];
   if (coef_check(mu, c, &v) >= 0) atomic_min(bad, (gxs + a) + (Nr + 1) * (gys + b));
 }
-#endif
 
 /* The check at one node (one work-item), for the error message: out[0] the failed check's code, out[1] its value. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_coef_describe
 __kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value,
                             __global const coef_real *nodes, __global coef_real *out)
 {
@@ -258,11 +252,9 @@ __kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, in
   out[0] = coef_check(mu, c, &v);
   out[1] = v;
 }
-#endif
 
 /* The physical coordinates of the owned nodes (xm x ym from (xs, ys)) at owned index (i - xs) + xm (j - ys), for
    SbpProblemGetCoordinates(): the geometry the coefficients are made of; one work-item per owned node. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_coef_coordinates
 __kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs,
                                __global const coef_real *nodes, __global coef_real *x, __global coef_real *y)
 {
@@ -275,13 +267,11 @@ __kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys,
   x[a + (long)xm * b] = X[0];
   y[a + (long)xm * b] = X[1];
 }
-#endif
 
 /* A coarse level's coefficients injected from the fine level's (docs/design.md "Set-up on the device"): coarse node (I, J) is
    fine node (2I, 2J), so the values of point functions are the fine ones exactly; one work-item per node of the coarse patch
    (gxm x gym from (gxs, gys)) whose fine node lies in the fine patch (fgxm x fgym from (fgxs, fgys)); the others are left to
    the caller (several ranks: the ghost exchange). */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_coef_inject
 __kernel void coef_inject(int gxs, int gys, int gxm, int gym, int fgxs, int fgys, int fgxm, int fgym, __global const coef_real *fine,
                           __global coef_real *coarse)
 {
@@ -291,12 +281,9 @@ __kernel void coef_inject(int gxs, int gys, int gxm, int gym, int fgxs, int fgys
   if (a >= gxm || b >= gym || fi < 0 || fj < 0 || fi >= fgxm || fj >= fgym) return;
   coarse[a + (long)gxm * b] = fine[fi + (long)fgxm * fj];
 }
-#endif
 
 /* The coefficients rounded to fp32 (the multigrid levels' copies). */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_coef_to_float
 __kernel void coef_to_float(long n, __global const coef_real *x, __global float *y)
 {
   for (long k = get_global_id(0); k < n; k += get_global_size(0)) y[k] = (float)x[k];
 }
-#endif

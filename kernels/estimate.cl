@@ -4,11 +4,7 @@
 #if defined(SBPMG_HAVE_FP64)
   #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
-#if !defined(SBPMG_KERNELS_ALL)
-  #error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-#endif
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_start_vector
 __kernel void mg_start_vector(int xs, int ys, int xm, int ym, int Nr, __global SBPMG_REAL *b)
 {
   const int a = get_global_id(0), c = get_global_id(1);
@@ -21,4 +17,3 @@ __kernel void mg_start_vector(int xs, int ys, int xm, int ym, int Nr, __global S
   z ^= z >> 31;
   b[a + (long)xm * c] = (SBPMG_REAL)(z >> 11) * (SBPMG_REAL)(1.0 / 9007199254740992.0);
 }
-#endif

@@ -12,14 +12,10 @@
 #if !defined(HALO_REAL)
   #error "HALO_REAL must be defined (src/halo/halo.c: the precision of the exchange)"
 #endif
-#if !defined(SBPMG_KERNELS_ALL)
-  #error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-#endif
 typedef HALO_REAL halo_real;
 
 /* patch[(i + ox) + gxm (j + oy)] = x[i + xm j] for the owned block; send[t] = x[sidx[t]] for t < nsend.
    Global range max(xm ym, nsend). */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_halo_pack
 __kernel void halo_pack(const int xm, const int ym, const int ox, const int oy, const int gxm, __global const halo_real *x, __global halo_real *patch, const int nsend,
                         __global const int *sidx, __global halo_real *send)
 {
@@ -30,13 +26,10 @@ __kernel void halo_pack(const int xm, const int ym, const int ox, const int oy, 
   }
   if (t < nsend) send[t] = x[sidx[t]];
 }
-#endif
 
 /* patch[ridx[t]] = recv[t] for t < nrecv */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_halo_unpack
 __kernel void halo_unpack(const int nrecv, __global const int *ridx, __global const halo_real *recv, __global halo_real *patch)
 {
   const long t = get_global_id(0);
   if (t < nrecv) patch[ridx[t]] = recv[t];
 }
-#endif

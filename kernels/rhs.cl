@@ -9,9 +9,6 @@
 #if !defined(RHS_F) || !defined(RHS_G1) || !defined(RHS_G2) || !defined(RHS_G3) || !defined(RHS_G4)
 #  error "RHS_F and RHS_G1..RHS_G4 must be defined (src/sbp/rhs.c)"
 #endif
-#if !defined(SBPMG_KERNELS_ALL)
-#  error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-#endif
 #define RHS_MANUFACTURED (RHS_F == 0 || RHS_G1 == 0 || RHS_G2 == 0 || RHS_G3 == 0 || RHS_G4 == 0)
 #if RHS_MANUFACTURED && COEF_MU > 1
 #  error "the manufactured data need the gradient of mu: a built-in mu (src/sbp/rhs.c takes the host path otherwise)"
@@ -136,7 +133,6 @@ inline coef_real rhs_dirichlet_row(int face, int i, int j, int Nr, int Ns, coef_
 
 /* g at the owned block (xm x ym nodes from (xs, ys), stored r fastest): J H f, then faces 1..4 in order (the order of the host
    path), Dirichlet data or H_f gN. fv: f at the owned nodes (RHS_F 3), gv: the faces' values one after the other from off. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_rhs_build
 __kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rho, int dirichlet, coef_real mu_value, int xs, int ys, int xm, int ym, int gxs,
                         int gys, int gxm, int gym, __global const coef_real *nodes, __global const coef_real *crr, __global const coef_real *css,
                         __global const coef_real *crs, __global const coef_real *J, __global const coef_real *fv, __global const coef_real *gv, int4 off,
@@ -167,4 +163,3 @@ __kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rh
   }
   g[k] = v;
 }
-#endif

@@ -23,9 +23,6 @@
   #if !defined(MG_PASS_TX) || !defined(MG_PASS_TY)
     #error "MG_PASS_TX and MG_PASS_TY must be defined (tuning table: mg_pass_wg_x, mg_pass_wg_y; src/mg/kernels.c)"
   #endif
-  #if !defined(SBPMG_KERNELS_ALL)
-    #error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-  #endif
 typedef SBPMG_REAL mg_outer; /* CG's precision: the finest level's right-hand side and result */
   #define MG_IO_ARGS   const int io, __global const mg_outer *restrict rhs64, __global sbp_real *restrict rhs_copy, __global mg_outer *restrict out64
   #define MG_IO_PASSED io, rhs64, rhs_copy, out64
@@ -96,7 +93,6 @@ inline void mg_smooth_node(const int i, const int j, const int Nr, const int Ns,
 }
 
 /* One sweep over the whole grid (one rank; a range of (Nr+1) x (Ns+1), rounded up). */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_smooth
 __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
                         __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
                         const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out, MG_IO_ARGS)
@@ -104,11 +100,9 @@ __kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const in
   SBP_GRID_NODE;
   mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out, MG_IO_PASSED, k, k, 0, 0, Nr + 1);
 }
-#endif
 
 /* mg_smooth on the owned nodes of a region on several ranks (sbp.cl, "the multi-rank path"): x is the ghosted patch; rhs, dinv
    prev and out are in the owned layout. The same arithmetic as mg_smooth, node by node. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_smooth_patch
 __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                               __global const sbp_coef *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
                               const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out,
@@ -117,10 +111,8 @@ __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, co
   SBP_PATCH_NODE;
   mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out, MG_IO_PASSED, kg, ko, gh.s0, gh.s1, gh.s2);
 }
-#endif
 
 /* mg_smooth over the interior box alone (see sbp_apply_inner): the 9-point row and its diagonal, no boundary code. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_smooth_inner
 __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                               __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
                               __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev,
@@ -132,7 +124,6 @@ __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, co
   if (jacobi == 1) r *= mg_recip(diag);
   mg_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, out, out64, io, ko);
 }
-#endif
 
 /* What one interior node's row needs besides u: the coefficients of sbp_row9 and the right-hand side. */
 typedef struct {
@@ -206,7 +197,6 @@ inline sbp_real mg_pass_stage(__local const sbp_real *t, const int lx, const int
    write_prev (another pass follows), and every x_{k+s} on the core's outer layer, which the single sweeps over the rim of `core`
    read (src/mg/smoother.c). x, prev and the outputs are different buffers: x and prev are read around each tile. With io & 1 the
    right-hand side comes from rhs64 (its copy written on the core), with io & 2 x_{k+m} goes to out64. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_smooth_pass
 __kernel __attribute__((reqd_work_group_size(MG_PASS_TX, MG_PASS_TY, 1))) void
 mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
@@ -249,5 +239,4 @@ mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichl
     mg_store(x3, out3, out64, io, ko);
   }
 }
-#endif
 #endif

@@ -9,9 +9,6 @@
   #if !defined(MG_REAL)
     #error "MG_REAL must be defined (src/mg/kernels.c: the precision of the transfers)"
   #endif
-  #if !defined(SBPMG_KERNELS_ALL)
-    #error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-  #endif
 typedef MG_REAL mg_real;
   #define MG_FN     inline
   #define MG_GLOBAL __global
@@ -56,7 +53,6 @@ MG_FN mg_real mg_restrict_point(const int ic, const int jc, const int Nr, const 
 /* y_f = (add ? y_f : 0) + P x_c over the fine grid (Nr x Ns intervals, Nr even). A work-item takes the nodes 2I and 2I + 1 of row j:
    the parity of each is then known, so no warp runs more than one branch of mg_prolong_point, and the coarse values they share are
    loaded once. A range of (Nr/2 + 1) x (Ns + 1). */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_prolong
 __kernel void mg_prolong(const int Nr, const int Ns, __global const mg_real *xc, const int add, __global mg_real *yf)
 {
   const int i = 2 * (int)get_global_id(0), j = get_global_id(1);
@@ -71,10 +67,8 @@ __kernel void mg_prolong(const int Nr, const int Ns, __global const mg_real *xc,
     yf[k] = add ? yf[k] + v0 : v0;
   }
 }
-#endif
 
 /* y_c = (add ? y_c : 0) + P^T x_f over the coarse grid; Nr, Ns are the fine grid's intervals. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_restrict
 __kernel void mg_restrict(const int Nr, const int Ns, __global const mg_real *xf, const int add, __global mg_real *yc)
 {
   const int ic = get_global_id(0), jc = get_global_id(1), Nc = Nr / 2, Mc = Ns / 2;
@@ -85,11 +79,9 @@ __kernel void mg_restrict(const int Nr, const int Ns, __global const mg_real *xf
     yc[k]           = add ? yc[k] + v : v;
   }
 }
-#endif
 
 /* On several MPI ranks: the owned block own = (xs, ys, xm, ym) of the output grid, reading the input on its ghosted patch
    gh = (gxs, gys, gxm) (src/halo/halo.c). A 2D range xm x ym. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_prolong_patch
 __kernel void mg_prolong_patch(__global const mg_real *xc, const int add, __global mg_real *yf, const int4 gh, const int4 own)
 {
   const int gi = get_global_id(0), gj = get_global_id(1);
@@ -100,10 +92,8 @@ __kernel void mg_prolong_patch(__global const mg_real *xc, const int add, __glob
     yf[k]           = add ? yf[k] + v : v;
   }
 }
-#endif
 
 /* Nr, Ns: the fine grid's intervals; own: the coarse owned block; gh: the fine ghosted patch */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_restrict_patch
 __kernel void mg_restrict_patch(const int Nr, const int Ns, __global const mg_real *xf, const int add, __global mg_real *yc, const int4 gh, const int4 own)
 {
   const int gi = get_global_id(0), gj = get_global_id(1);
@@ -114,23 +104,18 @@ __kernel void mg_restrict_patch(const int Nr, const int Ns, __global const mg_re
     yc[k]           = add ? yc[k] + v : v;
   }
 }
-#endif
 
 /* y = x rounded to fp32, and y = x in the outer precision (CG's, SBPMG_REAL), n values: the single-precision V-cycle's conversions
    where no kernel that runs anyway takes them (src/mg/vecfp32.c). */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_to_single
 __kernel void mg_to_single(const int n, __global const SBPMG_REAL *x, __global float *y)
 {
   const int t = get_global_id(0);
   if (t < n) y[t] = (float)x[t];
 }
-#endif
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_mg_to_outer
 __kernel void mg_to_outer(const int n, __global const float *x, __global SBPMG_REAL *y)
 {
   const int t = get_global_id(0);
   if (t < n) y[t] = (SBPMG_REAL)x[t];
 }
-#endif
 #endif

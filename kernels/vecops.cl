@@ -31,9 +31,6 @@
 #ifndef VEC_REAL_BYTES
   #error "VEC_REAL_BYTES must be defined (sizeof(PetscScalar))"
 #endif
-#if !defined(SBPMG_KERNELS_ALL)
-  #error "SBPMG_KERNELS_ALL must be defined (src/cl/program.c: 1 every kernel of the file, 0 only the kernel K of -DSBPMG_ONLY_K=1)"
-#endif
 
 typedef SBPMG_REAL real;
 
@@ -96,84 +93,63 @@ typedef uint ubits;
 
 /* ---------------------------------------------------------------- element-wise operations */
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_set
 VEC_KERNEL void vec_set(const ulong n, const real a, __global real *y)
 {
   VEC_LOOP(i, n) y[i] = a;
 }
-#endif
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_copy
 VEC_KERNEL void vec_copy(const ulong n, __global const real *x, __global real *y)
 {
   VEC_LOOP(i, n) y[i] = x[i];
 }
-#endif
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_scale
 VEC_KERNEL void vec_scale(const ulong n, const real a, __global real *y)
 {
   VEC_LOOP(i, n) y[i] *= a;
 }
-#endif
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_shift
 VEC_KERNEL void vec_shift(const ulong n, const real a, __global real *y)
 {
   VEC_LOOP(i, n) y[i] += a;
 }
-#endif
 
 /* y = a x (y is not read) */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_scalecopy
 VEC_KERNEL void vec_scalecopy(const ulong n, const real a, __global const real *x, __global real *y)
 {
   VEC_LOOP(i, n) y[i] = a * x[i];
 }
-#endif
 
 /* y = y + a x */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_axpy
 VEC_KERNEL void vec_axpy(const ulong n, const real a, __global const real *x, __global real *y)
 {
   VEC_LOOP(i, n) y[i] += a * x[i];
 }
-#endif
 
 /* y = x + a y */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_aypx
 VEC_KERNEL void vec_aypx(const ulong n, const real a, __global const real *x, __global real *y)
 {
   VEC_LOOP(i, n) y[i] = x[i] + a * y[i];
 }
-#endif
 
 /* y = a x + b y */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_axpby
 VEC_KERNEL void vec_axpby(const ulong n, const real a, const real b, __global const real *x, __global real *y)
 {
   VEC_LOOP(i, n) y[i] = a * x[i] + b * y[i];
 }
-#endif
 
 /* w = a x + b y (w is not read: it may hold anything, NaN included) */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_waxpby
 VEC_KERNEL void vec_waxpby(const ulong n, const real a, const real b, __global const real *x, __global const real *y, __global real *w)
 {
   VEC_LOOP(i, n) w[i] = a * x[i] + b * y[i];
 }
-#endif
 
 /* z = a x + b y + c z */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_axpbypcz
 VEC_KERNEL void vec_axpbypcz(const ulong n, const real a, const real b, const real c, __global const real *x, __global const real *y, __global real *z)
 {
   VEC_LOOP(i, n) z[i] = a * x[i] + b * y[i] + c * z[i];
 }
-#endif
 
 /* y = y + sum_{j < nv} a_j x_j, nv <= 8 vectors per pass; the x_j past nv are not read */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_maxpy
 VEC_KERNEL void vec_maxpy(const ulong n, const uint nv, const real a0, const real a1, const real a2, const real a3, const real a4, const real a5, const real a6,
                           const real a7, __global real *y, __global const real *x0, __global const real *x1, __global const real *x2, __global const real *x3,
                           __global const real *x4, __global const real *x5, __global const real *x6, __global const real *x7)
@@ -191,11 +167,9 @@ VEC_KERNEL void vec_maxpy(const ulong n, const uint nv, const real a0, const rea
     y[i] = s;
   }
 }
-#endif
 
 /* Point-wise binary operations w = x op y; op: 0 mult, 1 divide (0 where y = 0), 2 max, 3 min, 4 max of absolute values,
    with PETSc's PetscMax/PetscMin conventions (a < b ? b : a) so that NaN cases agree with the host */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_pointwise
 VEC_KERNEL void vec_pointwise(const ulong n, const uint op, __global const real *x, __global const real *y, __global real *w)
 {
   switch (op) {
@@ -225,10 +199,8 @@ VEC_KERNEL void vec_pointwise(const ulong n, const uint op, __global const real 
   } break;
   }
 }
-#endif
 
 /* Point-wise unary operations in place; op: 0 reciprocal (0 stays 0), 1 abs, 2 sqrt(abs), 3 exp, 4 log */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_unary
 VEC_KERNEL void vec_unary(const ulong n, const uint op, __global real *y)
 {
   switch (op) {
@@ -249,7 +221,6 @@ VEC_KERNEL void vec_unary(const ulong n, const uint op, __global real *y)
   } break;
   }
 }
-#endif
 
 /* ---------------------------------------------------------------- reductions: the work-group trees
 
@@ -340,7 +311,6 @@ void vec_loc_set(const uint G, const real sign, __global const real *p, __local 
 #define VEC_ACC_AMAX(a, i)  a = VEC_NANMAX(a, fabs(x[i]))
 #define VEC_ACC_DMAX(a, i)  a = VEC_NANMAX(a, (y[i] != (real)0 ? fabs(x[i] / y[i]) : fabs(x[i])))
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_reduce1_partial
 VEC_KERNEL void vec_reduce1_partial(const ulong n, const uint op, __global const real *x, __global real *part, const ulong part_off)
 {
   __local real buf[VEC_WG];
@@ -361,10 +331,8 @@ VEC_KERNEL void vec_reduce1_partial(const ulong n, const uint op, __global const
   VEC_TREE_SUM(buf, lid);
   if (lid == 0) part[part_off + get_group_id(0)] = buf[0];
 }
-#endif
 
 /* x . y */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_dot_partial
 VEC_KERNEL void vec_dot_partial(const ulong n, __global const real *x, __global const real *y, __global real *part, const ulong part_off)
 {
   __local real buf[VEC_WG];
@@ -375,10 +343,8 @@ VEC_KERNEL void vec_dot_partial(const ulong n, __global const real *x, __global 
   VEC_TREE_SUM(buf, lid);
   if (lid == 0) part[part_off + get_group_id(0)] = buf[0];
 }
-#endif
 
 /* sum |x| and sum x^2 in one pass: two sets of partials, G apart */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_norm12_partial
 VEC_KERNEL void vec_norm12_partial(const ulong n, __global const real *x, __global real *part, const ulong part_off)
 {
   __local real b[2][VEC_WG];
@@ -400,10 +366,8 @@ VEC_KERNEL void vec_norm12_partial(const ulong n, __global const real *x, __glob
     part[part_off + get_num_groups(0) + get_group_id(0)] = b[1][0];
   }
 }
-#endif
 
 /* max |x| (NaN propagates); op 1: max |x / y| with |x| where y = 0 */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_amax_partial
 VEC_KERNEL void vec_amax_partial(const ulong n, const uint op, __global const real *x, __global const real *y, __global real *part, const ulong part_off)
 {
   __local real buf[VEC_WG];
@@ -421,10 +385,8 @@ VEC_KERNEL void vec_amax_partial(const ulong n, const uint op, __global const re
   VEC_TREE_MAX(buf, lid);
   if (lid == 0) part[part_off + get_group_id(0)] = buf[0];
 }
-#endif
 
 /* Fused dot products: s_j = sum x y_j for j < nv <= 8, nv sets of partials, G apart. y_j past nv are not read. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_mdot_partial
 VEC_KERNEL void vec_mdot_partial(const ulong n, const uint nv, __global const real *x, __global const real *y0, __global const real *y1, __global const real *y2,
                                  __global const real *y3, __global const real *y4, __global const real *y5, __global const real *y6, __global const real *y7,
                                  __global real *part, const ulong part_off)
@@ -461,9 +423,7 @@ VEC_KERNEL void vec_mdot_partial(const ulong n, const uint nv, __global const re
   if (lid == 0)
     for (uint j = 0; j < nv; j++) part[part_off + j * G + get_group_id(0)] = buf[j][0];
 }
-#endif
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_loc_partial
 VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const real *x, __global real *part, const ulong part_off)
 {
   __local real  bv[VEC_WG];
@@ -494,13 +454,11 @@ VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const r
     part[part_off + get_num_groups(0) + get_group_id(0)] = VEC_BITS_TO_REAL(bi[0]);
   }
 }
-#endif
 
 /* ---------------------------------------------------------------- reductions, stage 2: one work-group per reduced quantity */
 
 /* Work-group j: res[j] = the sum of the G partials of set j in a fixed order: item l folds partials l, l + VEC_WG,
    l + 2 VEC_WG, ... in increasing order, then the work-group adds its items with the fixed tree. */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_sum_final
 VEC_KERNEL void vec_sum_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off)
 {
   __local real         b[VEC_WG];
@@ -513,9 +471,7 @@ VEC_KERNEL void vec_sum_final(const uint G, __global real *buf, const ulong part
   VEC_TREE_SUM(b, lid);
   if (lid == 0) buf[res_off + j] = b[0];
 }
-#endif
 
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_max_final
 VEC_KERNEL void vec_max_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off)
 {
   __local real b[VEC_WG];
@@ -524,10 +480,8 @@ VEC_KERNEL void vec_max_final(const uint G, __global real *buf, const ulong part
 
   if (get_local_id(0) == 0) buf[res_off + j] = r;
 }
-#endif
 
 /* res[0] = value, res[1] = index bits (VEC_NONE if there was no entry) */
-#if SBPMG_KERNELS_ALL || SBPMG_ONLY_vec_loc_final
 VEC_KERNEL void vec_loc_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off, const real sign)
 {
   __local real  bv[VEC_WG];
@@ -541,4 +495,3 @@ VEC_KERNEL void vec_loc_final(const uint G, __global real *buf, const ulong part
     buf[res_off + 1] = VEC_BITS_TO_REAL(i);
   }
 }
-#endif

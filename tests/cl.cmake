@@ -2,5 +2,3 @@
 sbpmg_add_test(cl SOURCES test_cl.c LABELS cl asan valgrind)
 sbpmg_add_test(cl_nodevice SOURCES test_cl_nodevice.c ENV OCL_ICD_VENDORS=/nonexistent/sbpmg-icd LABELS cl asan)
 sbpmg_add_test(cl_cache SOURCES test_cl_cache.c LABELS cl asan)
-# a program per kernel and the builds ahead of use (src/cl/program.c, src/cl/build.c; docs/design.md "Kernel builds")
-sbpmg_add_test(cl_builds SOURCES test_cl_builds.c test_sbp_common.c LABELS cl asan valgrind TIMEOUT 900)

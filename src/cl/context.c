@@ -368,12 +368,11 @@ PetscErrorCode SbpmgCLView(SbpmgCL cl, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s%s, precision %s%s%s\n", cl->kernel_dir[0] ? "from " : "embedded in the library", cl->kernel_dir,
                                    SBPMG_REAL_NAME, cl->build_options[0] ? ", extra build options " : "", cl->build_options));
   PetscCall(PetscViewerASCIIPrintf(viewer,
-                                   "programs built %" PetscInt_FMT " (%" PetscInt_FMT " from the disk cache %s, %" PetscInt_FMT " stored there; %" PetscInt_FMT
-                                   " compiled concurrently, ahead of use in %" PetscInt_FMT " batches; a program per %s), cache hits %" PetscInt_FMT
-                                   "; device memory in use %.3f MiB%s\n",
+                                   "programs built %" PetscInt_FMT " (%" PetscInt_FMT " from the disk cache %s, %" PetscInt_FMT
+                                   " stored there), cache hits %" PetscInt_FMT "; device memory in use %.3f MiB%s\n",
                                    cl->stats.programs_built, cl->stats.programs_from_disk, cl->cache_dir[0] ? cl->cache_dir : "(off)",
-                                   cl->stats.programs_stored, cl->programs_concurrent, cl->build_batches, cl->tune.cl_kernel_programs ? "kernel" : "file",
-                                   cl->stats.program_cache_hits, cl->mem_used / 1048576.0, cl->mem_cap ? " (capped by -cl_mem_cap)" : ""));
+                                   cl->stats.programs_stored, cl->stats.program_cache_hits, cl->mem_used / 1048576.0,
+                                   cl->mem_cap ? " (capped by -cl_mem_cap)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "transfers host->device: %.0f (%.3f MB), device->host: %.0f (%.3f MB)\n", cl->stats.htod_count,
                                    cl->stats.htod_bytes / 1e6, cl->stats.dtoh_count, cl->stats.dtoh_bytes / 1e6));
   PetscCall(SbpmgCLViewTuning(cl, viewer));

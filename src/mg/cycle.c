@@ -3,10 +3,6 @@
    fp32 vectors in for CG's fp64 ones (docs/design.md "The single-precision V-cycle"). */
 #include <sbpmg/private/mgimpl.h>
 
-/* The kernels of the residual in fp32 below: one over the grid, or (owned: with the interior/rim split or on several ranks) the pair of
-   SbpProblemLaunchOwned(). */
-static const PCSBPMGKernel PCSBPMGResidualSingleKernels[2][2] = {{MG_K_RESIDUAL, MG_K_COUNT}, {MG_K_RESIDUAL_PATCH, MG_K_RESIDUAL_INNER}};
-
 /* r = b - M~ x on level vectors, all in fp32 (kernels/sbp.cl's operator built in the program of the fp32 sweeps); on several ranks x
    goes through the level's fp32 ghost exchange. */
 static PetscErrorCode PCSBPMGResidualSingle(SbpProblem p, Vec b, Vec x, Vec r)
@@ -15,14 +11,14 @@ static PetscErrorCode PCSBPMGResidualSingle(SbpProblem p, Vec b, Vec x, Vec r)
   cl_mem         xb, bb, rb, ca, cb, cc;
   int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = 1;
   PCSBPMGReal    rho = PCSBPMGRealArg(SBP_KERNEL_FP32, p->rho), scale = PCSBPMGRealArg(SBP_KERNEL_FP32, -1.0);
-  SbpKernel      ops[2];
-  PetscBool      owned = SbpProblemApplyKernels(p, ops) == 2 ? PETSC_TRUE : PETSC_FALSE; /* as the fp64 operator's launch */
+  PetscBool      owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE;
   PetscLogDouble n     = (PetscLogDouble)p->xm * p->ym;
   SbpBuffers     bufs  = {0};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  for (int t = 0; t < (owned ? 2 : 1); t++) PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, PCSBPMGResidualSingleKernels[owned][t], &ks[t]));
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, owned ? MG_K_RESIDUAL_PATCH : MG_K_RESIDUAL, &ks[0]));
+  if (owned) PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_RESIDUAL_INNER, &ks[1]));
   PetscCall(SbpProblemGetCoefficientBuffers(p, PETSC_TRUE, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
@@ -65,24 +61,6 @@ PetscErrorCode PCSBPMGResidual(Mat A, Vec b, Vec x, Vec r)
     PetscCall(SbpProblemApplyDevice(p, x, b, -1.0, r, PETSC_TRUE));
   else
     PetscCall(MatResidual(A, b, x, r));
-  PetscFunctionReturn(0);
-}
-
-/* What the level residual of PCSBPMGResidual() launches on level p in a precision, as requests (docs/design.md "Kernel builds"): the
-   fp32 operator of the sweeps' program, the operator with fp32 coefficients, or the fp64 one (MatResidual), with the kernels of the
-   operator's launch (SbpProblemApplyKernels()). */
-PetscErrorCode PCSBPMGResidualRequests(PCSBPMGRequests *q, SbpProblem p, SbpKernelPrecision prec)
-{
-  SbpKernel ops[2];
-  PetscInt  n = SbpProblemApplyKernels(p, ops);
-
-  PetscFunctionBegin;
-  for (PetscInt t = 0; t < n; t++) {
-    if (prec == SBP_KERNEL_FP32)
-      PetscCall(PCSBPMGRequestKernel(q, p, &p->tune, prec, PCSBPMGResidualSingleKernels[n == 2][t]));
-    else
-      PetscCall(PCSBPMGRequestOperator(q, p, ops[t], prec == SBP_KERNEL_COEF32 ? PETSC_TRUE : PETSC_FALSE));
-  }
   PetscFunctionReturn(0);
 }
 

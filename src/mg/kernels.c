@@ -13,69 +13,17 @@ static const struct {
     {"transfer", "mg_to_outer"},      {"estimate", "mg_start_vector"},
 };
 
-/* What PCSBPMGGetKernel() builds kernel id of level p from (its options composed into opts), as a request (src/cl/build.c). */
-static PetscErrorCode PCSBPMGKernelRequest(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, char opts[PCSBPMG_OPTS_LEN],
-                                           SbpmgCLKernelRequest *r)
+PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
 {
+  char opts[256] = "";
+
   PetscFunctionBegin;
-  opts[0] = 0;
   if (id <= MG_K_RESIDUAL_INNER) {
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, prec, &sbp));
-    PetscCall(PetscSNPrintf(opts, PCSBPMG_OPTS_LEN, "%s -DMG_PASS_TX=%d -DMG_PASS_TY=%d", sbp, (int)tune->mg_pass_wg_x, (int)tune->mg_pass_wg_y));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DMG_PASS_TX=%d -DMG_PASS_TY=%d", sbp, (int)tune->mg_pass_wg_x, (int)tune->mg_pass_wg_y));
   } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
-    PetscCall(PetscStrncpy(opts, prec == SBP_KERNEL_FP32 ? "-DMG_REAL=float" : "-DMG_REAL=" SBPMG_REAL_NAME, PCSBPMG_OPTS_LEN));
-  r->program = PCSBPMGKernels[id].program;
-  r->source  = NULL;
-  r->options = opts[0] ? opts : NULL;
-  r->kernel  = PCSBPMGKernels[id].name;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
-{
-  char                 opts[PCSBPMG_OPTS_LEN];
-  SbpmgCLKernelRequest r = {NULL};
-
-  PetscFunctionBegin;
-  PetscCall(PCSBPMGKernelRequest(p, tune, prec, id, opts, &r));
-  PetscCall(SbpmgCLGetKernel(p->cl, r.program, r.options, r.kernel, k));
-  PetscFunctionReturn(0);
-}
-
-/* ---------------------------------------------------------------- builds ahead of use (docs/design.md "Kernel builds") */
-
-PetscErrorCode PCSBPMGRequestsCreate(PetscInt max, PCSBPMGRequests *q)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(q, sizeof(*q)));
-  PetscCall(PetscMalloc2(max, &q->r, max, &q->opts));
-  q->max = max;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PCSBPMGRequestsDestroy(PCSBPMGRequests *q)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree2(q->r, q->opts));
-  PetscFunctionReturn(0);
-}
-
-/* One more request: kernel id of the multigrid layer for level p in a precision (tune: the passes' work-group), as PCSBPMGGetKernel(). */
-PetscErrorCode PCSBPMGRequestKernel(PCSBPMGRequests *q, SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id)
-{
-  PetscFunctionBegin;
-  PetscCheck(q->n < q->max, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %" PetscInt_FMT " kernel requests", q->max);
-  PetscCall(PCSBPMGKernelRequest(p, tune, prec, id, q->opts[q->n], &q->r[q->n]));
-  q->n++;
-  PetscFunctionReturn(0);
-}
-
-/* One more request: kernel id of kernels/sbp.cl for level p, fp64 or with fp32 coefficients, as SbpProblemGetKernel(). */
-PetscErrorCode PCSBPMGRequestOperator(PCSBPMGRequests *q, SbpProblem p, SbpKernel id, PetscBool single)
-{
-  PetscFunctionBegin;
-  PetscCheck(q->n < q->max, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %" PetscInt_FMT " kernel requests", q->max);
-  SbpProblemKernelRequest(p, id, single, &q->r[q->n++]);
+    PetscCall(PetscStrncpy(opts, prec == SBP_KERNEL_FP32 ? "-DMG_REAL=float" : "-DMG_REAL=" SBPMG_REAL_NAME, sizeof(opts)));
+  PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));
   PetscFunctionReturn(0);
 }

@@ -150,41 +150,6 @@ static SbpKernelPrecision PCSBPMGLevelPrecision(PC_SBPMG *sb, Mat A, Mat P)
   return sb->coef_fp32 && A == P ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64;
 }
 
-/* The kernels of the hierarchy's set-up and V-cycle on the device, every smoothed level's, built ahead of use (docs/design.md "Kernel
-   builds"; nothing unless the device's tuning builds several programs at once): the smoother's (its set-up's eigenvalue estimate and its
-   sweeps, src/mg/smoother.c), the residual's (src/mg/cycle.c), the fp32 rounding of the coefficients the level's kernels read, the
-   transfers to the next level (src/mg/transfer.c). The finest level's operator and coefficient kernels are its set-up's (src/sbp). */
-static PetscErrorCode PCSBPMGPrefetchKernels(PC pc, PC_SBPMG *sb)
-{
-  const PetscInt   L = sb->nlevels;
-  PCSBPMGRequests  q;
-  SbpPointProgram *pp;
-  PetscErrorCode   ierr = 0;
-
-  PetscFunctionBegin;
-  if (L < 2 || !sb->problems[0]->use_device || !SbpmgCLPrefetchWanted(sb->problems[0]->cl)) PetscFunctionReturn(0);
-  PetscCall(PCSBPMGRequestsCreate(16 * L, &q));
-  PetscCall(PetscCalloc1(L, &pp));
-  for (PetscInt k = 0; k < L - 1 && !ierr; k++) {
-    SbpProblem         p    = sb->problems[k];
-    SbpKernelPrecision prec = PCSBPMGLevelPrecision(sb, k ? sb->ops[k] : pc->mat, k ? sb->ops[k] : pc->pmat);
-
-    ierr = PCSBPMGSmootherRequests(&q, p, sb->smoother, &sb->tune, prec);
-    if (!ierr) ierr = PCSBPMGResidualRequests(&q, p, prec);
-    if (!ierr && prec != SBP_KERNEL_FP64) {
-      ierr = SbpProblemPointProgram(p, "coef", NULL, &pp[k]);
-      if (!ierr) SbpProblemRoundingRequest(&pp[k], &q.r[q.n++]);
-    }
-    if (!ierr) ierr = PCSBPMGTransferRequests(&q, p, sb->single);
-  }
-  if (!ierr) ierr = SbpmgCLPrefetchKernels(sb->problems[0]->cl, q.n, q.r);
-  for (PetscInt k = 0; k < L; k++) PetscCall(PetscFree(pp[k].source));
-  PetscCall(PetscFree(pp));
-  PetscCall(PCSBPMGRequestsDestroy(&q));
-  PetscCall(ierr);
-  PetscFunctionReturn(0);
-}
-
 /* KSPRICHARDSON's set-up duplicates its work vectors from ksp->vec_sol where there is one, else from a temporary vector of
    MatCreateVecs() that PETSc 3.18's KSPCreateVecs() loses when a duplicate fails (a device allocation): the level's residual vector
    stands in until the first solve, so a failure leaves nothing behind (docs/reliability.md "Fault injection"). */
@@ -568,7 +533,6 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
     PetscCall(PCSBPMGConfigureCoarse(pc, sb, L > 1 ? sb->ops[L - 1] : pc->mat));
     /* PCMGSetLevels() made new levels: apply the -pc_mg_* options (cycle type, ...) to them again */
     if (pc->setfromoptionscalled) PetscCall(PCSetFromOptions(pc));
-    PetscCall(PCSBPMGPrefetchKernels(pc, sb)); /* before PCMG's set-up below launches the first of them */
     PetscCall(PetscLogEventEnd(SBPMG_MGSetUp, pc, 0, 0, 0));
   }
   PetscCall((*sb->mg_setup)(pc));

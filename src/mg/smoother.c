@@ -210,34 +210,8 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
                (double)s->omega, (double)(s->omega * SBPMG_LMAX_MARGIN * s->lmax), (double)s->lmax, (double)(2 / (SBPMG_LMAX_MARGIN * s->lmax)));
   } else if (s->set.type == PC_SBPMG_RICHARDSON)
     s->omega = 2 / (PetscMax(s->lmin, 0) + SBPMG_LMAX_MARGIN * s->lmax);
-  s->pass_on = PCSBPMGSmootherPassCount(p, &s->set.tune);
+  s->pass_on = p->use_device && !p->halo && p->split_on ? s->set.tune.mg_sweeps_per_pass : 1;
   if (s->pass_on > 1) PetscCall(SbpmgSmootherSetUpPasses(s));
-  PetscFunctionReturn(0);
-}
-
-/* The sweeps per pass of level p's device sweeps: the tuning's mg_sweeps_per_pass on one rank with the interior/rim split, else 1. */
-PetscInt PCSBPMGSmootherPassCount(SbpProblem p, const SbpmgTuning *tune)
-{
-  return p->use_device && !p->halo && p->split_on ? tune->mg_sweeps_per_pass : 1;
-}
-
-/* What the set-up above and the sweeps of a level smoother of this type, tuning and precision launch on level p's device, as requests
-   (docs/design.md "Kernel builds"): the estimate's start vector, the level operator (fp64) of its CG and, with Jacobi's preconditioner
-   (every type but Richardson), the diagonal; 1/diag rounded to fp32 where it is stored for the single-precision sweeps; the sweeps. */
-PetscErrorCode PCSBPMGSmootherRequests(PCSBPMGRequests *q, SbpProblem p, PCSBPMGSmootherType type, const SbpmgTuning *tune, SbpKernelPrecision prec)
-{
-  SbpKernel     ops[2];
-  PCSBPMGKernel sweeps[3];
-  PetscInt      n;
-
-  PetscFunctionBegin;
-  PetscCall(PCSBPMGRequestKernel(q, p, tune, SBP_KERNEL_FP64, MG_K_START_VECTOR));
-  n = SbpProblemApplyKernels(p, ops);
-  for (PetscInt t = 0; t < n; t++) PetscCall(PCSBPMGRequestOperator(q, p, ops[t], PETSC_FALSE));
-  if (type != PC_SBPMG_RICHARDSON) PetscCall(PCSBPMGRequestOperator(q, p, SbpProblemDiagonalKernel(p), PETSC_FALSE));
-  if (type != PC_SBPMG_RICHARDSON && !tune->mg_inline_diag && prec == SBP_KERNEL_FP32) PetscCall(PCSBPMGRequestKernel(q, p, tune, prec, MG_K_TO_SINGLE));
-  n = PCSBPMGSweepKernels(p, PCSBPMGSmootherPassCount(p, tune), sweeps);
-  for (PetscInt t = 0; t < n; t++) PetscCall(PCSBPMGRequestKernel(q, p, tune, prec, sweeps[t]));
   PetscFunctionReturn(0);
 }
 

@@ -5,22 +5,6 @@
    that run anyway. */
 #include <sbpmg/private/mgimpl.h>
 
-/* The kernels the sweeps below launch on level p: a single sweep over the grid (one rank, no interior/rim split) or the pair of
-   SbpProblemLaunchOwned() (the rim's *_patch, the interior's lean *_inner), and with pass_on > 1 the passes (mg_smooth_pass, whose
-   rim takes the *_patch sweep); their count. */
-PetscInt PCSBPMGSweepKernels(SbpProblem p, PetscInt pass_on, PCSBPMGKernel ids[3])
-{
-  PetscInt n = 0;
-
-  if (p->halo || p->split_on) {
-    ids[n++] = MG_K_SMOOTH_PATCH;
-    ids[n++] = MG_K_SMOOTH_INNER;
-  } else
-    ids[n++] = MG_K_SMOOTH;
-  if (pass_on > 1) ids[n++] = MG_K_SMOOTH_PASS;
-  return n;
-}
-
 PetscErrorCode PCSBPMGSmootherKernel(PC_SbpmgSmoother *s, PCSBPMGKernel id, cl_kernel *k)
 {
   PetscFunctionBegin;
@@ -107,19 +91,19 @@ static PetscLogDouble SbpmgSweepBytes(PC_SbpmgSmoother *s, const SbpmgSweep *w, 
 static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev, Vec out, Vec dst, PetscReal c1, PetscReal c2, PetscBool zero,
                                        PetscBool prev_zero)
 {
-  SbpProblem    p = s->p;
-  cl_kernel     ks[2];
-  PCSBPMGKernel ids[3];
-  cl_mem        xb, ob, pb;
-  PetscBool     readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
-  int           izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
-  PetscReal     n     = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
-  PetscBool     owned = PCSBPMGSweepKernels(p, 1, ids) == 2 ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
-  SbpmgSweep    w;
-  SbpBuffers    bufs = {0};
+  SbpProblem p = s->p;
+  cl_kernel  ks[2];
+  cl_mem     xb, ob, pb;
+  PetscBool  readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
+  int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
+  PetscReal  n     = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
+  PetscBool  owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
+  SbpmgSweep w;
+  SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
-  for (int t = 0; t < (owned ? 2 : 1); t++) PetscCall(PCSBPMGSmootherKernel(s, ids[t], &ks[t]));
+  PetscCall(PCSBPMGSmootherKernel(s, owned ? MG_K_SMOOTH_PATCH : MG_K_SMOOTH, &ks[0]));
+  if (owned) PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_INNER, &ks[1]));
   PetscCall(SbpmgSweepBegin(s, zero ? NULL : x, b, dst, &bufs, &w, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, out, readprev && inplace ? SBP_READ_WRITE : SBP_WRITE, &ob));
   PetscCall(PCSBPMGBuffersGet(&bufs, readprev && !inplace ? prev : NULL, SBP_READ, &pb));

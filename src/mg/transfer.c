@@ -21,23 +21,6 @@ static PetscErrorCode SbpTransferKernel(SbpTransfer *t, PetscBool single, PCSBPM
   PetscFunctionReturn(0);
 }
 
-/* The kernel of a transfer from or to the fine level f (SbpTransferDevice()): over the grid on one rank, over the owned block after the
-   ghost exchange on several. */
-static PCSBPMGKernel SbpTransferKernelId(SbpProblem f, PetscBool prolong)
-{
-  if (f->halo) return prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH;
-  return prolong ? MG_K_PROLONG : MG_K_RESTRICT;
-}
-
-/* The transfers between fine level f and its coarse level, fp64 or (single) fp32, as requests (docs/design.md "Kernel builds"). */
-PetscErrorCode PCSBPMGTransferRequests(PCSBPMGRequests *q, SbpProblem f, PetscBool single)
-{
-  PetscFunctionBegin;
-  for (int t = 0; t < 2; t++)
-    PetscCall(PCSBPMGRequestKernel(q, f, &f->tune, single ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, SbpTransferKernelId(f, t ? PETSC_TRUE : PETSC_FALSE)));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode SbpTransferDestroy(void *ctx)
 {
   SbpTransfer *t = (SbpTransfer *)ctx;
@@ -65,7 +48,7 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, P
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(SbpTransferKernel(t, single, SbpTransferKernelId(t->fine, prolong), &k));
+  PetscCall(SbpTransferKernel(t, single, prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH, &k));
   PetscCall(SbpProblemGetHalo(in, single, &h));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
@@ -109,7 +92,7 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool single, PetscB
     PetscCall(SbpTransferDevicePatch(t, single, prolong, x, y, add));
     PetscFunctionReturn(0);
   }
-  PetscCall(SbpTransferKernel(t, single, SbpTransferKernelId(f, prolong), &k));
+  PetscCall(SbpTransferKernel(t, single, prolong ? MG_K_PROLONG : MG_K_RESTRICT, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));

@@ -132,12 +132,10 @@ static PetscErrorCode SbpApplyBuffers(SbpProblem p, Vec x, Vec z, Vec y, SbpBuff
 PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y, PetscBool single)
 {
   cl_kernel      ks[2];
-  SbpKernel      ids[2];
   cl_mem         xb, zb, yb, ca, cb, cc;
   int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = z ? 1 : 0;
   PetscReal      rho   = p->rho;
-  PetscInt       nk    = SbpProblemApplyKernels(p, ids);
-  PetscBool      owned = nk == 2 ? PETSC_TRUE : PETSC_FALSE; /* the pair of SbpProblemLaunchOwned() */
+  PetscBool      owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE;
   PetscLogDouble n     = (PetscLogDouble)p->xm * p->ym;
   SbpBuffers     bufs  = {0};
 
@@ -146,7 +144,8 @@ PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
   PetscCall(SbpProblemCheckDeviceVec(p, y, "y"));
   PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors for the SBP-SAT operator");
   PetscCall(SbpProblemBCFlags(p, &flags));
-  for (PetscInt t = 0; t < nk; t++) PetscCall(SbpProblemGetKernel(p, ids[t], single, &ks[t]));
+  PetscCall(SbpProblemGetKernel(p, owned ? SBP_K_APPLY_PATCH : SBP_K_APPLY, single, &ks[0]));
+  if (owned) PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_INNER, single, &ks[1]));
   PetscCall(SbpProblemGetCoefficientBuffers(p, single, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(SbpApplyBuffers(p, x, z, y, &bufs, &xb, &zb, &yb));
@@ -178,7 +177,7 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, d, "the diagonal"));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, SbpProblemDiagonalKernel(p), PETSC_FALSE, &k));
+  PetscCall(SbpProblemGetKernel(p, p->halo ? SBP_K_DIAGONAL_PATCH : SBP_K_DIAGONAL, PETSC_FALSE, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(SbpBuffersGet(&bufs, d, SBP_WRITE, &db));
   PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem),

@@ -6,11 +6,6 @@
 #include <sbpmg/private/sbpimpl.h>
 #include <limits.h>
 
-/* The kernels of kernels/coef.cl the device backend's set-up launches; their names here, for the launches and the requests alike. */
-#define SBP_COEF_GENERATE "coef_generate"
-#define SBP_COEF_INJECT_K "coef_inject"
-#define SBP_COEF_ROUND    "coef_to_float"
-
 static const char *const SbpBadWhat[] = {"J = x_r y_s - x_s y_r", "crr", "css", "crr*css - crs^2", "mu", "crs"};
 
 /* Which check fails at a node (-1: none) and its value; the order and codes of kernels/coef.cl coef_check. */
@@ -116,12 +111,12 @@ static PetscBool SbpProblemHasHostCallbacks(SbpProblem p)
   return (p->mapping == SBP_MAPPING_USER && !p->mapsrc) || (p->mu == SBP_MU_USER && !p->musrc) || (p->metricfn && !p->metricsrc) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* What the kernels of the program made of kernels/<files> ("coef", or "coef+sbp+rhs": files joined by '+') are built from for the
-   problem: the -D specialisation for its point functions (-DCOEF_*) and the extra options, and with the user's OpenCL source the whole
-   source, the user's placed first so that the compiler's line numbers in a build log are those of the user's source (the program
-   then named "user+<files>"). */
-PetscErrorCode SbpProblemPointProgram(SbpProblem p, const char files[], const char extra[], SbpPointProgram *pp)
+/* The kernel `name` of the program made of kernels/<files> ("coef", or "coef+sbp+rhs": files joined by '+'), specialised for the
+   problem's point functions (-DCOEF_*) and by extra options; the user's OpenCL source placed first, so that the compiler's line
+   numbers in a build log are those of the user's source. */
+PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const char extra[], const char name[], cl_kernel *k)
 {
+  char        opts[512];
   const int   map = p->mapping == SBP_MAPPING_NODES ? 3 : p->mapsrc ? 2 : (p->mapping == SBP_MAPPING_SQUARE ? 1 : 0);
   const int   mu  = p->mu == SBP_MU_NODES ? 3 : p->musrc ? 2 : (p->mu == SBP_MU_CONSTANT ? 1 : 0);
   const char *parts[9];
@@ -129,9 +124,7 @@ PetscErrorCode SbpProblemPointProgram(SbpProblem p, const char files[], const ch
   PetscBool   rhs = PETSC_FALSE;
 
   PetscFunctionBegin;
-  pp->source = NULL;
-  PetscCall(PetscSNPrintf(pp->opts, sizeof(pp->opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d %s", map, mu, p->metricsrc ? 1 : 0, extra ? extra : ""));
-  PetscCall(PetscStrncpy(pp->name, files, sizeof(pp->name)));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d %s", map, mu, p->metricsrc ? 1 : 0, extra ? extra : ""));
   PetscCall(PetscStrInList("rhs", files, '+', &rhs));
   if (p->mapsrc) parts[np++] = p->mapsrc;
   if (p->musrc) parts[np++] = p->musrc;
@@ -140,7 +133,7 @@ PetscErrorCode SbpProblemPointProgram(SbpProblem p, const char files[], const ch
   for (int f = 0; rhs && f < 4; f++)
     if (p->face[f].src) parts[np++] = p->face[f].src;
   if (np) { /* PETSc 3.18's PetscStrlcat() limits by the appended length: concatenate by hand */
-    char  *kernels;
+    char  *source, *kernels, pname[64];
     size_t len, total = 1, at = 0;
 
     parts[np++] = "\n#line 1 \"kernels/coef.cl\"\n";
@@ -150,45 +143,23 @@ PetscErrorCode SbpProblemPointProgram(SbpProblem p, const char files[], const ch
       PetscCall(PetscStrlen(parts[s], &len));
       total += len + 1;
     }
-    PetscCall(PetscMalloc1(total, &pp->source));
+    PetscCall(PetscMalloc1(total, &source));
     for (int s = 0; s < np; s++) {
       PetscCall(PetscStrlen(parts[s], &len));
-      PetscCall(PetscMemcpy(pp->source + at, parts[s], len));
+      PetscCall(PetscMemcpy(source + at, parts[s], len));
       at += len;
-      if (s < np - 2) pp->source[at++] = '\n';
+      if (s < np - 2) source[at++] = '\n';
     }
-    pp->source[at] = 0;
+    source[at] = 0;
     PetscCall(PetscFree(kernels));
-    PetscCall(PetscSNPrintf(pp->name, sizeof(pp->name), "user+%s", files));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* The request (src/cl/build.c) for kernel `name` of a program of SbpProblemPointProgram(). */
-void SbpPointProgramRequest(const SbpPointProgram *pp, const char name[], SbpmgCLKernelRequest *r)
-{
-  r->program = pp->name;
-  r->source  = pp->source;
-  r->options = pp->opts;
-  r->kernel  = name;
-}
-
-/* The kernel `name` of the program made of kernels/<files> for the problem (SbpProblemPointProgram()), with extra options. */
-PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const char extra[], const char name[], cl_kernel *k)
-{
-  SbpPointProgram      pp;
-  SbpmgCLKernelRequest r;
-  PetscErrorCode       ierr;
-
-  PetscFunctionBegin;
-  PetscCall(SbpProblemPointProgram(p, files, extra, &pp));
-  SbpPointProgramRequest(&pp, name, &r);
-  if (r.source)
-    ierr = SbpmgCLGetKernelFromSource(p->cl, r.program, r.source, r.options, r.kernel, k);
-  else
-    ierr = SbpmgCLGetKernel(p->cl, r.program, r.options, r.kernel, k);
-  PetscCall(PetscFree(pp.source));
-  PetscCall(ierr);
+    PetscCall(PetscSNPrintf(pname, sizeof(pname), "user+%s", files));
+    {
+      PetscErrorCode ierr = SbpmgCLGetKernelFromSource(p->cl, pname, source, opts, name, k);
+      PetscCall(PetscFree(source));
+      PetscCall(ierr);
+    }
+  } else
+    PetscCall(SbpmgCLGetKernel(p->cl, files, opts, name, k));
   PetscFunctionReturn(0);
 }
 
@@ -220,7 +191,7 @@ static PetscErrorCode SbpGenerateOnDeviceInto(SbpProblem p, cl_mem bad)
   PetscReal value     = 0;
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetCoefficientKernel(p, SBP_COEF_GENERATE, &k));
+  PetscCall(SbpProblemGetCoefficientKernel(p, "coef_generate", &k));
   PetscCall(SbpmgCLFillBuffer(p->cl, bad, &first, sizeof(int), 0, sizeof(int)));
   PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(int), &Nr, sizeof(int), &Ns,
                            sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value, sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem),
@@ -286,45 +257,12 @@ static PetscErrorCode SbpInjectOnDevice(SbpProblem p, SbpProblem fine)
   size_t       global[2] = {(size_t)p->gxm, (size_t)p->gym};
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetCoefficientKernel(p, SBP_COEF_INJECT_K, &k));
+  PetscCall(SbpProblemGetCoefficientKernel(p, "coef_inject", &k));
   for (int t = 0; t < 4; t++) {
     PetscCall(SbpmgCLSetArgs(k, 0, 10, sizeof(int), &c[0], sizeof(int), &c[1], sizeof(int), &c[2], sizeof(int), &c[3], sizeof(int), &f[0], sizeof(int), &f[1],
                              sizeof(int), &f[2], sizeof(int), &f[3], sizeof(cl_mem), &src[t], sizeof(cl_mem), &dst[t]));
     PetscCall(SbpProblemLaunch2D(p, k, global));
   }
-  PetscFunctionReturn(0);
-}
-
-/* How the device backend's coefficients are made (SbpProblemGenerateCoefficients()): a coarse level of one rank injected from its fine
-   level (the fine level's values, exactly: a node grid's coarse metrics are D of the coarse coordinates, evaluated), the point functions
-   evaluated by the device, or the user's host callbacks on the host. */
-typedef enum { SBP_COEF_INJECT, SBP_COEF_DEVICE, SBP_COEF_HOST } SbpCoefficientMaking;
-static SbpCoefficientMaking SbpCoefficientPath(SbpProblem p, PetscMPIInt size)
-{
-  if (p->fine && size == 1 && p->mapping != SBP_MAPPING_NODES) return SBP_COEF_INJECT;
-  return SbpProblemHasHostCallbacks(p) ? SBP_COEF_HOST : SBP_COEF_DEVICE;
-}
-
-/* The kernels of kernels/coef.cl the set-up of the problem launches (docs/design.md "Kernel builds"), into r[*n], ...: the one of its
-   path above (none on the host), and on one rank, for a fine level, the injection the coarse levels SbpProblemCoarsen() makes from it
-   take; pp: the problem's coefficient program (SbpProblemPointProgram(p, "coef", NULL, pp)). */
-PetscErrorCode SbpProblemCoefficientRequests(SbpProblem p, const SbpPointProgram *pp, PetscInt *n, SbpmgCLKernelRequest r[])
-{
-  PetscMPIInt size;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
-  switch (SbpCoefficientPath(p, size)) {
-  case SBP_COEF_INJECT:
-    SbpPointProgramRequest(pp, SBP_COEF_INJECT_K, &r[(*n)++]);
-    break;
-  case SBP_COEF_DEVICE:
-    SbpPointProgramRequest(pp, SBP_COEF_GENERATE, &r[(*n)++]);
-    break;
-  case SBP_COEF_HOST:
-    break;
-  }
-  if (!p->fine && size == 1 && p->mapping != SBP_MAPPING_NODES) SbpPointProgramRequest(pp, SBP_COEF_INJECT_K, &r[(*n)++]);
   PetscFunctionReturn(0);
 }
 
@@ -343,17 +281,15 @@ PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem p)
   PetscCall(PetscLogEventBegin(SBPMG_SbpCoefficients, 0, 0, 0, 0));
   ierr = SbpCreateCoefficientBuffers(p);
   if (!ierr) ierr = SbpProblemUploadNodes(p);
-  if (!ierr) switch (SbpCoefficientPath(p, size)) {
-    case SBP_COEF_INJECT:
+  if (!ierr) {
+    if (p->fine && size == 1 && p->mapping != SBP_MAPPING_NODES) /* a coarse level of one rank: the fine level's values, exactly (a
+                                                                    node grid's coarse metrics are D of the coarse coordinates) */
       ierr = SbpInjectOnDevice(p, p->fine);
-      break;
-    case SBP_COEF_DEVICE:
+    else if (!SbpProblemHasHostCallbacks(p))
       ierr = SbpGenerateOnDevice(p);
-      break;
-    case SBP_COEF_HOST:
+    else
       ierr = SbpGenerateOnHost(p);
-      break;
-    }
+  }
   if (!ierr) ierr = PetscFree(p->nbox); /* the device has the nodal data */
   PetscCall(PetscLogEventEnd(SBPMG_SbpCoefficients, 0, 0, 0, 0));
   PetscCall(ierr);
@@ -420,12 +356,6 @@ PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
-/* The request for the kernel of SbpProblemRoundCoefficients() (pp: the problem's coefficient program). */
-void SbpProblemRoundingRequest(const SbpPointProgram *pp, SbpmgCLKernelRequest *r)
-{
-  SbpPointProgramRequest(pp, SBP_COEF_ROUND, r);
-}
-
 /* The fp32 copies of crr, crs, css on the device (coef_to_float). */
 PetscErrorCode SbpProblemRoundCoefficients(SbpProblem p)
 {
@@ -435,7 +365,7 @@ PetscErrorCode SbpProblemRoundCoefficients(SbpProblem p)
   cl_long      n      = (cl_long)p->gxm * p->gym;
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetCoefficientKernel(p, SBP_COEF_ROUND, &k));
+  PetscCall(SbpProblemGetCoefficientKernel(p, "coef_to_float", &k));
   for (int t = 0; t < 3; t++) {
     PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, (size_t)n * sizeof(float), dst[t]));
     PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(cl_long), &n, sizeof(cl_mem), &src[t], sizeof(cl_mem), dst[t]));

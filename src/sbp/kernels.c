@@ -104,41 +104,10 @@ PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, PetscBool single,
   const int s = single ? 1 : 0;
 
   PetscFunctionBegin;
-  if (!p->kernels[s][id]) {
-    SbpmgCLKernelRequest r;
-    SbpProblemKernelRequest(p, id, single, &r);
-    PetscCall(SbpmgCLGetKernel(p->cl, r.program, r.options, r.kernel, &p->kernels[s][id]));
-  }
+  if (!p->kernels[s][id])
+    PetscCall(SbpmgCLGetKernel(p->cl, "sbp", p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64], SbpKernelNames[id], &p->kernels[s][id]));
   *k = p->kernels[s][id];
   PetscFunctionReturn(0);
-}
-
-/* What SbpProblemGetKernel() builds kernel id from, as a request of builds ahead of use (src/cl/build.c). */
-void SbpProblemKernelRequest(SbpProblem p, SbpKernel id, PetscBool single, SbpmgCLKernelRequest *r)
-{
-  r->program = "sbp";
-  r->source  = NULL;
-  r->options = p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64];
-  r->kernel  = SbpKernelNames[id];
-}
-
-/* The kernels SbpProblemApplyDevice() launches: one over the grid (one rank, no interior/rim split), else the pair of
-   SbpProblemLaunchOwned() (the *_patch kernel of the rim, the lean *_inner one of the interior); their count. */
-PetscInt SbpProblemApplyKernels(SbpProblem p, SbpKernel ids[2])
-{
-  if (!(p->halo || p->split_on)) {
-    ids[0] = SBP_K_APPLY;
-    return 1;
-  }
-  ids[0] = SBP_K_APPLY_PATCH;
-  ids[1] = SBP_K_APPLY_INNER;
-  return 2;
-}
-
-/* The kernel of the device diagonal (one over the grid on one rank, the owned block's on several). */
-SbpKernel SbpProblemDiagonalKernel(SbpProblem p)
-{
-  return p->halo ? SBP_K_DIAGONAL_PATCH : SBP_K_DIAGONAL;
 }
 
 /* ---------------------------------------------------------------- launches */

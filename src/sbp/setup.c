@@ -146,31 +146,6 @@ static PetscErrorCode SbpProblemSetUpLayout(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
-/*
-  SbpProblemPrefetchKernels - The kernels a fine level's set-up and operator launch, built ahead of use (docs/design.md "Kernel builds";
-  nothing unless the device's tuning builds several programs at once): the coefficients' (SbpProblemCoefficientRequests()) and the fp64
-  operator's (SbpProblemApplyKernels()). A coarse level's are its hierarchy's to request, with the other levels' (src/mg/setup.c).
-*/
-static PetscErrorCode SbpProblemPrefetchKernels(SbpProblem p)
-{
-  SbpmgCLKernelRequest r[4];
-  SbpKernel            ids[2];
-  SbpPointProgram      pp;
-  PetscInt             n = 0, na;
-  PetscErrorCode       ierr;
-
-  PetscFunctionBegin;
-  if (p->fine || !SbpmgCLPrefetchWanted(p->cl)) PetscFunctionReturn(0);
-  PetscCall(SbpProblemPointProgram(p, "coef", NULL, &pp));
-  ierr = SbpProblemCoefficientRequests(p, &pp, &n, r);
-  na   = SbpProblemApplyKernels(p, ids);
-  for (PetscInt t = 0; t < na; t++) SbpProblemKernelRequest(p, ids[t], PETSC_FALSE, &r[n++]);
-  if (!ierr) ierr = SbpmgCLPrefetchKernels(p->cl, n, r);
-  PetscCall(PetscFree(pp.source));
-  PetscCall(ierr);
-  PetscFunctionReturn(0);
-}
-
 /* The device side of the set-up: the context, the coefficients on the device, the interior box, the tuning and the kernels,
    and on several ranks the ghost exchange with the interior overlapped when it is large enough. */
 PetscErrorCode SbpProblemSetUpDevice(SbpProblem p)
@@ -181,15 +156,14 @@ PetscErrorCode SbpProblemSetUpDevice(SbpProblem p)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
   PetscCall(SbpmgCLGetDefault(&p->cl));
   PetscCall(SbpmgCLReference(p->cl));
-  PetscCall(SbpProblemSetUpTuning(p));        /* the work-group of the coefficient kernels */
+  PetscCall(SbpProblemSetUpTuning(p)); /* the work-group of the coefficient kernels */
+  PetscCall(SbpProblemGenerateCoefficients(p));
   PetscCall(SbpProblemComputeInteriorBox(p)); /* the interior and rim launches (sbp_split, the overlap) */
   PetscCall(SbpProblemSetUpKernels(p));
   if (size > 1) { /* several ranks: the device ghost exchange, the interior overlapped with it */
     PetscCall(SbpHaloCreate(p->da, p->cl, PETSC_FALSE, &p->halo));
     p->overlap = (PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0) >= p->tune.sbp_overlap_min) ? PETSC_TRUE : PETSC_FALSE;
   }
-  PetscCall(SbpProblemPrefetchKernels(p)); /* what is known now of the kernels below and of the operator's, built at once */
-  PetscCall(SbpProblemGenerateCoefficients(p));
   PetscFunctionReturn(0);
 }
 

@@ -171,7 +171,6 @@ PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, &s->buf));
   PetscCall(SbpmgCLFillBuffer(cl, s->buf, &zero, sizeof(zero), 0, bytes)); /* the reduction area too */
   v->offloadmask = PETSC_OFFLOAD_BOTH;                                     /* zero on both sides (the host side implicit) */
-  PetscCall(VecOpenCLPrefetchKernels_Private(v));
   PetscFunctionReturn(0);
 }
 

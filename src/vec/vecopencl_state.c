@@ -18,12 +18,6 @@ static const char *const VecCLKernelNames[] = {
     "vec_loc_final"};
 _Static_assert(sizeof(VecCLKernelNames) / sizeof(VecCLKernelNames[0]) == VEC_CL_NKERNELS, "one kernel name per VecCLKernelId");
 
-/* The kernels PETSc's CG and the V-cycle's vector operations launch (src/vec/vecopencl_elem.c, vecopencl_reduce.c), built ahead of use
-   when a context's first device vector is made (docs/design.md "Kernel builds"): VecSet, VecAXPY, VecAYPX; the Jacobi preconditioner
-   of the eigenvalue estimates (VecReciprocal, VecPointwiseMult); VecDot and VecNorm (their first stages and the final sum). */
-static const VecCLKernelId VecCLSolverKernels[] = {VEC_CL_K_SET,       VEC_CL_K_AXPY, VEC_CL_K_AYPX,    VEC_CL_K_UNARY,
-                                                   VEC_CL_K_POINTWISE, VEC_CL_K_DOT,  VEC_CL_K_REDUCE1, VEC_CL_K_SUM_FINAL};
-
 /* Whole-vector transfers made to keep host and device copies in step (the scalar results of reductions not counted). */
 static PetscLogDouble vec_cl_syncs_htod = 0, vec_cl_syncs_dtoh = 0;
 
@@ -207,16 +201,8 @@ PetscErrorCode VecOpenCLAllSameDevice_Private(Vec v, PetscInt n, const Vec w[], 
   PetscFunctionReturn(0);
 }
 
-/* The build options of kernels/vecops.cl for v's geometry: every macro it reads comes from here (the tuning of the vector's
-   context, and the scalar size). */
-static PetscErrorCode VecOpenCLKernelOptions(Vec_OpenCL *s, char opts[], size_t len)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(opts, len, "-DVEC_WG=%d -DVEC_CHUNKS=%d -DVEC_REAL_BYTES=%d", (int)s->wg, (int)s->chunks, (int)sizeof(PetscScalar)));
-  PetscFunctionReturn(0);
-}
-
-/* A kernel of kernels/vecops.cl built for v's geometry. */
+/* A kernel of kernels/vecops.cl built for v's geometry: every macro it reads comes from here (the tuning of the
+   vector's context, and the scalar size). */
 PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
 {
   Vec_OpenCL *s = VecCLData(v);
@@ -225,31 +211,10 @@ PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
   if (!s->k[id]) {
     char opts[128];
 
-    PetscCall(VecOpenCLKernelOptions(s, opts, sizeof(opts)));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DVEC_WG=%d -DVEC_CHUNKS=%d -DVEC_REAL_BYTES=%d", (int)s->wg, (int)s->chunks, (int)sizeof(PetscScalar)));
     PetscCall(SbpmgCLGetKernel(s->cl, "vecops", opts, VecCLKernelNames[id], &s->k[id]));
   }
   *k = s->k[id];
-  PetscFunctionReturn(0);
-}
-
-/* The solvers' kernels (VecCLSolverKernels) for v's geometry built ahead of use; after the context's first vector a lookup of the list. */
-PetscErrorCode VecOpenCLPrefetchKernels_Private(Vec v)
-{
-  Vec_OpenCL          *s = VecCLData(v);
-  const PetscInt       n = (PetscInt)(sizeof(VecCLSolverKernels) / sizeof(VecCLSolverKernels[0]));
-  SbpmgCLKernelRequest r[sizeof(VecCLSolverKernels) / sizeof(VecCLSolverKernels[0])];
-  char                 opts[128];
-
-  PetscFunctionBegin;
-  if (!SbpmgCLPrefetchWanted(s->cl)) PetscFunctionReturn(0);
-  PetscCall(VecOpenCLKernelOptions(s, opts, sizeof(opts)));
-  for (PetscInt t = 0; t < n; t++) {
-    r[t].program = "vecops";
-    r[t].source  = NULL;
-    r[t].options = opts;
-    r[t].kernel  = VecCLKernelNames[VecCLSolverKernels[t]];
-  }
-  PetscCall(SbpmgCLPrefetchKernels(s->cl, n, r));
   PetscFunctionReturn(0);
 }
 

@@ -38,12 +38,9 @@ struct _n_SbpmgCLKernel {
 };
 
 struct _n_SbpmgCLProgram {
-  char               *name;         /* kernels/<name>.cl */
-  char               *kernel;       /* the one kernel it holds (tuning cl_kernel_programs); NULL: every kernel of its files */
-  char               *source;       /* the source it was built from (embedded or from -cl_kernel_dir) */
-  char               *options;      /* full build options, -D specialisations included */
-  char               *user_options; /* the layer's part of them, as the layer gave it */
-  PetscBool           ahead;        /* built by SbpmgCLPrefetchKernels() (src/cl/build.c), not on first use */
+  char               *name;    /* kernels/<name>.cl */
+  char               *source;  /* the source it was built from (embedded or from -cl_kernel_dir) */
+  char               *options; /* full build options, -D specialisations included */
   cl_program          program;
   SbpmgCLKernelEntry  kernels;
   SbpmgCLProgramEntry next;
@@ -75,10 +72,6 @@ struct _n_SbpmgCL {
   struct SbpmgCLProfile *prof; /* -cl_profile: device time of every launch, by kernel and size (src/cl/profile.c) */
   SbpmgCLProgramEntry    programs;
   SbpmgCLStats           stats;
-  PetscInt               programs_concurrent; /* of stats.programs_built: compiled by a batch of concurrent builds (src/cl/build.c) */
-  PetscInt               build_batches;       /* ... those batches */
-  PetscInt               nprefetched;         /* request lists SbpmgCLPrefetchKernels() has satisfied, by hash (at most 64 kept) */
-  unsigned long long     prefetched[64];
   SbpmgDeviceClass       dclass;       /* the column of the tuning table (include/sbpmg/private/tuning.h) this device takes */
   SbpmgTuning            tune;         /* ... its values, with the -sbpmg_tune overrides applied (src/cl/tuning.c) */
   cl_mem                 results;      /* the pinned result area of SbpmgCLReadResult(), made on first use */
@@ -107,38 +100,9 @@ PETSC_INTERN PetscInt       SbpmgCLFaultEvents(SbpmgCLFaultKind);
 PETSC_INTERN PetscErrorCode SbpmgCLFaultCheck(SbpmgCLFaultKind, const char[]);
 
 /* ---------------------------------------------------------------- programs and kernels (src/cl/program.c) */
-/* A program of every kernel of kernels/<name>.cl ("a+b": a.cl and b.cl one after the other) with the layer's -D options */
 PETSC_INTERN PetscErrorCode SbpmgCLGetProgram(SbpmgCL, const char[], const char[], SbpmgCLProgramEntry *);
 PETSC_INTERN PetscErrorCode SbpmgCLReadSource(SbpmgCL, const char[], char **);
 PETSC_INTERN PetscErrorCode SbpmgCLReleasePrograms(SbpmgCL);
-/* The pieces of a build, shared by the lazy path (src/cl/program.c) and the batch (src/cl/build.c): the full options of a program for
-   (the layer's options, the kernel taken from it), the cache lookup, entries (create takes source and options; destroy releases what
-   was built; insert hands the entry to the context), a program's label in messages, the error of a failed build (with the log; the
-   program released) and what follows a build from source (-cl_build_log, the disk cache's copy). */
-PETSC_INTERN PetscErrorCode SbpmgCLComposeOptions(SbpmgCL, const char[], const char[], char **);
-PETSC_INTERN PetscErrorCode SbpmgCLFindProgram(SbpmgCL, const char[], const char[], const char[], SbpmgCLProgramEntry *);
-PETSC_INTERN PetscErrorCode SbpmgCLProgramEntryCreate(SbpmgCL, const char[], const char[], const char[], char *, char *, SbpmgCLProgramEntry *);
-PETSC_INTERN PetscErrorCode SbpmgCLProgramEntryDestroy(SbpmgCLProgramEntry *);
-PETSC_INTERN void           SbpmgCLProgramEntryInsert(SbpmgCL, SbpmgCLProgramEntry);
-PETSC_INTERN void           SbpmgCLProgramLabel(SbpmgCLProgramEntry, char[], size_t);
-PETSC_INTERN PetscErrorCode SbpmgCLBuildError(SbpmgCL, SbpmgCLProgramEntry, cl_int);
-PETSC_INTERN PetscErrorCode SbpmgCLBuildDone(SbpmgCL, SbpmgCLProgramEntry);
-
-/* ---------------------------------------------------------------- builds ahead of use (src/cl/build.c; docs/design.md "Kernel builds") */
-/* A kernel a layer will take: from kernels/<program>.cl (files joined by '+') with the layer's options, as SbpmgCLGetKernel() would;
-   or, with source given, from that text under the name program, as SbpmgCLGetKernelFromSource() would. */
-typedef struct {
-  const char *program;
-  const char *source;  /* NULL: the files' source (embedded, or -cl_kernel_dir) */
-  const char *options; /* the layer's -D options, may be NULL */
-  const char *kernel;
-} SbpmgCLKernelRequest;
-/* Build now the programs of the requests that are neither in the context's cache nor in the disk cache, up to cl_build_threads at
-   once in host threads (tuning); nothing with cl_build_threads = 1 (each is built on first use). On a failure nothing of the batch
-   is kept and the first failure in request order is raised. A kernel not requested is still built on first use. */
-PETSC_INTERN PetscErrorCode SbpmgCLPrefetchKernels(SbpmgCL, PetscInt, const SbpmgCLKernelRequest[]);
-/* Whether SbpmgCLPrefetchKernels() builds anything on this context (cl_build_threads > 1): a layer may skip making its list */
-PETSC_INTERN PetscBool SbpmgCLPrefetchWanted(SbpmgCL);
 
 /* ---------------------------------------------------------------- memory and transfers (src/cl/memory.c) */
 /* The memory plan (docs/design.md "The memory plan"): before a large set-up allocates, the layer that allocates estimates

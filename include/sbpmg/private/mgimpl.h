@@ -36,26 +36,6 @@ PETSC_INTERN PetscErrorCode PCSBPMGCheckChebyshevRange(MPI_Comm, PetscReal, Pets
 /* The kernel of level p in a precision (the coefficients' and the vectors'), the passes' work-group from tune; the caller keeps it. */
 PETSC_INTERN PetscErrorCode PCSBPMGGetKernel(SbpProblem, const SbpmgTuning *, SbpKernelPrecision, PCSBPMGKernel, cl_kernel *);
 
-/* The kernels of a hierarchy's set-up and V-cycle as requests of builds ahead of use (src/cl/build.c; docs/design.md "Kernel builds"):
-   a list of at most max, with room for the options each; one more kernel of this layer (PCSBPMGGetKernel()) or of kernels/sbp.cl
-   (SbpProblemGetKernel()). Each launching file adds its own: the smoother's set-up and sweeps, the residual, the transfers. */
-#define PCSBPMG_OPTS_LEN 256
-typedef struct {
-  PetscInt              n, max;
-  SbpmgCLKernelRequest *r;
-  char (*opts)[PCSBPMG_OPTS_LEN];
-} PCSBPMGRequests;
-PETSC_INTERN PetscErrorCode PCSBPMGRequestsCreate(PetscInt, PCSBPMGRequests *);
-PETSC_INTERN PetscErrorCode PCSBPMGRequestsDestroy(PCSBPMGRequests *);
-PETSC_INTERN PetscErrorCode PCSBPMGRequestKernel(PCSBPMGRequests *, SbpProblem, const SbpmgTuning *, SbpKernelPrecision, PCSBPMGKernel);
-PETSC_INTERN PetscErrorCode PCSBPMGRequestOperator(PCSBPMGRequests *, SbpProblem, SbpKernel, PetscBool);
-/* src/mg/smoother.c: a level smoother's set-up (its eigenvalue estimate; 1/diag where stored) and sweeps in a precision, its type and
-   tuning as PCSBPMG configures it; src/mg/cycle.c: the level residual in a precision; src/mg/transfer.c: the transfers between a fine
-   level and its coarse one, fp64 or (single) fp32. */
-PETSC_INTERN PetscErrorCode PCSBPMGSmootherRequests(PCSBPMGRequests *, SbpProblem, PCSBPMGSmootherType, const SbpmgTuning *, SbpKernelPrecision);
-PETSC_INTERN PetscErrorCode PCSBPMGResidualRequests(PCSBPMGRequests *, SbpProblem, SbpKernelPrecision);
-PETSC_INTERN PetscErrorCode PCSBPMGTransferRequests(PCSBPMGRequests *, SbpProblem, PetscBool);
-
 /* A kernel's real argument in the kernel's precision: fp64, or fp32 in the single-precision V-cycle. */
 typedef struct {
   size_t size;
@@ -129,10 +109,6 @@ typedef struct {
 } PC_SbpmgSmoother;
 /* A sweep kernel of the level in its precision, looked up on first use. */
 PETSC_INTERN PetscErrorCode PCSBPMGSmootherKernel(PC_SbpmgSmoother *, PCSBPMGKernel, cl_kernel *);
-/* The sweep kernels of level p's device sweeps with pass_on sweeps per pass (src/mg/sweeps.c): one over the grid or the pair of
-   SbpProblemLaunchOwned(), and mg_smooth_pass; their count. The sweeps per pass a level's smoother takes (src/mg/smoother.c). */
-PETSC_INTERN PetscInt PCSBPMGSweepKernels(SbpProblem, PetscInt, PCSBPMGKernel[3]);
-PETSC_INTERN PetscInt PCSBPMGSmootherPassCount(SbpProblem, const SbpmgTuning *);
 /* its device sweeps from x (or from zero) with the coefficients (c1, c2) of each; the result ends in x (or x's fp64 target). */
 PETSC_INTERN PetscErrorCode PCSBPMGSmootherSweeps(PC_SbpmgSmoother *, Vec, Vec, PetscInt, PetscBool, const PetscReal[]);
 

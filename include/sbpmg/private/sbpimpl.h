@@ -164,18 +164,6 @@ PETSC_INTERN PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemRoundCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGetPointKernel(SbpProblem, const char[], const char[], const char[], cl_kernel *);
-/* What the kernels of kernels/coef.cl, or of a program made on it ("coef+sbp+rhs"), are built from for a problem
-   (SbpProblemPointProgram(p, files, extra options, pp)): the program's name, its -D options and, with the user's OpenCL source, the
-   whole source (free pp->source with PetscFree(); NULL: the files' own). The requests (src/cl/build.c) for its kernels: any kernel,
-   those of the set-up (SbpProblemCoefficientRequests(): at most 2 into r[*n], ...), the fp32 rounding's. */
-typedef struct {
-  char  name[64], opts[512];
-  char *source;
-} SbpPointProgram;
-PETSC_INTERN PetscErrorCode SbpProblemPointProgram(SbpProblem, const char[], const char[], SbpPointProgram *);
-PETSC_INTERN void           SbpPointProgramRequest(const SbpPointProgram *, const char[], SbpmgCLKernelRequest *);
-PETSC_INTERN PetscErrorCode SbpProblemCoefficientRequests(SbpProblem, const SbpPointProgram *, PetscInt *, SbpmgCLKernelRequest[]);
-PETSC_INTERN void           SbpProblemRoundingRequest(const SbpPointProgram *, SbpmgCLKernelRequest *);
 
 /* ---------------------------------------------------------------- the data (src/sbp/data.c) */
 /* Whether the data are the manufactured problem's (nothing given by the user). */
@@ -216,11 +204,6 @@ PETSC_INTERN PetscErrorCode SbpProblemGetBuildOptions(SbpProblem, SbpKernelPreci
 /* The ghost exchange of the problem's vectors (fp64) or of the single-precision V-cycle's (fp32, made on first use); NULL on one rank. */
 PETSC_INTERN PetscErrorCode SbpProblemGetHalo(SbpProblem, PetscBool, SbpHalo *);
 PETSC_INTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, PetscBool, cl_kernel *);
-/* The request (src/cl/build.c; docs/design.md "Kernel builds") for what SbpProblemGetKernel() builds; the kernels the device operator
-   launches (src/sbp/apply.c; their count: 1 over the grid, or the pair of SbpProblemLaunchOwned()) and its diagonal's. */
-PETSC_INTERN void           SbpProblemKernelRequest(SbpProblem, SbpKernel, PetscBool, SbpmgCLKernelRequest *);
-PETSC_INTERN PetscInt       SbpProblemApplyKernels(SbpProblem, SbpKernel[2]);
-PETSC_INTERN SbpKernel      SbpProblemDiagonalKernel(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem, PetscBool, cl_mem *, cl_mem *, cl_mem *);
 
 /* The launches of the device kernels over a problem's nodes: the whole grid (one rank), or a region of the owned block (kernels/sbp.cl

@@ -67,12 +67,7 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(ac_points_wg, 16, 64, 64, 1, 1024, "work-group size of the source, receiver and plane kernels (kernels/acoustic_points.cl)")         \
   X(ac_trace_samples, 256, 2048, 2048, 1, 1048576, "trace samples the device buffer holds per receiver before they are read back")
 
-/* ---------------------------------------------------------------- src/cl: program builds (docs/design.md "Kernel builds") */
-#define SBPMG_TUNING_CL(X)                                                                                                                               \
-  X(cl_kernel_programs, 0, 1, 1, 0, 1, "1: a program per kernel, holding only the kernel a layer takes; 0: a program per kernel file (all its kernels)") \
-  X(cl_build_threads, 1, 8, 8, 1, 64, "host threads compiling at once the programs a set-up will use (1: each program is built on first use)")
-
-#define SBPMG_TUNING(X) SBPMG_TUNING_VEC(X) SBPMG_TUNING_SBP(X) SBPMG_TUNING_MG(X) SBPMG_TUNING_ACOUSTIC(X) SBPMG_TUNING_CL(X)
+#define SBPMG_TUNING(X) SBPMG_TUNING_VEC(X) SBPMG_TUNING_SBP(X) SBPMG_TUNING_MG(X) SBPMG_TUNING_ACOUSTIC(X)
 
 #define SBPMG_TUNING_FIELD_(key, cpu, gpu, nv, lo, hi, doc) PetscInt key;
 typedef struct {

@@ -112,8 +112,6 @@ PETSC_INTERN PetscErrorCode VecCreate_SeqOpenCL_Private(Vec, SbpmgCL);
 /* src/vec/vecopencl_state.c: where the values are valid, the kernels, the accessors */
 PETSC_INTERN PetscErrorCode VecOpenCLIsDevice_Private(Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode VecOpenCLGetKernel_Private(Vec, VecCLKernelId, cl_kernel *);
-/* The kernels of PETSc's CG and the V-cycle's vector operations for v's geometry, built ahead of use (docs/design.md "Kernel builds") */
-PETSC_INTERN PetscErrorCode VecOpenCLPrefetchKernels_Private(Vec);
 PETSC_INTERN PetscErrorCode VecOpenCLSameDevice_Private(Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode VecOpenCLAllSameDevice_Private(Vec, PetscInt, const Vec[], PetscBool *);
 PETSC_INTERN PetscErrorCode VecOpenCLHostModify_Private(Vec);
