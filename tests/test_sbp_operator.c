@@ -226,9 +226,8 @@ static void test_norms(void **state)
   }
 }
 
-static const struct CMUnitTest tests[] = {cmocka_unit_test(test_matrix_free_host), cmocka_unit_test(test_matrix_free_device),
+static const struct CMUnitTest tests[] = {cmocka_unit_test(test_matrix_free_host),           cmocka_unit_test(test_matrix_free_device),
                                           cmocka_unit_test(test_matrix_free_device_unsplit), cmocka_unit_test(test_matrix_free_device_loads),
-                                          cmocka_unit_test(test_fp32_coefficients),
-                                          cmocka_unit_test(test_norms)};
+                                          cmocka_unit_test(test_fp32_coefficients),          cmocka_unit_test(test_norms)};
 
 SBPMG_TEST_MAIN(help, tests)
