@@ -13,6 +13,9 @@
 #if !defined(COEF_MAP) || !defined(COEF_MU) || !defined(COEF_METRIC)
 #  error "COEF_MAP, COEF_MU and COEF_METRIC must be defined (src/sbp sets them)"
 #endif
+#if !defined(COEF_KERNELS)
+#  error "COEF_KERNELS must be defined (src/sbp: 1 this file's kernels, 0 its functions only, for the right-hand side's program)"
+#endif
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double           coef_real;
 
@@ -223,6 +226,7 @@ inline int coef_check(coef_real mu, const coef_real c[4], coef_real *v)
 
 /* One work-item per node (i, j) of the gxm x gym patch whose first node is (gxs, gys): crr, css, crs, J at patch index
    (i - gxs) + gxm (j - gys), and atomic_min of the natural index i + (Nr + 1) j of an invalid node into *bad. */
+#if COEF_KERNELS
 __kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value, __global const coef_real *nodes,
                             __global coef_real *crr, __global coef_real *css, __global coef_real *crs, __global coef_real *J, __global int *bad)
 {
@@ -240,8 +244,10 @@ __kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, int Ns, 
   J[k]   = c[3];
   if (coef_check(mu, c, &v) >= 0) atomic_min(bad, (gxs + a) + (Nr + 1) * (gys + b));
 }
+#endif
 
 /* The check at one node (one work-item), for the error message: out[0] the failed check's code, out[1] its value. */
+#if COEF_KERNELS
 __kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value,
                             __global const coef_real *nodes, __global coef_real *out)
 {
@@ -252,9 +258,11 @@ __kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, in
   out[0] = coef_check(mu, c, &v);
   out[1] = v;
 }
+#endif
 
 /* The physical coordinates of the owned nodes (xm x ym from (xs, ys)) at owned index (i - xs) + xm (j - ys), for
    SbpProblemGetCoordinates(): the geometry the coefficients are made of; one work-item per owned node. */
+#if COEF_KERNELS
 __kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs,
                                __global const coef_real *nodes, __global coef_real *x, __global coef_real *y)
 {
@@ -267,11 +275,13 @@ __kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys,
   x[a + (long)xm * b] = X[0];
   y[a + (long)xm * b] = X[1];
 }
+#endif
 
 /* A coarse level's coefficients injected from the fine level's (docs/design.md "Set-up on the device"): coarse node (I, J) is
    fine node (2I, 2J), so the values of point functions are the fine ones exactly; one work-item per node of the coarse patch
    (gxm x gym from (gxs, gys)) whose fine node lies in the fine patch (fgxm x fgym from (fgxs, fgys)); the others are left to
    the caller (several ranks: the ghost exchange). */
+#if COEF_KERNELS
 __kernel void coef_inject(int gxs, int gys, int gxm, int gym, int fgxs, int fgys, int fgxm, int fgym, __global const coef_real *fine,
                           __global coef_real *coarse)
 {
@@ -281,9 +291,12 @@ __kernel void coef_inject(int gxs, int gys, int gxm, int gym, int fgxs, int fgys
   if (a >= gxm || b >= gym || fi < 0 || fj < 0 || fi >= fgxm || fj >= fgym) return;
   coarse[a + (long)gxm * b] = fine[fi + (long)fgxm * fj];
 }
+#endif
 
 /* The coefficients rounded to fp32 (the multigrid levels' copies). */
+#if COEF_KERNELS
 __kernel void coef_to_float(long n, __global const coef_real *x, __global float *y)
 {
   for (long k = get_global_id(0); k < n; k += get_global_size(0)) y[k] = (float)x[k];
 }
+#endif

@@ -23,6 +23,9 @@
   #if !defined(SBP_SELECT)
     #error "SBP_SELECT must be defined (tuning table: sbp_select; src/sbp/kernels.c)"
   #endif
+  #if !defined(SBP_KERNELS)
+    #error "SBP_KERNELS must be defined (which kernels of this file a program holds: 1 the applies, 2 the diagonals, 4 the norms; src/sbp)"
+  #endif
 typedef SBP_REAL sbp_real;
 typedef SBP_COEF   sbp_coef; /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
   #if SBP_INDEX32 /* the lean interior kernels index with 32 bits when every array fits */
@@ -272,27 +275,33 @@ SBP_FN void sbp_norm_node(const int i, const int j, const int Nr, const int Ns, 
 
 /* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y): the operator, MatMultAdd, and the residual b - M~ u
    in one pass. */
+#if SBP_KERNELS & 1
 __kernel void sbp_apply(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a, __global const sbp_coef *b,
                         __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y)
 {
   SBP_GRID_NODE;
   sbp_apply_node(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, add, scale, z, y, k, k, 0, 0, Nr + 1);
 }
+#endif
 
 /* d = diag(M~) */
+#if SBP_KERNELS & 2
 __kernel void sbp_diagonal(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
                            __global sbp_real *d)
 {
   SBP_GRID_NODE;
   sbp_diagonal_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, d, k, k, 0, 0, Nr + 1);
 }
+#endif
 
 /* y = W x with W the diagonal norm of the given kind */
+#if SBP_KERNELS & 4
 __kernel void sbp_norm(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x, __global sbp_real *y)
 {
   SBP_GRID_NODE;
   sbp_norm_node(i, j, Nr, Ns, hr, hs, kind, J, x, y, k, k);
 }
+#endif
 
 /* ---------------------------------------------------------------- the multi-rank path (src/halo/halo.c)
    On several MPI ranks each rank computes its owned nodes own = (xs, ys, xm, ym), reading u and the coefficients on its
@@ -353,6 +362,7 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
   const sbp_index kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + (sbp_index)own.s2 * (sbp_index)(j - own.s1)
 
 /* sbp_apply on the owned nodes of a region, u the ghosted patch */
+#if SBP_KERNELS & 1
 __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a,
                               __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
                               const int4 gh, const int4 own, const int4 in, const int mode)
@@ -360,10 +370,12 @@ __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, co
   SBP_PATCH_NODE;
   sbp_apply_node(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, add, scale, z, y, kg, ko, gh.s0, gh.s1, gh.s2);
 }
+#endif
 
 /* sbp_apply over the interior box alone (region SBP_REGION_INTERIOR), where sbp_is_interior holds at every node (the box is
    cut to it at set-up, src/sbp/setup.c): the 9-point row without the boundary code, a small kernel that keeps few registers
    (docs/design.md, "interior and rim"). The same arguments as sbp_apply_patch. */
+#if SBP_KERNELS & 1
 __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *restrict u, __global const sbp_coef *restrict a,
                               __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, const int add, const sbp_real scale, __global const sbp_real *z,
                               __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
@@ -373,20 +385,25 @@ __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, co
   const sbp_real v = scale * sbp_inner_point(kg, ld, rho, 1 / rho, u, 0, a, b, c, &d), zk = sbp_load_unless(z, ko, !add); /* z is y where !add */
   y[ko]            = add ? zk + v : v;
 }
+#endif
 
 /* sbp_diagonal on the owned nodes of a region */
+#if SBP_KERNELS & 2
 __kernel void sbp_diagonal_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                                  __global const sbp_coef *c, __global sbp_real *d, const int4 gh, const int4 own, const int4 in, const int mode)
 {
   SBP_PATCH_NODE;
   sbp_diagonal_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, d, kg, ko, gh.s0, gh.s1, gh.s2);
 }
+#endif
 
 /* sbp_norm on the owned nodes of a region (x and y in the owned layout, J on the patch) */
+#if SBP_KERNELS & 4
 __kernel void sbp_norm_patch(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x,
                              __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
   SBP_PATCH_NODE;
   sbp_norm_node(i, j, Nr, Ns, hr, hs, kind, J, x, y, kg, ko);
 }
+#endif
 #endif

@@ -1,7 +1,8 @@
 /* The kernels of the multigrid layer: the sweeps of kernels/smooth.cl, built after kernels/sbp.cl with the level's SBP-SAT
-   specialisation in the V-cycle's precision (SbpProblemGetBuildOptions()) and the work-group of the passes (tuning mg_pass_wg_x,
-   mg_pass_wg_y), with the operator of that program as the single-precision V-cycle's residual; the transfers and conversions of
-   kernels/transfer.cl, and the start vector of the eigenvalue estimates (kernels/estimate.cl). */
+   specialisation in the V-cycle's precision (SbpProblemGetBuildOptions(); of sbp.cl's kernels only the applies, SBP_KERNELS 1)
+   and the work-group of the passes (tuning mg_pass_wg_x, mg_pass_wg_y), with the operator of that program as the
+   single-precision V-cycle's residual; the transfers and conversions of kernels/transfer.cl, and the start vector of the
+   eigenvalue estimates (kernels/estimate.cl). */
 #include <sbpmg/private/mgimpl.h>
 
 static const struct {
@@ -21,7 +22,7 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
   if (id <= MG_K_RESIDUAL_INNER) {
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, prec, &sbp));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DMG_PASS_TX=%d -DMG_PASS_TY=%d", sbp, (int)tune->mg_pass_wg_x, (int)tune->mg_pass_wg_y));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=1 -DMG_PASS_TX=%d -DMG_PASS_TY=%d", sbp, (int)tune->mg_pass_wg_x, (int)tune->mg_pass_wg_y));
   } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
     PetscCall(PetscStrncpy(opts, prec == SBP_KERNEL_FP32 ? "-DMG_REAL=float" : "-DMG_REAL=" SBPMG_REAL_NAME, sizeof(opts)));
   PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));

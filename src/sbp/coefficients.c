@@ -124,8 +124,9 @@ PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const 
   PetscBool   rhs = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d %s", map, mu, p->metricsrc ? 1 : 0, extra ? extra : ""));
   PetscCall(PetscStrInList("rhs", files, '+', &rhs));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d -DCOEF_KERNELS=%d %s", map, mu, p->metricsrc ? 1 : 0, rhs ? 0 : 1,
+                          extra ? extra : "")); /* the right-hand side's program holds coef.cl's functions, not its kernels */
   if (p->mapsrc) parts[np++] = p->mapsrc;
   if (p->musrc) parts[np++] = p->musrc;
   if (p->metricsrc) parts[np++] = p->metricsrc;

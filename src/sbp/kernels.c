@@ -104,8 +104,11 @@ PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, PetscBool single,
   const int s = single ? 1 : 0;
 
   PetscFunctionBegin;
-  if (!p->kernels[s][id])
-    PetscCall(SbpmgCLGetKernel(p->cl, "sbp", p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64], SbpKernelNames[id], &p->kernels[s][id]));
+  if (!p->kernels[s][id]) { /* the program with every kernel of the file (SBP_KERNELS 7: applies, diagonals, norms) */
+    char opts[sizeof(p->kopts[0]) + 32];
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=7", p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64]));
+    PetscCall(SbpmgCLGetKernel(p->cl, "sbp", opts, SbpKernelNames[id], &p->kernels[s][id]));
+  }
   *k = p->kernels[s][id];
   PetscFunctionReturn(0);
 }

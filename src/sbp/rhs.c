@@ -257,7 +257,7 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
                                                                 through the program cache compares the whole source) */
     PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
     PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", sbpopts, dopts));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=0 %s", sbpopts, dopts)); /* sbp.cl's functions, none of its kernels */
     PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, "rhs_build", &p->rhs_kernel));
     p->rhs_version = p->data_version;
   }
