@@ -55,20 +55,19 @@ PetscErrorCode SbpProblemSetUpKernels(SbpProblem p)
 {
   PetscInt64 nin        = (PetscInt64)PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0);
   int        idx32      = (PetscInt64)p->gxm * p->gym < ((PetscInt64)1 << 30) ? 1 : 0;
-  char       capopt[64] = "";
+  char       capopt[40] = "", common[64];
 
   PetscFunctionBegin;
   p->split_on = (p->tune.sbp_split && nin >= p->tune.sbp_split_min) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
   if (p->cl->dclass == SBPMG_DEVICE_NVIDIA && p->tune.sbp_max_registers > 0)
-    PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -DSBP_SELECT=%d -cl-nv-maxrregcount=%d", (int)p->tune.sbp_select, (int)p->tune.sbp_max_registers));
-  else
-    PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -DSBP_SELECT=%d", (int)p->tune.sbp_select));
+    PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -cl-nv-maxrregcount=%d", (int)p->tune.sbp_max_registers));
+  PetscCall(PetscSNPrintf(common, sizeof(common), " -DSBP_SELECT=%d%s", (int)p->tune.sbp_select, capopt)); /* every precision's */
   PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP64], sizeof(p->kopts[0]), "-DSBP_COEF=%s -DSBP_REAL=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, SBPMG_REAL_NAME,
-                          idx32, capopt));
+                          idx32, common));
   PetscCall(
-      PetscSNPrintf(p->kopts[SBP_KERNEL_COEF32], sizeof(p->kopts[0]), "-DSBP_COEF=float -DSBP_REAL=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, idx32, capopt));
-  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP32], sizeof(p->kopts[0]), "-DSBP_COEF=float -DSBP_REAL=float -DSBP_INDEX32=%d%s", idx32, capopt));
+      PetscSNPrintf(p->kopts[SBP_KERNEL_COEF32], sizeof(p->kopts[0]), "-DSBP_COEF=float -DSBP_REAL=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, idx32, common));
+  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP32], sizeof(p->kopts[0]), "-DSBP_COEF=float -DSBP_REAL=float -DSBP_INDEX32=%d%s", idx32, common));
   PetscFunctionReturn(0);
 }
 
