@@ -5,16 +5,20 @@
 
    Specialisation (set by src/sbp, no defaults): COEF_MAP 0 curved, 1 square, 2 the user's sbp_user_mapping(), 3 node
    coordinates; COEF_MU 0 basin, 1 constant (the kernel argument mu_value), 2 the user's sbp_user_mu(), 3 values at the nodes;
-   COEF_METRIC 0 the formula above, 1 the user's sbp_user_metric(). Node coordinates and mu at the nodes are the buffer `nodes`
-   (src/sbp/nodes.c): x, y, mu one after the other on the rank's box, the ghosted patch grown by 3 nodes within the grid; the
-   derivatives of node coordinates are an SBP first derivative D (docs/guide.md "Bringing a problem"). A user's functions are OpenCL C source
-   placed before this file (SbpProblemSetMappingSource() and friends), with the signatures void     sbp_user_mapping(double r, double s, double X[6]); double
-   sbp_user_mu(double x, double y); void     sbp_user_metric(double r, double s, const double X[6], double mu, double c[4]);  c = crr, css, crs, J */
+   COEF_METRIC 0 the formula above, 1 the user's sbp_user_metric(). The buffer `nodes` (src/sbp/nodes.c) holds the nodal data
+   on the rank's box, the ghosted patch grown by 3 nodes within the grid: for node coordinates or mu at the nodes x, y, mu one
+   after the other (the derivatives of node coordinates are an SBP first derivative D, docs/guide.md "Bringing a problem"); for
+   the curved map (after those, where mu is at the nodes) the sine and cosine of pi (r + 1) / 2 at the box's values of r, then of pi (s + 1) / 2 at its values of s, so
+   that no node evaluates a sine. A user's functions are OpenCL C source placed before this file (SbpProblemSetMappingSource()
+   and friends), with the signatures
+     void   sbp_user_mapping(double r, double s, double X[6]);
+     double sbp_user_mu(double x, double y);
+     void   sbp_user_metric(double r, double s, const double X[6], double mu, double c[4]);   c = crr, css, crs, J */
 #if !defined(COEF_MAP) || !defined(COEF_MU) || !defined(COEF_METRIC)
 #  error "COEF_MAP, COEF_MU and COEF_METRIC must be defined (src/sbp sets them)"
 #endif
 #if !defined(COEF_KERNELS)
-#  error "COEF_KERNELS must be defined (src/sbp: 1 this file's kernels, 0 its functions only, for the right-hand side's program)"
+#  error "COEF_KERNELS must be defined (src/sbp: which kernels a program holds: 1 the set-up's, 2 coef_describe, 4 coef_coordinates; 0 none, the right-hand side's program)"
 #endif
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double           coef_real;
@@ -64,12 +68,11 @@ inline void coef_blend(coef_real r, coef_real s, const coef_real E[5], const coe
   *vs = (1 - r) / 2 * dE[1] + (1 + r) / 2 * dE[2] + (E[4] - E[3]) / 2 - (-(1 - r) * K[0] - (1 + r) * K[1] + (1 - r) * K[2] + (1 + r) * K[3]) / 4;
 }
 
-#if COEF_MAP != 3 /* node coordinates: coef_geometry() reads them */
-inline void coef_mapping(coef_real r, coef_real s, coef_real X[6])
+#if COEF_MAP == 0
+/* The curved quadrilateral at (r, s), from Sr, Cr = sin, cos of pi (r + 1) / 2 and Ss, Cs the same of s (a table: coef_geometry()). */
+inline void coef_curved(coef_real r, coef_real s, coef_real Sr, coef_real Cr, coef_real Ss, coef_real Cs, coef_real X[6])
 {
-#  if COEF_MAP == 0
-  coef_real       Ex[5], Ey[5], dEx[5], dEy[5], Cr, Cs;
-  const coef_real Sr = sincos(M_PI * (r + 1) / 2, &Cr), Ss = sincos(M_PI * (s + 1) / 2, &Cs);
+  coef_real Ex[5], Ey[5], dEx[5], dEy[5];
 
   coef_edge(1, s, Ss, Cs, &Ex[1], &Ey[1], &dEx[1], &dEy[1]);
   coef_edge(2, s, Ss, Cs, &Ex[2], &Ey[2], &dEx[2], &dEy[2]);
@@ -77,7 +80,11 @@ inline void coef_mapping(coef_real r, coef_real s, coef_real X[6])
   coef_edge(4, r, Sr, Cr, &Ex[4], &Ey[4], &dEx[4], &dEy[4]);
   coef_blend(r, s, Ex, dEx, coef_cx, &X[0], &X[2], &X[3]);
   coef_blend(r, s, Ey, dEy, coef_cy, &X[1], &X[4], &X[5]);
-#  elif COEF_MAP == 1
+}
+#elif COEF_MAP != 3 /* node coordinates: coef_geometry() reads them */
+inline void coef_mapping(coef_real r, coef_real s, coef_real X[6])
+{
+#  if COEF_MAP == 1
   X[0] = r;
   X[1] = s;
   X[2] = 1;
@@ -175,6 +182,10 @@ inline void coef_geometry(coef_grid g, int i, int j, coef_real X[6])
   X[3] = coef_nodal_d(g, 0, 1, i, j);
   X[4] = coef_nodal_d(g, 1, 0, i, j);
   X[5] = coef_nodal_d(g, 1, 1, i, j);
+#elif COEF_MAP == 0 /* the box's table (after mu at the nodes, where there are): sin, cos of pi (r + 1) / 2 at its values of r, then of s */
+  __global const coef_real *t = g.v + (COEF_MU == 3 ? 3 * (long)g.xm * g.ym : 0);
+  const long                a = 2 * (long)(i - g.xs), b = 2 * ((long)g.xm + (j - g.ys));
+  coef_curved(-1 + i * g.hr, -1 + j * g.hs, t[a], t[a + 1], t[b], t[b + 1], X);
 #else
   coef_mapping(-1 + i * g.hr, -1 + j * g.hs, X);
 #endif
@@ -226,7 +237,7 @@ inline int coef_check(coef_real mu, const coef_real c[4], coef_real *v)
 
 /* One work-item per node (i, j) of the gxm x gym patch whose first node is (gxs, gys): crr, css, crs, J at patch index
    (i - gxs) + gxm (j - gys), and atomic_min of the natural index i + (Nr + 1) j of an invalid node into *bad. */
-#if COEF_KERNELS
+#if COEF_KERNELS & 1
 __kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value, __global const coef_real *nodes,
                             __global coef_real *crr, __global coef_real *css, __global coef_real *crs, __global coef_real *J, __global int *bad)
 {
@@ -247,7 +258,7 @@ __kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, int Ns, 
 #endif
 
 /* The check at one node (one work-item), for the error message: out[0] the failed check's code, out[1] its value. */
-#if COEF_KERNELS
+#if COEF_KERNELS & 2
 __kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value,
                             __global const coef_real *nodes, __global coef_real *out)
 {
@@ -262,7 +273,7 @@ __kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, in
 
 /* The physical coordinates of the owned nodes (xm x ym from (xs, ys)) at owned index (i - xs) + xm (j - ys), for
    SbpProblemGetCoordinates(): the geometry the coefficients are made of; one work-item per owned node. */
-#if COEF_KERNELS
+#if COEF_KERNELS & 4
 __kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs,
                                __global const coef_real *nodes, __global coef_real *x, __global coef_real *y)
 {
@@ -281,7 +292,7 @@ __kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys,
    fine node (2I, 2J), so the values of point functions are the fine ones exactly; one work-item per node of the coarse patch
    (gxm x gym from (gxs, gys)) whose fine node lies in the fine patch (fgxm x fgym from (fgxs, fgys)); the others are left to
    the caller (several ranks: the ghost exchange). */
-#if COEF_KERNELS
+#if COEF_KERNELS & 1
 __kernel void coef_inject(int gxs, int gys, int gxm, int gym, int fgxs, int fgys, int fgxm, int fgym, __global const coef_real *fine,
                           __global coef_real *coarse)
 {
@@ -294,7 +305,7 @@ __kernel void coef_inject(int gxs, int gys, int gxm, int gym, int fgxs, int fgys
 #endif
 
 /* The coefficients rounded to fp32 (the multigrid levels' copies). */
-#if COEF_KERNELS
+#if COEF_KERNELS & 1
 __kernel void coef_to_float(long n, __global const coef_real *x, __global float *y)
 {
   for (long k = get_global_id(0); k < n; k += get_global_size(0)) y[k] = (float)x[k];

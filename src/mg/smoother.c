@@ -11,21 +11,30 @@
 
 const char *const PCSBPMGSmootherTypes[] = {"chebyshev", "jacobi", "richardson", "PCSBPMGSmootherType", "PC_SBPMG_", NULL};
 
-/* dinv = 1/diag(M~), made once, laid out like v (in fp64, then rounded into a level vector of the single-precision V-cycle) */
-static PetscErrorCode SbpmgSmootherDiagonal(PC pc, PC_SbpmgSmoother *s, Vec v)
+/* 1/diag(M~) in fp64, laid out like the operator's vectors: the estimate's Jacobi preconditioner and the smoother's dinv. */
+static PetscErrorCode SbpmgSmootherInverseDiagonal(PC pc, Vec *dinv)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(pc->pmat, dinv, NULL));
+  PetscCall(MatGetDiagonal(pc->pmat, *dinv));
+  PetscCall(VecReciprocal(*dinv));
+  PetscFunctionReturn(0);
+}
+
+/* dinv = 1/diag(M~), made once, laid out like v (in fp64, then rounded into a level vector of the single-precision V-cycle); from
+   the fp64 inverse diagonal d64 where the caller has it. */
+static PetscErrorCode SbpmgSmootherDiagonal(PC pc, PC_SbpmgSmoother *s, Vec v, Vec d64)
 {
   PetscBool single;
-  Vec       d;
+  Vec       d = d64;
 
   PetscFunctionBegin;
   if (s->dinv) PetscFunctionReturn(0);
-  PetscCall(PCSBPMGVecIsSingle(v, &single));
-  if (single)
-    PetscCall(MatCreateVecs(pc->pmat, &d, NULL));
+  if (d)
+    PetscCall(PetscObjectReference((PetscObject)d));
   else
-    PetscCall(VecDuplicate(v, &d));
-  PetscCall(MatGetDiagonal(pc->pmat, d));
-  PetscCall(VecReciprocal(d));
+    PetscCall(SbpmgSmootherInverseDiagonal(pc, &d));
+  PetscCall(PCSBPMGVecIsSingle(v, &single));
   if (single) {
     PetscCall(VecDuplicate(v, &s->dinv));
     PetscCall(PCSBPMGVecFromDevice(s->dinv, d));
@@ -76,9 +85,19 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
   PetscFunctionReturn(0);
 }
 
-/* Extreme eigenvalues of (D^-1) M~ by a few CG steps on a fixed random right-hand side (deterministic, independent of the
-   decomposition). */
-static PetscErrorCode SbpmgSmootherEstimateRun(PC pc, PC_SbpmgSmoother *s, KSP *ksp, Vec *x, Vec *b)
+/* The estimate's Jacobi preconditioner: y = dinv x, dinv the smoother's inverse diagonal in fp64 (PCJACOBI would compute it again). */
+static PetscErrorCode SbpmgSmootherJacobiApply(PC pc, Vec x, Vec y)
+{
+  Vec dinv;
+
+  PetscFunctionBegin;
+  PetscCall(PCShellGetContext(pc, &dinv));
+  PetscCall(VecPointwiseMult(y, x, dinv));
+  PetscFunctionReturn(0);
+}
+
+/* The estimate itself: CG on the start vector, dinv its Jacobi preconditioner (NULL: none). */
+static PetscErrorCode SbpmgSmootherEstimateRun(PC pc, PC_SbpmgSmoother *s, Vec dinv, KSP *ksp, Vec *x, Vec *b)
 {
   PC        epc;
   PetscReal emax, emin;
@@ -90,7 +109,13 @@ static PetscErrorCode SbpmgSmootherEstimateRun(PC pc, PC_SbpmgSmoother *s, KSP *
   PetscCall(KSPSetOperators(*ksp, pc->mat, pc->pmat));
   PetscCall(KSPSetType(*ksp, KSPCG));
   PetscCall(KSPGetPC(*ksp, &epc));
-  PetscCall(PCSetType(epc, s->set.type == PC_SBPMG_RICHARDSON ? PCNONE : PCJACOBI));
+  if (dinv) {
+    PetscCall(PCSetType(epc, PCSHELL));
+    PetscCall(PCShellSetContext(epc, dinv));
+    PetscCall(PCShellSetApply(epc, SbpmgSmootherJacobiApply));
+    PetscCall(PCShellSetName(epc, "Jacobi (the smoother's inverse diagonal)"));
+  } else
+    PetscCall(PCSetType(epc, PCNONE));
   PetscCall(KSPSetTolerances(*ksp, 1e-30, 1e-300, PETSC_DEFAULT, s->set.eig_its));
   PetscCall(KSPSetConvergenceTest(*ksp, KSPConvergedSkip, NULL, NULL));
   PetscCall(KSPSetNormType(*ksp, KSP_NORM_NONE));
@@ -104,9 +129,9 @@ static PetscErrorCode SbpmgSmootherEstimateRun(PC pc, PC_SbpmgSmoother *s, KSP *
   PetscFunctionReturn(0);
 }
 
-/* Extreme eigenvalues of (D^-1) M~ by a few CG steps on a fixed random right-hand side (deterministic, independent of the
-   decomposition); its objects destroyed on every path. */
-static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
+/* Extreme eigenvalues of (D^-1) M~ (dinv = D^-1; NULL: of M~) by a few CG steps on a fixed random right-hand side (deterministic,
+   independent of the decomposition); its objects destroyed on every path. */
+static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s, Vec dinv)
 {
   KSP            ksp = NULL;
   Vec            b = NULL, x = NULL;
@@ -114,7 +139,7 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SBPMG_MGEigen, pc, 0, 0, 0));
-  ierr = SbpmgSmootherEstimateRun(pc, s, &ksp, &x, &b);
+  ierr = SbpmgSmootherEstimateRun(pc, s, dinv, &ksp, &x, &b);
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
@@ -194,8 +219,16 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
     PetscCall(PCSBPMGVecCreate(p, &s->xw)); /* the V-cycle's level vectors */
   else
     PetscCall(MatCreateVecs(pc->pmat, &s->xw, NULL)); /* dinv and d are made when the host sweeps first need them */
-  if (!s->set.tune.mg_inline_diag && s->set.type != PC_SBPMG_RICHARDSON) PetscCall(SbpmgSmootherDiagonal(pc, s, s->xw));
-  PetscCall(SbpmgSmootherEstimate(pc, s));
+  if (s->set.type != PC_SBPMG_RICHARDSON) {           /* one diagonal for the estimate and the sweeps */
+    Vec            d64;
+    PetscErrorCode ierr;
+    PetscCall(SbpmgSmootherInverseDiagonal(pc, &d64));
+    ierr = s->set.tune.mg_inline_diag ? 0 : SbpmgSmootherDiagonal(pc, s, s->xw, d64);
+    if (!ierr) ierr = SbpmgSmootherEstimate(pc, s, d64);
+    PetscCall(VecDestroy(&d64));
+    PetscCall(ierr);
+  } else
+    PetscCall(SbpmgSmootherEstimate(pc, s, NULL));
   PetscCheck(s->lmax > 0 && !PetscIsInfOrNanReal(s->lmax), PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED,
              "Eigenvalue estimate %g of the %s smoother is not positive", (double)s->lmax, PCSBPMGSmootherTypes[s->set.type]);
   /* A sweep x += omega s (b - M x) keeps the V-cycle positive definite while omega lambda_max(s M) < 2. CG's Lanczos estimate of
@@ -219,7 +252,7 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
 static PetscErrorCode SbpmgSmootherSweepHost(PC pc, PC_SbpmgSmoother *s, Vec x, Vec b, Vec r, PetscReal c1, PetscReal c2, PetscBool zero)
 {
   PetscFunctionBegin;
-  PetscCall(SbpmgSmootherDiagonal(pc, s, x));
+  PetscCall(SbpmgSmootherDiagonal(pc, s, x, NULL));
   if (!s->d) PetscCall(VecDuplicate(x, &s->d));
   PetscCall(PetscLogEventBegin(SBPMG_MGSmooth, 0, 0, 0, 0));
   if (zero)

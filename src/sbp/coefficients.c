@@ -125,7 +125,7 @@ PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const 
 
   PetscFunctionBegin;
   PetscCall(PetscStrInList("rhs", files, '+', &rhs));
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d -DCOEF_KERNELS=%d %s", map, mu, p->metricsrc ? 1 : 0, rhs ? 0 : 1,
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DCOEF_MAP=%d -DCOEF_MU=%d -DCOEF_METRIC=%d %s %s", map, mu, p->metricsrc ? 1 : 0, rhs ? "-DCOEF_KERNELS=0" : "",
                           extra ? extra : "")); /* the right-hand side's program holds coef.cl's functions, not its kernels */
   if (p->mapsrc) parts[np++] = p->mapsrc;
   if (p->musrc) parts[np++] = p->musrc;
@@ -164,10 +164,16 @@ PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const 
   PetscFunctionReturn(0);
 }
 
+/* A kernel of kernels/coef.cl, in the program of its part (COEF_KERNELS): the set-up's (1), the description of a bad node (2, built
+   only when there is one), the coordinates (4, built when they are asked for). */
 static PetscErrorCode SbpProblemGetCoefficientKernel(SbpProblem p, const char name[], cl_kernel *k)
 {
+  PetscBool describe, coordinates;
+
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetPointKernel(p, "coef", NULL, name, k));
+  PetscCall(PetscStrcmp(name, "coef_describe", &describe));
+  PetscCall(PetscStrcmp(name, "coef_coordinates", &coordinates));
+  PetscCall(SbpProblemGetPointKernel(p, "coef", describe ? "-DCOEF_KERNELS=2" : coordinates ? "-DCOEF_KERNELS=4" : "-DCOEF_KERNELS=1", name, k));
   PetscFunctionReturn(0);
 }
 

@@ -273,15 +273,37 @@ PetscErrorCode SbpProblemSetUpNodes(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
-/* The device's copy of the box (or one value where there are no nodal data: the kernels take the buffer anyway). */
+/* The curved map's table on the box (kernels/coef.cl coef_geometry): sin and cos of pi (t + 1) / 2 at the box's values t of r,
+   then of s, the angles of the map's edges (docs/guide.md "The PDE"), after the nodal data. */
+static void SbpCurvedTable(SbpProblem p, PetscReal *t)
+{
+  for (PetscInt k = 0; k < p->bxm + p->bym; k++) {
+    const PetscBool alongr = k < p->bxm ? PETSC_TRUE : PETSC_FALSE;
+    const PetscReal v = alongr ? -1 + (p->bxs + k) * p->hr : -1 + (p->bys + k - p->bxm) * p->hs, a = PETSC_PI * (v + 1) / 2;
+
+    t[2 * k]     = PetscSinReal(a);
+    t[2 * k + 1] = PetscCosReal(a);
+  }
+}
+
+/* The device's copy of the box: the nodal data, and for the curved map its table (or one value where there is neither: the
+   kernels take the buffer anyway). */
 PetscErrorCode SbpProblemUploadNodes(SbpProblem p)
 {
-  const size_t bytes = SbpHasNodes(p) ? 3 * (size_t)p->bxm * p->bym * sizeof(PetscReal) : sizeof(PetscReal);
+  const size_t nodal = SbpHasNodes(p) ? 3 * (size_t)p->bxm * p->bym : 0, table = p->mapping == SBP_MAPPING_CURVED ? 2 * (size_t)(p->bxm + p->bym) : 0;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, bytes, &p->d_nodes));
-  if (!SbpHasNodes(p)) PetscFunctionReturn(0);
-  PetscCall(SbpmgCLWriteBuffer(p->cl, p->d_nodes, 0, bytes, p->nbox));
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, PetscMax(nodal + table, 1) * sizeof(PetscReal), &p->d_nodes));
+  if (nodal) PetscCall(SbpmgCLWriteBuffer(p->cl, p->d_nodes, 0, nodal * sizeof(PetscReal), p->nbox));
+  if (table) { /* the host copy freed on every path */
+    PetscReal     *t;
+    PetscErrorCode ierr;
+    PetscCall(PetscMalloc1(table, &t));
+    SbpCurvedTable(p, t);
+    ierr = SbpmgCLWriteBuffer(p->cl, p->d_nodes, nodal * sizeof(PetscReal), table * sizeof(PetscReal), t);
+    PetscCall(PetscFree(t));
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(0);
 }
 
