@@ -142,7 +142,6 @@ PetscErrorCode VecOpenCLCreateHostPart_Private(Vec v, PetscErrorCode (*create)(V
 PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
 {
   Vec_OpenCL *s;
-  PetscScalar zero = 0;
   size_t      bytes;
 
   PetscFunctionBegin;
@@ -169,8 +168,8 @@ PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
   PetscCall(VecOpenCLGeometry(cl, v->map->n, s));
   bytes = ((size_t)v->map->n + VEC_CL_NRES + (size_t)VEC_CL_MAX_FUSE * (size_t)s->rgroups) * sizeof(PetscScalar);
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, &s->buf));
-  PetscCall(SbpmgCLFillBuffer(cl, s->buf, &zero, sizeof(zero), 0, bytes)); /* the reduction area too */
-  v->offloadmask = PETSC_OFFLOAD_BOTH;                                     /* zero on both sides (the host side implicit) */
+  PetscCall(VecOpenCLZeroBuffer_Private(v, bytes / sizeof(PetscScalar))); /* the reduction area too */
+  v->offloadmask = PETSC_OFFLOAD_BOTH;                                    /* zero on both sides (the host side implicit) */
   PetscFunctionReturn(0);
 }
 
