@@ -48,8 +48,8 @@ typedef PetscReal sbp_coef;
 #define SBP_FACE3 4
 #define SBP_FACE4 8
 
-/* The arrays are indexed (i - ox) + ld * (j - oy): the whole grid on the device (ox = oy = 0, ld = Nr+1), a ghosted patch
-   on the host. In diagonal mode, u is the indicator of the centre node (5.5) and is not read. */
+/* The arrays are indexed (i - ox) + ld * (j - oy): a rank's ghosted patch (on one rank's device path the whole grid: ox = oy = 0,
+   ld = Nr+1). In diagonal mode, u is the indicator of the centre node (5.5) and is not read. */
 #define SBP_IDX(ii, jj) ((long)(ii) - ox + ld * ((long)(jj) - oy))
 #define SBP_U(ii, jj)   (diag ? (((ii) == i && (jj) == j) ? (sbp_real)1 : (sbp_real)0) : u[SBP_IDX(ii, jj)])
 #define SBP_A(ii, jj)   ((sbp_real)a[SBP_IDX(ii, jj)])
@@ -233,8 +233,8 @@ SBP_FN sbp_real sbp_norm_weight(const int i, const int j, const int Nr, const in
 }
 
 #ifdef __OPENCL_VERSION__
-/* The arrays of a launch: u and the coefficients at kg (origin ox, oy, leading dimension ld: the whole grid, or a rank's
-   ghosted patch), the other vectors at ko (the whole grid, or the rank's owned block). */
+/* The arrays of a launch: u and the coefficients at kg (origin ox, oy, leading dimension ld: the rank's ghosted patch), the
+   other vectors at ko (the rank's owned block). */
 #define SBP_NODE_ARGS const long kg, const long ko, const long ox, const long oy, const int ld
 
 /* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y) at node (i,j) */
@@ -266,47 +266,11 @@ SBP_FN void sbp_norm_node(const int i, const int j, const int Nr, const int Ns, 
   y[ko] = sbp_norm_weight(i, j, Nr, Ns, hr, hs, kind, kind >= 2 ? J[kg] : (sbp_real)1) * x[ko];
 }
 
-/* The node (i,j) of a whole-grid launch (a range of (Nr+1) x (Ns+1), rounded up) and its index; returns from the kernel
-   outside the grid. */
-#define SBP_GRID_NODE                                 \
-  const int i = get_global_id(0), j = get_global_id(1); \
-  if (i > Nr || j > Ns) return;                       \
-  const long k = i + (long)(Nr + 1) * j
-
-/* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y): the operator, MatMultAdd, and the residual b - M~ u
-   in one pass. */
-#if SBP_KERNELS & 1
-__kernel void sbp_apply(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a, __global const sbp_coef *b,
-                        __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y)
-{
-  SBP_GRID_NODE;
-  sbp_apply_node(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, add, scale, z, y, k, k, 0, 0, Nr + 1);
-}
-#endif
-
-/* d = diag(M~) */
-#if SBP_KERNELS & 2
-__kernel void sbp_diagonal(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
-                           __global sbp_real *d)
-{
-  SBP_GRID_NODE;
-  sbp_diagonal_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, d, k, k, 0, 0, Nr + 1);
-}
-#endif
-
-/* y = W x with W the diagonal norm of the given kind */
-#if SBP_KERNELS & 4
-__kernel void sbp_norm(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x, __global sbp_real *y)
-{
-  SBP_GRID_NODE;
-  sbp_norm_node(i, j, Nr, Ns, hr, hs, kind, J, x, y, k, k);
-}
-#endif
-
-/* ---------------------------------------------------------------- the multi-rank path (src/halo/halo.c)
-   On several MPI ranks each rank computes its owned nodes own = (xs, ys, xm, ym), reading u and the coefficients on its
-   ghosted patch gh = (gxs, gys, gxm): node (i,j) at (i - gxs) + gxm (j - gys); z, y, rhs and the other vectors of the
-   owned layout at (i - xs) + xm (j - ys). The point formulas are the ones above, so every entry is the one-rank value. A
+/* ---------------------------------------------------------------- the kernels: a region of a rank's owned block
+   Each rank computes its owned nodes own = (xs, ys, xm, ym), reading u and the coefficients on its ghosted patch
+   gh = (gxs, gys, gxm): node (i,j) at (i - gxs) + gxm (j - gys); z, y, rhs and the other vectors of the owned layout at
+   (i - xs) + xm (j - ys). On one rank both are the whole grid (gxs = xs = 0, gxm = xm = Nr + 1); on several the ghosts come
+   from the exchange (src/halo/halo.c). The point formulas are the ones above, so every entry is the one-rank value. A
    launch covers a region of the owned block (mode): SBP_REGION_ALL (0, a 2D range xm x ym), SBP_REGION_INTERIOR (1, a 2D
    range over the box in = (ilo, jlo, ihi, jhi) of nodes whose stencil stays inside the owned block, so it runs while the
    ghosts are exchanged) or SBP_REGION_RIM (2, a 1D range over the owned nodes outside that box, once the ghosts are in). */
@@ -361,7 +325,8 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
   const sbp_index ld = gh.s2;                                                                       \
   const sbp_index kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + (sbp_index)own.s2 * (sbp_index)(j - own.s1)
 
-/* sbp_apply on the owned nodes of a region, u the ghosted patch */
+/* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y) on the owned nodes of a region, u the ghosted patch: the
+   operator, MatMultAdd, and the residual b - M~ u in one pass. */
 #if SBP_KERNELS & 1
 __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a,
                               __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
@@ -372,7 +337,7 @@ __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, co
 }
 #endif
 
-/* sbp_apply over the interior box alone (region SBP_REGION_INTERIOR), where sbp_is_interior holds at every node (the box is
+/* sbp_apply_patch over the interior box alone (region SBP_REGION_INTERIOR), where sbp_is_interior holds at every node (the box is
    cut to it at set-up, src/sbp/setup.c): the 9-point row without the boundary code, a small kernel that keeps few registers
    (docs/design.md, "interior and rim"). The same arguments as sbp_apply_patch. */
 #if SBP_KERNELS & 1
@@ -387,7 +352,7 @@ __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, co
 }
 #endif
 
-/* sbp_diagonal on the owned nodes of a region */
+/* d = diag(M~) on the owned nodes of a region */
 #if SBP_KERNELS & 2
 __kernel void sbp_diagonal_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                                  __global const sbp_coef *c, __global sbp_real *d, const int4 gh, const int4 own, const int4 in, const int mode)
@@ -397,7 +362,7 @@ __kernel void sbp_diagonal_patch(const int Nr, const int Ns, const sbp_real rho,
 }
 #endif
 
-/* sbp_norm on the owned nodes of a region (x and y in the owned layout, J on the patch) */
+/* y = W x, W the diagonal norm of the given kind, on the owned nodes of a region (x and y in the owned layout, J on the patch) */
 #if SBP_KERNELS & 4
 __kernel void sbp_norm_patch(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x,
                              __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)

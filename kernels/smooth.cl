@@ -92,17 +92,8 @@ inline void mg_smooth_node(const int i, const int j, const int Nr, const int Ns,
   mg_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, out, out64, io, ko);
 }
 
-/* One sweep over the whole grid (one rank; a range of (Nr+1) x (Ns+1), rounded up). */
-__kernel void mg_smooth(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c,
-                        __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
-                        const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out, MG_IO_ARGS)
-{
-  SBP_GRID_NODE;
-  mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out, MG_IO_PASSED, k, k, 0, 0, Nr + 1);
-}
-
-/* mg_smooth on the owned nodes of a region on several ranks (sbp.cl, "the multi-rank path"): x is the ghosted patch; rhs, dinv
-   prev and out are in the owned layout. The same arithmetic as mg_smooth, node by node. */
+/* One sweep on the owned nodes of a region (sbp.cl, "the kernels: a region of a rank's owned block"): x is the ghosted patch; rhs,
+   dinv, prev and out are in the owned layout. */
 __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                               __global const sbp_coef *c, __global const sbp_real *x, __global const sbp_real *rhs, const int jacobi, __global const sbp_real *dinv,
                               const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev, __global sbp_real *out,
@@ -112,7 +103,7 @@ __kernel void mg_smooth_patch(const int Nr, const int Ns, const sbp_real rho, co
   mg_smooth_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out, MG_IO_PASSED, kg, ko, gh.s0, gh.s1, gh.s2);
 }
 
-/* mg_smooth over the interior box alone (see sbp_apply_inner): the 9-point row and its diagonal, no boundary code. */
+/* mg_smooth_patch over the interior box alone (see sbp_apply_inner): the 9-point row and its diagonal, no boundary code. */
 __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                               __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
                               __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev,

@@ -5,6 +5,13 @@
      VEC_WG          work-group size, a power of two        VEC_REAL_BYTES   sizeof(SBPMG_REAL): 4 or 8
      VEC_CHUNKS      1: each work-item walks one contiguous chunk (CPU caches);
                      0: grid-stride loop, consecutive work-items on consecutive entries (coalesced, GPUs)
+     VEC_KERNELS     which kernels the program holds, a bitmask (each kernel belongs to one bit; src/vec/vecopencl_state.c
+                     builds the program of a bit on the first use of one of its kernels):
+                     1 what CG-type solvers launch (KSPCG, PCJACOBI, the smoothers' eigenvalue estimates, the null space of
+                       an all-Neumann problem): set, scale, shift, scalecopy, axpy, aypx, axpby, waxpby, pointwise, unary,
+                       reduce1_partial (VecSum, norms 1 and 2), dot_partial, sum_final (which also ends bit 2's sums)
+                     2 the rest: axpbypcz, maxpy, norm12_partial, amax_partial, mdot_partial, loc_partial, max_final,
+                       loc_final (GMRES's fused dots and updates, the infinity norm, max/min with location)
 
    Every kernel takes the length n as ulong and indexes with ulong: vectors beyond 2^31 entries are fine.
    Every kernel runs on a grid of whole work-groups of VEC_WG items; the loop bounds guard the tail.
@@ -30,6 +37,9 @@
 #endif
 #ifndef VEC_REAL_BYTES
   #error "VEC_REAL_BYTES must be defined (sizeof(PetscScalar))"
+#endif
+#ifndef VEC_KERNELS
+  #error "VEC_KERNELS must be defined (which kernels of this file a program holds: 1 those of CG-type solvers, 2 the rest; src/vec)"
 #endif
 
 typedef SBPMG_REAL real;
@@ -93,14 +103,10 @@ typedef uint ubits;
 
 /* ---------------------------------------------------------------- element-wise operations */
 
+#if VEC_KERNELS & 1
 VEC_KERNEL void vec_set(const ulong n, const real a, __global real *y)
 {
   VEC_LOOP(i, n) y[i] = a;
-}
-
-VEC_KERNEL void vec_copy(const ulong n, __global const real *x, __global real *y)
-{
-  VEC_LOOP(i, n) y[i] = x[i];
 }
 
 VEC_KERNEL void vec_scale(const ulong n, const real a, __global real *y)
@@ -142,7 +148,9 @@ VEC_KERNEL void vec_waxpby(const ulong n, const real a, const real b, __global c
 {
   VEC_LOOP(i, n) w[i] = a * x[i] + b * y[i];
 }
+#endif
 
+#if VEC_KERNELS & 2
 /* z = a x + b y + c z */
 VEC_KERNEL void vec_axpbypcz(const ulong n, const real a, const real b, const real c, __global const real *x, __global const real *y, __global real *z)
 {
@@ -167,7 +175,9 @@ VEC_KERNEL void vec_maxpy(const ulong n, const uint nv, const real a0, const rea
     y[i] = s;
   }
 }
+#endif
 
+#if VEC_KERNELS & 1
 /* Point-wise binary operations w = x op y; op: 0 mult, 1 divide (0 where y = 0), 2 max, 3 min, 4 max of absolute values,
    with PETSc's PetscMax/PetscMin conventions (a < b ? b : a) so that NaN cases agree with the host */
 VEC_KERNEL void vec_pointwise(const ulong n, const uint op, __global const real *x, __global const real *y, __global real *w)
@@ -221,6 +231,7 @@ VEC_KERNEL void vec_unary(const ulong n, const uint op, __global real *y)
   } break;
   }
 }
+#endif
 
 /* ---------------------------------------------------------------- reductions: the work-group trees
 
@@ -241,6 +252,7 @@ VEC_KERNEL void vec_unary(const ulong n, const uint op, __global real *y)
     if ((lid) < s_) (buf)[lid] = VEC_NANMAX((buf)[lid], (buf)[(lid) + s_]); \
   }
 
+#if VEC_KERNELS & 2
 /* max of 0 and p[0..G), NaN winning */
 real vec_max_set(const uint G, __global const real *p, __local real *b)
 {
@@ -300,6 +312,7 @@ void vec_loc_set(const uint G, const real sign, __global const real *p, __local 
   *val = lid == 0 ? bv[0] : 0;
   *at  = lid == 0 ? bi[0] : VEC_NONE;
 }
+#endif
 
 /* ---------------------------------------------------------------- reductions, stage 1: one partial per work-group */
 
@@ -311,6 +324,7 @@ void vec_loc_set(const uint G, const real sign, __global const real *p, __local 
 #define VEC_ACC_AMAX(a, i)  a = VEC_NANMAX(a, fabs(x[i]))
 #define VEC_ACC_DMAX(a, i)  a = VEC_NANMAX(a, (y[i] != (real)0 ? fabs(x[i] / y[i]) : fabs(x[i])))
 
+#if VEC_KERNELS & 1
 VEC_KERNEL void vec_reduce1_partial(const ulong n, const uint op, __global const real *x, __global real *part, const ulong part_off)
 {
   __local real buf[VEC_WG];
@@ -343,7 +357,9 @@ VEC_KERNEL void vec_dot_partial(const ulong n, __global const real *x, __global 
   VEC_TREE_SUM(buf, lid);
   if (lid == 0) part[part_off + get_group_id(0)] = buf[0];
 }
+#endif
 
+#if VEC_KERNELS & 2
 /* sum |x| and sum x^2 in one pass: two sets of partials, G apart */
 VEC_KERNEL void vec_norm12_partial(const ulong n, __global const real *x, __global real *part, const ulong part_off)
 {
@@ -454,9 +470,11 @@ VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const r
     part[part_off + get_num_groups(0) + get_group_id(0)] = VEC_BITS_TO_REAL(bi[0]);
   }
 }
+#endif
 
 /* ---------------------------------------------------------------- reductions, stage 2: one work-group per reduced quantity */
 
+#if VEC_KERNELS & 1
 /* Work-group j: res[j] = the sum of the G partials of set j in a fixed order: item l folds partials l, l + VEC_WG,
    l + 2 VEC_WG, ... in increasing order, then the work-group adds its items with the fixed tree. */
 VEC_KERNEL void vec_sum_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off)
@@ -471,7 +489,9 @@ VEC_KERNEL void vec_sum_final(const uint G, __global real *buf, const ulong part
   VEC_TREE_SUM(b, lid);
   if (lid == 0) buf[res_off + j] = b[0];
 }
+#endif
 
+#if VEC_KERNELS & 2
 VEC_KERNEL void vec_max_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off)
 {
   __local real b[VEC_WG];
@@ -495,3 +515,4 @@ VEC_KERNEL void vec_loc_final(const uint G, __global real *buf, const ulong part
     buf[res_off + 1] = VEC_BITS_TO_REAL(i);
   }
 }
+#endif

@@ -7,34 +7,32 @@
    goes through the level's fp32 ghost exchange. */
 static PetscErrorCode PCSBPMGResidualSingle(SbpProblem p, Vec b, Vec x, Vec r)
 {
-  cl_kernel      ks[2];
+  cl_kernel      ks[2] = {NULL, NULL};
   cl_mem         xb, bb, rb, ca, cb, cc;
   int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = 1;
   PCSBPMGReal    rho = PCSBPMGRealArg(SBP_KERNEL_FP32, p->rho), scale = PCSBPMGRealArg(SBP_KERNEL_FP32, -1.0);
-  PetscBool      owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE;
-  PetscLogDouble n     = (PetscLogDouble)p->xm * p->ym;
-  SbpBuffers     bufs  = {0};
+  PetscBool      lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
+  PetscLogDouble n    = (PetscLogDouble)p->xm * p->ym;
+  SbpBuffers     bufs = {0};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, owned ? MG_K_RESIDUAL_PATCH : MG_K_RESIDUAL, &ks[0]));
-  if (owned) PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_RESIDUAL_INNER, &ks[1]));
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_RESIDUAL_PATCH, &ks[0]));
+  if (lean) PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_RESIDUAL_INNER, &ks[1]));
   PetscCall(SbpProblemGetCoefficientBuffers(p, PETSC_TRUE, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &bb));
   PetscCall(PCSBPMGBuffersGet(&bufs, r, SBP_WRITE, &rb));
-  for (int t = 0; t < (owned ? 2 : 1); t++)
+  for (int t = 0; t < (lean ? 2 : 1); t++)
     PetscCall(SbpmgCLSetArgs(ks[t], 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, rho.size, &rho.v, sizeof(int), &flags, sizeof(cl_mem), &xb, sizeof(cl_mem), &ca,
                              sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(int), &add, scale.size, &scale.v, sizeof(cl_mem), &bb, sizeof(cl_mem), &rb));
   if (p->halo) {
     SbpHalo h;
     PetscCall(SbpProblemGetHalo(p, PETSC_TRUE, &h));
     PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], 4, 12));
-  } else if (owned)
+  } else
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 12));
-  else
-    PetscCall(SbpProblemLaunchGrid(p, ks[0]));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   /* x, b, r and the coefficients in fp32; on several ranks the patch copy too */
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 41 * n, n * sizeof(float) * ((p->halo ? 5 : 3) + 3)));

@@ -8,10 +8,9 @@
 static const struct {
   const char *program, *name;
 } PCSBPMGKernels[MG_K_COUNT] = {
-    {"sbp+smooth", "mg_smooth"},      {"sbp+smooth", "mg_smooth_patch"}, {"sbp+smooth", "mg_smooth_inner"}, {"sbp+smooth", "mg_smooth_pass"},
-    {"sbp+smooth", "sbp_apply"},      {"sbp+smooth", "sbp_apply_patch"}, {"sbp+smooth", "sbp_apply_inner"}, {"transfer", "mg_prolong"},
-    {"transfer", "mg_prolong_patch"}, {"transfer", "mg_restrict"},       {"transfer", "mg_restrict_patch"}, {"transfer", "mg_to_single"},
-    {"transfer", "mg_to_outer"},      {"estimate", "mg_start_vector"},
+    {"sbp+smooth", "mg_smooth_patch"}, {"sbp+smooth", "mg_smooth_inner"}, {"sbp+smooth", "mg_smooth_pass"}, {"sbp+smooth", "sbp_apply_patch"},
+    {"sbp+smooth", "sbp_apply_inner"}, {"transfer", "mg_prolong"},        {"transfer", "mg_prolong_patch"}, {"transfer", "mg_restrict"},
+    {"transfer", "mg_restrict_patch"}, {"transfer", "mg_to_single"},      {"transfer", "mg_to_outer"},      {"estimate", "mg_start_vector"},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)

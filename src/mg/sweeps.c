@@ -62,7 +62,7 @@ static PetscErrorCode SbpmgSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst
   PetscFunctionReturn(0);
 }
 
-/* Arguments 0..20 of a single-sweep kernel (mg_smooth, mg_smooth_patch, mg_smooth_inner): out = x + c1 (x - prev) + c2 s (b - M~ x);
+/* Arguments 0..20 of a single-sweep kernel (mg_smooth_patch, mg_smooth_inner): out = x + c1 (x - prev) + c2 s (b - M~ x);
    io: the sweep's part of w->io (the source only on the cycle's first sweep, the target only on its last). */
 static PetscErrorCode SbpmgSweepArgs(PC_SbpmgSmoother *s, cl_kernel k, SbpmgSweep *w, cl_mem *x, cl_mem *prev, cl_mem *out, PetscReal c1, PetscReal c2,
                                      int *zero, int *prev_zero, int *io)
@@ -91,19 +91,19 @@ static PetscLogDouble SbpmgSweepBytes(PC_SbpmgSmoother *s, const SbpmgSweep *w, 
 static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev, Vec out, Vec dst, PetscReal c1, PetscReal c2, PetscBool zero,
                                        PetscBool prev_zero)
 {
-  SbpProblem p = s->p;
-  cl_kernel  ks[2];
+  SbpProblem p     = s->p;
+  cl_kernel  ks[2] = {NULL, NULL};
   cl_mem     xb, ob, pb;
   PetscBool  readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
   int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
-  PetscReal  n     = p->halo ? (PetscReal)p->xm * p->ym : (PetscReal)(p->Nr + 1) * (p->Ns + 1);
-  PetscBool  owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the kernel pair of SbpProblemLaunchOwned() */
+  PetscReal  n    = (PetscReal)p->xm * p->ym;
+  PetscBool  lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
   SbpmgSweep w;
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(PCSBPMGSmootherKernel(s, owned ? MG_K_SMOOTH_PATCH : MG_K_SMOOTH, &ks[0]));
-  if (owned) PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_INNER, &ks[1]));
+  PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PATCH, &ks[0]));
+  if (lean) PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_INNER, &ks[1]));
   PetscCall(SbpmgSweepBegin(s, zero ? NULL : x, b, dst, &bufs, &w, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, out, readprev && inplace ? SBP_READ_WRITE : SBP_WRITE, &ob));
   PetscCall(PCSBPMGBuffersGet(&bufs, readprev && !inplace ? prev : NULL, SBP_READ, &pb));
@@ -116,10 +116,8 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
       xb = h->patch;
     }
   }
-  for (int t = 0; t < (owned ? 2 : 1); t++) PetscCall(SbpmgSweepArgs(s, ks[t], &w, &xb, &pb, &ob, c1, c2, &izero, &iprev, &w.io));
-  if (!owned)
-    PetscCall(SbpProblemLaunchGrid(p, ks[0]));
-  else if (zero || !p->halo)
+  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(SbpmgSweepArgs(s, ks[t], &w, &xb, &pb, &ob, c1, c2, &izero, &iprev, &w.io));
+  if (zero || !p->halo)
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 21)); /* one rank, or x = 0: nothing to exchange */
   else {                                                   /* several ranks: x through the ghost exchange of the level's precision */
     SbpHalo h;

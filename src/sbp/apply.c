@@ -123,42 +123,40 @@ static PetscErrorCode SbpApplyBuffers(SbpProblem p, Vec x, Vec z, Vec y, SbpBuff
 
 /*@C
    SbpProblemApplyDevice - y = z + scale M~ x on the device (z may be NULL: y = scale M~ x; z may be y), with the coefficients in
-   fp64 or (single) rounded to fp32: the multigrid levels' residuals use the latter. One kernel over the grid on one rank; the
-   kernel pair of SbpProblemLaunchOwned() with the interior/rim split or on several ranks (x through the ghost exchange, the interior
-   overlapped with it).
+   fp64 or (single) rounded to fp32: the multigrid levels' residuals use the latter. The kernel pair of SbpProblemLaunchOwned(): the
+   lean kernel over the interior box and the patch kernel over the rim with the interior/rim split, the patch kernel over every owned
+   node without; on several ranks x goes through the ghost exchange, the interior overlapped with it.
 
    Level: developer
 @*/
 PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y, PetscBool single)
 {
-  cl_kernel      ks[2];
+  cl_kernel      ks[2] = {NULL, NULL};
   cl_mem         xb, zb, yb, ca, cb, cc;
   int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = z ? 1 : 0;
-  PetscReal      rho   = p->rho;
-  PetscBool      owned = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE;
-  PetscLogDouble n     = (PetscLogDouble)p->xm * p->ym;
-  SbpBuffers     bufs  = {0};
+  PetscReal      rho  = p->rho;
+  PetscBool      lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs */
+  PetscLogDouble n    = (PetscLogDouble)p->xm * p->ym;
+  SbpBuffers     bufs = {0};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, x, "x"));
   PetscCall(SbpProblemCheckDeviceVec(p, y, "y"));
   PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors for the SBP-SAT operator");
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, owned ? SBP_K_APPLY_PATCH : SBP_K_APPLY, single, &ks[0]));
-  if (owned) PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_INNER, single, &ks[1]));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, single, &ks[0]));
+  if (lean) PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_INNER, single, &ks[1]));
   PetscCall(SbpProblemGetCoefficientBuffers(p, single, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(SbpApplyBuffers(p, x, z, y, &bufs, &xb, &zb, &yb));
-  for (int t = 0; t < (owned ? 2 : 1); t++)
+  for (int t = 0; t < (lean ? 2 : 1); t++)
     PetscCall(SbpmgCLSetArgs(ks[t], 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem),
                              p->halo ? &p->halo->patch : &xb, sizeof(cl_mem), &ca, sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(int), &add,
                              sizeof(PetscReal), &scale, sizeof(cl_mem), &zb, sizeof(cl_mem), &yb));
   if (p->halo)
     PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], 4, 12));
-  else if (owned)
-    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 12));
   else
-    PetscCall(SbpProblemLaunchGrid(p, ks[0]));
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 12));
   PetscCall(SbpBuffersRestore(&bufs));
   /* u, y, three coefficients, z; on several ranks the patch copy too (read and write) */
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, SBP_APPLY_FLOPS_PER_NODE * n,
@@ -177,15 +175,12 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, d, "the diagonal"));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, p->halo ? SBP_K_DIAGONAL_PATCH : SBP_K_DIAGONAL, PETSC_FALSE, &k));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_DIAGONAL_PATCH, PETSC_FALSE, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(SbpBuffersGet(&bufs, d, SBP_WRITE, &db));
   PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem),
                            &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &db));
-  if (p->halo)
-    PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL)); /* no u: no exchange */
-  else
-    PetscCall(SbpProblemLaunchGrid(p, k));
+  PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL)); /* no u: no exchange */
   PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpDiag, p->cl, 40.0 * p->xm * p->ym, (PetscLogDouble)p->xm * p->ym * 4 * sizeof(PetscReal)));
   PetscFunctionReturn(0);
@@ -219,7 +214,7 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, x, "x"));
   PetscCall(SbpProblemCheckDeviceVec(p, y, "y"));
-  PetscCall(SbpProblemGetKernel(p, p->halo ? SBP_K_NORM_PATCH : SBP_K_NORM, PETSC_FALSE, &k));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_NORM_PATCH, PETSC_FALSE, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpNorm));
   PetscCall(SbpBuffersGet(&bufs, x, x == y ? SBP_READ_WRITE : SBP_READ, &xb));
   if (x == y)
@@ -228,10 +223,7 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
     PetscCall(SbpBuffersGet(&bufs, y, SBP_WRITE, &yb));
   PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &hr, sizeof(PetscReal), &hs, sizeof(int), &ik, sizeof(cl_mem),
                            &p->d_J, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb));
-  if (p->halo)
-    PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL));
-  else
-    PetscCall(SbpProblemLaunchGrid(p, k));
+  PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL));
   PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpNorm, p->cl, n, (PetscLogDouble)n * (kind >= SBP_NORM_JH ? 3 : 2) * sizeof(PetscReal)));
   PetscFunctionReturn(0);

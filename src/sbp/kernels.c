@@ -1,6 +1,6 @@
 /* The device side of an SbpProblem: its tuning (the rows of include/sbpmg/private/tuning.h), the build options and lookup of
-   the kernels of kernels/sbp.cl, the fp32 copy of the coefficients, the launches over the grid or a region of the owned
-   block, and the device buffers of a launch's vectors. */
+   the kernels of kernels/sbp.cl, the fp32 copy of the coefficients, the launches over a region of the owned block (on one rank
+   the whole grid), and the device buffers of a launch's vectors. */
 #include <sbpmg/private/sbpimpl.h>
 
 /* The CPU column of the tuning table: a problem on the host backend has no device context to take its tuning from (src/cl/tuning.c
@@ -87,12 +87,18 @@ PetscErrorCode SbpProblemGetHalo(SbpProblem p, PetscBool single, SbpHalo *h)
   PetscFunctionReturn(0);
 }
 
-static const char *const SbpKernelNames[SBP_K_COUNT] = {"sbp_apply",          "sbp_apply_patch", "sbp_apply_inner", "sbp_diagonal",
-                                                        "sbp_diagonal_patch", "sbp_norm",        "sbp_norm_patch"};
+/* Each kernel and the subset of kernels/sbp.cl (SBP_KERNELS) whose program holds it: the applies and the diagonal (3), which the
+   operator's set-up launches, apart from the norms (4), which it does not (a program's build time is the sum of its kernels',
+   docs/performance.md "Cold builds"). */
+static const struct {
+  const char *name;
+  int         subset;
+} SbpKernels[SBP_K_COUNT] = {{"sbp_apply_patch", 3}, {"sbp_apply_inner", 3}, {"sbp_diagonal_patch", 3}, {"sbp_norm_patch", 4}};
 
 /*@C
    SbpProblemGetKernel - A kernel of kernels/sbp.cl for the problem's level, for coefficients stored in fp64 (single = PETSC_FALSE)
-   or fp32 (the buffers of SbpProblemGetCoefficientBuffers()); built on first use and kept by the problem.
+   or fp32 (the buffers of SbpProblemGetCoefficientBuffers()); its program is built on first use of one of its kernels, the
+   kernel kept by the problem.
 
    Not collective
 
@@ -103,10 +109,10 @@ PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, PetscBool single,
   const int s = single ? 1 : 0;
 
   PetscFunctionBegin;
-  if (!p->kernels[s][id]) { /* the program with every kernel of the file (SBP_KERNELS 7: applies, diagonals, norms) */
+  if (!p->kernels[s][id]) {
     char opts[sizeof(p->kopts[0]) + 32];
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=7", p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64]));
-    PetscCall(SbpmgCLGetKernel(p->cl, "sbp", opts, SbpKernelNames[id], &p->kernels[s][id]));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=%d", p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64], SbpKernels[id].subset));
+    PetscCall(SbpmgCLGetKernel(p->cl, "sbp", opts, SbpKernels[id].name, &p->kernels[s][id]));
   }
   *k = p->kernels[s][id];
   PetscFunctionReturn(0);
@@ -119,16 +125,6 @@ PetscErrorCode SbpProblemLaunch2D(SbpProblem p, cl_kernel k, const size_t global
 {
   PetscFunctionBegin;
   PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg));
-  PetscFunctionReturn(0);
-}
-
-/* A kernel of the whole grid (one rank): a 2D range of (Nr+1) x (Ns+1) nodes. */
-PetscErrorCode SbpProblemLaunchGrid(SbpProblem p, cl_kernel k)
-{
-  size_t global[2] = {(size_t)p->Nr + 1, (size_t)p->Ns + 1};
-
-  PetscFunctionBegin;
-  PetscCall(SbpProblemLaunch2D(p, k, global));
   PetscFunctionReturn(0);
 }
 
@@ -151,8 +147,8 @@ void SbpProblemPatchBoxes(SbpProblem p, cl_int4 *gh, cl_int4 *own)
 }
 
 /*@C
-   SbpProblemLaunchRegion - Launch a kernel of the multi-rank path (kernels/sbp.cl, "the multi-rank path") over a region of the
-   owned nodes: set its last four arguments, from index first on (the ghosted patch, the owned block, the interior box, the
+   SbpProblemLaunchRegion - Launch a kernel of kernels/sbp.cl ("the kernels: a region of a rank's owned block") over a region of
+   the owned nodes: set its last four arguments, from index first on (the ghosted patch, the owned block, the interior box, the
    region), and enqueue it over the region's range. An empty region launches nothing.
 
    Not collective
@@ -203,9 +199,9 @@ PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, Sbp
 }
 
 /*@C
-   SbpProblemLaunchOwned - Launch a kernel pair of kernels/sbp.cl ("the multi-rank path") over the owned nodes: with the split
-   (sbp_split), kin (a lean *_inner kernel) over the interior box and k (a *_patch kernel) over the rim; without, k over all of them.
-   Arguments 0..first-1 are set on both kernels.
+   SbpProblemLaunchOwned - Launch a kernel pair of kernels/sbp.cl over the owned nodes: with the split (sbp_split), kin (a lean
+   *_inner kernel) over the interior box and k (a *_patch kernel) over the rim; without, k over all of them (kin may then be NULL).
+   The caller has set arguments 0..first-1 on k and, with the split, on kin.
 
    Not collective
 

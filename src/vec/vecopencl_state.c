@@ -11,12 +11,17 @@
    All transfers go through SbpmgCLWriteBuffer/SbpmgCLReadBuffer, which count them and log CLCopyToDevice/CLCopyToHost. */
 #include <sbpmg/private/vecimpl.h>
 
-static const char *const VecCLKernelNames[] = {
-    "vec_set",         "vec_copy",           "vec_scale",        "vec_shift",        "vec_scalecopy",   "vec_axpy",      "vec_aypx",
-    "vec_axpby",       "vec_waxpby",         "vec_axpbypcz",     "vec_maxpy",        "vec_pointwise",   "vec_unary",     "vec_reduce1_partial",
-    "vec_dot_partial", "vec_norm12_partial", "vec_amax_partial", "vec_mdot_partial", "vec_loc_partial", "vec_sum_final", "vec_max_final",
-    "vec_loc_final"};
-_Static_assert(sizeof(VecCLKernelNames) / sizeof(VecCLKernelNames[0]) == VEC_CL_NKERNELS, "one kernel name per VecCLKernelId");
+/* Each kernel and the subset of kernels/vecops.cl (VEC_KERNELS) whose program holds it: 1 what CG-type solvers launch, 2 the
+   rest (docs/design.md "Kernel subsets"). */
+static const struct {
+  const char *name;
+  int         subset;
+} VecCLKernels[] = {{"vec_set", 1},          {"vec_scale", 1},        {"vec_shift", 1},           {"vec_scalecopy", 1},   {"vec_axpy", 1},
+                    {"vec_aypx", 1},         {"vec_axpby", 1},        {"vec_waxpby", 1},          {"vec_axpbypcz", 2},    {"vec_maxpy", 2},
+                    {"vec_pointwise", 1},    {"vec_unary", 1},        {"vec_reduce1_partial", 1}, {"vec_dot_partial", 1}, {"vec_norm12_partial", 2},
+                    {"vec_amax_partial", 2}, {"vec_mdot_partial", 2}, {"vec_loc_partial", 2},     {"vec_sum_final", 1},   {"vec_max_final", 2},
+                    {"vec_loc_final", 2}};
+_Static_assert(sizeof(VecCLKernels) / sizeof(VecCLKernels[0]) == VEC_CL_NKERNELS, "one kernel per VecCLKernelId");
 
 /* Whole-vector transfers made to keep host and device copies in step (the scalar results of reductions not counted). */
 static PetscLogDouble vec_cl_syncs_htod = 0, vec_cl_syncs_dtoh = 0;
@@ -202,7 +207,7 @@ PetscErrorCode VecOpenCLAllSameDevice_Private(Vec v, PetscInt n, const Vec w[], 
 }
 
 /* A kernel of kernels/vecops.cl built for v's geometry: every macro it reads comes from here (the tuning of the
-   vector's context, and the scalar size). */
+   vector's context, the scalar size, and the kernel's subset: its program is built on the first use of one of its kernels). */
 PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
 {
   Vec_OpenCL *s = VecCLData(v);
@@ -211,8 +216,9 @@ PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
   if (!s->k[id]) {
     char opts[128];
 
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DVEC_WG=%d -DVEC_CHUNKS=%d -DVEC_REAL_BYTES=%d", (int)s->wg, (int)s->chunks, (int)sizeof(PetscScalar)));
-    PetscCall(SbpmgCLGetKernel(s->cl, "vecops", opts, VecCLKernelNames[id], &s->k[id]));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DVEC_WG=%d -DVEC_CHUNKS=%d -DVEC_REAL_BYTES=%d -DVEC_KERNELS=%d", (int)s->wg, (int)s->chunks,
+                            (int)sizeof(PetscScalar), VecCLKernels[id].subset));
+    PetscCall(SbpmgCLGetKernel(s->cl, "vecops", opts, VecCLKernels[id].name, &s->k[id]));
   }
   *k = s->k[id];
   PetscFunctionReturn(0);

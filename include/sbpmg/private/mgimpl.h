@@ -14,11 +14,9 @@ PETSC_INTERN PetscLogEvent SBPMG_MGTransfer, SBPMG_MGSmooth, SBPMG_MGSetUp, SBPM
    SBP-SAT specialisation of the level and the work-group of the passes), the operator of the same program (the single-precision
    V-cycle's residual), and the transfers and conversions of kernels/transfer.cl. */
 typedef enum {
-  MG_K_SMOOTH,
   MG_K_SMOOTH_PATCH,
   MG_K_SMOOTH_INNER,
   MG_K_SMOOTH_PASS,
-  MG_K_RESIDUAL,
   MG_K_RESIDUAL_PATCH,
   MG_K_RESIDUAL_INNER,
   MG_K_PROLONG,

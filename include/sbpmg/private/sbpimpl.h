@@ -28,7 +28,7 @@ struct _SbpProblemOps {
 
 /* The device kernels of kernels/sbp.cl, looked up once per problem (src/sbp/kernels.c): a lookup through the program cache
    copies and compares the whole source, too slow for every launch. */
-typedef enum { SBP_K_APPLY, SBP_K_APPLY_PATCH, SBP_K_APPLY_INNER, SBP_K_DIAGONAL, SBP_K_DIAGONAL_PATCH, SBP_K_NORM, SBP_K_NORM_PATCH, SBP_K_COUNT } SbpKernel;
+typedef enum { SBP_K_APPLY_PATCH, SBP_K_APPLY_INNER, SBP_K_DIAGONAL_PATCH, SBP_K_NORM_PATCH, SBP_K_COUNT } SbpKernel;
 
 struct _p_SbpProblem {
   PETSCHEADER(struct _SbpProblemOps);
@@ -206,11 +206,10 @@ PETSC_INTERN PetscErrorCode SbpProblemGetHalo(SbpProblem, PetscBool, SbpHalo *);
 PETSC_INTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, PetscBool, cl_kernel *);
 PETSC_INTERN PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem, PetscBool, cl_mem *, cl_mem *, cl_mem *);
 
-/* The launches of the device kernels over a problem's nodes: the whole grid (one rank), or a region of the owned block (kernels/sbp.cl
-   sbp_region_node): all of it, the interior box, the rim around it. */
+/* The launches of the device kernels over a region of a problem's owned block (kernels/sbp.cl sbp_region_node; on one rank the
+   whole grid): all of it, the interior box, the rim around it. */
 typedef enum { SBP_REGION_ALL, SBP_REGION_INTERIOR, SBP_REGION_RIM } SbpRegion;
 PETSC_INTERN PetscErrorCode SbpProblemLaunch2D(SbpProblem, cl_kernel, const size_t[2]);
-PETSC_INTERN PetscErrorCode SbpProblemLaunchGrid(SbpProblem, cl_kernel);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uint, SbpRegion);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchBox(SbpProblem, cl_kernel, cl_uint, SbpRegion, const PetscInt[4]);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchOwned(SbpProblem, cl_kernel, cl_kernel, cl_uint);

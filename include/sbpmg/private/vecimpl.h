@@ -39,7 +39,6 @@ PETSC_EXTERN PetscErrorCode VecCreate_MPI(Vec);
 /* The kernels of kernels/vecops.cl, looked up once per vector (the program cache owns them). */
 typedef enum {
   VEC_CL_K_SET,
-  VEC_CL_K_COPY,
   VEC_CL_K_SCALE,
   VEC_CL_K_SHIFT,
   VEC_CL_K_SCALECOPY,
