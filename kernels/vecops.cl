@@ -7,11 +7,13 @@
                      0: grid-stride loop, consecutive work-items on consecutive entries (coalesced, GPUs)
      VEC_KERNELS     which kernels the program holds, a bitmask (each kernel belongs to one bit; src/vec/vecopencl_state.c
                      builds the program of a bit on the first use of one of its kernels):
-                     1 what CG-type solvers launch (KSPCG, PCJACOBI, the smoothers' eigenvalue estimates, the null space of
-                       an all-Neumann problem): set, scale, shift, scalecopy, axpy, aypx, axpby, waxpby, pointwise, unary,
-                       reduce1_partial (VecSum, norms 1 and 2), dot_partial, sum_final (which also ends bit 2's sums)
-                     2 the rest: axpbypcz, maxpy, norm12_partial, amax_partial, mdot_partial, loc_partial, max_final,
-                       loc_final (GMRES's fused dots and updates, the infinity norm, max/min with location)
+                     1 what CG-type solvers launch (KSPCG, PCJACOBI, the smoothers' eigenvalue estimates): set, axpy,
+                       aypx, pointwise, unary, reduce1_partial (VecSum, norms 1 and 2), dot_partial, sum_final (which also
+                       ends bit 2's sums)
+                     2 the other reductions: norm12_partial, amax_partial, mdot_partial, loc_partial, max_final, loc_final
+                       (GMRES's fused dots, the infinity norm, max/min with location)
+                     4 the other element-wise operations: scale, shift (an all-Neumann problem's null space), scalecopy,
+                       axpby, waxpby, axpbypcz, maxpy (GMRES's fused updates)
 
    Every kernel takes the length n as ulong and indexes with ulong: vectors beyond 2^31 entries are fine.
    Every kernel runs on a grid of whole work-groups of VEC_WG items; the loop bounds guard the tail.
@@ -39,7 +41,7 @@
   #error "VEC_REAL_BYTES must be defined (sizeof(PetscScalar))"
 #endif
 #ifndef VEC_KERNELS
-  #error "VEC_KERNELS must be defined (which kernels of this file a program holds: 1 those of CG-type solvers, 2 the rest; src/vec)"
+  #error "VEC_KERNELS must be defined (which kernels of this file a program holds: 1 those of CG-type solvers, 2 the other reductions, 4 the other element-wise operations; src/vec)"
 #endif
 
 typedef SBPMG_REAL real;
@@ -108,7 +110,9 @@ VEC_KERNEL void vec_set(const ulong n, const real a, __global real *y)
 {
   VEC_LOOP(i, n) y[i] = a;
 }
+#endif
 
+#if VEC_KERNELS & 4
 VEC_KERNEL void vec_scale(const ulong n, const real a, __global real *y)
 {
   VEC_LOOP(i, n) y[i] *= a;
@@ -124,7 +128,9 @@ VEC_KERNEL void vec_scalecopy(const ulong n, const real a, __global const real *
 {
   VEC_LOOP(i, n) y[i] = a * x[i];
 }
+#endif
 
+#if VEC_KERNELS & 1
 /* y = y + a x */
 VEC_KERNEL void vec_axpy(const ulong n, const real a, __global const real *x, __global real *y)
 {
@@ -136,7 +142,9 @@ VEC_KERNEL void vec_aypx(const ulong n, const real a, __global const real *x, __
 {
   VEC_LOOP(i, n) y[i] = x[i] + a * y[i];
 }
+#endif
 
+#if VEC_KERNELS & 4
 /* y = a x + b y */
 VEC_KERNEL void vec_axpby(const ulong n, const real a, const real b, __global const real *x, __global real *y)
 {
@@ -148,9 +156,7 @@ VEC_KERNEL void vec_waxpby(const ulong n, const real a, const real b, __global c
 {
   VEC_LOOP(i, n) w[i] = a * x[i] + b * y[i];
 }
-#endif
 
-#if VEC_KERNELS & 2
 /* z = a x + b y + c z */
 VEC_KERNEL void vec_axpbypcz(const ulong n, const real a, const real b, const real c, __global const real *x, __global const real *y, __global real *z)
 {

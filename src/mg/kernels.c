@@ -22,8 +22,10 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, prec, &sbp));
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=1 -DMG_PASS_TX=%d -DMG_PASS_TY=%d", sbp, (int)tune->mg_pass_wg_x, (int)tune->mg_pass_wg_y));
-  } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
-    PetscCall(PetscStrncpy(opts, prec == SBP_KERNEL_FP32 ? "-DMG_REAL=float" : "-DMG_REAL=" SBPMG_REAL_NAME, sizeof(opts)));
+  } else if (id <= MG_K_TO_OUTER) { /* the transfers read no coefficients and take no specialisation; the program of their subset */
+    const int subset = id >= MG_K_TO_SINGLE ? 4 : (id == MG_K_PROLONG_PATCH || id == MG_K_RESTRICT_PATCH) ? 2 : 1;
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME, subset));
+  }
   PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));
   PetscFunctionReturn(0);
 }

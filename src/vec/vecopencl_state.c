@@ -12,12 +12,12 @@
 #include <sbpmg/private/vecimpl.h>
 
 /* Each kernel and the subset of kernels/vecops.cl (VEC_KERNELS) whose program holds it: 1 what CG-type solvers launch, 2 the
-   rest (docs/design.md "Kernel subsets"). */
+   other reductions, 4 the other element-wise operations (docs/design.md "Kernel subsets"). */
 static const struct {
   const char *name;
   int         subset;
-} VecCLKernels[] = {{"vec_set", 1},          {"vec_scale", 1},        {"vec_shift", 1},           {"vec_scalecopy", 1},   {"vec_axpy", 1},
-                    {"vec_aypx", 1},         {"vec_axpby", 1},        {"vec_waxpby", 1},          {"vec_axpbypcz", 2},    {"vec_maxpy", 2},
+} VecCLKernels[] = {{"vec_set", 1},          {"vec_scale", 4},        {"vec_shift", 4},           {"vec_scalecopy", 4},   {"vec_axpy", 1},
+                    {"vec_aypx", 1},         {"vec_axpby", 4},        {"vec_waxpby", 4},          {"vec_axpbypcz", 4},    {"vec_maxpy", 4},
                     {"vec_pointwise", 1},    {"vec_unary", 1},        {"vec_reduce1_partial", 1}, {"vec_dot_partial", 1}, {"vec_norm12_partial", 2},
                     {"vec_amax_partial", 2}, {"vec_mdot_partial", 2}, {"vec_loc_partial", 2},     {"vec_sum_final", 1},   {"vec_max_final", 2},
                     {"vec_loc_final", 2}};
