@@ -4,6 +4,7 @@
    same sweeps run through PETSc vector operations. */
 #include <sbpmg/private/mgimpl.h>
 #include <petsc/private/pcimpl.h>
+#include <petscblaslapack.h>
 #include <stdint.h>
 
 /* The margin on CG's lambda_max estimate (from below) of the Jacobi and Richardson steps, the Chebyshev interval's default 1.1. */
@@ -85,64 +86,71 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
   PetscFunctionReturn(0);
 }
 
-/* The estimate's Jacobi preconditioner: y = dinv x, dinv the smoother's inverse diagonal in fp64 (PCJACOBI would compute it again). */
-static PetscErrorCode SbpmgSmootherJacobiApply(PC pc, Vec x, Vec y)
+/* Extreme eigenvalues of D^-1 M~ (dinv = D^-1; NULL: of M~) by the Lanczos process that its CG steps on the start vector r_0 carry
+   (Saad, Iterative Methods for Sparse Linear Systems, 6.7.3): with CG's step lengths alpha_k and ratios beta_k = (z_{k+1}, r_{k+1}) /
+   (z_k, r_k), the tridiagonal T has T_kk = 1/alpha_k + beta_{k-1}/alpha_{k-1} and T_{k,k+1} = sqrt(beta_k)/alpha_k, and its extreme
+   eigenvalues (LAPACK's steqr) estimate those of D^-1 M~ from inside. Only r, z (r itself without dinv), p and w = M~ p exist: the
+   iterate x is never formed. A step whose (z, r) or (p, w) is not positive ends the process (exact convergence, or an operator that is
+   not positive definite: the estimate then holds the steps before it, and none leaves lmax = 0). */
+static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv, Vec v[4])
 {
-  Vec dinv;
+  const PetscInt its = s->set.eig_its;
+  Vec            r = v[0], z = dinv ? v[1] : v[0], p = v[2], w = v[3];
+  PetscScalar    rz, pw, rznew;
+  PetscReal      alpha = 0, alphaold = 1, beta = 0, *d, *e, *work;
+  PetscBLASInt   n = 0, one = 1, info = 0;
 
   PetscFunctionBegin;
-  PetscCall(PCShellGetContext(pc, &dinv));
-  PetscCall(VecPointwiseMult(y, x, dinv));
+  PetscCall(SbpmgSmootherStartVector(s->p, r));
+  if (dinv) PetscCall(VecPointwiseMult(z, r, dinv));
+  PetscCall(VecTDot(z, r, &rz));
+  PetscCall(VecCopy(z, p));
+  PetscCall(PetscMalloc3(its, &d, its, &e, 2 * its, &work));
+  for (PetscInt k = 0; k < its; k++) {
+    PetscCall(MatMult(pc->mat, p, w));
+    PetscCall(VecTDot(p, w, &pw));
+    if (!(PetscRealPart(rz) > 0) || !(PetscRealPart(pw) > 0)) break;
+    alpha = PetscRealPart(rz / pw);
+    d[k]  = 1 / alpha + (k ? beta / alphaold : 0);
+    if (k) e[k - 1] = PetscSqrtReal(beta) / alphaold;
+    n = (PetscBLASInt)(k + 1);
+    if (k == its - 1) break; /* T is complete */
+    PetscCall(VecAXPY(r, -alpha, w));
+    if (dinv) PetscCall(VecPointwiseMult(z, r, dinv));
+    PetscCall(VecTDot(z, r, &rznew));
+    beta     = PetscRealPart(rznew / rz);
+    rz       = rznew;
+    alphaold = alpha;
+    PetscCall(VecAYPX(p, beta, z));
+  }
+  s->lmin = s->lmax = 0;
+  if (n) {
+    PetscCallBLAS("LAPACKsteqr", LAPACKREALsteqr_("N", &n, d, e, NULL, &one, work, &info));
+    if (!info) { /* ascending */
+      s->lmin = d[0];
+      s->lmax = d[n - 1];
+    }
+  }
+  PetscCall(PetscFree3(d, e, work));
+  PetscCheck(!info, PetscObjectComm((PetscObject)pc), PETSC_ERR_LIB, "LAPACK steqr failed (info %d) on the %d x %d Lanczos tridiagonal of the eigenvalue estimate",
+             (int)info, (int)n, (int)n);
   PetscFunctionReturn(0);
 }
 
-/* The estimate itself: CG on the start vector, dinv its Jacobi preconditioner (NULL: none). */
-static PetscErrorCode SbpmgSmootherEstimateRun(PC pc, PC_SbpmgSmoother *s, Vec dinv, KSP *ksp, Vec *x, Vec *b)
-{
-  PC        epc;
-  PetscReal emax, emin;
-
-  PetscFunctionBegin;
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)pc), ksp));
-  PetscCall(KSPSetOptionsPrefix(*ksp, ((PetscObject)pc)->prefix)); /* its own prefix: -ksp_* options of the outer solve do not reach it */
-  PetscCall(KSPAppendOptionsPrefix(*ksp, "esteig_"));
-  PetscCall(KSPSetOperators(*ksp, pc->mat, pc->pmat));
-  PetscCall(KSPSetType(*ksp, KSPCG));
-  PetscCall(KSPGetPC(*ksp, &epc));
-  if (dinv) {
-    PetscCall(PCSetType(epc, PCSHELL));
-    PetscCall(PCShellSetContext(epc, dinv));
-    PetscCall(PCShellSetApply(epc, SbpmgSmootherJacobiApply));
-    PetscCall(PCShellSetName(epc, "Jacobi (the smoother's inverse diagonal)"));
-  } else
-    PetscCall(PCSetType(epc, PCNONE));
-  PetscCall(KSPSetTolerances(*ksp, 1e-30, 1e-300, PETSC_DEFAULT, s->set.eig_its));
-  PetscCall(KSPSetConvergenceTest(*ksp, KSPConvergedSkip, NULL, NULL));
-  PetscCall(KSPSetNormType(*ksp, KSP_NORM_NONE));
-  PetscCall(KSPSetComputeSingularValues(*ksp, PETSC_TRUE));
-  PetscCall(MatCreateVecs(pc->pmat, x, b));
-  PetscCall(SbpmgSmootherStartVector(s->p, *b));
-  PetscCall(KSPSolve(*ksp, *b, *x));
-  PetscCall(KSPComputeExtremeSingularValues(*ksp, &emax, &emin));
-  s->lmax = emax;
-  s->lmin = emin;
-  PetscFunctionReturn(0);
-}
-
-/* Extreme eigenvalues of (D^-1) M~ (dinv = D^-1; NULL: of M~) by a few CG steps on a fixed random right-hand side (deterministic,
-   independent of the decomposition); its objects destroyed on every path. */
+/* Extreme eigenvalues of (D^-1) M~ (dinv = D^-1; NULL: of M~) by a few CG steps on a fixed random vector (deterministic, independent
+   of the decomposition); its vectors destroyed on every path. */
 static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s, Vec dinv)
 {
-  KSP            ksp = NULL;
-  Vec            b = NULL, x = NULL;
+  Vec            v[4] = {NULL, NULL, NULL, NULL};
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SBPMG_MGEigen, pc, 0, 0, 0));
-  ierr = SbpmgSmootherEstimateRun(pc, s, dinv, &ksp, &x, &b);
-  PetscCall(VecDestroy(&b));
-  PetscCall(VecDestroy(&x));
-  PetscCall(KSPDestroy(&ksp));
+  ierr = MatCreateVecs(pc->pmat, &v[0], NULL);
+  for (PetscInt t = 1; t < 4 && !ierr; t++)
+    if (t != 1 || dinv) ierr = VecDuplicate(v[0], &v[t]);
+  if (!ierr) ierr = SbpmgSmootherLanczos(pc, s, dinv, v);
+  for (PetscInt t = 0; t < 4; t++) PetscCall(VecDestroy(&v[t]));
   PetscCall(PetscLogEventEnd(SBPMG_MGEigen, pc, 0, 0, 0));
   PetscCall(ierr);
   PetscFunctionReturn(0);
