@@ -352,10 +352,10 @@ static PetscErrorCode PCSBPMGResolvePrecision(PC pc, PC_SBPMG *sb, SbpProblem fi
   and PCMG's makes: each coarse level's problem (SbpProblemPlanLevel), its fp32 coefficients and fp32 ghost exchange where the sweeps
   read them, PCMG's level vectors (PCSBPMGSetLevelVectors), per smoother KSP its two Richardson work vectors, the sweeps' second buffer,
   1/diag where it is stored and the buffers of several sweeps per pass (src/mg/smoother.c), the finest level's eigenvalue estimate while
-  it runs (CG's three work vectors, b, x, Jacobi's diagonal), and on the host the assembled coarse operator and CHOLMOD's factor
-  (about 5 n log2 n entries on the coarse grid's n nodes, on every rank). Checked against what is left (the problem and the Krylov
-  vectors exist already: the context's bytes in use). The estimate's vectors are freed before the first V-cycle rounds the coefficients
-  to fp32, so the peak holds the larger of the two. The figures are kept for the tests.
+  it runs (its Lanczos vectors r, p, w and z, and the fp64 1/diag where the smoother stores none in fp64), and on the host the assembled coarse operator and
+  CHOLMOD's factor (about 5 n log2 n entries on the coarse grid's n nodes, on every rank). Checked against what is left (the problem and the Krylov vectors
+  exist already: the context's bytes in use). The estimate's vectors are freed before the first V-cycle rounds the coefficients to fp32, so the peak holds the
+  larger of the two. The figures are kept for the tests.
 */
 static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine, PetscInt L)
 {
@@ -394,8 +394,9 @@ static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine,
       *at += nksp * (2 * lv + (1 + (dinv ? 1 : 0) + (pass > 1 ? pass : 0)) * lv); /* KSPRICHARDSON's 2 work vectors: like PCMG's r */
       if (cl && prec != SBP_KERNEL_FP64) later += 3 * lp.ghost * sizeof(float);   /* at the first V-cycle */
       if (cl && single && size > 1) dev += SbpHaloPlanBytes(lp.gx, lp.gy, lp.ox, lp.oy, sizeof(float));
-      if (!k) transient = (sb->smoother == PC_SBPMG_RICHARDSON ? 5 : 6) * v; /* the finest level's eigenvalue estimate, while it runs */
-    } else {                                                                 /* the coarse solve: the assembled operator and its factor */
+      if (!k) /* the finest level's eigenvalue estimate, while it runs: r, p, w, z with Jacobi, and 1/diag in fp64 where it is not the stored one */
+        transient = (sb->smoother == PC_SBPMG_RICHARDSON ? 3 : 4 + (dinv && !single ? 0 : 1)) * v;
+    } else { /* the coarse solve: the assembled operator and its factor */
       const PetscReal n = (PetscReal)(Nr + 1) * (Ns + 1);
       host += lp.own * PCSBPMG_PLAN_AIJ_ROW + 4 * lp.ghost * sizeof(PetscReal) + 3 * lp.own * sizeof(PetscScalar);
       host += (size_t)(n * PCSBPMG_PLAN_AIJ_ROW + 5 * n * PetscLog2Real(n) * (sizeof(PetscReal) + sizeof(int)));

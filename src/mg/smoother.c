@@ -92,20 +92,19 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
    eigenvalues (LAPACK's steqr) estimate those of D^-1 M~ from inside. Only r, z (r itself without dinv), p and w = M~ p exist: the
    iterate x is never formed. A step whose (z, r) or (p, w) is not positive ends the process (exact convergence, or an operator that is
    not positive definite: the estimate then holds the steps before it, and none leaves lmax = 0). */
-static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv, Vec v[4])
+static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv, Vec v[4], PetscReal d[], PetscReal e[], PetscBLASInt *n)
 {
   const PetscInt its = s->set.eig_its;
   Vec            r = v[0], z = dinv ? v[1] : v[0], p = v[2], w = v[3];
   PetscScalar    rz, pw, rznew;
-  PetscReal      alpha = 0, alphaold = 1, beta = 0, *d, *e, *work;
-  PetscBLASInt   n = 0, one = 1, info = 0;
+  PetscReal      alpha, alphaold = 1, beta = 0;
 
   PetscFunctionBegin;
+  *n = 0;
   PetscCall(SbpmgSmootherStartVector(s->p, r));
   if (dinv) PetscCall(VecPointwiseMult(z, r, dinv));
   PetscCall(VecTDot(z, r, &rz));
   PetscCall(VecCopy(z, p));
-  PetscCall(PetscMalloc3(its, &d, its, &e, 2 * its, &work));
   for (PetscInt k = 0; k < its; k++) {
     PetscCall(MatMult(pc->mat, p, w));
     PetscCall(VecTDot(p, w, &pw));
@@ -113,7 +112,7 @@ static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv,
     alpha = PetscRealPart(rz / pw);
     d[k]  = 1 / alpha + (k ? beta / alphaold : 0);
     if (k) e[k - 1] = PetscSqrtReal(beta) / alphaold;
-    n = (PetscBLASInt)(k + 1);
+    *n = (PetscBLASInt)(k + 1);
     if (k == its - 1) break; /* T is complete */
     PetscCall(VecAXPY(r, -alpha, w));
     if (dinv) PetscCall(VecPointwiseMult(z, r, dinv));
@@ -123,17 +122,22 @@ static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv,
     alphaold = alpha;
     PetscCall(VecAYPX(p, beta, z));
   }
+  PetscFunctionReturn(0);
+}
+
+/* The extreme eigenvalues of the Lanczos tridiagonal (d, e) of order n into s->lmin, s->lmax (0 where n = 0). */
+static PetscErrorCode SbpmgSmootherTridiagonalEigenvalues(PC pc, PC_SbpmgSmoother *s, PetscBLASInt n, PetscReal d[], PetscReal e[], PetscReal work[])
+{
+  PetscBLASInt one = 1, info = 0;
+
+  PetscFunctionBegin;
   s->lmin = s->lmax = 0;
-  if (n) {
-    PetscCallBLAS("LAPACKsteqr", LAPACKREALsteqr_("N", &n, d, e, NULL, &one, work, &info));
-    if (!info) { /* ascending */
-      s->lmin = d[0];
-      s->lmax = d[n - 1];
-    }
-  }
-  PetscCall(PetscFree3(d, e, work));
-  PetscCheck(!info, PetscObjectComm((PetscObject)pc), PETSC_ERR_LIB, "LAPACK steqr failed (info %d) on the %d x %d Lanczos tridiagonal of the eigenvalue estimate",
-             (int)info, (int)n, (int)n);
+  if (!n) PetscFunctionReturn(0);
+  PetscCallBLAS("LAPACKsteqr", LAPACKREALsteqr_("N", &n, d, e, NULL, &one, work, &info));
+  PetscCheck(!info, PetscObjectComm((PetscObject)pc), PETSC_ERR_LIB,
+             "LAPACK steqr failed (info %d) on the %d x %d Lanczos tridiagonal of the eigenvalue estimate", (int)info, (int)n, (int)n);
+  s->lmin = d[0]; /* ascending */
+  s->lmax = d[n - 1];
   PetscFunctionReturn(0);
 }
 
@@ -142,6 +146,8 @@ static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv,
 static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s, Vec dinv)
 {
   Vec            v[4] = {NULL, NULL, NULL, NULL};
+  PetscReal     *d = NULL, *e = NULL, *work = NULL;
+  PetscBLASInt   n = 0;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -149,7 +155,10 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s, Vec dinv
   ierr = MatCreateVecs(pc->pmat, &v[0], NULL);
   for (PetscInt t = 1; t < 4 && !ierr; t++)
     if (t != 1 || dinv) ierr = VecDuplicate(v[0], &v[t]);
-  if (!ierr) ierr = SbpmgSmootherLanczos(pc, s, dinv, v);
+  if (!ierr) ierr = PetscMalloc3(s->set.eig_its, &d, s->set.eig_its, &e, 2 * s->set.eig_its, &work);
+  if (!ierr) ierr = SbpmgSmootherLanczos(pc, s, dinv, v, d, e, &n);
+  if (!ierr) ierr = SbpmgSmootherTridiagonalEigenvalues(pc, s, n, d, e, work);
+  PetscCall(PetscFree3(d, e, work));
   for (PetscInt t = 0; t < 4; t++) PetscCall(VecDestroy(&v[t]));
   PetscCall(PetscLogEventEnd(SBPMG_MGEigen, pc, 0, 0, 0));
   PetscCall(ierr);

@@ -142,6 +142,7 @@ PetscErrorCode VecOpenCLCreateHostPart_Private(Vec v, PetscErrorCode (*create)(V
 PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
 {
   Vec_OpenCL *s;
+  PetscScalar zero = 0;
   size_t      bytes;
 
   PetscFunctionBegin;
@@ -168,8 +169,10 @@ PetscErrorCode VecOpenCLConvert_Private(Vec v, SbpmgCL cl, PetscBool parallel)
   PetscCall(VecOpenCLGeometry(cl, v->map->n, s));
   bytes = ((size_t)v->map->n + VEC_CL_NRES + (size_t)VEC_CL_MAX_FUSE * (size_t)s->rgroups) * sizeof(PetscScalar);
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, &s->buf));
-  PetscCall(VecOpenCLZeroBuffer_Private(v, bytes / sizeof(PetscScalar))); /* the reduction area too */
-  v->offloadmask = PETSC_OFFLOAD_BOTH;                                    /* zero on both sides (the host side implicit) */
+  if (bytes > (size_t)v->map->n * sizeof(PetscScalar)) /* the reduction area now, the values when first read (zero_due) */
+    PetscCall(SbpmgCLFillBuffer(cl, s->buf, &zero, sizeof(zero), (size_t)v->map->n * sizeof(PetscScalar), bytes - (size_t)v->map->n * sizeof(PetscScalar)));
+  s->zero_due    = v->map->n > 0 ? PETSC_TRUE : PETSC_FALSE;
+  v->offloadmask = PETSC_OFFLOAD_BOTH; /* zero on both sides (the host side implicit, the device side due) */
   PetscFunctionReturn(0);
 }
 

@@ -14,7 +14,8 @@
 static PetscErrorCode VecCLDeviceWritten(Vec v)
 {
   PetscFunctionBegin;
-  v->offloadmask = PETSC_OFFLOAD_GPU;
+  VecCLData(v)->zero_due = PETSC_FALSE; /* read first (synced), or every value overwritten */
+  v->offloadmask         = PETSC_OFFLOAD_GPU;
   PetscCall(PetscObjectStateIncrease((PetscObject)v));
   PetscFunctionReturn(0);
 }

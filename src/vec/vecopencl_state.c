@@ -95,9 +95,13 @@ static PetscErrorCode VecOpenCLSync(Vec v, PetscOffloadMask only)
   PetscFunctionBegin;
   PetscCall(VecOpenCLIsDevice_Private(v, &is));
   if (!is) PetscFunctionReturn(0);
+  s = VecCLData(v);
+  if (only == PETSC_OFFLOAD_CPU && s->zero_due) { /* the device is about to be read: its zeros now, unless the host copy replaces them */
+    if (v->offloadmask != PETSC_OFFLOAD_CPU) PetscCall(VecOpenCLZeroBuffer_Private(v, (size_t)v->map->n));
+    s->zero_due = PETSC_FALSE;
+  }
   if (only == PETSC_OFFLOAD_GPU) PetscCall(VecOpenCLHostArray_Private(v, v->offloadmask == only ? PETSC_TRUE : PETSC_FALSE));
   if (v->offloadmask != only) PetscFunctionReturn(0);
-  s     = VecCLData(v);
   bytes = (size_t)v->map->n * sizeof(PetscScalar);
   if (only == PETSC_OFFLOAD_CPU) {
     PetscCall(SbpmgCLWriteBuffer(s->cl, s->buf, 0, bytes, s->array));
@@ -247,7 +251,8 @@ static PetscErrorCode VecOpenCLEndAccess(Vec v, cl_mem *mem, const char func[], 
   PetscValidPointer(mem, 2);
   *mem = NULL;
   if (!wrote) PetscFunctionReturn(0);
-  v->offloadmask = PETSC_OFFLOAD_GPU;
+  VecCLData(v)->zero_due = PETSC_FALSE; /* read first (synced), or every value overwritten */
+  v->offloadmask         = PETSC_OFFLOAD_GPU;
   PetscCall(PetscObjectStateIncrease((PetscObject)v));
   PetscFunctionReturn(0);
 }

@@ -80,8 +80,10 @@ typedef struct {
     };
     unsigned char host_private[VEC_CL_HOST_RESERVE];
   };
-  SbpmgCL        cl;       /* holds a reference */
-  cl_mem         buf;      /* [0, n): the local values; [n, n + NRES): reduction results; [n + NRES, ...): partials */
+  SbpmgCL   cl;            /* holds a reference */
+  cl_mem    buf;           /* [0, n): the local values; [n, n + NRES): reduction results; [n + NRES, ...): partials */
+  PetscBool zero_due;      /* the values are zero but [0, n) not yet written: zeroed on the first device read, never where the first
+                              device access overwrites them (docs/design.md "Device vectors") */
   size_t         wg;       /* work-group size of every vecops kernel (tuning: vec_wg) */
   PetscInt       egroups;  /* work-groups of an element-wise kernel */
   PetscInt       rgroups;  /* work-groups of a reduction's first stage: a function of n and the context's tuning only */
