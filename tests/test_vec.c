@@ -107,6 +107,58 @@ static void test_device_accessors(void **state)
   PCALL(VecDestroy(&w));
 }
 
+/* A new vector is zero on every path, though its device values are written only when first read (zero_due): on buffers that
+   held 7s before (the runtime hands freed memory out again), each device read sees zeros, an overwrite sees its own values. */
+static void test_new_vectors_zero(void **state)
+{
+  const PetscInt n = 1000;
+  Vec            v[6], x, w, sub;
+  PetscReal      r, lo, hi;
+  PetscScalar   *b;
+  IS             is;
+
+  for (int round = 0; round < 2; round++) { /* round 1 on the memory of round 0's vectors */
+    PCALL(VecCreateSeqOpenCL(PETSC_COMM_SELF, n, &v[0]));
+    for (int t = 1; t < 6; t++) PCALL(VecDuplicate(v[0], &v[t]));
+    PCALL(VecNorm(v[0], NORM_INFINITY, &r)); /* a reduction */
+    assert_true(r == 0);
+    PCALL(VecCreateSeqOpenCL(PETSC_COMM_SELF, n, &x));
+    PCALL(VecSet(x, 3));
+    PCALL(VecAXPY(v[1], 1, x)); /* reads its output */
+    PCALL(VecMin(v[1], NULL, &lo));
+    PCALL(VecMax(v[1], NULL, &hi));
+    assert_true(lo == 3 && hi == 3);
+    PCALL(VecCopy(x, v[2])); /* overwrites */
+    PCALL(VecMin(v[2], NULL, &lo));
+    assert_true(lo == 3);
+    PCALL(VecGetArray(v[3], &b)); /* the host copy, then back to the device */
+    assert_true(b[0] == 0 && b[n - 1] == 0);
+    b[5] = 1;
+    PCALL(VecRestoreArray(v[3], &b));
+    PCALL(VecDuplicate(x, &w));
+    PCALL(VecPointwiseMult(w, v[3], x)); /* the host values uploaded */
+    PCALL(VecNorm(w, NORM_1, &r));
+    assert_true(r == 3);
+    PCALL(ISCreateStride(PETSC_COMM_SELF, 100, 50, 1, &is)); /* a subvector copies the parent's device values */
+    PCALL(VecGetSubVector(v[4], is, &sub));
+    PCALL(VecNorm(sub, NORM_INFINITY, &r));
+    assert_true(r == 0);
+    PCALL(VecRestoreSubVector(v[4], is, &sub));
+    PCALL(ISDestroy(&is));
+    {
+      PetscScalar d;
+      PCALL(VecDot(v[5], x, &d)); /* a reduction of two */
+      assert_true(d == 0);
+    }
+    for (int t = 0; t < 6; t++) {
+      PCALL(VecSet(v[t], 7)); /* what round 1's buffers may start with */
+      PCALL(VecDestroy(&v[t]));
+    }
+    PCALL(VecDestroy(&x));
+    PCALL(VecDestroy(&w));
+  }
+}
+
 /* ---------------------------------------------------------------- type plumbing */
 
 static void test_type_selection(void **state)
@@ -195,7 +247,7 @@ static void test_memory_cap(void **state)
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_elementwise),    cmocka_unit_test(test_elementwise_stay_on_device), cmocka_unit_test(test_device_accessors),
     cmocka_unit_test(test_type_selection), cmocka_unit_test(test_ops_table_covered),          cmocka_unit_test(test_tuning),
-    cmocka_unit_test(test_memory_cap),
+    cmocka_unit_test(test_memory_cap),     cmocka_unit_test(test_new_vectors_zero),
 };
 
 SBPMG_TEST_MAIN(help, tests)
