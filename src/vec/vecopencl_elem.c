@@ -55,21 +55,6 @@ static PetscErrorCode VecCLElementwise(Vec out, VecCLKernelId id, const cl_uint 
   PetscFunctionReturn(0);
 }
 
-/* A new vector's whole buffer (count entries: its values and the reduction area) zeroed by vec_set: the device's threads write
-   it, where PoCL's clEnqueueFillBuffer runs on one (docs/performance.md, "the set-up on PoCL"). */
-PetscErrorCode VecOpenCLZeroBuffer_Private(Vec v, size_t count)
-{
-  cl_ulong    n = (cl_ulong)count;
-  PetscScalar a = 0;
-  cl_kernel   k;
-
-  PetscFunctionBegin;
-  PetscCall(VecOpenCLGetKernel_Private(v, VEC_CL_K_SET, &k));
-  PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(n), &n, ESZ, &a, sizeof(cl_mem), &VecCLData(v)->buf));
-  PetscCall(VecCLLaunchBlas(v, k, 0, (PetscLogDouble)count * ESZ));
-  PetscFunctionReturn(0);
-}
-
 /* ---------------------------------------------------------------- one vector */
 
 static PetscErrorCode VecSet_SeqOpenCL(Vec y, PetscScalar a)

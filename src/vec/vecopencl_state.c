@@ -84,6 +84,24 @@ PetscErrorCode VecOpenCLHostOverwrite_Private(Vec v)
   PetscFunctionReturn(0);
 }
 
+/* The first count values of v's buffer set to zero by vec_set (over the device's threads; PoCL's clEnqueueFillBuffer runs on one),
+   logged as CLVecBlas1. */
+static PetscErrorCode VecOpenCLZeroValues(Vec v, size_t count)
+{
+  Vec_OpenCL *s = VecCLData(v);
+  cl_ulong    n = (cl_ulong)count;
+  PetscScalar a = 0;
+  cl_kernel   k;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLGetKernel_Private(v, VEC_CL_K_SET, &k));
+  PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(n), &n, sizeof(a), &a, sizeof(cl_mem), &s->buf));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
+  PetscCall(SbpmgCLLaunch1D(s->cl, k, (size_t)s->egroups * s->wg, s->wg));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, s->cl, 0, (PetscLogDouble)count * sizeof(PetscScalar)));
+  PetscFunctionReturn(0);
+}
+
 /* If only one copy is current (only: PETSC_OFFLOAD_CPU or PETSC_OFFLOAD_GPU), copy it to the other side: both are valid
    then. Syncing to the host allocates the host array if there is none. No-op for vectors of other types. */
 static PetscErrorCode VecOpenCLSync(Vec v, PetscOffloadMask only)
@@ -97,7 +115,7 @@ static PetscErrorCode VecOpenCLSync(Vec v, PetscOffloadMask only)
   if (!is) PetscFunctionReturn(0);
   s = VecCLData(v);
   if (only == PETSC_OFFLOAD_CPU && s->zero_due) { /* the device is about to be read: its zeros now, unless the host copy replaces them */
-    if (v->offloadmask != PETSC_OFFLOAD_CPU) PetscCall(VecOpenCLZeroBuffer_Private(v, (size_t)v->map->n));
+    if (v->offloadmask != PETSC_OFFLOAD_CPU) PetscCall(VecOpenCLZeroValues(v, (size_t)v->map->n));
     s->zero_due = PETSC_FALSE;
   }
   if (only == PETSC_OFFLOAD_GPU) PetscCall(VecOpenCLHostArray_Private(v, v->offloadmask == only ? PETSC_TRUE : PETSC_FALSE));

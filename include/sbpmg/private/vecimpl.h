@@ -151,7 +151,6 @@ PETSC_INTERN PetscErrorCode VecOpenCLCopyBackSubVector_Private(Vec, Vec);
 
 /* src/vec/vecopencl_elem.c: the element-wise operations on the device (both types use them as they are) */
 PETSC_INTERN PetscErrorCode VecOpenCLSetElementwiseOps_Private(Vec);
-PETSC_INTERN PetscErrorCode VecOpenCLZeroBuffer_Private(Vec, size_t);
 
 /* src/vec/vecopencl_reduce.c: the reductions, on the local part only (no communication): they are VECSEQOPENCL's
    operations, and VECMPIOPENCL's follow each with one MPI_Allreduce of the scalars (src/vec/vecmpiopencl.c). */
