@@ -9,7 +9,7 @@
                      builds the program of a bit on the first use of one of its kernels):
                      1 what CG-type solvers launch (KSPCG, PCJACOBI, the smoothers' eigenvalue estimates): set, axpy,
                        aypx, pointwise, unary, reduce1_partial (VecSum, norms 1 and 2), dot_partial, sum_final (which also
-                       ends bit 2's sums)
+                       ends bit 2's sums), lanczos_partial (the estimates' fused step)
                      2 the other reductions: norm12_partial, amax_partial, mdot_partial, loc_partial, max_final, loc_final
                        (GMRES's fused dots, the infinity norm, max/min with location)
                      4 the other element-wise operations: scale, shift (an all-Neumann problem's null space), scalecopy,
@@ -475,6 +475,29 @@ VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const r
     part[part_off + get_group_id(0)]                     = bv[0];
     part[part_off + get_num_groups(0) + get_group_id(0)] = VEC_BITS_TO_REAL(bi[0]);
   }
+}
+#endif
+
+#if VEC_KERNELS & 1
+/* The Lanczos step of the smoothers' eigenvalue estimates (src/mg/smoother.c) in one pass: x += a w; with op = 1 (Jacobi) z = d x,
+   else z is x (not written); the partial sums of z x (VecOpenCLLanczosStep_Private). */
+  #define VEC_ACC_LANCZOS(acc, i) \
+    { \
+      const real xi_ = x[i] + a * w[i], zi_ = op ? d[i] * xi_ : xi_; \
+      x[i] = xi_; \
+      if (op) z[i] = zi_; \
+      acc += zi_ * xi_; \
+    }
+VEC_KERNEL void vec_lanczos_partial(const ulong n, const uint op, const real a, __global real *x, __global const real *w, __global const real *d,
+                                    __global real *z, __global real *part, const ulong part_off)
+{
+  __local real buf[VEC_WG];
+  const uint   lid = get_local_id(0);
+
+  VEC_LOOP4(n, 0, VEC_ACC_LANCZOS);
+  buf[lid] = (a0 + a1) + (a2 + a3);
+  VEC_TREE_SUM(buf, lid);
+  if (lid == 0) part[part_off + get_group_id(0)] = buf[0];
 }
 #endif
 

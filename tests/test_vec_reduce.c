@@ -246,6 +246,39 @@ static void test_reduction_special_values(void **state)
   SbpmgTestDestroyPair(&xd, &xh);
 }
 
+/* The estimates' fused Lanczos step (VecOpenCLLanczosStep_Private: r += alpha w, z = d r, (z, r)) against the three operations on
+   VECSEQ, with and without d, at lengths that exercise the tails; and on host vectors, where it runs the three operations. */
+static void test_lanczos_step(void **state)
+{
+  const PetscInt sizes[] = {1, 7, 1000, 100003};
+
+  for (int t = 0; t < 4; t++)
+    for (int jacobi = 0; jacobi < 2; jacobi++) {
+      const PetscInt N = sizes[t];
+      Vec            r, w, d, z, rh, wh, dh, zh;
+      PetscScalar    rz, rzh;
+      PetscReal      err, nrm;
+
+      VecTestMakePair(PETSC_COMM_SELF, NULL, N, N, 11, -1, 1, &r, &rh);
+      VecTestMakePair(PETSC_COMM_SELF, NULL, N, N, 12, -1, 1, &w, &wh);
+      VecTestMakePair(PETSC_COMM_SELF, NULL, N, N, 13, 0.5, 2, &d, &dh);
+      PCALL(VecDuplicate(r, &z));
+      PCALL(VecDuplicate(rh, &zh));
+      PCALL(VecOpenCLLanczosStep_Private(r, -0.375, w, jacobi ? d : NULL, z, &rz));
+      PCALL(VecAXPY(rh, -0.375, wh));
+      if (jacobi) PCALL(VecPointwiseMult(zh, rh, dh));
+      PCALL(VecTDot(jacobi ? zh : rh, rh, &rzh));
+      VecTestCheckReduction("(z, r) of the Lanczos step", N, PetscRealPart(rz), PetscRealPart(rzh), PetscAbsScalar(rzh) + 1);
+      VecTestCheckValues("r after the Lanczos step", r, rh, 4, 1); /* a multiply-add per entry, fused or not */
+      if (jacobi) VecTestCheckValues("z after the Lanczos step", z, zh, 8, 1);
+      PCALL(VecOpenCLLanczosStep_Private(rh, 1, wh, jacobi ? dh : NULL, zh, &rzh)); /* host vectors: the three operations */
+      PCALL(VecNorm(rh, NORM_2, &nrm));
+      err = PetscAbsScalar(rzh - (jacobi ? rzh : nrm * nrm));
+      assert_true(err <= 1e-12 * (1 + nrm * nrm));
+      for (Vec *v = (Vec[]){r, w, d, z, rh, wh, dh, zh}, *e = v + 8; v < e; v++) PCALL(VecDestroy(v));
+    }
+}
+
 static void test_empty_vector(void **state)
 {
   Vec         x, y;
@@ -277,8 +310,9 @@ static void test_empty_vector(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_reductions),  cmocka_unit_test(test_reductions_reproducible),  cmocka_unit_test(test_all_reductions),
-    cmocka_unit_test(test_result_area), cmocka_unit_test(test_reduction_special_values), cmocka_unit_test(test_empty_vector),
+    cmocka_unit_test(test_reductions),   cmocka_unit_test(test_reductions_reproducible),  cmocka_unit_test(test_all_reductions),
+    cmocka_unit_test(test_result_area),  cmocka_unit_test(test_reduction_special_values), cmocka_unit_test(test_empty_vector),
+    cmocka_unit_test(test_lanczos_step),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -3,6 +3,7 @@
    KSPRICHARDSON hands the whole smoothing to PCApplyRichardson, so PCMG's level KSP costs nu passes. With host vectors the
    same sweeps run through PETSc vector operations. */
 #include <sbpmg/private/mgimpl.h>
+#include <sbpmg/private/vecimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <petscblaslapack.h>
 #include <stdint.h>
@@ -113,10 +114,8 @@ static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv,
     d[k]  = 1 / alpha + (k ? beta / alphaold : 0);
     if (k) e[k - 1] = PetscSqrtReal(beta) / alphaold;
     *n = (PetscBLASInt)(k + 1);
-    if (k == its - 1) break; /* T is complete */
-    PetscCall(VecAXPY(r, -alpha, w));
-    if (dinv) PetscCall(VecPointwiseMult(z, r, dinv));
-    PetscCall(VecTDot(z, r, &rznew));
+    if (k == its - 1) break;                                                /* T is complete */
+    PetscCall(VecOpenCLLanczosStep_Private(r, -alpha, w, dinv, z, &rznew)); /* r -= alpha w, z = dinv r, (z, r) in one pass */
     beta     = PetscRealPart(rznew / rz);
     rz       = rznew;
     alphaold = alpha;

@@ -24,7 +24,8 @@ typedef struct {
   PetscInt           ny;
   cl_mem             y[VEC_CL_MAX_FUSE]; /* buffers the stage-1 kernel reads besides x's */
   PetscInt           nsets, nres;
-  PetscLogDouble     flops, bytes; /* for the log */
+  PetscLogDouble     flops, bytes;       /* for the log */
+  PetscBool          scalar_stage1_only; /* the scalar is stage 1's alone (stage 2 a plain sum) */
 } VecCLReduction;
 
 static PetscErrorCode VecCLSetStage1Args(Vec x, const VecCLReduction *r, cl_kernel k)
@@ -57,7 +58,7 @@ static PetscErrorCode VecCLReduce(Vec x, const VecCLReduction *r, PetscScalar re
   PetscCall(SbpmgCLLaunch1D(s->cl, k1, (size_t)s->rgroups * s->wg, s->wg));
   PetscCall(VecOpenCLGetKernel_Private(x, r->final, &k2));
   PetscCall(SbpmgCLSetArgs(k2, 0, 4, sizeof(G), &G, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off, sizeof(res_off), &res_off));
-  if (r->scalar) PetscCall(SbpmgCLSetArg(k2, 4, ESZ, r->scalar));
+  if (r->scalar && !r->scalar_stage1_only) PetscCall(SbpmgCLSetArg(k2, 4, ESZ, r->scalar));
   PetscCall(SbpmgCLLaunch1D(s->cl, k2, (size_t)r->nsets * s->wg, s->wg));
   PetscCall(SbpmgCLReadResult(s->cl, s->buf, (size_t)res_off * ESZ, (size_t)r->nres * ESZ, res));
   PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, r->flops, r->bytes));
@@ -82,7 +83,7 @@ static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar v
   for (PetscInt j = 0; j < nv; j++) PetscCall(VecOpenCLSyncDevice(y[j]));
   for (PetscInt j0 = 0; j0 < nv; j0 += VEC_CL_MAX_FUSE) {
     const cl_uint  m = (cl_uint)PetscMin(VEC_CL_MAX_FUSE, nv - j0);
-    VecCLReduction r = {VEC_CL_K_MDOT, VEC_CL_K_SUM_FINAL, &m, NULL, VEC_CL_MAX_FUSE, {NULL}, m, m, 2.0 * m * n, (1.0 + m) * n * ESZ};
+    VecCLReduction r = {VEC_CL_K_MDOT, VEC_CL_K_SUM_FINAL, &m, NULL, VEC_CL_MAX_FUSE, {NULL}, m, m, 2.0 * m * n, (1.0 + m) * n * ESZ, PETSC_FALSE};
 
     for (cl_uint j = 0; j < VEC_CL_MAX_FUSE; j++) r.y[j] = VecCLData(y[j0 + (j < m ? j : 0)])->buf; /* unused slots: any valid buffer, never read */
     if (m == 1) {
@@ -129,7 +130,7 @@ static PetscErrorCode VecCLReduceOne(Vec x, VecCLReduction *r, PetscScalar res[]
 static PetscErrorCode VecCLReduce1(Vec x, cl_uint op, PetscScalar *res)
 {
   const PetscLogDouble n = (PetscLogDouble)x->map->n;
-  VecCLReduction       r = {VEC_CL_K_REDUCE1, VEC_CL_K_SUM_FINAL, &op, NULL, 0, {NULL}, 1, 1, op ? 2.0 * n : n, n * ESZ};
+  VecCLReduction       r = {VEC_CL_K_REDUCE1, VEC_CL_K_SUM_FINAL, &op, NULL, 0, {NULL}, 1, 1, op ? 2.0 * n : n, n * ESZ, PETSC_FALSE};
 
   PetscFunctionBegin;
   PetscCall(VecCLReduceOne(x, &r, res));
@@ -140,7 +141,7 @@ static PetscErrorCode VecCLReduce1(Vec x, cl_uint op, PetscScalar *res)
 static PetscErrorCode VecCLAmax(Vec x, Vec y, cl_uint op, PetscScalar *res)
 {
   const PetscLogDouble n = (PetscLogDouble)x->map->n;
-  VecCLReduction       r = {VEC_CL_K_AMAX, VEC_CL_K_MAX_FINAL, &op, NULL, 1, {VecCLData(y)->buf}, 1, 1, op ? 2.0 * n : n, (op ? 2.0 : 1.0) * n * ESZ};
+  VecCLReduction r = {VEC_CL_K_AMAX, VEC_CL_K_MAX_FINAL, &op, NULL, 1, {VecCLData(y)->buf}, 1, 1, op ? 2.0 * n : n, (op ? 2.0 : 1.0) * n * ESZ, PETSC_FALSE};
 
   PetscFunctionBegin;
   if (x->map->n) PetscCall(VecOpenCLSyncDevice(y));
@@ -153,7 +154,7 @@ static PetscErrorCode VecCLAmax(Vec x, Vec y, cl_uint op, PetscScalar *res)
 PetscErrorCode VecNormLocalSums_OpenCL(Vec x, NormType type, PetscReal r[2])
 {
   const PetscLogDouble n    = (PetscLogDouble)x->map->n;
-  VecCLReduction       r12  = {VEC_CL_K_NORM12, VEC_CL_K_SUM_FINAL, NULL, NULL, 0, {NULL}, 2, 2, 3.0 * n, n * ESZ};
+  VecCLReduction       r12  = {VEC_CL_K_NORM12, VEC_CL_K_SUM_FINAL, NULL, NULL, 0, {NULL}, 2, 2, 3.0 * n, n * ESZ, PETSC_FALSE};
   PetscScalar          t[2] = {0, 0};
 
   PetscFunctionBegin;
@@ -240,6 +241,54 @@ PetscErrorCode VecDotNorm2Local_OpenCL(Vec s, Vec t, PetscScalar *dp, PetscScala
   PetscFunctionReturn(0);
 }
 
+/* r += alpha w, z = d r (d NULL: z is r and is not written) and rz = (z, r) over every rank: the Lanczos step of the smoothers'
+   eigenvalue estimates (src/mg/smoother.c) in one pass and one reduction on the device, where VecAXPY, VecPointwiseMult and VecTDot
+   made three passes; the three operations where a vector is not a device vector of r's context. Collective. */
+PetscErrorCode VecOpenCLLanczosStep_Private(Vec r, PetscScalar alpha, Vec w, Vec d, Vec z, PetscScalar *rz)
+{
+  Vec         in[3] = {w, d ? d : w, d ? z : w};
+  PetscBool   dev;
+  PetscScalar local = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLIsDevice_Private(r, &dev));
+  if (dev) PetscCall(VecOpenCLAllSameDevice_Private(r, 3, in, &dev));
+  if (!dev) {
+    PetscCall(VecAXPY(r, alpha, w));
+    if (d) PetscCall(VecPointwiseMult(z, r, d));
+    PetscCall(VecTDot(d ? z : r, r, rz));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecOpenCLSyncDevice(r));
+  PetscCall(VecOpenCLSyncDevice(w));
+  if (d) PetscCall(VecOpenCLSyncDevice(d));
+  if (r->map->n) {
+    Vec_OpenCL    *rs  = VecCLData(r);
+    cl_uint        op  = d ? 1 : 0;
+    VecCLReduction red = {VEC_CL_K_LANCZOS,
+                          VEC_CL_K_SUM_FINAL,
+                          &op,
+                          &alpha,
+                          3,
+                          {VecCLData(w)->buf, d ? VecCLData(d)->buf : rs->buf, d ? VecCLData(z)->buf : rs->buf},
+                          1,
+                          1,
+                          4.0 * r->map->n,
+                          (d ? 5.0 : 3.0) * r->map->n * ESZ,
+                          PETSC_TRUE};
+    PetscCall(VecCLReduce(r, &red, &local));
+  }
+  for (int t = 0; t < (d ? 2 : 1); t++) { /* written on the device */
+    Vec v                  = t ? z : r;
+    VecCLData(v)->zero_due = PETSC_FALSE;
+    v->offloadmask         = PETSC_OFFLOAD_GPU;
+    PetscCall(PetscObjectStateIncrease((PetscObject)v));
+  }
+  if (VecCLData(r)->parallel) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)r)));
+  *rz = local;
+  PetscFunctionReturn(0);
+}
+
 /* ---------------------------------------------------------------- maxima and locations */
 
 /* max_i |x_i / y_i| (|x_i| where y_i = 0) over the local part. The host fallback is VECSEQ's loop written out here:
@@ -279,7 +328,8 @@ static PetscErrorCode VecCLLocation(Vec x, PetscReal sign, PetscInt *idx, PetscR
   const cl_ulong    n  = (cl_ulong)x->map->n;
   const PetscScalar sg = sign;
   PetscScalar       r[2];
-  VecCLReduction    loc = {VEC_CL_K_LOC, VEC_CL_K_LOC_FINAL, NULL, &sg, 0, {NULL}, 1, 2, (PetscLogDouble)n, (PetscLogDouble)n * ESZ}; /* (value, index) */
+  VecCLReduction    loc = {VEC_CL_K_LOC,      VEC_CL_K_LOC_FINAL,      NULL,       &sg, 0, {NULL}, 1, 2,
+                           (PetscLogDouble)n, (PetscLogDouble)n * ESZ, PETSC_FALSE}; /* (value, index) */
 
   PetscFunctionBegin;
   if (!n) {

@@ -16,11 +16,11 @@
 static const struct {
   const char *name;
   int         subset;
-} VecCLKernels[] = {{"vec_set", 1},          {"vec_scale", 4},        {"vec_shift", 4},           {"vec_scalecopy", 4},   {"vec_axpy", 1},
-                    {"vec_aypx", 1},         {"vec_axpby", 4},        {"vec_waxpby", 4},          {"vec_axpbypcz", 4},    {"vec_maxpy", 4},
-                    {"vec_pointwise", 1},    {"vec_unary", 1},        {"vec_reduce1_partial", 1}, {"vec_dot_partial", 1}, {"vec_norm12_partial", 2},
-                    {"vec_amax_partial", 2}, {"vec_mdot_partial", 2}, {"vec_loc_partial", 2},     {"vec_sum_final", 1},   {"vec_max_final", 2},
-                    {"vec_loc_final", 2}};
+} VecCLKernels[] = {{"vec_set", 1},          {"vec_scale", 4},          {"vec_shift", 4},           {"vec_scalecopy", 4},   {"vec_axpy", 1},
+                    {"vec_aypx", 1},         {"vec_axpby", 4},          {"vec_waxpby", 4},          {"vec_axpbypcz", 4},    {"vec_maxpy", 4},
+                    {"vec_pointwise", 1},    {"vec_unary", 1},          {"vec_reduce1_partial", 1}, {"vec_dot_partial", 1}, {"vec_norm12_partial", 2},
+                    {"vec_amax_partial", 2}, {"vec_mdot_partial", 2},   {"vec_loc_partial", 2},     {"vec_sum_final", 1},   {"vec_max_final", 2},
+                    {"vec_loc_final", 2},    {"vec_lanczos_partial", 1}};
 _Static_assert(sizeof(VecCLKernels) / sizeof(VecCLKernels[0]) == VEC_CL_NKERNELS, "one kernel per VecCLKernelId");
 
 /* Whole-vector transfers made to keep host and device copies in step (the scalar results of reductions not counted). */

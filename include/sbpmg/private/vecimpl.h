@@ -59,6 +59,7 @@ typedef enum {
   VEC_CL_K_SUM_FINAL,
   VEC_CL_K_MAX_FINAL,
   VEC_CL_K_LOC_FINAL,
+  VEC_CL_K_LANCZOS,
   VEC_CL_NKERNELS
 } VecCLKernelId;
 
@@ -160,6 +161,7 @@ PETSC_INTERN PetscErrorCode VecMDotLocal_OpenCL(Vec, PetscInt, const Vec[], Pets
 PETSC_INTERN PetscErrorCode VecNormLocalSums_OpenCL(Vec, NormType, PetscReal[2]); /* sum |x|, sum x^2 (not rooted), max |x| */
 PETSC_INTERN PetscErrorCode VecSumLocal_OpenCL(Vec, PetscScalar *);
 PETSC_INTERN PetscErrorCode VecDotNorm2Local_OpenCL(Vec, Vec, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode VecOpenCLLanczosStep_Private(Vec, PetscScalar, Vec, Vec, Vec, PetscScalar *);
 PETSC_INTERN PetscErrorCode VecMaxPointwiseDivideLocal_OpenCL(Vec, Vec, PetscReal *);
 PETSC_INTERN PetscErrorCode VecMaxLocal_OpenCL(Vec, PetscInt *, PetscReal *);
 PETSC_INTERN PetscErrorCode VecMinLocal_OpenCL(Vec, PetscInt *, PetscReal *);
