@@ -3,6 +3,7 @@
    PetscOptionsEnum reports, runs as a program: tests/mg.cmake). */
 #include "test_sbp_common.h"
 #include <petsc/private/pcmgimpl.h>
+#include <petsc/private/logimpl.h>
 #include <unistd.h>
 
 static const char help[] = "Tests of the sbpmg preconditioner's options and bad input (src/mg).\n";
@@ -79,6 +80,23 @@ static int cholmod_supernodal(KSP ksp)
 
 /* The default coarse size (129 points per side on a GPU, 32 elsewhere) decides the levels of a 256^2 grid; the coarse solve takes
    CHOLMOD's simplicial factor unless the options name another, and the option set for it is gone after the set-up. */
+/* The multigrid layer's log events belong to PETSc's PC class (so -log_exclude pc and the class summaries treat them as the PC's),
+   also where the package is started before any PC exists. */
+static void test_event_class(void **state)
+{
+  const char   *names[] = {"MGTransfer", "MGSmooth", "MGSetUp", "MGCoarseSolve", "MGEigenEstimate"};
+  PetscStageLog log;
+
+  PCALL(PetscLogGetStageLog(&log));
+  assert_true(PC_CLASSID != 0);
+  for (int t = 0; t < 5; t++) {
+    PetscLogEvent e;
+    PCALL(PetscLogEventGetId(names[t], &e));
+    if (log->eventLog->eventInfo[e].classid != PC_CLASSID)
+      fail_msg("event %s has class %d, not PC's %d", names[t], (int)log->eventLog->eventInfo[e].classid, (int)PC_CLASSID);
+  }
+}
+
 static void test_coarse_defaults(void **state)
 {
   SbpProblem p = make_problem(256, 256, SBP_BACKEND_DEVICE);
@@ -168,6 +186,7 @@ static void test_bad_input(void **state)
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pcmg_options),
     cmocka_unit_test(test_coarse_defaults),
+    cmocka_unit_test(test_event_class),
     cmocka_unit_test(test_bad_input),
 };
 

@@ -16,11 +16,13 @@ PetscErrorCode PCSBPMGInitializePackage(void)
 {
   const SbpmgEventEntry events[] = {{"MGTransfer", &SBPMG_MGTransfer},  {"MGSmooth", &SBPMG_MGSmooth},       {"MGSetUp", &SBPMG_MGSetUp},
                                     {"MGCoarseSolve", &SBPMG_MGCoarse}, {"MGEigenEstimate", &SBPMG_MGEigen}, {NULL, NULL}};
-  PetscClassId          classid  = PC_CLASSID;
+  PetscClassId          classid;
   PetscBool             first;
 
   PetscFunctionBegin;
   PetscCall(SbpInitializePackage());
+  PetscCall(PCInitializePackage()); /* PC_CLASSID is PETSc's PC class from here on: the events are the PC class's */
+  classid = PC_CLASSID;
   PetscCall(SbpmgPackageStart(&PCSBPMGPackageInitialized, NULL, &classid, events, &first));
   if (!first) PetscFunctionReturn(0);
   PetscCall(PCRegister(PCSBPMG, PCCreate_SBPMG));
