@@ -239,9 +239,10 @@ PetscErrorCode SbpProblemPlanLevel(SbpProblem p, PetscInt Nr, PetscInt Ns, SbpPl
   if (size > 1 || !p->use_device) plan->host += plan->ghost * SBP_PLAN_DMDA_BYTES;
   if (nodes) plan->host += (size_t)bx * by * SBP_PLAN_NODES_HOST;
   if (p->use_device) {
-    plan->device += 4 * plan->ghost * sizeof(PetscReal);                                 /* crr, css, crs, J */
-    plan->device += nodes ? 3 * (size_t)bx * by * sizeof(PetscReal) : sizeof(PetscReal); /* the nodal data (or one value) */
-    plan->device += 2 * sizeof(PetscReal);                                               /* the check's first bad node */
+    plan->device += 4 * plan->ghost * sizeof(PetscReal); /* crr, css, crs, J */
+    plan->device += PetscMax((nodes ? 3 * (size_t)bx * by : 0) + (p->mapping == SBP_MAPPING_CURVED ? 2 * (size_t)(bx + by) : 0), 1) *
+                    sizeof(PetscReal);     /* the nodal data and the curved map's table (or one value; src/sbp/nodes.c) */
+    plan->device += 2 * sizeof(PetscReal); /* the check's first bad node */
     if (size > 1) plan->device += SbpHaloPlanBytes(gx, gy, ox, oy, sizeof(PetscScalar));
   } else
     plan->host += 4 * plan->ghost * sizeof(PetscReal);
