@@ -9,17 +9,6 @@
 
 #define ESZ sizeof(PetscScalar)
 
-/* The device copy was written: it is the only current one, and the values changed. PETSc 3.18's interface functions do
-   not all increase the object state when they call an operation (VecShift() does not), and cached norms live by it. */
-static PetscErrorCode VecCLDeviceWritten(Vec v)
-{
-  PetscFunctionBegin;
-  VecCLData(v)->zero_due = PETSC_FALSE; /* read first (synced), or every value overwritten */
-  v->offloadmask         = PETSC_OFFLOAD_GPU;
-  PetscCall(PetscObjectStateIncrease((PetscObject)v));
-  PetscFunctionReturn(0);
-}
-
 /* Kernel k (its arguments set) over y's element-wise geometry, logged as CLVecBlas1 with its flops and bytes */
 static PetscErrorCode VecCLLaunchBlas(Vec y, cl_kernel k, PetscLogDouble flops, PetscLogDouble bytes)
 {
@@ -51,7 +40,7 @@ static PetscErrorCode VecCLElementwise(Vec out, VecCLKernelId id, const cl_uint 
   for (PetscInt i = 0; i < nin; i++) PetscCall(SbpmgCLSetArg(k, arg++, sizeof(cl_mem), &VecCLData(in[i])->buf));
   PetscCall(SbpmgCLSetArg(k, arg++, sizeof(cl_mem), &VecCLData(out)->buf));
   PetscCall(VecCLLaunchBlas(out, k, flops * n, scalars * n * ESZ));
-  PetscCall(VecCLDeviceWritten(out));
+  PetscCall(VecOpenCLDeviceWritten_Private(out));
   PetscFunctionReturn(0);
 }
 
@@ -125,7 +114,7 @@ static PetscErrorCode VecCopy_SeqOpenCL(Vec x, Vec y)
   PetscCall(SbpmgLogKernelBegin(SBPMG_VecBlas));
   PetscCall(SbpmgCLCopyBuffer(xs->cl, xs->buf, VecCLData(y)->buf, 0, 0, (size_t)x->map->n * ESZ));
   PetscCall(SbpmgLogKernelEnd(SBPMG_VecBlas, xs->cl, 0, 2.0 * x->map->n * ESZ));
-  PetscCall(VecCLDeviceWritten(y));
+  PetscCall(VecOpenCLDeviceWritten_Private(y));
   PetscFunctionReturn(0);
 }
 
@@ -151,8 +140,8 @@ static PetscErrorCode VecSwap_SeqOpenCL(Vec x, Vec y)
     VecCLData(x)->buf = VecCLData(y)->buf;
     VecCLData(y)->buf = t;
   }
-  PetscCall(VecCLDeviceWritten(x));
-  PetscCall(VecCLDeviceWritten(y));
+  PetscCall(VecOpenCLDeviceWritten_Private(x));
+  PetscCall(VecOpenCLDeviceWritten_Private(y));
   PetscFunctionReturn(0);
 }
 
@@ -248,7 +237,7 @@ static PetscErrorCode VecMAXPY_SeqOpenCL(Vec y, PetscInt nv, const PetscScalar *
     PetscCall(SbpmgCLSetArg(k, 10, sizeof(cl_mem), &s->buf));
     PetscCall(VecCLLaunchBlas(y, k, 2.0 * m * n, (2.0 + m) * n * ESZ));
   }
-  PetscCall(VecCLDeviceWritten(y));
+  PetscCall(VecOpenCLDeviceWritten_Private(y));
   PetscFunctionReturn(0);
 }
 

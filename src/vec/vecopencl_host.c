@@ -158,9 +158,8 @@ PetscErrorCode VecOpenCLCreateSubVector_Private(Vec X, IS is, PetscBool contig, 
   if (contig) {
     PetscCall(VecOpenCLSyncDevice(X));
     PetscCall(SbpmgCLCopyBuffer(xs->cl, xs->buf, ys->buf, (size_t)start * sizeof(PetscScalar), 0, (size_t)m * sizeof(PetscScalar)));
-    (*Y)->offloadmask = PETSC_OFFLOAD_GPU;
-    ys->zero_due      = PETSC_FALSE; /* every value copied */
-    ys->sub_start     = start;
+    PetscCall(VecOpenCLDeviceWritten_Private(*Y)); /* every value copied */
+    ys->sub_start = start;
   }
   PetscFunctionReturn(0);
 }

@@ -278,12 +278,8 @@ PetscErrorCode VecOpenCLLanczosStep_Private(Vec r, PetscScalar alpha, Vec w, Vec
                           PETSC_TRUE};
     PetscCall(VecCLReduce(r, &red, &local));
   }
-  for (int t = 0; t < (d ? 2 : 1); t++) { /* written on the device */
-    Vec v                  = t ? z : r;
-    VecCLData(v)->zero_due = PETSC_FALSE;
-    v->offloadmask         = PETSC_OFFLOAD_GPU;
-    PetscCall(PetscObjectStateIncrease((PetscObject)v));
-  }
+  PetscCall(VecOpenCLDeviceWritten_Private(r)); /* written on the device */
+  if (d) PetscCall(VecOpenCLDeviceWritten_Private(z));
   if (VecCLData(r)->parallel) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)r)));
   *rz = local;
   PetscFunctionReturn(0);

@@ -261,6 +261,17 @@ static PetscErrorCode VecOpenCLAccess(Vec v, cl_mem *mem, const char func[], Pet
   PetscFunctionReturn(0);
 }
 
+/* The device copy was written: it is the only current one, and the values changed. PETSc 3.18's interface functions do
+   not all increase the object state when they call an operation (VecShift() does not), and cached norms live by it. */
+PetscErrorCode VecOpenCLDeviceWritten_Private(Vec v)
+{
+  PetscFunctionBegin;
+  VecCLData(v)->zero_due = PETSC_FALSE; /* read first (synced), or every value overwritten */
+  v->offloadmask         = PETSC_OFFLOAD_GPU;
+  PetscCall(PetscObjectStateIncrease((PetscObject)v));
+  PetscFunctionReturn(0);
+}
+
 /* The end of an access: after a kernel that wrote, the device copy is the only current one and the state increases */
 static PetscErrorCode VecOpenCLEndAccess(Vec v, cl_mem *mem, const char func[], PetscBool wrote)
 {
@@ -268,10 +279,7 @@ static PetscErrorCode VecOpenCLEndAccess(Vec v, cl_mem *mem, const char func[], 
   PetscCall(VecOpenCLCheckType(v, 1, func));
   PetscValidPointer(mem, 2);
   *mem = NULL;
-  if (!wrote) PetscFunctionReturn(0);
-  VecCLData(v)->zero_due = PETSC_FALSE; /* read first (synced), or every value overwritten */
-  v->offloadmask         = PETSC_OFFLOAD_GPU;
-  PetscCall(PetscObjectStateIncrease((PetscObject)v));
+  if (wrote) PetscCall(VecOpenCLDeviceWritten_Private(v));
   PetscFunctionReturn(0);
 }
 

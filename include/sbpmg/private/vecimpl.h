@@ -117,6 +117,7 @@ PETSC_INTERN PetscErrorCode VecOpenCLGetKernel_Private(Vec, VecCLKernelId, cl_ke
 PETSC_INTERN PetscErrorCode VecOpenCLSameDevice_Private(Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode VecOpenCLAllSameDevice_Private(Vec, PetscInt, const Vec[], PetscBool *);
 PETSC_INTERN PetscErrorCode VecOpenCLHostModify_Private(Vec);
+PETSC_INTERN PetscErrorCode VecOpenCLDeviceWritten_Private(Vec);
 /* The host mirror is allocated at the first host access: a vector without one (array NULL, nothing placed) is
    PETSC_OFFLOAD_BOTH (new: zero on both sides) or PETSC_OFFLOAD_GPU, never PETSC_OFFLOAD_CPU. Give v its host array
    if it has none, zeroed unless the caller copies the device values into it (copy). */
