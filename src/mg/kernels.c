@@ -5,12 +5,15 @@
    eigenvalue estimates (kernels/estimate.cl). */
 #include <sbpmg/private/mgimpl.h>
 
+/* Each kernel, its program and the subset of its file that program holds: of sbp.cl the applies (SBP_KERNELS 1; smooth.cl's
+   kernels come whole), of transfer.cl one rank's (1), several ranks' (2) or the conversions (4) (MG_TRANSFER_KERNELS). */
 static const struct {
   const char *program, *name;
+  int         subset;
 } PCSBPMGKernels[MG_K_COUNT] = {
-    {"sbp+smooth", "mg_smooth_patch"}, {"sbp+smooth", "mg_smooth_inner"}, {"sbp+smooth", "mg_smooth_pass"}, {"sbp+smooth", "sbp_apply_patch"},
-    {"sbp+smooth", "sbp_apply_inner"}, {"transfer", "mg_prolong"},        {"transfer", "mg_prolong_patch"}, {"transfer", "mg_restrict"},
-    {"transfer", "mg_restrict_patch"}, {"transfer", "mg_to_single"},      {"transfer", "mg_to_outer"},      {"estimate", "mg_start_vector"},
+    {"sbp+smooth", "mg_smooth_patch", 1}, {"sbp+smooth", "mg_smooth_inner", 1}, {"sbp+smooth", "mg_smooth_pass", 1}, {"sbp+smooth", "sbp_apply_patch", 1},
+    {"sbp+smooth", "sbp_apply_inner", 1}, {"transfer", "mg_prolong", 1},        {"transfer", "mg_prolong_patch", 2}, {"transfer", "mg_restrict", 1},
+    {"transfer", "mg_restrict_patch", 2}, {"transfer", "mg_to_single", 4},      {"transfer", "mg_to_outer", 4},      {"estimate", "mg_start_vector", 0},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
@@ -21,11 +24,11 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
   if (id <= MG_K_RESIDUAL_INNER) {
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, prec, &sbp));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=1 -DMG_PASS_TX=%d -DMG_PASS_TY=%d", sbp, (int)tune->mg_pass_wg_x, (int)tune->mg_pass_wg_y));
-  } else if (id <= MG_K_TO_OUTER) { /* the transfers read no coefficients and take no specialisation; the program of their subset */
-    const int subset = id >= MG_K_TO_SINGLE ? 4 : (id == MG_K_PROLONG_PATCH || id == MG_K_RESTRICT_PATCH) ? 2 : 1;
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME, subset));
-  }
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=%d -DMG_PASS_TX=%d -DMG_PASS_TY=%d", sbp, PCSBPMGKernels[id].subset, (int)tune->mg_pass_wg_x,
+                            (int)tune->mg_pass_wg_y));
+  } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
+                            PCSBPMGKernels[id].subset));
   PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));
   PetscFunctionReturn(0);
 }
