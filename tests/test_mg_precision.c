@@ -174,7 +174,7 @@ static void test_cycle_types(void **state)
 static void test_kernel_shapes(void **state)
 {
   const char *shapes[] = {"mg_inline_diag=1", "mg_sweeps_per_pass=2,mg_inline_diag=1", "mg_sweeps_per_pass=3",
-                          "mg_sweeps_per_pass=2,mg_pass_wg_x=8,mg_pass_wg_y=4"};
+                          "mg_sweeps_per_pass=2,mg_pass_wg=8,mg_pass_rows=4"};
   SbpProblem  p        = SbpTestProblem(PETSC_COMM_SELF, 128, 96, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, "sbp_split_min=0");
 
   for (size_t c = 0; c < sizeof(shapes) / sizeof(shapes[0]); c++) {
@@ -279,8 +279,46 @@ static void test_bad_input(void **state)
   PCALL(KSPSetFromOptions(ksp));
   EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_INCOMP, "-pc_sbpmg_coef_fp32 0 asks for fp64 coefficients");
   SbpmgTestSetOption("-pc_sbpmg_coef_fp32", NULL);
+  PCALL(KSPDestroy(&ksp));
+  /* with PETSc's own level smoothers, which need fp64 level vectors */
+  SbpmgTestSetOption("-mg_levels_1_pc_type", "jacobi");
+  ksp = SbpTestMGCG(A, 1e-8, 10);
+  PCALL(KSPSetFromOptions(ksp));
+  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_INCOMP, "-pc_sbpmg_precision single needs sbpmg's level smoothers, but -mg_levels_1_pc_type replaces them");
+  SbpmgTestSetOption("-mg_levels_1_pc_type", NULL);
   MGTestSetPrecision(NULL);
   PCALL(KSPDestroy(&ksp));
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+}
+
+/* PETSc's own level smoothers (-mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi) where single precision is the device's default
+   (tuning mg_single, as on GPUs): the V-cycle runs in double, converges as with sbpmg's smoothers in double, and the view says so. */
+static void test_foreign_smoothers(void **state)
+{
+  const SbpmgTestOption petsc[] = {{"-mg_levels_ksp_type", "chebyshev"}, {"-mg_levels_pc_type", "jacobi"}, {NULL, NULL}};
+  SbpProblem            p       = SbpTestProblem(PETSC_COMM_SELF, 64, 64, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, "mg_single=1,mg_coef_fp32=1");
+  Mat                   A;
+  Vec                   x, b;
+  KSP                   ksp;
+  PetscInt              its;
+  KSPConvergedReason    reason;
+
+  PCALL(SbpProblemCreateOperator(p, &A));
+  PCALL(MatCreateVecs(A, &x, &b));
+  SbpmgTestFillRandom(b, 17);
+  SbpmgTestSetOptions(petsc);
+  ksp = SbpTestMGCG(A, 1e-8, 100);
+  PCALL(KSPSetFromOptions(ksp));
+  PCALL(KSPSolve(ksp, b, x));
+  SbpmgTestClearOptions(petsc);
+  PCALL(KSPGetIterationNumber(ksp, &its));
+  PCALL(KSPGetConvergedReason(ksp, &reason));
+  print_message("  PETSc's Chebyshev/Jacobi smoothers, single precision the default: %d iterations (%s)\n", (int)its, KSPConvergedReasons[reason]);
+  if (reason <= 0) fail_msg("CG with PETSc's level smoothers did not converge: %s", KSPConvergedReasons[reason]);
+  if (!view_contains(ksp, "V-cycle in double precision")) fail_msg("the view does not say the V-cycle runs in double precision");
+  PCALL(KSPDestroy(&ksp));
+  SbpmgTestDestroyVecs(&x, &b, NULL);
   PCALL(MatDestroy(&A));
   PCALL(SbpProblemDestroy(&p));
 }
@@ -293,6 +331,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_fcg_remedy),
     cmocka_unit_test(test_view),
     cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_foreign_smoothers),
 };
 
 SBPMG_TEST_MAIN(help, tests)

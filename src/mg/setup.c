@@ -328,17 +328,46 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
   PetscFunctionReturn(0);
 }
 
-/* The V-cycle's precision: as given, else the device's default (tuning mg_single) where the levels are on a device and the coefficients
-   may be fp32. */
+/* The option of PCMG's level smoothers that replaces sbpmg's (-mg_levels_ksp_type, -mg_levels_pc_type, or those of one level), or NULL:
+   PETSc's own smoothers run on the level vectors with operations that the single-precision V-cycle's fp32 vectors do not have. */
+static PetscErrorCode PCSBPMGForeignSmootherOption(PC pc, PetscInt L, char name[], size_t len, PetscBool *set)
+{
+  const char *prefix, *what[2] = {"ksp_type", "pc_type"};
+
+  PetscFunctionBegin;
+  *set = PETSC_FALSE;
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  for (PetscInt k = -1; k < L && !*set; k++)
+    for (int t = 0; t < 2 && !*set; t++) {
+      if (k < 0)
+        PetscCall(PetscSNPrintf(name, len, "-mg_levels_%s", what[t]));
+      else
+        PetscCall(PetscSNPrintf(name, len, "-mg_levels_%" PetscInt_FMT "_%s", k, what[t]));
+      PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, prefix, name, set));
+    }
+  PetscFunctionReturn(0);
+}
+
+/* The V-cycle's precision: as given, else the device's default (tuning mg_single) where the levels are on a device, the coefficients
+   may be fp32 and the level smoothers are sbpmg's. */
 static PetscErrorCode PCSBPMGResolvePrecision(PC pc, PC_SBPMG *sb, SbpProblem fine)
 {
+  char      name[64];
+  PetscBool foreign;
+
   PetscFunctionBegin;
+  PetscCall(PCSBPMGForeignSmootherOption(pc, sb->nlevels, name, sizeof(name), &foreign));
   if (sb->precision_set) {
     PetscCheck(sb->precision == PC_SBPMG_PRECISION_DOUBLE || fine->use_device, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
                "-pc_sbpmg_precision single needs the device backend: the SBP-SAT problem is on the host (-sbp_backend host)");
+    PetscCheck(sb->precision == PC_SBPMG_PRECISION_DOUBLE || !foreign, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
+               "-pc_sbpmg_precision single needs sbpmg's level smoothers, but %s replaces them (PETSc's smoothers run in double: -pc_sbpmg_precision double)",
+               name);
     sb->single = sb->precision == PC_SBPMG_PRECISION_SINGLE ? PETSC_TRUE : PETSC_FALSE;
-  } else
-    sb->single = sb->tune.mg_single && fine->use_device && sb->coef_fp32 ? PETSC_TRUE : PETSC_FALSE;
+  } else {
+    sb->single = sb->tune.mg_single && fine->use_device && sb->coef_fp32 && !foreign ? PETSC_TRUE : PETSC_FALSE;
+    if (foreign && sb->tune.mg_single) PetscCall(PetscInfo(pc, "%s replaces sbpmg's level smoothers: the V-cycle in double precision\n", name));
+  }
   PetscFunctionReturn(0);
 }
 
