@@ -23,6 +23,9 @@
   #if !defined(SBP_SELECT)
     #error "SBP_SELECT must be defined (tuning table: sbp_select; src/sbp/kernels.c)"
   #endif
+  #if !defined(SBP_INNER_ROWS)
+    #error "SBP_INNER_ROWS must be defined (tuning table: sbp_inner_rows; src/sbp/kernels.c)"
+  #endif
   #if !defined(SBP_KERNELS)
     #error "SBP_KERNELS must be defined (which kernels of this file a program holds: 1 the applies, 2 the diagonals, 4 the norms; src/sbp)"
   #endif
@@ -318,11 +321,16 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
   const long kg = (i - gh.s0) + (long)gh.s2 * (j - gh.s1); \
   const long ko = (i - own.s0) + (long)own.s2 * (j - own.s1)
 
-/* The same for the lean kernels over the interior box (region SBP_REGION_INTERIOR): indices of type sbp_index. */
-#define SBP_INNER_NODE                                                                              \
-  int i, j;                                                                                         \
-  if (!sbp_box_node(in, &i, &j)) return;                                                            \
-  const sbp_index ld = gh.s2;                                                                       \
+/* The lean kernels over the interior box (region SBP_REGION_INTERIOR): a work-item takes SBP_INNER_ROWS nodes of a column (rows
+   jb, jb+1, ...; the launch's second range is the box's rows / SBP_INNER_ROWS), so that the rows it shares with the next node's row
+   (u, c and b above and below) come from registers; the body after SBP_INNER_FOR runs once per node with i, j, ld, kg and ko (indices of
+   type sbp_index). */
+#define SBP_INNER_FOR                                                                                             \
+  const int       i = in.s0 + (int)get_global_id(0), jb = in.s1 + SBP_INNER_ROWS * (int)get_global_id(1); \
+  const sbp_index ld = gh.s2;                                                                                     \
+  if (i <= in.s2)                                                                                                 \
+    for (int j = jb; j < jb + SBP_INNER_ROWS && j <= in.s3; j++)
+#define SBP_INNER_INDEX \
   const sbp_index kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + (sbp_index)own.s2 * (sbp_index)(j - own.s1)
 
 /* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y) on the owned nodes of a region, u the ghosted patch: the
@@ -345,10 +353,12 @@ __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, co
                               __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, const int add, const sbp_real scale, __global const sbp_real *z,
                               __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  SBP_INNER_NODE;
-  sbp_real       d;
-  const sbp_real v = scale * sbp_inner_point(kg, ld, rho, 1 / rho, u, 0, a, b, c, &d), zk = sbp_load_unless(z, ko, !add); /* z is y where !add */
-  y[ko]            = add ? zk + v : v;
+  SBP_INNER_FOR {
+    SBP_INNER_INDEX;
+    sbp_real       d;
+    const sbp_real v = scale * sbp_inner_point(kg, ld, rho, 1 / rho, u, 0, a, b, c, &d), zk = sbp_load_unless(z, ko, !add); /* z is y where !add */
+    y[ko]            = add ? zk + v : v;
+  }
 }
 #endif
 

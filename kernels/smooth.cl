@@ -20,8 +20,8 @@
    io = 1: the right-hand side is read in the outer precision (mg_outer, CG's) from rhs64 and its sbp_real copy written to
    rhs_copy (the finest level's first sweep); io = 2: the result goes to out64 in the outer precision instead of out (its last). */
 #ifdef __OPENCL_VERSION__
-  #if !defined(MG_PASS_TX) || !defined(MG_PASS_TY)
-    #error "MG_PASS_TX and MG_PASS_TY must be defined (tuning table: mg_pass_wg_x, mg_pass_wg_y; src/mg/kernels.c)"
+  #if !defined(MG_PASS_WG)
+    #error "MG_PASS_WG must be defined (tuning table: mg_pass_wg; src/mg/kernels.c)"
   #endif
 typedef SBPMG_REAL mg_outer; /* CG's precision: the finest level's right-hand side and result */
   #define MG_IO_ARGS   const int io, __global const mg_outer *restrict rhs64, __global sbp_real *restrict rhs_copy, __global mg_outer *restrict out64
@@ -109,34 +109,19 @@ __kernel void mg_smooth_inner(const int Nr, const int Ns, const sbp_real rho, co
                               __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, __global const sbp_real *prev,
                               __global sbp_real *out, MG_IO_ARGS, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  SBP_INNER_NODE;
-  const sbp_real xk = sbp_load_unless(x, kg, zero); /* x is a valid buffer of the patch's size where zero (src/mg/sweeps.c) */
-  sbp_real       diag, r = mg_rhs(rhs, MG_IO_PASSED, ko) - sbp_inner_point(kg, ld, rho, 1 / rho, x, zero, a, b, c, &diag);
-  if (jacobi == 1) r *= mg_recip(diag);
-  mg_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, out, out64, io, ko);
+  SBP_INNER_FOR {
+    SBP_INNER_INDEX;
+    const sbp_real xk = sbp_load_unless(x, kg, zero); /* x is a valid buffer of the patch's size where zero (src/mg/sweeps.c) */
+    sbp_real       diag, r = mg_rhs(rhs, MG_IO_PASSED, ko) - sbp_inner_point(kg, ld, rho, 1 / rho, x, zero, a, b, c, &diag);
+    if (jacobi == 1) r *= mg_recip(diag);
+    mg_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, out, out64, io, ko);
+  }
 }
 
 /* What one interior node's row needs besides u: the coefficients of sbp_row9 and the right-hand side. */
 typedef struct {
   sbp_real a_w, a_0, a_e, c_s, c_0, c_n, b_w, b_e, b_s, b_n, f;
 } mg_row;
-
-/* The row's coefficients at kg and its right-hand side f (rhs at ko, or rhs64 rounded where io & 1). */
-inline void mg_row_load(mg_row *q, const sbp_index kg, const sbp_index ko, const sbp_index ld, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
-                        __global const sbp_coef *restrict c, __global const sbp_real *restrict rhs, const int io, __global const mg_outer *restrict rhs64)
-{
-  q->a_w = a[kg - 1];
-  q->a_0 = a[kg];
-  q->a_e = a[kg + 1];
-  q->c_s = c[kg - ld];
-  q->c_0 = c[kg];
-  q->c_n = c[kg + ld];
-  q->b_w = b[kg - 1];
-  q->b_e = b[kg + 1];
-  q->b_s = b[kg - ld];
-  q->b_n = b[kg + ld];
-  q->f   = (io & 1) ? (sbp_real)rhs64[ko] : rhs[ko];
-}
 
 /* One sweep at an interior node from u = x_k on its 3 x 3 block (u[3 * row + column], row 0 south) and x_{k-1} there: the
    arithmetic of mg_smooth_inner. */
@@ -152,82 +137,150 @@ inline sbp_real mg_row_sweep(const mg_row *q, const sbp_real rho, const sbp_real
   return xn;
 }
 
-/* The first sweep at interior node (i,j), everything read from global memory; q gets the node's row. */
-inline sbp_real mg_pass_first(const int i, const int j, const int4 gh, const int4 own, const sbp_real rho, const sbp_real irho, __global const sbp_coef *restrict a,
-                              __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, __global const sbp_real *restrict x,
-                              __global const sbp_real *restrict prev, __global const sbp_real *restrict rhs, const int jacobi, __global const sbp_real *restrict dinv,
-                              const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, const int io, __global const mg_outer *restrict rhs64, mg_row *q,
-                              sbp_real *xk)
+/* mg_smooth_pass streams a strip of MG_PASS_WG columns up the grid, one row per step (docs/design.md "several sweeps per pass").
+   Step t stores row t of x_k, a, b, c, the right-hand side, dinv and x_{k-1}, loaded during step t - 1 (so that a row of loads is in
+   flight while the sweeps compute), then computes sweep s at row t - s for s = 1..m. The rows of the iterates that the
+   next sweep reads and of a and b (whose r-neighbours a row needs) sit in local memory; what a node needs of its own column (c at rows
+   r-1..r+1, f, dinv, x_{k-1}) is carried in registers from step to step. The rings that step t + 1 stores into hold
+   at least one row more than step t reads, so that no barrier separates a step's last sweep from the next step's stores; every ring's
+   depth is a power of two, the slot of row r (>= 0) r & (depth - 1). */
+#define MG_RING_X 4 /* x_k: rows t-3..t (sweep 1 reads rows t-2..t, sweep 2 row t-2) */
+#define MG_RING_U 4 /* x_{k+1}, x_{k+2}: rows r-1..r+1 of the sweep that reads them, and one more */
+#define MG_RING_C 8 /* a, b: rows t-7..t (sweep 3 reads rows t-4..t-2) */
+
+/* Row t's values at this work-item's column. */
+typedef struct {
+  sbp_real x, f, d, p;
+  sbp_coef a, b, c;
+} mg_stream_load;
+
+/* What node (i, r) needs of its own column: c at rows t..t-4, f and dinv at rows t..t-3, x_{k-1} at rows t, t-1 (index 0: row t). */
+typedef struct {
+  sbp_real c[5], f[4], d[4], p[2];
+} mg_stream_column;
+
+/* Sweep s of the pass at local column lx, row r = t - s: from the iterate x_{k+s-1} in ring u of nu rows, the coefficients of rings la,
+   lb and the column's registers; xprev is x_{k+s-2} at the node. */
+inline sbp_real mg_stream_sweep(const int s, const int r, const int lx, __local const sbp_real *u, const int nu, __local const sbp_coef *la,
+                                __local const sbp_coef *lb, const mg_stream_column *col, const sbp_real rho, const sbp_real irho, const sbp_real xprev,
+                                const int jacobi, const sbp_real c1, const sbp_real c2)
 {
-  const sbp_index ld = gh.s2, kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + own.s2 * (sbp_index)(j - own.s1);
-  sbp_real        u[9];
-  mg_row_load(q, kg, ko, ld, a, b, c, rhs, io, rhs64);
-  for (int t = 0; t < 9; t++) u[t] = zero ? (sbp_real)0 : x[kg + (t % 3 - 1) + ld * (t / 3 - 1)];
-  *xk = u[4];
-  return mg_row_sweep(q, rho, irho, u, (c1 != 0 && !prev_zero) ? prev[ko] : (sbp_real)0, jacobi, jacobi == 2 ? dinv[ko] : (sbp_real)0, c1, c2);
+  const int us = ((r - 1) & (nu - 1)) * MG_PASS_WG + lx, u0 = (r & (nu - 1)) * MG_PASS_WG + lx, un = ((r + 1) & (nu - 1)) * MG_PASS_WG + lx;
+  const int cs = ((r - 1) & (MG_RING_C - 1)) * MG_PASS_WG + lx, c0 = (r & (MG_RING_C - 1)) * MG_PASS_WG + lx, cn = ((r + 1) & (MG_RING_C - 1)) * MG_PASS_WG + lx;
+  mg_row    q;
+  sbp_real  v[9];
+
+  q.a_w = la[c0 - 1];
+  q.a_0 = la[c0];
+  q.a_e = la[c0 + 1];
+  q.b_w = lb[c0 - 1];
+  q.b_e = lb[c0 + 1];
+  q.b_s = lb[cs];
+  q.b_n = lb[cn];
+  q.c_s = col->c[s + 1]; /* rows r-1, r, r+1 = t-s-1, t-s, t-s+1 */
+  q.c_0 = col->c[s];
+  q.c_n = col->c[s - 1];
+  q.f   = col->f[s];
+  for (int e = 0; e < 3; e++) {
+    v[e]     = u[us + e - 1];
+    v[3 + e] = u[u0 + e - 1];
+    v[6 + e] = u[un + e - 1];
+  }
+  return mg_row_sweep(&q, rho, irho, v, xprev, jacobi, col->d[s], c1, c2);
 }
 
-/* A later sweep of mg_smooth_pass at the work-item's node: x_{k+s-1} from the work-group's local copy t, x_{k+s-2} given; the
-   coefficients are read again (from the cache), so that fewer registers stay live across the barriers. */
-inline sbp_real mg_pass_stage(__local const sbp_real *t, const int lx, const int ly, const sbp_index kg, const sbp_index ko, const sbp_index ld,
-                              __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c,
-                              __global const sbp_real *restrict rhs, const int io, __global const mg_outer *restrict rhs64, const sbp_real rho, const sbp_real irho,
-                              const sbp_real xprev, const int jacobi, __global const sbp_real *restrict dinv, const sbp_real c1, const sbp_real c2)
+/* Row t at column i into v: x and the coefficients where a sweep reads them (i <= in.s2 + 1), the node's own values where a sweep runs
+   (inside `in`, rows jlo..jhi). */
+inline void mg_stream_fetch(mg_stream_load *v, const int i, const int t, const int4 gh, const int4 own, const int4 in, const int jlo, const int jhi,
+                            __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c,
+                            __global const sbp_real *restrict x, const int zero, __global const sbp_real *restrict rhs, const int io,
+                            __global const mg_outer *restrict rhs64, const int jacobi, __global const sbp_real *restrict dinv, const int readprev,
+                            __global const sbp_real *restrict prev)
 {
-  mg_row   q;
-  sbp_real u[9];
-  mg_row_load(&q, kg, ko, ld, a, b, c, rhs, io, rhs64);
-  for (int v = 0; v < 9; v++) u[v] = t[(ly + v / 3 - 1) * MG_PASS_TX + lx + v % 3 - 1];
-  return mg_row_sweep(&q, rho, irho, u, xprev, jacobi, jacobi == 2 ? dinv[ko] : (sbp_real)0, c1, c2);
+  const sbp_index kg = (i - gh.s0) + gh.s2 * (sbp_index)(t - gh.s1), ko = (i - own.s0) + own.s2 * (sbp_index)(t - own.s1);
+  const int       nb = i <= in.s2 + 1, node = i >= in.s0 && i <= in.s2 && t >= jlo && t <= jhi;
+
+  v->a = nb ? a[kg] : (sbp_coef)0;
+  v->b = nb ? b[kg] : (sbp_coef)0;
+  v->c = nb ? c[kg] : (sbp_coef)0;
+  v->x = nb && !zero ? x[kg] : (sbp_real)0;
+  v->f = node ? ((io & 1) ? (sbp_real)rhs64[ko] : rhs[ko]) : (sbp_real)0;
+  v->d = node && jacobi == 2 ? dinv[ko] : (sbp_real)0;
+  v->p = node && readprev ? prev[ko] : (sbp_real)0;
 }
 
-/* Sweeps k+1..k+m (m = 2 or 3; (c1, c2) of sweep k+s at c[2s-2], c[2s-1]) over the box `core`, the interior box `in` shrunk by m-1
-   nodes. A work-group of MG_PASS_TX x MG_PASS_TY work-items covers a tile of (MG_PASS_TX - 2(m-1)) x (MG_PASS_TY - 2(m-1)) nodes
-   and its ring of m-1 nodes; sweep s runs on the work-items at least s-1 nodes inside the work-group whose node is in `in` (the
-   first from global memory, the others from local memory). On the tile's core nodes it writes x_{k+m} (out[m-1]), x_{k+m-1} where
-   write_prev (another pass follows), and every x_{k+s} on the core's outer layer, which the single sweeps over the rim of `core`
-   read (src/mg/smoother.c). x, prev and the outputs are different buffers: x and prev are read around each tile. With io & 1 the
-   right-hand side comes from rhs64 (its copy written on the core), with io & 2 x_{k+m} goes to out64. */
-__kernel __attribute__((reqd_work_group_size(MG_PASS_TX, MG_PASS_TY, 1))) void
+/* Row t of v into the rings and the column's registers (each shifted by a row). */
+inline void mg_stream_store(const mg_stream_load *v, const int t, const int lx, __local sbp_real *ux, __local sbp_coef *la, __local sbp_coef *lb, mg_stream_column *col)
+{
+  const int k = (t & (MG_RING_C - 1)) * MG_PASS_WG + lx;
+  for (int e = 4; e > 0; e--) col->c[e] = col->c[e - 1];
+  for (int e = 3; e > 0; e--) {
+    col->f[e] = col->f[e - 1];
+    col->d[e] = col->d[e - 1];
+  }
+  col->p[1]                             = col->p[0];
+  col->c[0]                             = v->c;
+  col->f[0]                             = v->f;
+  col->d[0]                             = v->d;
+  col->p[0]                             = v->p;
+  la[k]                                 = v->a;
+  lb[k]                                 = v->b;
+  ux[(t & (MG_RING_X - 1)) * MG_PASS_WG + lx] = v->x;
+}
+
+/* Sweeps k+1..k+m (m = 2 or 3; (c1, c2) of sweep k+s at cs[2s-2], cs[2s-1]) over the box `core`, the interior box `in` shrunk by m-1
+   nodes. Work-group (g0, g1) owns the core's columns core.s0 + (MG_PASS_WG - 2m) g0 + [0, MG_PASS_WG - 2m) and rows core.s1 + rows g1 +
+   [0, rows); its work-items hold the owned columns and m more on each side, where sweep s runs on the work-items at least s from the
+   work-group's edge, and the rows it needs reach m - s beyond the owned ones. On the owned nodes it writes x_{k+m} (out[m-1]), x_{k+m-1}
+   where write_prev (another pass follows), and every x_{k+s} on the core's outer layer, which the single sweeps over the rim of `core`
+   read (src/mg/sweeps.c). x, prev and the outputs are different buffers: x and prev are read around each strip. With io & 1 the
+   right-hand side comes from rhs64 (its copy written on the owned nodes), with io & 2 x_{k+m} goes to out64. */
+__kernel __attribute__((reqd_work_group_size(MG_PASS_WG, 1, 1))) void
 mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
                __global const sbp_real *restrict dinv, const int m, const sbp_real c1a, const sbp_real c2a, const sbp_real c1b, const sbp_real c2b, const sbp_real c1c,
                const sbp_real c2c, const int zero, const int prev_zero, const int write_prev, __global const sbp_real *restrict prev, __global sbp_real *restrict out1,
-               __global sbp_real *restrict out2, __global sbp_real *restrict out3, const int4 gh, const int4 own, const int4 in, const int4 core, MG_IO_ARGS)
+               __global sbp_real *restrict out2, __global sbp_real *restrict out3, const int4 gh, const int4 own, const int4 in, const int4 core, MG_IO_ARGS,
+               const int rows)
 {
-  __local sbp_real t[2][MG_PASS_TY * MG_PASS_TX];
-  const int        lx = (int)get_local_id(0), ly = (int)get_local_id(1), r = m - 1;
-  const int        i = core.s0 - r + (MG_PASS_TX - 2 * r) * (int)get_group_id(0) + lx, j = core.s1 - r + (MG_PASS_TY - 2 * r) * (int)get_group_id(1) + ly;
-  const int        depth  = min(min(lx, MG_PASS_TX - 1 - lx), min(ly, MG_PASS_TY - 1 - ly)); /* nodes inside the work-group's edge */
-  const int        inside = i >= in.s0 && i <= in.s2 && j >= in.s1 && j <= in.s3;
-  const int        mine = depth >= r && i <= core.s2 && j <= core.s3, edge = i == core.s0 || i == core.s2 || j == core.s1 || j == core.s3;
-  const sbp_real   irho   = 1 / rho;
-  const sbp_index  ld = gh.s2, kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + own.s2 * (sbp_index)(j - own.s1);
-  sbp_real         x0 = 0, x1 = 0, x2 = 0, x3 = 0; /* x_k .. x_{k+m} at this work-item's node */
+  __local sbp_real ux[MG_RING_X * MG_PASS_WG], uy[2][MG_RING_U * MG_PASS_WG]; /* x_k; x_{k+1}, x_{k+2} */
+  __local sbp_coef la[MG_RING_C * MG_PASS_WG], lb[MG_RING_C * MG_PASS_WG];
+  const int        lx = (int)get_local_id(0), i = core.s0 - m + (MG_PASS_WG - 2 * m) * (int)get_group_id(0) + lx;
+  const int        j0 = core.s1 + rows * (int)get_group_id(1), j1 = min(j0 + rows - 1, core.s3), jlo = j0 - m + 1, jhi = j1 + m - 1, tend = j1 + m;
+  const int        col_in = i >= in.s0 && i <= in.s2, owned = lx >= m && lx < MG_PASS_WG - m && i <= core.s2, edge_col = i == core.s0 || i == core.s2;
+  const int        readprev = c1a != 0 && !prev_zero;
+  const sbp_real   irho = 1 / rho, cc[6] = {c1a, c2a, c1b, c2b, c1c, c2c};
+  mg_stream_load   v;
+  mg_stream_column col;
 
   (void)Nr;
   (void)Ns;
   (void)dirichlet;
-  if (inside) {
-    mg_row q;
-    x1 = mg_pass_first(i, j, gh, own, rho, irho, a, b, c, x, prev, rhs, jacobi, dinv, c1a, c2a, zero, prev_zero, io, rhs64, &q, &x0);
-    if ((io & 1) && mine) rhs_copy[ko] = q.f;
-    t[0][ly * MG_PASS_TX + lx] = x1;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE); /* m >= 2 */
-  if (inside && depth >= 1) {
-    x2 = mg_pass_stage(t[0], lx, ly, kg, ko, ld, a, b, c, rhs, io, rhs64, rho, irho, x0, jacobi, dinv, c1b, c2b);
-    if (m == 3) t[1][ly * MG_PASS_TX + lx] = x2;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE); /* m = 3 (and harmless for m = 2: no barrier in a branch) */
-  if (m == 3 && inside && depth >= 2) x3 = mg_pass_stage(t[1], lx, ly, kg, ko, ld, a, b, c, rhs, io, rhs64, rho, irho, x1, jacobi, dinv, c1c, c2c);
-  if (mine && m == 2) {
-    if (edge || write_prev) out1[ko] = x1;
-    mg_store(x2, out2, out64, io, ko);
-  } else if (mine) {
-    if (edge) out1[ko] = x1;
-    if (edge || write_prev) out2[ko] = x2;
-    mg_store(x3, out3, out64, io, ko);
+  for (int e = 0; e < 5; e++) col.c[e] = 0;
+  for (int e = 0; e < 4; e++) col.f[e] = col.d[e] = 0;
+  col.p[0] = col.p[1] = 0;
+  mg_stream_fetch(&v, i, j0 - m, gh, own, in, jlo, jhi, a, b, c, x, zero, rhs, io, rhs64, jacobi, dinv, readprev, prev);
+  for (int t = j0 - m; t <= tend; t++) {
+    mg_stream_store(&v, t, lx, ux, la, lb, &col);
+    if (t < tend) mg_stream_fetch(&v, i, t + 1, gh, own, in, jlo, jhi, a, b, c, x, zero, rhs, io, rhs64, jacobi, dinv, readprev, prev);
+    barrier(CLK_LOCAL_MEM_FENCE); /* row t stored */
+#pragma unroll
+    for (int s = 1; s <= 3; s++) { /* unrolled: every register and ring index below is static */
+      const int r = t - s;
+      if (s <= m && col_in && lx >= s && lx < MG_PASS_WG - s && r >= j0 - (m - s) && r <= j1 + (m - s)) {
+        __local const sbp_real *u     = s == 1 ? ux : uy[s == 2 ? 0 : 1];
+        const sbp_real          xprev = s == 1 ? col.p[1] : (s == 2 ? ux[(r & (MG_RING_X - 1)) * MG_PASS_WG + lx] : uy[0][(r & (MG_RING_U - 1)) * MG_PASS_WG + lx]);
+        const sbp_real          xn    = mg_stream_sweep(s, r, lx, u, s == 1 ? MG_RING_X : MG_RING_U, la, lb, &col, rho, irho, xprev, jacobi, cc[2 * s - 2], cc[2 * s - 1]);
+        if (s < m) uy[s == 1 ? 0 : 1][(r & (MG_RING_U - 1)) * MG_PASS_WG + lx] = xn;
+        if (owned && r >= j0 && r <= j1) {
+          const sbp_index ko = (i - own.s0) + own.s2 * (sbp_index)(r - own.s1);
+          if (s == 1 && (io & 1)) rhs_copy[ko] = col.f[1];
+          if (s == m) mg_store(xn, m == 2 ? out2 : out3, out64, io, ko);
+          else if (edge_col || r == core.s1 || r == core.s3 || (write_prev && s == m - 1)) (s == 1 ? out1 : out2)[ko] = xn;
+        }
+      }
+      if (s < m) barrier(CLK_LOCAL_MEM_FENCE); /* sweep s + 1 reads sweep s's row */
+    }
   }
 }
 #endif

@@ -43,19 +43,20 @@ static void run_sweeps(PC pc, Vec b, Vec guess, Vec x, PetscInt its)
   PCALL(PCApplyRichardson(pc, b, x, NULL, 0, 0, 0, its, guess ? PETSC_FALSE : PETSC_TRUE, &outits, &reason));
 }
 
-/* A problem with the interior/rim split at every size, the work-group tx x ty of the passes and the faces bc ("DDNN": face 1..4). */
-static SbpProblem make_pass_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscInt tx, PetscInt ty, const char *bc)
+/* A problem with the interior/rim split at every size, passes of work-groups of wg work-items streaming through rows rows, single sweeps
+   of inner interior rows per work-item, and the faces bc ("DDNN": face 1..4). */
+static SbpProblem make_pass_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscInt wg, PetscInt rows, PetscInt inner, const char *bc)
 {
-  char tune[128];
+  char tune[192];
 
-  PCALL(PetscSNPrintf(tune, sizeof(tune), "sbp_split_min=0,mg_pass_wg_x=%d,mg_pass_wg_y=%d", (int)tx, (int)ty));
+  PCALL(PetscSNPrintf(tune, sizeof(tune), "sbp_split_min=0,mg_pass_wg=%d,mg_pass_rows=%d,sbp_inner_rows=%d", (int)wg, (int)rows, (int)inner));
   return SbpTestProblem(PETSC_COMM_SELF, Nr, Ns, bc, SBP_MAPPING_CURVED, backend, tune);
 }
 
-/* A smoother with pass sweeps per pass on a problem of work-group tx x ty: its set-up fails with the given error. */
-static void expect_pass_error(PetscInt tx, PetscInt ty, PetscInt pass, PetscErrorCode code, const char *msg)
+/* A smoother with pass sweeps per pass on a problem of pass work-groups of wg work-items: its set-up fails with the given error. */
+static void expect_pass_error(PetscInt wg, PetscInt pass, PetscErrorCode code, const char *msg)
 {
-  SbpProblem              p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, tx, ty, "DDNN");
+  SbpProblem              p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, wg, 16, 1, "DDNN");
   Mat                     M;
   PC                      pc;
   PCSBPMGSmootherSettings set = {PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, SBP_KERNEL_FP64, p->tune};
@@ -73,23 +74,74 @@ static void expect_pass_error(PetscInt tx, PetscInt ty, PetscInt pass, PetscErro
   PCALL(SbpProblemDestroy(&p));
 }
 
-/* Two and three sweeps per pass (kernels/smooth.cl mg_smooth_pass: a tile and its ring in local memory; the rim of the core box by
-   single sweeps) against the host sweeps (PETSc vector operations on the host operator) and against one sweep per pass: equal to
-   rounding for 1..7 sweeps from zero and from a guess (so a single sweep or a pass of two first, then passes that do and do not
-   keep the previous iterate), Chebyshev and Jacobi, 1/diag inline and stored, on tiles that do and do not divide the core, an empty
-   core, Dirichlet and Neumann faces. With fp32 coefficients, against one sweep per pass on the same coefficients. */
+/* The largest work-group the device takes, with rings (kernels/smooth.cl: 12 iterate and 16 coefficient rows, fp64: 224 bytes a work-item)
+   beyond its local memory (PoCL: 4096 work-items, 512 KiB; NVIDIA: 1024, 48 KiB): the smoother runs one sweep per pass, and its sweeps
+   are still those of single sweeps. */
+static void check_local_memory_fallback(void)
+{
+  SbpProblem p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, 16, 16, 1, "DDNN"), q;
+  Mat        M, Mq;
+  Vec        b, x1, xq;
+  PC         one, pq;
+  size_t     wgmax;
+  cl_ulong   lmem;
+  char       tune[128];
+  PetscInt   on;
+
+  PCALL(clGetDeviceInfo(p->cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL) ? PETSC_ERR_LIB : 0);
+  PCALL(clGetDeviceInfo(p->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL) ? PETSC_ERR_LIB : 0);
+  if ((cl_ulong)wgmax * 224 <= lmem) {
+    print_message("  the largest work-group's rings fit the device's local memory: no case\n");
+    PCALL(SbpProblemDestroy(&p));
+    return;
+  }
+  PCALL(PetscSNPrintf(tune, sizeof(tune), "sbp_split_min=0,mg_pass_wg=%d", (int)wgmax));
+  q = SbpTestProblem(PETSC_COMM_SELF, 48, 40, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, tune);
+  PCALL(SbpProblemCreateOperator(p, &M));
+  PCALL(SbpProblemCreateOperator(q, &Mq));
+  PCALL(MatCreateVecs(M, &x1, &b));
+  PCALL(MatCreateVecs(Mq, &xq, NULL));
+  SbpmgTestFillRandom(b, 5);
+  one = make_smoother_of(M, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, SBP_KERNEL_FP64, 1);
+  pq  = make_smoother_of(Mq, PC_SBPMG_CHEBYSHEV, PETSC_TRUE, SBP_KERNEL_FP64, 3);
+  PCALL(PCSBPMGSmootherGetPass(pq, &on));
+  if (on != 1)
+    fail_msg("work-group %d, %d bytes of rings against %llu of local memory: %d sweeps per pass in use", (int)wgmax, (int)wgmax * 224, (unsigned long long)lmem,
+             (int)on);
+  run_sweeps(one, b, NULL, x1, 5);
+  run_sweeps(pq, b, NULL, xq, 5);
+  if (!(SbpmgTestRelDiff(xq, x1) < 1e-15)) fail_msg("the single sweeps of the fallback differ from one per pass by %g", SbpmgTestRelDiff(xq, x1));
+  print_message("  work-group %d: rings of %d bytes against %llu of local memory: one sweep per pass\n", (int)wgmax, (int)wgmax * 224,
+                (unsigned long long)lmem);
+  PCALL(PCDestroy(&one));
+  PCALL(PCDestroy(&pq));
+  SbpmgTestDestroyVecs(&b, &x1, &xq, NULL);
+  PCALL(MatDestroy(&M));
+  PCALL(MatDestroy(&Mq));
+  PCALL(SbpProblemDestroy(&p));
+  PCALL(SbpProblemDestroy(&q));
+}
+
+/* Two and three sweeps per pass (kernels/smooth.cl mg_smooth_pass: strips of columns streamed row by row, the iterates' rows in local
+   memory; the rim of the core box by single sweeps) against the host sweeps (PETSc vector operations on the host operator) and against one sweep per pass:
+   equal to rounding for 1..7 sweeps from zero and from a guess (so a single sweep or a pass of two first, then passes that do and do not keep the previous
+   iterate), Chebyshev and Jacobi, 1/diag inline and stored, on strips and row blocks that do and do not divide the core (rows halved for a launch of too few
+   work-groups), an empty core, Dirichlet and Neumann faces. With fp32 coefficients, against one sweep per pass on the same coefficients. */
 static void test_pass_sweeps(void **state)
 {
   const struct {
-    PetscInt    Nr, Ns, tx, ty;
+    PetscInt    Nr, Ns, wg, rows, inner;
     const char *bc;
   } grids[] = {
-      {48, 40, 10, 7, "DDNN"}, {61, 35, 32, 8, "NDDN"}, {9, 7, 5, 5, "DDDD"}, /* 9 x 7: the interior box 4 x 2 nodes, no core: all in the rim launches */
+      {48, 40, 10, 7, 1, "DDNN"},
+      {61, 35, 32, 8, 2, "NDDN"},
+      {40, 33, 16, 3, 3, "DNDN"},
+      {9, 7, 7, 3, 1, "DDDD"}, /* 9 x 7: the interior box 4 x 2 nodes, no core: all in the rim launches */
   };
 
   for (size_t gi = 0; gi < sizeof(grids) / sizeof(grids[0]); gi++) {
-    SbpProblem ph = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_HOST, 16, 16, grids[gi].bc);
-    SbpProblem pd = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_DEVICE, grids[gi].tx, grids[gi].ty, grids[gi].bc);
+    SbpProblem ph = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_HOST, 16, 16, 1, grids[gi].bc);
+    SbpProblem pd = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_DEVICE, grids[gi].wg, grids[gi].rows, grids[gi].inner, grids[gi].bc);
     Mat        Mh, Md;
     Vec        bh, gh, xh, bd, gd, x1, xm;
     PetscReal  worst_host = 0, worst_one = 0;
@@ -151,8 +203,9 @@ static void test_pass_sweeps(void **state)
       PCALL(PCDestroy(&one));
       PCALL(PCDestroy(&pm));
     }
-    print_message("  %d x %d (%s, work-group %d x %d): 2 and 3 sweeps per pass against the host %.1e, against one per pass %.1e\n", (int)grids[gi].Nr,
-                  (int)grids[gi].Ns, grids[gi].bc, (int)grids[gi].tx, (int)grids[gi].ty, worst_host, worst_one);
+    print_message(
+        "  %d x %d (%s, work-group %d, %d rows, %d interior rows per work-item): 2 and 3 sweeps per pass against the host %.1e, against one per pass %.1e\n",
+        (int)grids[gi].Nr, (int)grids[gi].Ns, grids[gi].bc, (int)grids[gi].wg, (int)grids[gi].rows, (int)grids[gi].inner, worst_host, worst_one);
     PCALL(VecDestroy(&bh));
     PCALL(VecDestroy(&gh));
     PCALL(VecDestroy(&xh));
@@ -165,12 +218,10 @@ static void test_pass_sweeps(void **state)
     PCALL(SbpProblemDestroy(&ph));
     PCALL(SbpProblemDestroy(&pd));
   }
-  expect_pass_error(1024, 1024, 2, PETSC_ERR_SUP,
-                    "Work-group 1024 x 1024 (tuning mg_pass_wg_x, mg_pass_wg_y) has 1048576 work-items; the device runs mg_smooth_pass with at most");
-  expect_pass_error(
-      16, 4, 3, PETSC_ERR_ARG_OUTOFRANGE,
-      "Work-group 16 x 4 (tuning mg_pass_wg_x, mg_pass_wg_y) holds no tile for 3 sweeps per pass (mg_sweeps_per_pass): each side needs more than 4 "
-      "work-items");
+  expect_pass_error(8192, 2, PETSC_ERR_SUP, "Work-group of 8192 work-items (tuning mg_pass_wg) is larger than the device runs mg_smooth_pass with");
+  expect_pass_error(6, 3, PETSC_ERR_ARG_OUTOFRANGE,
+                    "Work-group of 6 work-items (tuning mg_pass_wg) holds no column for 3 sweeps per pass (mg_sweeps_per_pass): it needs more than 6");
+  check_local_memory_fallback();
 }
 
 /* One Chebyshev sweep from zero is x = D^-1 b / theta. The device sweep that computes 1/diag inline (by an fp32 reciprocal and two

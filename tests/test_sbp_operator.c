@@ -9,7 +9,7 @@ static const char *kernel_loads = "";         /* "" the device's lean-kernel loa
 
 static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend)
 {
-  char tune[64];
+  char tune[96];
 
   PCALL(PetscSNPrintf(tune, sizeof(tune), "%s%s", kernel_split ? "sbp_split_min=0" : "sbp_split=0,sbp_split_min=0", kernel_loads));
   return SbpTestProblem(comm, Nr, Ns, bc, map, backend, tune);
@@ -88,11 +88,12 @@ static void test_matrix_free_device_unsplit(void **state)
   kernel_split = PETSC_TRUE;
 }
 
-/* the interior kernels with either form of their loads (tuning sbp_select: branch-free on CPUs, loads only where used on GPUs) */
+/* the interior kernels with either form of their loads (tuning sbp_select: branch-free on CPUs, loads only where used on GPUs), and
+   with 2 and 3 rows per work-item (tuning sbp_inner_rows: 27 interior rows and 48 leave a partial last one) */
 static void test_matrix_free_device_loads(void **state)
 {
-  const char *loads[] = {",sbp_select=0", ",sbp_select=1"};
-  for (int l = 0; l < 2; l++) {
+  const char *loads[] = {",sbp_select=0", ",sbp_select=1", ",sbp_inner_rows=2", ",sbp_inner_rows=3,sbp_select=0"};
+  for (int l = 0; l < 4; l++) {
     kernel_loads = loads[l];
     check_matrix_free(40, 27, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE);
     check_matrix_free(33, 48, "NDDN", SBP_MAPPING_SQUARE, SBP_BACKEND_DEVICE);

@@ -1,6 +1,6 @@
 /* The kernels of the multigrid layer: the sweeps of kernels/smooth.cl, built after kernels/sbp.cl with the level's SBP-SAT
    specialisation in the V-cycle's precision (SbpProblemGetBuildOptions(); of sbp.cl's kernels only the applies, SBP_KERNELS 1)
-   and the work-group of the passes (tuning mg_pass_wg_x, mg_pass_wg_y), with the operator of that program as the
+   and the work-group of the passes (tuning mg_pass_wg), with the operator of that program as the
    single-precision V-cycle's residual; the transfers and conversions of kernels/transfer.cl, and the start vector of the
    eigenvalue estimates (kernels/estimate.cl). */
 #include <sbpmg/private/mgimpl.h>
@@ -24,8 +24,7 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
   if (id <= MG_K_RESIDUAL_INNER) {
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, prec, &sbp));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=%d -DMG_PASS_TX=%d -DMG_PASS_TY=%d", sbp, PCSBPMGKernels[id].subset, (int)tune->mg_pass_wg_x,
-                            (int)tune->mg_pass_wg_y));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=%d -DMG_PASS_WG=%d", sbp, PCSBPMGKernels[id].subset, (int)tune->mg_pass_wg));
   } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
                             PCSBPMGKernels[id].subset));

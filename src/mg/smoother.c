@@ -164,14 +164,18 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s, Vec dinv
   PetscFunctionReturn(0);
 }
 
-/* The passes of several sweeps (docs/design.md "several sweeps per pass"): the core boxes, m more buffers, and checks that the device
-   takes the work-group and that it holds a tile. */
+/* The passes of several sweeps (docs/design.md "several sweeps per pass"): the core boxes, m more buffers, and checks that the work-group
+   holds a column and that the device takes it; where its rings exceed the device's local memory, single sweeps. */
 static PetscErrorCode SbpmgSmootherSetUpPasses(PC_SbpmgSmoother *s)
 {
-  SbpProblem     p  = s->p;
-  const PetscInt tx = s->set.tune.mg_pass_wg_x, ty = s->set.tune.mg_pass_wg_y, wg = tx * ty;
-  cl_kernel      k = NULL;
+  SbpProblem     p      = s->p;
+  const PetscInt wg     = s->set.tune.mg_pass_wg;
+  const size_t   real   = s->set.prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal),
+               coef     = s->set.prec == SBP_KERNEL_FP64 ? sizeof(PetscReal) : sizeof(float);
+  const PetscInt lbytes = (PetscInt)(12 * real + 16 * coef); /* per work-item: three rings of 4 iterate rows, two of 8 coefficient rows (kernels/smooth.cl) */
+  cl_kernel      k      = NULL;
   size_t         wgmax;
+  cl_ulong       lmax;
 
   PetscFunctionBegin;
   for (PetscInt m = 2; m <= 3; m++) {
@@ -187,19 +191,27 @@ static PetscErrorCode SbpmgSmootherSetUpPasses(PC_SbpmgSmoother *s)
       core[3] = p->ys + p->ym - 1;
     }
   }
-  PetscCheck(PetscMin(tx, ty) > 2 * (s->pass_on - 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (tuning mg_pass_wg_x, mg_pass_wg_y) holds no tile for %" PetscInt_FMT
-             " sweeps per pass (mg_sweeps_per_pass): each side needs more than %" PetscInt_FMT " work-items",
-             tx, ty, s->pass_on, 2 * (s->pass_on - 1));
+  PetscCheck(wg > 2 * s->pass_on, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Work-group of %" PetscInt_FMT " work-items (tuning mg_pass_wg) holds no column for %" PetscInt_FMT
+             " sweeps per pass (mg_sweeps_per_pass): it needs more than %" PetscInt_FMT,
+             wg, s->pass_on, 2 * s->pass_on);
   PetscCallCL(clGetDeviceInfo(p->cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL)); /* before a build that could not run */
+  PetscCallCL(clGetDeviceInfo(p->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmax), &lmax, NULL));
+  if ((size_t)wg <= wgmax && (cl_ulong)(wg * lbytes) > lmax) { /* fp64 coefficients and vectors on a GPU's 48 KiB: single sweeps */
+    PetscCall(PetscInfo(
+        NULL, "mg_smooth_pass of %" PetscInt_FMT " work-items needs %" PetscInt_FMT " bytes of local memory, the device has %llu: one sweep per pass\n", wg,
+        wg * lbytes, (unsigned long long)lmax));
+    s->pass_on = 1;
+    PetscFunctionReturn(0);
+  }
   if ((size_t)wg <= wgmax) {
     PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PASS, &k));
     PetscCallCL(clGetKernelWorkGroupInfo(k, p->cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wgmax), &wgmax, NULL));
   }
   PetscCheck((size_t)wg <= wgmax, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "Work-group %" PetscInt_FMT " x %" PetscInt_FMT " (tuning mg_pass_wg_x, mg_pass_wg_y) has %" PetscInt_FMT
-             " work-items; the device runs mg_smooth_pass with at most %zu: choose a smaller one or mg_sweeps_per_pass=1",
-             tx, ty, wg, wgmax);
+             "Work-group of %" PetscInt_FMT
+             " work-items (tuning mg_pass_wg) is larger than the device runs mg_smooth_pass with (%zu): choose a smaller one or mg_sweeps_per_pass=1",
+             wg, wgmax);
   for (PetscInt t = 0; t < s->pass_on; t++) PetscCall(VecDuplicate(s->xw, &s->xp[t]));
   PetscFunctionReturn(0);
 }
@@ -423,7 +435,7 @@ static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
 }
 
 /* Set the smoother's parameters (called by PCSBPMG for each level); the tuning rows mg_inline_diag, mg_sweeps_per_pass,
-   mg_pass_wg_x and mg_pass_wg_y come from set->tune. */
+   mg_pass_wg and mg_pass_rows come from set->tune. */
 PetscErrorCode PCSBPMGSmootherConfigure(PC pc, const PCSBPMGSmootherSettings *set)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;

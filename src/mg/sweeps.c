@@ -129,6 +129,18 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
   PetscFunctionReturn(0);
 }
 
+/* The launch of a pass of m sweeps over the core box (kernels/smooth.cl mg_smooth_pass): strips of mg_pass_wg - 2m columns, each
+   work-group streaming through mg_pass_rows of them. */
+static void SbpmgPassShape(PC_SbpmgSmoother *s, PetscInt m, const PetscInt core[], size_t global[], int *rows)
+{
+  const SbpmgTuning *tune = &s->set.tune;
+  PetscInt           ncol = PetscMax(core[2] - core[0] + 1, 0), nrow = PetscMax(core[3] - core[1] + 1, 0), width = tune->mg_pass_wg - 2 * m;
+
+  *rows     = (int)tune->mg_pass_rows;
+  global[0] = (size_t)(((ncol + width - 1) / width) * tune->mg_pass_wg);
+  global[1] = (size_t)((nrow + tune->mg_pass_rows - 1) / tune->mg_pass_rows);
+}
+
 /* m = 2 or 3 sweeps in one pass over the core box (kernels/smooth.cl mg_smooth_pass), and the same sweeps one by one over the core's
    rim: x_{k+s} to out[s-1] (x_{k+m} to dst in fp64 where dst is given), m buffers other than x (x_k) and prev (x_{k-1}), which the
    pass reads around each tile. c holds (c1, c2) of the m sweeps; write_prev: x_{k+m-1} is needed everywhere (another pass follows). */
@@ -143,19 +155,16 @@ static PetscErrorCode SbpmgPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Ve
   PCSBPMGReal cc3[6];
   PetscBool   readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
   PetscInt   *core     = s->core[m - 2];
-  size_t      local[2] = {(size_t)s->set.tune.mg_pass_wg_x, (size_t)s->set.tune.mg_pass_wg_y},
-         global[2]; /* a tile of (wg - 2(m-1)) nodes per work-group in each direction */
-  cl_int4 gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
+  size_t      global[2], local[2] = {(size_t)s->set.tune.mg_pass_wg, 1};
+  int         rows;
+  cl_int4     gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
                    cbox = {{(cl_int)core[0], (cl_int)core[1], (cl_int)core[2], (cl_int)core[3]}};
   SbpmgSweep w;
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
   SbpProblemPatchBoxes(p, &gh, &own);
-  for (int d = 0; d < 2; d++) {
-    PetscInt tile = (PetscInt)local[d] - 2 * (m - 1);
-    global[d]     = (size_t)((PetscMax(core[d + 2] - core[d] + 1, 0) + tile - 1) / tile) * local[d];
-  }
+  SbpmgPassShape(s, m, core, global, &rows);
   for (PetscInt t = 0; t < 6; t++) cc3[t] = PCSBPMGRealArg(s->set.prec, t < 2 * m ? c[t] : 0);
   PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PASS, &kp));
   PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PATCH, &kr));
@@ -171,8 +180,8 @@ static PetscErrorCode SbpmgPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Ve
                            &w.db, sizeof(int), &im, cc3[0].size, &cc3[0].v, cc3[1].size, &cc3[1].v, cc3[2].size, &cc3[2].v, cc3[3].size, &cc3[3].v, cc3[4].size,
                            &cc3[4].v, cc3[5].size, &cc3[5].v, sizeof(int), &izero, sizeof(int), &iprev, sizeof(int), &iwrite, sizeof(cl_mem), &pb,
                            sizeof(cl_mem), &ob[0], sizeof(cl_mem), &ob[1]));
-  PetscCall(SbpmgCLSetArgs(kp, 24, 9, sizeof(cl_mem), &ob[2], sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(cl_int4), &cbox,
-                           sizeof(int), &w.io, sizeof(cl_mem), &w.rhs64, sizeof(cl_mem), &w.bb, sizeof(cl_mem), &w.out64));
+  PetscCall(SbpmgCLSetArgs(kp, 24, 10, sizeof(cl_mem), &ob[2], sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(cl_int4), &cbox,
+                           sizeof(int), &w.io, sizeof(cl_mem), &w.rhs64, sizeof(cl_mem), &w.bb, sizeof(cl_mem), &w.out64, sizeof(int), &rows));
   PetscCall(SbpmgCLLaunch2D(p->cl, kp, global, local));
   /* sweep k+t on the core's rim, from x_{k+t-1} (complete: its core part from the pass, its outer layer at least) and x_{k+t-2}; the
      first takes b from its source, the last writes the target */

@@ -62,7 +62,8 @@ PetscErrorCode SbpProblemSetUpKernels(SbpProblem p)
   PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
   if (p->cl->dclass == SBPMG_DEVICE_NVIDIA && p->tune.sbp_max_registers > 0)
     PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -cl-nv-maxrregcount=%d", (int)p->tune.sbp_max_registers));
-  PetscCall(PetscSNPrintf(common, sizeof(common), " -DSBP_SELECT=%d%s", (int)p->tune.sbp_select, capopt)); /* every precision's */
+  PetscCall(PetscSNPrintf(common, sizeof(common), " -DSBP_SELECT=%d -DSBP_INNER_ROWS=%d%s", (int)p->tune.sbp_select, (int)p->tune.sbp_inner_rows,
+                          capopt)); /* every precision's */
   PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP64], sizeof(p->kopts[0]), "-DSBP_COEF=%s -DSBP_REAL=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, SBPMG_REAL_NAME,
                           idx32, common));
   PetscCall(
@@ -187,8 +188,8 @@ PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, Sbp
     size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
     PetscCall(SbpProblemLaunch2D(p, k, global));
   } break;
-  case SBP_REGION_INTERIOR: {
-    size_t global[2] = {ni, nj};
+  case SBP_REGION_INTERIOR: { /* SBP_INNER_ROWS rows of the box per work-item (kernels/sbp.cl SBP_INNER_FOR) */
+    size_t global[2] = {ni, (nj + (size_t)p->tune.sbp_inner_rows - 1) / (size_t)p->tune.sbp_inner_rows};
     PetscCall(SbpProblemLaunch2D(p, k, global));
   } break;
   case SBP_REGION_RIM: /* the kernel skips the work-items past the rim's count */

@@ -21,26 +21,28 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(vec_rgroups_max, 4096, 4096, 4096, 1, 65536, "work-groups of a reduction's first stage in all (at most)")
 
 /* ---------------------------------------------------------------- src/sbp: kernels/sbp.cl */
-#define SBPMG_TUNING_SBP(X)                                                                                                                         \
-  X(sbp_wg_x, 32, 32, 32, 1, 1024, "work-group of the 2D kernels (operator, sweeps, transfers), along r")                                           \
-  X(sbp_wg_y, 4, 4, 4, 1, 1024, "work-group of the 2D kernels, along s")                                                                            \
-  X(sbp_rim_wg, 128, 128, 128, 1, 1024, "work-group of the 1D launch over the rim around the interior box (its count is often prime)")              \
-  X(sbp_select, 1, 0, 0, 0, 1, "1: the lean *_inner kernels load every operand they may use and select (branch-free, a CPU vectorizes them); 0: only what they use") \
-  X(sbp_split, 1, 1, 1, 0, 1, "1: the interior box in the lean *_inner kernels and the boundary rim apart; 0: one kernel over all nodes")           \
-  X(sbp_split_min, 4096, 262144, 262144, 0, 1073741824, "split only where the interior box has at least this many nodes (the rim launch's cost)") \
-  X(sbp_overlap_min, 1048576, 1048576, 1048576, 0, 1073741824,                                                                                      \
-    "several ranks: run the interior while the ghosts are exchanged where it has at least this many nodes (0: always)")                             \
+#define SBPMG_TUNING_SBP(X)                                                                                                                          \
+  X(sbp_wg_x, 32, 32, 32, 1, 1024, "work-group of the 2D kernels (operator, sweeps, transfers), along r")                                            \
+  X(sbp_wg_y, 4, 4, 4, 1, 1024, "work-group of the 2D kernels, along s")                                                                             \
+  X(sbp_rim_wg, 128, 128, 128, 1, 1024, "work-group of the 1D launch over the rim around the interior box (its count is often prime)")               \
+  X(sbp_select, 1, 0, 0, 0, 1,                                                                                                                       \
+    "1: the lean *_inner kernels load every operand they may use and select (branch-free, a CPU vectorizes them); 0: only what they use")            \
+  X(sbp_inner_rows, 1, 1, 2, 1, 8, "rows of the interior box each work-item of the lean *_inner kernels computes (their loads shared in registers)") \
+  X(sbp_split, 1, 1, 1, 0, 1, "1: the interior box in the lean *_inner kernels and the boundary rim apart; 0: one kernel over all nodes")            \
+  X(sbp_split_min, 4096, 262144, 262144, 0, 1073741824, "split only where the interior box has at least this many nodes (the rim launch's cost)")    \
+  X(sbp_overlap_min, 1048576, 1048576, 1048576, 0, 1073741824,                                                                                       \
+    "several ranks: run the interior while the ghosts are exchanged where it has at least this many nodes (0: always)")                              \
   X(sbp_max_registers, 0, 0, 64, 0, 255, "NVIDIA's platform: register cap of the SBP-SAT and multigrid programs (-cl-nv-maxrregcount; 0: none)")
 
 /* ---------------------------------------------------------------- src/mg: kernels/smooth.cl, transfer.cl */
-#define SBPMG_TUNING_MG(X)                                                                                                               \
-  X(mg_coarse_size, 32, 129, 129, 5, 1073741824, "default of -pc_sbpmg_coarse_size: largest points per side of the coarsest grid")       \
-  X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32") \
-  X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")       \
-  X(mg_inline_diag, 0, 1, 1, 0, 1, "1: the device sweeps compute 1/diag from the coefficients; 0: they read it from a stored vector")    \
-  X(mg_sweeps_per_pass, 1, 2, 2, 1, 3, "sweeps per pass over the data on the levels with the interior/rim split (mg_smooth_pass)")       \
-  X(mg_pass_wg_x, 16, 16, 16, 3, 1024, "work-group of mg_smooth_pass along r: a tile and its ring of sweeps_per_pass - 1 nodes")         \
-  X(mg_pass_wg_y, 16, 16, 16, 3, 1024, "work-group of mg_smooth_pass along s")
+#define SBPMG_TUNING_MG(X)                                                                                                                   \
+  X(mg_coarse_size, 32, 129, 129, 5, 1073741824, "default of -pc_sbpmg_coarse_size: largest points per side of the coarsest grid")           \
+  X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32")     \
+  X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")           \
+  X(mg_inline_diag, 0, 1, 1, 0, 1, "1: the device sweeps compute 1/diag from the coefficients; 0: they read it from a stored vector")        \
+  X(mg_sweeps_per_pass, 1, 3, 3, 1, 3, "sweeps per pass over the data on the levels with the interior/rim split (mg_smooth_pass)")           \
+  X(mg_pass_wg, 32, 256, 256, 3, 65536, "work-items of mg_smooth_pass's work-group: a strip of mg_pass_wg - 2 m columns and m on each side") \
+  X(mg_pass_rows, 16, 64, 64, 1, 1073741824, "rows of the strip a work-group of mg_smooth_pass streams through")
 
 /* ---------------------------------------------------------------- src/acoustic: kernels/acoustic25.cl, acoustic_util.cl
    (docs/acoustic.md "Layout and kernels"; the measurements in docs/acoustic.md "Measurements" and docs/performance.md) */
