@@ -384,7 +384,7 @@ PetscErrorCode PCSBPMGSetTuning(PC pc, const char overrides[])
 -  -pc_sbpmg_precision <double|single> - the V-cycle's vectors and arithmetic in fp64 or fp32; CG's stay fp64 (default: tuning mg_single)
 
    The kernel shapes (1/diag inline or stored, sweeps per pass over the data and their work-group) are rows of the tuning table
-   (include/sbpmg/private/tuning.h: mg_inline_diag, mg_sweeps_per_pass, mg_pass_wg, mg_pass_rows; -sbpmg_tune).
+   (include/sbpmg/private/tuning.h: mg_inline_diag, mg_sweeps_per_pass, mg_pass_wg, mg_pass_rows, mg_pass_groups_per_cu; -sbpmg_tune).
 
    Level: beginner
 

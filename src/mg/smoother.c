@@ -435,7 +435,7 @@ static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
 }
 
 /* Set the smoother's parameters (called by PCSBPMG for each level); the tuning rows mg_inline_diag, mg_sweeps_per_pass,
-   mg_pass_wg and mg_pass_rows come from set->tune. */
+   mg_pass_wg, mg_pass_rows and mg_pass_groups_per_cu come from set->tune. */
 PetscErrorCode PCSBPMGSmootherConfigure(PC pc, const PCSBPMGSmootherSettings *set)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;

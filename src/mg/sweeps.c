@@ -130,15 +130,18 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
 }
 
 /* The launch of a pass of m sweeps over the core box (kernels/smooth.cl mg_smooth_pass): strips of mg_pass_wg - 2m columns, each
-   work-group streaming through mg_pass_rows of them. */
+   work-group streaming through `rows` of them; rows is mg_pass_rows, halved (down to 8) while the launch has fewer than
+   mg_pass_groups_per_cu work-groups per compute unit (the coarser levels). */
 static void SbpmgPassShape(PC_SbpmgSmoother *s, PetscInt m, const PetscInt core[], size_t global[], int *rows)
 {
   const SbpmgTuning *tune = &s->set.tune;
   PetscInt           ncol = PetscMax(core[2] - core[0] + 1, 0), nrow = PetscMax(core[3] - core[1] + 1, 0), width = tune->mg_pass_wg - 2 * m;
+  PetscInt           strips = (ncol + width - 1) / width, r = tune->mg_pass_rows, want = tune->mg_pass_groups_per_cu * (PetscInt)s->p->cl->compute_units;
 
-  *rows     = (int)tune->mg_pass_rows;
-  global[0] = (size_t)(((ncol + width - 1) / width) * tune->mg_pass_wg);
-  global[1] = (size_t)((nrow + tune->mg_pass_rows - 1) / tune->mg_pass_rows);
+  while (r > 8 && strips * ((nrow + r - 1) / r) < want) r = (r + 1) / 2;
+  *rows     = (int)r;
+  global[0] = (size_t)(strips * tune->mg_pass_wg);
+  global[1] = (size_t)((nrow + r - 1) / r);
 }
 
 /* m = 2 or 3 sweeps in one pass over the core box (kernels/smooth.cl mg_smooth_pass), and the same sweeps one by one over the core's

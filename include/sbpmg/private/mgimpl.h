@@ -88,7 +88,7 @@ typedef struct {
   PetscReal           omega;   /* Jacobi damping; 0: 4 / (3 lambda_max) */
   PetscInt            eig_its; /* Lanczos (CG) steps of the eigenvalue estimate */
   SbpKernelPrecision  prec;    /* device sweeps: fp64, fp32 coefficients (-pc_sbpmg_coef_fp32), or all fp32 (-pc_sbpmg_precision single) */
-  SbpmgTuning         tune;    /* its rows mg_inline_diag, mg_sweeps_per_pass, mg_pass_wg, mg_pass_rows */
+  SbpmgTuning         tune;    /* its rows mg_inline_diag, mg_sweeps_per_pass, mg_pass_wg, mg_pass_rows, mg_pass_groups_per_cu */
 } PCSBPMGSmootherSettings;
 
 /* The level smoother's data (src/mg/smoother.c; its device sweeps: src/mg/sweeps.c). */
