@@ -348,15 +348,18 @@ static PetscErrorCode PCSBPMGForeignSmootherOption(PC pc, PetscInt L, char name[
   PetscFunctionReturn(0);
 }
 
-/* The V-cycle's precision: as given, else the device's default (tuning mg_single) where the levels are on a device, the coefficients
-   may be fp32 and the level smoothers are sbpmg's. */
-static PetscErrorCode PCSBPMGResolvePrecision(PC pc, PC_SBPMG *sb, SbpProblem fine)
+/* The V-cycle's precision on L levels: as given, else the device's default (tuning mg_single) where the levels are on a device, the
+   coefficients may be fp32 and the level smoothers are sbpmg's. */
+static PetscErrorCode PCSBPMGResolvePrecision(PC pc, PC_SBPMG *sb, SbpProblem fine, PetscInt L)
 {
   char      name[64];
   PetscBool foreign;
 
   PetscFunctionBegin;
-  PetscCall(PCSBPMGForeignSmootherOption(pc, sb->nlevels, name, sizeof(name), &foreign));
+  if (L > 1)
+    PetscCall(PCSBPMGForeignSmootherOption(pc, L, name, sizeof(name), &foreign)); /* one level has no smoothers */
+  else
+    foreign = PETSC_FALSE;
   if (sb->precision_set) {
     PetscCheck(sb->precision == PC_SBPMG_PRECISION_DOUBLE || fine->use_device, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
                "-pc_sbpmg_precision single needs the device backend: the SBP-SAT problem is on the host (-sbp_backend host)");
@@ -397,7 +400,7 @@ static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine,
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCall(PCSBPMGResolvePrecision(pc, sb, fine)); /* resolved again after the build, the same */
+  PetscCall(PCSBPMGResolvePrecision(pc, sb, fine, L)); /* resolved again after the build, the same */
   single = sb->single && L > 1 ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt k = 0; k < L; k++) {
     const PetscInt     Nr = fine->Nr >> k, Ns = fine->Ns >> k;
@@ -532,7 +535,7 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
     sb->coarse_used = sb->coarse_size_set ? sb->coarse_size : sb->tune.mg_coarse_size;
     PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
     L = sb->nlevels;
-    PetscCall(PCSBPMGResolvePrecision(pc, sb, fine));
+    PetscCall(PCSBPMGResolvePrecision(pc, sb, fine, L));
     if (L == 1) sb->single = PETSC_FALSE; /* one level: the direct solve, in fp64 */
     PetscCall(PCMGSetLevels(pc, L, NULL));
     PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_NONE));
