@@ -50,11 +50,11 @@ static void test_problem_estimate(void **state)
 
 /* The hierarchy: KSPSetUp() and a solve (the fp32 coefficients are made at the first V-cycle), above what was in use when the plan was
    made (the problem, the operator's vectors and CG's: KSPSetUp() makes them before PCSetUp()); in the device's defaults and in the GPU's
-   choices (fp32 coefficients, the single-precision V-cycle, 1/diag inline, two sweeps per pass) */
+   choices (fp32 coefficients, the single-precision V-cycle, 1/diag inline, three sweeps per pass, two interior rows per work-item) */
 static void test_hierarchy_estimate(void **state)
 {
   const PetscInt sizes[] = {128, 512, 1024};
-  const char    *tunes[] = {NULL, "mg_coef_fp32=1,mg_single=1,mg_inline_diag=1,mg_sweeps_per_pass=2"};
+  const char    *tunes[] = {NULL, "mg_coef_fp32=1,mg_single=1,mg_inline_diag=1,mg_sweeps_per_pass=3,sbp_inner_rows=2"};
   SbpmgCL        cl      = default_context();
 
   for (int t = 0; t < 2; t++)
