@@ -210,13 +210,6 @@ SBP_FN sbp_real sbp_inner_point(const sbp_index k, const sbp_index ld, const sbp
   #undef SBP_UI
 }
 
-/* Node (i,j) of this work-item in the box `box` (ilo, jlo, ihi, jhi) of a 2D range over it; 0 outside. */
-SBP_FN int sbp_box_node(const int4 box, int *i, int *j)
-{
-  *i = box.s0 + (int)get_global_id(0);
-  *j = box.s1 + (int)get_global_id(1);
-  return *i <= box.s2 && *j <= box.s3;
-}
 #endif
 
 /* The weight of node (i,j) in the norm of the given kind: 0 H~, 1 H~^-1, 2 JH, 3 (JH)^-1. */
@@ -274,9 +267,10 @@ SBP_FN void sbp_norm_node(const int i, const int j, const int Nr, const int Ns, 
    gh = (gxs, gys, gxm): node (i,j) at (i - gxs) + gxm (j - gys); z, y, rhs and the other vectors of the owned layout at
    (i - xs) + xm (j - ys). On one rank both are the whole grid (gxs = xs = 0, gxm = xm = Nr + 1); on several the ghosts come
    from the exchange (src/halo/halo.c). The point formulas are the ones above, so every entry is the one-rank value. A
-   launch covers a region of the owned block (mode): SBP_REGION_ALL (0, a 2D range xm x ym), SBP_REGION_INTERIOR (1, a 2D
-   range over the box in = (ilo, jlo, ihi, jhi) of nodes whose stencil stays inside the owned block, so it runs while the
-   ghosts are exchanged) or SBP_REGION_RIM (2, a 1D range over the owned nodes outside that box, once the ghosts are in). */
+   launch covers a region of the owned block (mode): SBP_REGION_ALL (0, a 2D range xm x ym), SBP_REGION_INTERIOR (1, the box
+   in = (ilo, jlo, ihi, jhi) of nodes whose stencil stays inside the owned block, so it runs while the ghosts are exchanged) or
+   SBP_REGION_RIM (2, a 1D range over the owned nodes outside that box, once the ghosts are in). The _patch kernels take regions 0
+   and 2; the interior box is the lean *_inner kernels' (SBP_INNER_FOR, several rows per work-item). */
 SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i, int *j)
 {
   if (mode == 0) {
@@ -285,7 +279,6 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
     *j = own.s1 + (int)gj;
     return gi < own.s2 && gj < own.s3;
   }
-  if (mode == 1) return sbp_box_node(in, i, j);
   {
     /* the rows below the box, the rows above it, then the left and right parts of the rows beside it */
     long       t  = get_global_id(0);

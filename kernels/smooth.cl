@@ -218,17 +218,17 @@ inline void mg_stream_store(const mg_stream_load *v, const int t, const int lx, 
     col->f[e] = col->f[e - 1];
     col->d[e] = col->d[e - 1];
   }
-  col->p[1]                             = col->p[0];
-  col->c[0]                             = v->c;
-  col->f[0]                             = v->f;
-  col->d[0]                             = v->d;
-  col->p[0]                             = v->p;
-  la[k]                                 = v->a;
-  lb[k]                                 = v->b;
+  col->p[1]                                   = col->p[0];
+  col->c[0]                                   = v->c;
+  col->f[0]                                   = v->f;
+  col->d[0]                                   = v->d;
+  col->p[0]                                   = v->p;
+  la[k]                                       = v->a;
+  lb[k]                                       = v->b;
   ux[(t & (MG_RING_X - 1)) * MG_PASS_WG + lx] = v->x;
 }
 
-/* Sweeps k+1..k+m (m = 2 or 3; (c1, c2) of sweep k+s at cs[2s-2], cs[2s-1]) over the box `core`, the interior box `in` shrunk by m-1
+/* Sweeps k+1..k+m (m = 2 or 3; (c1, c2) of sweep k+s as c1a, c2a, c1b, ...) over the box `core`, the interior box `in` shrunk by m-1
    nodes. Work-group (g0, g1) owns the core's columns core.s0 + (MG_PASS_WG - 2m) g0 + [0, MG_PASS_WG - 2m) and rows core.s1 + rows g1 +
    [0, rows); its work-items hold the owned columns and m more on each side, where sweep s runs on the work-items at least s from the
    work-group's edge, and the rows it needs reach m - s beyond the owned ones. On the owned nodes it writes x_{k+m} (out[m-1]), x_{k+m-1}

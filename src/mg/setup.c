@@ -328,8 +328,9 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
   PetscFunctionReturn(0);
 }
 
-/* The option of PCMG's level smoothers that replaces sbpmg's (-mg_levels_ksp_type, -mg_levels_pc_type, or those of one level), or NULL:
-   PETSc's own smoothers run on the level vectors with operations that the single-precision V-cycle's fp32 vectors do not have. */
+/* Whether an option of PCMG's level smoothers replaces sbpmg's (-mg_levels_ksp_type, -mg_levels_pc_type, or those of one of the L
+   levels), and its name: PETSc's own smoothers run on the level vectors with operations that the single-precision V-cycle's fp32
+   vectors do not have. */
 static PetscErrorCode PCSBPMGForeignSmootherOption(PC pc, PetscInt L, char name[], size_t len, PetscBool *set)
 {
   const char *prefix, *what[2] = {"ksp_type", "pc_type"};
