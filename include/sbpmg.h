@@ -40,7 +40,8 @@ typedef struct {
   PetscLogDouble htod_count, htod_bytes; /* host -> device transfers */
   PetscLogDouble dtoh_count, dtoh_bytes; /* device -> host transfers */
   PetscInt       live_buffers, live_kernels, live_programs, live_queues, live_contexts;
-  size_t         device_bytes; /* bytes held in live buffers */
+  size_t         device_bytes;    /* bytes held in live buffers */
+  PetscInt       live_host_pages; /* CPU devices: buffers in host memory the library mapped itself (tuning cl_huge_pages), not yet unmapped */
 } SbpmgCLStats;
 
 /* An array option (PETSC_INT or PETSC_REAL) whose -help line shows the values in force (PETSc 3.18's shows only the first of an

@@ -144,9 +144,9 @@ int SbpmgTestMain(int argc, char **argv, const char *help, const struct CMUnitTe
   failed = _cmocka_run_group_tests(file, tests, n, NULL, NULL);
   if (PetscFinalize()) return 1;
   if (SbpmgCLGetGlobalStats(&s)) return 1;
-  if (s.live_buffers || s.live_kernels || s.live_programs || s.live_queues || s.live_contexts) {
-    fprintf(stderr, "LEAK: live OpenCL objects after PetscFinalize: %d buffers, %d kernels, %d programs, %d queues, %d contexts\n", (int)s.live_buffers,
-            (int)s.live_kernels, (int)s.live_programs, (int)s.live_queues, (int)s.live_contexts);
+  if (s.live_buffers || s.live_kernels || s.live_programs || s.live_queues || s.live_contexts || s.live_host_pages) {
+    fprintf(stderr, "LEAK: live OpenCL objects after PetscFinalize: %d buffers, %d kernels, %d programs, %d queues, %d contexts, %d host mappings\n",
+            (int)s.live_buffers, (int)s.live_kernels, (int)s.live_programs, (int)s.live_queues, (int)s.live_contexts, (int)s.live_host_pages);
     failed++;
   }
   return failed;

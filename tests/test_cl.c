@@ -53,7 +53,8 @@ static const BadOption bad_options[] = {
     {"-cl_mem_cap", "-3", NULL, NULL, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap -3"},
     {"-cl_kernel_dir", "/nonexistent/sbpmg-kernels", NULL, NULL, PETSC_ERR_FILE_OPEN, "-cl_kernel_dir /nonexistent/sbpmg-kernels is not a readable directory"},
     /* -sbpmg_tune: an unknown key, a value out of the row's range, an item that is no key=value, a value that is no integer */
-    {"-sbpmg_tune", "vec_wg=64,vec_foo=3", NULL, NULL, PETSC_ERR_ARG_UNKNOWN_TYPE, "-sbpmg_tune: unknown key 'vec_foo'; the keys are vec_wg, vec_chunks"},
+    {"-sbpmg_tune", "vec_wg=64,vec_foo=3", NULL, NULL, PETSC_ERR_ARG_UNKNOWN_TYPE,
+     "-sbpmg_tune: unknown key 'vec_foo'; the keys are cl_huge_pages, vec_wg, vec_chunks"},
     {"-sbpmg_tune", "vec_wg=0", NULL, NULL, PETSC_ERR_ARG_OUTOFRANGE, "-sbpmg_tune vec_wg=0 is out of range [1, 1024]"},
     {"-sbpmg_tune", "vec_wg", NULL, NULL, PETSC_ERR_ARG_WRONG, "-sbpmg_tune item 'vec_wg' is not of the form key=value"},
     {"-sbpmg_tune", "vec_chunks=1,vec_wg=12x", NULL, NULL, PETSC_ERR_ARG_WRONG, "-sbpmg_tune vec_wg=12x: the value is not an integer"},
@@ -421,6 +422,60 @@ static void test_staging(void **state)
   PCALL(SbpmgCLDestroyStaging(cl, &stage, &ptr)); /* a second destroy does nothing */
 }
 
+/* CPU devices, tuning cl_huge_pages (docs/design.md "Buffers on CPU devices"): a buffer of 2 MiB or more lives in host memory
+   the library mapped, aligned to a huge page, a smaller one in the runtime's; contents round-trip,
+   and releasing the buffer unmaps the memory; with the row 0 no buffer is the library's. */
+static void HugePagesCase(const char *tune, PetscBool expect)
+{
+  SbpmgCL      cl;
+  cl_mem       big, small;
+  void        *host = NULL;
+  SbpmgCLStats s0, s1;
+  const size_t n = (5 << 20) / sizeof(double) + 3; /* 2.5 huge pages: whole ones and a tail */
+  double      *h;
+
+  SbpmgTestCreateContext("-sbpmg_tune", tune, &cl);
+  if (!(cl->type & CL_DEVICE_TYPE_CPU)) {
+    PCALL(SbpmgCLDestroy(&cl));
+    return; /* GPUs: the row does not apply */
+  }
+  PCALL(SbpmgCLGetStats(cl, &s0));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, n * sizeof(double), &big));
+  PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 1000 * sizeof(double), &small));
+  PCALL(SbpmgCLGetStats(cl, &s1));
+  assert_int_equal(s1.live_host_pages, s0.live_host_pages + (expect ? 1 : 0));
+  assert_int_equal(clGetMemObjectInfo(big, CL_MEM_HOST_PTR, sizeof(host), &host, NULL), CL_SUCCESS);
+  if (expect) {
+    assert_non_null(host);
+    assert_int_equal((uintptr_t)host % ((uintptr_t)2 << 20), 0);
+  } else
+    assert_null(host);
+  host = NULL;
+  assert_int_equal(clGetMemObjectInfo(small, CL_MEM_HOST_PTR, sizeof(host), &host, NULL), CL_SUCCESS);
+  assert_null(host);
+  h = (double *)malloc(n * sizeof(double));
+  assert_non_null(h);
+  for (size_t i = 0; i < n; i++) h[i] = 0.25 * (double)i - 3;
+  PCALL(SbpmgCLWriteBuffer(cl, big, 0, n * sizeof(double), h));
+  for (size_t i = 0; i < n; i++) h[i] = 0;
+  PCALL(SbpmgCLReadBuffer(cl, big, 0, n * sizeof(double), h));
+  for (size_t i = 0; i < n; i++)
+    if (h[i] != 0.25 * (double)i - 3) fail_msg("%s: entry %zu of a large buffer is %g after a round trip, expected %g", tune, i, h[i], 0.25 * (double)i - 3);
+  free(h);
+  PCALL(SbpmgCLReleaseBuffer(cl, &big));
+  PCALL(SbpmgCLReleaseBuffer(cl, &small));
+  PCALL(SbpmgCLFinish(cl));
+  PCALL(SbpmgCLGetStats(cl, &s1));
+  assert_int_equal(s1.live_host_pages, s0.live_host_pages);
+  PCALL(SbpmgCLDestroy(&cl));
+}
+
+static void test_huge_pages(void **state)
+{
+  HugePagesCase("cl_huge_pages=1", PETSC_TRUE);
+  HugePagesCase("cl_huge_pages=0", PETSC_FALSE);
+}
+
 /* -cl_profile: every launch is counted and timed on the device, per kernel; without it the query is an error. */
 static void test_profile(void **state)
 {
@@ -465,6 +520,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_profile),
     cmocka_unit_test(test_build_options),
     cmocka_unit_test(test_staging),
+    cmocka_unit_test(test_huge_pages),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -316,13 +316,14 @@ PetscErrorCode SbpmgCLFinish(SbpmgCL cl)
 PetscErrorCode SbpmgCLGetStats(SbpmgCL cl, SbpmgCLStats *s)
 {
   PetscFunctionBegin;
-  *s               = cl->stats;
-  s->live_buffers  = SbpmgCLTotals.live_buffers;
-  s->live_kernels  = SbpmgCLTotals.live_kernels;
-  s->live_programs = SbpmgCLTotals.live_programs;
-  s->live_queues   = SbpmgCLTotals.live_queues;
-  s->live_contexts = SbpmgCLTotals.live_contexts;
-  s->device_bytes  = cl->mem_used;
+  *s                 = cl->stats;
+  s->live_buffers    = SbpmgCLTotals.live_buffers;
+  s->live_kernels    = SbpmgCLTotals.live_kernels;
+  s->live_programs   = SbpmgCLTotals.live_programs;
+  s->live_queues     = SbpmgCLTotals.live_queues;
+  s->live_contexts   = SbpmgCLTotals.live_contexts;
+  s->live_host_pages = __atomic_load_n(&SbpmgCLTotals.live_host_pages, __ATOMIC_RELAXED);
+  s->device_bytes    = cl->mem_used;
   PetscFunctionReturn(0);
 }
 

@@ -2,11 +2,70 @@
    copies, and the read of a reduction's result through the context's pinned result area. */
 #include <sbpmg/private/climpl.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#if defined(__has_include)
+#  if __has_include(<valgrind/memcheck.h>)
+#    include <valgrind/memcheck.h>
+#    define SBPMG_HAVE_MEMCHECK 1
+#  endif
+#endif
+
+/* Buffers in host memory the library maps itself (CPU devices, tuning cl_huge_pages; docs/design.md "Buffers on CPU devices"):
+   a fresh buffer's every 4 KiB page costs a page fault at its first touch, which dominated the set-up on a virtual machine
+   (docs/performance.md); with transparent huge pages one fault maps 2 MiB. The mapping ends in the buffer's destructor
+   callback, when the OpenCL runtime has let go of it. */
+#define SBPMG_HUGE_PAGE ((size_t)2 << 20)
+
+typedef struct {
+  void  *base;
+  size_t len;
+} SbpmgHostPages;
+
+static void CL_CALLBACK SbpmgHostPagesUnmap(cl_mem mem, void *ctx)
+{
+  SbpmgHostPages *h = (SbpmgHostPages *)ctx;
+
+  (void)mem;
+  (void)munmap(h->base, h->len);
+  free(h);
+  __atomic_fetch_sub(&SbpmgCLTotals.live_host_pages, 1, __ATOMIC_RELAXED);
+}
+
+/* Host memory for a buffer of nbytes, aligned to a huge page, its whole huge pages advised as such; *h NULL where this does not
+   apply (a GPU, a small buffer, host memory the caller provides) or the mapping fails (the runtime's own memory then). */
+static void SbpmgHostPagesMap(SbpmgCL cl, cl_mem_flags flags, size_t nbytes, SbpmgHostPages **h, void **ptr)
+{
+  char *aligned;
+
+  *h   = NULL;
+  *ptr = NULL;
+  if (!cl->tune.cl_huge_pages || !(cl->type & CL_DEVICE_TYPE_CPU) || nbytes < SBPMG_HUGE_PAGE) return;
+  if (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)) return;
+  *h = (SbpmgHostPages *)malloc(sizeof(**h));
+  if (!*h) return;
+  (*h)->len  = nbytes + SBPMG_HUGE_PAGE;
+  (*h)->base = mmap(NULL, (*h)->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if ((*h)->base == MAP_FAILED) {
+    free(*h);
+    *h = NULL;
+    return;
+  }
+  aligned = (char *)(((uintptr_t)(*h)->base + SBPMG_HUGE_PAGE - 1) & ~(uintptr_t)(SBPMG_HUGE_PAGE - 1));
+#if defined(MADV_HUGEPAGE)
+  (void)madvise(aligned, nbytes & ~(SBPMG_HUGE_PAGE - 1), MADV_HUGEPAGE); /* advice: without transparent huge pages, 4 KiB pages */
+#endif
+#if defined(SBPMG_HAVE_MEMCHECK)
+  VALGRIND_MAKE_MEM_UNDEFINED(aligned, nbytes); /* as the runtime's own memory: valgrind still finds reads of what nothing wrote */
+#endif
+  *ptr = aligned;
+}
 
 PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL cl, cl_mem_flags flags, size_t bytes, cl_mem *mem)
 {
-  cl_int err;
-  size_t nbytes = bytes ? bytes : 1; /* OpenCL refuses empty buffers; an empty vector still gets a handle */
+  cl_int          err;
+  size_t          nbytes = bytes ? bytes : 1; /* OpenCL refuses empty buffers; an empty vector still gets a handle */
+  SbpmgHostPages *pages;
+  void           *host;
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLFaultCheck(SBPMG_FAULT_ALLOC, "clCreateBuffer"));
@@ -15,7 +74,19 @@ PetscErrorCode SbpmgCLCreateBuffer(SbpmgCL cl, cl_mem_flags flags, size_t bytes,
              cl->device_name);
   PetscCheck(nbytes <= cl->max_alloc, PETSC_COMM_SELF, PETSC_ERR_MEM, "Device allocation of %zu bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes on %s",
              nbytes, (unsigned long long)cl->max_alloc, cl->device_name);
-  *mem = clCreateBuffer(cl->context, flags, nbytes, NULL, &err);
+  SbpmgHostPagesMap(cl, flags, nbytes, &pages, &host);
+  *mem = clCreateBuffer(cl->context, host ? flags | CL_MEM_USE_HOST_PTR : flags, nbytes, host, &err);
+  if (pages && err == CL_SUCCESS) {
+    err = clSetMemObjectDestructorCallback(*mem, SbpmgHostPagesUnmap, pages);
+    if (err == CL_SUCCESS)
+      __atomic_fetch_add(&SbpmgCLTotals.live_host_pages, 1, __ATOMIC_RELAXED);
+    else
+      (void)clReleaseMemObject(*mem);
+  }
+  if (pages && err != CL_SUCCESS) {
+    (void)munmap(pages->base, pages->len);
+    free(pages);
+  }
   PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, SbpmgCLErrorCode(err),
              "OpenCL error %d (%s): allocating a device buffer of %zu bytes on %s (%zu bytes in use)", (int)err, SbpmgCLErrorName(err), nbytes, cl->device_name,
              cl->mem_used);

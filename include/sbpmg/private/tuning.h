@@ -12,6 +12,11 @@
 
 typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NUM_DEVICE_CLASSES } SbpmgDeviceClass;
 
+/* ---------------------------------------------------------------- src/cl: buffers */
+#define SBPMG_TUNING_CL(X)        \
+  X(cl_huge_pages, 1, 0, 0, 0, 1, \
+    "CPU devices: 1: buffers of 2 MiB and more are host memory the library maps with transparent huge pages (one page fault per 2 MiB)")
+
 /* ---------------------------------------------------------------- src/vec: kernels/vecops.cl */
 #define SBPMG_TUNING_VEC(X)                                                                                                           \
   X(vec_wg, 256, 256, 256, 1, 1024, "work-group size of the vector kernels, a power of two (halved until the device allows it)")      \
@@ -70,7 +75,7 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(ac_points_wg, 16, 64, 64, 1, 1024, "work-group size of the source, receiver and plane kernels (kernels/acoustic_points.cl)")         \
   X(ac_trace_samples, 256, 2048, 2048, 1, 1048576, "trace samples the device buffer holds per receiver before they are read back")
 
-#define SBPMG_TUNING(X) SBPMG_TUNING_VEC(X) SBPMG_TUNING_SBP(X) SBPMG_TUNING_MG(X) SBPMG_TUNING_ACOUSTIC(X)
+#define SBPMG_TUNING(X) SBPMG_TUNING_CL(X) SBPMG_TUNING_VEC(X) SBPMG_TUNING_SBP(X) SBPMG_TUNING_MG(X) SBPMG_TUNING_ACOUSTIC(X)
 
 #define SBPMG_TUNING_FIELD_(key, cpu, gpu, nv, lo, hi, doc) PetscInt key;
 typedef struct {
