@@ -26,6 +26,9 @@
   #if !defined(SBP_INNER_ROWS)
     #error "SBP_INNER_ROWS must be defined (tuning table: sbp_inner_rows; src/sbp/kernels.c)"
   #endif
+  #if !defined(SBP_INNER_WHOLE)
+    #error "SBP_INNER_WHOLE must be defined (tuning table: sbp_inner_whole; src/sbp/kernels.c)"
+  #endif
   #if !defined(SBP_KERNELS)
     #error "SBP_KERNELS must be defined (which kernels of this file a program holds: 1 the applies, 2 the diagonals, 4 the norms; src/sbp)"
   #endif
@@ -317,11 +320,18 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
 /* The lean kernels over the interior box (region SBP_REGION_INTERIOR): a work-item takes SBP_INNER_ROWS nodes of a column (rows
    jb, jb+1, ...; the launch's second range is the box's rows / SBP_INNER_ROWS), so that the rows it shares with the next node's row
    (u, c and b above and below) come from registers; the body after SBP_INNER_FOR runs once per node with i, j, ld, kg and ko (indices of
-   type sbp_index). */
+   type sbp_index). SBP_INNER_WHOLE 1: the launch covers exactly the box's columns (src/sbp/kernels.c: whole work-groups, then one
+   work-group as wide as the columns left), so the kernel has no column guard, and a CPU's vectorizer no masked loads and stores
+   (slow on some CPUs: docs/design.md "Branch-free interior kernels on CPUs"); 0: the launch is rounded up, the guard skips the rest. */
+#if SBP_INNER_WHOLE
+  #define SBP_INNER_COLUMN(i) 1
+#else
+  #define SBP_INNER_COLUMN(i) ((i) <= in.s2)
+#endif
 #define SBP_INNER_FOR                                                                                             \
   const int       i = in.s0 + (int)get_global_id(0), jb = in.s1 + SBP_INNER_ROWS * (int)get_global_id(1); \
   const sbp_index ld = gh.s2;                                                                                     \
-  if (i <= in.s2)                                                                                                 \
+  if (SBP_INNER_COLUMN(i))                                                                                        \
     for (int j = jb; j < jb + SBP_INNER_ROWS && j <= in.s3; j++)
 #define SBP_INNER_INDEX \
   const sbp_index kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + (sbp_index)own.s2 * (sbp_index)(j - own.s1)

@@ -44,21 +44,23 @@ static void run_sweeps(PC pc, Vec b, Vec guess, Vec x, PetscInt its)
 }
 
 /* A problem with the interior/rim split at every size, passes of work-groups of wg work-items streaming through at most rows rows (fewer
-   where the launch has fewer than per_cu work-groups per compute unit), single sweeps of inner interior rows per work-item, and the faces
-   bc ("DDNN": face 1..4). */
-static SbpProblem make_pass_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscInt wg, PetscInt rows, PetscInt per_cu, PetscInt inner, const char *bc)
+   where the launch has fewer than per_cu work-groups per compute unit), single sweeps of inner interior rows per work-item (whole: their
+   launch as whole work-groups and one of the columns left, without the kernel's column guard, tuning sbp_inner_whole), and the faces bc
+   ("DDNN": face 1..4). */
+static SbpProblem make_pass_problem(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscInt wg, PetscInt rows, PetscInt per_cu, PetscInt inner, PetscInt whole,
+                                    const char *bc)
 {
   char tune[192];
 
-  PCALL(PetscSNPrintf(tune, sizeof(tune), "sbp_split_min=0,mg_pass_wg=%d,mg_pass_rows=%d,mg_pass_groups_per_cu=%d,sbp_inner_rows=%d", (int)wg, (int)rows,
-                      (int)per_cu, (int)inner));
+  PCALL(PetscSNPrintf(tune, sizeof(tune), "sbp_split_min=0,mg_pass_wg=%d,mg_pass_rows=%d,mg_pass_groups_per_cu=%d,sbp_inner_rows=%d,sbp_inner_whole=%d",
+                      (int)wg, (int)rows, (int)per_cu, (int)inner, (int)whole));
   return SbpTestProblem(PETSC_COMM_SELF, Nr, Ns, bc, SBP_MAPPING_CURVED, backend, tune);
 }
 
 /* A smoother with pass sweeps per pass on a problem of pass work-groups of wg work-items: its set-up fails with the given error. */
 static void expect_pass_error(PetscInt wg, PetscInt pass, PetscErrorCode code, const char *msg)
 {
-  SbpProblem              p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, wg, 16, 0, 1, "DDNN");
+  SbpProblem              p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, wg, 16, 0, 1, 1, "DDNN");
   Mat                     M;
   PC                      pc;
   PCSBPMGSmootherSettings set = {PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, SBP_KERNEL_FP64, p->tune};
@@ -81,7 +83,7 @@ static void expect_pass_error(PetscInt wg, PetscInt pass, PetscErrorCode code, c
    are still those of single sweeps. */
 static void check_local_memory_fallback(void)
 {
-  SbpProblem p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, 16, 16, 0, 1, "DDNN"), q;
+  SbpProblem p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, 16, 16, 0, 1, 1, "DDNN"), q;
   Mat        M, Mq;
   Vec        b, x1, xq;
   PC         one, pq;
@@ -132,21 +134,21 @@ static void check_local_memory_fallback(void)
 static void test_pass_sweeps(void **state)
 {
   const struct {
-    PetscInt    Nr, Ns, wg, rows, per_cu, inner;
+    PetscInt    Nr, Ns, wg, rows, per_cu, inner, whole;
     const char *bc;
   } grids[] = {
-      {48, 40, 10, 3, 0, 3, "DDNN"},
-      {61, 35, 32, 64, 1024, 2, "NDDN"}, /* 64 rows, halved to 8: more work-groups */
-      {9, 7, 7, 3, 0, 1, "DDDD"},        /* 9 x 7: the interior box 4 x 2 nodes, no core: all in the rim launches */
+      {48, 40, 10, 3, 0, 3, 1, "DDNN"},     /* single sweeps over 43 interior columns: a work-group of 32 and one of 11 */
+      {61, 35, 32, 64, 1024, 2, 0, "NDDN"}, /* 64 rows, halved to 8: more work-groups; single sweeps with the column guard */
+      {9, 7, 7, 3, 0, 1, 1, "DDDD"},        /* 9 x 7: the interior box 4 x 2 nodes, no core: all in the rim launches */
   };
 
   for (size_t gi = 0; gi < sizeof(grids) / sizeof(grids[0]); gi++) {
-    SbpProblem ph = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_HOST, 16, 16, 0, 1, grids[gi].bc);
-    SbpProblem pd =
-        make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_DEVICE, grids[gi].wg, grids[gi].rows, grids[gi].per_cu, grids[gi].inner, grids[gi].bc);
-    Mat       Mh, Md;
-    Vec       bh, gh, xh, bd, gd, x1, xm;
-    PetscReal worst_host = 0, worst_one = 0;
+    SbpProblem ph = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_HOST, 16, 16, 0, 1, 1, grids[gi].bc);
+    SbpProblem pd = make_pass_problem(grids[gi].Nr, grids[gi].Ns, SBP_BACKEND_DEVICE, grids[gi].wg, grids[gi].rows, grids[gi].per_cu, grids[gi].inner,
+                                      grids[gi].whole, grids[gi].bc);
+    Mat        Mh, Md;
+    Vec        bh, gh, xh, bd, gd, x1, xm;
+    PetscReal  worst_host = 0, worst_one = 0;
 
     PCALL(SbpProblemCreateOperator(ph, &Mh));
     PCALL(SbpProblemCreateOperator(pd, &Md));

@@ -88,15 +88,19 @@ static void test_matrix_free_device_unsplit(void **state)
   kernel_split = PETSC_TRUE;
 }
 
-/* the interior kernels with either form of their loads (tuning sbp_select: branch-free on CPUs, loads only where used on GPUs), and
-   with 2 and 3 rows per work-item (tuning sbp_inner_rows: 27 interior rows and 48 leave a partial last one) */
+/* the interior kernels with either form of their loads (tuning sbp_select: branch-free on CPUs, loads only where used on GPUs), with
+   2 and 3 rows per work-item (tuning sbp_inner_rows: 27 interior rows and 48 leave a partial last one), and with and without their
+   column guard (tuning sbp_inner_whole: 35 interior columns are a work-group of 32 and one of 3, 30 one of 30, 32 one of 32) */
 static void test_matrix_free_device_loads(void **state)
 {
-  const char *loads[] = {",sbp_select=0", ",sbp_select=1", ",sbp_inner_rows=2", ",sbp_inner_rows=3,sbp_select=0"};
-  for (int l = 0; l < 4; l++) {
+  const char *loads[] = {",sbp_select=0",      ",sbp_select=1",
+                         ",sbp_inner_rows=2",  ",sbp_inner_rows=3,sbp_select=0",
+                         ",sbp_inner_whole=0", ",sbp_inner_whole=1,sbp_select=0,sbp_inner_rows=2"};
+  for (int l = 0; l < 6; l++) {
     kernel_loads = loads[l];
     check_matrix_free(40, 27, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE);
     check_matrix_free(33, 48, "NDDN", SBP_MAPPING_SQUARE, SBP_BACKEND_DEVICE);
+    check_matrix_free(37, 20, "DDDD", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE);
   }
   kernel_loads = "";
 }

@@ -55,15 +55,15 @@ PetscErrorCode SbpProblemSetUpKernels(SbpProblem p)
 {
   PetscInt64 nin        = (PetscInt64)PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0);
   int        idx32      = (PetscInt64)p->gxm * p->gym < ((PetscInt64)1 << 30) ? 1 : 0;
-  char       capopt[40] = "", common[64];
+  char       capopt[40] = "", common[96];
 
   PetscFunctionBegin;
   p->split_on = (p->tune.sbp_split && nin >= p->tune.sbp_split_min) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
   if (p->cl->dclass == SBPMG_DEVICE_NVIDIA && p->tune.sbp_max_registers > 0)
     PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -cl-nv-maxrregcount=%d", (int)p->tune.sbp_max_registers));
-  PetscCall(PetscSNPrintf(common, sizeof(common), " -DSBP_SELECT=%d -DSBP_INNER_ROWS=%d%s", (int)p->tune.sbp_select, (int)p->tune.sbp_inner_rows,
-                          capopt)); /* every precision's */
+  PetscCall(PetscSNPrintf(common, sizeof(common), " -DSBP_SELECT=%d -DSBP_INNER_ROWS=%d -DSBP_INNER_WHOLE=%d%s", (int)p->tune.sbp_select,
+                          (int)p->tune.sbp_inner_rows, (int)p->tune.sbp_inner_whole, capopt)); /* every precision's */
   PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP64], sizeof(p->kopts[0]), "-DSBP_COEF=%s -DSBP_REAL=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, SBPMG_REAL_NAME,
                           idx32, common));
   PetscCall(
@@ -165,6 +165,29 @@ PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, 
   PetscFunctionReturn(0);
 }
 
+/* The interior box's columns exactly (tuning sbp_inner_whole; kernels/sbp.cl SBP_INNER_WHOLE, no column guard): the whole work-groups
+   that fit, then the columns left as one work-group of their width from the box moved past them (its argument `in`, index first + 2,
+   set again). The rows stay rounded up to the work-group: their guard is uniform in a work-group's row, no mask. */
+static PetscErrorCode SbpProblemLaunchWhole(SbpProblem p, cl_kernel k, cl_uint first, const size_t global[2], const cl_int4 *in)
+{
+  const size_t wx = p->wg[0], whole = global[0] / wx * wx, rest = global[0] - whole;
+
+  PetscFunctionBegin;
+  if (whole) {
+    const size_t g[2] = {whole, global[1]};
+    PetscCall(SbpProblemLaunch2D(p, k, g));
+  }
+  if (rest) {
+    const size_t g[2] = {rest, global[1]}, l[2] = {rest, p->wg[1]};
+    cl_int4      box = *in;
+
+    box.s[0] += (cl_int)whole;
+    PetscCall(SbpmgCLSetArgs(k, first + 2, 1, sizeof(cl_int4), &box));
+    PetscCall(SbpmgCLLaunch2D(p->cl, k, g, l));
+  }
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemLaunchBox - SbpProblemLaunchRegion() with another box of owned nodes in place of the interior box (ilo, jlo, ihi, jhi;
    empty as the set-up leaves it): a caller that covers a smaller box by other kernels runs the rim of that box.
@@ -190,7 +213,10 @@ PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, Sbp
   } break;
   case SBP_REGION_INTERIOR: { /* SBP_INNER_ROWS rows of the box per work-item (kernels/sbp.cl SBP_INNER_FOR) */
     size_t global[2] = {ni, (nj + (size_t)p->tune.sbp_inner_rows - 1) / (size_t)p->tune.sbp_inner_rows};
-    PetscCall(SbpProblemLaunch2D(p, k, global));
+    if (p->tune.sbp_inner_whole)
+      PetscCall(SbpProblemLaunchWhole(p, k, first, global, &in));
+    else
+      PetscCall(SbpProblemLaunch2D(p, k, global));
   } break;
   case SBP_REGION_RIM: /* the kernel skips the work-items past the rim's count */
     PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)(p->xm * p->ym) - ni * nj, (size_t)p->tune.sbp_rim_wg));

@@ -33,6 +33,8 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(sbp_select, 1, 0, 0, 0, 1,                                                                                                                       \
     "1: the lean *_inner kernels load every operand they may use and select (branch-free, a CPU vectorizes them); 0: only what they use")            \
   X(sbp_inner_rows, 1, 1, 2, 1, 8, "rows of the interior box each work-item of the lean *_inner kernels computes (their loads shared in registers)") \
+  X(sbp_inner_whole, 1, 0, 0, 0, 1,                                                                                                                  \
+    "1: the lean *_inner kernels have no column guard, the box launched as whole work-groups plus one of the remaining columns (no masked loads)")   \
   X(sbp_split, 1, 1, 1, 0, 1, "1: the interior box in the lean *_inner kernels and the boundary rim apart; 0: one kernel over all nodes")            \
   X(sbp_split_min, 4096, 262144, 262144, 0, 1073741824, "split only where the interior box has at least this many nodes (the rim launch's cost)")    \
   X(sbp_overlap_min, 1048576, 1048576, 1048576, 0, 1073741824,                                                                                       \
