@@ -15,7 +15,7 @@
 static const char help[] = "SBP-SAT operator and MGCG benchmark.\n";
 
 /* Device copy bandwidth: VecCopy of 2^27 doubles (read + write), or of the largest power of two whose buffer (with the vector's
-   reduction area) the device allocates (CL_DEVICE_MAX_MEM_ALLOC_SIZE: 1 GiB on PoCL with 4 GiB per core), best of reps. */
+   reduction area) the device allocates (CL_DEVICE_MAX_MEM_ALLOC_SIZE: 1 GiB on PoCL on the 2-core CI machine), best of reps. */
 static PetscErrorCode CopyBandwidth(PetscInt reps, PetscReal *gbs, PetscInt *ncopy)
 {
   Vec            x, y;

@@ -322,7 +322,7 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
    (u, c and b above and below) come from registers; the body after SBP_INNER_FOR runs once per node with i, j, ld, kg and ko (indices of
    type sbp_index). SBP_INNER_WHOLE 1: the launch covers exactly the box's columns (src/sbp/kernels.c: whole work-groups, then one
    work-group as wide as the columns left), so the kernel has no column guard, and a CPU's vectorizer no masked loads and stores
-   (slow on some CPUs: docs/design.md "Branch-free interior kernels on CPUs"); 0: the launch is rounded up, the guard skips the rest. */
+   (slow on some CPUs: docs/design.md "Interior kernels without a column guard on CPUs"); 0: the launch is rounded up, the guard skips the rest. */
 #if SBP_INNER_WHOLE
   #define SBP_INNER_COLUMN(i) 1
 #else
