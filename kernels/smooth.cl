@@ -1,5 +1,6 @@
 /* Fused multigrid smoothing sweeps on the SBP-SAT operator: one pass over the operator's data per sweep
-   (built together with sbp.cl, whose sbp_apply_point it uses: program "sbp+smooth").
+   (built after sbp.cl, whose point functions it uses, as the program "sbp+smooth", which holds none of sbp.cl's kernels: SBP_KERNELS 0,
+   src/mg/kernels.c).
 
    One sweep, for every node (three-term form of the Chebyshev recurrence, Saad Alg. 12.1 with d_k = x_{k+1} - x_k):
        r      = s (b - M~ x_k)                          s = 1/diag(M~) (Jacobi, Chebyshev): computed here from the
@@ -17,8 +18,11 @@
    from a guess cost 36 B per node with fp32 coefficients in place of 124 B.
 
    Precision: the iterates, rhs, dinv and the arithmetic are sbp_real (SBP_REAL: fp64, or fp32 in the single-precision V-cycle).
-   io = 1: the right-hand side is read in the outer precision (mg_outer, CG's) from rhs64 and its sbp_real copy written to
-   rhs_copy (the finest level's first sweep); io = 2: the result goes to out64 in the outer precision instead of out (its last). */
+   io, bits: 1 the right-hand side is read in the outer precision (mg_outer, CG's) from rhs64 and its sbp_real copy written to
+   rhs_copy (the finest level's first sweep); 2 the result goes to out64 in the outer precision instead of out (its last); 4 (the
+   single sweeps only, with jacobi = 0, c1 = 0) the result is the residual r = b - M~ x_k in place of x_{k+1}: PCMG's level residual of
+   the single-precision V-cycle (src/mg/cycle.c), so that the program holds no apply kernel of sbp.cl (docs/design.md "Kernel subsets").
+   The arguments that a launch does not read are still valid buffers of its size (src/mg/sweeps.c, src/mg/cycle.c). */
 #ifdef __OPENCL_VERSION__
   #if !defined(MG_PASS_WG)
     #error "MG_PASS_WG must be defined (tuning table: mg_pass_wg; src/mg/kernels.c)"
@@ -59,7 +63,8 @@ inline void mg_store(const sbp_real xn, __global sbp_real *out, __global mg_oute
 }
 
 /* x_{k+1} = x_k + c1 (x_k - x_{k-1}) + c2 r at a node, r = b - M~ x_k already scaled by 1/diag where jacobi = 1; jacobi = 2
-   scales it by dinv[ko] here. x_{k-1} (prev[ko]) is read only where c1 != 0 and not prev_zero. */
+   scales it by dinv[ko] here. x_{k-1} (prev[ko]) is read only where c1 != 0 and not prev_zero. io & 4: r is stored instead (a select
+   on a uniform value, no load more). */
 inline void mg_smooth_update(sbp_real r, const sbp_real xk, const int jacobi, __global const sbp_real *dinv, const sbp_real c1, const sbp_real c2,
                              const int prev_zero, __global const sbp_real *prev, __global sbp_real *out, __global mg_outer *out64, const int io, const long ko)
 {
@@ -67,7 +72,7 @@ inline void mg_smooth_update(sbp_real r, const sbp_real xk, const int jacobi, __
   if (jacobi == 2) r *= dinv[ko];
   xn = xk + c2 * r;
   if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[ko]));
-  mg_store(xn, out, out64, io, ko);
+  mg_store((io & 4) ? r : xn, out, out64, io, ko);
 }
 
 /* One sweep at node (i,j): x and the coefficients at kg (origin ox, oy, leading dimension ld), rhs, dinv, prev and out at ko
@@ -234,7 +239,8 @@ inline void mg_stream_store(const mg_stream_load *v, const int t, const int lx, 
    work-group's edge, and the rows it needs reach m - s beyond the owned ones. On the owned nodes it writes x_{k+m} (out[m-1]), x_{k+m-1}
    where write_prev (another pass follows), and every x_{k+s} on the core's outer layer, which the single sweeps over the rim of `core`
    read (src/mg/sweeps.c). x, prev and the outputs are different buffers: x and prev are read around each strip. With io & 1 the
-   right-hand side comes from rhs64 (its copy written on the owned nodes), with io & 2 x_{k+m} goes to out64. */
+   right-hand side comes from rhs64 (its copy written on the owned nodes), with io & 2 x_{k+m} goes to out64; io & 4 (the residual)
+   is not supported here. */
 __kernel __attribute__((reqd_work_group_size(MG_PASS_WG, 1, 1))) void
 mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,

@@ -41,3 +41,63 @@ KSP MGTestSolver(Mat A, KSPType ksp_type, const char *smoother, PetscReal rtol)
   PCALL(KSPSetUp(ksp));
   return ksp;
 }
+
+/* v's local entries uniform in [-1, 1) from the seed, rounded to fp32 values (exact in a level vector) */
+static void fill_rounded(Vec v, unsigned long seed)
+{
+  PetscScalar *a;
+  PetscInt     n;
+
+  SbpmgTestFillRandom(v, seed);
+  PCALL(VecGetLocalSize(v, &n));
+  PCALL(VecGetArray(v, &a));
+  for (PetscInt i = 0; i < n; i++) a[i] = (PetscScalar)(float)PetscRealPart(a[i]);
+  PCALL(VecRestoreArray(v, &a));
+}
+
+/* the local entries of src into dst (a level vector or a host vector of the same layout) */
+static void copy_local(Vec src, Vec dst)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           n;
+
+  PCALL(VecGetLocalSize(src, &n));
+  PCALL(VecGetArrayRead(src, &a));
+  PCALL(VecGetArrayWrite(dst, &b));
+  PCALL(PetscArraycpy(b, a, n));
+  PCALL(VecRestoreArrayWrite(dst, &b));
+  PCALL(VecRestoreArrayRead(src, &a));
+}
+
+PetscReal MGTestCheckResidualSingle(SbpProblem p, PetscReal tol, const char *what)
+{
+  Mat       A, Aasm;
+  Vec       x, b, r, xh, bh, rh, rref;
+  PetscReal err;
+
+  PCALL(SbpProblemCreateOperator(p, &A));
+  PCALL(SbpProblemCreateAssembledOperator(p, &Aasm));
+  PCALL(MatCreateVecs(Aasm, &xh, &bh));
+  PCALL(VecDuplicate(bh, &rh));
+  PCALL(VecDuplicate(bh, &rref));
+  fill_rounded(xh, 31 + 7 * p->Nr + p->Ns);
+  fill_rounded(bh, 53 + p->Nr + 5 * p->Ns);
+  PCALL(PCSBPMGVecCreate(p, &x));
+  PCALL(PCSBPMGVecCreate(p, &b));
+  PCALL(PCSBPMGVecCreate(p, &r));
+  copy_local(xh, x);
+  copy_local(bh, b);
+  PCALL(VecSet(r, NAN)); /* poisoned: every entry must be written */
+  PCALL(PCSBPMGResidual(A, b, x, r));
+  copy_local(r, rh);
+  PCALL(MatMult(Aasm, xh, rref));
+  PCALL(VecAYPX(rref, -1, bh)); /* b - A x in fp64 */
+  err = SbpmgTestRelDiff(rh, rref);
+  print_message("  %s: fp32 level residual against b - A x (assembled, fp64): max |r - r_ref| / max |r_ref| = %.2e\n", what, err);
+  if (!(err <= tol)) fail_msg("%s: the fp32 level residual differs from b - A x by %g (relative, max norm), more than %g", what, err, tol);
+  SbpmgTestDestroyVecs(&x, &b, &r, &xh, &bh, &rh, &rref, NULL);
+  PCALL(MatDestroy(&Aasm));
+  PCALL(MatDestroy(&A));
+  return err;
+}

@@ -15,4 +15,10 @@ PetscReal MGTestCheckNearlySymmetric(PC pc, Vec x, Vec y, PetscReal tol, const c
    then the options database; set up. */
 KSP MGTestSolver(Mat A, KSPType ksp_type, const char *smoother, PetscReal rtol);
 
+/* PCMG's level residual of the single-precision V-cycle, r = b - M~ x on fp32 level vectors (PCSBPMGResidual: the fp32 sweep kernels'
+   residual mode, kernels/smooth.cl io 4), against b - A x with the problem's assembled fp64 operator (src/sbp/assemble.c) on the same x
+   and b (random, fp32 values; r poisoned first): max |r - r_ref| / max |r_ref| <= tol, else the test fails (what: the case, for the
+   message). Collective on p's communicator; the difference is returned. */
+PetscReal MGTestCheckResidualSingle(SbpProblem p, PetscReal tol, const char *what);
+
 #endif

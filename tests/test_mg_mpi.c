@@ -1,6 +1,6 @@
 /* The sbpmg preconditioner on several MPI ranks (run under mpiexec -n 2 or 4): device transfers and V-cycle against one rank,
    MGCG with each smoother (same iterations, same solution to rounding), in fp64 and with the single-precision V-cycle (its ghost
-   exchange in fp32), and the coarse-level policy (levels distributed while
+   exchange in fp32), its level residual against the assembled operator, and the coarse-level policy (levels distributed while
    DMCoarsen can lay the grid out over the ranks, the coarsest gathered for CHOLMOD; clear errors for hierarchies that cannot
    be distributed). On 4 ranks the uneven and the 3-rank cases run on a 3-rank sub-communicator. */
 #include "test_mg_common.h"
@@ -248,6 +248,35 @@ static void test_vcycle_single(void **state)
   PCALL(SbpProblemDestroy(&p));
 }
 
+/* PCMG's level residual in fp32 on several ranks (the sweep kernels' residual mode through the fp32 ghost exchange, with and without
+   the overlap, with the GPU's guarded loads too) against the assembled fp64 operator, to fp32 accuracy. */
+static void test_level_residual_single(void **state)
+{
+  const char *tunes[] = {NULL, "sbp_overlap_min=0", "sbp_overlap_min=0,sbp_select=0,sbp_inner_whole=0,sbp_inner_rows=2"};
+  const struct {
+    PetscInt    Nr, Ns;
+    const char *bc;
+  } cases[] = {
+      {64, 32, "DDNN"},
+      {48, 96, "DDDD"},
+      {16, 16, "NDDN"},
+  };
+  PetscMPIInt size;
+
+  SbpTestDeviceFirstUse();
+  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (size_t t = 0; t < sizeof(tunes) / sizeof(tunes[0]); t++)
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+      SbpProblem p = SbpTestProblem(PETSC_COMM_WORLD, cases[c].Nr, cases[c].Ns, cases[c].bc, SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, tunes[t]);
+      char       what[128];
+
+      PCALL(PetscSNPrintf(what, sizeof(what), "%dx%d %s on %d ranks, %s", (int)cases[c].Nr, (int)cases[c].Ns, cases[c].bc, size,
+                          tunes[t] ? tunes[t] : "default"));
+      (void)MGTestCheckResidualSingle(p, 1e-6, what);
+      PCALL(SbpProblemDestroy(&p));
+    }
+}
+
 /* ---------------------------------------------------------------- coarse-level policy */
 
 /* PCView tells where the coarse problem is solved; the default coarse size: 65 points (<= 129) on a GPU, 65 -> 33 -> 17 (<= 32)
@@ -359,7 +388,9 @@ static void test_coarse_policy(void **state)
   }
 }
 
-static const struct CMUnitTest tests[] = {cmocka_unit_test(test_transfers),        cmocka_unit_test(test_mgcg),          cmocka_unit_test(test_mgcg_single),
-                                          cmocka_unit_test(test_vcycle_symmetric), cmocka_unit_test(test_vcycle_single), cmocka_unit_test(test_coarse_policy)};
+static const struct CMUnitTest tests[] = {cmocka_unit_test(test_transfers),     cmocka_unit_test(test_mgcg),
+                                          cmocka_unit_test(test_mgcg_single),   cmocka_unit_test(test_vcycle_symmetric),
+                                          cmocka_unit_test(test_vcycle_single), cmocka_unit_test(test_level_residual_single),
+                                          cmocka_unit_test(test_coarse_policy)};
 
 SBPMG_TEST_MAIN(help, tests)

@@ -1,7 +1,8 @@
 /* The single-precision V-cycle (-pc_sbpmg_precision single, issue 21) inside fp64 CG against the fp64 V-cycle: iterations to 1e-8 and
    1e-10 within one for N = 32..512, square and curved, Nr != Ns, every smoother; the H-norm error equal to 3 significant digits; the
    fp32 V-cycle symmetric to 1e-5 and positive; PCMG's cycle types; the GPU's kernel shapes; FCG where the smoother makes the V-cycle
-   indefinite for CG; -ksp_view; bad input. The level vectors and the fp32 sweeps alone: test_mg_precision_vec.c. */
+   indefinite for CG; -ksp_view; bad input; the fp32 level residual against the assembled operator. The level vectors and the fp32
+   sweeps alone: test_mg_precision_vec.c. */
 #include "test_mg_common.h"
 #include <unistd.h>
 
@@ -203,6 +204,32 @@ static void test_fcg_remedy(void **state)
   PCALL(SbpProblemDestroy(&p));
 }
 
+/* PCMG's level residual in fp32 (the sweep kernels' residual mode) against the assembled fp64 operator, to fp32 accuracy: one kernel
+   over all nodes (sbp_split=0), the interior/rim pair (sbp_split_min=0) with the CPU's branch-free loads and whole work-groups and with
+   the GPU's guarded loads, two rows per work-item; Dirichlet and Neumann faces, square and curved. */
+static void test_level_residual(void **state)
+{
+  const char *tunes[] = {"sbp_split=0", "sbp_split_min=0,sbp_select=1,sbp_inner_whole=1", "sbp_split_min=0,sbp_select=0,sbp_inner_whole=0,sbp_inner_rows=2"};
+  const struct {
+    PetscInt       Nr, Ns;
+    const char    *bc;
+    SbpMappingType map;
+  } cases[] = {
+      {40, 27, "DDNN", SBP_MAPPING_CURVED}, {37, 20, "DDDD", SBP_MAPPING_CURVED}, {33, 48, "NDDN", SBP_MAPPING_SQUARE},
+      {16, 24, "NNNN", SBP_MAPPING_CURVED}, {4, 4, "DDDD", SBP_MAPPING_CURVED},
+  };
+
+  for (size_t t = 0; t < sizeof(tunes) / sizeof(tunes[0]); t++)
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+      SbpProblem p = SbpTestProblem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, cases[c].bc, cases[c].map, SBP_BACKEND_DEVICE, tunes[t]);
+      char       what[128];
+
+      PCALL(PetscSNPrintf(what, sizeof(what), "%dx%d %s %s, %s", (int)cases[c].Nr, (int)cases[c].Ns, cases[c].bc, SbpMappingTypes[cases[c].map], tunes[t]));
+      (void)MGTestCheckResidualSingle(p, 1e-6, what);
+      PCALL(SbpProblemDestroy(&p));
+    }
+}
+
 /* Whether the KSP's ASCII view contains the text. */
 static PetscBool view_contains(KSP ksp, const char *text)
 {
@@ -326,6 +353,7 @@ static void test_foreign_smoothers(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_level_residual),
     cmocka_unit_test(test_iterations_and_error),
     cmocka_unit_test(test_nearly_symmetric),
     cmocka_unit_test(test_cycle_types),

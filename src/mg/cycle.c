@@ -3,36 +3,50 @@
    fp32 vectors in for CG's fp64 ones (docs/design.md "The single-precision V-cycle"). */
 #include <sbpmg/private/mgimpl.h>
 
-/* r = b - M~ x on level vectors, all in fp32 (kernels/sbp.cl's operator built in the program of the fp32 sweeps); on several ranks x
-   goes through the level's fp32 ghost exchange. */
+/* Arguments 0..20 of a single sweep kernel of kernels/smooth.cl (the order of src/mg/sweeps.c SbpmgSweepArgs()) for the residual
+   out = r = b - M~ x: io 4, jacobi 0, c1 0, c2 1, prev_zero 1. dinv, prev, rhs64, rhs_copy and out64 are not used (the kernels read
+   none of them in this mode, with sbp_select 1 too: only x, rhs and the coefficients), but are valid buffers of the launch's size:
+   b where read, r where written. */
+static PetscErrorCode PCSBPMGResidualArgs(SbpProblem p, cl_kernel k, const cl_mem coef[3], cl_mem *xb, cl_mem *bb, cl_mem *rb)
+{
+  int         Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = 0, zero = 0, prev_zero = 1, io = 4;
+  PCSBPMGReal rho = PCSBPMGRealArg(SBP_KERNEL_FP32, p->rho), c1 = PCSBPMGRealArg(SBP_KERNEL_FP32, 0.0), c2 = PCSBPMGRealArg(SBP_KERNEL_FP32, 1.0);
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpmgCLSetArgs(k, 0, 21, sizeof(int), &Nr, sizeof(int), &Ns, rho.size, &rho.v, sizeof(int), &flags, sizeof(cl_mem), &coef[0], sizeof(cl_mem),
+                           &coef[1], sizeof(cl_mem), &coef[2], sizeof(cl_mem), xb, sizeof(cl_mem), bb, sizeof(int), &jacobi, sizeof(cl_mem), bb, c1.size, &c1.v,
+                           c2.size, &c2.v, sizeof(int), &zero, sizeof(int), &prev_zero, sizeof(cl_mem), rb, sizeof(cl_mem), rb, sizeof(int), &io,
+                           sizeof(cl_mem), bb, sizeof(cl_mem), rb, sizeof(cl_mem), rb));
+  PetscFunctionReturn(0);
+}
+
+/* r = b - M~ x on level vectors, all in fp32, by the level's fp32 sweep kernels in their residual mode (kernels/smooth.cl io 4), so that
+   the program "sbp+smooth" holds no apply of kernels/sbp.cl (src/mg/kernels.c); on several ranks x goes through the level's fp32 ghost
+   exchange (x is argument 7, the region's arguments start at 21, as in src/mg/sweeps.c). */
 static PetscErrorCode PCSBPMGResidualSingle(SbpProblem p, Vec b, Vec x, Vec r)
 {
   cl_kernel      ks[2] = {NULL, NULL};
-  cl_mem         xb, bb, rb, ca, cb, cc;
-  int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = 1;
-  PCSBPMGReal    rho = PCSBPMGRealArg(SBP_KERNEL_FP32, p->rho), scale = PCSBPMGRealArg(SBP_KERNEL_FP32, -1.0);
+  cl_mem         xb, bb, rb, coef[3];
   PetscBool      lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
   PetscLogDouble n    = (PetscLogDouble)p->xm * p->ym;
   SbpBuffers     bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_RESIDUAL_PATCH, &ks[0]));
-  if (lean) PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_RESIDUAL_INNER, &ks[1]));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, PETSC_TRUE, &ca, &cb, &cc));
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_SMOOTH_PATCH, &ks[0]));
+  if (lean) PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_SMOOTH_INNER, &ks[1]));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, PETSC_TRUE, &coef[0], &coef[1], &coef[2]));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &bb));
   PetscCall(PCSBPMGBuffersGet(&bufs, r, SBP_WRITE, &rb));
-  for (int t = 0; t < (lean ? 2 : 1); t++)
-    PetscCall(SbpmgCLSetArgs(ks[t], 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, rho.size, &rho.v, sizeof(int), &flags, sizeof(cl_mem), &xb, sizeof(cl_mem), &ca,
-                             sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(int), &add, scale.size, &scale.v, sizeof(cl_mem), &bb, sizeof(cl_mem), &rb));
+  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(PCSBPMGResidualArgs(p, ks[t], coef, &xb, &bb, &rb));
   if (p->halo) {
     SbpHalo h;
     PetscCall(SbpProblemGetHalo(p, PETSC_TRUE, &h));
-    PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], 4, 12));
+    PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], 7, 21));
   } else
-    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 12));
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 21));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   /* x, b, r and the coefficients in fp32; on several ranks the patch copy too */
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 41 * n, n * sizeof(float) * ((p->halo ? 5 : 3) + 3)));

@@ -1,19 +1,19 @@
 /* The kernels of the multigrid layer: the sweeps of kernels/smooth.cl, built after kernels/sbp.cl with the level's SBP-SAT
-   specialisation in the V-cycle's precision (SbpProblemGetBuildOptions(); of sbp.cl's kernels only the applies, SBP_KERNELS 1)
-   and the work-group of the passes (tuning mg_pass_wg), with the operator of that program as the
-   single-precision V-cycle's residual; the transfers and conversions of kernels/transfer.cl, and the start vector of the
-   eigenvalue estimates (kernels/estimate.cl). */
+   specialisation in the V-cycle's precision (SbpProblemGetBuildOptions(); none of sbp.cl's kernels, SBP_KERNELS 0: on NVIDIA's
+   compiler a program's build time is the sum of its kernels', docs/design.md "Kernel subsets") and the work-group of the passes
+   (tuning mg_pass_wg); the single sweep kernels also give the single-precision V-cycle's residual (src/mg/cycle.c); the transfers
+   and conversions of kernels/transfer.cl, and the start vector of the eigenvalue estimates (kernels/estimate.cl). */
 #include <sbpmg/private/mgimpl.h>
 
-/* Each kernel, its program and the subset of its file that program holds: of sbp.cl the applies (SBP_KERNELS 1; smooth.cl's
-   kernels come whole), of transfer.cl one rank's (1), several ranks' (2) or the conversions (4) (MG_TRANSFER_KERNELS). */
+/* Each kernel, its program and the subset of its file that program holds: of sbp.cl none (SBP_KERNELS 0, its functions only;
+   smooth.cl's kernels come whole), of transfer.cl one rank's (1), several ranks' (2) or the conversions (4) (MG_TRANSFER_KERNELS). */
 static const struct {
   const char *program, *name;
   int         subset;
 } PCSBPMGKernels[MG_K_COUNT] = {
-    {"sbp+smooth", "mg_smooth_patch", 1}, {"sbp+smooth", "mg_smooth_inner", 1}, {"sbp+smooth", "mg_smooth_pass", 1}, {"sbp+smooth", "sbp_apply_patch", 1},
-    {"sbp+smooth", "sbp_apply_inner", 1}, {"transfer", "mg_prolong", 1},        {"transfer", "mg_prolong_patch", 2}, {"transfer", "mg_restrict", 1},
-    {"transfer", "mg_restrict_patch", 2}, {"transfer", "mg_to_single", 4},      {"transfer", "mg_to_outer", 4},      {"estimate", "mg_start_vector", 0},
+    {"sbp+smooth", "mg_smooth_patch", 0}, {"sbp+smooth", "mg_smooth_inner", 0}, {"sbp+smooth", "mg_smooth_pass", 0},  {"transfer", "mg_prolong", 1},
+    {"transfer", "mg_prolong_patch", 2},  {"transfer", "mg_restrict", 1},       {"transfer", "mg_restrict_patch", 2}, {"transfer", "mg_to_single", 4},
+    {"transfer", "mg_to_outer", 4},       {"estimate", "mg_start_vector", 0},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
@@ -21,7 +21,7 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
   char opts[256] = "";
 
   PetscFunctionBegin;
-  if (id <= MG_K_RESIDUAL_INNER) {
+  if (id <= MG_K_SMOOTH_PASS) {
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, prec, &sbp));
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=%d -DMG_PASS_WG=%d", sbp, PCSBPMGKernels[id].subset, (int)tune->mg_pass_wg));

@@ -11,14 +11,12 @@ PETSC_INTERN PetscLogEvent SBPMG_MGTransfer, SBPMG_MGSmooth, SBPMG_MGSetUp, SBPM
 
 /* ---------------------------------------------------------------- kernels (src/mg/kernels.c) */
 /* The sweeps of kernels/smooth.cl (built after kernels/sbp.cl, whose point formulas they use, as the program "sbp+smooth", with the
-   SBP-SAT specialisation of the level and the work-group of the passes), the operator of the same program (the single-precision
-   V-cycle's residual), and the transfers and conversions of kernels/transfer.cl. */
+   SBP-SAT specialisation of the level and the work-group of the passes; the single sweeps also give the single-precision V-cycle's
+   residual, src/mg/cycle.c), the transfers and conversions of kernels/transfer.cl and the start vector of the estimates. */
 typedef enum {
   MG_K_SMOOTH_PATCH,
   MG_K_SMOOTH_INNER,
   MG_K_SMOOTH_PASS,
-  MG_K_RESIDUAL_PATCH,
-  MG_K_RESIDUAL_INNER,
   MG_K_PROLONG,
   MG_K_PROLONG_PATCH,
   MG_K_RESTRICT,
