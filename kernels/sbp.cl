@@ -30,7 +30,7 @@
     #error "SBP_INNER_WHOLE must be defined (tuning table: sbp_inner_whole; src/sbp/kernels.c)"
   #endif
   #if !defined(SBP_KERNELS)
-    #error "SBP_KERNELS must be defined (which kernels of this file a program holds: 1 the applies, 2 the diagonals, 4 the norms; src/sbp)"
+    #error "SBP_KERNELS must be defined (which kernels of this file a program holds: 1 the applies (and the diagonal), 4 the norms; src/sbp)"
   #endif
 typedef SBP_REAL sbp_real;
 typedef SBP_COEF   sbp_coef; /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
@@ -236,26 +236,19 @@ SBP_FN sbp_real sbp_norm_weight(const int i, const int j, const int Nr, const in
    other vectors at ko (the rank's owned block). */
 #define SBP_NODE_ARGS const long kg, const long ko, const long ox, const long oy, const int ld
 
-/* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y) at node (i,j) */
+/* y = scale M~ u (add = 0), y = z + scale M~ u (add = 1; z may be y), or y = scale diag(M~) (add = 2; u and z not read: the diagonal
+   is this kernel's mode rather than a kernel of its own, one kernel fewer to compile, docs/design.md "Kernel subsets") at node (i,j) */
 SBP_FN void sbp_apply_node(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u,
                            __global const sbp_coef *a, __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale,
                            __global const sbp_real *z, __global sbp_real *y, SBP_NODE_ARGS)
 {
-  sbp_real v, d;
-  if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) v = scale * sbp_interior_point(kg, ld, rho, u, a, b, c, &d);
-  else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, ox, oy, ld, 0);
-  y[ko] = add ? z[ko] + v : v;
-}
-
-/* d = diag(M~) at node (i,j) */
-SBP_FN void sbp_diagonal_node(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a,
-                              __global const sbp_coef *b, __global const sbp_coef *c, __global sbp_real *d, SBP_NODE_ARGS)
-{
+  const int diag = add == 2;
+  sbp_real  v, d;
   if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
-    sbp_real dk;
-    (void)sbp_interior_point(kg, ld, rho, 0, a, b, c, &dk);
-    d[ko] = dk;
-  } else d[ko] = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, ox, oy, ld, 1);
+    v = sbp_interior_point(kg, ld, rho, diag ? 0 : u, a, b, c, &d);
+    v = scale * (diag ? d : v);
+  } else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, diag ? 0 : u, a, b, c, ox, oy, ld, diag);
+  y[ko] = add == 1 ? z[ko] + v : v;
 }
 
 /* y = W x at node (i,j), W the diagonal norm of the given kind */
@@ -337,7 +330,7 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
   const sbp_index kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + (sbp_index)own.s2 * (sbp_index)(j - own.s1)
 
 /* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y) on the owned nodes of a region, u the ghosted patch: the
-   operator, MatMultAdd, and the residual b - M~ u in one pass. */
+   operator, MatMultAdd, and the residual b - M~ u in one pass; with add = 2 the diagonal y = scale diag(M~) (MatGetDiagonal). */
 #if SBP_KERNELS & 1
 __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a,
                               __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
@@ -350,7 +343,7 @@ __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, co
 
 /* sbp_apply_patch over the interior box alone (region SBP_REGION_INTERIOR), where sbp_is_interior holds at every node (the box is
    cut to it at set-up, src/sbp/setup.c): the 9-point row without the boundary code, a small kernel that keeps few registers
-   (docs/design.md, "interior and rim"). The same arguments as sbp_apply_patch. */
+   (docs/design.md, "interior and rim"). The same arguments as sbp_apply_patch, add 0 or 1. */
 #if SBP_KERNELS & 1
 __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *restrict u, __global const sbp_coef *restrict a,
                               __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, const int add, const sbp_real scale, __global const sbp_real *z,
@@ -362,16 +355,6 @@ __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, co
     const sbp_real v = scale * sbp_inner_point(kg, ld, rho, 1 / rho, u, 0, a, b, c, &d), zk = sbp_load_unless(z, ko, !add); /* z is y where !add */
     y[ko]            = add ? zk + v : v;
   }
-}
-#endif
-
-/* d = diag(M~) on the owned nodes of a region */
-#if SBP_KERNELS & 2
-__kernel void sbp_diagonal_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
-                                 __global const sbp_coef *c, __global sbp_real *d, const int4 gh, const int4 own, const int4 in, const int mode)
-{
-  SBP_PATCH_NODE;
-  sbp_diagonal_node(i, j, Nr, Ns, rho, dirichlet, a, b, c, d, kg, ko, gh.s0, gh.s1, gh.s2);
 }
 #endif
 

@@ -168,19 +168,21 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
 {
   cl_kernel  k;
   cl_mem     db;
-  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags;
-  PetscReal  rho  = p->rho;
+  int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, diag = 2;
+  PetscReal  rho = p->rho, one = 1;
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, d, "the diagonal"));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_DIAGONAL_PATCH, PETSC_FALSE, &k));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, PETSC_FALSE, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(SbpBuffersGet(&bufs, d, SBP_WRITE, &db));
-  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem),
-                           &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &db));
-  PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL)); /* no u: no exchange */
+  /* sbp_apply_patch's diagonal mode (add 2): u and z are not read, d stands in for them */
+  PetscCall(SbpmgCLSetArgs(k, 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &db, sizeof(cl_mem),
+                           &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &diag, sizeof(PetscReal), &one, sizeof(cl_mem), &db,
+                           sizeof(cl_mem), &db));
+  PetscCall(SbpProblemLaunchRegion(p, k, 12, SBP_REGION_ALL)); /* no u: no exchange */
   PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpDiag, p->cl, 40.0 * p->xm * p->ym, (PetscLogDouble)p->xm * p->ym * 4 * sizeof(PetscReal)));
   PetscFunctionReturn(0);

@@ -88,13 +88,13 @@ PetscErrorCode SbpProblemGetHalo(SbpProblem p, PetscBool single, SbpHalo *h)
   PetscFunctionReturn(0);
 }
 
-/* Each kernel and the subset of kernels/sbp.cl (SBP_KERNELS) whose program holds it: the applies and the diagonal (3), which the
-   operator's set-up launches, apart from the norms (4), which it does not (a program's build time is the sum of its kernels',
-   docs/performance.md "Cold builds"). */
+/* Each kernel and the subset of kernels/sbp.cl (SBP_KERNELS) whose program holds it: the applies (1; the diagonal is sbp_apply_patch's
+   mode add = 2), which the operator's set-up launches, apart from the norms (4), which it does not (a program's build time is the sum of
+   its kernels', docs/performance.md "Cold builds"). */
 static const struct {
   const char *name;
   int         subset;
-} SbpKernels[SBP_K_COUNT] = {{"sbp_apply_patch", 3}, {"sbp_apply_inner", 3}, {"sbp_diagonal_patch", 3}, {"sbp_norm_patch", 4}};
+} SbpKernels[SBP_K_COUNT] = {{"sbp_apply_patch", 1}, {"sbp_apply_inner", 1}, {"sbp_norm_patch", 4}};
 
 /*@C
    SbpProblemGetKernel - A kernel of kernels/sbp.cl for the problem's level, for coefficients stored in fp64 (single = PETSC_FALSE)

@@ -28,7 +28,7 @@ struct _SbpProblemOps {
 
 /* The device kernels of kernels/sbp.cl, looked up once per problem (src/sbp/kernels.c): a lookup through the program cache
    copies and compares the whole source, too slow for every launch. */
-typedef enum { SBP_K_APPLY_PATCH, SBP_K_APPLY_INNER, SBP_K_DIAGONAL_PATCH, SBP_K_NORM_PATCH, SBP_K_COUNT } SbpKernel;
+typedef enum { SBP_K_APPLY_PATCH, SBP_K_APPLY_INNER, SBP_K_NORM_PATCH, SBP_K_COUNT } SbpKernel;
 
 struct _p_SbpProblem {
   PETSCHEADER(struct _SbpProblemOps);
