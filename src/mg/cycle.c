@@ -3,44 +3,36 @@
    fp32 vectors in for CG's fp64 ones (docs/design.md "The single-precision V-cycle"). */
 #include <sbpmg/private/mgimpl.h>
 
-/* Arguments 0..20 of a single sweep kernel of kernels/smooth.cl (the order of src/mg/sweeps.c SbpmgSweepArgs()) for the residual
-   out = r = b - M~ x: io 4, jacobi 0, c1 0, c2 1, prev_zero 1. dinv, prev, rhs64, rhs_copy and out64 are not used (the kernels read
-   none of them in this mode, with sbp_select 1 too: only x, rhs and the coefficients), but are valid buffers of the launch's size:
-   b where read, r where written. */
-static PetscErrorCode PCSBPMGResidualArgs(SbpProblem p, cl_kernel k, const cl_mem coef[3], cl_mem *xb, cl_mem *bb, cl_mem *rb)
-{
-  int         Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = 0, zero = 0, prev_zero = 1, io = 4;
-  PCSBPMGReal rho = PCSBPMGRealArg(SBP_KERNEL_FP32, p->rho), c1 = PCSBPMGRealArg(SBP_KERNEL_FP32, 0.0), c2 = PCSBPMGRealArg(SBP_KERNEL_FP32, 1.0);
-
-  PetscFunctionBegin;
-  PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpmgCLSetArgs(k, 0, 21, sizeof(int), &Nr, sizeof(int), &Ns, rho.size, &rho.v, sizeof(int), &flags, sizeof(cl_mem), &coef[0], sizeof(cl_mem),
-                           &coef[1], sizeof(cl_mem), &coef[2], sizeof(cl_mem), xb, sizeof(cl_mem), bb, sizeof(int), &jacobi, sizeof(cl_mem), bb, c1.size, &c1.v,
-                           c2.size, &c2.v, sizeof(int), &zero, sizeof(int), &prev_zero, sizeof(cl_mem), rb, sizeof(cl_mem), rb, sizeof(int), &io,
-                           sizeof(cl_mem), bb, sizeof(cl_mem), rb, sizeof(cl_mem), rb));
-  PetscFunctionReturn(0);
-}
-
 /* r = b - M~ x on level vectors, all in fp32, by the level's fp32 sweep kernels in their residual mode (kernels/smooth.cl io 4), so that
    the program "sbp+smooth" holds no apply of kernels/sbp.cl (src/mg/kernels.c); on several ranks x goes through the level's fp32 ghost
    exchange (x is argument 7, the region's arguments start at 21, as in src/mg/sweeps.c). */
 static PetscErrorCode PCSBPMGResidualSingle(SbpProblem p, Vec b, Vec x, Vec r)
 {
   cl_kernel      ks[2] = {NULL, NULL};
-  cl_mem         xb, bb, rb, coef[3];
+  cl_mem         xb, rb;
+  int            zero = 0, prev_zero = 1, io = 4;
   PetscBool      lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
   PetscLogDouble n    = (PetscLogDouble)p->xm * p->ym;
   SbpBuffers     bufs = {0};
+  PCSBPMGSweep   w    = {0};
 
   PetscFunctionBegin;
   PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_SMOOTH_PATCH, &ks[0]));
   if (lean) PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_SMOOTH_INNER, &ks[1]));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, PETSC_TRUE, &coef[0], &coef[1], &coef[2]));
+  w.Nr  = (int)p->Nr;
+  w.Ns  = (int)p->Ns;
+  w.rho = PCSBPMGRealArg(SBP_KERNEL_FP32, p->rho);
+  PetscCall(SbpProblemBCFlags(p, &w.flags));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, PETSC_TRUE, &w.ca, &w.cb, &w.cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
-  PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &bb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &w.bb));
   PetscCall(PCSBPMGBuffersGet(&bufs, r, SBP_WRITE, &rb));
-  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(PCSBPMGResidualArgs(p, ks[t], coef, &xb, &bb, &rb));
+  /* jacobi 0, c1 0, c2 1, the previous iterate zero: only x, b and the coefficients are read; the buffers not read or written in this
+     mode (dinv, prev, rhs64, rhs_copy, out64) are b's and r's */
+  w.db = w.rhs64 = w.bb;
+  w.out64        = rb;
+  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(PCSBPMGSweepArgs(SBP_KERNEL_FP32, ks[t], &w, &xb, &rb, &rb, 0.0, 1.0, &zero, &prev_zero, &io));
   if (p->halo) {
     SbpHalo h;
     PetscCall(SbpProblemGetHalo(p, PETSC_TRUE, &h));

@@ -13,19 +13,9 @@ PetscErrorCode PCSBPMGSmootherKernel(PC_SbpmgSmoother *s, PCSBPMGKernel id, cl_k
   PetscFunctionReturn(0);
 }
 
-/* What every sweep kernel of a level reads besides the iterates (kernels/smooth.cl: arguments 0..6, 8..10, 17..20). */
-typedef struct {
-  int            Nr, Ns, flags, jacobi; /* jacobi: 0 Richardson, 1 1/diag inline, 2 1/diag from dinv */
-  PCSBPMGReal    rho;
-  cl_mem         ca, cb, cc, bb, db;
-  int            io; /* kernels/smooth.cl: 1 the right-hand side from rhs64 (copied to bb), 2 the result to out64 */
-  cl_mem         rhs64, out64;
-  PetscLogDouble io_bytes; /* bytes per node of the conversions */
-} SbpmgSweep;
-
 /* The level's part of the sweep arguments, and the buffers of x (NULL: not read) into *xb, b (or its fp64 source), dinv (jacobi 2) and
    the fp64 target dst (NULL: the result stays in the level's precision) into bufs. */
-static PetscErrorCode SbpmgSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst, SbpBuffers *bufs, SbpmgSweep *w, cl_mem *xb)
+static PetscErrorCode SbpmgSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst, SbpBuffers *bufs, PCSBPMGSweep *w, cl_mem *xb)
 {
   SbpProblem p   = s->p;
   Vec        src = NULL;
@@ -62,12 +52,10 @@ static PetscErrorCode SbpmgSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst
   PetscFunctionReturn(0);
 }
 
-/* Arguments 0..20 of a single-sweep kernel (mg_smooth_patch, mg_smooth_inner): out = x + c1 (x - prev) + c2 s (b - M~ x);
-   io: the sweep's part of w->io (the source only on the cycle's first sweep, the target only on its last). */
-static PetscErrorCode SbpmgSweepArgs(PC_SbpmgSmoother *s, cl_kernel k, SbpmgSweep *w, cl_mem *x, cl_mem *prev, cl_mem *out, PetscReal c1, PetscReal c2,
-                                     int *zero, int *prev_zero, int *io)
+PetscErrorCode PCSBPMGSweepArgs(SbpKernelPrecision prec, cl_kernel k, const PCSBPMGSweep *w, cl_mem *x, cl_mem *prev, cl_mem *out, PetscReal c1, PetscReal c2,
+                                int *zero, int *prev_zero, int *io)
 {
-  PCSBPMGReal a1 = PCSBPMGRealArg(s->set.prec, c1), a2 = PCSBPMGRealArg(s->set.prec, c2);
+  PCSBPMGReal a1 = PCSBPMGRealArg(prec, c1), a2 = PCSBPMGRealArg(prec, c2);
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLSetArgs(k, 0, 21, sizeof(int), &w->Nr, sizeof(int), &w->Ns, w->rho.size, &w->rho.v, sizeof(int), &w->flags, sizeof(cl_mem), &w->ca,
@@ -79,7 +67,7 @@ static PetscErrorCode SbpmgSweepArgs(PC_SbpmgSmoother *s, cl_kernel k, SbpmgSwee
 
 /* Bytes of m sweeps in one pass over n nodes: coefficients (12 B in fp32), b, the output, with write_prev another, x (unless zero),
    x_{k-1} (when read) and dinv (jacobi 2), in the level's precision; and the conversions. */
-static PetscLogDouble SbpmgSweepBytes(PC_SbpmgSmoother *s, const SbpmgSweep *w, PetscReal n, PetscBool zero, PetscBool readprev, PetscBool write_prev)
+static PetscLogDouble SbpmgSweepBytes(PC_SbpmgSmoother *s, const PCSBPMGSweep *w, PetscReal n, PetscBool zero, PetscBool readprev, PetscBool write_prev)
 {
   size_t vsize = s->set.prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal), csize = s->set.prec == SBP_KERNEL_FP64 ? sizeof(PetscReal) : sizeof(float);
 
@@ -91,15 +79,15 @@ static PetscLogDouble SbpmgSweepBytes(PC_SbpmgSmoother *s, const SbpmgSweep *w, 
 static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev, Vec out, Vec dst, PetscReal c1, PetscReal c2, PetscBool zero,
                                        PetscBool prev_zero)
 {
-  SbpProblem p     = s->p;
-  cl_kernel  ks[2] = {NULL, NULL};
-  cl_mem     xb, ob, pb;
-  PetscBool  readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
-  int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
-  PetscReal  n    = (PetscReal)p->xm * p->ym;
-  PetscBool  lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
-  SbpmgSweep w;
-  SbpBuffers bufs = {0};
+  SbpProblem   p     = s->p;
+  cl_kernel    ks[2] = {NULL, NULL};
+  cl_mem       xb, ob, pb;
+  PetscBool    readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
+  int          izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
+  PetscReal    n    = (PetscReal)p->xm * p->ym;
+  PetscBool    lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
+  PCSBPMGSweep w;
+  SbpBuffers   bufs = {0};
 
   PetscFunctionBegin;
   PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PATCH, &ks[0]));
@@ -116,7 +104,7 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
       xb = h->patch;
     }
   }
-  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(SbpmgSweepArgs(s, ks[t], &w, &xb, &pb, &ob, c1, c2, &izero, &iprev, &w.io));
+  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(PCSBPMGSweepArgs(s->set.prec, ks[t], &w, &xb, &pb, &ob, c1, c2, &izero, &iprev, &w.io));
   if (zero || !p->halo)
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 21)); /* one rank, or x = 0: nothing to exchange */
   else {                                                   /* several ranks: x through the ghost exchange of the level's precision */
@@ -162,8 +150,8 @@ static PetscErrorCode SbpmgPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Ve
   int         rows;
   cl_int4     gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
                    cbox = {{(cl_int)core[0], (cl_int)core[1], (cl_int)core[2], (cl_int)core[3]}};
-  SbpmgSweep w;
-  SbpBuffers bufs = {0};
+  PCSBPMGSweep w;
+  SbpBuffers   bufs = {0};
 
   PetscFunctionBegin;
   SbpProblemPatchBoxes(p, &gh, &own);
@@ -191,7 +179,7 @@ static PetscErrorCode SbpmgPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Ve
   for (PetscInt t = 1; t <= m; t++) {
     cl_mem xt = t == 1 ? xb : ob[t - 2], pt = t == 1 ? pb : (t == 2 ? xb : ob[t - 3]);
     int    zt = t == 1 ? izero : inone, pzt = t == 1 ? iprev : (t == 2 ? izero : inone), iot = (t == 1 ? (w.io & 1) : 0) | (t == m ? (w.io & 2) : 0);
-    PetscCall(SbpmgSweepArgs(s, kr, &w, &xt, &pt, &ob[t - 1], c[2 * t - 2], c[2 * t - 1], &zt, &pzt, &iot));
+    PetscCall(PCSBPMGSweepArgs(s->set.prec, kr, &w, &xt, &pt, &ob[t - 1], c[2 * t - 2], c[2 * t - 1], &zt, &pzt, &iot));
     PetscCall(SbpProblemLaunchBox(p, kr, 21, SBP_REGION_RIM, core));
   }
   PetscCall(PCSBPMGBuffersRestore(&bufs));
