@@ -226,6 +226,16 @@ typedef enum {
   PC_SBPMG_RICHARDSON /* u += omega (f - M~ u), omega = 2/(lmin + lmax) of M~ (spec 8.6) */
 } PCSBPMGSmootherType;
 PETSC_EXTERN const char *const PCSBPMGSmootherTypes[];
+/* Line smoothing (docs/guide.md "Stretched and anisotropic grids"): where the operator couples a level's nodes more strongly along one grid
+   direction, the smoother's preconditioner is the block diagonal of the operator's blocks along those lines */
+typedef enum {
+  PC_SBPMG_LINES_AUTO, /* each level from its anisotropy (-pc_sbpmg_line_ratio) */
+  PC_SBPMG_LINES_NONE, /* point smoothing on every level */
+  PC_SBPMG_LINES_R,    /* r-lines on every level */
+  PC_SBPMG_LINES_S,    /* s-lines on every level */
+  PC_SBPMG_LINES_BOTH  /* r-lines and s-lines, alternating, on every level */
+} PCSBPMGLineType;
+PETSC_EXTERN const char *const PCSBPMGLineTypes[];
 
 PETSC_EXTERN PetscErrorCode PCCreate_SBPMG(PC);
 PETSC_EXTERN PetscErrorCode PCSBPMGSetLevels(PC, PetscInt);
@@ -234,6 +244,7 @@ PETSC_EXTERN PetscErrorCode PCSBPMGSetSmoother(PC, PCSBPMGSmootherType);
 PETSC_EXTERN PetscErrorCode PCSBPMGSetSweeps(PC, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCSBPMGSetChebyshevRange(PC, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode PCSBPMGGetLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCSBPMGSetLines(PC, PCSBPMGLineType, PetscReal);
 PETSC_EXTERN PetscErrorCode SbpProblemCreateProlongation(SbpProblem, SbpProblem, Mat *);
 
 /* ---------------------------------------------------------------- acoustic operator (src/acoustic) */

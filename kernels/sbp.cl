@@ -55,9 +55,10 @@ typedef PetscReal sbp_coef;
 #define SBP_FACE4 8
 
 /* The arrays are indexed (i - ox) + ld * (j - oy): a rank's ghosted patch (on one rank's device path the whole grid: ox = oy = 0,
-   ld = Nr+1). In diagonal mode, u is the indicator of the centre node (5.5) and is not read. */
+   ld = Nr+1). In probe mode, u is the indicator of node (i + pdi, j + pdj) and is not read: the entry of row (i,j) in that column
+   (pdi = pdj = 0: the diagonal, 5.5; the line smoothers' blocks, kernels/line.cl). */
 #define SBP_IDX(ii, jj) ((long)(ii) - ox + ld * ((long)(jj) - oy))
-#define SBP_U(ii, jj)   (diag ? (((ii) == i && (jj) == j) ? (sbp_real)1 : (sbp_real)0) : u[SBP_IDX(ii, jj)])
+#define SBP_U(ii, jj)   (probe ? (((ii) == i + pdi && (jj) == j + pdj) ? (sbp_real)1 : (sbp_real)0) : u[SBP_IDX(ii, jj)])
 #define SBP_A(ii, jj)   ((sbp_real)a[SBP_IDX(ii, jj)])
 #define SBP_B(ii, jj)   ((sbp_real)b[SBP_IDX(ii, jj)])
 #define SBP_C(ii, jj)   ((sbp_real)c[SBP_IDX(ii, jj)])
@@ -79,7 +80,8 @@ SBP_FN sbp_real sbp_qt(int k, int N, sbp_real wm, sbp_real w0, sbp_real wp)
 }
 
 SBP_FN sbp_real sbp_apply_point(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, SBP_GLOBAL const sbp_real *u,
-                                SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b, SBP_GLOBAL const sbp_coef *c, const long ox, const long oy, const long ld, const int diag)
+                                SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b, SBP_GLOBAL const sbp_coef *c, const long ox, const long oy, const long ld, const int probe,
+                                const int pdi, const int pdj)
 {
   const sbp_real irho = 1 / rho;
   const sbp_real wr = (i == 0 || i == Nr) ? (sbp_real)0.5 : (sbp_real)1, ws = (j == 0 || j == Ns) ? (sbp_real)0.5 : (sbp_real)1;
@@ -247,7 +249,7 @@ SBP_FN void sbp_apply_node(const int i, const int j, const int Nr, const int Ns,
   if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
     v = sbp_interior_point(kg, ld, rho, diag ? 0 : u, a, b, c, &d);
     v = scale * (diag ? d : v);
-  } else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, diag ? 0 : u, a, b, c, ox, oy, ld, diag);
+  } else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, diag ? 0 : u, a, b, c, ox, oy, ld, diag, 0, 0);
   y[ko] = add == 1 ? z[ko] + v : v;
 }
 

@@ -89,10 +89,10 @@ inline void mg_smooth_node(const int i, const int j, const int Nr, const int Ns,
     if (jacobi == 1) r *= mg_recip(diag);
   } else {
     if (!zero) {
-      r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, ox, oy, ld, 0);
+      r -= sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, x, a, b, c, ox, oy, ld, 0, 0, 0);
       xk = x[kg];
     }
-    if (jacobi == 1) r *= mg_recip(sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, ox, oy, ld, 1));
+    if (jacobi == 1) r *= mg_recip(sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, ox, oy, ld, 1, 0, 0));
   }
   mg_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, out, out64, io, ko);
 }

@@ -18,3 +18,7 @@ sbpmg_add_test(mg_reuse_mpi2 EXE mg_reuse NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 
 # all faces Neumann (issue 22): the null space, the compatible right-hand side, the error modulo constants, order 2, the fp32 V-cycle
 sbpmg_add_test(mg_neumann SOURCES test_mg_neumann.c test_sbp_common.c LABELS mg asan TIMEOUT 300)
 sbpmg_add_test(mg_neumann_mpi2 EXE mg_neumann NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 300)
+# line smoothing (issue 34): the line solves against the assembled blocks, stretched grids and unequal sides, symmetry, bad input
+sbpmg_add_test(mg_lines SOURCES test_mg_lines.c test_sbp_common.c LABELS mg asan TIMEOUT 600)
+sbpmg_add_test(mg_bad_lines EXE sbp_solve ARGS -sbp_n 8 -pc_sbpmg_lines diagonal LABELS mg
+  PASS_REGEX "Unknown option diagonal for -pc_sbpmg_lines. Available options: auto none r s both")

@@ -13,7 +13,7 @@ static PC make_smoother_of(Mat M, PCSBPMGSmootherType type, PetscBool inline_dia
   PCSBPMGSmootherSettings set;
 
   PCALL(MatGetSbpProblem(M, &p));
-  set                         = (PCSBPMGSmootherSettings){type, 0.1, 1.1, 0, 10, prec, p->tune};
+  set                         = (PCSBPMGSmootherSettings){type, 0.1, 1.1, 0, 10, prec, p->tune, NULL, PETSC_FALSE};
   set.tune.mg_inline_diag     = inline_diag ? 1 : 0;
   set.tune.mg_sweeps_per_pass = pass;
   PCALL(PCCreate(PETSC_COMM_SELF, &pc));
@@ -63,7 +63,7 @@ static void expect_pass_error(PetscInt wg, PetscInt pass, PetscErrorCode code, c
   SbpProblem              p = make_pass_problem(48, 40, SBP_BACKEND_DEVICE, wg, 16, 0, 1, 1, "DDNN");
   Mat                     M;
   PC                      pc;
-  PCSBPMGSmootherSettings set = {PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, SBP_KERNEL_FP64, p->tune};
+  PCSBPMGSmootherSettings set = {PC_SBPMG_CHEBYSHEV, 0.1, 1.1, 0, 10, SBP_KERNEL_FP64, p->tune, NULL, PETSC_FALSE};
 
   set.tune.mg_inline_diag     = 1;
   set.tune.mg_sweeps_per_pass = pass;

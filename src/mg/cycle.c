@@ -3,27 +3,29 @@
    fp32 vectors in for CG's fp64 ones (docs/design.md "The single-precision V-cycle"). */
 #include <sbpmg/private/mgimpl.h>
 
-/* r = b - M~ x on level vectors, all in fp32, by the level's fp32 sweep kernels in their residual mode (kernels/smooth.cl io 4), so that
-   the program "sbp+smooth" holds no apply of kernels/sbp.cl (src/mg/kernels.c); on several ranks x goes through the level's fp32 ghost
-   exchange (x is argument 7, the region's arguments start at 21, as in src/mg/sweeps.c). */
-static PetscErrorCode PCSBPMGResidualSingle(SbpProblem p, Vec b, Vec x, Vec r)
+/* r = b - M~ x in the level's kernel precision prec (fp32 on the single-precision V-cycle's level vectors; fp64 vectors with fp32 or fp64
+   coefficients) by the level's sweep kernels in their residual mode (kernels/smooth.cl io 4), so that the program "sbp+smooth" holds no
+   apply of kernels/sbp.cl (src/mg/kernels.c) and the residual is the sweeps' operator; on several ranks x goes through the level's ghost
+   exchange of that precision (x is argument 7, the region's arguments start at 21, as in src/mg/sweeps.c). */
+PetscErrorCode PCSBPMGLevelResidual(SbpProblem p, SbpKernelPrecision prec, Vec b, Vec x, Vec r)
 {
   cl_kernel      ks[2] = {NULL, NULL};
   cl_mem         xb, rb;
   int            zero = 0, prev_zero = 1, io = 4;
   PetscBool      lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
   PetscLogDouble n    = (PetscLogDouble)p->xm * p->ym;
+  size_t         vs = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal), cs = prec == SBP_KERNEL_FP64 ? sizeof(PetscReal) : sizeof(float);
   SbpBuffers     bufs = {0};
   PCSBPMGSweep   w    = {0};
 
   PetscFunctionBegin;
-  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_SMOOTH_PATCH, &ks[0]));
-  if (lean) PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, MG_K_SMOOTH_INNER, &ks[1]));
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, prec, MG_K_SMOOTH_PATCH, &ks[0]));
+  if (lean) PetscCall(PCSBPMGGetKernel(p, &p->tune, prec, MG_K_SMOOTH_INNER, &ks[1]));
   w.Nr  = (int)p->Nr;
   w.Ns  = (int)p->Ns;
-  w.rho = PCSBPMGRealArg(SBP_KERNEL_FP32, p->rho);
+  w.rho = PCSBPMGRealArg(prec, p->rho);
   PetscCall(SbpProblemBCFlags(p, &w.flags));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, PETSC_TRUE, &w.ca, &w.cb, &w.cc));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, prec != SBP_KERNEL_FP64, &w.ca, &w.cb, &w.cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &w.bb));
@@ -32,16 +34,16 @@ static PetscErrorCode PCSBPMGResidualSingle(SbpProblem p, Vec b, Vec x, Vec r)
      mode (dinv, prev, rhs64, rhs_copy, out64) are b's and r's */
   w.db = w.rhs64 = w.bb;
   w.out64        = rb;
-  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(PCSBPMGSweepArgs(SBP_KERNEL_FP32, ks[t], &w, &xb, &rb, &rb, 0.0, 1.0, &zero, &prev_zero, &io));
+  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(PCSBPMGSweepArgs(prec, ks[t], &w, &xb, &rb, &rb, 0.0, 1.0, &zero, &prev_zero, &io));
   if (p->halo) {
     SbpHalo h;
-    PetscCall(SbpProblemGetHalo(p, PETSC_TRUE, &h));
+    PetscCall(SbpProblemGetHalo(p, prec == SBP_KERNEL_FP32, &h));
     PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], 7, 21));
   } else
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 21));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
-  /* x, b, r and the coefficients in fp32; on several ranks the patch copy too */
-  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 41 * n, n * sizeof(float) * ((p->halo ? 5 : 3) + 3)));
+  /* x, b, r and the coefficients; on several ranks the patch copy too */
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 41 * n, n * (vs * (p->halo ? 5 : 3) + 3 * cs)));
   PetscFunctionReturn(0);
 }
 
@@ -57,7 +59,7 @@ PetscErrorCode PCSBPMGResidual(Mat A, Vec b, Vec x, Vec r)
   PetscCall(MatGetSbpProblem(A, &p));
   PetscCall(PCSBPMGVecIsSingle(r, &single));
   if (single) {
-    PetscCall(PCSBPMGResidualSingle(p, b, x, r));
+    PetscCall(PCSBPMGLevelResidual(p, SBP_KERNEL_FP32, b, x, r));
     PetscFunctionReturn(0);
   }
   PetscCall(SbpProblemUseDevice(p, x, b, r, &dev));

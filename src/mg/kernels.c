@@ -11,9 +11,10 @@ static const struct {
   const char *program, *name;
   int         subset;
 } PCSBPMGKernels[MG_K_COUNT] = {
-    {"sbp+smooth", "mg_smooth_patch", 0}, {"sbp+smooth", "mg_smooth_inner", 0}, {"sbp+smooth", "mg_smooth_pass", 0},  {"transfer", "mg_prolong", 1},
-    {"transfer", "mg_prolong_patch", 2},  {"transfer", "mg_restrict", 1},       {"transfer", "mg_restrict_patch", 2}, {"transfer", "mg_to_single", 4},
-    {"transfer", "mg_to_outer", 4},       {"estimate", "mg_start_vector", 0},
+    {"sbp+smooth", "mg_smooth_patch", 0},    {"sbp+smooth", "mg_smooth_inner", 0}, {"sbp+smooth", "mg_smooth_pass", 0},  {"transfer", "mg_prolong", 1},
+    {"transfer", "mg_prolong_patch", 2},     {"transfer", "mg_restrict", 1},       {"transfer", "mg_restrict_patch", 2}, {"transfer", "mg_to_single", 4},
+    {"transfer", "mg_to_outer", 4},          {"estimate", "mg_start_vector", 0},   {"estimate", "mg_anisotropy", 0},     {"sbp+line", "mg_line_solve", 1},
+    {"sbp+line", "mg_line_solve_chunks", 1}, {"sbp+line", "mg_line_maps", 1},      {"sbp+line", "mg_line_factor", 2},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
@@ -28,6 +29,12 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
   } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
                             PCSBPMGKernels[id].subset));
+  else if (id >= MG_K_LINE_SOLVE) { /* after sbp.cl with the level's specialisation (the factorisation reads the coefficients in fp64) */
+    const char *sbp;
+    PetscCall(SbpProblemGetBuildOptions(p, id == MG_K_LINE_FACTOR ? SBP_KERNEL_FP64 : prec, &sbp));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=0 -DMG_LINE_KERNELS=%d -DMG_LINE_VEC=%d -DMG_LINE_CHUNKS=%d -DMG_LINE_GROUP=%d", sbp,
+                            PCSBPMGKernels[id].subset, (int)tune->mg_line_vec, (int)tune->mg_line_chunks, (int)tune->mg_line_group));
+  }
   PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));
   PetscFunctionReturn(0);
 }

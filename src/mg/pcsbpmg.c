@@ -6,6 +6,7 @@
 #include <sbpmg/private/mgimpl.h>
 
 const char *const PCSBPMGPrecisions[] = {"double", "single", "PCSBPMGPrecision", "PC_SBPMG_PRECISION_", NULL};
+const char *const PCSBPMGLineTypes[]  = {"auto", "none", "r", "s", "both", "PCSBPMGLineType", "PC_SBPMG_LINES_", NULL};
 
 /* For -help: the tuning PCSetUp_SBPMG() will use, if the operator is an SBP-SAT operator already (a bad override: the set-up's error). */
 static PetscErrorCode PCSBPMGTuningForHelp(PC pc, PC_SBPMG *sb, SbpmgTuning *tune, PetscBool *known)
@@ -92,6 +93,15 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
     if (sb->coef_fp32_set) sb->coef_fp32 = fp32;
   }
   PetscCall(PetscOptionsInt("-pc_sbpmg_eig_its", "CG steps of the eigenvalue estimate on each level", "PCSBPMGSetSmoother", sb->eig_its, &sb->eig_its, NULL));
+  PetscCall(SbpmgOptionsCheckEnum(((PetscObject)pc)->prefix, "-pc_sbpmg_lines", PCSBPMGLineTypes));
+  PetscCall(PetscOptionsEnum("-pc_sbpmg_lines", "Line smoothing: auto (each level from its anisotropy), none, r, s or both (alternating) on every level",
+                             "PCSBPMGSetLines", PCSBPMGLineTypes, (PetscEnum)sb->line_type, (PetscEnum *)&sb->line_type, NULL));
+  PetscCall(PetscOptionsReal(
+      "-pc_sbpmg_line_ratio",
+      "auto: smooth along the r-lines (s-lines) of a level where rho^2 crr/css (its inverse) exceeds this somewhere: the ratio of its couplings",
+      "PCSBPMGSetLines", sb->line_ratio, &sb->line_ratio, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_line_nu", "Sweeps per direction, before and after the coarse correction, on every level with line smoothing",
+                            "PCSBPMGSetLines", sb->line_nu, &sb->line_nu, NULL));
   {
     PCSBPMGPrecision prec = sb->precision_set || !known ? sb->precision : (tune.mg_single ? PC_SBPMG_PRECISION_SINGLE : PC_SBPMG_PRECISION_DOUBLE);
     PetscBool        set;
@@ -120,11 +130,15 @@ static PetscErrorCode PCSBPMGViewLevels(PC pc, PC_SBPMG *sb, PetscViewer viewer)
   for (PetscInt l = 0; l < L; l++) {
     SbpProblem p = sb->problems[L - 1 - l];
     PetscInt   pre, post;
-    char       work[64] = "CHOLMOD on the assembled operator";
+    char       work[128] = "CHOLMOD on the assembled operator";
 
     if (l) PetscCall(KSPGetTolerances(mg->levels[l]->smoothd, NULL, NULL, NULL, &pre));
     if (l) PetscCall(KSPGetTolerances(mg->levels[l]->smoothu, NULL, NULL, NULL, &post));
-    if (l) PetscCall(PetscSNPrintf(work, sizeof(work), "%" PetscInt_FMT " pre- and %" PetscInt_FMT " post-sweeps", pre, post));
+    if (l) {
+      PCSBPMGLines ln = sb->lines[L - 1 - l];
+      PetscCall(PetscSNPrintf(work, sizeof(work), "%" PetscInt_FMT " pre- and %" PetscInt_FMT " post-sweeps%s", pre, post,
+                              !ln ? "" : (ln->dirs == 3 ? " along r- then s-lines (s then r after)" : (ln->dirs == 1 ? " along r-lines" : " along s-lines"))));
+    }
     PetscCall(PetscViewerASCIIPrintf(viewer, "level %" PetscInt_FMT "%s: %" PetscInt_FMT " x %" PetscInt_FMT " intervals, %s%s\n", l,
                                      l == L - 1 ? (l ? " (finest)" : " (coarsest and finest)") : (l ? "" : " (coarsest)"), p->Nr, p->Ns, work,
                                      !l && size > 1 ? ", gathered onto every rank" : ""));
@@ -334,6 +348,32 @@ PetscErrorCode PCSBPMGSetChebyshevRange(PC pc, PetscReal lo, PetscReal hi)
 }
 
 /*@C
+   PCSBPMGSetLines - Line smoothing: PC_SBPMG_LINES_AUTO (default: each level from its anisotropy), PC_SBPMG_LINES_NONE, PC_SBPMG_LINES_R,
+   PC_SBPMG_LINES_S or PC_SBPMG_LINES_BOTH (on every level), and the ratio of the couplings beyond which auto smooths along lines (ratio
+   <= 0: unchanged).
+
+   Options Database Keys:
++  -pc_sbpmg_lines <auto,none,r,s,both> - which line smoothers
+-  -pc_sbpmg_line_ratio <q>              - auto: r-lines where rho^2 crr/css > q somewhere, s-lines where css/(rho^2 crr) > q
+
+   Level: intermediate
+@*/
+PetscErrorCode PCSBPMGSetLines(PC pc, PCSBPMGLineType type, PetscReal ratio)
+{
+  PC_SBPMG *sb = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGGetSelf(pc, &sb));
+  PetscCheck(type >= PC_SBPMG_LINES_AUTO && type <= PC_SBPMG_LINES_BOTH, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown line type %d",
+             (int)type);
+  if (sb) {
+    sb->line_type = type;
+    if (ratio > 0) sb->line_ratio = ratio;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
    PCSBPMGGetLevels - The number of levels of the hierarchy built at set-up (0 before).
 
    Level: intermediate
@@ -400,15 +440,18 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   PetscCall(PCSetType(pc, PCMG));
   PetscCall(PetscObjectChangeTypeName((PetscObject)pc, PCSBPMG));
   PetscCall(PetscNew(&sb));
-  sb->smoother  = PC_SBPMG_CHEBYSHEV;
-  sb->nu_pre    = 3;
-  sb->nu_post   = 3;
-  sb->nu_growth = 2;
-  sb->nu_max    = 16;
-  sb->eig_its   = 10;
-  sb->coef_fp32 = PETSC_TRUE;
-  sb->cheby_lo  = 0.1;
-  sb->cheby_hi  = 1.1;
+  sb->smoother   = PC_SBPMG_CHEBYSHEV;
+  sb->nu_pre     = 3;
+  sb->nu_post    = 3;
+  sb->nu_growth  = 2;
+  sb->nu_max     = 16;
+  sb->eig_its    = 10;
+  sb->coef_fp32  = PETSC_TRUE;
+  sb->cheby_lo   = 0.1;
+  sb->cheby_hi   = 1.1;
+  sb->line_type  = PC_SBPMG_LINES_AUTO;
+  sb->line_nu    = 1;
+  sb->line_ratio = 32;
   PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));
   sb->mg_setup            = pc->ops->setup;
   sb->mg_setfromoptions   = pc->ops->setfromoptions;

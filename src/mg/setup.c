@@ -13,8 +13,9 @@ PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *sb)
     PetscCall(SbpProblemDestroy(&sb->problems[k]));
     PetscCall(MatDestroy(&sb->ops[k]));
     PetscCall(MatDestroy(&sb->interp[k]));
+    PetscCall(PCSBPMGLinesDestroy(&sb->lines[k]));
   }
-  PetscCall(PetscFree3(sb->problems, sb->ops, sb->interp));
+  PetscCall(PetscFree4(sb->problems, sb->ops, sb->interp, sb->lines));
   PetscCall(MatDestroy(&sb->coarse_assembled));
   sb->nlevels = 0;
   PetscFunctionReturn(0);
@@ -126,7 +127,7 @@ static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine
   PetscFunctionBegin;
   PetscCall(PCSBPMGCountLevels(pc, sb, fine, &L));
   PetscCall(PCSBPMGPlanHierarchy(pc, sb, fine, L)); /* before any level is made */
-  PetscCall(PetscCalloc3(L, &sb->problems, L, &sb->ops, L, &sb->interp));
+  PetscCall(PetscCalloc4(L, &sb->problems, L, &sb->ops, L, &sb->interp, L, &sb->lines));
   sb->nlevels     = L;
   sb->problems[0] = fine;
   PetscCall(PetscObjectReference((PetscObject)fine));
@@ -162,10 +163,11 @@ static PetscErrorCode PCSBPMGSmootherPattern(KSP ksp, Vec pattern)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P, SbpKernelPrecision prec, Vec pattern)
+static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, PetscInt nu, Mat A, Mat P, SbpKernelPrecision prec, Vec pattern,
+                                               PCSBPMGLines lines, PetscBool reverse)
 {
   PC                      spc;
-  PCSBPMGSmootherSettings set = {sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, prec, sb->tune};
+  PCSBPMGSmootherSettings set = {sb->smoother, sb->cheby_lo, sb->cheby_hi, sb->jacobi_omega, sb->eig_its, prec, sb->tune, lines, reverse};
 
   PetscFunctionBegin;
   PetscCall(KSPSetType(ksp, KSPRICHARDSON));
@@ -266,8 +268,8 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
 
   PetscFunctionBegin;
   if (pc->setfromoptionscalled) {
-    static const char *const ints[] = {
-        "-pc_sbpmg_levels", "-pc_mg_levels", "-pc_sbpmg_coarse_size", "-pc_sbpmg_nu", "-pc_sbpmg_nu_max", "-pc_sbpmg_eig_its", NULL};
+    static const char *const ints[] = {"-pc_sbpmg_levels", "-pc_mg_levels",     "-pc_sbpmg_coarse_size", "-pc_sbpmg_nu",
+                                       "-pc_sbpmg_nu_max", "-pc_sbpmg_eig_its", "-pc_sbpmg_line_nu",     NULL};
     PetscCall(SbpmgOptionsCheckInts(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, ints));
   }
   {
@@ -321,6 +323,10 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
              "): it is the largest number of sweeps on any level",
              sb->nu_max, sb->nu_pre, sb->nu_post);
   PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
+  PetscCheck(sb->line_nu >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_nu %" PetscInt_FMT " must be >= 1", sb->line_nu);
+  PetscCheck(sb->line_ratio >= 1 && !PetscIsInfOrNanReal(sb->line_ratio), comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-pc_sbpmg_line_ratio %g must be >= 1 and finite (the ratio of a level's couplings along r and along s beyond which it smooths along lines)",
+             (double)sb->line_ratio);
   PetscCheck(sb->jacobi_omega >= 0 && !PetscIsInfOrNanReal(sb->jacobi_omega), comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-pc_sbpmg_jacobi_omega %g must be >= 0 and finite", (double)sb->jacobi_omega);
   PetscCheck(!(sb->precision_set && sb->precision == PC_SBPMG_PRECISION_SINGLE && sb->coef_fp32_set && !sb->coef_fp32), comm, PETSC_ERR_ARG_INCOMP,
@@ -449,6 +455,36 @@ static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine,
   PetscFunctionReturn(0);
 }
 
+/* The line smoothers of smoothed level k (bit 0: r-lines, bit 1: s-lines): as -pc_sbpmg_lines says, or (auto) where the level's operator
+   couples its nodes more than -pc_sbpmg_line_ratio times more strongly along one direction than along the other somewhere (the ratio of
+   the 5-point part's couplings, rho^2 crr/css; docs/design.md "Line smoothers"). None where PETSc's own smoothers replace sbpmg's. */
+static PetscErrorCode PCSBPMGChooseLines(PC pc, PC_SBPMG *sb, PetscInt k, int *dirs)
+{
+  SbpProblem p = sb->problems[k];
+  PetscReal  q[2];
+  char       name[64];
+  PetscBool  foreign;
+
+  PetscFunctionBegin;
+  *dirs = 0;
+  PetscCall(PCSBPMGForeignSmootherOption(pc, sb->nlevels, name, sizeof(name), &foreign));
+  if (sb->line_type == PC_SBPMG_LINES_NONE || foreign) PetscFunctionReturn(0);
+  if (sb->line_type != PC_SBPMG_LINES_AUTO) {
+    PetscCheck(sb->smoother != PC_SBPMG_RICHARDSON, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
+               "-pc_sbpmg_lines %s needs the chebyshev or jacobi smoother (-pc_sbpmg_smoother), not richardson", PCSBPMGLineTypes[sb->line_type]);
+    *dirs = sb->line_type == PC_SBPMG_LINES_R ? 1 : (sb->line_type == PC_SBPMG_LINES_S ? 2 : 3);
+    PetscFunctionReturn(0);
+  }
+  if (sb->smoother == PC_SBPMG_RICHARDSON) PetscFunctionReturn(0);
+  PetscCall(PCSBPMGLinesAnisotropy(p, q));
+  *dirs = (q[0] > sb->line_ratio ? 1 : 0) | (q[1] > sb->line_ratio ? 2 : 0);
+  PetscCall(PetscInfo(
+      pc, "Level %" PetscInt_FMT " (%" PetscInt_FMT " x %" PetscInt_FMT "): largest rho^2 crr/css %g, largest css/(rho^2 crr) %g (line ratio %g): %s\n", k,
+      p->Nr, p->Ns, (double)q[0], (double)q[1], (double)sb->line_ratio,
+      *dirs == 3 ? "r- and s-line smoothing" : (*dirs == 1 ? "r-line smoothing" : (*dirs == 2 ? "s-line smoothing" : "point smoothing"))));
+  PetscFunctionReturn(0);
+}
+
 /* PCMG's vectors of every level below the finest (right-hand side, solution) and of every level above the coarsest (residual): device
    vectors of the level's operator, or the single-precision V-cycle's level vectors, with the finest level's stand-ins for CG's. */
 static PetscErrorCode PCSBPMGSetLevelVectors(PC pc, PC_SBPMG *sb)
@@ -554,14 +590,23 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
       PetscCall(PCMGSetInterpolation(pc, lev, sb->interp[k]));
       PetscCall(PCMGSetRestriction(pc, lev, sb->interp[k])); /* the transpose; PCMG's default, which only its first set-up makes */
       PetscCall(PCMGSetResidual(pc, lev, prec != SBP_KERNEL_FP64 ? PCSBPMGResidual : PCMGResidualDefault, A));
-      if (sb->nu_pre == sb->nu_post) { /* one KSP smooths both ways (PCMGGetSmootherDown would split them) */
+      int dirs;
+
+      PetscInt pre, post;
+
+      PetscCall(PCSBPMGChooseLines(pc, sb, k, &dirs));
+      if (dirs) PetscCall(PCSBPMGLinesCreate(sb->problems[k], dirs, &sb->lines[k]));
+      /* line smoothing: line_nu sweeps per direction on every level (more sweeps on the coarser levels gained nothing: docs/performance.md) */
+      pre  = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_pre, k);
+      post = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_post, k);
+      if (pre == post && dirs != 3) { /* one KSP smooths both ways (PCMGGetSmootherDown would split them) */
         PetscCall(PCMGGetSmoother(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), S, SP, prec, mg->levels[lev]->r));
-      } else {
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, pre, S, SP, prec, mg->levels[lev]->r, sb->lines[k], PETSC_FALSE));
+      } else { /* lines in both directions: the up smoother takes them in the reverse order (the pre-smoother's adjoint) */
         PetscCall(PCMGGetSmootherDown(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, PCSBPMGLevelSweeps(sb, sb->nu_pre, k), S, SP, prec, mg->levels[lev]->r));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, pre, S, SP, prec, mg->levels[lev]->r, sb->lines[k], PETSC_FALSE));
         PetscCall(PCMGGetSmootherUp(pc, lev, &up));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, PCSBPMGLevelSweeps(sb, sb->nu_post, k), S, SP, prec, mg->levels[lev]->r));
+        PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, post, S, SP, prec, mg->levels[lev]->r, sb->lines[k], dirs == 3 ? PETSC_TRUE : PETSC_FALSE));
       }
     }
     PetscCall(PCSBPMGConfigureCoarse(pc, sb, L > 1 ? sb->ops[L - 1] : pc->mat));

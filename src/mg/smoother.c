@@ -93,10 +93,11 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
    eigenvalues (LAPACK's steqr) estimate those of D^-1 M~ from inside. Only r, z (r itself without dinv), p and w = M~ p exist: the
    iterate x is never formed. A step whose (z, r) or (p, w) is not positive ends the process (exact convergence, or an operator that is
    not positive definite: the estimate then holds the steps before it, and none leaves lmax = 0). */
-static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv, Vec v[4], PetscReal d[], PetscReal e[], PetscBLASInt *n)
+static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv, int dir, Vec v[4], PetscReal d[], PetscReal e[], PetscBLASInt *n)
 {
-  const PetscInt its = s->set.eig_its;
-  Vec            r = v[0], z = dinv ? v[1] : v[0], p = v[2], w = v[3];
+  const PetscInt its   = s->set.eig_its;
+  PCSBPMGLines   lines = dir >= 0 ? s->set.lines : NULL; /* B^-1 the line solve of direction dir */
+  Vec            r = v[0], z = dinv || lines ? v[1] : v[0], p = v[2], w = v[3];
   PetscScalar    rz, pw, rznew;
   PetscReal      alpha, alphaold = 1, beta = 0;
 
@@ -104,6 +105,7 @@ static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv,
   *n = 0;
   PetscCall(SbpmgSmootherStartVector(s->p, r));
   if (dinv) PetscCall(VecPointwiseMult(z, r, dinv));
+  if (lines) PetscCall(PCSBPMGLinesSolve(lines, dir, r, z));
   PetscCall(VecTDot(z, r, &rz));
   PetscCall(VecCopy(z, p));
   for (PetscInt k = 0; k < its; k++) {
@@ -114,8 +116,13 @@ static PetscErrorCode SbpmgSmootherLanczos(PC pc, PC_SbpmgSmoother *s, Vec dinv,
     d[k]  = 1 / alpha + (k ? beta / alphaold : 0);
     if (k) e[k - 1] = PetscSqrtReal(beta) / alphaold;
     *n = (PetscBLASInt)(k + 1);
-    if (k == its - 1) break;                                                /* T is complete */
-    PetscCall(VecOpenCLLanczosStep_Private(r, -alpha, w, dinv, z, &rznew)); /* r -= alpha w, z = dinv r, (z, r) in one pass */
+    if (k == its - 1) break; /* T is complete */
+    if (lines) {
+      PetscCall(VecAXPY(r, -alpha, w));
+      PetscCall(PCSBPMGLinesSolve(lines, dir, r, z));
+      PetscCall(VecTDot(z, r, &rznew));
+    } else
+      PetscCall(VecOpenCLLanczosStep_Private(r, -alpha, w, dinv, z, &rznew)); /* r -= alpha w, z = dinv r, (z, r) in one pass */
     beta     = PetscRealPart(rznew / rz);
     rz       = rznew;
     alphaold = alpha;
@@ -140,9 +147,9 @@ static PetscErrorCode SbpmgSmootherTridiagonalEigenvalues(PC pc, PC_SbpmgSmoothe
   PetscFunctionReturn(0);
 }
 
-/* Extreme eigenvalues of (D^-1) M~ (dinv = D^-1; NULL: of M~) by a few CG steps on a fixed random vector (deterministic, independent
-   of the decomposition); its vectors destroyed on every path. */
-static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s, Vec dinv)
+/* Extreme eigenvalues of (D^-1) M~ (dinv = D^-1; NULL: of M~), or with dir >= 0 of B^-1 M~ for the line blocks B of that direction, by a
+   few CG steps on a fixed random vector (deterministic, independent of the decomposition); its vectors destroyed on every path. */
+static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s, Vec dinv, int dir)
 {
   Vec            v[4] = {NULL, NULL, NULL, NULL};
   PetscReal     *d = NULL, *e = NULL, *work = NULL;
@@ -153,9 +160,9 @@ static PetscErrorCode SbpmgSmootherEstimate(PC pc, PC_SbpmgSmoother *s, Vec dinv
   PetscCall(PetscLogEventBegin(SBPMG_MGEigen, pc, 0, 0, 0));
   ierr = MatCreateVecs(pc->pmat, &v[0], NULL);
   for (PetscInt t = 1; t < 4 && !ierr; t++)
-    if (t != 1 || dinv) ierr = VecDuplicate(v[0], &v[t]);
+    if (t != 1 || dinv || dir >= 0) ierr = VecDuplicate(v[0], &v[t]);
   if (!ierr) ierr = PetscMalloc3(s->set.eig_its, &d, s->set.eig_its, &e, 2 * s->set.eig_its, &work);
-  if (!ierr) ierr = SbpmgSmootherLanczos(pc, s, dinv, v, d, e, &n);
+  if (!ierr) ierr = SbpmgSmootherLanczos(pc, s, dinv, dir, v, d, e, &n);
   if (!ierr) ierr = SbpmgSmootherTridiagonalEigenvalues(pc, s, n, d, e, work);
   PetscCall(PetscFree3(d, e, work));
   for (PetscInt t = 0; t < 4; t++) PetscCall(VecDestroy(&v[t]));
@@ -229,6 +236,41 @@ static PetscErrorCode SbpmgSmootherClear(PC_SbpmgSmoother *s)
   PetscFunctionReturn(0);
 }
 
+/* The Jacobi step (omega, or 4 / (3 lambda_max)) or the Richardson one (2 / (lambda_min + 1.1 lambda_max)) from the estimates. */
+static PetscErrorCode SbpmgSmootherOmega(PC pc, PC_SbpmgSmoother *s, PetscReal lmin, PetscReal lmax, PetscReal *omega)
+{
+  PetscFunctionBegin;
+  *omega = 0;
+  if (s->set.type == PC_SBPMG_JACOBI) {
+    *omega = s->set.omega > 0 ? s->set.omega : 4 / (3 * lmax);
+    PetscCheck(*omega * SBPMG_LMAX_MARGIN * lmax < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_sbpmg_jacobi_omega %g is too large for this level: omega * 1.1 lambda_max(D^-1 A) = %g must stay below 2 (lambda_max estimate %g), "
+               "or the damped Jacobi sweep amplifies the top of the spectrum and the V-cycle is indefinite; take omega < %g",
+               (double)*omega, (double)(*omega * SBPMG_LMAX_MARGIN * lmax), (double)lmax, (double)(2 / (SBPMG_LMAX_MARGIN * lmax)));
+  } else if (s->set.type == PC_SBPMG_RICHARDSON)
+    *omega = 2 / (PetscMax(lmin, 0) + SBPMG_LMAX_MARGIN * lmax);
+  PetscFunctionReturn(0);
+}
+
+/* The estimates of B^-1 M~ in each direction of the level's lines, made once for its down and up smoothers. */
+static PetscErrorCode SbpmgSmootherEstimateLines(PC pc, PC_SbpmgSmoother *s)
+{
+  PCSBPMGLines l = s->set.lines;
+
+  PetscFunctionBegin;
+  for (int d = 0; d < 2; d++) {
+    if (!(l->dirs & (1 << d)) || l->estimated[d]) continue;
+    PetscCall(SbpmgSmootherEstimate(pc, s, NULL, d));
+    PetscCheck(s->lmax > 0 && !PetscIsInfOrNanReal(s->lmax), PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED,
+               "Eigenvalue estimate %g of the %s-line %s smoother is not positive", (double)s->lmax, d ? "s" : "r", PCSBPMGSmootherTypes[s->set.type]);
+    l->lmin[d]      = s->lmin;
+    l->lmax[d]      = s->lmax;
+    l->estimated[d] = PETSC_TRUE;
+  }
+  s->lmin = s->lmax = 0;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
 {
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
@@ -247,30 +289,30 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
     PetscCall(PCSBPMGVecCreate(p, &s->xw)); /* the V-cycle's level vectors */
   else
     PetscCall(MatCreateVecs(pc->pmat, &s->xw, NULL)); /* dinv and d are made when the host sweeps first need them */
-  if (s->set.type != PC_SBPMG_RICHARDSON) {           /* one diagonal for the estimate and the sweeps */
+  if (s->set.lines) {
+    PetscCheck(s->set.type != PC_SBPMG_RICHARDSON, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
+               "Line smoothing needs the chebyshev or jacobi smoother (-pc_sbpmg_smoother), not richardson");
+    PetscCall(SbpmgSmootherEstimateLines(pc, s));
+    s->pass_on = 1;
+    PetscFunctionReturn(0);
+  }
+  if (s->set.type != PC_SBPMG_RICHARDSON) { /* one diagonal for the estimate and the sweeps */
     Vec            d64;
     PetscErrorCode ierr;
     PetscCall(SbpmgSmootherInverseDiagonal(pc, &d64));
     ierr = s->set.tune.mg_inline_diag ? 0 : SbpmgSmootherDiagonal(pc, s, s->xw, d64);
-    if (!ierr) ierr = SbpmgSmootherEstimate(pc, s, d64);
+    if (!ierr) ierr = SbpmgSmootherEstimate(pc, s, d64, -1);
     PetscCall(VecDestroy(&d64));
     PetscCall(ierr);
   } else
-    PetscCall(SbpmgSmootherEstimate(pc, s, NULL));
+    PetscCall(SbpmgSmootherEstimate(pc, s, NULL, -1));
   PetscCheck(s->lmax > 0 && !PetscIsInfOrNanReal(s->lmax), PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED,
              "Eigenvalue estimate %g of the %s smoother is not positive", (double)s->lmax, PCSBPMGSmootherTypes[s->set.type]);
   /* A sweep x += omega s (b - M x) keeps the V-cycle positive definite while omega lambda_max(s M) < 2. CG's Lanczos estimate of
      lambda_max is from below (at N = 64 on the square, 10 steps: 7.87 for 8.00), so the step is taken from 1.1 times the estimate, the
      Chebyshev interval's margin: the spec's Richardson omega = 2/(lambda_min + lambda_max) on the estimates themselves put
      omega lambda_max at 2.03 there, the V-cycle indefinite (CG: DIVERGED_INDEFINITE_PC). */
-  if (s->set.type == PC_SBPMG_JACOBI) {
-    s->omega = s->set.omega > 0 ? s->set.omega : 4 / (3 * s->lmax);
-    PetscCheck(s->omega * SBPMG_LMAX_MARGIN * s->lmax < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-               "-pc_sbpmg_jacobi_omega %g is too large for this level: omega * 1.1 lambda_max(D^-1 A) = %g must stay below 2 (lambda_max estimate %g), "
-               "or the damped Jacobi sweep amplifies the top of the spectrum and the V-cycle is indefinite; take omega < %g",
-               (double)s->omega, (double)(s->omega * SBPMG_LMAX_MARGIN * s->lmax), (double)s->lmax, (double)(2 / (SBPMG_LMAX_MARGIN * s->lmax)));
-  } else if (s->set.type == PC_SBPMG_RICHARDSON)
-    s->omega = 2 / (PetscMax(s->lmin, 0) + SBPMG_LMAX_MARGIN * s->lmax);
+  PetscCall(SbpmgSmootherOmega(pc, s, s->lmin, s->lmax, &s->omega));
   s->pass_on = p->use_device && !p->halo && p->split_on ? s->set.tune.mg_sweeps_per_pass : 1;
   if (s->pass_on > 1) PetscCall(SbpmgSmootherSetUpPasses(s));
   PetscFunctionReturn(0);
@@ -310,14 +352,14 @@ static PetscErrorCode SbpmgSmootherSweepHost(PC pc, PC_SbpmgSmoother *s, Vec x, 
 /* (c1, c2) of sweep k of `its`: Chebyshev (Saad, Iterative Methods, Alg. 12.1) on D^-1 M~ over [lo, hi] * lambda_max: theta =
    (a+b)/2, delta = (b-a)/2, sigma = theta/delta; d_0 = r_0/theta, rho_0 = 1/sigma, rho_k = 1/(2 sigma - rho_{k-1}), d_k = rho_k
    rho_{k-1} d_{k-1} + (2 rho_k / delta) r_k; Jacobi and Richardson: (0, omega). */
-static void SbpmgSmootherCoefficients(PC_SbpmgSmoother *s, PetscInt its, PetscReal c[])
+static void SbpmgSmootherCoefficients(PC_SbpmgSmoother *s, PetscReal lmax, PetscReal omega, PetscInt its, PetscReal c[])
 {
-  PetscReal a = s->set.lo * s->lmax, bnd = s->set.hi * s->lmax, theta = (a + bnd) / 2, delta = (bnd - a) / 2, sigma = theta / delta, rhoprev = 1 / sigma;
+  PetscReal a = s->set.lo * lmax, bnd = s->set.hi * lmax, theta = (a + bnd) / 2, delta = (bnd - a) / 2, sigma = theta / delta, rhoprev = 1 / sigma;
 
   for (PetscInt k = 0; k < its; k++) {
     c[2 * k] = 0;
     if (s->set.type != PC_SBPMG_CHEBYSHEV)
-      c[2 * k + 1] = s->omega;
+      c[2 * k + 1] = omega;
     else if (k == 0)
       c[2 * k + 1] = 1 / theta;
     else {
@@ -327,6 +369,32 @@ static void SbpmgSmootherCoefficients(PC_SbpmgSmoother *s, PetscInt its, PetscRe
       rhoprev        = rhok;
     }
   }
+}
+
+/* Line smoothing: its sweeps along the lines of each direction of the level, r then s (s then r in the up smoother: the V-cycle's
+   post-smoother is then the adjoint of its pre-smoother, and the cycle symmetric), each on B^-1 M~ with its own estimates. On the
+   single-precision V-cycle's finest level the right-hand side's conversion and the result's (PCSBPMGVecFinish) are the level vectors'
+   own, not folded into the sweeps. */
+static PetscErrorCode SbpmgSmootherLineSweeps(PC pc, PC_SbpmgSmoother *s, PetscBool dev, Vec x, Vec b, Vec w, PetscInt its, PetscBool guesszero, PetscReal c[])
+{
+  PCSBPMGLines l = s->set.lines;
+
+  PetscFunctionBegin;
+  if (s->set.prec == SBP_KERNEL_FP32) {
+    PCSBPMGVecState st;
+    PetscCall(PCSBPMGVecGetState(x, &st));
+    if (st == PCSBPMG_VEC_ZERO) guesszero = PETSC_TRUE;
+  }
+  for (int t = 0; t < 2; t++) {
+    const int d = s->set.reverse ? 1 - t : t;
+    PetscReal omega;
+    if (!(l->dirs & (1 << d))) continue;
+    PetscCall(SbpmgSmootherOmega(pc, s, l->lmin[d], l->lmax[d], &omega));
+    SbpmgSmootherCoefficients(s, l->lmax[d], omega, its, c);
+    PetscCall(PCSBPMGLinesSweeps(l, d, s->set.prec, dev, x, b, w, s->xw, its, guesszero, c));
+    guesszero = PETSC_FALSE;
+  }
+  PetscFunctionReturn(0);
 }
 
 /* nu sweeps from x (or from zero); the result ends in x (or, on the finest level of the single-precision V-cycle, in its target). */
@@ -346,12 +414,19 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
                ((PetscObject)b)->type_name, ((PetscObject)x)->type_name);
   } else
     PetscCall(SbpProblemUseDevice(s->p, x, b, s->xw, &dev));
-  if (!dev && !w) { /* the host sweeps need a residual vector; PCApply (and a caller of PCApplyRichardson) may give none */
+  if ((!dev || s->set.lines) && !w) { /* the host and line sweeps need a residual vector; PCApply (and a caller of PCApplyRichardson) may give none */
     if (!s->w) PetscCall(VecDuplicate(x, &s->w));
     w = s->w;
   }
   if (its > 64) PetscCall(PetscMalloc1(2 * its, &c));
-  SbpmgSmootherCoefficients(s, its, c);
+  if (s->set.lines) {
+    PetscCall(SbpmgSmootherLineSweeps(pc, s, dev, x, b, w, its, guesszero, c));
+    if (c != cbuf) PetscCall(PetscFree(c));
+    *outits = its;
+    *reason = PCRICHARDSON_CONVERGED_ITS;
+    PetscFunctionReturn(0);
+  }
+  SbpmgSmootherCoefficients(s, s->lmax, s->omega, its, c);
   if (dev)
     PetscCall(PCSBPMGSmootherSweeps(s, x, b, its, guesszero, c));
   else
@@ -386,6 +461,26 @@ static PetscErrorCode PCView_SbpmgSmoother(PC pc, PetscViewer viewer)
   if (!s->p) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg %s smoother, eigenvalue estimates (%" PetscInt_FMT " CG steps) made at set-up\n",
                                      PCSBPMGSmootherTypes[s->set.type], s->set.eig_its));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(0);
+  }
+  if (s->set.lines) {
+    PCSBPMGLines l = s->set.lines;
+    for (int t = 0; t < 2; t++) {
+      const int d = s->set.reverse ? 1 - t : t;
+      if (!(l->dirs & (1 << d))) continue;
+      if (s->set.type == PC_SBPMG_CHEBYSHEV)
+        PetscCall(PetscViewerASCIIPrintf(viewer,
+                                         "sbpmg Chebyshev smoother on B^-1 A, B the %s-line blocks of A: interval [%g, %g] = [%g, %g] * lambda_max, lambda_max "
+                                         "estimate %g (%" PetscInt_FMT " CG steps)\n",
+                                         d ? "s" : "r", (double)(s->set.lo * l->lmax[d]), (double)(s->set.hi * l->lmax[d]), (double)s->set.lo,
+                                         (double)s->set.hi, (double)l->lmax[d], s->set.eig_its));
+      else
+        PetscCall(PetscViewerASCIIPrintf(viewer, "sbpmg damped %s-line Jacobi smoother (lambda_max(B^-1 A) estimate %g)\n", d ? "s" : "r", (double)l->lmax[d]));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "line solves on the %s%s%s\n", s->p->use_device ? "device" : "host",
+                                     l->dirs == 3 ? (s->set.reverse ? ", s-lines first (the post-smoother)" : ", r-lines first (the pre-smoother)") : "",
+                                     s->p->use_device && s->set.prec == SBP_KERNEL_FP32 ? ", vectors and factors in fp32" : ""));
     PetscCall(PetscViewerASCIIPopTab(viewer));
     PetscFunctionReturn(0);
   }
@@ -430,6 +525,7 @@ static PetscErrorCode PCDestroy_SbpmgSmoother(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(PCReset_SbpmgSmoother(pc));
+  PetscCall(PCSBPMGLinesDestroy(&((PC_SbpmgSmoother *)pc->data)->set.lines));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(0);
 }
@@ -441,6 +537,8 @@ PetscErrorCode PCSBPMGSmootherConfigure(PC pc, const PCSBPMGSmootherSettings *se
   PC_SbpmgSmoother *s = (PC_SbpmgSmoother *)pc->data;
 
   PetscFunctionBegin;
+  PetscCall(PCSBPMGLinesReference(set->lines));
+  PetscCall(PCSBPMGLinesDestroy(&s->set.lines));
   s->set      = *set;
   s->tune_set = PETSC_TRUE;
   PetscFunctionReturn(0);

@@ -32,7 +32,7 @@ static void SbpHostRows(SbpProblem p, const PetscScalar *u, PetscScalar **za, Pe
   (void)SbpProblemBCFlags(p, &flags);
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscReal v = sbp_apply_point((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->rho, flags, u, p->crr, p->crs, p->css, p->gxs, p->gys, p->gxm, diag);
+      PetscReal v = sbp_apply_point((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->rho, flags, u, p->crr, p->crs, p->css, p->gxs, p->gys, p->gxm, diag, 0, 0);
       ya[j][i]    = za ? za[j][i] + scale * v : scale * v;
     }
 }

@@ -24,6 +24,11 @@ typedef enum {
   MG_K_TO_SINGLE,
   MG_K_TO_OUTER,
   MG_K_START_VECTOR,
+  MG_K_ANISOTROPY,
+  MG_K_LINE_SOLVE,
+  MG_K_LINE_CHUNKS,
+  MG_K_LINE_MAPS,
+  MG_K_LINE_FACTOR,
   MG_K_COUNT
 } PCSBPMGKernel;
 /* The Chebyshev interval's bounds (src/mg/setup.c), for the setter and the option. */
@@ -79,6 +84,29 @@ PETSC_INTERN PetscErrorCode PCSBPMGVecRestoreBuffer(Vec, SbpAccess, cl_mem *);
 PETSC_INTERN PetscErrorCode PCSBPMGBuffersGet(SbpBuffers *, Vec, SbpAccess, cl_mem *);
 PETSC_INTERN PetscErrorCode PCSBPMGBuffersRestore(SbpBuffers *);
 
+/* ---------------------------------------------------------------- line smoothers (src/mg/lines.c) */
+/* The line blocks of a level, factored (kernels/line.cl), shared by its down and up smoothers. */
+typedef struct _n_PCSBPMGLines *PCSBPMGLines;
+struct _n_PCSBPMGLines {
+  PetscInt   refct;
+  SbpProblem p;
+  int        dirs;             /* bit 0: r-lines, bit 1: s-lines */
+  Vec        f[2][3];          /* L(t, t-1), L(t, t-2), 1/D(t) of each direction in fp64, vectors of the level's layout */
+  Vec        f32[2][3];        /* ... rounded into level vectors of the single-precision V-cycle, made on first use */
+  cl_mem     maps[2][2];       /* the chunked solves' maps of each direction (kernels/line.cl mg_line_maps) in fp64 and fp32, made on first use */
+  PetscReal  lmin[2], lmax[2]; /* estimates of B^-1 M~ in each direction, made by the first smoother that needs them */
+  PetscBool  estimated[2];
+};
+/* the largest rho^2 crr/css and the largest css/(rho^2 crr) over the level's nodes */
+PETSC_INTERN PetscErrorCode PCSBPMGLinesAnisotropy(SbpProblem, PetscReal[2]);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesCreate(SbpProblem, int, PCSBPMGLines *);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesReference(PCSBPMGLines);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesDestroy(PCSBPMGLines *);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesSolve(PCSBPMGLines, int, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesSweeps(PCSBPMGLines, int, SbpKernelPrecision, PetscBool, Vec, Vec, Vec, Vec, PetscInt, PetscBool, const PetscReal[]);
+/* r = b - M~ x in a level's kernel precision by its sweep kernels' residual mode (src/mg/cycle.c) */
+PETSC_INTERN PetscErrorCode PCSBPMGLevelResidual(SbpProblem, SbpKernelPrecision, Vec, Vec, Vec);
+
 /* ---------------------------------------------------------------- the level smoother (src/mg/smoother.c) */
 typedef struct {
   PCSBPMGSmootherType type;
@@ -87,6 +115,8 @@ typedef struct {
   PetscInt            eig_its; /* Lanczos (CG) steps of the eigenvalue estimate */
   SbpKernelPrecision  prec;    /* device sweeps: fp64, fp32 coefficients (-pc_sbpmg_coef_fp32), or all fp32 (-pc_sbpmg_precision single) */
   SbpmgTuning         tune;    /* its rows mg_inline_diag, mg_sweeps_per_pass, mg_pass_wg, mg_pass_rows, mg_pass_groups_per_cu */
+  PCSBPMGLines        lines;   /* line smoothing in the directions it has (NULL: point smoothing); the smoother holds a reference */
+  PetscBool           reverse; /* lines in both directions: s first (the up smoother, so that the V-cycle stays symmetric) */
 } PCSBPMGSmootherSettings;
 
 /* What every single sweep kernel of a level reads besides the iterates (kernels/smooth.cl: arguments 0..6, 8..10, 17..20). */
@@ -153,17 +183,21 @@ typedef struct {
   /* given in the options database (checked at set-up against the configuration: an option that would do nothing is an error) */
   PetscBool cheby_range_given, jacobi_omega_given, coarse_size_given, nu_max_given;
   /* the tuning: the fine problem's with tune_opts applied (PCSBPMGSetTuning()), resolved at set-up */
-  SbpmgTuning tune;
-  char        tune_opts[256];
+  SbpmgTuning     tune;
+  char            tune_opts[256];
+  PCSBPMGLineType line_type;  /* -pc_sbpmg_lines */
+  PetscReal       line_ratio; /* auto: lines along r where rho^2 crr/css exceeds it somewhere, along s where its inverse does */
+  PetscInt        line_nu;    /* sweeps per direction on the levels with line smoothing */
   /* hierarchy, index 0 = finest */
-  PetscInt    nlevels;
-  SbpProblem *problems;
-  Mat        *ops, *interp;
-  Mat         coarse_assembled;
-  PetscBool   single;                 /* the hierarchy's V-cycle runs in fp32 */
-  size_t      plan_device, plan_host; /* the memory plan of the hierarchy: bytes on this rank (src/mg/setup.c) */
-  size_t      plan_in_use;            /* ... and the device bytes in use when it was made */
-  Vec         bf, xf;                 /* single: the finest level's right-hand side and solution as level vectors (their fp64 source and target) */
+  PetscInt      nlevels;
+  SbpProblem   *problems;
+  Mat          *ops, *interp;
+  PCSBPMGLines *lines; /* each smoothed level's line blocks (NULL: point smoothing) */
+  Mat           coarse_assembled;
+  PetscBool     single;                 /* the hierarchy's V-cycle runs in fp32 */
+  size_t        plan_device, plan_host; /* the memory plan of the hierarchy: bytes on this rank (src/mg/setup.c) */
+  size_t        plan_in_use;            /* ... and the device bytes in use when it was made */
+  Vec           bf, xf;                 /* single: the finest level's right-hand side and solution as level vectors (their fp64 source and target) */
   /* PCMG's own operations, called around ours */
   PetscErrorCode (*mg_setup)(PC);
   PetscErrorCode (*mg_setfromoptions)(PC, PetscOptionItems *);

@@ -42,15 +42,19 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(sbp_max_registers, 0, 0, 64, 0, 255, "NVIDIA's platform: register cap of the SBP-SAT and multigrid programs (-cl-nv-maxrregcount; 0: none)")
 
 /* ---------------------------------------------------------------- src/mg: kernels/smooth.cl, transfer.cl */
-#define SBPMG_TUNING_MG(X)                                                                                                                            \
-  X(mg_coarse_size, 32, 129, 129, 5, 1073741824, "default of -pc_sbpmg_coarse_size: largest points per side of the coarsest grid")                    \
-  X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32")              \
-  X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")                    \
-  X(mg_inline_diag, 0, 1, 1, 0, 1, "1: the device sweeps compute 1/diag from the coefficients; 0: they read it from a stored vector")                 \
-  X(mg_sweeps_per_pass, 1, 3, 3, 1, 3, "sweeps per pass over the data on the levels with the interior/rim split (mg_smooth_pass)")                    \
-  X(mg_pass_wg, 32, 256, 256, 3, 65536, "work-items of mg_smooth_pass's work-group: a strip of mg_pass_wg - 2 m columns and m on each side")          \
-  X(mg_pass_rows, 16, 64, 64, 1, 1073741824, "rows of the strip a work-group of mg_smooth_pass streams through (at most: see mg_pass_groups_per_cu)") \
-  X(mg_pass_groups_per_cu, 0, 8, 8, 0, 1024, "fewer rows per work-group of mg_smooth_pass (down to 8) until it has this many work-groups per compute unit")
+#define SBPMG_TUNING_MG(X)                                                                                                                                  \
+  X(mg_coarse_size, 32, 129, 129, 5, 1073741824, "default of -pc_sbpmg_coarse_size: largest points per side of the coarsest grid")                          \
+  X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32")                    \
+  X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")                          \
+  X(mg_inline_diag, 0, 1, 1, 0, 1, "1: the device sweeps compute 1/diag from the coefficients; 0: they read it from a stored vector")                       \
+  X(mg_sweeps_per_pass, 1, 3, 3, 1, 3, "sweeps per pass over the data on the levels with the interior/rim split (mg_smooth_pass)")                          \
+  X(mg_pass_wg, 32, 256, 256, 3, 65536, "work-items of mg_smooth_pass's work-group: a strip of mg_pass_wg - 2 m columns and m on each side")                \
+  X(mg_pass_rows, 16, 64, 64, 1, 1073741824, "rows of the strip a work-group of mg_smooth_pass streams through (at most: see mg_pass_groups_per_cu)")       \
+  X(mg_pass_groups_per_cu, 0, 8, 8, 0, 1024, "fewer rows per work-group of mg_smooth_pass (down to 8) until it has this many work-groups per compute unit") \
+  X(mg_line_chunks, 1, 32, 32, 1, 1024, "chunks of a line, one work-item each, in the line solves (kernels/line.cl; 1: a work-item walks whole lines)")     \
+  X(mg_line_group, 1, 8, 8, 1, 1024, "lines per work-group of the chunked line solves (its work-items: mg_line_group x mg_line_chunks)")                    \
+  X(mg_line_vec, 8, 1, 1, 1, 16, "whole lines: lines each work-item takes side by side (CPUs: their loads vectors, their chains overlapped)")               \
+  X(mg_line_wg, 8, 64, 64, 1, 1024, "whole lines: the work-group of the line solves (work-items, each of mg_line_vec lines)")
 
 /* ---------------------------------------------------------------- src/acoustic: kernels/acoustic25.cl, acoustic_util.cl
    (docs/acoustic.md "Layout and kernels"; the measurements in docs/acoustic.md "Measurements" and docs/performance.md) */

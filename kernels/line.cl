@@ -1,0 +1,268 @@
+/* Line smoothing (docs/design.md "Line smoothers"): the blocks of M~ along the grid lines of one direction, each restricted to a
+   rank's owned segment of its line (the principal submatrix of M~ on those nodes: symmetric positive definite), factored once as
+   L D L^T, and the solve z = B^-1 r with B the block diagonal of those blocks. Built after kernels/sbp.cl (the program "sbp+line",
+   src/mg/lines.c), whose point formula gives the blocks' entries: sbp_apply_point in its probe mode returns the entry of row (i,j)
+   in column (i + pdi, j + pdj), so the blocks are the operator's own rows (the SAT terms and the cross terms' contributions along the
+   line included) and no formula is written twice. The host path compiles this file as C after sbp.cl (src/mg/lines.c).
+
+   Lines: dir 0 the r-lines (one per owned row j, its nodes i = xs..xs+xm-1), dir 1 the s-lines (one per owned column i). One
+   work-item per line walks it: node t of line `line` is (xs + t, ys + line) or (xs + line, ys + t), at owned index k0 + t stride. A
+   block's half-bandwidth is 2 for the second-order operator (the Dirichlet faces' SAT couples face row 0 with node 2 and row 2 with
+   node 0 along the normal).
+
+   Factors in the owned layout: l1 at node t holds L(t, t-1), l2 L(t, t-2) (zero but next to a Dirichlet face), dinv 1/D(t). The
+   solve's forward substitution L y = r stores y in tmp (which may be r), the backward one L^T z = D^-1 y runs from the line's end,
+   and the same pass makes the Chebyshev (or Jacobi) step out = x + c1 (x - prev) + c2 z, out possibly prev's buffer (each node is
+   read and written by the one work-item of its line).
+
+   On a GPU a line is too long a chain for one work-item (a 2049-node line took 2.6 ms on the H200, docs/performance.md): the line is
+   cut into MG_LINE_CHUNKS chunks, one work-item each (mg_line_solve_chunks). Both substitutions are linear recurrences of order 2 with
+   fixed coefficients, so the state a chunk hands on (its last two values) is P + G s, s the state it received, P its end state from a
+   zero start and G the 2 x 2 product of its steps' matrices [-l1 -l2; 1 0] (H for the backward recurrence), made once from the
+   factors (mg_line_maps). A work-group holds MG_LINE_GROUP lines: each chunk runs from zero to its P (pass A), one work-item per line
+   chains the chunks' states in local memory (pass B), each chunk runs again from its true start and stores (pass C); then the same
+   backward. A program holds the kernels of MG_LINE_KERNELS: 1 the solves and maps (in the level's precision), 2 the factorisation
+   (fp64). */
+#ifdef __OPENCL_VERSION__
+  #if !defined(MG_LINE_KERNELS)
+    #error "MG_LINE_KERNELS must be defined (src/mg/lines.c: 1 the solve, 2 the factorisation)"
+  #endif
+  #if !defined(MG_LINE_VEC) || !defined(MG_LINE_CHUNKS) || !defined(MG_LINE_GROUP)
+    #error "MG_LINE_VEC, MG_LINE_CHUNKS and MG_LINE_GROUP must be defined (tuning table: mg_line_vec, mg_line_chunks, mg_line_group; src/mg/kernels.c)"
+  #endif
+#endif
+
+/* Line `line` of direction dir over the owned block of xm x ym nodes: its length, the owned index of its first node, the stride. */
+SBP_FN int mg_line_geometry(const int dir, const int xm, const int ym, const int line, long *k0, long *stride)
+{
+  *k0     = dir ? line : (long)line * xm;
+  *stride = dir ? xm : 1;
+  return dir ? ym : xm;
+}
+
+/* L D L^T of the block of line `line` from its entries A(t, t-q), q = 0, 1, 2 (the operator's rows by probe; coefficients on the
+   ghosted patch gxs, gys, gxm; owned block xs, ys, xm, ym). Returns the natural index of the first node whose pivot is not positive
+   (an operator that is not positive definite), or -1. */
+SBP_FN long mg_line_factor_line(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b,
+                                SBP_GLOBAL const sbp_coef *c, const int dir, const int gxs, const int gys, const int gxm, const int xs, const int ys, const int xm,
+                                const int ym, const int line, SBP_GLOBAL sbp_real *l1, SBP_GLOBAL sbp_real *l2, SBP_GLOBAL sbp_real *dinv)
+{
+  const int di = dir ? 0 : 1, dj = dir ? 1 : 0;
+  long      k0, stride, bad = -1;
+  const int n  = mg_line_geometry(dir, xm, ym, line, &k0, &stride);
+  sbp_real  d1 = 1, d2 = 1, lprev = 0; /* D(t-1), D(t-2), L(t-1, t-2) */
+
+  for (int t = 0; t < n; t++) {
+    const int      i = dir ? xs + line : xs + t, j = dir ? ys + t : ys + line;
+    const long     k   = k0 + t * stride;
+    const sbp_real a0  = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gxs, gys, gxm, 1, 0, 0);
+    const sbp_real a1  = t >= 1 ? sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gxs, gys, gxm, 1, -di, -dj) : 0;
+    const sbp_real a2  = t >= 2 ? sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gxs, gys, gxm, 1, -2 * di, -2 * dj) : 0;
+    const sbp_real L2  = t >= 2 ? a2 / d2 : 0;
+    const sbp_real L1  = t >= 1 ? (a1 - L2 * lprev * d2) / d1 : 0;
+    const sbp_real piv = a0 - L1 * L1 * d1 - L2 * L2 * d2;
+    if (!(piv > 0) && bad < 0) bad = i + (long)(Nr + 1) * j;
+    l1[k]   = L1;
+    l2[k]   = L2;
+    dinv[k] = 1 / piv;
+    d2      = d1;
+    d1      = piv;
+    lprev   = L1;
+  }
+  return bad;
+}
+
+/* out = x + c1 (x - prev) + c2 B^-1 r along the nl <= MG_LINE_VEC lines line0, line0 + 1, ... of direction dir, side by side (their
+   recurrences are independent: on a CPU the s-lines' loads are then contiguous vectors, and the chains' latencies overlap): zero, x = 0
+   (not read); prev_zero, prev = 0 (read only where c1 != 0 and not prev_zero). r is read once and y written to tmp (which may be r); out
+   may be prev. */
+SBP_FN void mg_line_solve_lines(const int dir, const int xm, const int ym, const int line0, const int nl, SBP_GLOBAL const sbp_real *r, SBP_GLOBAL sbp_real *tmp,
+                                SBP_GLOBAL const sbp_real *l1, SBP_GLOBAL const sbp_real *l2, SBP_GLOBAL const sbp_real *dinv, SBP_GLOBAL const sbp_real *x,
+                                SBP_GLOBAL const sbp_real *prev, SBP_GLOBAL sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero)
+{
+  long      k0, stride;
+  const int n      = mg_line_geometry(dir, xm, ym, line0, &k0, &stride);
+  const int lstep  = dir ? 1 : xm; /* from one line to the next */
+  sbp_real  y1[MG_LINE_VEC], y2[MG_LINE_VEC], z1[MG_LINE_VEC], z2[MG_LINE_VEC]; /* y(t-1), y(t-2); z(t+1), z(t+2) */
+  sbp_real  m1[MG_LINE_VEC], m2[MG_LINE_VEC], s2[MG_LINE_VEC];                 /* at node t: L(t+1, t), L(t+2, t); L(t+1, t-1) for the next */
+
+  for (int v = 0; v < MG_LINE_VEC; v++) y1[v] = y2[v] = z1[v] = z2[v] = m1[v] = m2[v] = s2[v] = 0;
+  for (int t = 0; t < n; t++) /* L y = r */
+    for (int v = 0; v < MG_LINE_VEC; v++)
+      if (v < nl) {
+        const long     k = k0 + t * stride + (long)v * lstep;
+        const sbp_real y = r[k] - l1[k] * y1[v] - l2[k] * y2[v];
+        tmp[k]           = y;
+        y2[v]            = y1[v];
+        y1[v]            = y;
+      }
+  for (int t = n - 1; t >= 0; t--) /* L^T z = D^-1 y, and the step */
+    for (int v = 0; v < MG_LINE_VEC; v++)
+      if (v < nl) {
+        const long     k  = k0 + t * stride + (long)v * lstep;
+        const sbp_real z  = dinv[k] * tmp[k] - m1[v] * z1[v] - m2[v] * z2[v];
+        const sbp_real xk = zero ? (sbp_real)0 : x[k];
+        sbp_real       xn = xk + c2 * z;
+        if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[k]));
+        out[k] = xn;
+        z2[v]  = z1[v];
+        z1[v]  = z;
+        m2[v]  = s2[v];
+        m1[v]  = l1[k];
+        s2[v]  = l2[k];
+      }
+}
+
+#ifdef __OPENCL_VERSION__
+  #if MG_LINE_KERNELS & 2
+/* The factor of every line of direction dir (one work-item each); the smallest natural index of a node with a pivot that is not
+   positive into *bad. */
+__kernel void mg_line_factor(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
+                             __global const sbp_coef *c, const int dir, const int4 gh, const int4 own, __global sbp_real *l1, __global sbp_real *l2,
+                             __global sbp_real *dinv, __global int *bad)
+{
+  const int line = get_global_id(0);
+  long      first;
+  if (line >= (dir ? own.s2 : own.s3)) return;
+  first = mg_line_factor_line(Nr, Ns, rho, dirichlet, a, b, c, dir, gh.s0, gh.s1, gh.s2, own.s0, own.s1, own.s2, own.s3, line, l1, l2, dinv);
+  if (first >= 0) atomic_min(bad, (int)first);
+}
+  #endif
+
+  #if MG_LINE_KERNELS & 1
+/* Chunk c of MG_LINE_CHUNKS of a line of n nodes: its nodes [*a, *b) (empty where n < MG_LINE_CHUNKS). */
+inline void mg_line_chunk(const int n, const int c, int *a, int *b)
+{
+  const int m = (n + MG_LINE_CHUNKS - 1) / MG_LINE_CHUNKS;
+  *a          = min(c * m, n);
+  *b          = min(*a + m, n);
+}
+
+/* The homogeneous maps of every chunk (one work-item each): G of the forward substitution and H of the backward one, each 2 x 2 row by
+   row, at maps[8 (line MG_LINE_CHUNKS + c) ...]: G maps (y(a-1), y(a-2)) to (y(b-1), y(b-2)) with r = 0, H maps (z(b), z(b+1)) to
+   (z(a), z(a+1)) with y = 0. */
+__kernel void mg_line_maps(const int dir, const int xm, const int ym, __global const sbp_real *l1, __global const sbp_real *l2, __global sbp_real *maps)
+{
+  const int gid = get_global_id(0), line = gid / MG_LINE_CHUNKS, c = gid % MG_LINE_CHUNKS;
+  long      k0, stride;
+  int       n, a, b;
+  sbp_real  g[2][2] = {{1, 0}, {0, 1}}, h[2][2] = {{1, 0}, {0, 1}}; /* columns: the responses to the unit states */
+
+  if (line >= (dir ? xm : ym)) return;
+  n = mg_line_geometry(dir, xm, ym, line, &k0, &stride);
+  mg_line_chunk(n, c, &a, &b);
+  for (int t = a; t < b; t++) {
+    const long k = k0 + t * stride;
+    for (int q = 0; q < 2; q++) {
+      const sbp_real y = -l1[k] * g[0][q] - l2[k] * g[1][q];
+      g[1][q]          = g[0][q];
+      g[0][q]          = y;
+    }
+  }
+  for (int t = b - 1; t >= a; t--) {
+    const long     k  = k0 + t * stride;
+    const sbp_real m1 = t + 1 < n ? l1[k + stride] : 0, m2 = t + 2 < n ? l2[k + 2 * stride] : 0;
+    for (int q = 0; q < 2; q++) {
+      const sbp_real z = -m1 * h[0][q] - m2 * h[1][q];
+      h[1][q]          = h[0][q];
+      h[0][q]          = z;
+    }
+  }
+  for (int q = 0; q < 4; q++) {
+    maps[8 * (long)gid + q]     = g[q / 2][q % 2];
+    maps[8 * (long)gid + 4 + q] = h[q / 2][q % 2];
+  }
+}
+
+/* Pass B: one work-item per line chains its chunks' end states P (st, in order: forward from chunk 0, backward from the last) through
+   their maps into the state each chunk starts from, stored over P. */
+inline void mg_line_chain(__local sbp_real *st, __global const sbp_real *maps, const long m0, const int backward)
+{
+  sbp_real s0 = 0, s1 = 0;
+  for (int q = 0; q < MG_LINE_CHUNKS; q++) {
+    const int      c = backward ? MG_LINE_CHUNKS - 1 - q : q;
+    __global const sbp_real *G = maps + m0 + 8 * c + (backward ? 4 : 0);
+    const sbp_real e0 = st[2 * c] + G[0] * s0 + G[1] * s1, e1 = st[2 * c + 1] + G[2] * s0 + G[3] * s1;
+    st[2 * c]         = s0;
+    st[2 * c + 1]     = s1;
+    s0                = e0;
+    s1                = e1;
+  }
+}
+
+/* The solve and step of MG_LINE_GROUP lines of direction dir per work-group of MG_LINE_GROUP x MG_LINE_CHUNKS work-items, a chunk
+   each: work-item (line l, chunk c) is local id l + MG_LINE_GROUP c along s-lines (neighbouring lines neighbouring in memory), c +
+   MG_LINE_CHUNKS l along r-lines. The same arithmetic as mg_line_solve_lines but for the order of the sums across chunks. */
+__kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __global const sbp_real *r, __global sbp_real *tmp, __global const sbp_real *l1,
+                                   __global const sbp_real *l2, __global const sbp_real *dinv, __global const sbp_real *maps, __global const sbp_real *x,
+                                   __global const sbp_real *prev, __global sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero)
+{
+  __local sbp_real st[MG_LINE_GROUP][2 * MG_LINE_CHUNKS];
+  const int        lid = get_local_id(0), l = dir ? lid % MG_LINE_GROUP : lid / MG_LINE_CHUNKS, c = dir ? lid / MG_LINE_GROUP : lid % MG_LINE_CHUNKS;
+  const int        line = (int)get_group_id(0) * MG_LINE_GROUP + l, valid = line < (dir ? xm : ym);
+  long             k0 = 0, stride = 1;
+  int              n = 0, a = 0, b = 0;
+  sbp_real         s0 = 0, s1 = 0;
+
+  if (valid) {
+    n = mg_line_geometry(dir, xm, ym, line, &k0, &stride);
+    mg_line_chunk(n, c, &a, &b);
+  }
+  for (int t = a; t < b; t++) { /* A: L y = r from a zero start */
+    const long     k = k0 + t * stride;
+    const sbp_real y = r[k] - l1[k] * s0 - l2[k] * s1;
+    s1               = s0;
+    s0               = y;
+  }
+  st[l][2 * c]     = s0;
+  st[l][2 * c + 1] = s1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (valid && c == 0) mg_line_chain(st[l], maps, 8 * (long)line * MG_LINE_CHUNKS, 0); /* B */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s0 = st[l][2 * c];
+  s1 = st[l][2 * c + 1];
+  for (int t = a; t < b; t++) { /* C: again from the true start, y stored */
+    const long     k = k0 + t * stride;
+    const sbp_real y = r[k] - l1[k] * s0 - l2[k] * s1;
+    tmp[k]           = y;
+    s1               = s0;
+    s0               = y;
+  }
+  s0 = s1 = 0;
+  for (int t = b - 1; t >= a; t--) { /* A': L^T z = D^-1 y from a zero start */
+    const long     k  = k0 + t * stride;
+    const sbp_real m1 = t + 1 < n ? l1[k + stride] : 0, m2 = t + 2 < n ? l2[k + 2 * stride] : 0, z = dinv[k] * tmp[k] - m1 * s0 - m2 * s1;
+    s1                = s0;
+    s0                = z;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  st[l][2 * c]     = s0;
+  st[l][2 * c + 1] = s1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (valid && c == 0) mg_line_chain(st[l], maps, 8 * (long)line * MG_LINE_CHUNKS, 1); /* B' */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s0 = st[l][2 * c];
+  s1 = st[l][2 * c + 1];
+  for (int t = b - 1; t >= a; t--) { /* C': again, and the step */
+    const long     k  = k0 + t * stride;
+    const sbp_real m1 = t + 1 < n ? l1[k + stride] : 0, m2 = t + 2 < n ? l2[k + 2 * stride] : 0, z = dinv[k] * tmp[k] - m1 * s0 - m2 * s1;
+    const sbp_real xk = zero ? (sbp_real)0 : x[k];
+    sbp_real       xn = xk + c2 * z;
+    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[k]));
+    out[k] = xn;
+    s1     = s0;
+    s0     = z;
+  }
+}
+
+/* The solve and step of every line of direction dir, MG_LINE_VEC lines per work-item, each line whole (MG_LINE_CHUNKS 1: CPUs). */
+__kernel void mg_line_solve(const int dir, const int xm, const int ym, __global const sbp_real *r, __global sbp_real *tmp, __global const sbp_real *l1,
+                            __global const sbp_real *l2, __global const sbp_real *dinv, __global const sbp_real *x, __global const sbp_real *prev,
+                            __global sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero)
+{
+  const int line0 = MG_LINE_VEC * (int)get_global_id(0), nlines = dir ? xm : ym;
+  if (line0 >= nlines) return;
+  mg_line_solve_lines(dir, xm, ym, line0, min(MG_LINE_VEC, nlines - line0), r, tmp, l1, l2, dinv, x, prev, out, c1, c2, zero, prev_zero);
+}
+  #endif
+#endif

@@ -1,0 +1,386 @@
+/* PCSBPMG's line smoothers (docs/design.md "Line smoothers"): where the operator of a level couples its nodes far more strongly along
+   one grid direction than along the other (stretched grids, unequal sides, anisotropic mu), point smoothing cannot reduce the error
+   that is smooth along the weak direction and rough along the strong one; a smoother whose preconditioner B is the block diagonal of
+   M~'s blocks along the strong lines can. This file measures a level's anisotropy, factors the line blocks (kernels/line.cl, on the
+   device or on the host) and applies B^-1 (the eigenvalue estimates of src/mg/smoother.c) and the Chebyshev or Jacobi sweeps on
+   B^-1 M~ in either direction. The factors are shared by a level's down and up smoothers (reference counted). */
+#include <sbpmg/private/mgimpl.h>
+
+#include "../../kernels/sbp.cl"
+#define MG_LINE_VEC    8 /* the host solves 8 lines side by side (their chains' latencies overlap) */
+#define MG_LINE_CHUNKS 1
+#include "../../kernels/line.cl"
+
+/* Work-items of the anisotropy reduction's first stage (each folds n / this many nodes; the host adds their results) */
+#define PCSBPMG_ANISOTROPY_ITEMS 4096
+
+/* ---------------------------------------------------------------- the anisotropy of a level */
+
+/* max of q = rho^2 crr/css and of 1/q over the owned nodes, on the device (kernels/estimate.cl mg_anisotropy) */
+static PetscErrorCode PCSBPMGAnisotropyDevice(SbpProblem p, PetscReal q[2])
+{
+  const PetscInt n = p->xm * p->ym, G = PetscMax(PetscMin(n, PCSBPMG_ANISOTROPY_ITEMS), 1);
+  cl_kernel      k;
+  cl_mem         out;
+  cl_int4        gh, own;
+  PetscReal      rho2 = p->rho * p->rho, *part = NULL;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  q[0] = q[1] = 0;
+  if (!n) PetscFunctionReturn(0);
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP64, MG_K_ANISOTROPY, &k));
+  SbpProblemPatchBoxes(p, &gh, &own);
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_WRITE_ONLY, 2 * G * sizeof(PetscReal), &out));
+  ierr = PetscMalloc1(2 * G, &part);
+  if (!ierr)
+    ierr = SbpmgCLSetArgs(k, 0, 6, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(PetscReal), &rho2, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_css,
+                          sizeof(cl_mem), &out);
+  if (!ierr) ierr = SbpmgCLLaunch1D(p->cl, k, (size_t)G, 0);
+  if (!ierr) ierr = SbpmgCLReadBuffer(p->cl, out, 0, 2 * G * sizeof(PetscReal), part);
+  for (PetscInt g = 0; g < G && !ierr; g++) {
+    q[0] = PetscMax(q[0], part[2 * g]);
+    q[1] = PetscMax(q[1], part[2 * g + 1]);
+  }
+  PetscCall(SbpmgCLReleaseBuffer(p->cl, &out));
+  if (part) PetscCall(PetscFree(part));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/*
+  PCSBPMGLinesAnisotropy - The anisotropy of the level's operator: q[0] the largest rho^2 crr/css over the nodes (the r-couplings'
+  strength against the s-couplings'), q[1] the largest css/(rho^2 crr). Collective.
+*/
+PetscErrorCode PCSBPMGLinesAnisotropy(SbpProblem p, PetscReal q[2])
+{
+  PetscReal loc[2] = {0, 0};
+
+  PetscFunctionBegin;
+  if (p->use_device)
+    PetscCall(PCSBPMGAnisotropyDevice(p, loc));
+  else {
+    for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+      for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+        const PetscReal v = p->rho * p->rho * p->crr[SbpPatchIndex(p, i, j)] / p->css[SbpPatchIndex(p, i, j)];
+        loc[0]            = PetscMax(loc[0], v);
+        loc[1]            = PetscMax(loc[1], 1 / v);
+      }
+  }
+  PetscCall(MPIU_Allreduce(loc, q, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)p)));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- the factors */
+
+/* The first node (natural index, over all ranks) whose line pivot is not positive: an error naming it. */
+static PetscErrorCode PCSBPMGLinesCheckPivots(SbpProblem p, int dir, PetscInt bad)
+{
+  PetscInt first;
+
+  PetscFunctionBegin;
+  PetscCall(MPIU_Allreduce(&bad, &first, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)p)));
+  PetscCheck(first == PETSC_MAX_INT, PetscObjectComm((PetscObject)p), PETSC_ERR_CONV_FAILED,
+             "The %s-line block of the %" PetscInt_FMT " x %" PetscInt_FMT " SBP-SAT level is not positive definite at node (%" PetscInt_FMT ", %" PetscInt_FMT
+             "): the operator is not (its coefficients or boundary conditions are wrong)",
+             dir ? "s" : "r", p->Nr, p->Ns, first % (p->Nr + 1), first / (p->Nr + 1));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGLinesFactorDevice(PCSBPMGLines l, int dir)
+{
+  SbpProblem     p = l->p;
+  cl_kernel      k;
+  cl_mem         bad, fb[3];
+  cl_int4        gh, own;
+  int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, idir = dir, first = INT_MAX;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP64, MG_K_LINE_FACTOR, &k));
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  SbpProblemPatchBoxes(p, &gh, &own);
+  for (int t = 0; t < 3; t++) PetscCall(VecOpenCLGetBufferWrite(l->f[dir][t], &fb[t]));
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, sizeof(int), &bad));
+  ierr = SbpmgCLFillBuffer(p->cl, bad, &first, sizeof(int), 0, sizeof(int));
+  if (!ierr)
+    ierr = SbpmgCLSetArgs(k, 0, 14, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr,
+                          sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &idir, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_mem),
+                          &fb[0], sizeof(cl_mem), &fb[1], sizeof(cl_mem), &fb[2], sizeof(cl_mem), &bad);
+  if (!ierr && (dir ? p->xm : p->ym)) ierr = SbpmgCLLaunch1D(p->cl, k, (size_t)(dir ? p->xm : p->ym), 0);
+  if (!ierr) ierr = SbpmgCLReadBuffer(p->cl, bad, 0, sizeof(int), &first);
+  PetscCall(SbpmgCLReleaseBuffer(p->cl, &bad));
+  for (int t = 0; t < 3; t++) PetscCall(VecOpenCLRestoreBufferWrite(l->f[dir][t], &fb[t]));
+  PetscCall(ierr);
+  PetscCall(PCSBPMGLinesCheckPivots(p, dir, first == INT_MAX ? PETSC_MAX_INT : (PetscInt)first));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSBPMGLinesFactorHost(PCSBPMGLines l, int dir)
+{
+  SbpProblem   p = l->p;
+  PetscScalar *f[3];
+  PetscInt     bad = PETSC_MAX_INT;
+  int          flags;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  for (int t = 0; t < 3; t++) PetscCall(VecGetArrayWrite(l->f[dir][t], &f[t]));
+  for (PetscInt line = 0; line < (dir ? p->xm : p->ym); line++) {
+    long b = mg_line_factor_line((int)p->Nr, (int)p->Ns, p->rho, flags, p->crr, p->crs, p->css, dir, (int)p->gxs, (int)p->gys, (int)p->gxm, (int)p->xs,
+                                 (int)p->ys, (int)p->xm, (int)p->ym, (int)line, f[0], f[1], f[2]);
+    if (b >= 0) bad = PetscMin(bad, (PetscInt)b);
+  }
+  for (int t = 0; t < 3; t++) PetscCall(VecRestoreArrayWrite(l->f[dir][t], &f[t]));
+  PetscCall(PCSBPMGLinesCheckPivots(p, dir, bad));
+  PetscFunctionReturn(0);
+}
+
+/*
+  PCSBPMGLinesCreate - The line blocks of the level p in the directions of dirs (bit 0: r-lines, bit 1: s-lines), factored in fp64 on the
+  problem's backend. Collective.
+*/
+PetscErrorCode PCSBPMGLinesCreate(SbpProblem p, int dirs, PCSBPMGLines *lines)
+{
+  PCSBPMGLines   l;
+  PetscErrorCode ierr = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&l));
+  l->refct = 1;
+  l->dirs  = dirs;
+  l->p     = p;
+  PetscCall(PetscObjectReference((PetscObject)p));
+  for (int d = 0; d < 2 && !ierr; d++) {
+    if (!(dirs & (1 << d))) continue;
+    for (int t = 0; t < 3 && !ierr; t++) ierr = SbpProblemCreateVector(p, &l->f[d][t]);
+    if (!ierr) ierr = p->use_device ? PCSBPMGLinesFactorDevice(l, d) : PCSBPMGLinesFactorHost(l, d);
+  }
+  if (ierr) PetscCall(PCSBPMGLinesDestroy(&l));
+  PetscCall(ierr);
+  *lines = l;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCSBPMGLinesReference(PCSBPMGLines l)
+{
+  PetscFunctionBegin;
+  if (l) l->refct++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCSBPMGLinesDestroy(PCSBPMGLines *lines)
+{
+  PCSBPMGLines l = *lines;
+
+  PetscFunctionBegin;
+  *lines = NULL;
+  if (!l || --l->refct > 0) PetscFunctionReturn(0);
+  for (int d = 0; d < 2; d++) {
+    for (int t = 0; t < 3; t++) {
+      PetscCall(VecDestroy(&l->f[d][t]));
+      PetscCall(VecDestroy(&l->f32[d][t]));
+    }
+    for (int q = 0; q < 2; q++)
+      if (l->maps[d][q]) PetscCall(SbpmgCLReleaseBuffer(l->p->cl, &l->maps[d][q]));
+  }
+  PetscCall(SbpProblemDestroy(&l->p));
+  PetscCall(PetscFree(l));
+  PetscFunctionReturn(0);
+}
+
+/* The factor vectors of direction dir in the kernels' precision: fp64, or (FP32) rounded into level vectors, made on first use. */
+static PetscErrorCode PCSBPMGLinesFactors(PCSBPMGLines l, int dir, SbpKernelPrecision prec, Vec f[3])
+{
+  PetscFunctionBegin;
+  for (int t = 0; t < 3; t++) {
+    if (prec == SBP_KERNEL_FP32 && !l->f32[dir][t]) {
+      PetscCall(PCSBPMGVecCreate(l->p, &l->f32[dir][t]));
+      PetscCall(PCSBPMGVecFromDevice(l->f32[dir][t], l->f[dir][t]));
+    }
+    f[t] = prec == SBP_KERNEL_FP32 ? l->f32[dir][t] : l->f[dir][t];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The chunked solves' maps of direction dir in the precision of the factors f (kernels/line.cl mg_line_maps), made on first use. */
+static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecision prec, Vec f[3], cl_mem *maps)
+{
+  SbpProblem   p = l->p;
+  const int    q = prec == SBP_KERNEL_FP32 ? 1 : 0, idir = dir, xm = (int)p->xm, ym = (int)p->ym;
+  const size_t items = (size_t)(dir ? p->xm : p->ym) * (size_t)p->tune.mg_line_chunks, rs = q ? sizeof(float) : sizeof(PetscReal);
+  cl_kernel    k;
+  cl_mem       fb[2];
+  SbpBuffers   bufs = {0};
+
+  PetscFunctionBegin;
+  if (!l->maps[dir][q]) {
+    PetscCall(PCSBPMGGetKernel(p, &p->tune, q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, MG_K_LINE_MAPS, &k));
+    PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, PetscMax(items, 1) * 8 * rs, &l->maps[dir][q]));
+    for (int t = 0; t < 2; t++) PetscCall(PCSBPMGBuffersGet(&bufs, f[t], SBP_READ, &fb[t]));
+    PetscCall(SbpmgCLSetArgs(k, 0, 6, sizeof(int), &idir, sizeof(int), &xm, sizeof(int), &ym, sizeof(cl_mem), &fb[0], sizeof(cl_mem), &fb[1], sizeof(cl_mem),
+                             &l->maps[dir][q]));
+    if (items) PetscCall(SbpmgCLLaunch1D(p->cl, k, items, 0));
+    PetscCall(PCSBPMGBuffersRestore(&bufs));
+  }
+  *maps = l->maps[dir][q];
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- solves and sweeps */
+
+/* One launch of mg_line_solve in the precision prec: out = x + c1 (x - prev) + c2 B^-1 r, y kept in tmp; buffers of either kind of
+   vector (x and prev may be NULL: not read). */
+static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernelPrecision prec, Vec r, Vec tmp, Vec x, Vec prev, Vec out, PetscReal c1,
+                                              PetscReal c2, PetscBool zero, PetscBool prev_zero)
+{
+  SbpProblem               p       = l->p;
+  const SbpKernelPrecision kprec   = prec == SBP_KERNEL_FP32 ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64;
+  const PetscBool          chunked = p->tune.mg_line_chunks > 1 ? PETSC_TRUE : PETSC_FALSE;
+  cl_kernel                k;
+  cl_mem                   rb, tb, fb[3], xb, pb, ob, maps = NULL;
+  Vec                      f[3];
+  int                      idir = dir, xm = (int)p->xm, ym = (int)p->ym, iz = zero ? 1 : 0, ipz = prev_zero ? 1 : 0;
+  PCSBPMGReal              a1 = PCSBPMGRealArg(prec, c1), a2 = PCSBPMGRealArg(prec, c2);
+  PetscReal                n    = (PetscReal)p->xm * p->ym;
+  size_t                   rs   = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
+  SbpBuffers               bufs = {0};
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, kprec, chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE, &k));
+  PetscCall(PCSBPMGLinesFactors(l, dir, prec, f));
+  if (chunked) PetscCall(PCSBPMGLinesMaps(l, dir, kprec, f, &maps));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
+  if (r == tmp)
+    PetscCall(PCSBPMGBuffersGet(&bufs, r, SBP_READ_WRITE, &rb));
+  else
+    PetscCall(PCSBPMGBuffersGet(&bufs, r, SBP_READ, &rb));
+  if (r == tmp)
+    tb = rb;
+  else if (tmp == out)
+    tb = NULL; /* set with out's buffer below */
+  else
+    PetscCall(PCSBPMGBuffersGet(&bufs, tmp, SBP_READ_WRITE, &tb));
+  for (int t = 0; t < 3; t++) PetscCall(PCSBPMGBuffersGet(&bufs, f[t], SBP_READ, &fb[t]));
+  PetscCall(PCSBPMGBuffersGet(&bufs, zero ? NULL : x, SBP_READ, &xb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, prev && prev != out && c1 != 0 && !prev_zero ? prev : NULL, SBP_READ, &pb));
+  PetscCall(PCSBPMGBuffersGet(&bufs, out, prev == out && c1 != 0 && !prev_zero ? SBP_READ_WRITE : (tmp == out ? SBP_READ_WRITE : SBP_WRITE), &ob));
+  if (!tb) tb = ob;
+  if (!xb) xb = ob; /* not read */
+  if (!pb) pb = ob;
+  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &idir, sizeof(int), &xm, sizeof(int), &ym, sizeof(cl_mem), &rb, sizeof(cl_mem), &tb, sizeof(cl_mem), &fb[0],
+                           sizeof(cl_mem), &fb[1], sizeof(cl_mem), &fb[2]));
+  if (chunked) PetscCall(SbpmgCLSetArgs(k, 8, 1, sizeof(cl_mem), &maps));
+  PetscCall(SbpmgCLSetArgs(k, chunked ? 9 : 8, 7, sizeof(cl_mem), &xb, sizeof(cl_mem), &pb, sizeof(cl_mem), &ob, a1.size, &a1.v, a2.size, &a2.v, sizeof(int),
+                           &iz, sizeof(int), &ipz));
+  if (dir ? xm : ym) {
+    const PetscInt nlines = dir ? xm : ym;
+    if (chunked) { /* a work-group of mg_line_group lines x mg_line_chunks chunks */
+      const size_t wg = (size_t)(p->tune.mg_line_group * p->tune.mg_line_chunks);
+      PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)((nlines + p->tune.mg_line_group - 1) / p->tune.mg_line_group) * wg, wg));
+    } else {
+      const size_t wg = (size_t)p->tune.mg_line_wg, items = ((size_t)nlines + (size_t)p->tune.mg_line_vec - 1) / (size_t)p->tune.mg_line_vec;
+      PetscCall(SbpmgCLLaunch1D(p->cl, k, (items + wg - 1) / wg * wg, wg));
+    }
+  }
+  PetscCall(PCSBPMGBuffersRestore(&bufs));
+  /* r, tmp written and read, the three factors read twice (forward and backward), x, prev (c1), out; chunked: r, l1, l2 and in the
+     backward recurrence tmp, dinv, l1, l2 read twice */
+  PetscCall(
+      SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (chunked ? 20 : 12) * n, n * rs * ((chunked ? 14 : 8) + (zero ? 0 : 1) + (c1 != 0 && !prev_zero ? 1 : 0) + 1)));
+  PetscFunctionReturn(0);
+}
+
+/* The same on host arrays: every vector through VecGetArray (tmp, out may alias r, prev). */
+static PetscErrorCode PCSBPMGLinesSolveHost(PCSBPMGLines l, int dir, Vec r, Vec tmp, Vec x, Vec prev, Vec out, PetscReal c1, PetscReal c2, PetscBool zero,
+                                            PetscBool prev_zero)
+{
+  SbpProblem         p = l->p;
+  const PetscScalar *ra, *xa = NULL, *pa = NULL, *fa[3];
+  PetscScalar       *ta, *oa;
+  PetscBool          readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_MGSmooth, 0, 0, 0, 0));
+  /* the arrays of aliased vectors are the same memory: take the writable ones first, read the others through them */
+  PetscCall(VecGetArray(out, &oa));
+  if (tmp == out)
+    ta = oa;
+  else
+    PetscCall(VecGetArray(tmp, &ta));
+  ra = r == tmp ? ta : (r == out ? oa : NULL);
+  if (!ra) PetscCall(VecGetArrayRead(r, &ra));
+  if (!zero) {
+    xa = x == out ? oa : (x == tmp ? ta : NULL);
+    if (!xa) PetscCall(VecGetArrayRead(x, &xa));
+  }
+  if (readprev) {
+    pa = prev == out ? oa : (prev == tmp ? ta : NULL);
+    if (!pa) PetscCall(VecGetArrayRead(prev, &pa));
+  }
+  for (int t = 0; t < 3; t++) PetscCall(VecGetArrayRead(l->f[dir][t], &fa[t]));
+  for (PetscInt line = 0; line < (dir ? p->xm : p->ym); line += MG_LINE_VEC)
+    mg_line_solve_lines(dir, (int)p->xm, (int)p->ym, (int)line, (int)PetscMin(MG_LINE_VEC, (dir ? p->xm : p->ym) - line), ra, ta, fa[0], fa[1], fa[2], xa, pa,
+                        oa, c1, c2, zero ? 1 : 0, readprev ? 0 : 1);
+  for (int t = 0; t < 3; t++) PetscCall(VecRestoreArrayRead(l->f[dir][t], &fa[t]));
+  if (readprev && prev != out && prev != tmp) PetscCall(VecRestoreArrayRead(prev, &pa));
+  if (!zero && x != out && x != tmp) PetscCall(VecRestoreArrayRead(x, &xa));
+  if (r != tmp && r != out) PetscCall(VecRestoreArrayRead(r, &ra));
+  if (tmp != out) PetscCall(VecRestoreArray(tmp, &ta));
+  PetscCall(VecRestoreArray(out, &oa));
+  PetscCall(PetscLogEventEnd(SBPMG_MGSmooth, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*
+  PCSBPMGLinesSolve - z = B^-1 r with the fp64 factors of direction dir (the eigenvalue estimates' preconditioner): on the device for
+  device vectors of a device problem, else on the host. r is not changed.
+*/
+PetscErrorCode PCSBPMGLinesSolve(PCSBPMGLines l, int dir, Vec r, Vec z)
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemUseDevice(l->p, r, z, NULL, &dev));
+  if (dev)
+    PetscCall(PCSBPMGLinesSolveDevice(l, dir, SBP_KERNEL_FP64, r, z, NULL, NULL, z, 0, 1, PETSC_TRUE, PETSC_TRUE));
+  else
+    PetscCall(PCSBPMGLinesSolveHost(l, dir, r, z, NULL, NULL, z, 0, 1, PETSC_TRUE, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*
+  PCSBPMGLinesSweeps - its sweeps of the three-term recurrence x_{k+1} = x_k + c1 (x_k - x_{k-1}) + c2 B^-1 (b - M~ x_k) along the
+  lines of direction dir, from x (or from zero), with (c1, c2) of each in c; r and xw are work vectors like x, the result ends in x. On
+  the device (prec: the level's kernels; the residual is the level sweeps' own, src/mg/cycle.c) or, for host vectors, on the host.
+*/
+PetscErrorCode PCSBPMGLinesSweeps(PCSBPMGLines l, int dir, SbpKernelPrecision prec, PetscBool dev, Vec x, Vec b, Vec r, Vec xw, PetscInt its,
+                                  PetscBool guesszero, const PetscReal c[])
+{
+  Vec cur = x, other = xw;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < its; k++) {
+    const PetscBool zero = k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE, prev_zero = k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE;
+    Vec             t;
+    /* the residual of x_k into r (from zero: b itself, read in place), then x_{k+1} over x_{k-1} */
+    if (!zero) {
+      if (dev)
+        PetscCall(PCSBPMGLevelResidual(l->p, prec, b, cur, r));
+      else {
+        PetscCall(SbpProblemGetHostCoefficients(l->p));
+        PetscCall(SbpProblemApplyHost(l->p, cur, b, -1.0, r));
+      }
+    }
+    if (dev)
+      PetscCall(PCSBPMGLinesSolveDevice(l, dir, prec, zero ? b : r, r, cur, other, other, c[2 * k], c[2 * k + 1], zero, prev_zero));
+    else
+      PetscCall(PCSBPMGLinesSolveHost(l, dir, zero ? b : r, r, cur, other, other, c[2 * k], c[2 * k + 1], zero, prev_zero));
+    t     = cur;
+    cur   = other;
+    other = t;
+  }
+  if (cur != x) PetscCall(VecSwap(x, xw));
+  PetscFunctionReturn(0);
+}

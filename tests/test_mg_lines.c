@@ -1,0 +1,291 @@
+/* Line smoothing (issue 34, docs/design.md "Line smoothers"): the line solves against the assembled operator's line blocks, on the
+   device (whole lines and chunked) and the host; CG + sbpmg on stretched grids and grids of unequal sides (iterations bounded and flat
+   in N); the V-cycle with lines symmetric and positive; the automatic choice; bad input. */
+#include "test_sbp_common.h"
+#include <sbpmg/private/mgimpl.h>
+
+static const char help[] = "Tests of the line smoothers of sbpmg (src/mg/lines.c, kernels/line.cl).\n";
+
+/* The earthquake-cycle grid x = l tan(theta (r+1)/2), y likewise (l = 10, L = 400: cells of aspect ratio up to 1601). */
+static const PetscReal StretchL = 400, Stretchl = 10;
+
+static PetscErrorCode stretch_mapping(void *ctx, PetscReal r, PetscReal s, PetscReal X[6])
+{
+  const PetscReal th = PetscAtanReal(StretchL / Stretchl), ar = th * (r + 1) / 2, as = th * (s + 1) / 2;
+  X[0] = Stretchl * PetscTanReal(ar);
+  X[1] = Stretchl * PetscTanReal(as);
+  X[2] = Stretchl * th / 2 / (PetscCosReal(ar) * PetscCosReal(ar));
+  X[3] = X[4] = 0;
+  X[5]        = Stretchl * th / 2 / (PetscCosReal(as) * PetscCosReal(as));
+  return 0;
+}
+
+static const char stretch_source[] = "void sbp_user_mapping(double r, double s, double X[6])\n"
+                                     "{\n"
+                                     "  const double th = atan(40.0), ar = th * (r + 1) / 2, as = th * (s + 1) / 2;\n"
+                                     "  X[0] = 10 * tan(ar); X[1] = 10 * tan(as);\n"
+                                     "  X[2] = 10 * th / 2 / (cos(ar) * cos(ar)); X[3] = 0; X[4] = 0; X[5] = 10 * th / 2 / (cos(as) * cos(as));\n"
+                                     "}\n";
+
+/* The stretched problem: DDNN, mu = 1, the mapping as a host function and (for the device) as source; tuning overrides (NULL: none). */
+static SbpProblem stretched_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpBackend backend, const char *tune)
+{
+  SbpProblem p;
+
+  PCALL(SbpProblemCreate(comm, &p));
+  PCALL(SbpProblemSetSizes(p, Nr, Ns));
+  PCALL(SbpProblemSetBackend(p, backend));
+  PCALL(SbpProblemSetMappingFunction(p, stretch_mapping, NULL));
+  PCALL(SbpProblemSetMappingSource(p, stretch_source));
+  PCALL(SbpProblemSetMu(p, SBP_MU_CONSTANT, 1));
+  for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, bc[f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
+  if (tune) PCALL(SbpProblemSetTuning(p, tune));
+  PCALL(SbpProblemSetUp(p));
+  return p;
+}
+
+/* z = B^-1 r of each direction against the assembled operator A: on every line, the block of A on the line's nodes (A's own entries,
+   src/sbp/assemble.c) times z equals r to 1e-10 relative; the line blocks are the whole lines on one rank. */
+static void check_line_solves(SbpProblem p, const char *what)
+{
+  PCSBPMGLines l;
+  Mat          A;
+  Vec          r, z;
+
+  PCALL(SbpProblemCreateAssembledOperator(p, &A));
+  PCALL(PCSBPMGLinesCreate(p, 3, &l));
+  PCALL(SbpProblemCreateVector(p, &r));
+  PCALL(VecDuplicate(r, &z));
+  for (int dir = 0; dir < 2; dir++) {
+    const PetscScalar *ra, *za;
+    PetscReal          err = 0, scale = 0;
+    const PetscInt     nl = dir ? p->Nr + 1 : p->Ns + 1, n = dir ? p->Ns + 1 : p->Nr + 1;
+    SbpmgTestFillRandom(r, 3 + dir);
+    PCALL(VecSet(z, NAN));
+    PCALL(PCSBPMGLinesSolve(l, dir, r, z));
+    PCALL(VecGetArrayRead(r, &ra));
+    PCALL(VecGetArrayRead(z, &za));
+    for (PetscInt line = 0; line < nl; line++)
+      for (PetscInt t = 0; t < n; t++) {
+        const PetscInt row = dir ? line + (p->Nr + 1) * t : t + (p->Nr + 1) * line;
+        PetscScalar    s   = 0;
+        for (PetscInt u = PetscMax(t - 2, 0); u <= PetscMin(t + 2, n - 1); u++) {
+          const PetscInt col = dir ? line + (p->Nr + 1) * u : u + (p->Nr + 1) * line;
+          PetscScalar    a;
+          PCALL(MatGetValues(A, 1, &row, 1, &col, &a));
+          s += a * za[col];
+        }
+        err   = PetscMax(err, PetscAbsScalar(s - ra[row]));
+        scale = PetscMax(scale, PetscAbsScalar(ra[row]));
+      }
+    PCALL(VecRestoreArrayRead(r, &ra));
+    PCALL(VecRestoreArrayRead(z, &za));
+    print_message("  %s, %s-lines: max |B z - r| / max |r| = %.2e\n", what, dir ? "s" : "r", err / scale);
+    if (!(err <= 1e-10 * scale)) fail_msg("%s, %s-lines: the line solve misses the assembled blocks by %g", what, dir ? "s" : "r", err / scale);
+  }
+  SbpmgTestDestroyVecs(&r, &z, NULL);
+  PCALL(PCSBPMGLinesDestroy(&l));
+  PCALL(MatDestroy(&A));
+}
+
+static void test_line_solves(void **state)
+{
+  static const struct {
+    const char *bc, *tune;
+    SbpBackend  backend;
+    PetscInt    Nr, Ns;
+  } cases[] = {
+      {"DDNN", NULL, SBP_BACKEND_DEVICE, 12, 10},
+      {"DDDD", NULL, SBP_BACKEND_DEVICE, 9, 7},
+      {"NDDN", NULL, SBP_BACKEND_HOST, 11, 13},
+      {"DDDD", "mg_line_chunks=4,mg_line_group=2", SBP_BACKEND_DEVICE, 21, 9}, /* the GPU's chunked kernel, some chunks empty */
+      {"DDNN", "mg_line_chunks=3,mg_line_group=5,mg_line_vec=1", SBP_BACKEND_DEVICE, 4, 30},
+      {"DDDD", "mg_line_vec=3,mg_line_wg=2", SBP_BACKEND_DEVICE, 10, 8}, /* whole lines, some work-items short of lines */
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    SbpProblem p = stretched_problem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, cases[c].bc, cases[c].backend, cases[c].tune);
+    char       what[160];
+    PCALL(PetscSNPrintf(what, sizeof(what), "%d x %d %s %s %s", (int)cases[c].Nr, (int)cases[c].Ns, cases[c].bc,
+                        cases[c].backend == SBP_BACKEND_DEVICE ? "device" : "host", cases[c].tune ? cases[c].tune : ""));
+    check_line_solves(p, what);
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
+/* CG + sbpmg from zero on a random right-hand side to 1e-8: its iterations; lines: which directions each smoothed level took (bits). */
+static PetscInt solve_random(SbpProblem p, int lines[])
+{
+  Mat      A;
+  Vec      u, g;
+  KSP      ksp;
+  PC       pc;
+  PetscInt its, L;
+
+  KSPConvergedReason reason;
+
+  PCALL(SbpProblemCreateOperator(p, &A));
+  PCALL(MatCreateVecs(A, &u, &g));
+  SbpmgTestFillRandom(g, 7);
+  ksp = SbpTestMGCG(A, 1e-8, 100);
+  PCALL(KSPSetFromOptions(ksp));
+  PCALL(KSPSolve(ksp, g, u));
+  PCALL(KSPGetConvergedReason(ksp, &reason));
+  if (reason < 0) fail_msg("CG + sbpmg did not converge: %s", KSPConvergedReasons[reason]);
+  PCALL(KSPGetIterationNumber(ksp, &its));
+  PCALL(KSPGetPC(ksp, &pc));
+  PCALL(PCSBPMGGetLevels(pc, &L));
+  for (PetscInt k = 0; k < L - 1 && lines; k++) lines[k] = PCSBPMGGetContext(pc)->lines[k] ? PCSBPMGGetContext(pc)->lines[k]->dirs : 0;
+  PCALL(KSPDestroy(&ksp));
+  SbpmgTestDestroyVecs(&u, &g, NULL);
+  PCALL(MatDestroy(&A));
+  return its;
+}
+
+/* Stretched grids: at most 12 iterations, within 2 of each other over N = 32..128, every level smoothed along both directions; without
+   lines (-pc_sbpmg_lines none) the same grid takes more than twice as many (the test would notice lines that do nothing). */
+static void test_stretched(void **state)
+{
+  const PetscInt Ns[] = {32, 64, 128};
+  PetscInt       lo = 1000, hi = 0, none;
+  for (int k = 0; k < 3; k++) {
+    SbpProblem p = stretched_problem(PETSC_COMM_SELF, Ns[k], Ns[k], "DDNN", SBP_BACKEND_DEVICE, NULL);
+    int        lines[16];
+    PetscInt   its = solve_random(p, lines);
+    print_message("  stretched %d^2: %d iterations, lines of the finest level %d\n", (int)Ns[k], (int)its, lines[0]);
+    if (its > 12) fail_msg("stretched %d^2: %d iterations > 12", (int)Ns[k], (int)its);
+    if (lines[0] != 3) fail_msg("stretched %d^2: the finest level smooths along lines %d, not both directions", (int)Ns[k], lines[0]);
+    lo = PetscMin(lo, its);
+    hi = PetscMax(hi, its);
+    PCALL(SbpProblemDestroy(&p));
+  }
+  if (hi - lo > 2) fail_msg("stretched grids: iterations from %d to %d", (int)lo, (int)hi);
+  {
+    SbpProblem p = stretched_problem(PETSC_COMM_SELF, 64, 64, "DDNN", SBP_BACKEND_DEVICE, NULL);
+    SbpmgTestSetOption("-pc_sbpmg_lines", "none");
+    none = solve_random(p, NULL);
+    SbpmgTestSetOption("-pc_sbpmg_lines", NULL);
+    print_message("  stretched 64^2 with point smoothing: %d iterations\n", (int)none);
+    if (none <= 2 * hi) fail_msg("point smoothing took %d iterations, lines %d: the test cannot tell them apart", (int)none, (int)hi);
+    PCALL(SbpProblemDestroy(&p));
+  }
+  /* the host backend and the single-precision V-cycle */
+  {
+    SbpProblem p   = stretched_problem(PETSC_COMM_SELF, 64, 64, "DDDD", SBP_BACKEND_HOST, NULL);
+    PetscInt   its = solve_random(p, NULL);
+    print_message("  stretched 64^2 DDDD on the host: %d iterations\n", (int)its);
+    if (its > 12) fail_msg("stretched 64^2 on the host: %d iterations > 12", (int)its);
+    PCALL(SbpProblemDestroy(&p));
+    p = stretched_problem(PETSC_COMM_SELF, 64, 64, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=8,mg_line_group=4");
+    SbpmgTestSetOption("-pc_sbpmg_precision", "single");
+    its = solve_random(p, NULL);
+    SbpmgTestSetOption("-pc_sbpmg_precision", NULL);
+    print_message("  stretched 64^2, fp32 V-cycle, chunked line solves: %d iterations\n", (int)its);
+    if (its > 12) fail_msg("stretched 64^2, fp32 V-cycle: %d iterations > 12", (int)its);
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
+/* Unequal sides of the curved basin: at most 15 iterations, r-lines where Nr >> Ns, s-lines where Ns >> Nr; the square grid keeps point
+   smoothing (its anisotropy, about 6.7, is below the default ratio). */
+static void test_unequal_sides(void **state)
+{
+  static const struct {
+    PetscInt Nr, Ns;
+    int      lines;
+  } cases[] = {
+      {256, 8, 1},
+      {8, 256, 2},
+      {128, 16, 1},
+      {64, 64, 0},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    SbpProblem p         = SbpTestProblem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL);
+    int        lines[16] = {0};
+    PetscInt   its       = solve_random(p, lines);
+    print_message("  curved %d x %d: %d iterations, lines of the finest level %d\n", (int)cases[c].Nr, (int)cases[c].Ns, (int)its, lines[0]);
+    if (its > 15) fail_msg("curved %d x %d: %d iterations > 15", (int)cases[c].Nr, (int)cases[c].Ns, (int)its);
+    if (lines[0] != cases[c].lines) fail_msg("curved %d x %d: lines %d, expected %d", (int)cases[c].Nr, (int)cases[c].Ns, lines[0], cases[c].lines);
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
+/* The V-cycle with line smoothing in both directions (the up smoother the down one's adjoint) is symmetric and positive definite. */
+static void test_symmetric(void **state)
+{
+  static const struct {
+    SbpBackend  backend;
+    const char *tune, *smoother;
+  } cases[] = {
+      {SBP_BACKEND_DEVICE, NULL, "chebyshev"},
+      {SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=2", "chebyshev"},
+      {SBP_BACKEND_DEVICE, NULL, "jacobi"},
+      {SBP_BACKEND_HOST, NULL, "chebyshev"},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    SbpProblem p = stretched_problem(PETSC_COMM_SELF, 32, 24, "DDNN", cases[c].backend, cases[c].tune);
+    Mat        A;
+    KSP        ksp;
+    PC         pc;
+    Vec        x, y;
+    char       what[128];
+    PCALL(SbpProblemCreateOperator(p, &A));
+    SbpmgTestSetOption("-pc_sbpmg_precision", "double");
+    SbpmgTestSetOption("-pc_sbpmg_line_nu", "2");
+    ksp = SbpTestMGCG(A, 1e-8, 10);
+    PCALL(KSPGetPC(ksp, &pc));
+    SbpTestSetSmoother(pc, cases[c].smoother);
+    PCALL(KSPSetFromOptions(ksp));
+    PCALL(KSPSetUp(ksp));
+    SbpmgTestSetOption("-pc_sbpmg_line_nu", NULL);
+    SbpmgTestSetOption("-pc_sbpmg_precision", NULL);
+    if (!PCSBPMGGetContext(pc)->lines[0] || PCSBPMGGetContext(pc)->lines[0]->dirs != 3) fail_msg("the stretched grid's finest level has no r- and s-lines");
+    PCALL(MatCreateVecs(A, &x, &y));
+    PCALL(PetscSNPrintf(what, sizeof(what), "lines, %s %s %s", cases[c].smoother, cases[c].backend == SBP_BACKEND_DEVICE ? "device" : "host",
+                        cases[c].tune ? cases[c].tune : ""));
+    for (int r = 0; r < 2; r++) {
+      SbpmgTestFillRandom(x, 40 + r);
+      SbpmgTestFillRandom(y, 50 + r);
+      SbpTestCheckSymmetric(pc, x, y, what);
+    }
+    SbpmgTestDestroyVecs(&x, &y, NULL);
+    PCALL(KSPDestroy(&ksp));
+    PCALL(MatDestroy(&A));
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
+/* Bad input: errors that name the option and its value (an unknown -pc_sbpmg_lines: tests/mg.cmake mg_bad_lines). */
+static void test_bad_input(void **state)
+{
+  static const struct {
+    const char    *opts[5];
+    PetscErrorCode code;
+    const char    *msg;
+  } cases[] = {
+      {{"-pc_sbpmg_line_ratio", "0.5", NULL}, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_ratio 0.5 must be >= 1 and finite"},
+      {{"-pc_sbpmg_line_ratio", "inf", NULL}, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_ratio inf"},
+      {{"-pc_sbpmg_line_nu", "0", NULL}, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_nu 0 must be >= 1"},
+      {{"-pc_sbpmg_lines", "r", "-pc_sbpmg_smoother", "richardson", NULL}, PETSC_ERR_ARG_INCOMP, "-pc_sbpmg_lines r needs the chebyshev or jacobi smoother"},
+  };
+  SbpProblem p = SbpTestProblem(PETSC_COMM_SELF, 32, 16, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL);
+  Mat        A;
+
+  PCALL(SbpProblemCreateOperator(p, &A));
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    KSP ksp = SbpTestMGCG(A, 1e-8, 10);
+    for (int o = 0; cases[c].opts[o]; o += 2) SbpmgTestSetOption(cases[c].opts[o], cases[c].opts[o + 1]);
+    PCALL(KSPSetFromOptions(ksp));
+    EXPECT_ERROR(KSPSetUp(ksp), cases[c].code, cases[c].msg);
+    for (int o = 0; cases[c].opts[o]; o += 2) SbpmgTestSetOption(cases[c].opts[o], NULL);
+    PCALL(KSPDestroy(&ksp));
+  }
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_line_solves), cmocka_unit_test(test_stretched), cmocka_unit_test(test_unequal_sides),
+    cmocka_unit_test(test_symmetric),   cmocka_unit_test(test_bad_input),
+};
+
+SBPMG_TEST_MAIN(help, tests)
