@@ -12,7 +12,7 @@
     #error "MG_REAL must be defined (src/mg/kernels.c: the precision of the transfers)"
   #endif
   #if !defined(MG_TRANSFER_KERNELS)
-    #error "MG_TRANSFER_KERNELS must be defined (src/mg/kernels.c: which kernels a program holds: 1 one rank's, 2 several ranks', 4 the conversions)"
+    #error "MG_TRANSFER_KERNELS must be defined (src/mg/kernels.c: which kernels a program holds: 1 one rank's, 2 several ranks', 4 the conversions, 8 between grids of any sizes)"
   #endif
 typedef MG_REAL mg_real;
   #define MG_FN     inline
@@ -54,7 +54,77 @@ MG_FN mg_real mg_restrict_point(const int ic, const int jc, const int Nr, const 
   return s;
 }
 
+/* Between grids of any sizes (docs/design.md "Grids of any size"): along a direction of Nf fine and Nc coarse intervals, fine node i
+   lies at coarse position i Nc / Nf of the uniform reference grids, and P is linear interpolation there: the weight of coarse node
+   ic at fine node i is the hat max(0, 1 - |i Nc - ic Nf| / Nf) (exact integers; Nc = Nf: the identity, Nf = 2 Nc: 8.2's weights).
+   P^T, the restriction, sums the same products of hats, so it is P's transpose to the bit. */
+MG_FN mg_real mg_hat(const int i, const int ic, const int Nf, const int Nc)
+{
+  const long d = (long)i * Nc - (long)ic * Nf, a = d < 0 ? -d : d;
+  return a < Nf ? (mg_real)(Nf - a) / (mg_real)Nf : (mg_real)0;
+}
+
+/* (P v)(i,j) for fine node (i,j) of an Nrf x Nsf grid from the Nrc x Nsc one; v indexed (ic - ox) + ld (jc - oy). */
+MG_FN mg_real mg_prolong_any_point(const int i, const int j, const int Nrf, const int Nsf, const int Nrc, const int Nsc, MG_GLOBAL const mg_real *v, const long ox,
+                                   const long oy, const long ld)
+{
+  const int I0 = (int)(((long)i * Nrc) / Nrf), J0 = (int)(((long)j * Nsc) / Nsf), I1 = I0 < Nrc ? I0 + 1 : I0, J1 = J0 < Nsc ? J0 + 1 : J0;
+  const mg_real wi0 = mg_hat(i, I0, Nrf, Nrc), wi1 = I1 != I0 ? mg_hat(i, I1, Nrf, Nrc) : (mg_real)0, wj0 = mg_hat(j, J0, Nsf, Nsc),
+                wj1 = J1 != J0 ? mg_hat(j, J1, Nsf, Nsc) : (mg_real)0;
+#define MG_V(ii, jj) v[(long)(ii) - ox + ld * ((long)(jj) - oy)]
+  mg_real y = wj0 * (wi0 * MG_V(I0, J0) + (wi1 != 0 ? wi1 * MG_V(I1, J0) : (mg_real)0));
+  if (wj1 != 0) y += wj1 * (wi0 * MG_V(I0, J1) + (wi1 != 0 ? wi1 * MG_V(I1, J1) : (mg_real)0));
+#undef MG_V
+  return y;
+}
+
+/* (P^T r)(ic,jc): the sum over the fine nodes within a hat of (ic, jc). */
+MG_FN mg_real mg_restrict_any_point(const int ic, const int jc, const int Nrf, const int Nsf, const int Nrc, const int Nsc, MG_GLOBAL const mg_real *r, const long ox,
+                                    const long oy, const long ld)
+{
+  const int ilo = ic > 0 ? (int)(((long)(ic - 1) * Nrf) / Nrc) : 0, ihi = ic < Nrc ? (int)(((long)(ic + 1) * Nrf + Nrc - 1) / Nrc) : Nrf;
+  const int jlo = jc > 0 ? (int)(((long)(jc - 1) * Nsf) / Nsc) : 0, jhi = jc < Nsc ? (int)(((long)(jc + 1) * Nsf + Nsc - 1) / Nsc) : Nsf;
+  mg_real   s = 0;
+  for (int j = jlo; j <= jhi && j <= Nsf; j++) {
+    const mg_real wj = mg_hat(j, jc, Nsf, Nsc);
+    mg_real       row = 0;
+    if (wj == 0) continue;
+    for (int i = ilo; i <= ihi && i <= Nrf; i++) {
+      const mg_real wi = mg_hat(i, ic, Nrf, Nrc);
+      if (wi != 0) row += wi * r[(long)i - ox + ld * ((long)j - oy)];
+    }
+    s += wj * row;
+  }
+  return s;
+}
+
 #ifdef __OPENCL_VERSION__
+#if MG_TRANSFER_KERNELS & 8
+/* y_f = (add ? y_f : 0) + P x_c, one work-item per fine node, grids of any sizes (one rank). */
+__kernel void mg_prolong_any(const int Nrf, const int Nsf, const int Nrc, const int Nsc, __global const mg_real *xc, const int add, __global mg_real *yf)
+{
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i > Nrf || j > Nsf) return;
+  {
+    const long    k = i + (long)(Nrf + 1) * j;
+    const mg_real v = mg_prolong_any_point(i, j, Nrf, Nsf, Nrc, Nsc, xc, 0, 0, Nrc + 1);
+    yf[k]           = add ? yf[k] + v : v;
+  }
+}
+
+/* y_c = (add ? y_c : 0) + P^T x_f, one work-item per coarse node. */
+__kernel void mg_restrict_any(const int Nrf, const int Nsf, const int Nrc, const int Nsc, __global const mg_real *xf, const int add, __global mg_real *yc)
+{
+  const int ic = get_global_id(0), jc = get_global_id(1);
+  if (ic > Nrc || jc > Nsc) return;
+  {
+    const long    k = ic + (long)(Nrc + 1) * jc;
+    const mg_real v = mg_restrict_any_point(ic, jc, Nrf, Nsf, Nrc, Nsc, xf, 0, 0, Nrf + 1);
+    yc[k]           = add ? yc[k] + v : v;
+  }
+}
+#endif
+
 #if MG_TRANSFER_KERNELS & 1
 /* y_f = (add ? y_f : 0) + P x_c over the fine grid (Nr x Ns intervals, Nr even). A work-item takes the nodes 2I and 2I + 1 of row j:
    the parity of each is then known, so no warp runs more than one branch of mg_prolong_point, and the coarse values they share are

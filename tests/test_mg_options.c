@@ -153,7 +153,8 @@ static void test_bad_input(void **state)
   ksp = SbpTestKSPWithSBPMG(A);
   PCALL(KSPGetPC(ksp, &pc));
   PCALL(PCSBPMGSetLevels(pc, 5));
-  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_levels 5 is too many for the 48 x 24 grid: it halves into at most 3 levels (down to 12 x 6");
+  EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_sbpmg_levels 5 is too many for the 48 x 24 grid: it coarsens into at most 4 levels (down to 6 x 6");
   PCALL(KSPDestroy(&ksp));
 
   /* bad option values are reported at set-up */

@@ -95,11 +95,12 @@ static void test_bad_input(void **state)
 
   /* a grid that cannot be coarsened */
   PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
-  PCALL(SbpProblemSetSizes(p, 33, 32));
+  PCALL(SbpProblemSetSizes(p, 6, 6));
   PCALL(SbpProblemSetUp(p));
   {
     SbpProblem c = NULL;
-    EXPECT_ERROR(SbpProblemCoarsen(p, &c), PETSC_ERR_ARG_SIZ, "Cannot coarsen the 33 x 32 grid: Nr = 33 is odd");
+    EXPECT_ERROR(SbpProblemCoarsen(p, &c), PETSC_ERR_ARG_SIZ,
+                 "Cannot coarsen the 6 x 6 grid: a coarse grid would have fewer than 4 intervals in each direction");
     assert_null(c);
   }
   PCALL(SbpProblemDestroy(&p));

@@ -11,10 +11,11 @@ static const struct {
   const char *program, *name;
   int         subset;
 } PCSBPMGKernels[MG_K_COUNT] = {
-    {"sbp+smooth", "mg_smooth_patch", 0},    {"sbp+smooth", "mg_smooth_inner", 0}, {"sbp+smooth", "mg_smooth_pass", 0},  {"transfer", "mg_prolong", 1},
-    {"transfer", "mg_prolong_patch", 2},     {"transfer", "mg_restrict", 1},       {"transfer", "mg_restrict_patch", 2}, {"transfer", "mg_to_single", 4},
-    {"transfer", "mg_to_outer", 4},          {"estimate", "mg_start_vector", 0},   {"estimate", "mg_anisotropy", 0},     {"sbp+line", "mg_line_solve", 1},
-    {"sbp+line", "mg_line_solve_chunks", 1}, {"sbp+line", "mg_line_maps", 1},      {"sbp+line", "mg_line_factor", 2},
+    {"sbp+smooth", "mg_smooth_patch", 0}, {"sbp+smooth", "mg_smooth_inner", 0}, {"sbp+smooth", "mg_smooth_pass", 0},     {"transfer", "mg_prolong", 1},
+    {"transfer", "mg_prolong_patch", 2},  {"transfer", "mg_restrict", 1},       {"transfer", "mg_restrict_patch", 2},    {"transfer", "mg_prolong_any", 8},
+    {"transfer", "mg_restrict_any", 8},   {"transfer", "mg_to_single", 4},      {"transfer", "mg_to_outer", 4},          {"estimate", "mg_start_vector", 0},
+    {"estimate", "mg_anisotropy", 0},     {"sbp+line", "mg_line_solve", 1},     {"sbp+line", "mg_line_solve_chunks", 1}, {"sbp+line", "mg_line_maps", 1},
+    {"sbp+line", "mg_line_factor", 2},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)

@@ -29,6 +29,16 @@ static PetscInt PCSBPMGLevelSweeps(PC_SBPMG *sb, PetscInt nu, PetscInt depth)
   return PetscMax(nu, v + 0.5 >= (PetscReal)sb->nu_max ? sb->nu_max : (PetscInt)(v + 0.5));
 }
 
+/* The intervals of level k (0: the finest) of the hierarchy of fine (SbpProblemCoarseSizes() k times). */
+static PetscErrorCode PCSBPMGLevelSizes(SbpProblem fine, PetscInt k, PetscInt *Nr, PetscInt *Ns)
+{
+  PetscFunctionBegin;
+  *Nr = fine->Nr;
+  *Ns = fine->Ns;
+  for (PetscInt l = 0; l < k; l++) PetscCall(SbpProblemCoarseSizes(fine, *Nr, *Ns, Nr, Ns));
+  PetscFunctionReturn(0);
+}
+
 /* How many levels: as requested, or halving until the coarse grid has at most coarse_size points per side. Every level is
    distributed over all ranks of the fine grid's DMDA (DMCoarsen keeps the process grid), so on several ranks the hierarchy also
    ends where a coarser grid would leave a rank fewer than 2 nodes (the stencil width) in some direction; the coarsest level is
@@ -46,27 +56,33 @@ static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, P
   PetscCall(SbpProblemGetProcessGrid(fine, &m, &n));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)fine), &size));
   if (sb->levels_req > 0) {
-    Nr = fine->Nr >> (possible - 1);
-    Ns = fine->Ns >> (possible - 1);
+    PetscInt Nrd, Nsd;
+    PetscCall(PCSBPMGLevelSizes(fine, possible - 1, &Nr, &Ns));
+    PetscCall(PCSBPMGLevelSizes(fine, dist - 1, &Nrd, &Nsd));
     PetscCheck(sb->levels_req <= possible, comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-pc_sbpmg_levels %" PetscInt_FMT " is too many for the %" PetscInt_FMT " x %" PetscInt_FMT " grid: it halves into at most %" PetscInt_FMT
-               " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT ", each level needs even sizes and at least 4 intervals)",
-               sb->levels_req, fine->Nr, fine->Ns, possible, Nr, Ns);
+               "-pc_sbpmg_levels %" PetscInt_FMT " is too many for the %" PetscInt_FMT " x %" PetscInt_FMT " grid: it coarsens into at most %" PetscInt_FMT
+               " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT ", %s)",
+               sb->levels_req, fine->Nr, fine->Ns, possible, Nr, Ns,
+               size == 1 ? "a coarse grid has at least 4 intervals in each direction"
+                         : "on several MPI ranks each level needs even sizes and at least 4 intervals");
     PetscCheck(sb->levels_req <= dist, comm, PETSC_ERR_ARG_OUTOFRANGE,
                "-pc_sbpmg_levels %" PetscInt_FMT " cannot be distributed: the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT
                " x %" PetscInt_FMT ") halves into at most %" PetscInt_FMT " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT
                "): %s; use fewer levels or fewer ranks",
-               sb->levels_req, fine->Nr, fine->Ns, size, m, n, dist, fine->Nr >> (dist - 1), fine->Ns >> (dist - 1), why);
+               sb->levels_req, fine->Nr, fine->Ns, size, m, n, dist, Nrd, Nsd, why);
     *nlevels = sb->levels_req;
   } else {
     PetscInt L = 1;
     Nr         = fine->Nr;
     Ns         = fine->Ns;
     while (PetscMax(Nr, Ns) + 1 > sb->coarse_used && L < dist) {
-      Nr /= 2;
-      Ns /= 2;
+      PetscCall(SbpProblemCoarseSizes(fine, Nr, Ns, &Nr, &Ns));
       L++;
     }
+    if (L == 1 && PetscMax(Nr, Ns) + 1 > sb->coarse_used)
+      PetscCall(PetscInfo(pc, "The %" PetscInt_FMT " x %" PetscInt_FMT " grid cannot be coarsened%s: one level, solved directly (CHOLMOD)\n", Nr, Ns,
+                          size == 1 ? " (fewer than 8 intervals in each direction)"
+                                    : " on several MPI ranks (both sizes must be even and halve to at least 4 intervals)"));
     if (PetscMax(Nr, Ns) + 1 > sb->coarse_used && L < possible) { /* stopped by the decomposition, not by the sizes */
       PetscCheck(!sb->coarse_size_set, comm, PETSC_ERR_ARG_OUTOFRANGE,
                  "-pc_sbpmg_coarse_size %" PetscInt_FMT " cannot be reached on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT
@@ -410,10 +426,12 @@ static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine,
   PetscCall(PCSBPMGResolvePrecision(pc, sb, fine, L)); /* resolved again after the build, the same */
   single = sb->single && L > 1 ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt k = 0; k < L; k++) {
-    const PetscInt     Nr = fine->Nr >> k, Ns = fine->Ns >> k;
+    PetscInt           Nr, Ns;
     SbpPlan            lp;
     size_t             v, lv, *at = cl ? &dev : &host;
     SbpKernelPrecision prec = single ? SBP_KERNEL_FP32 : (sb->coef_fp32 && (k || pc->mat == pc->pmat) ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64);
+
+    PetscCall(PCSBPMGLevelSizes(fine, k, &Nr, &Ns));
 
     PetscCall(SbpProblemPlanLevel(fine, Nr, Ns, &lp));
     if (k) { /* the level's problem (the finest exists already) */

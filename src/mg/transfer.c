@@ -8,7 +8,8 @@
 
 typedef struct {
   SbpProblem fine, coarse;
-  cl_kernel  k[2][4]; /* the transfer kernels (MG_K_PROLONG ..) in fp64 and fp32, looked up on first use (owned by the program cache) */
+  PetscBool  any;     /* the coarse grid is not the fine one's even nodes (sizes that do not halve, semi-coarsening): one rank */
+  cl_kernel  k[2][6]; /* the transfer kernels (MG_K_PROLONG ..) in fp64 and fp32, looked up on first use (owned by the program cache) */
 } SbpTransfer;
 
 static PetscErrorCode SbpTransferKernel(SbpTransfer *t, PetscBool single, PCSBPMGKernel id, cl_kernel *k)
@@ -92,13 +93,23 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool single, PetscB
     PetscCall(SbpTransferDevicePatch(t, single, prolong, x, y, add));
     PetscFunctionReturn(0);
   }
-  PetscCall(SbpTransferKernel(t, single, prolong ? MG_K_PROLONG : MG_K_RESTRICT, &k));
+  PetscCall(SbpTransferKernel(t, single, t->any ? (prolong ? MG_K_PROLONG_ANY : MG_K_RESTRICT_ANY) : (prolong ? MG_K_PROLONG : MG_K_RESTRICT), &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &xb, sizeof(int), &iadd, sizeof(cl_mem), &yb));
-  global[0] = (size_t)f->Nr / 2 + 1; /* the prolongation takes two fine nodes per work-item along r */
-  global[1] = prolong ? (size_t)f->Ns + 1 : (size_t)f->Ns / 2 + 1;
+  if (t->any) { /* grids of any sizes: one work-item per output node */
+    int Nrc = (int)t->coarse->Nr, Nsc = (int)t->coarse->Ns;
+    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(int), &Nrc, sizeof(int), &Nsc, sizeof(cl_mem), &xb, sizeof(int), &iadd,
+                             sizeof(cl_mem), &yb));
+    global[0] = (size_t)(prolong ? Nr : Nrc) + 1;
+    global[1] = (size_t)(prolong ? Ns : Nsc) + 1;
+    nout      = (PetscInt)(global[0] * global[1]);
+    nin       = prolong ? (t->coarse->Nr + 1) * (t->coarse->Ns + 1) : (f->Nr + 1) * (f->Ns + 1);
+  } else {
+    PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &xb, sizeof(int), &iadd, sizeof(cl_mem), &yb));
+    global[0] = (size_t)f->Nr / 2 + 1; /* the prolongation takes two fine nodes per work-item along r */
+    global[1] = prolong ? (size_t)f->Ns + 1 : (size_t)f->Ns / 2 + 1;
+  }
   PetscCall(SbpProblemLaunch2D(f, k, global));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   PetscCall(
@@ -119,9 +130,14 @@ static PetscErrorCode SbpTransferHost(SbpTransfer *t, PetscBool prolong, Vec x, 
   PetscCall(SbpProblemVecGetArray(out, y, PETSC_FALSE, &ya));
   for (PetscInt j = out->ys; j < out->ys + out->ym; j++)
     for (PetscInt i = out->xs; i < out->xs + out->xm; i++) {
-      PetscReal v = prolong ? mg_prolong_point((int)i, (int)j, xa, in->gxs, in->gys, in->gxm)
-                            : mg_restrict_point((int)i, (int)j, (int)in->Nr, (int)in->Ns, xa, in->gxs, in->gys, in->gxm);
-      ya[j][i]    = add ? ya[j][i] + v : v;
+      PetscReal v;
+      if (t->any)
+        v = prolong ? mg_prolong_any_point((int)i, (int)j, (int)out->Nr, (int)out->Ns, (int)in->Nr, (int)in->Ns, xa, in->gxs, in->gys, in->gxm)
+                    : mg_restrict_any_point((int)i, (int)j, (int)in->Nr, (int)in->Ns, (int)out->Nr, (int)out->Ns, xa, in->gxs, in->gys, in->gxm);
+      else
+        v = prolong ? mg_prolong_point((int)i, (int)j, xa, in->gxs, in->gys, in->gxm)
+                    : mg_restrict_point((int)i, (int)j, (int)in->Nr, (int)in->Ns, xa, in->gxs, in->gys, in->gxm);
+      ya[j][i] = add ? ya[j][i] + v : v;
     }
   PetscCall(SbpProblemVecRestoreArray(out, y, PETSC_FALSE, &ya));
   PetscCall(SbpProblemRestorePatch(in, x, &xl, &xa));
@@ -180,7 +196,8 @@ static PetscErrorCode MatMultTransposeAdd_SbpProlong(Mat P, Vec x, Vec y, Vec z)
 
 /*@C
    SbpProblemCreateProlongation - The bilinear prolongation from the coarse problem's grid to the fine one's as a MatShell
-   (MatMult prolongs, MatMultTranspose restricts with P^T); the coarse grid must be the even nodes of the fine one.
+   (MatMult prolongs, MatMultTranspose restricts with P^T); the coarse grid must be the even nodes of the fine one or, on one rank,
+   SbpProblemCoarsen()'s grid of sizes that do not halve (linear interpolation between the uniform reference grids).
 
    Collective
 
@@ -192,9 +209,15 @@ PetscErrorCode SbpProblemCreateProlongation(SbpProblem coarse, SbpProblem fine, 
 
   PetscFunctionBegin;
   PetscCheck(coarse->setupcalled && fine->setupcalled, PetscObjectComm((PetscObject)fine), PETSC_ERR_ORDER, "Set both problems up first");
-  PetscCheck(fine->Nr == 2 * coarse->Nr && fine->Ns == 2 * coarse->Ns, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_SIZ,
-             "The coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " is not the even nodes of the fine grid %" PetscInt_FMT " x %" PetscInt_FMT, coarse->Nr,
-             coarse->Ns, fine->Nr, fine->Ns);
+  {
+    PetscInt Nrc, Nsc;
+    PetscCall(SbpProblemCoarseSizes(fine, fine->Nr, fine->Ns, &Nrc, &Nsc));
+    PetscCheck((fine->Nr == 2 * coarse->Nr && fine->Ns == 2 * coarse->Ns) || (coarse->Nr == Nrc && coarse->Ns == Nsc && (Nrc < fine->Nr || Nsc < fine->Ns)),
+               PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_SIZ,
+               "The coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " is not the coarsening of the fine grid %" PetscInt_FMT " x %" PetscInt_FMT
+               " (its even nodes, or on one rank %" PetscInt_FMT " x %" PetscInt_FMT ": SbpProblemCoarsen())",
+               coarse->Nr, coarse->Ns, fine->Nr, fine->Ns, Nrc, Nsc);
+  }
   PetscCheck(coarse->use_device == fine->use_device, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_INCOMP, "The two problems have different backends");
   {
     /* each rank's transfers read only the ghosted patch of the input grid (both paths rely on it; DMCoarsen's ownership ranges
@@ -218,6 +241,7 @@ PetscErrorCode SbpProblemCreateProlongation(SbpProblem coarse, SbpProblem fine, 
   PetscCall(PetscNew(&t));
   t->fine   = fine;
   t->coarse = coarse;
+  t->any    = fine->Nr == 2 * coarse->Nr && fine->Ns == 2 * coarse->Ns ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(PetscObjectReference((PetscObject)fine));
   PetscCall(PetscObjectReference((PetscObject)coarse));
   PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), fine->xm * fine->ym, coarse->xm * coarse->ym, (fine->Nr + 1) * (fine->Ns + 1),

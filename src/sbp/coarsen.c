@@ -1,6 +1,38 @@
-/* The coarse levels of an SbpProblem: how many grids it halves into on its ranks (DMCoarsen's layout) and the problem
-   re-discretised on the grid of its even nodes (spec-sbp-sat.md 8.1). */
+/* The coarse levels of an SbpProblem: how many grids it coarsens into on its ranks (DMCoarsen's layout) and the problem
+   re-discretised on the coarse grid (spec-sbp-sat.md 8.1; docs/design.md "Grids of any size"). */
 #include <sbpmg/private/sbpimpl.h>
+
+/* Intervals of a direction's coarse grid on one rank: ceil(N/2) (N/2, the even nodes, where N is even; a grid of other nodes where it
+   is odd), or N itself (no coarsening along it: semi-coarsening) where that would leave fewer than 4 intervals. */
+static PetscInt SbpCoarseIntervals(PetscInt N)
+{
+  return (N + 1) / 2 >= 4 ? (N + 1) / 2 : N;
+}
+
+/*
+  SbpProblemCoarseSizes - The intervals (Nrc, Nsc) of the grid below an Nr x Ns one of this problem: on one rank each direction
+  halved where even, ceil(N/2) where odd, kept where it would fall below 4 intervals (the other direction then coarsens alone); on
+  several ranks both halved, where both are even and the halves have at least 4 intervals (DMCoarsen's layout). Equal to (Nr, Ns)
+  where the grid does not coarsen. Not collective.
+*/
+PetscErrorCode SbpProblemCoarseSizes(SbpProblem p, PetscInt Nr, PetscInt Ns, PetscInt *Nrc, PetscInt *Nsc)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
+  if (size == 1) {
+    *Nrc = SbpCoarseIntervals(Nr);
+    *Nsc = SbpCoarseIntervals(Ns);
+  } else if (Nr % 2 == 0 && Ns % 2 == 0 && Nr / 2 >= 4 && Ns / 2 >= 4) {
+    *Nrc = Nr / 2;
+    *Nsc = Ns / 2;
+  } else {
+    *Nrc = Nr;
+    *Nsc = Ns;
+  }
+  PetscFunctionReturn(0);
+}
 
 /* The coarse ownership ranges DMCoarsen gives one direction of a non-periodic DMDA (PETSc 3.18's DMDACoarsenOwnershipRanges with
    ratio 2: balanced, each fine boundary within one stencil width s of the coarse one) from the fine ranges lf[0..m). Returns the
@@ -29,8 +61,8 @@ static PetscInt SbpCoarsenRanges(PetscInt m, const PetscInt lf[], PetscInt s, Pe
 }
 
 /*@C
-   SbpProblemCountLevels - How many grids the problem's grid halves into, itself included: serial counts the halvings the sizes allow
-   (even sizes, at least 4 intervals after halving); distributed stops, in addition, before the first coarse grid that DMCoarsen
+   SbpProblemCountLevels - How many grids the problem's grid coarsens into, itself included: serial counts the coarsenings the sizes
+   allow (SbpProblemCoarseSizes()); distributed stops, in addition, before the first coarse grid that DMCoarsen
    cannot lay out over the same ranks (DMDA needs every rank to own at least 2 nodes, its stencil width, in each direction of
    which it has more than one rank). On one rank the two are equal. why (may be NULL) tells what stops the distributed count
    first, or is empty.
@@ -52,9 +84,12 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
   PetscCall(PetscMalloc4(m, &lx, n, &ly, m, &cx, n, &cy));
   PetscCall(PetscArraycpy(lx, olx, m));
   PetscCall(PetscArraycpy(ly, oly, n));
-  while (Nr % 2 == 0 && Ns % 2 == 0 && Nr / 2 >= 4 && Ns / 2 >= 4) {
-    Nr /= 2;
-    Ns /= 2;
+  for (;;) {
+    PetscInt Nrc = Nr, Nsc = Ns;
+    PetscCall(SbpProblemCoarseSizes(p, Nr, Ns, &Nrc, &Nsc));
+    if (Nrc == Nr && Nsc == Ns) break;
+    Nr = Nrc;
+    Ns = Nsc;
     L++;
     if (dist) {
       PetscInt  wr = SbpCoarsenRanges(m, lx, s, cx), ws = SbpCoarsenRanges(n, ly, s, cy);
@@ -88,8 +123,10 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
 }
 
 /*@C
-   SbpProblemCoarsen - The problem re-discretised on the grid with half the intervals in each direction (the even nodes of this
-   one): same mapping, coefficient, boundary conditions and backend; the DMDA is the coarsening of this one's.
+   SbpProblemCoarsen - The problem re-discretised on the coarse grid of SbpProblemCoarseSizes(): half the intervals in a direction of
+   even size (the even nodes), ceil(N/2) in one of odd size (other nodes: one rank), unchanged in one that would fall below 4
+   intervals (one rank); same mapping, coefficient, boundary conditions and backend; on several ranks the DMDA is the coarsening of
+   this one's.
 
    Collective
 
@@ -101,14 +138,12 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   MPI_Comm   comm = PetscObjectComm((PetscObject)p);
 
   PetscFunctionBegin;
+  PetscInt Nrc, Nsc;
   PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() before SbpProblemCoarsen()");
-  PetscCheck(p->Nr % 2 == 0 && p->Ns % 2 == 0, comm, PETSC_ERR_ARG_SIZ,
-             "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: %s = %" PetscInt_FMT " is odd", p->Nr, p->Ns, p->Nr % 2 ? "Nr" : "Ns",
-             p->Nr % 2 ? p->Nr : p->Ns);
-  PetscCheck(p->Nr / 2 >= 4 && p->Ns / 2 >= 4, comm, PETSC_ERR_ARG_SIZ,
-             "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: the coarse grid %" PetscInt_FMT " x %" PetscInt_FMT
-             " would have fewer than 4 intervals",
-             p->Nr, p->Ns, p->Nr / 2, p->Ns / 2);
+  PetscCall(SbpProblemCoarseSizes(p, p->Nr, p->Ns, &Nrc, &Nsc));
+  PetscCheck(Nrc < p->Nr || Nsc < p->Ns, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: %s", p->Nr, p->Ns,
+             (p->Nr + 1) / 2 < 4 && (p->Ns + 1) / 2 < 4 ? "a coarse grid would have fewer than 4 intervals in each direction"
+                                                        : "on several MPI ranks both sizes must be even and halve to at least 4 intervals");
   {
     PetscInt    serial, dist, m, n;
     PetscMPIInt size;
@@ -121,8 +156,8 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
                m, n, why);
   }
   PetscCall(SbpProblemCreate(comm, &c));
-  c->Nr        = p->Nr / 2;
-  c->Ns        = p->Ns / 2;
+  c->Nr        = Nrc;
+  c->Ns        = Nsc;
   c->mapping   = p->mapping;
   c->mapfn     = p->mapfn;
   c->mapctx    = p->mapctx;
@@ -147,7 +182,7 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
     PetscCallMPI(MPI_Comm_size(comm, &size));
     if (p->da && size > 1) PetscCall(DMCoarsen(p->da, comm, &c->da));
   }
-  c->fine      = p; /* for the coefficients injected from this level's */
+  c->fine      = 2 * Nrc == p->Nr && 2 * Nsc == p->Ns ? p : NULL; /* the even nodes: the coefficients injected from this level's */
   c->coarsened = PETSC_TRUE;
   {
     PetscErrorCode ierr = SbpProblemSetUp(c);

@@ -378,10 +378,54 @@ PetscErrorCode SbpProblemNodesMu(SbpProblem p, PetscInt i, PetscInt j, const Pet
   PetscFunctionReturn(0);
 }
 
-/* A coarse level's nodal data: the fine level's at the even nodes (natural vectors of the coarse grid, the default layout). */
+/* Position of coarse node ic of Nc intervals on the fine line of Nf: fine node *i0 and the weight *w of node *i0 + 1 (linear
+   interpolation between the uniform reference grids; w = 0 where the coarse node is a fine one). */
+static void SbpCoarseNodePosition(PetscInt ic, PetscInt Nc, PetscInt Nf, PetscInt *i0, PetscReal *w)
+{
+  *i0 = (ic * Nf) / Nc;
+  *w  = (PetscReal)((ic * Nf) % Nc) / (PetscReal)Nc;
+}
+
+/* One rank, a coarse grid that is not the fine one's even nodes (sizes that do not halve): each nodal field at the coarse nodes by
+   bilinear interpolation of the fine nodes in the reference square (the coarse metrics are then D of these coordinates). */
+static PetscErrorCode SbpProblemInterpolateNodes(SbpProblem p, SbpProblem c)
+{
+  PetscFunctionBegin;
+  for (int f = 0; f < 3; f++) {
+    const PetscScalar *a;
+    PetscScalar       *b;
+    Vec                v;
+    if (!p->node[f]) continue;
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, (c->Nr + 1) * (c->Ns + 1), &v));
+    PetscCall(VecGetArrayRead(p->node[f], &a));
+    PetscCall(VecGetArrayWrite(v, &b));
+    for (PetscInt jc = 0; jc <= c->Ns; jc++)
+      for (PetscInt ic = 0; ic <= c->Nr; ic++) {
+        PetscInt  i0, j0, i1, j1;
+        PetscReal wi, wj;
+        SbpCoarseNodePosition(ic, c->Nr, p->Nr, &i0, &wi);
+        SbpCoarseNodePosition(jc, c->Ns, p->Ns, &j0, &wj);
+        i1                       = PetscMin(i0 + 1, p->Nr);
+        j1                       = PetscMin(j0 + 1, p->Ns);
+        b[ic + (c->Nr + 1) * jc] = (1 - wj) * ((1 - wi) * a[i0 + (p->Nr + 1) * j0] + wi * a[i1 + (p->Nr + 1) * j0]) +
+                                   wj * ((1 - wi) * a[i0 + (p->Nr + 1) * j1] + wi * a[i1 + (p->Nr + 1) * j1]);
+      }
+    PetscCall(VecRestoreArrayWrite(v, &b));
+    PetscCall(VecRestoreArrayRead(p->node[f], &a));
+    c->node[f] = v;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A coarse level's nodal data: the fine level's at the even nodes (natural vectors of the coarse grid, the default layout), or
+   interpolated (sizes that do not halve, one rank). */
 PetscErrorCode SbpProblemCoarsenNodes(SbpProblem p, SbpProblem c)
 {
   PetscFunctionBegin;
+  if (2 * c->Nr != p->Nr || 2 * c->Ns != p->Ns) {
+    PetscCall(SbpProblemInterpolateNodes(p, c));
+    PetscFunctionReturn(0);
+  }
   for (int f = 0; f < 3; f++) {
     Vec        v;
     IS         is;

@@ -135,6 +135,7 @@ PETSC_INTERN PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem, Vec);
 PETSC_INTERN PetscErrorCode SbpProblemApplyHost(SbpProblem, Vec, Vec, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode SbpProblemDiagonalHost(SbpProblem, Vec);
 PETSC_INTERN PetscErrorCode SbpProblemCountLevels(SbpProblem, PetscInt *, PetscInt *, char[], size_t);
+PETSC_INTERN PetscErrorCode SbpProblemCoarseSizes(SbpProblem, PetscInt, PetscInt, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode SbpProblemGetProcessGrid(SbpProblem, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode SbpProblemCheckNotSetUp(SbpProblem, const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpDevice(SbpProblem);
