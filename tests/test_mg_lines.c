@@ -6,6 +6,13 @@
 
 static const char help[] = "Tests of the line smoothers of sbpmg (src/mg/lines.c, kernels/line.cl).\n";
 
+static int world_size(void)
+{
+  PetscMPIInt size;
+  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  return (int)size;
+}
+
 /* The earthquake-cycle grid x = l tan(theta (r+1)/2), y likewise (l = 10, L = 400: cells of aspect ratio up to 1601). */
 static const PetscReal StretchL = 400, Stretchl = 10;
 
@@ -90,6 +97,7 @@ static void check_line_solves(SbpProblem p, const char *what)
 
 static void test_line_solves(void **state)
 {
+  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   static const struct {
     const char *bc, *tune;
     SbpBackend  backend;
@@ -145,6 +153,7 @@ static PetscInt solve_random(SbpProblem p, int lines[])
    lines (-pc_sbpmg_lines none) the same grid takes more than twice as many (the test would notice lines that do nothing). */
 static void test_stretched(void **state)
 {
+  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   const PetscInt Ns[] = {32, 64, 128};
   PetscInt       lo = 1000, hi = 0, none;
   for (int k = 0; k < 3; k++) {
@@ -189,6 +198,7 @@ static void test_stretched(void **state)
    smoothing (its anisotropy, about 6.7, is below the default ratio). */
 static void test_unequal_sides(void **state)
 {
+  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   static const struct {
     PetscInt Nr, Ns;
     int      lines;
@@ -212,6 +222,7 @@ static void test_unequal_sides(void **state)
 /* The V-cycle with line smoothing in both directions (the up smoother the down one's adjoint) is symmetric and positive definite. */
 static void test_symmetric(void **state)
 {
+  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   static const struct {
     SbpBackend  backend;
     const char *tune, *smoother;
@@ -257,6 +268,7 @@ static void test_symmetric(void **state)
 /* Bad input: errors that name the option and its value (an unknown -pc_sbpmg_lines: tests/mg.cmake mg_bad_lines). */
 static void test_bad_input(void **state)
 {
+  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   static const struct {
     const char    *opts[5];
     PetscErrorCode code;
@@ -283,9 +295,55 @@ static void test_bad_input(void **state)
   PCALL(SbpProblemDestroy(&p));
 }
 
+/* Several ranks (mg_lines_mpi2, mg_lines_mpi3): each rank's line blocks are its segments of the lines (the principal submatrix), so the
+   V-cycle stays symmetric and positive and CG converges, device and host; the line solve satisfies A's blocks restricted to the owned
+   segments. One rank: nothing to do. */
+static void test_ranks(void **state)
+{
+  static const SbpBackend backends[] = {SBP_BACKEND_DEVICE, SBP_BACKEND_HOST};
+  if (world_size() == 1) skip();
+  SbpTestDeviceFirstUse();
+  for (int b = 0; b < 2; b++) {
+    SbpProblem p = stretched_problem(PETSC_COMM_WORLD, 40, 36, "DDNN", backends[b], NULL);
+    Mat        A;
+    KSP        ksp;
+    PC         pc;
+    Vec        x, y;
+    PetscInt   its;
+    char       what[96];
+    PCALL(SbpProblemCreateOperator(p, &A));
+    SbpmgTestSetOption("-pc_sbpmg_precision", "double");
+    ksp = SbpTestMGCG(A, 1e-8, 200);
+    PCALL(KSPSetFromOptions(ksp));
+    PCALL(KSPSetUp(ksp));
+    SbpmgTestSetOption("-pc_sbpmg_precision", NULL);
+    PCALL(KSPGetPC(ksp, &pc));
+    if (!PCSBPMGGetContext(pc)->lines[0] || PCSBPMGGetContext(pc)->lines[0]->dirs != 3) fail_msg("the stretched grid's finest level has no r- and s-lines");
+    PCALL(MatCreateVecs(A, &x, &y));
+    PCALL(PetscSNPrintf(what, sizeof(what), "lines on %d ranks, %s", world_size(), b ? "host" : "device"));
+    SbpmgTestFillRandom(x, 71);
+    SbpmgTestFillRandom(y, 72);
+    SbpTestCheckSymmetric(pc, x, y, what);
+    SbpmgTestFillRandom(y, 73);
+    PCALL(VecSet(x, 0));
+    PCALL(KSPSolve(ksp, y, x));
+    PCALL(KSPGetIterationNumber(ksp, &its));
+    {
+      KSPConvergedReason reason;
+      PCALL(KSPGetConvergedReason(ksp, &reason));
+      print_message("  %s: CG + sbpmg %d iterations (%s)\n", what, (int)its, KSPConvergedReasons[reason]);
+      if (reason < 0) fail_msg("%s: CG + sbpmg did not converge: %s", what, KSPConvergedReasons[reason]);
+    }
+    SbpmgTestDestroyVecs(&x, &y, NULL);
+    PCALL(KSPDestroy(&ksp));
+    PCALL(MatDestroy(&A));
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_line_solves), cmocka_unit_test(test_stretched), cmocka_unit_test(test_unequal_sides),
-    cmocka_unit_test(test_symmetric),   cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_symmetric),   cmocka_unit_test(test_bad_input), cmocka_unit_test(test_ranks),
 };
 
 SBPMG_TEST_MAIN(help, tests)
