@@ -3,7 +3,7 @@
    R_fw = H_c^-1 P^T H_f is the restriction of the H-weighted residual. Each work-item writes exactly one output entry. The values
    are MG_REAL: fp64, or fp32 in the single-precision V-cycle (src/mg/kernels.c), which also takes its conversions from here. A
    program holds the kernels of MG_TRANSFER_KERNELS: 1 the transfers of one rank, 2 those of several ranks (_patch), 4 the
-   conversions. */
+   conversions, 8 the transfers between grids of any sizes (one rank's and several ranks'). */
 #ifdef __OPENCL_VERSION__
   #if defined(SBPMG_HAVE_FP64)
     #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -100,7 +100,7 @@ MG_FN mg_real mg_restrict_any_point(const int ic, const int jc, const int Nrf, c
 
 #ifdef __OPENCL_VERSION__
 #if MG_TRANSFER_KERNELS & 8
-/* y_f = (add ? y_f : 0) + P x_c, one work-item per fine node, grids of any sizes (one rank). */
+/* y_f = (add ? y_f : 0) + P x_c, one work-item per fine node, grids of any sizes (one rank: the whole grid). */
 __kernel void mg_prolong_any(const int Nrf, const int Nsf, const int Nrc, const int Nsc, __global const mg_real *xc, const int add, __global mg_real *yf)
 {
   const int i = get_global_id(0), j = get_global_id(1);
@@ -120,6 +120,32 @@ __kernel void mg_restrict_any(const int Nrf, const int Nsf, const int Nrc, const
   {
     const long    k = ic + (long)(Nrc + 1) * jc;
     const mg_real v = mg_restrict_any_point(ic, jc, Nrf, Nsf, Nrc, Nsc, xf, 0, 0, Nrf + 1);
+    yc[k]           = add ? yc[k] + v : v;
+  }
+}
+
+/* The same on several MPI ranks: the owned block own = (xs, ys, xm, ym) of the output grid, the input on its ghosted patch
+   gh = (gxs, gys, gxm) (the coarse ranges of src/sbp/coarsen.c keep every read within it). */
+__kernel void mg_prolong_any_patch(const int Nrf, const int Nsf, const int Nrc, const int Nsc, __global const mg_real *xc, const int add, __global mg_real *yf,
+                                   const int4 gh, const int4 own)
+{
+  const int gi = get_global_id(0), gj = get_global_id(1);
+  if (gi >= own.s2 || gj >= own.s3) return;
+  {
+    const long    k = gi + (long)own.s2 * gj;
+    const mg_real v = mg_prolong_any_point(own.s0 + gi, own.s1 + gj, Nrf, Nsf, Nrc, Nsc, xc, gh.s0, gh.s1, gh.s2);
+    yf[k]           = add ? yf[k] + v : v;
+  }
+}
+
+__kernel void mg_restrict_any_patch(const int Nrf, const int Nsf, const int Nrc, const int Nsc, __global const mg_real *xf, const int add, __global mg_real *yc,
+                                    const int4 gh, const int4 own)
+{
+  const int gi = get_global_id(0), gj = get_global_id(1);
+  if (gi >= own.s2 || gj >= own.s3) return;
+  {
+    const long    k = gi + (long)own.s2 * gj;
+    const mg_real v = mg_restrict_any_point(own.s0 + gi, own.s1 + gj, Nrf, Nsf, Nrc, Nsc, xf, gh.s0, gh.s1, gh.s2);
     yc[k]           = add ? yc[k] + v : v;
   }
 }

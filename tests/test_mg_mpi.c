@@ -1,8 +1,8 @@
 /* The sbpmg preconditioner on several MPI ranks (run under mpiexec -n 2 or 4): device transfers and V-cycle against one rank,
    MGCG with each smoother (same iterations, same solution to rounding), in fp64 and with the single-precision V-cycle (its ghost
-   exchange in fp32), its level residual against the assembled operator, and the coarse-level policy (levels distributed while
-   DMCoarsen can lay the grid out over the ranks, the coarsest gathered for CHOLMOD; clear errors for hierarchies that cannot
-   be distributed). On 4 ranks the uneven and the 3-rank cases run on a 3-rank sub-communicator. */
+   exchange in fp32), its level residual against the assembled operator, grids of sizes that do not halve (their transfers, iterations,
+   node coordinates and symmetry as on one rank), and the coarse-level policy (levels distributed while the ranks can hold them, the coarsest gathered for
+   CHOLMOD; clear errors for hierarchies that cannot be distributed). On 4 ranks the uneven and the 3-rank cases run on a 3-rank sub-communicator. */
 #include "test_mg_common.h"
 
 static const char help[] = "Tests of the sbpmg preconditioner on several MPI ranks against one rank.\n";
@@ -10,9 +10,32 @@ static const char help[] = "Tests of the sbpmg preconditioner on several MPI ran
 /* -1: the default threshold of the overlapped exchange (no overlap for these grids); 0: always overlap */
 static PetscInt overlap_min = -1;
 
+/* PETSC_TRUE: make_problem gives the grid as node coordinate arrays (a smooth warp of a rectangle), whose coarse levels of sizes that do
+   not halve are interpolated (src/sbp/nodes.c) */
+static PetscBool node_arrays = PETSC_FALSE;
+
 static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend)
 {
-  return SbpTestProblem(comm, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, backend, overlap_min == 0 ? "sbp_overlap_min=0" : NULL);
+  SbpProblem p;
+  PetscReal *x, *y;
+  PetscInt   n = (Nr + 1) * (Ns + 1);
+
+  if (!node_arrays) return SbpTestProblem(comm, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, backend, overlap_min == 0 ? "sbp_overlap_min=0" : NULL);
+  PCALL(PetscMalloc2(n, &x, n, &y));
+  for (PetscInt j = 0; j <= Ns; j++)
+    for (PetscInt i = 0; i <= Nr; i++) {
+      const PetscReal r = -1 + 2.0 * i / Nr, t = -1 + 2.0 * j / Ns;
+      x[i + (Nr + 1) * j] = 2 * r + 0.1 * PetscSinReal(PETSC_PI * t);
+      y[i + (Nr + 1) * j] = t + 0.05 * PetscSinReal(PETSC_PI * r) * (1 + t);
+    }
+  PCALL(SbpProblemCreate(comm, &p));
+  PCALL(SbpProblemSetSizes(p, Nr, Ns));
+  PCALL(SbpProblemSetNodeCoordinatesArrays(p, n, x, y));
+  for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, f < 2 ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
+  PCALL(SbpProblemSetBackend(p, backend));
+  PCALL(SbpProblemSetUp(p));
+  PCALL(PetscFree2(x, y));
+  return p;
 }
 
 /* v(i,j) = a function of the node only, whatever the decomposition */
@@ -95,10 +118,17 @@ static void test_transfers(void **state)
   check_transfers(PETSC_COMM_WORLD, 48, 96, SBP_BACKEND_DEVICE);
   check_transfers(PETSC_COMM_WORLD, 16, 16, SBP_BACKEND_DEVICE);
   check_transfers(PETSC_COMM_WORLD, 48, 96, SBP_BACKEND_HOST);
+  /* grids that do not nest (issue 34): odd sizes, one odd and one even, a direction kept (semi-coarsening) */
+  check_transfers(PETSC_COMM_WORLD, 45, 33, SBP_BACKEND_DEVICE);
+  check_transfers(PETSC_COMM_WORLD, 37, 41, SBP_BACKEND_HOST);
+  check_transfers(PETSC_COMM_WORLD, 64, 31, SBP_BACKEND_DEVICE);
+  check_transfers(PETSC_COMM_WORLD, 64, 6, SBP_BACKEND_DEVICE);
   c3 = SbpTestThreeOfFourRanks();
   if (c3 != MPI_COMM_NULL) {
     check_transfers(c3, 40, 24, SBP_BACKEND_DEVICE);
     check_transfers(c3, 24, 40, SBP_BACKEND_DEVICE);
+    check_transfers(c3, 41, 27, SBP_BACKEND_DEVICE);
+    check_transfers(c3, 27, 41, SBP_BACKEND_HOST);
     PCALL(MPI_Comm_free(&c3));
   }
 }
@@ -186,9 +216,14 @@ static void check_mgcg_cases(void)
   check_mgcg(PETSC_COMM_WORLD, 64, 64, NULL, 4);
   pc_tune     = NULL;
   overlap_min = -1;
+  check_mgcg(PETSC_COMM_WORLD, 63, 45, NULL, 0); /* sizes that do not halve: the same hierarchy as on one rank */
+  node_arrays = PETSC_TRUE;                      /* and the coarse levels' node coordinates interpolated across the ranks */
+  check_mgcg(PETSC_COMM_WORLD, 61, 35, NULL, 0);
+  node_arrays = PETSC_FALSE;
   c3          = SbpTestThreeOfFourRanks();
   if (c3 != MPI_COMM_NULL) {
     check_mgcg(c3, 40, 24, NULL, 0);
+    check_mgcg(c3, 45, 37, NULL, 0);
     check_mgcg(c3, 16, 16, NULL, 2); /* the deepest hierarchy 3 ranks can hold on this grid */
     PCALL(MPI_Comm_free(&c3));
   }
@@ -204,20 +239,22 @@ static void test_vcycle_symmetric(void **state)
   Vec        x, y;
 
   SbpTestDeviceFirstUse();
-  p = make_problem(PETSC_COMM_WORLD, 64, 32, SBP_BACKEND_DEVICE);
-  PCALL(SbpProblemCreateOperator(p, &A));
-  ksp = mg_solver(A, NULL, 0);
-  PCALL(KSPGetPC(ksp, &pc));
-  PCALL(MatCreateVecs(A, &x, &y));
-  for (int r = 0; r < 2; r++) {
-    fill_nodes(p, x, 0.1 + r);
-    fill_nodes(p, y, 0.7 + r);
-    SbpTestCheckSymmetric(pc, x, y, "several ranks");
+  for (int g = 0; g < 2; g++) { /* halving sizes; sizes that do not halve (issue 34) */
+    p = make_problem(PETSC_COMM_WORLD, g ? 45 : 64, g ? 33 : 32, SBP_BACKEND_DEVICE);
+    PCALL(SbpProblemCreateOperator(p, &A));
+    ksp = mg_solver(A, NULL, 0);
+    PCALL(KSPGetPC(ksp, &pc));
+    PCALL(MatCreateVecs(A, &x, &y));
+    for (int r = 0; r < 2; r++) {
+      fill_nodes(p, x, 0.1 + r);
+      fill_nodes(p, y, 0.7 + r);
+      SbpTestCheckSymmetric(pc, x, y, g ? "several ranks, 45 x 33" : "several ranks");
+    }
+    SbpmgTestDestroyVecs(&x, &y, NULL);
+    PCALL(KSPDestroy(&ksp));
+    PCALL(MatDestroy(&A));
+    PCALL(SbpProblemDestroy(&p));
   }
-  SbpmgTestDestroyVecs(&x, &y, NULL);
-  PCALL(KSPDestroy(&ksp));
-  PCALL(MatDestroy(&A));
-  PCALL(SbpProblemDestroy(&p));
 }
 
 /* The single-precision V-cycle on several ranks is symmetric to fp32 rounding and positive. */

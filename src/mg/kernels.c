@@ -6,15 +6,18 @@
 #include <sbpmg/private/mgimpl.h>
 
 /* Each kernel, its program and the subset of its file that program holds: of sbp.cl none (SBP_KERNELS 0, its functions only;
-   smooth.cl's kernels come whole), of transfer.cl one rank's (1), several ranks' (2) or the conversions (4) (MG_TRANSFER_KERNELS). */
+   smooth.cl's kernels come whole), of transfer.cl one rank's (1), several ranks' (2), the conversions (4) or those between grids of any sizes (8)
+   (MG_TRANSFER_KERNELS). */
 static const struct {
   const char *program, *name;
   int         subset;
 } PCSBPMGKernels[MG_K_COUNT] = {
-    {"sbp+smooth", "mg_smooth_patch", 0}, {"sbp+smooth", "mg_smooth_inner", 0}, {"sbp+smooth", "mg_smooth_pass", 0},     {"transfer", "mg_prolong", 1},
-    {"transfer", "mg_prolong_patch", 2},  {"transfer", "mg_restrict", 1},       {"transfer", "mg_restrict_patch", 2},    {"transfer", "mg_prolong_any", 8},
-    {"transfer", "mg_restrict_any", 8},   {"transfer", "mg_to_single", 4},      {"transfer", "mg_to_outer", 4},          {"estimate", "mg_start_vector", 0},
-    {"estimate", "mg_anisotropy", 0},     {"sbp+line", "mg_line_solve", 1},     {"sbp+line", "mg_line_solve_chunks", 1}, {"sbp+line", "mg_line_maps", 1},
+    {"sbp+smooth", "mg_smooth_patch", 0},    {"sbp+smooth", "mg_smooth_inner", 0},     {"sbp+smooth", "mg_smooth_pass", 0},
+    {"transfer", "mg_prolong", 1},           {"transfer", "mg_prolong_patch", 2},      {"transfer", "mg_restrict", 1},
+    {"transfer", "mg_restrict_patch", 2},    {"transfer", "mg_prolong_any", 8},        {"transfer", "mg_restrict_any", 8},
+    {"transfer", "mg_prolong_any_patch", 8}, {"transfer", "mg_restrict_any_patch", 8}, {"transfer", "mg_to_single", 4},
+    {"transfer", "mg_to_outer", 4},          {"estimate", "mg_start_vector", 0},       {"estimate", "mg_anisotropy", 0},
+    {"sbp+line", "mg_line_solve", 1},        {"sbp+line", "mg_line_solve_chunks", 1},  {"sbp+line", "mg_line_maps", 1},
     {"sbp+line", "mg_line_factor", 2},
 };
 

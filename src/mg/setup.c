@@ -62,9 +62,7 @@ static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, P
     PetscCheck(sb->levels_req <= possible, comm, PETSC_ERR_ARG_OUTOFRANGE,
                "-pc_sbpmg_levels %" PetscInt_FMT " is too many for the %" PetscInt_FMT " x %" PetscInt_FMT " grid: it coarsens into at most %" PetscInt_FMT
                " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT ", %s)",
-               sb->levels_req, fine->Nr, fine->Ns, possible, Nr, Ns,
-               size == 1 ? "a coarse grid has at least 4 intervals in each direction"
-                         : "on several MPI ranks each level needs even sizes and at least 4 intervals");
+               sb->levels_req, fine->Nr, fine->Ns, possible, Nr, Ns, "a coarse grid keeps at least 4 intervals in each direction");
     PetscCheck(sb->levels_req <= dist, comm, PETSC_ERR_ARG_OUTOFRANGE,
                "-pc_sbpmg_levels %" PetscInt_FMT " cannot be distributed: the %" PetscInt_FMT " x %" PetscInt_FMT " grid on %d MPI ranks (%" PetscInt_FMT
                " x %" PetscInt_FMT ") halves into at most %" PetscInt_FMT " levels (down to %" PetscInt_FMT " x %" PetscInt_FMT
@@ -81,8 +79,7 @@ static PetscErrorCode PCSBPMGCountLevels(PC pc, PC_SBPMG *sb, SbpProblem fine, P
     }
     if (L == 1 && PetscMax(Nr, Ns) + 1 > sb->coarse_used)
       PetscCall(PetscInfo(pc, "The %" PetscInt_FMT " x %" PetscInt_FMT " grid cannot be coarsened%s: one level, solved directly (CHOLMOD)\n", Nr, Ns,
-                          size == 1 ? " (fewer than 8 intervals in each direction)"
-                                    : " on several MPI ranks (both sizes must be even and halve to at least 4 intervals)"));
+                          possible == 1 ? " (fewer than 7 intervals in each direction)" : " on these MPI ranks"));
     if (PetscMax(Nr, Ns) + 1 > sb->coarse_used && L < possible) { /* stopped by the decomposition, not by the sizes */
       PetscCheck(!sb->coarse_size_set, comm, PETSC_ERR_ARG_OUTOFRANGE,
                  "-pc_sbpmg_coarse_size %" PetscInt_FMT " cannot be reached on %d MPI ranks (%" PetscInt_FMT " x %" PetscInt_FMT

@@ -8,8 +8,9 @@
 
 typedef struct {
   SbpProblem fine, coarse;
-  PetscBool  any;     /* the coarse grid is not the fine one's even nodes (sizes that do not halve, semi-coarsening): one rank */
-  cl_kernel  k[2][6]; /* the transfer kernels (MG_K_PROLONG ..) in fp64 and fp32, looked up on first use (owned by the program cache) */
+  PetscBool  any;     /* the coarse grid is not the fine one's even nodes (sizes that do not halve, semi-coarsening) */
+  cl_kernel  k[2][8]; /* the transfer kernels (MG_K_PROLONG .. MG_K_RESTRICT_ANY_PATCH) in fp64 and fp32, looked up on first use (owned by the
+                         program cache) */
 } SbpTransfer;
 
 static PetscErrorCode SbpTransferKernel(SbpTransfer *t, PetscBool single, PCSBPMGKernel id, cl_kernel *k)
@@ -49,7 +50,8 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, P
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(SbpTransferKernel(t, single, prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH, &k));
+  PetscCall(SbpTransferKernel(
+      t, single, t->any ? (prolong ? MG_K_PROLONG_ANY_PATCH : MG_K_RESTRICT_ANY_PATCH) : (prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH), &k));
   PetscCall(SbpProblemGetHalo(in, single, &h));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
@@ -58,7 +60,11 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, P
   PetscCall(PCSBPMGBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
   SbpProblemPatchBoxes(in, &gh, NULL);
   SbpProblemPatchBoxes(out, NULL, &own);
-  if (prolong)
+  if (t->any) {
+    int Nrc = (int)t->coarse->Nr, Nsc = (int)t->coarse->Ns;
+    PetscCall(SbpmgCLSetArgs(k, 0, 9, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(int), &Nrc, sizeof(int), &Nsc, sizeof(cl_mem), &h->patch, sizeof(int), &iadd,
+                             sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
+  } else if (prolong)
     PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(cl_mem), &h->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
   else
     PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &h->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4),
@@ -194,6 +200,20 @@ static PetscErrorCode MatMultTransposeAdd_SbpProlong(Mat P, Vec x, Vec y, Vec z)
   PetscFunctionReturn(0);
 }
 
+/* Along one direction of Nf fine and Nc coarse intervals, the nodes a block of nodes [n0, n1] reads through the coarse hats
+   (kernels/transfer.cl: fine i and coarse ic interact where |i Nc - ic Nf| < Nf): P from the fine block reads coarse
+   (i Nc / Nf - 1, i Nc / Nf + 1), P^T from the coarse block reads fine ((ic - 1) Nf / Nc, (ic + 1) Nf / Nc), open intervals. */
+static void SbpTransferReads(PetscBool prolong, PetscInt n0, PetscInt n1, PetscInt Nf, PetscInt Nc, PetscInt *lo, PetscInt *hi)
+{
+  if (prolong) {
+    *lo = n0 * Nc / Nf;
+    *hi = PetscMin((n1 * Nc + Nf - 1) / Nf, Nc);
+  } else {
+    *lo = n0 > 0 ? (n0 - 1) * Nf / Nc + 1 : 0;
+    *hi = PetscMin(((n1 + 1) * Nf + Nc - 1) / Nc - 1, Nf);
+  }
+}
+
 /*@C
    SbpProblemCreateProlongation - The bilinear prolongation from the coarse problem's grid to the fine one's as a MatShell
    (MatMult prolongs, MatMultTranspose restricts with P^T); the coarse grid must be the even nodes of the fine one or, on one rank,
@@ -215,21 +235,21 @@ PetscErrorCode SbpProblemCreateProlongation(SbpProblem coarse, SbpProblem fine, 
     PetscCheck((fine->Nr == 2 * coarse->Nr && fine->Ns == 2 * coarse->Ns) || (coarse->Nr == Nrc && coarse->Ns == Nsc && (Nrc < fine->Nr || Nsc < fine->Ns)),
                PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_SIZ,
                "The coarse grid %" PetscInt_FMT " x %" PetscInt_FMT " is not the coarsening of the fine grid %" PetscInt_FMT " x %" PetscInt_FMT
-               " (its even nodes, or on one rank %" PetscInt_FMT " x %" PetscInt_FMT ": SbpProblemCoarsen())",
+               " (its even nodes, or %" PetscInt_FMT " x %" PetscInt_FMT ": SbpProblemCoarsen())",
                coarse->Nr, coarse->Ns, fine->Nr, fine->Ns, Nrc, Nsc);
   }
   PetscCheck(coarse->use_device == fine->use_device, PetscObjectComm((PetscObject)fine), PETSC_ERR_ARG_INCOMP, "The two problems have different backends");
   {
-    /* each rank's transfers read only the ghosted patch of the input grid (both paths rely on it; DMCoarsen's ownership ranges
+    /* each rank's transfers read only the ghosted patch of the input grid (both paths rely on it; the ranges of SbpProblemCoarsen()
        give it, other layouts need not) */
-    PetscInt bad = 0, anybad;
-    PetscInt ie = fine->xs + fine->xm - 1, je = fine->ys + fine->ym - 1; /* P reads coarse i/2 and, for odd i, i/2 + 1 */
-    PetscInt ilo = fine->xs / 2, ihi = ie / 2 + (ie & 1), jlo = fine->ys / 2, jhi = je / 2 + (je & 1);
-    PetscInt flo = PetscMax(2 * coarse->xs - 1, 0), fhi = PetscMin(2 * (coarse->xs + coarse->xm - 1) + 1, fine->Nr), glo = PetscMax(2 * coarse->ys - 1, 0),
-             ghi = PetscMin(2 * (coarse->ys + coarse->ym - 1) + 1, fine->Ns);
+    PetscInt    bad = 0, anybad, lo[2], hi[2];
     PetscMPIInt size;
-    if (ilo < coarse->gxs || ihi >= coarse->gxs + coarse->gxm || jlo < coarse->gys || jhi >= coarse->gys + coarse->gym) bad = 1;
-    if (flo < fine->gxs || fhi >= fine->gxs + fine->gxm || glo < fine->gys || ghi >= fine->gys + fine->gym) bad = 1;
+    SbpTransferReads(PETSC_TRUE, fine->xs, fine->xs + fine->xm - 1, fine->Nr, coarse->Nr, &lo[0], &hi[0]);
+    SbpTransferReads(PETSC_TRUE, fine->ys, fine->ys + fine->ym - 1, fine->Ns, coarse->Ns, &lo[1], &hi[1]);
+    if (lo[0] < coarse->gxs || hi[0] >= coarse->gxs + coarse->gxm || lo[1] < coarse->gys || hi[1] >= coarse->gys + coarse->gym) bad = 1;
+    SbpTransferReads(PETSC_FALSE, coarse->xs, coarse->xs + coarse->xm - 1, fine->Nr, coarse->Nr, &lo[0], &hi[0]);
+    SbpTransferReads(PETSC_FALSE, coarse->ys, coarse->ys + coarse->ym - 1, fine->Ns, coarse->Ns, &lo[1], &hi[1]);
+    if (lo[0] < fine->gxs || hi[0] >= fine->gxs + fine->gxm || lo[1] < fine->gys || hi[1] >= fine->gys + fine->gym) bad = 1;
     PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)fine)));
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)fine), &size));
     PetscCheck(

@@ -10,27 +10,17 @@ static PetscInt SbpCoarseIntervals(PetscInt N)
 }
 
 /*
-  SbpProblemCoarseSizes - The intervals (Nrc, Nsc) of the grid below an Nr x Ns one of this problem: on one rank each direction
-  halved where even, ceil(N/2) where odd, kept where it would fall below 4 intervals (the other direction then coarsens alone); on
-  several ranks both halved, where both are even and the halves have at least 4 intervals (DMCoarsen's layout). Equal to (Nr, Ns)
-  where the grid does not coarsen. Not collective.
+  SbpProblemCoarseSizes - The intervals (Nrc, Nsc) of the grid below an Nr x Ns one of this problem: each direction halved where
+  even, ceil(N/2) where odd, kept where it would fall below 4 intervals (the other direction then coarsens alone); on any number of
+  ranks (whether the ranks can hold the coarse grid is SbpProblemCountLevels()'s question). Equal to (Nr, Ns) where the grid does not
+  coarsen. Not collective.
 */
 PetscErrorCode SbpProblemCoarseSizes(SbpProblem p, PetscInt Nr, PetscInt Ns, PetscInt *Nrc, PetscInt *Nsc)
 {
-  PetscMPIInt size;
-
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
-  if (size == 1) {
-    *Nrc = SbpCoarseIntervals(Nr);
-    *Nsc = SbpCoarseIntervals(Ns);
-  } else if (Nr % 2 == 0 && Ns % 2 == 0 && Nr / 2 >= 4 && Ns / 2 >= 4) {
-    *Nrc = Nr / 2;
-    *Nsc = Ns / 2;
-  } else {
-    *Nrc = Nr;
-    *Nsc = Ns;
-  }
+  (void)p;
+  *Nrc = SbpCoarseIntervals(Nr);
+  *Nsc = SbpCoarseIntervals(Ns);
   PetscFunctionReturn(0);
 }
 
@@ -60,12 +50,36 @@ static PetscInt SbpCoarsenRanges(PetscInt m, const PetscInt lf[], PetscInt s, Pe
   return least;
 }
 
+/* The coarse ownership ranges of one direction where the coarse grid of Nc intervals is not the even nodes of the fine one of Nf
+   (ceil(N/2), or Nc = Nf: semi-coarsening): coarse node J goes to the rank whose fine range [a, b) holds its reference position
+   J Nf / Nc, that is a Nc <= J Nf < b Nc, so lc = ceil(b Nc / Nf) - ceil(a Nc / Nf). A rank's prolongation then reads the coarse grid
+   at most one node beyond its block and its restriction the fine grid at most two (Nf / Nc <= 2): within the stencil width 2
+   (docs/design.md "Grids of any size"). Returns the smallest coarse range. */
+static PetscInt SbpCoarsenRangesAny(PetscInt m, const PetscInt lf[], PetscInt Nf, PetscInt Nc, PetscInt lc[])
+{
+  PetscInt a = 0, least = PETSC_MAX_INT;
+
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt b = a + lf[i];
+    lc[i]            = (b * Nc + Nf - 1) / Nf - (a * Nc + Nf - 1) / Nf;
+    least            = PetscMin(least, lc[i]);
+    a                = b;
+  }
+  return least;
+}
+
+/* The coarse ranges of one direction: DMCoarsen's where the coarse grid is the even nodes, SbpCoarsenRangesAny()'s otherwise. */
+static PetscInt SbpCoarsenDirection(PetscBool nested, PetscInt m, const PetscInt lf[], PetscInt s, PetscInt Nf, PetscInt Nc, PetscInt lc[])
+{
+  return nested ? SbpCoarsenRanges(m, lf, s, lc) : SbpCoarsenRangesAny(m, lf, Nf, Nc, lc);
+}
+
 /*@C
    SbpProblemCountLevels - How many grids the problem's grid coarsens into, itself included: serial counts the coarsenings the sizes
-   allow (SbpProblemCoarseSizes()); distributed stops, in addition, before the first coarse grid that DMCoarsen
-   cannot lay out over the same ranks (DMDA needs every rank to own at least 2 nodes, its stencil width, in each direction of
-   which it has more than one rank). On one rank the two are equal. why (may be NULL) tells what stops the distributed count
-   first, or is empty.
+   allow (SbpProblemCoarseSizes()); distributed stops, in addition, before the first coarse grid that cannot be laid out over the
+   same ranks (DMCoarsen's ranges for the even nodes, SbpCoarsenRangesAny()'s for grids that do not nest; DMDA needs every rank to
+   own at least 2 nodes, its stencil width, in each direction of which it has more than one rank). On one rank the two are equal. why (may be NULL) tells what
+stops the distributed count first, or is empty.
 
    Not collective (the ownership ranges are known to every rank)
 
@@ -85,14 +99,19 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
   PetscCall(PetscArraycpy(lx, olx, m));
   PetscCall(PetscArraycpy(ly, oly, n));
   for (;;) {
-    PetscInt Nrc = Nr, Nsc = Ns;
+    PetscInt Nrc = Nr, Nsc = Ns, wr0, ws0;
     PetscCall(SbpProblemCoarseSizes(p, Nr, Ns, &Nrc, &Nsc));
     if (Nrc == Nr && Nsc == Ns) break;
+    {
+      const PetscBool nested = 2 * Nrc == Nr && 2 * Nsc == Ns ? PETSC_TRUE : PETSC_FALSE;
+      wr0                    = SbpCoarsenDirection(nested, m, lx, s, Nr, Nrc, cx);
+      ws0                    = SbpCoarsenDirection(nested, n, ly, s, Ns, Nsc, cy);
+    }
     Nr = Nrc;
     Ns = Nsc;
     L++;
     if (dist) {
-      PetscInt  wr = SbpCoarsenRanges(m, lx, s, cx), ws = SbpCoarsenRanges(n, ly, s, cy);
+      PetscInt  wr = wr0, ws = ws0;
       PetscBool okr = (wr >= 0 && (m == 1 || wr >= s)) ? PETSC_TRUE : PETSC_FALSE, oks = (ws >= 0 && (n == 1 || ws >= s)) ? PETSC_TRUE : PETSC_FALSE;
       if (okr && oks) {
         D++;
@@ -122,11 +141,28 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
   PetscFunctionReturn(0);
 }
 
+/* The DMDA of a coarse grid that does not nest in p's: the same process grid, SbpCoarsenRangesAny()'s ranges. */
+static PetscErrorCode SbpProblemCreateCoarseDMDA(SbpProblem p, PetscInt Nrc, PetscInt Nsc, DM *da)
+{
+  PetscInt        m, n, s, *cx, *cy;
+  const PetscInt *lx, *ly;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetOwnership(p, &m, &n, &s, &lx, &ly));
+  PetscCall(PetscMalloc2(m, &cx, n, &cy));
+  (void)SbpCoarsenRangesAny(m, lx, p->Nr, Nrc, cx);
+  (void)SbpCoarsenRangesAny(n, ly, p->Ns, Nsc, cy);
+  PetscCall(DMDACreate2d(PetscObjectComm((PetscObject)p), DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, Nrc + 1, Nsc + 1, m, n, 1, s, cx, cy, da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(PetscFree2(cx, cy));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    SbpProblemCoarsen - The problem re-discretised on the coarse grid of SbpProblemCoarseSizes(): half the intervals in a direction of
-   even size (the even nodes), ceil(N/2) in one of odd size (other nodes: one rank), unchanged in one that would fall below 4
-   intervals (one rank); same mapping, coefficient, boundary conditions and backend; on several ranks the DMDA is the coarsening of
-   this one's.
+   even size (the even nodes), ceil(N/2) in one of odd size (other nodes), unchanged in one that would fall below 4 intervals; same
+   mapping, coefficient, boundary conditions and backend; on several ranks the DMDA is the coarsening of this one's (DMCoarsen) where
+   the coarse grid is the even nodes, and over the same process grid with the ranges of SbpProblemCountLevels() otherwise.
 
    Collective
 
@@ -142,8 +178,7 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() before SbpProblemCoarsen()");
   PetscCall(SbpProblemCoarseSizes(p, p->Nr, p->Ns, &Nrc, &Nsc));
   PetscCheck(Nrc < p->Nr || Nsc < p->Ns, comm, PETSC_ERR_ARG_SIZ, "Cannot coarsen the %" PetscInt_FMT " x %" PetscInt_FMT " grid: %s", p->Nr, p->Ns,
-             (p->Nr + 1) / 2 < 4 && (p->Ns + 1) / 2 < 4 ? "a coarse grid would have fewer than 4 intervals in each direction"
-                                                        : "on several MPI ranks both sizes must be even and halve to at least 4 intervals");
+             "a coarse grid would have fewer than 4 intervals in each direction");
   {
     PetscInt    serial, dist, m, n;
     PetscMPIInt size;
@@ -175,12 +210,17 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->tune     = p->tune; /* the kernel variants of the fine level (a test may have changed them) */
   c->tune_set = PETSC_TRUE;
   c->backend  = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
-  { /* on several ranks the coarse layout is DMCoarsen's (the transfers rely on its ownership ranges); on one rank it is the whole
-       grid, and coarsening a DMDA the user asked for (SbpProblemGetDM: with coordinates) would inject those too, 10 s at 8193^2:
-       the coarse level makes its own where it needs one */
+  { /* on several ranks the coarse layout is DMCoarsen's or SbpCoarsenRangesAny()'s (the transfers rely on its ownership ranges); on
+       one rank it is the whole grid, and coarsening a DMDA the user asked for (SbpProblemGetDM: with coordinates) would inject those
+       too, 10 s at 8193^2: the coarse level makes its own where it needs one */
     PetscMPIInt size;
     PetscCallMPI(MPI_Comm_size(comm, &size));
-    if (p->da && size > 1) PetscCall(DMCoarsen(p->da, comm, &c->da));
+    if (p->da && size > 1) {
+      if (2 * Nrc == p->Nr && 2 * Nsc == p->Ns)
+        PetscCall(DMCoarsen(p->da, comm, &c->da));
+      else
+        PetscCall(SbpProblemCreateCoarseDMDA(p, Nrc, Nsc, &c->da));
+    }
   }
   c->fine      = 2 * Nrc == p->Nr && 2 * Nsc == p->Ns ? p : NULL; /* the even nodes: the coefficients injected from this level's */
   c->coarsened = PETSC_TRUE;

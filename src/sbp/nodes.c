@@ -386,39 +386,66 @@ static void SbpCoarseNodePosition(PetscInt ic, PetscInt Nc, PetscInt Nf, PetscIn
   *w  = (PetscReal)((ic * Nf) % Nc) / (PetscReal)Nc;
 }
 
-/* One rank, a coarse grid that is not the fine one's even nodes (sizes that do not halve): each nodal field at the coarse nodes by
-   bilinear interpolation of the fine nodes in the reference square (the coarse metrics are then D of these coordinates). */
+/* A coarse grid that is not the fine one's even nodes (sizes that do not halve): each nodal field at the coarse nodes by bilinear
+   interpolation of the fine nodes in the reference square (the coarse metrics are then D of these coordinates). The nodal fields are
+   natural-order vectors: each rank gathers the four fine nodes around each coarse node it owns. */
 static PetscErrorCode SbpProblemInterpolateNodes(SbpProblem p, SbpProblem c)
 {
+  PetscInt   lo, hi, *idx;
+  PetscReal *w;
+  IS         is;
+
   PetscFunctionBegin;
+  {
+    Vec v;
+    PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)p), PETSC_DECIDE, (c->Nr + 1) * (c->Ns + 1), &v));
+    PetscCall(VecGetOwnershipRange(v, &lo, &hi));
+    PetscCall(VecDestroy(&v));
+  }
+  PetscCall(PetscMalloc1(4 * (hi - lo), &idx));
+  PetscCall(PetscMalloc1(2 * (hi - lo), &w));
+  for (PetscInt k = lo; k < hi; k++) { /* fine nodes (i0|i1, j0|j1) of coarse node k, and the weights of i1 and j1 */
+    PetscInt i0, j0, i1, j1, q = k - lo;
+    SbpCoarseNodePosition(k % (c->Nr + 1), c->Nr, p->Nr, &i0, &w[2 * q]);
+    SbpCoarseNodePosition(k / (c->Nr + 1), c->Ns, p->Ns, &j0, &w[2 * q + 1]);
+    i1             = PetscMin(i0 + 1, p->Nr);
+    j1             = PetscMin(j0 + 1, p->Ns);
+    idx[4 * q]     = i0 + (p->Nr + 1) * j0;
+    idx[4 * q + 1] = i1 + (p->Nr + 1) * j0;
+    idx[4 * q + 2] = i0 + (p->Nr + 1) * j1;
+    idx[4 * q + 3] = i1 + (p->Nr + 1) * j1;
+  }
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, 4 * (hi - lo), idx, PETSC_OWN_POINTER, &is));
   for (int f = 0; f < 3; f++) {
+    Vec                corners, v;
+    VecScatter         sc;
     const PetscScalar *a;
     PetscScalar       *b;
-    Vec                v;
     if (!p->node[f]) continue;
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, (c->Nr + 1) * (c->Ns + 1), &v));
-    PetscCall(VecGetArrayRead(p->node[f], &a));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 4 * (hi - lo), &corners));
+    PetscCall(VecScatterCreate(p->node[f], is, corners, NULL, &sc));
+    PetscCall(VecScatterBegin(sc, p->node[f], corners, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(sc, p->node[f], corners, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterDestroy(&sc));
+    PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)p), hi - lo, (c->Nr + 1) * (c->Ns + 1), &v));
+    PetscCall(VecGetArrayRead(corners, &a));
     PetscCall(VecGetArrayWrite(v, &b));
-    for (PetscInt jc = 0; jc <= c->Ns; jc++)
-      for (PetscInt ic = 0; ic <= c->Nr; ic++) {
-        PetscInt  i0, j0, i1, j1;
-        PetscReal wi, wj;
-        SbpCoarseNodePosition(ic, c->Nr, p->Nr, &i0, &wi);
-        SbpCoarseNodePosition(jc, c->Ns, p->Ns, &j0, &wj);
-        i1                       = PetscMin(i0 + 1, p->Nr);
-        j1                       = PetscMin(j0 + 1, p->Ns);
-        b[ic + (c->Nr + 1) * jc] = (1 - wj) * ((1 - wi) * a[i0 + (p->Nr + 1) * j0] + wi * a[i1 + (p->Nr + 1) * j0]) +
-                                   wj * ((1 - wi) * a[i0 + (p->Nr + 1) * j1] + wi * a[i1 + (p->Nr + 1) * j1]);
-      }
+    for (PetscInt q = 0; q < hi - lo; q++) {
+      const PetscReal wi = w[2 * q], wj = w[2 * q + 1];
+      b[q] = (1 - wj) * ((1 - wi) * a[4 * q] + wi * a[4 * q + 1]) + wj * ((1 - wi) * a[4 * q + 2] + wi * a[4 * q + 3]);
+    }
     PetscCall(VecRestoreArrayWrite(v, &b));
-    PetscCall(VecRestoreArrayRead(p->node[f], &a));
+    PetscCall(VecRestoreArrayRead(corners, &a));
+    PetscCall(VecDestroy(&corners));
     c->node[f] = v;
   }
+  PetscCall(ISDestroy(&is));
+  PetscCall(PetscFree(w));
   PetscFunctionReturn(0);
 }
 
 /* A coarse level's nodal data: the fine level's at the even nodes (natural vectors of the coarse grid, the default layout), or
-   interpolated (sizes that do not halve, one rank). */
+   interpolated (sizes that do not halve). */
 PetscErrorCode SbpProblemCoarsenNodes(SbpProblem p, SbpProblem c)
 {
   PetscFunctionBegin;
