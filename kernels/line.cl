@@ -22,14 +22,20 @@
    factors (mg_line_maps). A work-group holds MG_LINE_GROUP lines: each chunk runs from zero to its P (pass A), one work-item per line
    chains the chunks' states in local memory (pass B), each chunk runs again from its true start and stores (pass C); then the same
    backward. A program holds the kernels of MG_LINE_KERNELS: 1 the solves and maps (in the level's precision), 2 the factorisation
-   (fp64). */
+   (fp64), 4 the joins of lines that ranks cut.
+
+   Several ranks along the lines (docs/design.md "Line smoothers"): the blocks are the whole lines, factored in a pipeline across the
+   ranks (each segment continues from the state D(t-1), D(t-2), L(t-1, t-2) its left neighbour ends with), so a segment's first nodes
+   hold factors that couple them to the neighbour's last. A solve runs each segment from zero states (the kernels above: z_loc), then
+   the ranks exchange the segments' end states and z = z_loc + W s_f + Z s_b, s_f the true forward state entering the segment and s_b
+   the true backward one, W and Z the segment's responses to unit states (src/mg/lines_join.c). */
 #ifdef __OPENCL_VERSION__
-  #if !defined(MG_LINE_KERNELS)
-    #error "MG_LINE_KERNELS must be defined (src/mg/lines.c: 1 the solve, 2 the factorisation)"
-  #endif
-  #if !defined(MG_LINE_VEC) || !defined(MG_LINE_CHUNKS) || !defined(MG_LINE_GROUP)
-    #error "MG_LINE_VEC, MG_LINE_CHUNKS and MG_LINE_GROUP must be defined (tuning table: mg_line_vec, mg_line_chunks, mg_line_group; src/mg/kernels.c)"
-  #endif
+#  if !defined(MG_LINE_KERNELS)
+#    error "MG_LINE_KERNELS must be defined (src/mg/lines.c: 1 the solve, 2 the factorisation, 4 the joins)"
+#  endif
+#  if !defined(MG_LINE_VEC) || !defined(MG_LINE_CHUNKS) || !defined(MG_LINE_GROUP)
+#    error "MG_LINE_VEC, MG_LINE_CHUNKS and MG_LINE_GROUP must be defined (tuning table: mg_line_vec, mg_line_chunks, mg_line_group; src/mg/kernels.c)"
+#  endif
 #endif
 
 /* Line `line` of direction dir over the owned block of xm x ym nodes: its length, the owned index of its first node, the stride. */
@@ -44,22 +50,28 @@ SBP_FN int mg_line_geometry(const int dir, const int xm, const int ym, const int
    ghosted patch gxs, gys, gxm; owned block xs, ys, xm, ym). Returns the natural index of the first node whose pivot is not positive
    (an operator that is not positive definite), or -1. */
 SBP_FN long mg_line_factor_line(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b,
-                                SBP_GLOBAL const sbp_coef *c, const int dir, const int gxs, const int gys, const int gxm, const int xs, const int ys, const int xm,
-                                const int ym, const int line, SBP_GLOBAL sbp_real *l1, SBP_GLOBAL sbp_real *l2, SBP_GLOBAL sbp_real *dinv)
+                                SBP_GLOBAL const sbp_coef *c, const int dir, const int gxs, const int gys, const int gxm, const int xs, const int ys,
+                                const int xm, const int ym, const int line, SBP_GLOBAL sbp_real *l1, SBP_GLOBAL sbp_real *l2, SBP_GLOBAL sbp_real *dinv,
+                                SBP_GLOBAL sbp_real *st)
 {
-  const int di = dir ? 0 : 1, dj = dir ? 1 : 0;
-  long      k0, stride, bad = -1;
+  const int di = dir ? 0 : 1, dj = dir ? 1 : 0, g0 = dir ? ys : xs; /* g0: the segment's first node along the whole line */
+  long      k0, stride, bad                        = -1;
   const int n  = mg_line_geometry(dir, xm, ym, line, &k0, &stride);
-  sbp_real  d1 = 1, d2 = 1, lprev = 0; /* D(t-1), D(t-2), L(t-1, t-2) */
+  sbp_real  d1 = 1, d2 = 1, lprev = 0; /* D(t-1), D(t-2), L(t-1, t-2): from the left neighbour's end where the line starts there */
 
+  if (g0 > 0) {
+    d1    = st[3 * (long)line];
+    d2    = st[3 * (long)line + 1];
+    lprev = st[3 * (long)line + 2];
+  }
   for (int t = 0; t < n; t++) {
-    const int      i = dir ? xs + line : xs + t, j = dir ? ys + t : ys + line;
+    const int      i = dir ? xs + line : xs + t, j = dir ? ys + t : ys + line, g = g0 + t;
     const long     k   = k0 + t * stride;
     const sbp_real a0  = sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gxs, gys, gxm, 1, 0, 0);
-    const sbp_real a1  = t >= 1 ? sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gxs, gys, gxm, 1, -di, -dj) : 0;
-    const sbp_real a2  = t >= 2 ? sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gxs, gys, gxm, 1, -2 * di, -2 * dj) : 0;
-    const sbp_real L2  = t >= 2 ? a2 / d2 : 0;
-    const sbp_real L1  = t >= 1 ? (a1 - L2 * lprev * d2) / d1 : 0;
+    const sbp_real a1  = g >= 1 ? sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gxs, gys, gxm, 1, -di, -dj) : 0;
+    const sbp_real a2  = g >= 2 ? sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, 0, a, b, c, gxs, gys, gxm, 1, -2 * di, -2 * dj) : 0;
+    const sbp_real L2  = g >= 2 ? a2 / d2 : 0;
+    const sbp_real L1  = g >= 1 ? (a1 - L2 * lprev * d2) / d1 : 0;
     const sbp_real piv = a0 - L1 * L1 * d1 - L2 * L2 * d2;
     if (!(piv > 0) && bad < 0) bad = i + (long)(Nr + 1) * j;
     l1[k]   = L1;
@@ -69,22 +81,54 @@ SBP_FN long mg_line_factor_line(const int Nr, const int Ns, const sbp_real rho, 
     d1      = piv;
     lprev   = L1;
   }
+  st[3 * (long)line]     = d1; /* the state the right neighbour's segment continues from */
+  st[3 * (long)line + 1] = d2;
+  st[3 * (long)line + 2] = lprev;
   return bad;
+}
+
+/* Lines cut by ranks: the end states of line `line`'s segment after the zero-state solve, ends[4 line ..] = (y(b-1), y(b-2)) of the
+   forward substitution (y in tmp) and (z(a), z(a+1)) of z_loc (src/mg/lines_join.c chains them across the ranks). */
+SBP_FN void mg_line_ends_line(const int dir, const int xm, const int ym, const int line, SBP_GLOBAL const sbp_real *tmp, SBP_GLOBAL const sbp_real *zloc,
+                              SBP_GLOBAL sbp_real *ends)
+{
+  long      k0, stride;
+  const int n              = mg_line_geometry(dir, xm, ym, line, &k0, &stride);
+  ends[4 * (long)line]     = tmp[k0 + (n - 1) * stride];
+  ends[4 * (long)line + 1] = n >= 2 ? tmp[k0 + (n - 2) * stride] : (sbp_real)0;
+  ends[4 * (long)line + 2] = zloc[k0];
+  ends[4 * (long)line + 3] = n >= 2 ? zloc[k0 + stride] : (sbp_real)0;
+}
+
+/* The join at owned node k (line `line`): z = z_loc + W s_f + Z s_b with s = join[4 line ..] = (s_f, s_b), then the step out = x +
+   c1 (x - prev) + c2 z (zero: x = 0; prev_zero: prev = 0). */
+SBP_FN void mg_line_join_point(const long k, const int line, SBP_GLOBAL const sbp_real *zloc, SBP_GLOBAL const sbp_real *w0, SBP_GLOBAL const sbp_real *w1,
+                               SBP_GLOBAL const sbp_real *z0, SBP_GLOBAL const sbp_real *z1, SBP_GLOBAL const sbp_real *join, SBP_GLOBAL const sbp_real *x,
+                               SBP_GLOBAL const sbp_real *prev, SBP_GLOBAL sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero,
+                               const int prev_zero)
+{
+  SBP_GLOBAL const sbp_real *s  = join + 4 * (long)line;
+  const sbp_real             z  = zloc[k] + w0[k] * s[0] + w1[k] * s[1] + z0[k] * s[2] + z1[k] * s[3];
+  const sbp_real             xk = zero ? (sbp_real)0 : x[k];
+  sbp_real                   xn = xk + c2 * z;
+  if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[k]));
+  out[k] = xn;
 }
 
 /* out = x + c1 (x - prev) + c2 B^-1 r along the nl <= MG_LINE_VEC lines line0, line0 + 1, ... of direction dir, side by side (their
    recurrences are independent: on a CPU the s-lines' loads are then contiguous vectors, and the chains' latencies overlap): zero, x = 0
    (not read); prev_zero, prev = 0 (read only where c1 != 0 and not prev_zero). r is read once and y written to tmp (which may be r); out
    may be prev. */
-SBP_FN void mg_line_solve_lines(const int dir, const int xm, const int ym, const int line0, const int nl, SBP_GLOBAL const sbp_real *r, SBP_GLOBAL sbp_real *tmp,
-                                SBP_GLOBAL const sbp_real *l1, SBP_GLOBAL const sbp_real *l2, SBP_GLOBAL const sbp_real *dinv, SBP_GLOBAL const sbp_real *x,
-                                SBP_GLOBAL const sbp_real *prev, SBP_GLOBAL sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero)
+SBP_FN void mg_line_solve_lines(const int dir, const int xm, const int ym, const int line0, const int nl, SBP_GLOBAL const sbp_real *r,
+                                SBP_GLOBAL sbp_real *tmp, SBP_GLOBAL const sbp_real *l1, SBP_GLOBAL const sbp_real *l2, SBP_GLOBAL const sbp_real *dinv,
+                                SBP_GLOBAL const sbp_real *x, SBP_GLOBAL const sbp_real *prev, SBP_GLOBAL sbp_real *out, const sbp_real c1, const sbp_real c2,
+                                const int zero, const int prev_zero)
 {
   long      k0, stride;
-  const int n      = mg_line_geometry(dir, xm, ym, line0, &k0, &stride);
-  const int lstep  = dir ? 1 : xm; /* from one line to the next */
+  const int n     = mg_line_geometry(dir, xm, ym, line0, &k0, &stride);
+  const int lstep = dir ? 1 : xm;                                               /* from one line to the next */
   sbp_real  y1[MG_LINE_VEC], y2[MG_LINE_VEC], z1[MG_LINE_VEC], z2[MG_LINE_VEC]; /* y(t-1), y(t-2); z(t+1), z(t+2) */
-  sbp_real  m1[MG_LINE_VEC], m2[MG_LINE_VEC], s2[MG_LINE_VEC];                 /* at node t: L(t+1, t), L(t+2, t); L(t+1, t-1) for the next */
+  sbp_real  m1[MG_LINE_VEC], m2[MG_LINE_VEC], s2[MG_LINE_VEC];                  /* at node t: L(t+1, t), L(t+2, t); L(t+1, t-1) for the next */
 
   for (int v = 0; v < MG_LINE_VEC; v++) y1[v] = y2[v] = z1[v] = z2[v] = m1[v] = m2[v] = s2[v] = 0;
   for (int t = 0; t < n; t++) /* L y = r */
@@ -114,22 +158,22 @@ SBP_FN void mg_line_solve_lines(const int dir, const int xm, const int ym, const
 }
 
 #ifdef __OPENCL_VERSION__
-  #if MG_LINE_KERNELS & 2
+#  if MG_LINE_KERNELS & 2
 /* The factor of every line of direction dir (one work-item each); the smallest natural index of a node with a pivot that is not
    positive into *bad. */
 __kernel void mg_line_factor(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
                              __global const sbp_coef *c, const int dir, const int4 gh, const int4 own, __global sbp_real *l1, __global sbp_real *l2,
-                             __global sbp_real *dinv, __global int *bad)
+                             __global sbp_real *dinv, __global sbp_real *st, __global int *bad)
 {
   const int line = get_global_id(0);
   long      first;
   if (line >= (dir ? own.s2 : own.s3)) return;
-  first = mg_line_factor_line(Nr, Ns, rho, dirichlet, a, b, c, dir, gh.s0, gh.s1, gh.s2, own.s0, own.s1, own.s2, own.s3, line, l1, l2, dinv);
+  first = mg_line_factor_line(Nr, Ns, rho, dirichlet, a, b, c, dir, gh.s0, gh.s1, gh.s2, own.s0, own.s1, own.s2, own.s3, line, l1, l2, dinv, st);
   if (first >= 0) atomic_min(bad, (int)first);
 }
-  #endif
+#  endif
 
-  #if MG_LINE_KERNELS & 1
+#  if MG_LINE_KERNELS & 1
 /* Chunk c of MG_LINE_CHUNKS of a line of n nodes: its nodes [*a, *b) (empty where n < MG_LINE_CHUNKS). */
 inline void mg_line_chunk(const int n, const int c, int *a, int *b)
 {
@@ -180,13 +224,13 @@ inline void mg_line_chain(__local sbp_real *st, __global const sbp_real *maps, c
 {
   sbp_real s0 = 0, s1 = 0;
   for (int q = 0; q < MG_LINE_CHUNKS; q++) {
-    const int      c = backward ? MG_LINE_CHUNKS - 1 - q : q;
-    __global const sbp_real *G = maps + m0 + 8 * c + (backward ? 4 : 0);
-    const sbp_real e0 = st[2 * c] + G[0] * s0 + G[1] * s1, e1 = st[2 * c + 1] + G[2] * s0 + G[3] * s1;
-    st[2 * c]         = s0;
-    st[2 * c + 1]     = s1;
-    s0                = e0;
-    s1                = e1;
+    const int                c  = backward ? MG_LINE_CHUNKS - 1 - q : q;
+    __global const sbp_real *G  = maps + m0 + 8 * c + (backward ? 4 : 0);
+    const sbp_real           e0 = st[2 * c] + G[0] * s0 + G[1] * s1, e1 = st[2 * c + 1] + G[2] * s0 + G[3] * s1;
+    st[2 * c]     = s0;
+    st[2 * c + 1] = s1;
+    s0            = e0;
+    s1            = e1;
   }
 }
 
@@ -195,7 +239,8 @@ inline void mg_line_chain(__local sbp_real *st, __global const sbp_real *maps, c
    MG_LINE_CHUNKS l along r-lines. The same arithmetic as mg_line_solve_lines but for the order of the sums across chunks. */
 __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __global const sbp_real *r, __global sbp_real *tmp, __global const sbp_real *l1,
                                    __global const sbp_real *l2, __global const sbp_real *dinv, __global const sbp_real *maps, __global const sbp_real *x,
-                                   __global const sbp_real *prev, __global sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero)
+                                   __global const sbp_real *prev, __global sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero,
+                                   const int prev_zero)
 {
   __local sbp_real st[MG_LINE_GROUP][2 * MG_LINE_CHUNKS];
   const int        lid = get_local_id(0), l = dir ? lid % MG_LINE_GROUP : lid / MG_LINE_CHUNKS, c = dir ? lid / MG_LINE_GROUP : lid % MG_LINE_CHUNKS;
@@ -232,8 +277,8 @@ __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __
   for (int t = b - 1; t >= a; t--) { /* A': L^T z = D^-1 y from a zero start */
     const long     k  = k0 + t * stride;
     const sbp_real m1 = t + 1 < n ? l1[k + stride] : 0, m2 = t + 2 < n ? l2[k + 2 * stride] : 0, z = dinv[k] * tmp[k] - m1 * s0 - m2 * s1;
-    s1                = s0;
-    s0                = z;
+    s1 = s0;
+    s0 = z;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   st[l][2 * c]     = s0;
@@ -264,5 +309,24 @@ __kernel void mg_line_solve(const int dir, const int xm, const int ym, __global 
   if (line0 >= nlines) return;
   mg_line_solve_lines(dir, xm, ym, line0, min(MG_LINE_VEC, nlines - line0), r, tmp, l1, l2, dinv, x, prev, out, c1, c2, zero, prev_zero);
 }
-  #endif
+#  endif
+
+#  if MG_LINE_KERNELS & 4
+/* One work-item per line: its end states (mg_line_ends_line). */
+__kernel void mg_line_ends(const int dir, const int xm, const int ym, __global const sbp_real *tmp, __global const sbp_real *zloc, __global sbp_real *ends)
+{
+  const int line = get_global_id(0);
+  if (line < (dir ? xm : ym)) mg_line_ends_line(dir, xm, ym, line, tmp, zloc, ends);
+}
+
+/* One work-item per owned node: the join and the step (mg_line_join_point). */
+__kernel void mg_line_join(const int dir, const int xm, const int ym, __global const sbp_real *zloc, __global const sbp_real *w0, __global const sbp_real *w1,
+                           __global const sbp_real *z0, __global const sbp_real *z1, __global const sbp_real *join, __global const sbp_real *x,
+                           __global const sbp_real *prev, __global sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero)
+{
+  const long k = get_global_id(0);
+  if (k >= (long)xm * ym) return;
+  mg_line_join_point(k, dir ? (int)(k % xm) : (int)(k / xm), zloc, w0, w1, z0, z1, join, x, prev, out, c1, c2, zero, prev_zero);
+}
+#  endif
 #endif

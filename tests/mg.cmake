@@ -26,3 +26,4 @@ sbpmg_add_test(mg_bad_lines EXE sbp_solve ARGS -sbp_n 8 -pc_sbpmg_lines diagonal
 sbpmg_add_test(mg_sizes SOURCES test_mg_sizes.c test_sbp_common.c LABELS mg asan TIMEOUT 600)
 sbpmg_add_test(mg_lines_mpi2 EXE mg_lines NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
 sbpmg_add_test(mg_lines_mpi3 EXE mg_lines NPROCS 3 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
+sbpmg_add_test(mg_lines_mpi5 EXE mg_lines NPROCS 5 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 300)

@@ -18,7 +18,7 @@ static const struct {
     {"transfer", "mg_prolong_any_patch", 8}, {"transfer", "mg_restrict_any_patch", 8}, {"transfer", "mg_to_single", 4},
     {"transfer", "mg_to_outer", 4},          {"estimate", "mg_start_vector", 0},       {"estimate", "mg_anisotropy", 0},
     {"sbp+line", "mg_line_solve", 1},        {"sbp+line", "mg_line_solve_chunks", 1},  {"sbp+line", "mg_line_maps", 1},
-    {"sbp+line", "mg_line_factor", 2},
+    {"sbp+line", "mg_line_factor", 2},       {"sbp+line", "mg_line_ends", 4},          {"sbp+line", "mg_line_join", 4},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)

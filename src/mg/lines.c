@@ -89,28 +89,38 @@ static PetscErrorCode PCSBPMGLinesCheckPivots(SbpProblem p, int dir, PetscInt ba
 
 static PetscErrorCode PCSBPMGLinesFactorDevice(PCSBPMGLines l, int dir)
 {
-  SbpProblem     p = l->p;
+  SbpProblem     p  = l->p;
+  const PetscInt nl = dir ? p->xm : p->ym;
   cl_kernel      k;
-  cl_mem         bad, fb[3];
+  cl_mem         bad, stb, fb[3];
   cl_int4        gh, own;
   int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, idir = dir, first = INT_MAX;
+  PetscReal     *st;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP64, MG_K_LINE_FACTOR, &k));
   PetscCall(SbpProblemBCFlags(p, &flags));
   SbpProblemPatchBoxes(p, &gh, &own);
+  PetscCall(PetscCalloc1(3 * PetscMax(nl, 1), &st));
+  PetscCall(PCSBPMGLinesJoinStateRecv(l, dir, st)); /* lines that ranks cut: the left neighbour's end state */
   for (int t = 0; t < 3; t++) PetscCall(VecOpenCLGetBufferWrite(l->f[dir][t], &fb[t]));
   PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, sizeof(int), &bad));
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, 3 * PetscMax(nl, 1) * sizeof(PetscReal), &stb));
   ierr = SbpmgCLFillBuffer(p->cl, bad, &first, sizeof(int), 0, sizeof(int));
+  if (!ierr) ierr = SbpmgCLWriteBuffer(p->cl, stb, 0, 3 * PetscMax(nl, 1) * sizeof(PetscReal), st);
   if (!ierr)
-    ierr = SbpmgCLSetArgs(k, 0, 14, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr,
+    ierr = SbpmgCLSetArgs(k, 0, 15, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr,
                           sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &idir, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_mem),
-                          &fb[0], sizeof(cl_mem), &fb[1], sizeof(cl_mem), &fb[2], sizeof(cl_mem), &bad);
-  if (!ierr && (dir ? p->xm : p->ym)) ierr = SbpmgCLLaunch1D(p->cl, k, (size_t)(dir ? p->xm : p->ym), 0);
+                          &fb[0], sizeof(cl_mem), &fb[1], sizeof(cl_mem), &fb[2], sizeof(cl_mem), &stb, sizeof(cl_mem), &bad);
+  if (!ierr && nl) ierr = SbpmgCLLaunch1D(p->cl, k, (size_t)nl, 0);
   if (!ierr) ierr = SbpmgCLReadBuffer(p->cl, bad, 0, sizeof(int), &first);
+  if (!ierr) ierr = SbpmgCLReadBuffer(p->cl, stb, 0, 3 * PetscMax(nl, 1) * sizeof(PetscReal), st);
   PetscCall(SbpmgCLReleaseBuffer(p->cl, &bad));
+  PetscCall(SbpmgCLReleaseBuffer(p->cl, &stb));
   for (int t = 0; t < 3; t++) PetscCall(VecOpenCLRestoreBufferWrite(l->f[dir][t], &fb[t]));
+  if (!ierr) ierr = PCSBPMGLinesJoinStateSend(l, dir, st);
+  PetscCall(PetscFree(st));
   PetscCall(ierr);
   PetscCall(PCSBPMGLinesCheckPivots(p, dir, first == INT_MAX ? PETSC_MAX_INT : (PetscInt)first));
   PetscFunctionReturn(0);
@@ -120,19 +130,24 @@ static PetscErrorCode PCSBPMGLinesFactorHost(PCSBPMGLines l, int dir)
 {
   SbpProblem   p = l->p;
   PetscScalar *f[3];
-  PetscInt     bad = PETSC_MAX_INT;
+  PetscReal   *st;
+  PetscInt     bad = PETSC_MAX_INT, nl = dir ? p->xm : p->ym;
   int          flags;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetHostCoefficients(p));
   PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(PetscCalloc1(3 * PetscMax(nl, 1), &st));
+  PetscCall(PCSBPMGLinesJoinStateRecv(l, dir, st)); /* lines that ranks cut: the left neighbour's end state */
   for (int t = 0; t < 3; t++) PetscCall(VecGetArrayWrite(l->f[dir][t], &f[t]));
-  for (PetscInt line = 0; line < (dir ? p->xm : p->ym); line++) {
+  for (PetscInt line = 0; line < nl; line++) {
     long b = mg_line_factor_line((int)p->Nr, (int)p->Ns, p->rho, flags, p->crr, p->crs, p->css, dir, (int)p->gxs, (int)p->gys, (int)p->gxm, (int)p->xs,
-                                 (int)p->ys, (int)p->xm, (int)p->ym, (int)line, f[0], f[1], f[2]);
+                                 (int)p->ys, (int)p->xm, (int)p->ym, (int)line, f[0], f[1], f[2], st);
     if (b >= 0) bad = PetscMin(bad, (PetscInt)b);
   }
   for (int t = 0; t < 3; t++) PetscCall(VecRestoreArrayWrite(l->f[dir][t], &f[t]));
+  PetscCall(PCSBPMGLinesJoinStateSend(l, dir, st));
+  PetscCall(PetscFree(st));
   PetscCall(PCSBPMGLinesCheckPivots(p, dir, bad));
   PetscFunctionReturn(0);
 }
@@ -152,10 +167,14 @@ PetscErrorCode PCSBPMGLinesCreate(SbpProblem p, int dirs, PCSBPMGLines *lines)
   l->dirs  = dirs;
   l->p     = p;
   PetscCall(PetscObjectReference((PetscObject)p));
+  l->lcomm[0] = l->lcomm[1] = MPI_COMM_NULL;
+  l->lsize[0] = l->lsize[1] = 1;
   for (int d = 0; d < 2 && !ierr; d++) {
     if (!(dirs & (1 << d))) continue;
+    ierr = PCSBPMGLinesJoinCreate(l, d);
     for (int t = 0; t < 3 && !ierr; t++) ierr = SbpProblemCreateVector(p, &l->f[d][t]);
     if (!ierr) ierr = p->use_device ? PCSBPMGLinesFactorDevice(l, d) : PCSBPMGLinesFactorHost(l, d);
+    if (!ierr) ierr = PCSBPMGLinesJoinSetUp(l, d);
   }
   if (ierr) PetscCall(PCSBPMGLinesDestroy(&l));
   PetscCall(ierr);
@@ -185,6 +204,7 @@ PetscErrorCode PCSBPMGLinesDestroy(PCSBPMGLines *lines)
     for (int q = 0; q < 2; q++)
       if (l->maps[d][q]) PetscCall(SbpmgCLReleaseBuffer(l->p->cl, &l->maps[d][q]));
   }
+  PetscCall(PCSBPMGLinesJoinDestroy(l));
   PetscCall(SbpProblemDestroy(&l->p));
   PetscCall(PetscFree(l));
   PetscFunctionReturn(0);
@@ -333,6 +353,27 @@ static PetscErrorCode PCSBPMGLinesSolveHost(PCSBPMGLines l, int dir, Vec r, Vec 
   PetscFunctionReturn(0);
 }
 
+/* out = x + c1 (x - prev) + c2 B^-1 r on the device or the host, the lines whole on this rank or joined across the ranks that cut them
+   (each segment solved from zero states into z_loc, then src/mg/lines_join.c). */
+static PetscErrorCode PCSBPMGLinesStep(PCSBPMGLines l, int dir, SbpKernelPrecision prec, PetscBool dev, Vec r, Vec tmp, Vec x, Vec prev, Vec out, PetscReal c1,
+                                       PetscReal c2, PetscBool zero, PetscBool prev_zero)
+{
+  PetscFunctionBegin;
+  if (l->lsize[dir] > 1) {
+    Vec wz[4], zl;
+    PetscCall(PCSBPMGLinesJoinVectors(l, dir, dev ? prec : SBP_KERNEL_FP64, wz, &zl));
+    if (dev)
+      PetscCall(PCSBPMGLinesSolveDevice(l, dir, prec, r, tmp, NULL, NULL, zl, 0, 1, PETSC_TRUE, PETSC_TRUE));
+    else
+      PetscCall(PCSBPMGLinesSolveHost(l, dir, r, tmp, NULL, NULL, zl, 0, 1, PETSC_TRUE, PETSC_TRUE));
+    PetscCall(PCSBPMGLinesJoinFinish(l, dir, prec, dev, tmp, zl, wz, x, prev, out, c1, c2, zero, prev_zero));
+  } else if (dev)
+    PetscCall(PCSBPMGLinesSolveDevice(l, dir, prec, r, tmp, x, prev, out, c1, c2, zero, prev_zero));
+  else
+    PetscCall(PCSBPMGLinesSolveHost(l, dir, r, tmp, x, prev, out, c1, c2, zero, prev_zero));
+  PetscFunctionReturn(0);
+}
+
 /*
   PCSBPMGLinesSolve - z = B^-1 r with the fp64 factors of direction dir (the eigenvalue estimates' preconditioner): on the device for
   device vectors of a device problem, else on the host. r is not changed.
@@ -343,10 +384,7 @@ PetscErrorCode PCSBPMGLinesSolve(PCSBPMGLines l, int dir, Vec r, Vec z)
 
   PetscFunctionBegin;
   PetscCall(SbpProblemUseDevice(l->p, r, z, NULL, &dev));
-  if (dev)
-    PetscCall(PCSBPMGLinesSolveDevice(l, dir, SBP_KERNEL_FP64, r, z, NULL, NULL, z, 0, 1, PETSC_TRUE, PETSC_TRUE));
-  else
-    PetscCall(PCSBPMGLinesSolveHost(l, dir, r, z, NULL, NULL, z, 0, 1, PETSC_TRUE, PETSC_TRUE));
+  PetscCall(PCSBPMGLinesStep(l, dir, SBP_KERNEL_FP64, dev, r, z, NULL, NULL, z, 0, 1, PETSC_TRUE, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
@@ -373,10 +411,7 @@ PetscErrorCode PCSBPMGLinesSweeps(PCSBPMGLines l, int dir, SbpKernelPrecision pr
         PetscCall(SbpProblemApplyHost(l->p, cur, b, -1.0, r));
       }
     }
-    if (dev)
-      PetscCall(PCSBPMGLinesSolveDevice(l, dir, prec, zero ? b : r, r, cur, other, other, c[2 * k], c[2 * k + 1], zero, prev_zero));
-    else
-      PetscCall(PCSBPMGLinesSolveHost(l, dir, zero ? b : r, r, cur, other, other, c[2 * k], c[2 * k + 1], zero, prev_zero));
+    PetscCall(PCSBPMGLinesStep(l, dir, prec, dev, zero ? b : r, r, cur, other, other, c[2 * k], c[2 * k + 1], zero, prev_zero));
     t     = cur;
     cur   = other;
     other = t;

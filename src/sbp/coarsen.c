@@ -1,4 +1,4 @@
-/* The coarse levels of an SbpProblem: how many grids it coarsens into on its ranks (DMCoarsen's layout) and the problem
+/* The coarse levels of an SbpProblem: how many grids it coarsens into on its ranks (the coarse ranges follow the fine ones) and the problem
    re-discretised on the coarse grid (spec-sbp-sat.md 8.1; docs/design.md "Grids of any size"). */
 #include <sbpmg/private/sbpimpl.h>
 
@@ -24,34 +24,8 @@ PetscErrorCode SbpProblemCoarseSizes(SbpProblem p, PetscInt Nr, PetscInt Ns, Pet
   PetscFunctionReturn(0);
 }
 
-/* The coarse ownership ranges DMCoarsen gives one direction of a non-periodic DMDA (PETSc 3.18's DMDACoarsenOwnershipRanges with
-   ratio 2: balanced, each fine boundary within one stencil width s of the coarse one) from the fine ranges lf[0..m). Returns the
-   smallest coarse range, or -1 where DMCoarsen finds no compatible ranges. */
-static PetscInt SbpCoarsenRanges(PetscInt m, const PetscInt lf[], PetscInt s, PetscInt lc[])
-{
-  PetscInt totalf = 0, remaining, startc = 0, startf = 0, least = PETSC_MAX_INT;
-
-  for (PetscInt i = 0; i < m; i++) totalf += lf[i];
-  remaining = 1 + (totalf - 1) / 2;
-  for (PetscInt i = 0; i < m; i++) {
-    PetscInt want = remaining / (m - i) + !!(remaining % (m - i));
-    if (i < m - 1) {
-      const PetscInt nextf = startf + lf[i];
-      while (nextf / 2 < startc + want - s) want--;
-      while (nextf / 2 > startc + want - 1 + s) want++;
-      if (want < 0 || want > remaining || nextf / 2 < startc + want - s || nextf / 2 > startc + want - 1 + s) return -1;
-    }
-    lc[i] = want;
-    least = PetscMin(least, want);
-    startc += lc[i];
-    startf += lf[i];
-    remaining -= lc[i];
-  }
-  return least;
-}
-
-/* The coarse ownership ranges of one direction where the coarse grid of Nc intervals is not the even nodes of the fine one of Nf
-   (ceil(N/2), or Nc = Nf: semi-coarsening): coarse node J goes to the rank whose fine range [a, b) holds its reference position
+/* The coarse ownership ranges of one direction, the coarse grid of Nc intervals below the fine one of Nf (Nf = 2 Nc: the even nodes;
+   ceil(N/2); or Nc = Nf: semi-coarsening), from the fine ranges lf[0..m): coarse node J goes to the rank whose fine range [a, b) holds its reference position
    J Nf / Nc, that is a Nc <= J Nf < b Nc, so lc = ceil(b Nc / Nf) - ceil(a Nc / Nf). A rank's prolongation then reads the coarse grid
    at most one node beyond its block and its restriction the fine grid at most two (Nf / Nc <= 2): within the stencil width 2
    (docs/design.md "Grids of any size"). Returns the smallest coarse range. */
@@ -68,17 +42,11 @@ static PetscInt SbpCoarsenRangesAny(PetscInt m, const PetscInt lf[], PetscInt Nf
   return least;
 }
 
-/* The coarse ranges of one direction: DMCoarsen's where the coarse grid is the even nodes, SbpCoarsenRangesAny()'s otherwise. */
-static PetscInt SbpCoarsenDirection(PetscBool nested, PetscInt m, const PetscInt lf[], PetscInt s, PetscInt Nf, PetscInt Nc, PetscInt lc[])
-{
-  return nested ? SbpCoarsenRanges(m, lf, s, lc) : SbpCoarsenRangesAny(m, lf, Nf, Nc, lc);
-}
-
 /*@C
    SbpProblemCountLevels - How many grids the problem's grid coarsens into, itself included: serial counts the coarsenings the sizes
    allow (SbpProblemCoarseSizes()); distributed stops, in addition, before the first coarse grid that cannot be laid out over the
-   same ranks (DMCoarsen's ranges for the even nodes, SbpCoarsenRangesAny()'s for grids that do not nest; DMDA needs every rank to
-   own at least 2 nodes, its stencil width, in each direction of which it has more than one rank). On one rank the two are equal. why (may be NULL) tells what
+   same ranks (SbpCoarsenRangesAny()'s ranges; DMDA needs every rank to own at least 2 nodes, its stencil width, in each direction of
+   which it has more than one rank). On one rank the two are equal. why (may be NULL) tells what
 stops the distributed count first, or is empty.
 
    Not collective (the ownership ranges are known to every rank)
@@ -102,17 +70,14 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
     PetscInt Nrc = Nr, Nsc = Ns, wr0, ws0;
     PetscCall(SbpProblemCoarseSizes(p, Nr, Ns, &Nrc, &Nsc));
     if (Nrc == Nr && Nsc == Ns) break;
-    {
-      const PetscBool nested = 2 * Nrc == Nr && 2 * Nsc == Ns ? PETSC_TRUE : PETSC_FALSE;
-      wr0                    = SbpCoarsenDirection(nested, m, lx, s, Nr, Nrc, cx);
-      ws0                    = SbpCoarsenDirection(nested, n, ly, s, Ns, Nsc, cy);
-    }
-    Nr = Nrc;
-    Ns = Nsc;
+    wr0 = SbpCoarsenRangesAny(m, lx, Nr, Nrc, cx);
+    ws0 = SbpCoarsenRangesAny(n, ly, Ns, Nsc, cy);
+    Nr  = Nrc;
+    Ns  = Nsc;
     L++;
     if (dist) {
       PetscInt  wr = wr0, ws = ws0;
-      PetscBool okr = (wr >= 0 && (m == 1 || wr >= s)) ? PETSC_TRUE : PETSC_FALSE, oks = (ws >= 0 && (n == 1 || ws >= s)) ? PETSC_TRUE : PETSC_FALSE;
+      PetscBool okr = (m == 1 || wr >= s) ? PETSC_TRUE : PETSC_FALSE, oks = (n == 1 || ws >= s) ? PETSC_TRUE : PETSC_FALSE;
       if (okr && oks) {
         D++;
         PetscCall(PetscArraycpy(lx, cx, m));
@@ -121,16 +86,10 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
         dist = PETSC_FALSE;
         if (why && len) {
           PetscInt w = okr ? ws : wr, k = okr ? n : m;
-          if (w < 0)
-            PetscCall(PetscSNPrintf(why, len,
-                                    "DMCoarsen finds no ownership ranges of the %" PetscInt_FMT " x %" PetscInt_FMT
-                                    " grid compatible with the finer ones in %s over %" PetscInt_FMT " ranks",
-                                    Nr, Ns, okr ? "s" : "r", k));
-          else
-            PetscCall(PetscSNPrintf(why, len,
-                                    "the %" PetscInt_FMT " x %" PetscInt_FMT " grid would leave a rank %" PetscInt_FMT " node%s in %s (%" PetscInt_FMT
-                                    " nodes over %" PetscInt_FMT " ranks), below the DMDA stencil width %" PetscInt_FMT,
-                                    Nr, Ns, w, w == 1 ? "" : "s", okr ? "s" : "r", (okr ? Ns : Nr) + 1, k, s));
+          PetscCall(PetscSNPrintf(why, len,
+                                  "the %" PetscInt_FMT " x %" PetscInt_FMT " grid would leave a rank %" PetscInt_FMT " node%s in %s (%" PetscInt_FMT
+                                  " nodes over %" PetscInt_FMT " ranks), below the DMDA stencil width %" PetscInt_FMT,
+                                  Nr, Ns, w, w == 1 ? "" : "s", okr ? "s" : "r", (okr ? Ns : Nr) + 1, k, s));
         }
       }
     }
@@ -141,7 +100,7 @@ PetscErrorCode SbpProblemCountLevels(SbpProblem p, PetscInt *serial, PetscInt *d
   PetscFunctionReturn(0);
 }
 
-/* The DMDA of a coarse grid that does not nest in p's: the same process grid, SbpCoarsenRangesAny()'s ranges. */
+/* The DMDA of p's coarse grid on several ranks: the same process grid, SbpCoarsenRangesAny()'s ranges. */
 static PetscErrorCode SbpProblemCreateCoarseDMDA(SbpProblem p, PetscInt Nrc, PetscInt Nsc, DM *da)
 {
   PetscInt        m, n, s, *cx, *cy;
@@ -161,8 +120,8 @@ static PetscErrorCode SbpProblemCreateCoarseDMDA(SbpProblem p, PetscInt Nrc, Pet
 /*@C
    SbpProblemCoarsen - The problem re-discretised on the coarse grid of SbpProblemCoarseSizes(): half the intervals in a direction of
    even size (the even nodes), ceil(N/2) in one of odd size (other nodes), unchanged in one that would fall below 4 intervals; same
-   mapping, coefficient, boundary conditions and backend; on several ranks the DMDA is the coarsening of this one's (DMCoarsen) where
-   the coarse grid is the even nodes, and over the same process grid with the ranges of SbpProblemCountLevels() otherwise.
+   mapping, coefficient, boundary conditions and backend; on several ranks the DMDA keeps this one's process grid, each coarse node on the
+   rank that owns its position in the fine grid (the ranges of SbpProblemCountLevels()).
 
    Collective
 
@@ -210,17 +169,12 @@ PetscErrorCode SbpProblemCoarsen(SbpProblem p, SbpProblem *coarse)
   c->tune     = p->tune; /* the kernel variants of the fine level (a test may have changed them) */
   c->tune_set = PETSC_TRUE;
   c->backend  = p->use_device ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST;
-  { /* on several ranks the coarse layout is DMCoarsen's or SbpCoarsenRangesAny()'s (the transfers rely on its ownership ranges); on
-       one rank it is the whole grid, and coarsening a DMDA the user asked for (SbpProblemGetDM: with coordinates) would inject those
-       too, 10 s at 8193^2: the coarse level makes its own where it needs one */
+  { /* on several ranks the coarse layout is SbpCoarsenRangesAny()'s (the transfers rely on its ownership ranges); on one rank it is the whole grid, and
+       coarsening a DMDA the user asked for (SbpProblemGetDM: with coordinates) would inject those too, 10 s at 8193^2: the coarse level makes its own where it
+       needs one */
     PetscMPIInt size;
     PetscCallMPI(MPI_Comm_size(comm, &size));
-    if (p->da && size > 1) {
-      if (2 * Nrc == p->Nr && 2 * Nsc == p->Ns)
-        PetscCall(DMCoarsen(p->da, comm, &c->da));
-      else
-        PetscCall(SbpProblemCreateCoarseDMDA(p, Nrc, Nsc, &c->da));
-    }
+    if (p->da && size > 1) PetscCall(SbpProblemCreateCoarseDMDA(p, Nrc, Nsc, &c->da));
   }
   c->fine      = 2 * Nrc == p->Nr && 2 * Nsc == p->Ns ? p : NULL; /* the even nodes: the coefficients injected from this level's */
   c->coarsened = PETSC_TRUE;

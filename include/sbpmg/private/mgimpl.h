@@ -33,6 +33,8 @@ typedef enum {
   MG_K_LINE_CHUNKS,
   MG_K_LINE_MAPS,
   MG_K_LINE_FACTOR,
+  MG_K_LINE_ENDS,
+  MG_K_LINE_JOIN,
   MG_K_COUNT
 } PCSBPMGKernel;
 /* The Chebyshev interval's bounds (src/mg/setup.c), for the setter and the option. */
@@ -100,6 +102,15 @@ struct _n_PCSBPMGLines {
   cl_mem     maps[2][2];       /* the chunked solves' maps of each direction (kernels/line.cl mg_line_maps) in fp64 and fp32, made on first use */
   PetscReal  lmin[2], lmax[2]; /* estimates of B^-1 M~ in each direction, made by the first smoother that needs them */
   PetscBool  estimated[2];
+  /* lines that ranks cut (src/mg/lines_join.c), per direction */
+  MPI_Comm    lcomm[2]; /* the ranks along the lines, in order (MPI_COMM_NULL: every rank holds its lines whole) */
+  PetscMPIInt lsize[2], lrank[2];
+  Vec         wz[2][4];          /* W (2 columns) and Z (2 columns) of each segment in fp64, vectors of the level's layout */
+  Vec         wz32[2][4];        /* ... rounded into level vectors of the single-precision V-cycle, made on first use */
+  Vec         zloc[2];           /* the segments' zero-state solves, fp64 and fp32 (made on first use) */
+  PetscReal  *chain[2];          /* G, H, W01 of every line of every rank along the lines (12 each) */
+  PetscReal  *ends[2], *gath[2]; /* this rank's end states (4 per line; then the joins) and every rank's */
+  cl_mem      djoin[2][2];       /* the ends and joins on the device, fp64 and fp32 */
 };
 /* the largest rho^2 crr/css and the largest css/(rho^2 crr) over the level's nodes */
 PETSC_INTERN PetscErrorCode PCSBPMGLinesAnisotropy(SbpProblem, PetscReal[2]);
@@ -108,6 +119,15 @@ PETSC_INTERN PetscErrorCode PCSBPMGLinesReference(PCSBPMGLines);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesDestroy(PCSBPMGLines *);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesSolve(PCSBPMGLines, int, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesSweeps(PCSBPMGLines, int, SbpKernelPrecision, PetscBool, Vec, Vec, Vec, Vec, PetscInt, PetscBool, const PetscReal[]);
+/* lines that ranks cut (src/mg/lines_join.c) */
+PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinCreate(PCSBPMGLines, int);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinStateRecv(PCSBPMGLines, int, PetscReal[]);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinStateSend(PCSBPMGLines, int, const PetscReal[]);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinSetUp(PCSBPMGLines, int);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinVectors(PCSBPMGLines, int, SbpKernelPrecision, Vec[4], Vec *);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinFinish(PCSBPMGLines, int, SbpKernelPrecision, PetscBool, Vec, Vec, Vec[4], Vec, Vec, Vec, PetscReal, PetscReal,
+                                                   PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinDestroy(PCSBPMGLines);
 /* r = b - M~ x in a level's kernel precision by its sweep kernels' residual mode (src/mg/cycle.c) */
 PETSC_INTERN PetscErrorCode PCSBPMGLevelResidual(SbpProblem, SbpKernelPrecision, Vec, Vec, Vec);
 
