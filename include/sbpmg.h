@@ -236,6 +236,13 @@ typedef enum {
   PC_SBPMG_LINES_BOTH  /* r-lines and s-lines, alternating, on every level */
 } PCSBPMGLineType;
 PETSC_EXTERN const char *const PCSBPMGLineTypes[];
+/* The coarse solve (docs/guide.md "The coarse solve") */
+typedef enum {
+  PC_SBPMG_COARSE_AUTO,   /* dense on one rank with the device backend where the coarse grid has at most tuning mg_coarse_dense nodes, else CHOLMOD */
+  PC_SBPMG_COARSE_DENSE,  /* the dense inverse of the assembled coarse operator, applied on the device */
+  PC_SBPMG_COARSE_CHOLMOD /* CHOLMOD's factor on the host (gathered onto every rank on several) */
+} PCSBPMGCoarseSolveType;
+PETSC_EXTERN const char *const PCSBPMGCoarseSolveTypes[];
 
 PETSC_EXTERN PetscErrorCode PCCreate_SBPMG(PC);
 PETSC_EXTERN PetscErrorCode PCSBPMGSetLevels(PC, PetscInt);
@@ -245,6 +252,7 @@ PETSC_EXTERN PetscErrorCode PCSBPMGSetSweeps(PC, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCSBPMGSetChebyshevRange(PC, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode PCSBPMGGetLevels(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCSBPMGSetLines(PC, PCSBPMGLineType, PetscReal);
+PETSC_EXTERN PetscErrorCode PCSBPMGSetCoarseSolve(PC, PCSBPMGCoarseSolveType);
 PETSC_EXTERN PetscErrorCode SbpProblemCreateProlongation(SbpProblem, SbpProblem, Mat *);
 
 /* ---------------------------------------------------------------- acoustic operator (src/acoustic) */

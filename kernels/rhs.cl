@@ -163,3 +163,18 @@ __kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rh
   }
   g[k] = v;
 }
+
+/* The manufactured solution at the owned block (xm x ym nodes from (xs, ys), stored r fastest): SbpProblemComputeExactSolution() and the
+   error norms on the device (src/sbp/exact.c). */
+__kernel void rhs_exact_nodes(int Nr, int Ns, coef_real hr, coef_real hs, int xs, int ys, int xm, int ym, int gxs, int gys, int gxm, int gym,
+                              __global const coef_real *nodes, __global coef_real *u)
+{
+  const int       a = get_global_id(0), b = get_global_id(1);
+  const coef_grid grid = coef_grid_make(nodes, gxs, gys, gxm, gym, Nr, Ns, hr, hs);
+  coef_real       X[6], v, vx, vy;
+
+  if (a >= xm || b >= ym) return;
+  coef_geometry(grid, xs + a, ys + b, X);
+  rhs_exact(X[0], X[1], &v, &vx, &vy);
+  u[a + (long)xm * b] = v;
+}

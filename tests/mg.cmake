@@ -27,3 +27,8 @@ sbpmg_add_test(mg_sizes SOURCES test_mg_sizes.c test_sbp_common.c LABELS mg asan
 sbpmg_add_test(mg_lines_mpi2 EXE mg_lines NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
 sbpmg_add_test(mg_lines_mpi3 EXE mg_lines NPROCS 3 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
 sbpmg_add_test(mg_lines_mpi5 EXE mg_lines NPROCS 5 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 300)
+# the coarse solve on the device (issue 35): the dense inverse against the assembled coarse operator, CG + sbpmg against CHOLMOD, auto, bad input
+sbpmg_add_test(mg_coarse SOURCES test_mg_coarse.c test_sbp_common.c LABELS mg asan TIMEOUT 300)
+sbpmg_add_test(mg_coarse_mpi2 EXE mg_coarse NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
+sbpmg_add_test(mg_bad_coarse EXE sbp_solve ARGS -sbp_n 8 -pc_sbpmg_coarse_solve lapack LABELS mg
+  PASS_REGEX "Unknown option lapack for -pc_sbpmg_coarse_solve. Available options: auto dense cholmod")

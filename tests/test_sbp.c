@@ -313,6 +313,55 @@ static void test_convergence_stretched(void **state)
   check_order(32, 64);
 }
 
+/* The exact solution and the error norms on the device (kernels/rhs.cl rhs_exact_nodes, the norms' shells) equal the host's node-by-node
+   evaluation (the same problem, the values handed over in a host vector): to 1e-14 and 1e-12 relative, all-Neumann (errors modulo the
+   constants) included. */
+static void test_error_device_host(void **state)
+{
+  static const struct {
+    const char    *bc;
+    SbpMappingType map;
+  } cases[] = {{"DDNN", SBP_MAPPING_CURVED}, {"NNNN", SBP_MAPPING_CURVED}, {"DNDN", SBP_MAPPING_SQUARE}};
+
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    SbpProblem         p = make_problem(PETSC_COMM_SELF, 24, 18, cases[c].bc, cases[c].map, SBP_BACKEND_DEVICE);
+    Vec                ud, uh, r;
+    PetscInt           n;
+    PetscReal          e[2][2], dex;
+    const PetscScalar *a;
+    PetscScalar       *b;
+    PetscBool          isocl;
+
+    PCALL(SbpProblemCreateVector(p, &ud));
+    PCALL(VecIsOpenCL(ud, &isocl));
+    if (!isocl) fail_msg("the device problem's vector is not a device vector");
+    PCALL(VecGetLocalSize(ud, &n));
+    PCALL(VecCreateSeq(PETSC_COMM_SELF, n, &uh));
+    PCALL(SbpProblemComputeExactSolution(p, ud)); /* on the device */
+    PCALL(SbpProblemComputeExactSolution(p, uh)); /* on the host */
+    dex = SbpmgTestRelDiff(ud, uh);
+    PCALL(VecDuplicate(uh, &r)); /* an approximate solution: the exact one plus a perturbation with a mean */
+    SbpmgTestFillRandom(r, 17);
+    PCALL(VecShift(r, 0.3));
+    PCALL(VecAXPY(uh, 1e-3, r));
+    PCALL(VecGetArrayRead(uh, &a));
+    PCALL(VecGetArrayWrite(ud, &b));
+    PCALL(PetscArraycpy(b, a, n));
+    PCALL(VecRestoreArrayWrite(ud, &b));
+    PCALL(VecRestoreArrayRead(uh, &a));
+    PCALL(SbpProblemComputeError(p, ud, &e[0][0], &e[0][1]));
+    PCALL(SbpProblemComputeError(p, uh, &e[1][0], &e[1][1]));
+    print_message("  %s %s: exact solutions differ by %.1e; ||e||_H %.10e / %.10e, ||e||_JH %.10e / %.10e (device / host)\n", cases[c].bc,
+                  cases[c].map == SBP_MAPPING_CURVED ? "curved" : "square", dex, e[0][0], e[1][0], e[0][1], e[1][1]);
+    if (!(dex <= 1e-14)) fail_msg("%s: the device's exact solution differs from the host's by %g", cases[c].bc, dex);
+    for (int q = 0; q < 2; q++)
+      if (!(PetscAbsReal(e[0][q] - e[1][q]) <= 1e-12 * e[1][q]) || !(e[1][q] > 0))
+        fail_msg("%s: the %s norm of the error is %.15g on the device, %.15g on the host", cases[c].bc, q ? "JH" : "H", e[0][q], e[1][q]);
+    SbpmgTestDestroyVecs(&ud, &uh, &r, NULL);
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_1d_sbp_property),
     cmocka_unit_test(test_1d_second_derivative),
@@ -323,6 +372,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_rhs_two_routes),
     cmocka_unit_test(test_convergence_square),
     cmocka_unit_test(test_convergence_stretched),
+    cmocka_unit_test(test_error_device_host),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -2,7 +2,8 @@
    specialisation in the V-cycle's precision (SbpProblemGetBuildOptions(); none of sbp.cl's kernels, SBP_KERNELS 0: on NVIDIA's
    compiler a program's build time is the sum of its kernels', docs/design.md "Kernel subsets") and the work-group of the passes
    (tuning mg_pass_wg); the single sweep kernels also give the single-precision V-cycle's residual (src/mg/cycle.c); the transfers
-   and conversions of kernels/transfer.cl, and the start vector of the eigenvalue estimates (kernels/estimate.cl). */
+   and conversions of kernels/transfer.cl, the start vector of the eigenvalue estimates (kernels/estimate.cl), the line smoothers
+   (kernels/line.cl) and the dense coarse solve (kernels/dense.cl). */
 #include <sbpmg/private/mgimpl.h>
 
 /* Each kernel, its program and the subset of its file that program holds: of sbp.cl none (SBP_KERNELS 0, its functions only;
@@ -19,6 +20,7 @@ static const struct {
     {"transfer", "mg_to_outer", 4},          {"estimate", "mg_start_vector", 0},       {"estimate", "mg_anisotropy", 0},
     {"sbp+line", "mg_line_solve", 1},        {"sbp+line", "mg_line_solve_chunks", 1},  {"sbp+line", "mg_line_maps", 1},
     {"sbp+line", "mg_line_factor", 2},       {"sbp+line", "mg_line_ends", 4},          {"sbp+line", "mg_line_join", 4},
+    {"dense", "mg_dense_apply", 0},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
@@ -33,6 +35,8 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
   } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
                             PCSBPMGKernels[id].subset));
+  else if (id == MG_K_DENSE_APPLY) /* the coarse solve: the precision and the work-group */
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_DENSE_WG=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME, (int)tune->mg_dense_wg));
   else if (id >= MG_K_LINE_SOLVE) { /* after sbp.cl with the level's specialisation (the factorisation reads the coefficients in fp64) */
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, id == MG_K_LINE_FACTOR ? SBP_KERNEL_FP64 : prec, &sbp));

@@ -1,8 +1,8 @@
 /* PCSBPMG: geometric multigrid for the SBP-SAT operator, built on PCMG the way PCGAMG is (the PC is a PCMG whose set-up builds
    the hierarchy). Phases: the type, its options and view (this file), set-up (src/mg/setup.c: levels by SbpProblemCoarsen, re-
    discretisation, docs/design.md "The sbpmg preconditioner"), transfers (src/mg/transfer.c), smoothing (src/mg/smoother.c, sweeps.c), cycle (PCMG, with
-   src/mg/cycle.c: the level residual, the single-precision V-cycle's application). The coarsest level is solved by CHOLMOD on the
-   assembled operator. */
+   src/mg/cycle.c: the level residual, the single-precision V-cycle's application), the coarse solve (src/mg/coarse.c: the dense inverse
+   on the device or CHOLMOD on the host). */
 #include <sbpmg/private/mgimpl.h>
 
 const char *const PCSBPMGPrecisions[] = {"double", "single", "PCSBPMGPrecision", "PC_SBPMG_PRECISION_", NULL};
@@ -102,6 +102,11 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
       "PCSBPMGSetLines", sb->line_ratio, &sb->line_ratio, NULL));
   PetscCall(PetscOptionsInt("-pc_sbpmg_line_nu", "Sweeps per direction, before and after the coarse correction, on every level with line smoothing",
                             "PCSBPMGSetLines", sb->line_nu, &sb->line_nu, NULL));
+  PetscCall(SbpmgOptionsCheckEnum(((PetscObject)pc)->prefix, "-pc_sbpmg_coarse_solve", PCSBPMGCoarseSolveTypes));
+  PetscCall(PetscOptionsEnum("-pc_sbpmg_coarse_solve",
+                             "Coarse solve: auto (dense on one rank with the device backend for coarse grids of at most tuning mg_coarse_dense nodes, else "
+                             "cholmod), dense (the inverse of the assembled coarse operator, applied on the device) or cholmod (its factor on the host)",
+                             "PCSBPMGSetCoarseSolve", PCSBPMGCoarseSolveTypes, (PetscEnum)sb->coarse_solve, (PetscEnum *)&sb->coarse_solve, NULL));
   {
     PCSBPMGPrecision prec = sb->precision_set || !known ? sb->precision : (tune.mg_single ? PC_SBPMG_PRECISION_SINGLE : PC_SBPMG_PRECISION_DOUBLE);
     PetscBool        set;
@@ -130,8 +135,10 @@ static PetscErrorCode PCSBPMGViewLevels(PC pc, PC_SBPMG *sb, PetscViewer viewer)
   for (PetscInt l = 0; l < L; l++) {
     SbpProblem p = sb->problems[L - 1 - l];
     PetscInt   pre, post;
-    char       work[128] = "CHOLMOD on the assembled operator";
+    char       work[128];
 
+    PetscCall(PetscStrncpy(work, sb->coarse_dense ? "the dense inverse of the assembled operator, on the device" : "CHOLMOD on the assembled operator",
+                           sizeof(work)));
     if (l) PetscCall(KSPGetTolerances(mg->levels[l]->smoothd, NULL, NULL, NULL, &pre));
     if (l) PetscCall(KSPGetTolerances(mg->levels[l]->smoothu, NULL, NULL, NULL, &post));
     if (l) {
@@ -374,6 +381,29 @@ PetscErrorCode PCSBPMGSetLines(PC pc, PCSBPMGLineType type, PetscReal ratio)
 }
 
 /*@C
+   PCSBPMGSetCoarseSolve - The coarse solve: PC_SBPMG_COARSE_AUTO (default: the dense inverse on the device on one rank with the device
+   backend where the coarse grid has at most tuning mg_coarse_dense nodes, else CHOLMOD), PC_SBPMG_COARSE_DENSE or PC_SBPMG_COARSE_CHOLMOD.
+
+   Logically collective
+
+   Options Database Key:
+.  -pc_sbpmg_coarse_solve <auto,dense,cholmod> - the coarse solve
+
+   Level: intermediate
+@*/
+PetscErrorCode PCSBPMGSetCoarseSolve(PC pc, PCSBPMGCoarseSolveType type)
+{
+  PC_SBPMG *sb = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGGetSelf(pc, &sb));
+  PetscCheck(type >= PC_SBPMG_COARSE_AUTO && type <= PC_SBPMG_COARSE_CHOLMOD, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "Unknown coarse solve %d", (int)type);
+  if (sb) sb->coarse_solve = type;
+  PetscFunctionReturn(0);
+}
+
+/*@C
    PCSBPMGGetLevels - The number of levels of the hierarchy built at set-up (0 before).
 
    Level: intermediate
@@ -406,8 +436,9 @@ PetscErrorCode PCSBPMGSetTuning(PC pc, const char overrides[])
 
    The operator handed to the KSP must come from SbpProblemCreateOperator() (matrix-free) or SbpProblemCreateAssembledOperator().
    The levels re-discretise the problem on grids halved in both directions (spec-sbp-sat.md 8.1); transfers are bilinear
-   prolongation and its transpose (8.2-8.4); smoothers are fused device sweeps; the coarsest level is factored by CHOLMOD (its
-   simplicial factor unless -mg_coarse_mat_cholmod_factor says otherwise).
+   prolongation and its transpose (8.2-8.4); smoothers are fused device sweeps; the coarsest level is solved by the dense inverse of its
+   assembled operator on the device (one rank, device backend, small coarse grids) or factored by CHOLMOD (its simplicial factor unless
+   -mg_coarse_mat_cholmod_factor says otherwise).
    This is a PCMG: every -pc_mg_* and -mg_levels_* / -mg_coarse_* option applies on top of the defaults below.
 
    Options Database Keys:
@@ -420,6 +451,7 @@ PetscErrorCode PCSBPMGSetTuning(PC pc, const char overrides[])
 .  -pc_sbpmg_cheby_range <0.1,1.1> - Chebyshev interval as fractions of the estimated lambda_max(D^-1 A)
 .  -pc_sbpmg_jacobi_omega <0>      - Jacobi damping (0: 4/(3 lambda_max))
 .  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
+.  -pc_sbpmg_coarse_solve <auto>   - auto, dense (the inverse of the assembled coarse operator on the device) or cholmod (on the host)
 .  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
 -  -pc_sbpmg_precision <double|single> - the V-cycle's vectors and arithmetic in fp64 or fp32; CG's stay fp64 (default: tuning mg_single)
 

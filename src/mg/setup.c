@@ -1,6 +1,5 @@
 /* PCSBPMG's set-up: the hierarchy of re-discretised levels (SbpProblemCoarsen; docs/design.md "The sbpmg preconditioner"), its transfers (src/mg/transfer.c),
-   PCMG's level vectors in the V-cycle's precision, the smoothers (src/mg/smoother.c) and the coarse solve (CHOLMOD on the assembled operator), then PCMG's own
-   set-up. */
+   PCMG's level vectors in the V-cycle's precision, the smoothers (src/mg/smoother.c) and the coarse solve (src/mg/coarse.c), then PCMG's own set-up. */
 #include <sbpmg/private/mgimpl.h>
 
 PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *sb)
@@ -40,7 +39,7 @@ static PetscErrorCode PCSBPMGLevelSizes(SbpProblem fine, PetscInt k, PetscInt *N
 }
 
 /* How many levels: as requested, or halving until the coarse grid has at most coarse_size points per side. Every level is
-   distributed over all ranks of the fine grid's DMDA (DMCoarsen keeps the process grid), so on several ranks the hierarchy also
+   distributed over all ranks of the fine grid's DMDA (on its process grid), so on several ranks the hierarchy also
    ends where a coarser grid would leave a rank fewer than 2 nodes (the stencil width) in some direction; the coarsest level is
    then gathered onto every rank for CHOLMOD (PCSBPMGConfigureCoarse). An explicit request beyond either limit is an error
    naming the sizes (and the ranks); the default coarse size only stops at the limit. */
@@ -193,67 +192,6 @@ static PetscErrorCode PCSBPMGConfigureSmoother(PC pc, PC_SBPMG *sb, KSP ksp, Pet
   PetscCall(PCSetType(spc, PCSBPMGSMOOTHER));
   PetscCall(PCSBPMGSmootherConfigure(spc, &set));
   if (pc->setfromoptionscalled || pc->setupcalled) PetscCall(KSPSetFromOptions(ksp)); /* PCMG's first set-up does it itself */
-  PetscFunctionReturn(0);
-}
-
-/* CHOLMOD's simplicial factor for the coarse solve unless the options name one: with the reference BLAS of Debian's PETSc, its solve
-   on a 129^2 coarse grid takes half the time of the supernodal one (docs/performance.md, fourth pass). CHOLMOD reads its settings
-   only from the options database when the factor is created, so the option is set for the set-up and removed after it. */
-static PetscErrorCode PCSBPMGDefaultCholmodFactor(PC_SBPMG *sb, PC fpc)
-{
-  const char *prefix;
-  PetscBool   set;
-
-  PetscFunctionBegin;
-  PetscCall(PCGetOptionsPrefix(fpc, &prefix));
-  PetscCall(PetscOptionsHasName(((PetscObject)fpc)->options, prefix, "-mat_cholmod_factor", &set));
-  if (set) PetscFunctionReturn(0);
-  PetscCall(PetscSNPrintf(sb->cholmod_opt, sizeof(sb->cholmod_opt), "-%smat_cholmod_factor", prefix ? prefix : ""));
-  PetscCall(PetscOptionsSetValue(((PetscObject)fpc)->options, sb->cholmod_opt, "SIMPLICIAL"));
-  /* marked used at once: when the set-up fails before the option is removed, PETSc's error report and -options_left must not show
-     the user an option the user never gave as "Option left" */
-  PetscCall(PetscOptionsHasName(((PetscObject)fpc)->options, NULL, sb->cholmod_opt, &set));
-  PetscFunctionReturn(0);
-}
-
-/* Remove the option of PCSBPMGDefaultCholmodFactor() once the factor exists (or the set-up failed). */
-PetscErrorCode PCSBPMGClearCholmodOption(PC pc, PC_SBPMG *sb)
-{
-  PetscFunctionBegin;
-  if (!sb->cholmod_opt[0]) PetscFunctionReturn(0);
-  PetscCall(PetscOptionsClearValue(((PetscObject)pc)->options, sb->cholmod_opt));
-  sb->cholmod_opt[0] = 0;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSBPMGConfigureCoarse(PC pc, PC_SBPMG *sb, Mat A)
-{
-  KSP         ksp;
-  PC          cpc;
-  PetscMPIInt size;
-
-  PetscFunctionBegin;
-  PetscCall(PCMGGetCoarseSolve(pc, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, sb->coarse_assembled));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(KSPGetPC(ksp, &cpc));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  if (size == 1) {
-    PetscCall(PCSetType(cpc, PCCHOLESKY));
-    PetscCall(PCFactorSetMatSolverType(cpc, MATSOLVERCHOLMOD));
-    PetscCall(PCSBPMGDefaultCholmodFactor(sb, cpc));
-  } else {
-    KSP inner;
-    PC  ipc;
-    /* the small coarse problem gathered on every rank and factored there (CHOLMOD is sequential) */
-    PetscCall(PCSetType(cpc, PCREDUNDANT));
-    PetscCall(PCRedundantGetKSP(cpc, &inner));
-    PetscCall(KSPGetPC(inner, &ipc));
-    PetscCall(PCSetType(ipc, PCCHOLESKY));
-    PetscCall(PCFactorSetMatSolverType(ipc, MATSOLVERCHOLMOD));
-    PetscCall(PCSBPMGDefaultCholmodFactor(sb, ipc));
-  }
-  if (pc->setfromoptionscalled || pc->setupcalled) PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
 
@@ -450,10 +388,16 @@ static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine,
       if (cl && single && size > 1) dev += SbpHaloPlanBytes(lp.gx, lp.gy, lp.ox, lp.oy, sizeof(float));
       if (!k) /* the finest level's eigenvalue estimate, while it runs: r, p, w, z with Jacobi, and 1/diag in fp64 where it is not the stored one */
         transient = (sb->smoother == PC_SBPMG_RICHARDSON ? 3 : 4 + (dinv && !single ? 0 : 1)) * v;
-    } else { /* the coarse solve: the assembled operator and its factor */
+    } else { /* the coarse solve: the assembled operator and its factor, or the dense inverse (host fp64, device in the V-cycle's precision) */
       const PetscReal n = (PetscReal)(Nr + 1) * (Ns + 1);
+      PetscBool       dense;
+      PetscCall(PCSBPMGResolveCoarseSolve(pc, sb, fine, (Nr + 1) * (Ns + 1), &dense));
       host += lp.own * PCSBPMG_PLAN_AIJ_ROW + 4 * lp.ghost * sizeof(PetscReal) + 3 * lp.own * sizeof(PetscScalar);
       host += (size_t)(n * PCSBPMG_PLAN_AIJ_ROW + 5 * n * PetscLog2Real(n) * (sizeof(PetscReal) + sizeof(int)));
+      if (dense) {
+        host += (size_t)(n * n) * sizeof(PetscScalar);
+        dev += (size_t)(n * n) * (single ? sizeof(float) : sizeof(PetscScalar));
+      }
     }
   }
   /* the estimate's vectors are freed before the first V-cycle makes the fp32 coefficients: the peak has one of them */

@@ -1,6 +1,6 @@
 /* The right-hand side b = J H f + the SAT data of the faces (docs/guide.md "The right-hand side") from the problem's data
-   (src/sbp/data.c: the manufactured problem's until the user gives some), on the host or on the device (kernels/rhs.cl); the
-   exact solution and the error norms. */
+   (src/sbp/data.c: the manufactured problem's until the user gives some), on the host or on the device (kernels/rhs.cl). The exact
+   solution and the error norms: src/sbp/exact.c. */
 #include <sbpmg/private/sbpimpl.h>
 
 /* sbp_qt (Q^T along a line) and sbp_norm_weight (the weight of a node in H~), shared with the device kernels. */
@@ -73,27 +73,6 @@ static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, PetscScalar
   PetscFunctionReturn(0);
 }
 
-/* v(i,j) = fn(p, i, j, X, m) at every owned node (i,j), X its geometry and m mu there. */
-typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, const PetscReal[6], const PetscReal[3], PetscScalar *);
-
-static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn)
-{
-  PetscScalar **va;
-
-  PetscFunctionBegin;
-  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  PetscCall(SbpProblemGetHostNodes(p));
-  PetscCall(SbpProblemVecGetArray(p, v, PETSC_FALSE, &va));
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscReal X[6], m[3] = {0, 0, 0};
-      PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
-      PetscCall((*fn)(p, i, j, X, m, &va[j][i]));
-    }
-  PetscCall(SbpProblemVecRestoreArray(p, v, PETSC_FALSE, &va));
-  PetscFunctionReturn(0);
-}
-
 /* x and y of the owned nodes by the host's evaluation of the geometry, into the owned-block arrays xa, ya (r fastest). */
 static PetscErrorCode SbpProblemCoordinatesOnHost(SbpProblem p, PetscScalar *xa, PetscScalar *ya)
 {
@@ -163,33 +142,10 @@ static PetscErrorCode SbpSetForcingTerm(SbpProblem p, const PetscScalar *fvals, 
   PetscFunctionReturn(0);
 }
 
-/* The exact solution is known: the user's, or the manufactured problem's while the data are its. */
-static PetscErrorCode SbpCheckExact(SbpProblem p)
-{
-  PetscFunctionBegin;
-  PetscCheck(p->exactfn || SbpProblemManufactured(p), PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONGSTATE,
-             "The problem's data are the user's: give its exact solution with SbpProblemSetExactSolution()");
-  PetscFunctionReturn(0);
-}
-
-/* The exact solution at a node: the user's, or the manufactured problem's (SbpCheckExact() first). */
-static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], const PetscReal m[3], PetscScalar *u)
-{
-  PetscReal ux, uy, v;
-
-  PetscFunctionBegin;
-  if (p->exactfn) {
-    PetscCall((*p->exactfn)(p->exactctx, X[0], X[1], &v));
-    *u = v;
-  } else
-    SbpExactSolution(X[0], X[1], u, &ux, &uy);
-  PetscFunctionReturn(0);
-}
-
 /* The device builds the right-hand side when the problem is there, g is a device vector and the device can evaluate what the data
    need: the mapping at the nodes (built in, or the user's source; else host functions evaluate it), and for the manufactured
    data the gradient of mu (the built-in mu). */
-static PetscErrorCode SbpProblemRHSOnDevice(SbpProblem p, Vec g, PetscBool *dev)
+PetscErrorCode SbpProblemRHSOnDevice(SbpProblem p, Vec g, PetscBool *dev)
 {
   PetscBool isdev, mapping = (p->mapping != SBP_MAPPING_USER || p->mapsrc) ? PETSC_TRUE : PETSC_FALSE;
 
@@ -236,17 +192,29 @@ static PetscErrorCode SbpProblemForcingOnDevice(SbpProblem p, Vec *f)
   PetscFunctionReturn(0);
 }
 
-/* g on the device (kernels/rhs.cl rhs_build, built after sbp.cl and coef.cl with the problem's specialisations and its data's). */
-static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
+/* A kernel of kernels/rhs.cl, built after sbp.cl and coef.cl with the problem's specialisations and its data's (the caller keeps it). */
+PetscErrorCode SbpProblemGetRHSKernel(SbpProblem p, const char name[], cl_kernel *k)
 {
-  cl_kernel   k;
-  cl_mem      gb, fb = NULL;
-  Vec         f;
   const char *sbpopts;
   char        opts[512], dopts[128];
-  PetscInt    off[5];
-  cl_int4     offs;
-  int         Nr = (int)p->Nr, Ns = (int)p->Ns, flags, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
+  PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=0 %s", sbpopts, dopts)); /* sbp.cl's functions, none of its kernels */
+  PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, name, k));
+  PetscFunctionReturn(0);
+}
+
+/* g on the device (kernels/rhs.cl rhs_build). */
+static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
+{
+  cl_kernel k;
+  cl_mem    gb, fb = NULL;
+  Vec       f;
+  PetscInt  off[5];
+  cl_int4   offs;
+  int       Nr = (int)p->Nr, Ns = (int)p->Ns, flags, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
       gxm = (int)p->gxm, gym = (int)p->gym;
   size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
 
@@ -255,10 +223,7 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   PetscCall(SbpProblemBCFlags(p, &flags));
   if (!p->rhs_kernel || p->rhs_version != p->data_version) { /* the kernel of these kinds of data; kept while they stay (a lookup
                                                                 through the program cache compares the whole source) */
-    PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
-    PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=0 %s", sbpopts, dopts)); /* sbp.cl's functions, none of its kernels */
-    PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, "rhs_build", &p->rhs_kernel));
+    PetscCall(SbpProblemGetRHSKernel(p, "rhs_build", &p->rhs_kernel));
     p->rhs_version = p->data_version;
   }
   k = p->rhs_kernel;
@@ -379,87 +344,5 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
   }
   PetscCall(SbpProblemVecRestoreArray(p, g, PETSC_FALSE, &ga));
   PetscCall(SbpProblemMakeCompatible(p, g));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   SbpProblemComputeExactSolution - ue = sin(pi x) cos(pi y) at the nodes.
-
-   Level: beginner
-@*/
-PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
-{
-  PetscFunctionBegin;
-  PetscCall(SbpCheckExact(p));
-  PetscCall(SbpProblemSetNodes(p, u, SbpExactNode));
-  PetscFunctionReturn(0);
-}
-
-/* The error e = u - ue at the owned nodes, weighted: the sums of w e^2 and J w e^2 (m = 0), of w e, J w e, w and J w (m = 1), after
-   subtracting the constants c[0] (H~ norm) and c[1] (diag(J) H~ norm). */
-static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, PetscInt m, const PetscReal c[2], PetscReal local[4])
-{
-  PetscFunctionBegin;
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) { /* the geometry evaluated at each node: no grid-sized host arrays */
-      PetscReal   X[6], mu[3] = {0, 0, 0}, cf[4], e, w, J;
-      PetscScalar ue;
-      if (p->metricfn) {
-        PetscCall(SbpProblemEvaluateNode(p, i, j, X, mu));
-        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, mu[0], cf));
-        J = cf[3];
-      } else {
-        PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
-        J = X[2] * X[5] - X[3] * X[4];
-      }
-      PetscCall(SbpExactNode(p, i, j, X, mu, &ue));
-      e = PetscRealPart(ua[j][i]) - PetscRealPart(ue);
-      w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
-      if (m == 0) {
-        local[0] += w * (e - c[0]) * (e - c[0]);
-        local[1] += J * w * (e - c[1]) * (e - c[1]);
-      } else {
-        local[0] += w * e;
-        local[1] += J * w * e;
-        local[2] += w;
-        local[3] += J * w;
-      }
-    }
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   SbpProblemComputeError - The error e = u - ue at the nodes in the two norms of spec section 7: ||e||_H = sqrt(e^T H~ e) (without J,
-   the measure of the original code) and ||e||_JH = sqrt(e^T diag(J) H~ e). Either output may be NULL. With every face Neumann u is
-   determined up to a constant only, and the error is measured modulo the constants: e minus its weighted mean in each norm (the
-   H~-weighted mean for ||e||_H, the diag(J) H~-weighted one for ||e||_JH), the distance of e to the constants in that norm.
-
-   Collective
-
-   Level: beginner
-@*/
-PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, PetscReal *errJH)
-{
-  const PetscScalar **ua;
-  PetscReal           local[4] = {0, 0, 0, 0}, global[4], c[2] = {0, 0};
-  MPI_Comm            comm = PetscObjectComm((PetscObject)p);
-
-  PetscFunctionBegin;
-  PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
-  PetscCall(SbpCheckExact(p));
-  PetscCall(SbpProblemGetHostNodes(p));
-  PetscCall(SbpProblemVecGetArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
-  if (SbpProblemAllNeumann(p)) { /* the weighted means of e first */
-    PetscCall(SbpErrorSums(p, ua, 1, c, local));
-    PetscCall(MPIU_Allreduce(local, global, 4, MPIU_REAL, MPIU_SUM, comm));
-    c[0] = global[0] / global[2];
-    c[1] = global[1] / global[3];
-    PetscCall(PetscArrayzero(local, 4));
-  }
-  PetscCall(SbpErrorSums(p, ua, 0, c, local));
-  PetscCall(SbpProblemVecRestoreArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
-  PetscCall(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPIU_SUM, comm));
-  if (errH) *errH = PetscSqrtReal(global[0]);
-  if (errJH) *errJH = PetscSqrtReal(global[1]);
   PetscFunctionReturn(0);
 }

@@ -35,6 +35,7 @@ typedef enum {
   MG_K_LINE_FACTOR,
   MG_K_LINE_ENDS,
   MG_K_LINE_JOIN,
+  MG_K_DENSE_APPLY,
   MG_K_COUNT
 } PCSBPMGKernel;
 /* The Chebyshev interval's bounds (src/mg/setup.c), for the setter and the option. */
@@ -207,11 +208,13 @@ typedef struct {
   /* given in the options database (checked at set-up against the configuration: an option that would do nothing is an error) */
   PetscBool cheby_range_given, jacobi_omega_given, coarse_size_given, nu_max_given;
   /* the tuning: the fine problem's with tune_opts applied (PCSBPMGSetTuning()), resolved at set-up */
-  SbpmgTuning     tune;
-  char            tune_opts[256];
-  PCSBPMGLineType line_type;  /* -pc_sbpmg_lines */
-  PetscReal       line_ratio; /* auto: lines along r where rho^2 crr/css exceeds it somewhere, along s where its inverse does */
-  PetscInt        line_nu;    /* sweeps per direction on the levels with line smoothing */
+  SbpmgTuning            tune;
+  char                   tune_opts[256];
+  PCSBPMGLineType        line_type;    /* -pc_sbpmg_lines */
+  PetscReal              line_ratio;   /* auto: lines along r where rho^2 crr/css exceeds it somewhere, along s where its inverse does */
+  PetscInt               line_nu;      /* sweeps per direction on the levels with line smoothing */
+  PCSBPMGCoarseSolveType coarse_solve; /* -pc_sbpmg_coarse_solve */
+  PetscBool              coarse_dense; /* resolved at set-up: the dense inverse on the device (src/mg/coarse.c) */
   /* hierarchy, index 0 = finest */
   PetscInt      nlevels;
   SbpProblem   *problems;
@@ -239,6 +242,9 @@ static inline PC_SBPMG *PCSBPMGGetContext(PC pc)
 /* The set-up (src/mg/setup.c) and what it leaves behind */
 PETSC_INTERN PetscErrorCode PCSetUp_SBPMG(PC);
 PETSC_INTERN PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *);
+/* The coarse solve (src/mg/coarse.c): whether the coarse grid of n nodes takes the dense inverse on the device; the coarse KSP */
+PETSC_INTERN PetscErrorCode PCSBPMGResolveCoarseSolve(PC, PC_SBPMG *, SbpProblem, PetscInt, PetscBool *);
+PETSC_INTERN PetscErrorCode PCSBPMGConfigureCoarse(PC, PC_SBPMG *, Mat);
 PETSC_INTERN PetscErrorCode PCSBPMGClearCholmodOption(PC, PC_SBPMG *);
 /* The cycle (src/mg/cycle.c): PCMG's level residual, the application in either precision */
 PETSC_INTERN PetscErrorCode PCSBPMGResidual(Mat, Vec, Vec, Vec);

@@ -186,6 +186,9 @@ PETSC_INTERN PetscErrorCode SbpProblemNodesMu(SbpProblem, PetscInt, PetscInt, co
 PETSC_INTERN PetscErrorCode SbpProblemCoarsenNodes(SbpProblem, SbpProblem);
 /* The -D options and the faces' values buffer of the device right-hand side (host functions evaluated into it first). */
 PETSC_INTERN PetscErrorCode SbpProblemDataOptions(SbpProblem, char[], size_t);
+/* src/sbp/rhs.c: whether the device builds the right-hand side g; a kernel of kernels/rhs.cl with the problem's and its data's specialisations */
+PETSC_INTERN PetscErrorCode SbpProblemRHSOnDevice(SbpProblem, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode SbpProblemGetRHSKernel(SbpProblem, const char[], cl_kernel *);
 PETSC_INTERN PetscErrorCode SbpProblemUploadFaceData(SbpProblem, PetscInt[5]);
 PETSC_INTERN PetscInt       SbpFaceLength(SbpProblem, PetscInt);
 

@@ -44,6 +44,8 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
 /* ---------------------------------------------------------------- src/mg: kernels/smooth.cl, transfer.cl */
 #define SBPMG_TUNING_MG(X)                                                                                                                                  \
   X(mg_coarse_size, 32, 129, 129, 5, 1073741824, "default of -pc_sbpmg_coarse_size: largest points per side of the coarsest grid")                          \
+  X(mg_coarse_dense, 0, 1200, 1200, 0, 4225, "-pc_sbpmg_coarse_solve auto: the dense inverse on the device for coarse grids of at most this many nodes")    \
+  X(mg_dense_wg, 64, 256, 256, 1, 1024, "work-group of the dense coarse solve (kernels/dense.cl: one per row), a power of two")                             \
   X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32")                    \
   X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")                          \
   X(mg_inline_diag, 0, 1, 1, 0, 1, "1: the device sweeps compute 1/diag from the coefficients; 0: they read it from a stored vector")                       \

@@ -1,0 +1,218 @@
+/* The exact solution at the nodes and the error of a solution in the norms of spec section 7 (docs/guide.md "The right-hand side"): on the
+   device where it can evaluate them (kernels/rhs.cl rhs_exact_nodes, the norms' shells and device reductions), else on the host, node by
+   node. */
+#include <sbpmg/private/sbpimpl.h>
+
+/* sbp_norm_weight (the weight of a node in H~), shared with the device kernels */
+#include "../../kernels/sbp.cl"
+
+/* v(i,j) = fn(p, i, j, X, m) at every owned node (i,j), X its geometry and m mu there. */
+typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, const PetscReal[6], const PetscReal[3], PetscScalar *);
+
+static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn)
+{
+  PetscScalar **va;
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(SbpProblemGetHostNodes(p));
+  PetscCall(SbpProblemVecGetArray(p, v, PETSC_FALSE, &va));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscReal X[6], m[3] = {0, 0, 0};
+      PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
+      PetscCall((*fn)(p, i, j, X, m, &va[j][i]));
+    }
+  PetscCall(SbpProblemVecRestoreArray(p, v, PETSC_FALSE, &va));
+  PetscFunctionReturn(0);
+}
+
+/* The exact solution is known: the user's, or the manufactured problem's while the data are its. */
+static PetscErrorCode SbpCheckExact(SbpProblem p)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->exactfn || SbpProblemManufactured(p), PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONGSTATE,
+             "The problem's data are the user's: give its exact solution with SbpProblemSetExactSolution()");
+  PetscFunctionReturn(0);
+}
+
+/* The exact solution at a node: the user's, or the manufactured problem's (SbpCheckExact() first). */
+static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, const PetscReal X[6], const PetscReal m[3], PetscScalar *u)
+{
+  PetscReal ux, uy, v;
+
+  PetscFunctionBegin;
+  if (p->exactfn) {
+    PetscCall((*p->exactfn)(p->exactctx, X[0], X[1], &v));
+    *u = v;
+  } else
+    SbpExactSolution(X[0], X[1], u, &ux, &uy);
+  PetscFunctionReturn(0);
+}
+
+/* The device evaluates the exact solution where it is the manufactured one and the device can make the right-hand side (the same
+   program: the mapping at the nodes on the device), for a device vector u. */
+static PetscErrorCode SbpExactOnDevice(SbpProblem p, Vec u, PetscBool *dev)
+{
+  PetscFunctionBegin;
+  *dev = PETSC_FALSE;
+  if (p->exactfn || p->metricfn) PetscFunctionReturn(0);
+  PetscCall(SbpProblemRHSOnDevice(p, u, dev));
+  PetscFunctionReturn(0);
+}
+
+/* ue at the owned nodes on the device (kernels/rhs.cl rhs_exact_nodes). */
+static PetscErrorCode SbpExactDevice(SbpProblem p, Vec u)
+{
+  cl_kernel k;
+  cl_mem    ub;
+  int       Nr = (int)p->Nr, Ns = (int)p->Ns, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
+      gxm = (int)p->gxm, gym = (int)p->gym;
+  size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetRHSKernel(p, "rhs_exact_nodes", &k));
+  PetscCall(VecOpenCLGetBufferWrite(u, &ub));
+  PetscCall(SbpmgCLSetArgs(k, 0, 14, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(int), &xs, sizeof(int),
+                           &ys, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(cl_mem),
+                           &p->d_nodes, sizeof(cl_mem), &ub));
+  PetscCall(SbpProblemLaunch2D(p, k, global));
+  PetscCall(VecOpenCLRestoreBufferWrite(u, &ub));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemComputeExactSolution - ue = sin(pi x) cos(pi y) at the nodes.
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(SbpCheckExact(p));
+  PetscCall(SbpExactOnDevice(p, u, &dev));
+  if (dev)
+    PetscCall(SbpExactDevice(p, u));
+  else
+    PetscCall(SbpProblemSetNodes(p, u, SbpExactNode));
+  PetscFunctionReturn(0);
+}
+
+/* The error e = u - ue at the owned nodes, weighted: the sums of w e^2 and J w e^2 (m = 0), of w e, J w e, w and J w (m = 1), after
+   subtracting the constants c[0] (H~ norm) and c[1] (diag(J) H~ norm). */
+static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, PetscInt m, const PetscReal c[2], PetscReal local[4])
+{
+  PetscFunctionBegin;
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) { /* the geometry evaluated at each node: no grid-sized host arrays */
+      PetscReal   X[6], mu[3] = {0, 0, 0}, cf[4], e, w, J;
+      PetscScalar ue;
+      if (p->metricfn) {
+        PetscCall(SbpProblemEvaluateNode(p, i, j, X, mu));
+        PetscCall((*p->metricfn)(p->metricctx, -1 + i * p->hr, -1 + j * p->hs, X, mu[0], cf));
+        J = cf[3];
+      } else {
+        PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
+        J = X[2] * X[5] - X[3] * X[4];
+      }
+      PetscCall(SbpExactNode(p, i, j, X, mu, &ue));
+      e = PetscRealPart(ua[j][i]) - PetscRealPart(ue);
+      w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
+      if (m == 0) {
+        local[0] += w * (e - c[0]) * (e - c[0]);
+        local[1] += J * w * (e - c[1]) * (e - c[1]);
+      } else {
+        local[0] += w * e;
+        local[1] += J * w * e;
+        local[2] += w;
+        local[3] += J * w;
+      }
+    }
+  PetscFunctionReturn(0);
+}
+
+/* The two norms of e = u - ue on the device: ue by rhs_exact_nodes, then the norms' shells (diag(J) H~ with the device's J) and device
+   reductions; with every face Neumann e less its weighted mean in each norm. */
+static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, PetscReal *errH, PetscReal *errJH)
+{
+  Vec         e, w, one = NULL;
+  Mat         H[2];
+  PetscReal   err[2];
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(u, &e));
+  PetscCall(VecDuplicate(u, &w));
+  PetscCall(SbpExactDevice(p, e));
+  PetscCall(VecAYPX(e, -1.0, u)); /* e = u - ue */
+  PetscCall(SbpProblemCreateNorm(p, SBP_NORM_H, &H[0]));
+  PetscCall(SbpProblemCreateNorm(p, SBP_NORM_JH, &H[1]));
+  if (SbpProblemAllNeumann(p)) PetscCall(VecDuplicate(u, &one));
+  for (int q = 0; q < 2; q++) {
+    PetscScalar d;
+    if (one) { /* e less its W-weighted mean (1^T W e) / (1^T W 1), whatever constant it holds now */
+      PetscScalar we, w1;
+      PetscCall(VecSet(one, 1));
+      PetscCall(MatMult(H[q], one, w));
+      PetscCall(VecDot(e, w, &we));
+      PetscCall(VecSum(w, &w1));
+      PetscCall(VecShift(e, -we / w1));
+    }
+    PetscCall(MatMult(H[q], e, w));
+    PetscCall(VecDot(e, w, &d));
+    err[q] = PetscSqrtReal(PetscMax(PetscRealPart(d), 0));
+  }
+  if (errH) *errH = err[0];
+  if (errJH) *errJH = err[1];
+  PetscCall(MatDestroy(&H[0]));
+  PetscCall(MatDestroy(&H[1]));
+  PetscCall(VecDestroy(&one));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&e));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemComputeError - The error e = u - ue at the nodes in the two norms of spec section 7: ||e||_H = sqrt(e^T H~ e) (without J,
+   the measure of the original code) and ||e||_JH = sqrt(e^T diag(J) H~ e). Either output may be NULL. With every face Neumann u is
+   determined up to a constant only, and the error is measured modulo the constants: e minus its weighted mean in each norm (the
+   H~-weighted mean for ||e||_H, the diag(J) H~-weighted one for ||e||_JH), the distance of e to the constants in that norm. On the
+   device for a device vector where the exact solution is the manufactured one and the device evaluates the mapping; else on the host.
+
+   Collective
+
+   Level: beginner
+@*/
+PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, PetscReal *errJH)
+{
+  const PetscScalar **ua;
+  PetscReal           local[4] = {0, 0, 0, 0}, global[4], c[2] = {0, 0};
+  MPI_Comm            comm = PetscObjectComm((PetscObject)p);
+
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCall(SbpCheckExact(p));
+  PetscCall(SbpExactOnDevice(p, u, &dev));
+  if (dev) {
+    PetscCall(SbpErrorDevice(p, u, errH, errJH));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SbpProblemGetHostNodes(p));
+  PetscCall(SbpProblemVecGetArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
+  if (SbpProblemAllNeumann(p)) { /* the weighted means of e first */
+    PetscCall(SbpErrorSums(p, ua, 1, c, local));
+    PetscCall(MPIU_Allreduce(local, global, 4, MPIU_REAL, MPIU_SUM, comm));
+    c[0] = global[0] / global[2];
+    c[1] = global[1] / global[3];
+    PetscCall(PetscArrayzero(local, 4));
+  }
+  PetscCall(SbpErrorSums(p, ua, 0, c, local));
+  PetscCall(SbpProblemVecRestoreArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
+  PetscCall(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPIU_SUM, comm));
+  if (errH) *errH = PetscSqrtReal(global[0]);
+  if (errJH) *errJH = PetscSqrtReal(global[1]);
+  PetscFunctionReturn(0);
+}
