@@ -5,8 +5,13 @@
      sbp_solve -sbp_n 256 -sbp_operator assembled -pc_type gamg
 
    Prints N, the device, iterations, both error norms of docs/guide.md's manufactured solution, the set-up, right-hand side and
-   solve times and the time to solution. */
+   solve times, the time to solution and the process's wall time (at the report and at exit). -log_view names its phases as stages:
+   Setup (device, problem, operator, KSP and PC), Solve (right-hand side and solves), Report (the error norms), Teardown. */
 #include <sbpmg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static const char help[] = "Solve the SBP-SAT manufactured problem with a PETSc KSP (default CG + sbpmg).\n"
                            "  -sbp_operator <matfree|assembled> : the operator handed to the KSP (default matfree)\n"
@@ -27,6 +32,31 @@ typedef struct {
   KSP        ksp;
   SbpBackend backend;
 } SolveContext;
+
+/* Seconds of wall time since the process started: Linux's start time of the process (/proc/self/stat, field 22, in clock ticks since
+   boot) against the time since boot (/proc/uptime), which counts the loading of the libraries before main too; elsewhere since t0. */
+static double ProcessSeconds(const struct timespec *t0)
+{
+  FILE              *f;
+  double             up = -1, ticks = 0;
+  unsigned long long start = 0;
+  struct timespec    t;
+
+  if ((f = fopen("/proc/uptime", "r"))) {
+    if (fscanf(f, "%lf", &up) != 1) up = -1;
+    fclose(f);
+  }
+  if (up >= 0 && (f = fopen("/proc/self/stat", "r"))) {
+    char buf[1024], *q = NULL;
+    if (fgets(buf, sizeof(buf), f)) q = strrchr(buf, ')'); /* the command name may hold spaces: fields from after its ')' */
+    fclose(f);
+    if (q && sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &start) == 1)
+      ticks = (double)sysconf(_SC_CLK_TCK);
+    if (ticks > 0) return up - (double)start / ticks;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
 
 /* The device queue drained, when the problem is on the device */
 static PetscErrorCode DeviceFinish(const SolveContext *s)
@@ -107,7 +137,7 @@ static PetscErrorCode SolveRepeated(SolveContext *s, PetscInt repeat, PetscLogDo
 
 /* N, the device, the KSP and PC, iterations, both error norms (docs/guide.md), set-up, right-hand side and solve times; an error unless the
    solve converged */
-static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tsetup, PetscLogDouble trhs, PetscLogDouble tsolve)
+static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tsetup, PetscLogDouble trhs, PetscLogDouble tsolve, const struct timespec *t0)
 {
   PetscInt           Nr, Ns, its;
   PetscReal          eH, eJH, rnorm;
@@ -146,19 +176,24 @@ static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tsetup, 
     if (mal > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", PetscMalloc %.1f MB (%.1f bytes per grid point)", mal / 1e6, mal / ((Nr + 1.0) * (Ns + 1.0))));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
   }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  process wall time %.2f s so far (since the process started: libraries, MPI, device, the above and the report)\n",
+                        ProcessSeconds(t0)));
   PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "The solve did not converge: %s", KSPConvergedReasons[reason]);
   PetscFunctionReturn(0);
 }
 
 int main(int argc, char **argv)
 {
-  SolveContext   s;
-  OperatorType   optype = OPERATOR_MATFREE;
-  PmatType       pmtype = PMAT_SAME;
-  PetscInt       repeat = 1;
-  PetscLogDouble t0, t1, trhs = 0, tsolve = 0;
-  PetscLogStage  stage_setup, stage_solve;
+  struct timespec t_main;
+  PetscMPIInt     rank;
+  SolveContext    s;
+  OperatorType    optype = OPERATOR_MATFREE;
+  PmatType        pmtype = PMAT_SAME;
+  PetscInt        repeat = 1;
+  PetscLogDouble  t0, t1, trhs = 0, tsolve = 0;
+  PetscLogStage   stage_setup, stage_solve, stage_report, stage_teardown;
 
+  clock_gettime(CLOCK_MONOTONIC, &t_main);
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscMemorySetGetMaximumUsage());
   PetscCall(SbpmgInitializePackage());
@@ -170,6 +205,8 @@ int main(int argc, char **argv)
   PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sbp_solve_repeat %" PetscInt_FMT " must be >= 1", repeat);
   PetscCall(PetscLogStageRegister("Setup", &stage_setup));
   PetscCall(PetscLogStageRegister("Solve", &stage_solve));
+  PetscCall(PetscLogStageRegister("Report", &stage_report));
+  PetscCall(PetscLogStageRegister("Teardown", &stage_teardown));
 
   PetscCall(PetscLogStagePush(stage_setup));
   PetscCall(PetscTime(&t0));
@@ -182,13 +219,20 @@ int main(int argc, char **argv)
   PetscCall(SolveRepeated(&s, repeat, &tsolve));
   PetscCall(PetscLogStagePop());
 
-  PetscCall(SolveReport(&s, t1 - t0, trhs, tsolve));
+  PetscCall(PetscLogStagePush(stage_report));
+  PetscCall(SolveReport(&s, t1 - t0, trhs, tsolve, &t_main));
+  PetscCall(PetscLogStagePop());
+
+  PetscCall(PetscLogStagePush(stage_teardown));
   PetscCall(KSPDestroy(&s.ksp));
   PetscCall(VecDestroy(&s.u));
   PetscCall(VecDestroy(&s.g));
   PetscCall(MatDestroy(&s.A));
   PetscCall(MatDestroy(&s.P));
   PetscCall(SbpProblemDestroy(&s.p));
+  PetscCall(PetscLogStagePop());
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(PetscFinalize());
+  if (!rank) printf("  process wall time at exit %.2f s\n", ProcessSeconds(&t_main));
   return 0;
 }

@@ -109,21 +109,47 @@ static void test_coarse_defaults(void **state)
 
   PCALL(SbpmgCLIsGPU(p->cl, &gpu));
   PCALL(SbpProblemCreateOperator(p, &A));
-  for (int user = 0; user < 2; user++) {
+  for (int user = 0; user < 2; user++) { /* CHOLMOD's simplicial factor unless the user names one */
     ksp = SbpTestKSPWithSBPMG(A);
     PCALL(KSPGetPC(ksp, &pc));
+    PCALL(PCSBPMGSetCoarseSolve(pc, PC_SBPMG_COARSE_CHOLMOD));
     if (user) SbpmgTestSetOption("-mg_coarse_mat_cholmod_factor", "SUPERNODAL");
     PCALL(KSPSetFromOptions(ksp));
     PCALL(KSPSetUp(ksp));
     PCALL(PCSBPMGGetLevels(pc, &levels));
     supernodal = cholmod_supernodal(ksp);
     print_message("  %s, %s factor: %d levels, Common.supernodal %d\n", gpu ? "GPU" : "CPU", user ? "user's" : "default", (int)levels, supernodal);
-    assert_int_equal(levels, gpu ? 2 : 5); /* 257 -> 129 points, or 257 -> 129 -> 65 -> 33 -> 17 */
+    assert_int_equal(levels, gpu ? 4 : 5); /* 257 -> 129 -> 65 -> 33 points, or on to 17 */
     assert_int_equal(supernodal, user ? 2 : 0);
     PCALL(PetscOptionsHasName(NULL, NULL, "-mg_coarse_mat_cholmod_factor", &set));
     assert_int_equal(set, user ? PETSC_TRUE : PETSC_FALSE);
     if (user) SbpmgTestSetOption("-mg_coarse_mat_cholmod_factor", NULL);
     PCALL(KSPDestroy(&ksp));
+  }
+  { /* the defaults: dense on a GPU (33 points, 1089 nodes), CHOLMOD elsewhere; a fine grid from mg_coarse_large_from points per side takes
+       mg_coarse_size_large, and the tuning's mg_nu_max bounds the sweeps */
+    static const struct {
+      const char *tune;
+      PetscInt    levels_cpu, levels_gpu, nu_max;
+    } cases[] = {{NULL, 5, 4, 0},
+                 {"mg_coarse_large_from=257,mg_coarse_size_large=129", 2, 2, 0},
+                 {"mg_coarse_large_from=258,mg_coarse_size_large=129", 5, 4, 0},
+                 {"mg_nu_max=5", 5, 4, 5}};
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+      PC_SBPMG *sb;
+      ksp = SbpTestKSPWithSBPMG(A);
+      PCALL(KSPGetPC(ksp, &pc));
+      if (cases[c].tune) PCALL(PCSBPMGSetTuning(pc, cases[c].tune));
+      PCALL(KSPSetUp(ksp));
+      PCALL(PCSBPMGGetLevels(pc, &levels));
+      sb = PCSBPMGGetContext(pc);
+      print_message("  %s, tuning %s: %d levels, coarse solve %s, nu_max %d\n", gpu ? "GPU" : "CPU", cases[c].tune ? cases[c].tune : "(default)", (int)levels,
+                    sb->coarse_dense ? "dense" : "CHOLMOD", (int)sb->nu_max_used);
+      assert_int_equal(levels, gpu ? cases[c].levels_gpu : cases[c].levels_cpu);
+      assert_int_equal(sb->coarse_dense, gpu && levels > 2 ? PETSC_TRUE : PETSC_FALSE);
+      assert_int_equal(sb->nu_max_used, cases[c].nu_max ? cases[c].nu_max : (gpu ? 4 : 16));
+      PCALL(KSPDestroy(&ksp));
+    }
   }
   PCALL(MatDestroy(&A));
   PCALL(SbpProblemDestroy(&p));

@@ -25,7 +25,7 @@ static PetscInt PCSBPMGLevelSweeps(PC_SBPMG *sb, PetscInt nu, PetscInt depth)
 {
   PetscReal v = nu * PetscPowReal(sb->nu_growth, (PetscReal)depth);
   /* compared as reals first: a large growth^depth does not fit the integer (the conversion would be undefined) */
-  return PetscMax(nu, v + 0.5 >= (PetscReal)sb->nu_max ? sb->nu_max : (PetscInt)(v + 0.5));
+  return PetscMax(nu, v + 0.5 >= (PetscReal)sb->nu_max_used ? sb->nu_max_used : (PetscInt)(v + 0.5));
 }
 
 /* The intervals of level k (0: the finest) of the hierarchy of fine (SbpProblemCoarseSizes() k times). */
@@ -528,7 +528,10 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
     sb->tune = fine->tune;
     PetscCall(SbpmgTuningParse(sb->tune_opts, &sb->tune));
     if (!sb->coef_fp32_set) sb->coef_fp32 = sb->tune.mg_coef_fp32 ? PETSC_TRUE : PETSC_FALSE;
-    sb->coarse_used = sb->coarse_size_set ? sb->coarse_size : sb->tune.mg_coarse_size;
+    sb->coarse_used = sb->coarse_size_set
+                          ? sb->coarse_size
+                          : (PetscMax(fine->Nr, fine->Ns) + 1 >= sb->tune.mg_coarse_large_from ? sb->tune.mg_coarse_size_large : sb->tune.mg_coarse_size);
+    sb->nu_max_used = sb->nu_max_given ? sb->nu_max : sb->tune.mg_nu_max;
     PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
     L = sb->nlevels;
     PetscCall(PCSBPMGResolvePrecision(pc, sb, fine, L));

@@ -193,13 +193,14 @@ typedef struct {
   PetscInt            levels_req; /* 0: choose from coarse_size */
   PetscInt            coarse_size;
   PetscBool           coarse_size_set;  /* given by the user: an error if the decomposition cannot reach it */
-  PetscInt            coarse_used;      /* the coarse size of the hierarchy: the user's, else the tuning's mg_coarse_size */
+  PetscInt            coarse_used;      /* the coarse size of the hierarchy: the user's, else the tuning's (mg_coarse_size, or mg_coarse_size_large) */
   char                cholmod_opt[256]; /* the option naming CHOLMOD's simplicial factor, set for the coarse set-up only (empty: none) */
   PCSBPMGSmootherType smoother;
   PetscInt            nu_pre, nu_post, eig_its;
   PetscInt            nu_count;                 /* values given to -pc_sbpmg_nu (0: none) */
   PetscReal           nu_growth;                /* sweeps multiply by this per level below the finest (a variable V-cycle) */
-  PetscInt            nu_max;                   /* ... up to this many */
+  PetscInt            nu_max;                   /* ... up to this many (given: nu_max_given; else the tuning's mg_nu_max) */
+  PetscInt            nu_max_used;              /* resolved at set-up */
   PetscBool           coef_fp32, coef_fp32_set; /* device levels read the coefficients rounded to fp32 (sweeps and residuals); default mg_coef_fp32 */
   PCSBPMGPrecision    precision;                /* as given (precision_set) or the default, resolved at set-up (mg_single) */
   PetscBool           precision_set;
