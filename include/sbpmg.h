@@ -25,6 +25,7 @@ PETSC_EXTERN PetscErrorCode SbpmgCLInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SbpmgVecInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SbpInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PCSBPMGInitializePackage(void);
+PETSC_EXTERN PetscErrorCode KSPSBPCGInitializePackage(void);
 PETSC_EXTERN PetscClassId   SBPMG_CLASSID;
 PETSC_EXTERN PetscErrorCode SbpmgLogBytesView(PetscViewer);
 
@@ -215,6 +216,11 @@ PETSC_EXTERN PetscErrorCode MatGetSbpProblem(Mat, SbpProblem *);
 
 #define MATSBPSAT "sbpsat"
 PETSC_EXTERN PetscErrorCode MatCreate_SbpSat(Mat);
+
+/* ---------------------------------------------------------------- the device-resident CG (src/krylov) */
+/* CG whose scalars stay on the device: one wait for the residual norm per iteration, none for alpha and beta (docs/guide.md "The
+   coarse solve"; -ksp_type sbpcg). Device vectors only. */
+#define KSPSBPCG "sbpcg"
 
 /* ---------------------------------------------------------------- the sbpmg preconditioner (src/mg) */
 #define PCSBPMG         "sbpmg"

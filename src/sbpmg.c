@@ -4,7 +4,7 @@
 
 /*@C
    SbpmgInitializePackage - Register sbpmg's classes, vector, matrix and preconditioner types and log events: the
-   initializers of the multigrid and acoustic layers, which call those of the layers below. Idempotent. Called by
+   initializers of the multigrid, Krylov and acoustic layers, which call those of the layers below. Idempotent. Called by
    PetscDLLibraryRegister_sbpmg(); a program linked with libsbpmg calls it once after PetscInitialize().
 
    Level: beginner
@@ -15,6 +15,7 @@ PetscErrorCode SbpmgInitializePackage(void)
 {
   PetscFunctionBegin;
   PetscCall(PCSBPMGInitializePackage());
+  PetscCall(KSPSBPCGInitializePackage());
   PetscCall(AcousticInitializePackage());
   PetscFunctionReturn(0);
 }
