@@ -1,13 +1,13 @@
 /* PCSBPMG's coarse solve (docs/design.md "The coarse solve on the device"): on one rank with the device backend, the dense inverse of the
-   coarsest level's assembled operator, made once at set-up on the host from CHOLMOD's factor and applied on the device by one launch
+   coarsest level's assembled operator, made once at set-up (its banded Cholesky factor on the host, the columns of the inverse on the
+   device) and applied on the device by one launch
    (kernels/dense.cl), so no V-cycle waits for the host; otherwise, or where -pc_sbpmg_coarse_solve cholmod says so, CHOLMOD's factor
    on the host (PCREDUNDANT around it on several ranks: every rank factors the gathered coarse problem). */
 #include <sbpmg/private/mgimpl.h>
 
 const char *const PCSBPMGCoarseSolveTypes[] = {"auto", "dense", "cholmod", "PCSBPMGCoarseSolveType", "PC_SBPMG_COARSE_", NULL};
 
-/* The largest coarse grid the dense inverse takes when asked for (n^2 values: 143 MB in fp64 at 65^2 nodes; CHOLMOD's n solves of
-   its set-up take seconds beyond) */
+/* The largest coarse grid the dense inverse takes when asked for (n^2 values: 143 MB in fp64 at 65^2 nodes, 4 GB at 129^2) */
 #define PCSBPMG_DENSE_MAX 4225
 
 /* ---------------------------------------------------------------- the dense inverse */
@@ -16,75 +16,111 @@ typedef struct {
   SbpProblem   p;      /* the coarsest level (holds a reference) */
   SbpmgTuning  tune;   /* the PC's (mg_dense_wg) */
   PetscInt     n;      /* its unknowns */
-  PetscScalar *host;   /* A_c^-1 in fp64, row-major (symmetric) */
-  cl_mem       inv[2]; /* ... on the device in fp64 and fp32, made on first use */
+  PetscScalar *host;   /* A_c^-1 in fp64 on the host, read on first use (the host path) */
+  cl_mem       inv[2]; /* A_c^-1 on the device in fp64 (row-major; symmetric) and in fp32 (made on first use) */
 } PCSBPMGDense;
 
-/* A^-1 (n x n, column j at inv + j n) from CHOLMOD's factor of the SPD matrix A, a solve per unit vector. An A that CHOLMOD cannot
-   factor (not positive definite) is an error naming the grid. */
-static PetscErrorCode PCSBPMGDenseInverse(Mat A, SbpProblem p, PetscScalar *inv)
+/* The banded Cholesky factor of the SPD matrix A (sequential AIJ of the coarse grid, natural order: half-bandwidth b about twice the grid
+   points along r): L(i, k) at lb[i (b + 1) + i - k], n b^2 / 2 multiply-adds (37 million at 65^2 nodes). A pivot that is not positive is
+   an error naming the grid: the operator is not positive definite. */
+static PetscErrorCode PCSBPMGBandFactor(Mat A, SbpProblem p, PetscInt *bw, PetscScalar **lbo)
 {
-  Mat               F;
-  IS                row, col;
-  MatFactorInfo     info;
-  MatFactorError    err;
-  Vec               e, x;
-  PetscInt          n;
-  const PetscScalar one = 1;
+  PetscInt     n, b = 0, w;
+  PetscScalar *lb;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &n, NULL));
-  PetscCall(MatGetFactor(A, MATSOLVERCHOLMOD, MAT_FACTOR_CHOLESKY, &F));
-  PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &row, &col));
-  PetscCall(MatFactorInfoInitialize(&info));
-  PetscCall(MatCholeskyFactorSymbolic(F, A, row, &info));
-  PetscCall(MatCholeskyFactorNumeric(F, A, &info));
-  PetscCall(ISDestroy(&row));
-  PetscCall(ISDestroy(&col));
-  PetscCall(MatFactorGetError(F, &err));
-  if (err != MAT_FACTOR_NOERROR) PetscCall(MatDestroy(&F));
-  PetscCheck(err == MAT_FACTOR_NOERROR, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT,
-             "The coarse operator of the %" PetscInt_FMT " x %" PetscInt_FMT
-             " grid cannot be factored for the dense coarse solve: CHOLMOD finds it not positive definite (its coefficients or boundary "
-             "conditions make it singular or indefinite)",
-             p->Nr, p->Ns);
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &e));
-  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, NULL, &x));
-  for (PetscInt j = 0; j < n; j++) {
-    PetscCall(VecZeroEntries(e));
-    PetscCall(VecSetValues(e, 1, &j, &one, INSERT_VALUES));
-    PetscCall(VecAssemblyBegin(e));
-    PetscCall(VecAssemblyEnd(e));
-    PetscCall(VecPlaceArray(x, inv + (size_t)j * n));
-    PetscCall(MatSolve(F, e, x));
-    PetscCall(VecResetArray(x));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt        nc;
+    const PetscInt *cols;
+    PetscCall(MatGetRow(A, i, &nc, &cols, NULL));
+    for (PetscInt c = 0; c < nc; c++) b = PetscMax(b, PetscAbsInt(i - cols[c]));
+    PetscCall(MatRestoreRow(A, i, &nc, &cols, NULL));
   }
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&e));
-  PetscCall(MatDestroy(&F));
+  w = b + 1;
+  PetscCall(PetscCalloc1((size_t)n * w, &lb));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscCall(MatGetRow(A, i, &nc, &cols, &vals));
+    for (PetscInt c = 0; c < nc; c++)
+      if (cols[c] <= i) lb[(size_t)i * w + (i - cols[c])] = vals[c];
+    PetscCall(MatRestoreRow(A, i, &nc, &cols, &vals));
+  }
+#define LB(i, k) lb[(size_t)(i)*w + ((i) - (k))]
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = PetscMax(0, i - b); j <= i; j++) {
+      PetscScalar s = LB(i, j);
+      for (PetscInt k = PetscMax(0, i - b); k < j; k++) s -= LB(i, k) * LB(j, k);
+      if (j < i)
+        LB(i, j) = s / LB(j, j);
+      else {
+        if (!(PetscRealPart(s) > 0)) PetscCall(PetscFree(lb));
+        PetscCheck(PetscRealPart(s) > 0, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT,
+                   "The coarse operator of the %" PetscInt_FMT " x %" PetscInt_FMT
+                   " grid cannot be factored for the dense coarse solve: pivot %g at row %" PetscInt_FMT " (it is not positive definite)",
+                   p->Nr, p->Ns, (double)PetscRealPart(s), i);
+        LB(i, i) = PetscSqrtScalar(s);
+      }
+    }
+#undef LB
+  *bw  = b;
+  *lbo = lb;
   PetscFunctionReturn(0);
 }
 
-/* The inverse on the device in the precision of the vectors (fp32: the single-precision V-cycle's level vectors), made on first use. */
-static PetscErrorCode PCSBPMGDenseBuffer(PCSBPMGDense *d, PetscBool single, cl_mem *inv)
+/* A_c^-1 in fp64 on the device into d->inv[0]: the band factor uploaded, the columns solved by mg_dense_invert (one work-item each). */
+static PetscErrorCode PCSBPMGDenseInverse(PCSBPMGDense *d, Mat A)
 {
-  const size_t nn = (size_t)d->n * (size_t)d->n;
+  PetscInt       b   = 0;
+  PetscScalar   *lb  = NULL;
+  cl_mem         lbb = NULL;
+  cl_kernel      k;
+  int            n = (int)d->n, ib;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  if (!d->inv[single]) {
-    if (single) {
-      float         *f;
-      PetscErrorCode ierr;
-      PetscCall(PetscMalloc1(nn, &f));
-      for (size_t k = 0; k < nn; k++) f[k] = (float)PetscRealPart(d->host[k]);
-      ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_ONLY, nn * sizeof(float), &d->inv[1]);
-      if (!ierr) ierr = SbpmgCLWriteBuffer(d->p->cl, d->inv[1], 0, nn * sizeof(float), f);
-      PetscCall(PetscFree(f));
-      PetscCall(ierr);
-    } else {
-      PetscCall(SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_ONLY, nn * sizeof(PetscScalar), &d->inv[0]));
-      PetscCall(SbpmgCLWriteBuffer(d->p->cl, d->inv[0], 0, nn * sizeof(PetscScalar), d->host));
-    }
+  PetscCheck(d->p->cl->fp64, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "The dense coarse solve needs fp64 on the device to make the inverse: use -pc_sbpmg_coarse_solve cholmod");
+  PetscCall(PCSBPMGBandFactor(A, d->p, &b, &lb));
+  ib   = (int)b;
+  ierr = PCSBPMGGetKernel(d->p, &d->tune, SBP_KERNEL_FP64, MG_K_DENSE_INVERT, &k);
+  if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_ONLY, (size_t)d->n * (b + 1) * sizeof(PetscScalar), &lbb);
+  if (!ierr) ierr = SbpmgCLWriteBuffer(d->p->cl, lbb, 0, (size_t)d->n * (b + 1) * sizeof(PetscScalar), lb);
+  if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_WRITE, (size_t)d->n * d->n * sizeof(PetscScalar), &d->inv[0]);
+  if (!ierr) ierr = SbpmgCLSetArgs(k, 0, 4, sizeof(int), &n, sizeof(int), &ib, sizeof(cl_mem), &lbb, sizeof(cl_mem), &d->inv[0]);
+  if (!ierr) ierr = SbpmgCLLaunch1D(d->p->cl, k, (size_t)d->n, 0);
+  if (!ierr) ierr = SbpmgCLFinish(d->p->cl); /* the band factor goes at once */
+  if (lbb) PetscCall(SbpmgCLReleaseBuffer(d->p->cl, &lbb));
+  PetscCall(PetscFree(lb));
+  PetscCall(ierr);
+  PetscCall(PetscLogFlops(1.5 * (PetscLogDouble)d->n * d->n * 2.0 * b));
+  PetscFunctionReturn(0);
+}
+
+/* The fp64 inverse on the host, read from the device on first use (vectors that are not device vectors). */
+static PetscErrorCode PCSBPMGDenseHost(PCSBPMGDense *d)
+{
+  PetscFunctionBegin;
+  if (d->host) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1((size_t)d->n * d->n, &d->host));
+  PetscCall(SbpmgCLReadBuffer(d->p->cl, d->inv[0], 0, (size_t)d->n * d->n * sizeof(PetscScalar), d->host));
+  PetscFunctionReturn(0);
+}
+
+/* The inverse on the device in the precision of the vectors (fp32: the single-precision V-cycle's level vectors, rounded from the fp64
+   one by mg_to_single on first use). */
+static PetscErrorCode PCSBPMGDenseBuffer(PCSBPMGDense *d, PetscBool single, cl_mem *inv)
+{
+  PetscFunctionBegin;
+  if (single && !d->inv[1]) {
+    const int nn = (int)(d->n * d->n);
+    cl_kernel k;
+    PetscCall(PCSBPMGGetKernel(d->p, &d->tune, SBP_KERNEL_FP32, MG_K_TO_SINGLE, &k));
+    PetscCall(SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_WRITE, (size_t)nn * sizeof(float), &d->inv[1]));
+    PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(int), &nn, sizeof(cl_mem), &d->inv[0], sizeof(cl_mem), &d->inv[1]));
+    PetscCall(SbpmgCLLaunch1D(d->p->cl, k, (size_t)nn, 0));
   }
   *inv = d->inv[single];
   PetscFunctionReturn(0);
@@ -123,6 +159,7 @@ static PetscErrorCode PCApply_SBPMGDense(PC pc, Vec b, Vec x)
   } else {
     const PetscScalar *ba;
     PetscScalar       *xa;
+    PetscCall(PCSBPMGDenseHost(d));
     PetscCall(VecGetArrayRead(b, &ba));
     PetscCall(VecGetArrayWrite(x, &xa));
     for (PetscInt i = 0; i < d->n; i++) {
@@ -174,9 +211,8 @@ static PetscErrorCode PCDestroy_SBPMGDense(PC pc)
 /* The coarse PC cpc as the dense inverse of A (the assembled operator of the coarsest level p), launched with the PC's tuning. */
 static PetscErrorCode PCSBPMGDenseSetUp(PC cpc, SbpProblem p, const SbpmgTuning *tune, Mat A)
 {
-  PCSBPMGDense  *d;
-  PetscErrorCode ierr;
-  size_t         wg = (size_t)tune->mg_dense_wg;
+  PCSBPMGDense *d;
+  size_t        wg = (size_t)tune->mg_dense_wg;
 
   PetscFunctionBegin;
   PetscCheck(wg && !(wg & (wg - 1)) && (!p->cl->max_work_group_size || wg <= p->cl->max_work_group_size), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -194,9 +230,7 @@ static PetscErrorCode PCSBPMGDenseSetUp(PC cpc, SbpProblem p, const SbpmgTuning 
   PetscCall(PCShellSetApply(cpc, PCApply_SBPMGDense));
   PetscCall(PCShellSetView(cpc, PCView_SBPMGDense));
   PetscCall(PCShellSetName(cpc, "sbpmg dense coarse solve"));
-  ierr = PetscMalloc1((size_t)d->n * d->n, &d->host);
-  if (!ierr) ierr = PCSBPMGDenseInverse(A, p, d->host);
-  PetscCall(ierr);
+  PetscCall(PCSBPMGDenseInverse(d, A));
   PetscFunctionReturn(0);
 }
 

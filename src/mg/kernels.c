@@ -20,7 +20,7 @@ static const struct {
     {"transfer", "mg_to_outer", 4},          {"estimate", "mg_start_vector", 0},       {"estimate", "mg_anisotropy", 0},
     {"sbp+line", "mg_line_solve", 1},        {"sbp+line", "mg_line_solve_chunks", 1},  {"sbp+line", "mg_line_maps", 1},
     {"sbp+line", "mg_line_factor", 2},       {"sbp+line", "mg_line_ends", 4},          {"sbp+line", "mg_line_join", 4},
-    {"dense", "mg_dense_apply", 0},
+    {"dense", "mg_dense_apply", 0},          {"dense", "mg_dense_invert", 1},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
@@ -35,8 +35,9 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
   } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
                             PCSBPMGKernels[id].subset));
-  else if (id == MG_K_DENSE_APPLY) /* the coarse solve: the precision and the work-group */
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_DENSE_WG=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME, (int)tune->mg_dense_wg));
+  else if (id >= MG_K_DENSE_APPLY) /* the coarse solve: the precision and the work-group; the inverse's columns (fp64) */
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_DENSE_WG=%d%s", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME, (int)tune->mg_dense_wg,
+                            PCSBPMGKernels[id].subset ? " -DMG_DENSE_INVERT=1" : ""));
   else if (id >= MG_K_LINE_SOLVE) { /* after sbp.cl with the level's specialisation (the factorisation reads the coefficients in fp64) */
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, id == MG_K_LINE_FACTOR ? SBP_KERNEL_FP64 : prec, &sbp));

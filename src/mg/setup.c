@@ -388,16 +388,13 @@ static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine,
       if (cl && single && size > 1) dev += SbpHaloPlanBytes(lp.gx, lp.gy, lp.ox, lp.oy, sizeof(float));
       if (!k) /* the finest level's eigenvalue estimate, while it runs: r, p, w, z with Jacobi, and 1/diag in fp64 where it is not the stored one */
         transient = (sb->smoother == PC_SBPMG_RICHARDSON ? 3 : 4 + (dinv && !single ? 0 : 1)) * v;
-    } else { /* the coarse solve: the assembled operator and its factor, or the dense inverse (host fp64, device in the V-cycle's precision) */
+    } else { /* the coarse solve: the assembled operator and its factor, or the dense inverse on the device */
       const PetscReal n = (PetscReal)(Nr + 1) * (Ns + 1);
       PetscBool       dense;
       PetscCall(PCSBPMGResolveCoarseSolve(pc, sb, fine, (Nr + 1) * (Ns + 1), &dense));
       host += lp.own * PCSBPMG_PLAN_AIJ_ROW + 4 * lp.ghost * sizeof(PetscReal) + 3 * lp.own * sizeof(PetscScalar);
       host += (size_t)(n * PCSBPMG_PLAN_AIJ_ROW + 5 * n * PetscLog2Real(n) * (sizeof(PetscReal) + sizeof(int)));
-      if (dense) {
-        host += (size_t)(n * n) * sizeof(PetscScalar);
-        dev += (size_t)(n * n) * (single ? sizeof(float) : sizeof(PetscScalar));
-      }
+      if (dense) dev += (size_t)(n * n) * (sizeof(PetscScalar) + (single ? sizeof(float) : 0)); /* the inverse in fp64, and rounded */
     }
   }
   /* the estimate's vectors are freed before the first V-cycle makes the fp32 coefficients: the peak has one of them */

@@ -36,6 +36,7 @@ typedef enum {
   MG_K_LINE_ENDS,
   MG_K_LINE_JOIN,
   MG_K_DENSE_APPLY,
+  MG_K_DENSE_INVERT,
   MG_K_COUNT
 } PCSBPMGKernel;
 /* The Chebyshev interval's bounds (src/mg/setup.c), for the setter and the option. */
