@@ -83,13 +83,6 @@ static void make_system(MPI_Comm comm, PetscInt N, const char *bc, SbpProblem *p
   }
 }
 
-static int world_size(void)
-{
-  PetscMPIInt size;
-  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  return (int)size;
-}
-
 static void check_same_as_cg(MPI_Comm comm)
 {
   static const struct {
@@ -112,7 +105,7 @@ static void check_same_as_cg(MPI_Comm comm)
     make_system(comm, cases[c].N, cases[c].bc, &p, &A, &b, &x0);
     for (int q = 0; q < 2; q++) solve(A, b, cases[c].guess ? x0 : NULL, q ? KSPSBPCG : KSPCG, cases[c].pc, cases[c].norm, cases[c].prec, &r[q]);
     PCALL(PetscSNPrintf(what, sizeof(what), "%s, %s, %s, %s norm%s, %d rank(s)", cases[c].bc, cases[c].pc, cases[c].prec, KSPNormTypes[cases[c].norm],
-                        cases[c].guess ? ", nonzero guess" : "", world_size()));
+                        cases[c].guess ? ", nonzero guess" : "", SbpTestWorldSize()));
     compare_runs(what, &r[0], &r[1], 1e-10);
     SbpmgTestDestroyVecs(&b, &x0, NULL);
     PCALL(MatDestroy(&A));
@@ -229,7 +222,7 @@ static void test_bad_input(void **state)
   KSP        ksp;
   PetscInt   n;
 
-  if (world_size() > 1) skip();
+  if (SbpTestWorldSize() > 1) skip();
   make_system(PETSC_COMM_SELF, 16, "DDNN", &p, &A, &b, &x0);
   PCALL(VecGetLocalSize(b, &n));
   PCALL(VecCreateSeq(PETSC_COMM_SELF, n, &bh));

@@ -6,13 +6,6 @@
 
 static const char help[] = "Tests of sbpmg's coarse solves (src/mg/coarse.c, kernels/dense.cl).\n";
 
-static int world_size(void)
-{
-  PetscMPIInt size;
-  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  return (int)size;
-}
-
 /* CG + sbpmg on p's operator with the coarse solve and precision named (options), set up. */
 static KSP setup_mgcg(SbpProblem p, Mat *A, const char *coarse, const char *prec, PetscInt levels)
 {
@@ -92,7 +85,7 @@ static PetscReal coarse_residual(PC_SBPMG *sb, PC cpc, int kind)
    and host vectors), to the fp32 inverse's accuracy on the single-precision V-cycle's level vectors. */
 static void test_dense_inverse(void **state)
 {
-  if (world_size() > 1) skip(); /* one rank's; several: test_ranks */
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's; several: test_ranks */
   static const struct {
     PetscInt    Nr, Ns;
     const char *bc;
@@ -130,7 +123,7 @@ static void test_dense_inverse(void **state)
    one level (the whole grid dense) CG converges in one iteration. */
 static void test_dense_mgcg(void **state)
 {
-  if (world_size() > 1) skip(); /* one rank's; several: test_ranks */
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's; several: test_ranks */
   static const struct {
     PetscInt    Nr, Ns, levels;
     const char *bc, *prec;
@@ -184,7 +177,7 @@ static void test_dense_mgcg(void **state)
 /* auto: dense on the device backend where the coarse grid has at most tuning mg_coarse_dense nodes, CHOLMOD beyond and on the host backend */
 static void test_auto(void **state)
 {
-  if (world_size() > 1) skip(); /* one rank's; several: test_ranks */
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's; several: test_ranks */
   static const struct {
     SbpBackend  backend;
     const char *tune;
@@ -215,7 +208,7 @@ static void test_auto(void **state)
 
 static void test_bad_input(void **state)
 {
-  if (world_size() > 1) skip(); /* one rank's; several: test_ranks */
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's; several: test_ranks */
   static const struct {
     SbpBackend     backend;
     PetscInt       N;
@@ -262,7 +255,7 @@ static void test_ranks(void **state)
   KSP        ksp;
   PC         pc;
 
-  if (world_size() == 1) skip();
+  if (SbpTestWorldSize() == 1) skip();
   p = SbpTestProblem(PETSC_COMM_WORLD, 64, 64, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL);
   PCALL(SbpProblemCreateOperator(p, &A));
   for (int dense = 0; dense < 2; dense++) {
@@ -275,7 +268,7 @@ static void test_ranks(void **state)
       EXPECT_ERROR(KSPSetUp(ksp), PETSC_ERR_SUP, "-pc_sbpmg_coarse_solve dense needs one MPI rank");
     } else {
       PCALL(KSPSetUp(ksp));
-      if (PCSBPMGGetContext(pc)->coarse_dense) fail_msg("auto on %d ranks chose the dense coarse solve", world_size());
+      if (PCSBPMGGetContext(pc)->coarse_dense) fail_msg("auto on %d ranks chose the dense coarse solve", SbpTestWorldSize());
     }
     PCALL(KSPDestroy(&ksp));
   }

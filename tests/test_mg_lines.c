@@ -6,13 +6,6 @@
 
 static const char help[] = "Tests of the line smoothers of sbpmg (src/mg/lines.c, kernels/line.cl).\n";
 
-static int world_size(void)
-{
-  PetscMPIInt size;
-  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  return (int)size;
-}
-
 /* The earthquake-cycle grid x = l tan(theta (r+1)/2), y likewise (l = 10, L = 400: cells of aspect ratio up to 1601). */
 static const PetscReal StretchL = 400, Stretchl = 10;
 
@@ -108,7 +101,7 @@ static void check_line_solves(SbpProblem p, const char *what)
 
 static void test_line_solves(void **state)
 {
-  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   static const struct {
     const char *bc, *tune;
     SbpBackend  backend;
@@ -164,7 +157,7 @@ static PetscInt solve_random(SbpProblem p, int lines[])
    lines (-pc_sbpmg_lines none) the same grid takes more than twice as many (the test would notice lines that do nothing). */
 static void test_stretched(void **state)
 {
-  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   const PetscInt Ns[] = {32, 64, 128};
   PetscInt       lo = 1000, hi = 0, none;
   for (int k = 0; k < 3; k++) {
@@ -209,7 +202,7 @@ static void test_stretched(void **state)
    smoothing (its anisotropy, about 6.7, is below the default ratio). */
 static void test_unequal_sides(void **state)
 {
-  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   static const struct {
     PetscInt Nr, Ns;
     int      lines;
@@ -233,7 +226,7 @@ static void test_unequal_sides(void **state)
 /* The V-cycle with line smoothing in both directions (the up smoother the down one's adjoint) is symmetric and positive definite. */
 static void test_symmetric(void **state)
 {
-  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   static const struct {
     SbpBackend  backend;
     const char *tune, *smoother;
@@ -279,7 +272,7 @@ static void test_symmetric(void **state)
 /* Bad input: errors that name the option and its value (an unknown -pc_sbpmg_lines: tests/mg.cmake mg_bad_lines). */
 static void test_bad_input(void **state)
 {
-  if (world_size() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
   static const struct {
     const char    *opts[5];
     PetscErrorCode code;
@@ -405,7 +398,7 @@ static void check_ranks_iterations(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpB
 static void test_ranks(void **state)
 {
   static const SbpBackend backends[] = {SBP_BACKEND_DEVICE, SBP_BACKEND_HOST};
-  if (world_size() == 1) skip();
+  if (SbpTestWorldSize() == 1) skip();
   SbpTestDeviceFirstUse();
   check_ranks_line_solves(PETSC_COMM_WORLD, 40, 36, SBP_BACKEND_DEVICE);
   check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_DEVICE);
@@ -430,7 +423,7 @@ static void test_ranks(void **state)
     PCALL(KSPGetPC(ksp, &pc));
     if (!PCSBPMGGetContext(pc)->lines[0] || PCSBPMGGetContext(pc)->lines[0]->dirs != 3) fail_msg("the stretched grid's finest level has no r- and s-lines");
     PCALL(MatCreateVecs(A, &x, &y));
-    PCALL(PetscSNPrintf(what, sizeof(what), "lines on %d ranks, %s", world_size(), b ? "host" : "device"));
+    PCALL(PetscSNPrintf(what, sizeof(what), "lines on %d ranks, %s", SbpTestWorldSize(), b ? "host" : "device"));
     SbpmgTestFillRandom(x, 71);
     SbpmgTestFillRandom(y, 72);
     SbpTestCheckSymmetric(pc, x, y, what);

@@ -14,6 +14,13 @@ SbpProblem SbpTestProblem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *b
   return p;
 }
 
+int SbpTestWorldSize(void)
+{
+  PetscMPIInt size;
+  PCALL(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  return (int)size;
+}
+
 MPI_Comm SbpTestFirstRanks(int n)
 {
   PetscMPIInt rank;

@@ -9,6 +9,9 @@
    overrides of its tuning ("key=value,...", NULL: none; the kernel variants). */
 SbpProblem SbpTestProblem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend, const char *tune);
 
+/* The number of ranks of PETSC_COMM_WORLD. */
+int SbpTestWorldSize(void);
+
 /* The first n ranks of PETSC_COMM_WORLD (MPI_COMM_NULL on the others). */
 MPI_Comm SbpTestFirstRanks(int n);
 

@@ -9,7 +9,8 @@ typedef struct {
   SbpmgCL   cl;      /* the vectors' device context (a reference) */
   cl_mem    s;       /* the scalars, KR_NSLOTS */
   cl_mem    partial; /* 3 per work-group of krylov_dots */
-  size_t    wg, groups;
+  size_t    wg;      /* the vectors' reduction geometry (VecOpenCLGetReductionGeometry()) */
+  PetscInt  groups;
   cl_kernel k[4]; /* krylov_dots, krylov_finish, krylov_update_xr, krylov_update_p */
 } KSP_SBPCG;
 
@@ -24,25 +25,27 @@ static PetscErrorCode KSPSBPCGReleaseDevice(KSP_SBPCG *cg)
   PetscFunctionReturn(0);
 }
 
-/* The device objects for vectors on the context cl: the scalar area, the partial sums and the kernels (tuning vec_wg, vec_rgroups_*). */
-static PetscErrorCode KSPSBPCGDevice(KSP ksp, KSP_SBPCG *cg, SbpmgCL cl)
+/* The device objects for the vector b's context and reduction geometry (the vector layer's: its work-group, halved to the device's
+   limit, and its first-stage work-groups): the scalar area, the partial sums and the kernels. */
+static PetscErrorCode KSPSBPCGDevice(KSP_SBPCG *cg, Vec b)
 {
-  const SbpmgTuning *t = &cl->tune;
-  char               opts[64];
+  SbpmgCL  cl;
+  size_t   wg;
+  PetscInt groups;
+  char     opts[64];
 
   PetscFunctionBegin;
-  if (cg->cl != cl) {
+  PetscCall(VecOpenCLGetCL(b, &cl));
+  PetscCall(VecOpenCLGetReductionGeometry(b, &wg, &groups));
+  if (cg->cl != cl || cg->wg != wg || cg->groups < groups) {
     PetscCall(KSPSBPCGReleaseDevice(cg));
     PetscCall(SbpmgCLReference(cl));
-    cg->cl = cl;
-    cg->wg = (size_t)t->vec_wg;
-    PetscCheck(cg->wg && !(cg->wg & (cg->wg - 1)) && (!cl->max_work_group_size || cg->wg <= cl->max_work_group_size), PetscObjectComm((PetscObject)ksp),
-               PETSC_ERR_ARG_OUTOFRANGE, "KSP sbpcg: tuning vec_wg %zu must be a power of two and at most the device's work-group limit %zu", cg->wg,
-               cl->max_work_group_size);
-    cg->groups = (size_t)PetscMax(1, PetscMin(t->vec_rgroups_per_cu * PetscMax(cl->compute_units, 1), t->vec_rgroups_max));
+    cg->cl     = cl;
+    cg->wg     = wg;
+    cg->groups = groups;
     PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, KR_NSLOTS * sizeof(PetscScalar), &cg->s));
-    PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 3 * cg->groups * sizeof(PetscScalar), &cg->partial));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DKR_WG=%d", (int)cg->wg));
+    PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 3 * (size_t)groups * sizeof(PetscScalar), &cg->partial));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DKR_WG=%d", (int)wg));
     for (int q = 0; q < 4; q++) PetscCall(SbpmgCLGetKernel(cl, "krylov", opts, KSPSBPCGKernelNames[q], &cg->k[q]));
   }
   PetscFunctionReturn(0);
@@ -56,19 +59,20 @@ static PetscErrorCode KSPSBPCGDots(KSP ksp, KSP_SBPCG *cg, Vec a, Vec b, int mod
   cl_long     nl;
   cl_mem      ab, bb;
   int         ng;
-  size_t      groups;
+  size_t      wg;
+  PetscInt    rgroups;
   PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(a, &n));
-  nl     = (cl_long)n;
-  groups = PetscMax(1, PetscMin(cg->groups, ((size_t)n + cg->wg - 1) / cg->wg));
-  ng     = (int)groups;
+  PetscCall(VecOpenCLGetReductionGeometry(a, &wg, &rgroups)); /* the same as b's (KSPSBPCGDevice()) */
+  nl = (cl_long)n;
+  ng = (int)rgroups;
   PetscCall(SbpmgLogKernelBegin(SBPMG_KrylovDot));
   PetscCall(VecOpenCLGetBufferRead(a, &ab));
   PetscCall(VecOpenCLGetBufferRead(b, &bb));
   PetscCall(SbpmgCLSetArgs(cg->k[0], 0, 5, sizeof(cl_long), &nl, sizeof(int), &mode, sizeof(cl_mem), &ab, sizeof(cl_mem), &bb, sizeof(cl_mem), &cg->partial));
-  PetscCall(SbpmgCLLaunch1D(cg->cl, cg->k[0], groups * cg->wg, cg->wg));
+  PetscCall(SbpmgCLLaunch1D(cg->cl, cg->k[0], (size_t)rgroups * wg, wg));
   PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
   PetscCall(VecOpenCLRestoreBufferRead(a, &ab));
   PetscCall(SbpmgCLSetArgs(cg->k[1], 0, 6, sizeof(int), &ng, sizeof(int), &mode, sizeof(cl_mem), &cg->partial, sizeof(int), &slot, sizeof(int), &keep_old,
@@ -184,16 +188,14 @@ static PetscErrorCode KSPSolve_SBPCG(KSP ksp)
   KSP_SBPCG *cg = (KSP_SBPCG *)ksp->data;
   Vec        X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], W = ksp->work[3];
   Mat        Amat, Pmat;
-  SbpmgCL    cl;
   PetscInt   n, i;
 
   PetscFunctionBegin;
   PetscCall(KSPSBPCGCheckVec(ksp, B, "the right-hand side"));
   PetscCall(KSPSBPCGCheckVec(ksp, X, "the solution"));
   PetscCall(KSPSBPCGCheckVec(ksp, R, "the work vector (from the operator's MatCreateVecs)"));
-  PetscCall(VecOpenCLGetCL(B, &cl));
   PetscCall(VecGetLocalSize(B, &n));
-  PetscCall(KSPSBPCGDevice(ksp, cg, cl));
+  PetscCall(KSPSBPCGDevice(cg, B));
   PetscCall(PCGetOperators(ksp->pc, &Amat, &Pmat));
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;

@@ -137,9 +137,9 @@ static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, PetscIn
    reductions; with every face Neumann e less its weighted mean in each norm. */
 static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, PetscReal *errH, PetscReal *errJH)
 {
-  Vec         e, w, one = NULL;
-  Mat         H[2];
-  PetscReal   err[2];
+  Vec       e, w;
+  Mat       H[2];
+  PetscReal err[2];
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(u, &e));
@@ -148,13 +148,11 @@ static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, PetscReal *errH, Petsc
   PetscCall(VecAYPX(e, -1.0, u)); /* e = u - ue */
   PetscCall(SbpProblemCreateNorm(p, SBP_NORM_H, &H[0]));
   PetscCall(SbpProblemCreateNorm(p, SBP_NORM_JH, &H[1]));
-  if (SbpProblemAllNeumann(p)) PetscCall(VecDuplicate(u, &one));
   for (int q = 0; q < 2; q++) {
     PetscScalar d;
-    if (one) { /* e less its W-weighted mean (1^T W e) / (1^T W 1), whatever constant it holds now */
+    if (SbpProblemAllNeumann(p)) { /* e less its W-weighted mean (1^T W e) / (1^T W 1), whatever constant it holds now */
       PetscScalar we, w1;
-      PetscCall(VecSet(one, 1));
-      PetscCall(MatMult(H[q], one, w));
+      PetscCall(MatGetDiagonal(H[q], w)); /* W 1 */
       PetscCall(VecDot(e, w, &we));
       PetscCall(VecSum(w, &w1));
       PetscCall(VecShift(e, -we / w1));
@@ -167,7 +165,6 @@ static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, PetscReal *errH, Petsc
   if (errJH) *errJH = err[1];
   PetscCall(MatDestroy(&H[0]));
   PetscCall(MatDestroy(&H[1]));
-  PetscCall(VecDestroy(&one));
   PetscCall(VecDestroy(&w));
   PetscCall(VecDestroy(&e));
   PetscFunctionReturn(0);

@@ -397,6 +397,15 @@ PetscErrorCode VecOpenCLGetCL(Vec v, SbpmgCL *cl)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode VecOpenCLGetReductionGeometry(Vec v, size_t *wg, PetscInt *rgroups)
+{
+  PetscFunctionBegin;
+  PetscCall(VecOpenCLCheckType(v, 1, "VecOpenCLGetReductionGeometry"));
+  *wg      = VecCLData(v)->wg;
+  *rgroups = VecCLData(v)->rgroups;
+  PetscFunctionReturn(0);
+}
+
 /*@C
    VecIsOpenCL - Whether a vector keeps its values on an OpenCL device (type VECSEQOPENCL or VECMPIOPENCL).
 

@@ -16,6 +16,9 @@ PETSC_INTERN PetscErrorCode VecOpenCLGetOffloadMask(Vec, PetscOffloadMask *);
 /* Whole-vector (local part) host<->device copies made by this process's device vectors since the program started
    (reduction results not counted). */
 PETSC_INTERN PetscErrorCode VecOpenCLGetSyncCounts(PetscLogDouble *, PetscLogDouble *);
+/* A device vector's reduction geometry (VecOpenCLGeometry(): the context's tuning, the work-group halved to the device's limit, and the
+   local length): the work-group and the work-groups of a reduction's first stage, for kernels of other layers that reduce like it. */
+PETSC_INTERN PetscErrorCode VecOpenCLGetReductionGeometry(Vec, size_t *, PetscInt *);
 /* VecDuplicateVecs() for the library's Vec types (ops->duplicatevecs): on a failed duplicate nothing is left, *V is NULL. */
 PETSC_INTERN PetscErrorCode VecDuplicateVecsClean_Private(Vec, PetscInt, Vec *[]);
 /* The device bytes of a device vector of local length n on a context (the memory plan) */
