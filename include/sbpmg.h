@@ -212,6 +212,9 @@ PETSC_EXTERN PetscErrorCode SbpProblemComputeRHS(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeExactSolution(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeError(SbpProblem, Vec, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode SbpProblemGetRHSShift(SbpProblem, PetscReal *, PetscReal *); /* all faces Neumann: what made b compatible */
+/* the traction n.(mu grad u) on a face from a solution u (docs/guide.md "The traction on a face"): a vector of the face's nodes */
+PETSC_EXTERN PetscErrorCode SbpProblemCreateFaceVector(SbpProblem, PetscInt, Vec *);
+PETSC_EXTERN PetscErrorCode SbpProblemComputeFaceTraction(SbpProblem, Vec, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode MatGetSbpProblem(Mat, SbpProblem *);
 
 #define MATSBPSAT "sbpsat"

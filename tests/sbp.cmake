@@ -15,6 +15,11 @@ sbpmg_add_test(sbp_bad_backend EXE sbp_solve ARGS -sbp_n 8 -sbp_backend gpu LABE
   PASS_REGEX "Unknown option gpu for -sbp_backend. Available options: auto device host")
 sbpmg_add_test(sbp_bad_operator EXE sbp_solve ARGS -sbp_n 8 -sbp_operator dense LABELS sbp
   PASS_REGEX "Unknown option dense for -sbp_operator. Available options: matfree assembled")
+# the traction on a face (src/sbp/traction.c): convergence, the Kronecker and assembled references, device and host, bad input; on
+# 2 and 3 ranks, against one rank (the faces cut by the ranks)
+sbpmg_add_test(sbp_traction SOURCES test_sbp_traction.c test_sbp_common.c LABELS sbp asan valgrind TIMEOUT 600)
+sbpmg_add_test(sbp_traction_mpi2 EXE sbp_traction NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 300)
+sbpmg_add_test(sbp_traction_mpi3 EXE sbp_traction NPROCS 3 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 300)
 # several ranks: host path, assembled reference and the device path (ghost exchange between the devices) against one rank.
 # PoCL on the CPU: one kernel thread per rank, so 3 or 4 ranks on 2 cores do not thrash.
 sbpmg_add_test(sbp_mpi2 SOURCES test_sbp_mpi.c test_sbp_common.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 120)

@@ -2,7 +2,7 @@
 #include <sbpmg/private/sbpimpl.h>
 
 PetscClassId     SBP_PROBLEM_CLASSID;
-PetscLogEvent    SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp, SBPMG_SbpCoefficients;
+PetscLogEvent    SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp, SBPMG_SbpCoefficients, SBPMG_SbpTraction;
 static PetscBool SbpPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -20,6 +20,7 @@ PetscErrorCode SbpInitializePackage(void)
                                     {"SbpNorm", &SBPMG_SbpNorm},
                                     {"SbpSetUp", &SBPMG_SbpSetUp},
                                     {"SbpCoefficients", &SBPMG_SbpCoefficients},
+                                    {"SbpTraction", &SBPMG_SbpTraction},
                                     {NULL, NULL}};
   PetscBool             first;
 

@@ -548,7 +548,8 @@ PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
     for (int b = 0; b < 9; b++)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));
     PetscCall(SbpHaloDestroy(&p->halo));
-    p->rhs_kernel = NULL; /* owned by the context's program cache */
+    p->rhs_kernel         = NULL; /* owned by the context's program cache, like the traction's */
+    p->traction_kernel[0] = p->traction_kernel[1] = NULL;
     PetscCall(SbpHaloDestroy(&p->halo32));
     PetscCall(SbpmgCLDestroy(&p->cl));
   }

@@ -6,7 +6,7 @@
 #include <sbpmg/private/haloimpl.h>
 
 /* ---------------------------------------------------------------- logging (registered by SbpInitializePackage) */
-PETSC_INTERN PetscLogEvent SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp, SBPMG_SbpCoefficients;
+PETSC_INTERN PetscLogEvent SBPMG_SbpApply, SBPMG_SbpDiag, SBPMG_SbpNorm, SBPMG_SbpSetUp, SBPMG_SbpCoefficients, SBPMG_SbpTraction;
 
 /* One datum of the right-hand side (src/sbp/data.c): f, or one face's gD or gN. */
 typedef enum { SBP_DATA_MANUFACTURED, SBP_DATA_ZERO, SBP_DATA_FUNCTION, SBP_DATA_SOURCE, SBP_DATA_VALUES } SbpDataKind;
@@ -89,6 +89,9 @@ struct _p_SbpProblem {
      the constant removed from the forcing for that (b -= shift J H 1); rhs_count counts the right-hand sides made so */
   PetscReal rhs_sum, rhs_shift;
   PetscInt  rhs_count;
+  /* the kernels of kernels/traction.cl (src/sbp/traction.c), by where the face's scale factor comes from (TRACTION_SJ 0, 1): looked
+     up at the first traction after set-up, owned by the program cache of cl */
+  cl_kernel traction_kernel[2];
 };
 
 /* Index of global node (i,j) in the ghosted patch arrays. */
@@ -191,6 +194,8 @@ PETSC_INTERN PetscErrorCode SbpProblemRHSOnDevice(SbpProblem, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode SbpProblemGetRHSKernel(SbpProblem, const char[], cl_kernel *);
 PETSC_INTERN PetscErrorCode SbpProblemUploadFaceData(SbpProblem, PetscInt[5]);
 PETSC_INTERN PetscInt       SbpFaceLength(SbpProblem, PetscInt);
+/* src/sbp/traction.c: the nodes t = first .. first + count - 1 of a face that this rank owns (count 0: none) */
+PETSC_INTERN void SbpProblemFaceOwned(SbpProblem, PetscInt, PetscInt *, PetscInt *);
 
 /* ---------------------------------------------------------------- tuning and kernels (src/sbp/kernels.c) */
 /* Overrides "key=value,..." of the problem's tuning, applied at set-up on top of the device's (tests: the kernel variants). */
