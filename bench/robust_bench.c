@@ -6,6 +6,7 @@
      robust_bench -rb_n 0 -rb_grids 1024x1024,1000x1000,1023x1023,1537x769
      robust_bench -rb_n 256 -rb_L 80 -rb_peers                          and BoomerAMG, GAMG on the assembled operator
      mpiexec -n 16 robust_bench -rb_sbpmg false -rb_peers ...            the peers alone on 16 cores (at most 2000 iterations)
+     robust_bench -rb_n 1024,2048 -rb_L 400 -rb_steps 20                   and warm-started steps (issue 35: the time series' step)
 
    Stretched: the earthquake-cycle grid x = l tan(atan(L/l)(r+1)/2), y likewise in s (fine at x = 0 and y = 0, cells of aspect ratio
    up to 1 + (L/l)^2 where the two meet the far sides), l = -rb_lscale (10 km), constant mu, faces DDNN, a random right-hand side (the same
@@ -13,6 +14,8 @@
    backend). The other grids are the curved basin with the manufactured right-hand side (examples/sbp_solve's problem). Every line:
    the grid, the unknowns, the levels, CG iterations to -rb_rtol (1e-8), the set-up (problem, operator and PC), the best of -rb_reps
    solves from zero after a warm-up solve, the time per iteration and the time to solution (set-up + one solve); CSV to -rb_csv.
+   -rb_steps n adds n warm-started steps whose right-hand side grows as t from -rb_t0 (1000), each from the step before: the average
+   iterations and time of a step, as bench/timeseries_bench reports them for the curved basin.
    Every option of sbpmg applies (-pc_sbpmg_*, -mg_*). */
 #include <sbpmg.h>
 #include "common/timing.h"
@@ -61,10 +64,13 @@ static PetscErrorCode StretchSource(const Stretch *s, char src[], size_t len)
 typedef struct {
   PetscInt  its, levels;
   PetscReal tsetup, tsolve;
+  PetscReal step_its, tstep; /* -rb_steps: the warm-started steps' average iterations and time */
 } Result;
 
 static PetscInt  reps      = 3;
 static PetscReal rtol      = 1e-8;
+static PetscInt  steps     = 0;          /* -rb_steps: warm-started steps after the cold solves (sbpmg only) */
+static PetscReal steps_t0  = 1000;       /* -rb_t0: step k solves for g (t0 + k) / t0 from step k - 1's solution */
 static PetscBool run_sbpmg = PETSC_TRUE; /* -rb_sbpmg false: the peers alone (mpiexec -n 16 robust_bench -rb_sbpmg false -rb_peers) */
 
 /* The problem of one line: stretched (st != NULL; DDNN, constant mu) or the curved basin, on the given backend. */
@@ -84,6 +90,36 @@ static PetscErrorCode MakeProblem(PetscInt Nr, PetscInt Ns, Stretch *st, SbpBack
     for (PetscInt f = 1; f <= 4; f++) PetscCall(SbpProblemSetBC(*p, f, f <= 2 ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
   }
   PetscCall(SbpProblemSetUp(*p));
+  PetscFunctionReturn(0);
+}
+
+/* A time series' steps without its data: the right-hand side grows as t (as the slip of bench/timeseries_bench does), step k solves
+   A u = g (t0 + k) / t0 from step k - 1's u, the first step from u = A^-1 g (the cold solves'); the averages of its and time. */
+static PetscErrorCode WarmSteps(KSP ksp, Vec g, Vec u, Result *res)
+{
+  Vec            gk;
+  PetscInt       its, total = 0;
+  PetscLogDouble t1, t2, t = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(g, &gk));
+  PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+  for (PetscInt k = 1; k <= steps; k++) {
+    PetscCall(VecCopy(g, gk));
+    PetscCall(VecScale(gk, (steps_t0 + k) / steps_t0));
+    PetscCall(BenchSync());
+    PetscCall(PetscTime(&t1));
+    PetscCall(KSPSolve(ksp, gk, u));
+    PetscCall(BenchSync());
+    PetscCall(PetscTime(&t2));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    total += its;
+    t += t2 - t1;
+  }
+  PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_FALSE));
+  res->step_its = (PetscReal)total / steps;
+  res->tstep    = t / steps;
+  PetscCall(VecDestroy(&gk));
   PetscFunctionReturn(0);
 }
 
@@ -131,6 +167,8 @@ static PetscErrorCode Solve(Mat A, Vec g, const char pctype[], PetscLogDouble tp
     PetscCall(KSPGetConvergedReason(ksp, &reason));
     if (reason < 0) res->its = -res->its; /* printed negative: did not converge */
   }
+  res->step_its = res->tstep = 0;
+  if (sbpmg && steps > 0) PetscCall(WarmSteps(ksp, g, u, res));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&u));
   PetscFunctionReturn(0);
@@ -146,6 +184,10 @@ static PetscErrorCode Report(FILE *csv, const char kind[], PetscInt Nr, PetscInt
                         " %9.4f %10.2f %8.3f %9.4f %8.1f\n",
                         kind, Nr, Ns, (double)L, (double)n, solver, r->levels, r->its, r->tsetup, r->tsolve * 1e3,
                         r->its ? r->tsolve * 1e3 / PetscAbsInt(r->its) : 0.0, r->tsetup + r->tsolve, 1e9 * (r->tsetup + r->tsolve) / n));
+  if (r->tstep > 0)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "%-9s   warm-started steps (right-hand side x (t0 + k) / t0, t0 = %g): %" PetscInt_FMT " steps, %.2f its, %.3f ms a step\n", "",
+                          (double)steps_t0, steps, (double)r->step_its, 1e3 * r->tstep));
   if (csv)
     fprintf(csv, "%s,%d,%d,%g,%.0f,%s,%d,%d,%.6f,%.6f,%.6f,%.6f\n", kind, (int)Nr, (int)Ns, (double)L, (double)n, solver, (int)r->levels, (int)r->its,
             r->tsetup, r->tsolve, r->its ? r->tsolve / PetscAbsInt(r->its) : 0.0, r->tsetup + r->tsolve);
@@ -227,6 +269,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-rb_peers", "Also BoomerAMG and GAMG on the assembled operator", NULL, peers, &peers, NULL));
   PetscCall(PetscOptionsBool("-rb_sbpmg", "Run CG + sbpmg (false: the peers alone)", NULL, run_sbpmg, &run_sbpmg, NULL));
   PetscCall(PetscOptionsInt("-rb_reps", "Timed solves after the warm-up (the best reported)", NULL, reps, &reps, NULL));
+  PetscCall(
+      PetscOptionsInt("-rb_steps", "Warm-started steps after the cold solves (sbpmg): the right-hand side grows as t from -rb_t0", NULL, steps, &steps, NULL));
+  PetscCall(PetscOptionsReal("-rb_t0", "Start time of the warm-started steps", NULL, steps_t0, &steps_t0, NULL));
   PetscCall(PetscOptionsReal("-rb_rtol", "Relative residual of the solves", NULL, rtol, &rtol, NULL));
   PetscCall(PetscOptionsString("-rb_csv", "CSV output file", NULL, csvname, csvname, sizeof(csvname), NULL));
   PetscOptionsEnd();
@@ -234,6 +279,8 @@ int main(int argc, char **argv)
   if (!setL) nL = 2;
   if (!setg) ngrids = 0;
   PetscCheck(reps >= 1 && l > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rb_reps must be >= 1 and -rb_lscale > 0");
+  PetscCheck(steps >= 0 && steps_t0 > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rb_steps %" PetscInt_FMT " must be >= 0 and -rb_t0 %g > 0", steps,
+             (double)steps_t0);
   if (csvname[0]) {
     csv = fopen(csvname, "w");
     PetscCheck(csv, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", csvname);

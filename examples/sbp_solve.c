@@ -5,8 +5,9 @@
      sbp_solve -sbp_n 256 -sbp_operator assembled -pc_type gamg
 
    Prints N, the device, iterations, both error norms of docs/guide.md's manufactured solution, the set-up, right-hand side and
-   solve times, the time to solution and the process's wall time (at the report and at exit). -log_view names its phases as stages:
-   Setup (device, problem, operator, KSP and PC), Solve (right-hand side and solves), Report (the error norms), Teardown. */
+   solve times, the time to solution, the process's start (to main, in PetscInitialize) and its wall time (at the report and at exit). -log_view names its
+   phases as stages: Device (the OpenCL context), Setup (problem, operator, KSP and PC), Solve (right-hand side and solves), Report (the error norms), Teardown.
+ */
 #include <sbpmg.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,6 +68,30 @@ static PetscErrorCode DeviceFinish(const SolveContext *s)
   if (s->backend != SBP_BACKEND_DEVICE) PetscFunctionReturn(0);
   PetscCall(SbpmgCLGetDefault(&cl));
   PetscCall(SbpmgCLFinish(cl));
+  PetscFunctionReturn(0);
+}
+
+/* Start the OpenCL device (the default context: the driver's initialisation, paid once by a process however many problems it
+   sets up), timed apart from the set-up of the problem; nothing for the assembled operator or -sbp_backend host, and where no
+   device can be started the problem falls back to the host by itself (SbpProblemSetBackend). */
+static PetscErrorCode DeviceStart(OperatorType optype, PetscLogDouble *tdevice)
+{
+  char           backend[16] = "auto";
+  PetscLogDouble t0, t1;
+  SbpmgCL        cl = NULL;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  *tdevice = 0;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-sbp_backend", backend, sizeof(backend), NULL));
+  if (optype == OPERATOR_ASSEMBLED || !strcmp(backend, "host")) PetscFunctionReturn(0);
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SbpmgCLGetDefault(&cl);
+  if (!ierr) ierr = SbpmgCLFinish(cl);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscTime(&t1));
+  if (!ierr) *tdevice = t1 - t0;
   PetscFunctionReturn(0);
 }
 
@@ -135,9 +160,13 @@ static PetscErrorCode SolveRepeated(SolveContext *s, PetscInt repeat, PetscLogDo
   PetscFunctionReturn(0);
 }
 
+/* Seconds since the process started, at main and after PetscInitialize: the start that no -log_view stage can see */
+static double t_start[2];
+
 /* N, the device, the KSP and PC, iterations, both error norms (docs/guide.md), set-up, right-hand side and solve times; an error unless the
    solve converged */
-static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tsetup, PetscLogDouble trhs, PetscLogDouble tsolve, const struct timespec *t0)
+static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tdevice, PetscLogDouble tsetup, PetscLogDouble trhs, PetscLogDouble tsolve,
+                                  const struct timespec *t0)
 {
   PetscInt           Nr, Ns, its;
   PetscReal          eH, eJH, rnorm;
@@ -166,6 +195,7 @@ static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tsetup, 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  KSP %s + PC %s: %" PetscInt_FMT " iterations, %s, residual norm %.3e\n", ktype, ptype, its,
                         KSPConvergedReasons[reason], (double)rnorm));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  error ||e||_H = %.6e  ||e||_JH = %.6e\n", (double)eH, (double)eJH));
+  if (tdevice > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  device start %.4f s (once a process)\n", tdevice));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  set-up %.4f s, right-hand side %.4f s, solve %.4f s (%.3f ms per iteration), time to solution %.4f s\n", tsetup,
                         trhs, tsolve, its ? 1e3 * tsolve / its : 0.0, tsetup + trhs + tsolve));
   { /* the peak host memory: the process's, and PETSc's own allocations where they are traced (-malloc_debug, -malloc_view) */
@@ -176,6 +206,8 @@ static PetscErrorCode SolveReport(const SolveContext *s, PetscLogDouble tsetup, 
     if (mal > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", PetscMalloc %.1f MB (%.1f bytes per grid point)", mal / 1e6, mal / ((Nr + 1.0) * (Ns + 1.0))));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
   }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  process start: %.2f s to main (loading the libraries), %.2f s in PetscInitialize (MPI, PETSc)\n", t_start[0],
+                        t_start[1] - t_start[0]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  process wall time %.2f s so far (since the process started: libraries, MPI, device, the above and the report)\n",
                         ProcessSeconds(t0)));
   PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "The solve did not converge: %s", KSPConvergedReasons[reason]);
@@ -190,11 +222,13 @@ int main(int argc, char **argv)
   OperatorType    optype = OPERATOR_MATFREE;
   PmatType        pmtype = PMAT_SAME;
   PetscInt        repeat = 1;
-  PetscLogDouble  t0, t1, trhs = 0, tsolve = 0;
-  PetscLogStage   stage_setup, stage_solve, stage_report, stage_teardown;
+  PetscLogDouble  t0, t1, tdevice = 0, trhs = 0, tsolve = 0;
+  PetscLogStage   stage_device, stage_setup, stage_solve, stage_report, stage_teardown;
 
   clock_gettime(CLOCK_MONOTONIC, &t_main);
+  t_start[0] = ProcessSeconds(&t_main);
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  t_start[1] = ProcessSeconds(&t_main);
   PetscCall(PetscMemorySetGetMaximumUsage());
   PetscCall(SbpmgInitializePackage());
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "sbp_solve options", NULL);
@@ -203,10 +237,15 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-sbp_solve_repeat", "Number of solves (timing of the last)", NULL, repeat, &repeat, NULL));
   PetscOptionsEnd();
   PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sbp_solve_repeat %" PetscInt_FMT " must be >= 1", repeat);
+  PetscCall(PetscLogStageRegister("Device", &stage_device));
   PetscCall(PetscLogStageRegister("Setup", &stage_setup));
   PetscCall(PetscLogStageRegister("Solve", &stage_solve));
   PetscCall(PetscLogStageRegister("Report", &stage_report));
   PetscCall(PetscLogStageRegister("Teardown", &stage_teardown));
+
+  PetscCall(PetscLogStagePush(stage_device));
+  PetscCall(DeviceStart(optype, &tdevice));
+  PetscCall(PetscLogStagePop());
 
   PetscCall(PetscLogStagePush(stage_setup));
   PetscCall(PetscTime(&t0));
@@ -220,7 +259,7 @@ int main(int argc, char **argv)
   PetscCall(PetscLogStagePop());
 
   PetscCall(PetscLogStagePush(stage_report));
-  PetscCall(SolveReport(&s, t1 - t0, trhs, tsolve, &t_main));
+  PetscCall(SolveReport(&s, tdevice, t1 - t0, trhs, tsolve, &t_main));
   PetscCall(PetscLogStagePop());
 
   PetscCall(PetscLogStagePush(stage_teardown));

@@ -26,7 +26,8 @@ logview() {
   "$solve" -sbp_n 16 -log_view ":$work/lv.txt" >"$work/out.txt" 2>&1
   has "$work/lv.txt" "PETSc Performance Summary:"
   has "$work/lv.txt" "sbpmg kernel families"
-  has "$work/lv.txt" "--- Event Stage 2: Setup"
+  has "$work/lv.txt" "--- Event Stage 2: Device"
+  has "$work/lv.txt" "--- Event Stage 3: Setup"
   hasnot "$work/lv.txt" "Event Stage 1: Unknown"
   [ "$(grep -n "Performance Summary" "$work/lv.txt" | cut -d: -f1)" -lt "$(grep -n "sbpmg kernel families" "$work/lv.txt" | cut -d: -f1)" ] ||
     fail "the GB/s table comes before PETSc's in the file"

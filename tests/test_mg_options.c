@@ -119,22 +119,19 @@ static void test_coarse_defaults(void **state)
     PCALL(PCSBPMGGetLevels(pc, &levels));
     supernodal = cholmod_supernodal(ksp);
     print_message("  %s, %s factor: %d levels, Common.supernodal %d\n", gpu ? "GPU" : "CPU", user ? "user's" : "default", (int)levels, supernodal);
-    assert_int_equal(levels, gpu ? 4 : 5); /* 257 -> 129 -> 65 -> 33 points, or on to 17 */
+    assert_int_equal(levels, gpu ? 3 : 5); /* 257 -> 129 -> 65 points, or on to 17 */
     assert_int_equal(supernodal, user ? 2 : 0);
     PCALL(PetscOptionsHasName(NULL, NULL, "-mg_coarse_mat_cholmod_factor", &set));
     assert_int_equal(set, user ? PETSC_TRUE : PETSC_FALSE);
     if (user) SbpmgTestSetOption("-mg_coarse_mat_cholmod_factor", NULL);
     PCALL(KSPDestroy(&ksp));
   }
-  { /* the defaults: dense on a GPU (33 points, 1089 nodes), CHOLMOD elsewhere; a fine grid from mg_coarse_large_from points per side takes
-       mg_coarse_size_large, and the tuning's mg_nu_max bounds the sweeps */
+  { /* the defaults: dense on a GPU (65 points, 4225 nodes), CHOLMOD elsewhere (32 points); the tuning's mg_coarse_size sets the coarse
+       grid (129 points, 16641 nodes: beyond mg_coarse_dense, CHOLMOD) and its mg_nu_max bounds the sweeps */
     static const struct {
       const char *tune;
       PetscInt    levels_cpu, levels_gpu, nu_max;
-    } cases[] = {{NULL, 5, 4, 0},
-                 {"mg_coarse_large_from=257,mg_coarse_size_large=129", 2, 2, 0},
-                 {"mg_coarse_large_from=258,mg_coarse_size_large=129", 5, 4, 0},
-                 {"mg_nu_max=5", 5, 4, 5}};
+    } cases[] = {{NULL, 5, 3, 0}, {"mg_coarse_size=129", 2, 2, 0}, {"mg_coarse_size=33", 4, 4, 0}, {"mg_nu_max=5", 5, 3, 5}};
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
       PC_SBPMG *sb;
       ksp = SbpTestKSPWithSBPMG(A);
@@ -147,7 +144,7 @@ static void test_coarse_defaults(void **state)
                     sb->coarse_dense ? "dense" : "CHOLMOD", (int)sb->nu_max_used);
       assert_int_equal(levels, gpu ? cases[c].levels_gpu : cases[c].levels_cpu);
       assert_int_equal(sb->coarse_dense, gpu && levels > 2 ? PETSC_TRUE : PETSC_FALSE);
-      assert_int_equal(sb->nu_max_used, cases[c].nu_max ? cases[c].nu_max : (gpu ? 4 : 16));
+      assert_int_equal(sb->nu_max_used, cases[c].nu_max ? cases[c].nu_max : (gpu ? 3 : 16));
       PCALL(KSPDestroy(&ksp));
     }
   }

@@ -43,11 +43,9 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   {
     PetscInt  size = sb->coarse_size_set || !known ? sb->coarse_size : tune.mg_coarse_size;
     PetscBool set;
-    PetscCall(
-        PetscOptionsInt("-pc_sbpmg_coarse_size",
-                        "Largest number of points per side of the coarsest grid (0: the device's, tuning mg_coarse_size: 33 on a GPU, 129 there for fine grids "
-                        "of 4098 points per side and more, 32 elsewhere)",
-                        "PCSBPMGSetCoarseSize", size, &size, &set));
+    PetscCall(PetscOptionsInt("-pc_sbpmg_coarse_size",
+                              "Largest number of points per side of the coarsest grid (0: the device's, tuning mg_coarse_size: 65 on a GPU, 32 elsewhere)",
+                              "PCSBPMGSetCoarseSize", size, &size, &set));
     if (set) sb->coarse_size = size;
     if (set) sb->coarse_size_set = sb->coarse_size ? PETSC_TRUE : PETSC_FALSE;
     if (set) sb->coarse_size_given = sb->coarse_size_set;
@@ -70,7 +68,7 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
   {
     PetscBool set;
     PetscInt  nmax = sb->nu_max_given || !known ? sb->nu_max : tune.mg_nu_max;
-    PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level (default: tuning mg_nu_max, 4 on a GPU, 16 elsewhere)",
+    PetscCall(PetscOptionsInt("-pc_sbpmg_nu_max", "Largest number of sweeps on any level (default: tuning mg_nu_max, 3 on a GPU, 16 elsewhere)",
                               "PCSBPMGSetSweeps", nmax, &nmax, &set));
     if (set) {
       sb->nu_max       = nmax;
@@ -277,8 +275,7 @@ PetscErrorCode PCSBPMGSetLevels(PC pc, PetscInt levels)
    PCSBPMGSetCoarseSize - Largest number of points per side of the coarsest grid when the number of levels is chosen automatically.
 
    Options Database Key:
-.  -pc_sbpmg_coarse_size <n> - default 33 on a GPU (129 for fine grids of 4098 points per side and more), 32 elsewhere (tuning mg_coarse_size,
-   mg_coarse_size_large, mg_coarse_large_from)
+.  -pc_sbpmg_coarse_size <n> - default 65 on a GPU, 32 elsewhere (tuning mg_coarse_size)
 
    Level: intermediate
 @*/
@@ -451,12 +448,11 @@ PetscErrorCode PCSBPMGSetTuning(PC pc, const char overrides[])
 
    Options Database Keys:
 +  -pc_sbpmg_levels <0>            - number of levels (0: automatic from -pc_sbpmg_coarse_size)
-.  -pc_sbpmg_coarse_size <n>       - largest number of points per side of the coarsest grid (default: 33 on a GPU, 129 there for fine grids
-                                     of 4098 points per side and more, 32 elsewhere)
+.  -pc_sbpmg_coarse_size <n>       - largest number of points per side of the coarsest grid (default: 65 on a GPU, 32 elsewhere)
 .  -pc_sbpmg_smoother <chebyshev>  - chebyshev (on D^-1 A), jacobi (damped) or richardson (spec 8.6)
 .  -pc_sbpmg_nu <3|pre,post>       - pre- and post-smoothing sweeps on the finest level (one number: both)
 .  -pc_sbpmg_nu_growth <2>         - sweeps multiply by this per level below the finest (a variable V-cycle; 1: plain V-cycle)
-.  -pc_sbpmg_nu_max <n>            - at most this many sweeps on any level (default: 4 on a GPU, 16 elsewhere)
+.  -pc_sbpmg_nu_max <n>            - at most this many sweeps on any level (default: 3 on a GPU, 16 elsewhere)
 .  -pc_sbpmg_cheby_range <0.1,1.1> - Chebyshev interval as fractions of the estimated lambda_max(D^-1 A)
 .  -pc_sbpmg_jacobi_omega <0>      - Jacobi damping (0: 4/(3 lambda_max))
 .  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level

@@ -525,9 +525,7 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
     sb->tune = fine->tune;
     PetscCall(SbpmgTuningParse(sb->tune_opts, &sb->tune));
     if (!sb->coef_fp32_set) sb->coef_fp32 = sb->tune.mg_coef_fp32 ? PETSC_TRUE : PETSC_FALSE;
-    sb->coarse_used = sb->coarse_size_set
-                          ? sb->coarse_size
-                          : (PetscMax(fine->Nr, fine->Ns) + 1 >= sb->tune.mg_coarse_large_from ? sb->tune.mg_coarse_size_large : sb->tune.mg_coarse_size);
+    sb->coarse_used = sb->coarse_size_set ? sb->coarse_size : sb->tune.mg_coarse_size;
     sb->nu_max_used = sb->nu_max_given ? sb->nu_max : sb->tune.mg_nu_max;
     PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
     L = sb->nlevels;

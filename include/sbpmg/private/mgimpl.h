@@ -194,7 +194,7 @@ typedef struct {
   PetscInt            levels_req; /* 0: choose from coarse_size */
   PetscInt            coarse_size;
   PetscBool           coarse_size_set;  /* given by the user: an error if the decomposition cannot reach it */
-  PetscInt            coarse_used;      /* the coarse size of the hierarchy: the user's, else the tuning's (mg_coarse_size, or mg_coarse_size_large) */
+  PetscInt            coarse_used;      /* the coarse size of the hierarchy: the user's, else the tuning's mg_coarse_size */
   char                cholmod_opt[256]; /* the option naming CHOLMOD's simplicial factor, set for the coarse set-up only (empty: none) */
   PCSBPMGSmootherType smoother;
   PetscInt            nu_pre, nu_post, eig_its;

@@ -43,12 +43,9 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
 
 /* ---------------------------------------------------------------- src/mg: kernels/smooth.cl, transfer.cl */
 #define SBPMG_TUNING_MG(X)                                                                                                                                  \
-  X(mg_coarse_size, 32, 33, 33, 5, 1073741824, "default of -pc_sbpmg_coarse_size: largest points per side of the coarsest grid")                            \
-  X(mg_coarse_large_from, 1073741824, 4098, 4098, 5, 1073741824,                                                                                            \
-    "fine grids of at least this many points per side take mg_coarse_size_large instead of mg_coarse_size")                                                 \
-  X(mg_coarse_size_large, 32, 129, 129, 5, 1073741824, "the default coarse size of the large fine grids (mg_coarse_large_from)")                            \
-  X(mg_nu_max, 16, 4, 4, 1, 1024, "default of -pc_sbpmg_nu_max: the most sweeps on any level")                                                              \
-  X(mg_coarse_dense, 0, 1200, 1200, 0, 4225, "-pc_sbpmg_coarse_solve auto: the dense inverse on the device for coarse grids of at most this many nodes")    \
+  X(mg_coarse_size, 32, 65, 65, 5, 1073741824, "default of -pc_sbpmg_coarse_size: largest points per side of the coarsest grid")                            \
+  X(mg_nu_max, 16, 3, 3, 1, 1024, "default of -pc_sbpmg_nu_max: the most sweeps on any level")                                                              \
+  X(mg_coarse_dense, 0, 4225, 4225, 0, 4225, "-pc_sbpmg_coarse_solve auto: the dense inverse on the device for coarse grids of at most this many nodes")    \
   X(mg_dense_wg, 64, 256, 256, 1, 1024, "work-group of the dense coarse solve (kernels/dense.cl: one per row), a power of two")                             \
   X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32")                    \
   X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")                          \
