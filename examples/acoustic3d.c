@@ -13,6 +13,9 @@
    percentile). Every -ac_ option of AcousticSetFromOptions() applies. Runs on any number of MPI ranks (mpiexec -n P
    acoustic3d ...): the grid is split into slabs along z, one device per rank (docs/acoustic.md). */
 #include <sbpmg.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char help[] = "The 8th-order 25-point acoustic wave equation with PML on an OpenCL device.\n";
 
@@ -21,6 +24,55 @@ typedef enum {
   SNAPSHOT_VTK  /* the whole field, a .vti file */
 } SnapshotFormat;
 static const char *const SnapshotFormats[] = {"png", "vtk", "SnapshotFormat", "SNAPSHOT_", NULL};
+
+/* An integer option of this example as written: a value beyond PetscInt is an error naming it (PetscOptionsInt() would
+   wrap it: -ac_steps 4294967297 ran one step). Call before the options block. */
+static PetscErrorCode CheckIntOption(const char name[])
+{
+  const char *value;
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsFindPair(NULL, NULL, name, &value, &set));
+  if (set && value) {
+    char     *end;
+    long long v;
+    errno = 0;
+    v     = strtoll(value, &end, 10);
+    PetscCheck(end == value || *end || (errno != ERANGE && v >= PETSC_MIN_INT && v <= PETSC_MAX_INT), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s %s: the value does not fit a %d-bit PetscInt (at most %" PetscInt_FMT ")", name, value, (int)(8 * sizeof(PetscInt)),
+               (PetscInt)PETSC_MAX_INT);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A string option of this example fits its buffer of len bytes (PetscOptionsString() would cut it silently). */
+static PetscErrorCode CheckStringOption(const char name[], size_t len)
+{
+  const char *value;
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsFindPair(NULL, NULL, name, &value, &set));
+  PetscCheck(!set || !value || strlen(value) < len, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
+             "%s: the name of %zu characters is longer than the limit of %zu (PETSC_MAX_PATH_LEN - 1)", name, value ? strlen(value) : 0, len - 1);
+  PetscFunctionReturn(0);
+}
+
+/* An output file name: prefix, then the rest made from the format; a name that would not fit is an error naming it and the
+   limit (it was cut: PREFIX.np written for PREFIX.npy). */
+static PetscErrorCode OutputName(char name[], size_t len, const char option[], const char prefix[], const char tail[])
+{
+  const size_t need = strlen(prefix) + strlen(tail);
+
+  PetscFunctionBegin;
+  PetscCheck(need < len, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
+             "The output file %.32s...%s (%s) would have %zu characters, more than the limit of %zu (PETSC_MAX_PATH_LEN - 1); use a shorter prefix", prefix,
+             tail, option, need, len - 1);
+  PetscCall(PetscStrncpy(name, prefix, len));
+  PetscCall(PetscStrlcat(name, tail, len));
+  PetscFunctionReturn(0);
+}
 
 int main(int argc, char **argv)
 {
@@ -37,6 +89,11 @@ int main(int argc, char **argv)
   /* the example's smaller default grid (the library's default is the 800^3 benchmark) */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-ac_n", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-ac_n", "200"));
+  PetscCall(CheckIntOption("-ac_steps"));
+  PetscCall(CheckIntOption("-ac_snapshot_every"));
+  PetscCall(CheckIntOption("-ac_progress_every"));
+  PetscCall(CheckStringOption("-ac_snapshot_prefix", sizeof(prefix)));
+  PetscCall(CheckStringOption("-ac_traces", sizeof(traces)));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "acoustic3d options", NULL);
   PetscCall(PetscOptionsInt("-ac_steps", "Number of time steps", NULL, steps, &steps, NULL));
   PetscCall(PetscOptionsInt("-ac_snapshot_every", "Write a snapshot every K steps (0: none)", NULL, every, &every, NULL));
@@ -49,6 +106,12 @@ int main(int argc, char **argv)
   PetscCheck(steps >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_steps %" PetscInt_FMT " must be >= 0", steps);
   PetscCheck(every >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_snapshot_every %" PetscInt_FMT " must be >= 0", every);
   if (progress < 0) progress = PetscMax(steps / 10, 1);
+  { /* the output names fit before any step is run (the longest snapshot name: the last step's) */
+    char name[PETSC_MAX_PATH_LEN], tail[64];
+    PetscCall(PetscSNPrintf(tail, sizeof(tail), "_%06" PetscInt_FMT ".%s", steps, fmt == SNAPSHOT_VTK ? "vti" : "png"));
+    if (every) PetscCall(OutputName(name, sizeof(name), "-ac_snapshot_prefix", prefix, tail));
+    if (traces[0]) PetscCall(OutputName(name, sizeof(name), "-ac_traces", traces, ".npy"));
+  }
 
   PetscCall(AcousticCreate(PETSC_COMM_WORLD, &ac));
   PetscCall(AcousticSetFromOptions(ac));
@@ -77,8 +140,9 @@ int main(int argc, char **argv)
                             (double)(npts * done / secs / 1e9), (double)maxu));
     }
     if (every && done % every == 0) {
-      char name[PETSC_MAX_PATH_LEN];
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%06" PetscInt_FMT ".%s", prefix, done, fmt == SNAPSHOT_VTK ? "vti" : "png"));
+      char name[PETSC_MAX_PATH_LEN], tail[64];
+      PetscCall(PetscSNPrintf(tail, sizeof(tail), "_%06" PetscInt_FMT ".%s", done, fmt == SNAPSHOT_VTK ? "vti" : "png"));
+      PetscCall(OutputName(name, sizeof(name), "-ac_snapshot_prefix", prefix, tail));
       if (fmt == SNAPSHOT_VTK)
         PetscCall(AcousticWriteVTK(ac, name));
       else
@@ -93,8 +157,9 @@ int main(int argc, char **argv)
 
     PetscCall(AcousticGetTraceSizes(ac, &nrec, &ns, &interval));
     for (int e = 0; e < 3; e++) {
-      char name[PETSC_MAX_PATH_LEN];
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.%s", traces, ext[e]));
+      char name[PETSC_MAX_PATH_LEN], tail[8];
+      PetscCall(PetscSNPrintf(tail, sizeof(tail), ".%s", ext[e]));
+      PetscCall(OutputName(name, sizeof(name), "-ac_traces", traces, tail));
       if (e < 2)
         PetscCall(AcousticWriteTraces(ac, name));
       else

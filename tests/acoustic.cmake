@@ -30,3 +30,18 @@ sbpmg_add_test(acoustic3d_shot EXE acoustic3d ARGS -ac_n 40,32,36 -ac_ndamp 6 -a
   -ac_source 20,16,10 -ac_receivers_line 80,160,100:320,160,100:25 -ac_trace_every 2 -ac_steps 80 -ac_traces ac3d_shot
   -ac_snapshot_every 80 -ac_snapshot_plane y:16 -ac_snapshot_prefix ac3d_shot LABELS acoustic
   PASS_REGEX "2 layers.*25 receivers, a trace sample every 2 steps.*snapshot ac3d_shot_000080.png.*traces: 25 receivers x 41 samples every [0-9.e+-]+ s in ac3d_shot.npy, ac3d_shot.bin, ac3d_shot.png")
+# issue 37: hostile inputs (bounded set-up, impossible time steps, every file reader fuzzed, options that wrapped or did
+# nothing, digits of reals, a failed traces write); the example's own integer options and output names
+sbpmg_add_test(acoustic_inputs SOURCES test_acoustic_inputs.c LABELS acoustic asan)
+sbpmg_add_test(acoustic3d_steps_wrap EXE acoustic3d ARGS -ac_n 24 -ac_ndamp 4 -ac_steps 4294967297
+  LABELS acoustic PASS_REGEX "-ac_steps 4294967297: the value does not fit a 32-bit PetscInt")
+sbpmg_add_test(acoustic3d_snapshot_every_wrap EXE acoustic3d ARGS -ac_n 24 -ac_ndamp 4 -ac_steps 4 -ac_snapshot_every -4294967295
+  LABELS acoustic PASS_REGEX "-ac_snapshot_every -4294967295: the value does not fit a 32-bit PetscInt")
+sbpmg_add_test(acoustic3d_progress_wrap EXE acoustic3d ARGS -ac_n 24 -ac_ndamp 4 -ac_steps 4 -ac_progress_every 9223372036854775808
+  LABELS acoustic PASS_REGEX "-ac_progress_every 9223372036854775808: the value does not fit a 32-bit PetscInt")
+string(REPEAT "p" 4093 _ac_prefix_4093)
+string(REPEAT "q" 5000 _ac_prefix_5000)
+sbpmg_add_test(acoustic3d_long_traces EXE acoustic3d ARGS -ac_n 24 -ac_ndamp 4 -ac_steps 2 -ac_receivers_line 100,100,100:200,100,100:2
+  -ac_traces ${_ac_prefix_4093} LABELS acoustic PASS_REGEX "\\(-ac_traces\\) would have 4097 characters, more than the limit of 4095")
+sbpmg_add_test(acoustic3d_long_prefix EXE acoustic3d ARGS -ac_n 24 -ac_ndamp 4 -ac_steps 2 -ac_snapshot_every 1 -ac_snapshot_prefix ${_ac_prefix_5000}
+  LABELS acoustic PASS_REGEX "-ac_snapshot_prefix: the name of 5000 characters is longer than the limit of 4095")

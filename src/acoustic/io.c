@@ -3,6 +3,8 @@
 #include <sbpmg/private/acousticimpl.h>
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <string.h>
 
 /* Planes [zs, zs + nz) of a file of n[0]*n[1]*n[2] raw float32 values (the machine's byte order, little-endian on x86),
    x fastest. */
@@ -26,6 +28,29 @@ PetscErrorCode AcousticReadVelocityFile_Private(const char path[], const PetscIn
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
             "Velocity file %s has %ld bytes; a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid needs %zu (raw float32, x fastest)", path, len,
             n[0], n[1], n[2], total * sizeof(float));
+  }
+  { /* the byte order, from the first value (every rank reads it, so every rank gives the same error): a big-endian 2000
+       read little-endian is 9e-41 */
+    float         f = 0, g;
+    unsigned char b[4], r[4];
+    if (fread(b, 1, 4, fp) != 4) {
+      (void)fclose(fp);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot read the first value of velocity file %s", path);
+    }
+    for (int i = 0; i < 4; i++) r[i] = b[3 - i];
+    memcpy(&f, b, 4);
+    memcpy(&g, r, 4);
+    if (!(f > 1e-6f && f < 1e12f) && isnormal(g) && g >= 1.0f && g <= 1e6f) {
+      (void)fclose(fp);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+              "Velocity file %s looks big-endian: its first value reads %g m/s in this machine's little-endian float32, %g m/s byte-swapped; write it "
+              "little-endian (numpy: v.astype('<f4').tofile(path))",
+              path, (double)f, (double)g);
+    }
+    if (fseek(fp, 0, SEEK_SET)) {
+      (void)fclose(fp);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot seek in velocity file %s", path);
+    }
   }
   if (zs && fseek(fp, (long)((size_t)n[0] * n[1] * zs * sizeof(float)), SEEK_SET)) {
     (void)fclose(fp);
@@ -93,50 +118,83 @@ static PetscErrorCode AcParseLine(char line[], PetscInt *count, PetscInt *nvals,
   PetscFunctionReturn(0);
 }
 
-/* A text file of numbers (docs/acoustic.md "File formats"): blank lines and everything after '#' ignored. With
-   maxcols > 0 each line is one row of mincols to maxcols numbers, the missing trailing ones taken from defaults, and
-   *values holds nrows x maxcols numbers; with maxcols 0 the numbers are one sequence of *nrows values, any number per line.
-   what names the file in the messages ("Receiver"), expect says what a line holds ("x y z (3 numbers, metres)"). */
+/* The next line of fp, of any length, into *line (grown as needed, capacity *cap); *len its length; *got PETSC_FALSE at the
+   end of the file; *nul: the line holds a NUL byte (a binary file read as text). */
+static PetscErrorCode AcReadLine(FILE *fp, char **line, size_t *cap, size_t *len, PetscBool *got, PetscBool *nul)
+{
+  PetscFunctionBegin;
+  *len = 0;
+  *got = PETSC_FALSE;
+  *nul = PETSC_FALSE;
+  for (;;) {
+    int c;
+    if (*len + 2 > *cap) {
+      char  *more;
+      size_t ncap = PetscMax(2 * *cap, (size_t)256);
+      PetscCall(PetscMalloc1(ncap, &more));
+      if (*len) PetscCall(PetscArraycpy(more, *line, *len));
+      PetscCall(PetscFree(*line));
+      *line = more;
+      *cap  = ncap;
+    }
+    c = fgetc(fp);
+    if (c == EOF) break;
+    *got = PETSC_TRUE;
+    if (c == '\n') break;
+    if (!c) *nul = PETSC_TRUE;
+    (*line)[(*len)++] = (char)c;
+  }
+  (*line)[*len] = 0;
+  PetscFunctionReturn(0);
+}
+
+/* A text file of numbers (docs/acoustic.md "File formats"): lines of any length, blank lines and everything after '#'
+   ignored. With maxcols > 0 each line is one row of mincols to maxcols numbers, the missing trailing ones taken from
+   defaults, and *values holds nrows x maxcols numbers; with maxcols 0 the numbers are one sequence of *nrows values, any
+   number per line. what names the file in the messages ("Receiver"), expect says what a line holds ("x y z (3 numbers,
+   metres)"). The arrays grow with the numbers read: never larger than the file justifies. */
 PetscErrorCode AcousticReadTable_Private(const char path[], const char what[], const char expect[], PetscInt mincols, PetscInt maxcols,
                                          const PetscReal defaults[], PetscInt *nrows, PetscReal **values)
 {
-  FILE      *fp;
-  char       line[1024], copy[64] = "";
-  PetscInt   lineno = 0, nvals = 0, cap = 0, rows = 0;
-  PetscReal *vals = NULL;
-  PetscBool  ok = PETSC_TRUE, toolong = PETSC_FALSE;
+  FILE          *fp;
+  char          *line = NULL, copy[64] = "";
+  size_t         cap    = 0, len;
+  PetscInt       lineno = 0, nvals = 0, vcap = 0, rows = 0;
+  PetscReal     *vals = NULL;
+  PetscBool      ok = PETSC_TRUE, got, nul = PETSC_FALSE;
+  PetscErrorCode ierr = 0;
 
   PetscFunctionBegin;
   *nrows  = 0;
   *values = NULL;
   fp      = fopen(path, "r");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s file %s cannot be opened", what, path);
-  while (fgets(line, sizeof(line), fp)) {
+  for (;;) {
     PetscInt count, before = nvals;
-    size_t   len;
 
+    ierr = AcReadLine(fp, &line, &cap, &len, &got, &nul);
+    if (ierr || !got || nul) break;
     lineno++;
-    PetscCall(PetscStrlen(line, &len));
-    if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-      toolong = PETSC_TRUE;
-      break;
-    }
     while (len && isspace((unsigned char)line[len - 1])) line[--len] = 0;
-    PetscCall(PetscStrncpy(copy, line, sizeof(copy)));
-    PetscCall(AcParseLine(line, &count, &nvals, &cap, &vals, &ok));
+    ierr = PetscStrncpy(copy, line, sizeof(copy));
+    if (!ierr) ierr = AcParseLine(line, &count, &nvals, &vcap, &vals, &ok);
+    if (ierr) break;
     if (ok && maxcols > 0 && count && (count < mincols || count > maxcols)) ok = PETSC_FALSE;
     if (!ok) break;
     if (!count) continue;
     if (maxcols > 0) {
-      for (PetscInt c = count; c < maxcols; c++) PetscCall(AcAppend(defaults[c], &nvals, &cap, &vals));
+      for (PetscInt c = count; c < maxcols && !ierr; c++) ierr = AcAppend(defaults[c], &nvals, &vcap, &vals);
+      if (ierr) break;
       rows++;
     } else
       rows += nvals - before;
   }
   (void)fclose(fp);
-  if (toolong || !ok || !rows) PetscCall(PetscFree(vals));
-  PetscCheck(!toolong, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s file %s, line %" PetscInt_FMT ": longer than %d characters", what, path, lineno,
-             (int)sizeof(line) - 2);
+  PetscCall(PetscFree(line));
+  if (ierr || nul || !ok || !rows) PetscCall(PetscFree(vals));
+  PetscCall(ierr);
+  PetscCheck(!nul, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s file %s, line %" PetscInt_FMT ": a NUL byte: it is not a text file of %s", what, path,
+             lineno + 1, expect);
   PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s file %s, line %" PetscInt_FMT ": \"%s\" is not %s", what, path, lineno, copy, expect);
   PetscCheck(rows, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s file %s is empty: it needs lines of %s", what, path, expect);
   *nrows  = rows;

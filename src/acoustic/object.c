@@ -186,9 +186,13 @@ PetscErrorCode AcousticSetCFL(Acoustic ac, PetscReal cfl)
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckNotSetUp(ac, "AcousticSetCFL()");
   if (PetscIsNanReal(cfl)) SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "CFL number nan (-ac_cfl) must be in (0, 1]");
-  PetscCheck(cfl > 0, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "CFL number %g (-ac_cfl) must be positive", (double)cfl);
-  PetscCheck(cfl <= 1, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
-             "CFL number %g (-ac_cfl) is above the stability limit 1 of leapfrog with the 25-point stencil", (double)cfl);
+  {
+    char str[32];
+    PetscCall(AcRealString(cfl, str, sizeof(str))); /* all its digits: 1.0000001 is not "1." */
+    PetscCheck(cfl > 0, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "CFL number %s (-ac_cfl) must be positive", str);
+    PetscCheck(cfl <= 1, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+               "CFL number %s (-ac_cfl) is above the stability limit 1 of leapfrog with the 25-point stencil", str);
+  }
   ac->cfl = cfl;
   PetscFunctionReturn(0);
 }
@@ -310,9 +314,14 @@ PetscErrorCode AcousticSetVelocityLayers(Acoustic ac, PetscInt nlayers, const Pe
   for (PetscInt l = 0; l + 1 < nlayers; l++)
     PetscCheck(!PetscIsInfOrNanReal(interfaces[l]), comm, PETSC_ERR_ARG_OUTOFRANGE,
                "Interface %" PetscInt_FMT " of the layered model (-ac_layers) must be finite", l);
-  for (PetscInt l = 1; l + 1 < nlayers; l++)
-    PetscCheck(interfaces[l] > interfaces[l - 1], comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "Interfaces of the layered model (-ac_layers) must increase with depth: %g m after %g m", (double)interfaces[l], (double)interfaces[l - 1]);
+  for (PetscInt l = 1; l + 1 < nlayers; l++) {
+    if (!(interfaces[l] > interfaces[l - 1])) {
+      char a[32], b[32];
+      PetscCall(AcRealString(interfaces[l], a, sizeof(a)));
+      PetscCall(AcRealString(interfaces[l - 1], b, sizeof(b)));
+      SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE, "Interfaces of the layered model (-ac_layers) must increase with depth: %s m after %s m", a, b);
+    }
+  }
   PetscCall(PetscFree(ac->layers));
   PetscCall(PetscMalloc1(2 * nlayers - 1, &ac->layers));
   PetscCall(PetscArraycpy(ac->layers, velocities, nlayers));
@@ -379,8 +388,11 @@ PetscErrorCode AcousticSetSourceWavelet(Acoustic ac, PetscReal fmax, PetscReal a
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
-  PetscCheck(fmax > 0 && !PetscIsInfOrNanReal(fmax), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
-             "Source frequency -ac_fmax %g must be positive and finite", (double)fmax);
+  if (!(fmax > 0 && !PetscIsInfOrNanReal(fmax))) {
+    char str[32];
+    PetscCall(AcRealString(fmax, str, sizeof(str)));
+    SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Source frequency -ac_fmax %s must be positive and finite", str);
+  }
   PetscCheck(!PetscIsInfOrNanReal(amplitude), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Source amplitude -ac_amplitude %g must be finite",
              (double)amplitude);
   ac->fmax      = fmax;

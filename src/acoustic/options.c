@@ -2,6 +2,7 @@
    choices. The kernels' shapes are not options:
    they come from the tuning table (include/sbpmg/private/tuning.h, keys ac_*; -sbpmg_tune for measurements). */
 #include <sbpmg/private/acousticimpl.h>
+#include <errno.h>
 
 /* An enum option's value, checked before the options block reads it with PetscOptionsEnum(): PETSc 3.18's
    PetscOptionsGetEList() leaks its copy of the choices when the value is unknown (-malloc_dump reports it), so an unknown
@@ -58,8 +59,14 @@ static PetscErrorCode AcousticParseReceiversLine(Acoustic ac, const char str[], 
   else
     ok = PETSC_FALSE;
   if (ok && *p == ':') {
-    *n = (PetscInt)strtol(p + 1, &e, 10);
-    ok = (PetscBool)(e != p + 1 && !*e);
+    long long v;
+    errno = 0;
+    v     = strtoll(p + 1, &e, 10);
+    ok    = (PetscBool)(e != p + 1 && !*e);
+    /* the count as written, not wrapped to 32 bits (4294967301 was 5 receivers) */
+    PetscCheck(!ok || (errno != ERANGE && v >= PETSC_MIN_INT && v <= PETSC_MAX_INT), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+               "-ac_receivers_line %s: the receiver count %s does not fit a %d-bit PetscInt", str, p + 1, (int)(8 * sizeof(PetscInt)));
+    *n = (PetscInt)v;
   } else
     ok = PETSC_FALSE;
   PetscCheck(ok, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONG, "-ac_receivers_line %s: expected x0,y0,z0:x1,y1,z1:n (metres, n receivers)", str);
@@ -75,9 +82,14 @@ static PetscErrorCode AcousticParsePlane(Acoustic ac, const char str[], PetscInt
   *axis  = str[0] - 'x';
   *index = -1;
   if (ok && str[1]) {
-    char *e;
-    *index = (PetscInt)strtol(str + 2, &e, 10);
-    ok     = (PetscBool)(e != str + 2 && !*e);
+    char     *e;
+    long long v;
+    errno = 0;
+    v     = strtoll(str + 2, &e, 10);
+    ok    = (PetscBool)(e != str + 2 && !*e);
+    PetscCheck(!ok || (errno != ERANGE && v >= PETSC_MIN_INT && v <= PETSC_MAX_INT), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+               "-ac_snapshot_plane %s: the index %s does not fit a %d-bit PetscInt", str, str + 2, (int)(8 * sizeof(PetscInt)));
+    *index = (PetscInt)v;
   }
   PetscCheck(ok, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_WRONG, "-ac_snapshot_plane %s: expected x, y or z, then :index (e.g. y:100)", str);
   PetscFunctionReturn(0);
@@ -248,6 +260,9 @@ PetscErrorCode AcousticSetFromOptions(Acoustic ac)
   PetscCheck(!seedset || (initset ? init : ac->init) == ACOUSTIC_INIT_RANDOM, comm, PETSC_ERR_ARG_INCOMP,
              "-ac_seed %" PetscInt_FMT " has no effect with -ac_init %s: only the random initial fields use it", seed,
              AcousticInitTypes[initset ? init : ac->init]);
+  /* two velocity models: the layers would silently replace -ac_vel, so one of them is refused */
+  PetscCheck(!(velset && layset), comm, PETSC_ERR_ARG_INCOMP,
+             "-ac_vel %s has no effect with -ac_layers: both give the velocity model; give one (-ac_layers v0 is a constant velocity v0)", vel);
   if (nset && nn == 1) n[1] = n[2] = n[0];
   if (hset && nh == 1) h[1] = h[2] = h[0];
   if (nset) PetscCall(AcousticSetSizes(ac, n[0], n[1], n[2]));

@@ -19,9 +19,15 @@ PetscErrorCode AcousticGridCoordinates_Private(Acoustic ac, const PetscReal x[3]
     if (!(g[a] >= 0 && g[a] <= ac->n[a] - 1)) out = PETSC_TRUE;
     if (g[a] < ac->ndamp || g[a] > ac->n[a] - 1 - ac->ndamp) *inpml = PETSC_TRUE;
   }
-  PetscCheck(!out, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
-             "%s %" PetscInt_FMT " at (%g, %g, %g) m is outside the grid [0, %g] x [0, %g] x [0, %g] m", kind, index, (double)x[0], (double)x[1], (double)x[2],
-             (double)((ac->n[0] - 1) * ac->h[0]), (double)((ac->n[1] - 1) * ac->h[1]), (double)((ac->n[2] - 1) * ac->h[2]));
+  if (out) { /* every digit of the position and the extent: 460.0001 is outside [0, 460.], PETSc's %g would print "460." */
+    char s[6][32];
+    for (PetscInt a = 0; a < 3; a++) {
+      PetscCall(AcRealString(x[a], s[a], sizeof(s[a])));
+      PetscCall(AcRealString((ac->n[a] - 1) * ac->h[a], s[3 + a], sizeof(s[3 + a])));
+    }
+    SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+            "%s %" PetscInt_FMT " at (%s, %s, %s) m is outside the grid [0, %s] x [0, %s] x [0, %s] m", kind, index, s[0], s[1], s[2], s[3], s[4], s[5]);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -39,21 +45,86 @@ static PetscErrorCode AcousticWarnPML(Acoustic ac, const char kind[], PetscInt c
 
 /* ---------------------------------------------------------------- sources */
 
-/* The steps a Ricker source's table covers: past its peak, until amplitude * w is 0 in fp32 from then on. */
-static PetscInt AcRickerLength(Acoustic ac, PetscReal delay, PetscReal amplitude)
+/* A step count t / dt as a 64-bit step, clamped to [0, AC_NEVER] (a delay of 1e9 s or a wavelet of -ac_fmax 1e-6 is far
+   beyond any run, never a loop or a table of that length). */
+static PetscInt64 AcSteps(PetscReal t)
 {
-  const PetscReal f0 = ac->fmax / 2.5;
-  PetscInt        n  = 0;
+  if (!(t > 0)) return 0;
+  if (!(t < (PetscReal)AC_NEVER)) return AC_NEVER;
+  return (PetscInt64)t;
+}
 
-  if (amplitude == 0) return 0;
-  for (;; n++) {
-    const PetscReal t = n * ac->dt - delay, s = t - 1.5 / f0;
-    if (s > 0 && PetscSqr(PETSC_PI * f0 * s) > 1.5 && (float)AcousticRicker(ac->fmax, amplitude, t) == 0.0f) return n;
+/* The steps [*first, *end) where amplitude * Ricker(n dt - delay) is not 0 in fp32. The Ricker is amplitude (1 - 2a) e^{-a},
+   a = (pi f0 s)^2, s the time from its peak at delay + 1.5 / f0; beyond a* it is below half the smallest fp32 subnormal.
+   a* is found by bisection (a fixed count of halvings, whatever the amplitude), the steps by division: no loop over steps. */
+static void AcRickerSteps(Acoustic ac, PetscReal delay, PetscReal amplitude, PetscInt64 *first, PetscInt64 *end)
+{
+  const PetscReal f0 = ac->fmax / 2.5, tiny = 0.5 * 1.401298464324817e-45, amp = PetscAbsReal(amplitude);
+  PetscReal       lo = 1.5, hi = 2000, S, peak;
+
+  *first = *end = 0;
+  if (amplitude == 0) return;
+  for (int it = 0; it < 100; it++) { /* amp (2a - 1) e^{-a} decreases for a > 1.5; at a = 2000 it is 0 for any finite amp */
+    const PetscReal mid = 0.5 * (lo + hi);
+    if (amp * (2 * mid - 1) * PetscExpReal(-mid) < tiny)
+      hi = mid;
+    else
+      lo = mid;
   }
+  S      = PetscSqrtReal(hi) / (PETSC_PI * f0); /* seconds either side of the peak */
+  peak   = delay + 1.5 / f0;
+  *first = AcSteps(PetscFloorReal((peak - S) / ac->dt));
+  *end   = AcSteps(PetscCeilReal((peak + S) / ac->dt) + 1);
+}
+
+/* The table's window: the values of the steps [base, base + W) of every source (0 outside [sfirst, send)). Work: W values a
+   source, whatever its delay. */
+static void AcousticFillSourceWindow(Acoustic ac, PetscInt base)
+{
+  AcSurvey *sv = &ac->sv;
+
+  for (PetscInt s = 0; s < sv->nsource; s++) {
+    const PetscReal delay = ac->nsrclist ? ac->srclist[s].delay : 0, amp = ac->nsrclist ? ac->srclist[s].amplitude : ac->amplitude;
+    PetscReal      *t = sv->tab + (size_t)s * sv->W;
+
+    for (PetscInt i = 0; i < sv->W; i++) {
+      const PetscInt64 n = (PetscInt64)base + i;
+      if (n < sv->sfirst[s] || n >= sv->send[s])
+        t[i] = 0;
+      else if (ac->nwavelet)
+        t[i] = amp * ac->wavelet[n - sv->sfirst[s]];
+      else
+        t[i] = AcousticRicker(ac->fmax, amp, (PetscReal)n * ac->dt - delay);
+    }
+  }
+  sv->tbase = base;
+}
+
+/* The window holds the current step (refilled, and written to the device, when the step left it). */
+static PetscErrorCode AcousticSourceWindow(Acoustic ac)
+{
+  AcSurvey *sv = &ac->sv;
+
+  PetscFunctionBegin;
+  if (ac->step >= sv->tbase && ac->step < sv->tbase + sv->W) PetscFunctionReturn(0);
+  AcousticFillSourceWindow(ac, ac->step);
+  if (ac->backend == ACOUSTIC_BACKEND_DEVICE && sv->dtab) {
+    const size_t n   = (size_t)sv->ntab;
+    float       *buf = NULL;
+    PetscCall(PetscMalloc1(n, &buf));
+    for (size_t i = 0; i < n; i++) buf[i] = (float)sv->tab[i];
+    {
+      PetscErrorCode ierr = SbpmgCLWriteBuffer(ac->cl, sv->dtab, 0, n * sizeof(float), buf);
+      PetscCall(PetscFree(buf));                  /* on every path */
+      if (ierr) sv->tbase = -(PetscInt)sv->W - 1; /* the device's copy is stale: refill next time */
+      PetscCall(ierr);
+    }
+  }
+  PetscFunctionReturn(0);
 }
 
 /* The sources in force (the list, or the single source of AcousticSetSource() unless its amplitude is 0): their grid
-   coordinates and the tables of their values per step. */
+   coordinates, the steps each adds to, the window of the table at step 0. */
 static PetscErrorCode AcousticSetUpSourceTables(Acoustic ac, PetscReal **grid)
 {
   AcSurvey *sv    = &ac->sv;
@@ -61,12 +132,14 @@ static PetscErrorCode AcousticSetUpSourceTables(Acoustic ac, PetscReal **grid)
 
   PetscFunctionBegin;
   sv->nsource = ac->nsrclist ? ac->nsrclist : (ac->amplitude != 0 ? 1 : 0);
+  sv->W       = PetscMax(1, PetscMin(256, 16384 / PetscMax(sv->nsource, 1))); /* at most 16384 values: AC_PLAN_SOURCES */
   PetscCall(PetscMalloc1(3 * sv->nsource + 1, grid));
-  PetscCall(PetscMalloc2(sv->nsource + 1, &sv->soff, sv->nsource + 1, &sv->slen));
-  sv->ntab    = 0;
-  sv->lastlen = 0;
-  sv->userlen = PETSC_MAX_INT;
-  sv->usersrc = -1;
+  PetscCall(PetscMalloc4(sv->nsource + 1, &sv->soff, sv->nsource + 1, &sv->slen, sv->nsource + 1, &sv->sfirst, sv->nsource + 1, &sv->send));
+  sv->ntab      = sv->W * sv->nsource;
+  sv->firststep = AC_NEVER;
+  sv->laststep  = 0;
+  sv->userlen   = AC_NEVER;
+  sv->usersrc   = -1;
   for (PetscInt s = 0; s < sv->nsource; s++) {
     const PetscReal delay = ac->nsrclist ? ac->srclist[s].delay : 0, amp = ac->nsrclist ? ac->srclist[s].amplitude : ac->amplitude;
     PetscBool       pml = PETSC_FALSE;
@@ -78,25 +151,25 @@ static PetscErrorCode AcousticSetUpSourceTables(Acoustic ac, PetscReal **grid)
     } else
       for (PetscInt a = 0; a < 3; a++) (*grid)[3 * s + a] = (PetscReal)ac->src[a];
     if (pml && !inpml++) first = s;
-    sv->soff[s] = sv->ntab;
-    sv->slen[s] = ac->nwavelet ? (PetscInt)PetscFloorReal(delay / ac->dt + 0.5) + ac->nwavelet : AcRickerLength(ac, delay, amp);
-    sv->ntab += sv->slen[s];
-    sv->lastlen = PetscMax(sv->lastlen, sv->slen[s]);
-    if (ac->nwavelet && sv->slen[s] < sv->userlen) {
-      sv->userlen = sv->slen[s];
-      sv->usersrc = s;
+    sv->soff[s] = s * sv->W;
+    sv->slen[s] = sv->W;
+    if (ac->nwavelet) {
+      sv->sfirst[s] = AcSteps(PetscFloorReal(delay / ac->dt + 0.5));
+      sv->send[s]   = PetscMin(sv->sfirst[s] + ac->nwavelet, AC_NEVER);
+      if (sv->send[s] < sv->userlen) {
+        sv->userlen = sv->send[s];
+        sv->usersrc = s;
+      }
+    } else
+      AcRickerSteps(ac, delay, amp, &sv->sfirst[s], &sv->send[s]);
+    if (sv->send[s] > sv->sfirst[s]) {
+      sv->firststep = PetscMin(sv->firststep, sv->sfirst[s]);
+      sv->laststep  = PetscMax(sv->laststep, sv->send[s]);
     }
   }
   PetscCall(AcousticWarnPML(ac, "sources", inpml, sv->nsource, first));
-  PetscCall(PetscCalloc1(sv->ntab + 1, &sv->tab));
-  for (PetscInt s = 0; s < sv->nsource; s++) {
-    const PetscReal delay = ac->nsrclist ? ac->srclist[s].delay : 0, amp = ac->nsrclist ? ac->srclist[s].amplitude : ac->amplitude;
-    const PetscInt  d = sv->slen[s] - ac->nwavelet;
-    PetscReal      *t = sv->tab + sv->soff[s];
-
-    for (PetscInt n = 0; n < sv->slen[s]; n++)
-      t[n] = ac->nwavelet ? (n >= d ? amp * ac->wavelet[n - d] : 0) : AcousticRicker(ac->fmax, amp, n * ac->dt - delay);
-  }
+  PetscCall(PetscMalloc1(sv->ntab + 1, &sv->tab));
+  AcousticFillSourceWindow(ac, ac->step);
   PetscFunctionReturn(0);
 }
 
@@ -289,7 +362,7 @@ PetscErrorCode AcousticDestroySurvey_Private(Acoustic ac)
   AcSurvey *sv = &ac->sv;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree2(sv->soff, sv->slen));
+  PetscCall(PetscFree4(sv->soff, sv->slen, sv->sfirst, sv->send));
   PetscCall(PetscFree(sv->tab));
   PetscCall(PetscFree4(sv->tidx, sv->tstart, sv->csrc, sv->cw));
   PetscCall(PetscFree3(sv->rid, sv->ridx, sv->rw));
@@ -310,22 +383,25 @@ PetscErrorCode AcousticCheckWaveletLength_Private(Acoustic ac, PetscInt K)
   const AcSurvey *sv = &ac->sv;
 
   PetscFunctionBegin;
-  PetscCheck(!K || ac->step + K <= sv->userlen, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
-             "The wavelet of %" PetscInt_FMT " samples (one per step) is shorter than the run: source %" PetscInt_FMT " (delay %" PetscInt_FMT
-             " steps) has no sample for step %" PetscInt_FMT "; give at least %" PetscInt_FMT " samples or stop at step %" PetscInt_FMT,
-             ac->nwavelet, sv->usersrc, sv->userlen - ac->nwavelet, sv->userlen, ac->nwavelet + ac->step + K - sv->userlen, sv->userlen);
+  PetscCheck(!K || (PetscInt64)ac->step + K <= sv->userlen, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+             "The wavelet of %" PetscInt_FMT " samples (one per step) is shorter than the run: source %" PetscInt_FMT " (delay %" PetscInt64_FMT
+             " steps) has no sample for step %" PetscInt64_FMT "; give at least %" PetscInt64_FMT " samples or stop at step %" PetscInt64_FMT,
+             ac->nwavelet, sv->usersrc, sv->userlen - ac->nwavelet, sv->userlen, (PetscInt64)ac->nwavelet + ac->step + K - sv->userlen, sv->userlen);
   PetscFunctionReturn(0);
 }
 
 /* The sources of this step into the new field v: targets [first, end) (the planes of one window of the step). */
 PetscErrorCode AcousticInjectDevice_Private(Acoustic ac, PetscInt first, PetscInt end, cl_mem v)
 {
-  AcSurvey    *sv   = &ac->sv;
-  const int    step = (int)ac->step, f = (int)first, e = (int)end;
+  AcSurvey    *sv = &ac->sv;
+  const int    f = (int)first, e = (int)end;
+  int          step; /* within the window of the table */
   const size_t wg = (size_t)ac->tune.ac_points_wg, n = (size_t)(end - first);
 
   PetscFunctionBegin;
-  if (end <= first || ac->step >= sv->lastlen) PetscFunctionReturn(0);
+  if (end <= first || ac->step < sv->firststep || ac->step >= sv->laststep) PetscFunctionReturn(0);
+  PetscCall(AcousticSourceWindow(ac));
+  step = (int)(ac->step - sv->tbase);
   PetscCall(SbpmgLogKernelBegin(SBPMG_AcSource));
   PetscCall(SbpmgCLSetArgs(sv->kinject, 0, 11, sizeof(int), &step, sizeof(int), &f, sizeof(int), &e, sizeof(cl_mem), &sv->dtidx, sizeof(cl_mem), &sv->dtstart,
                            sizeof(cl_mem), &sv->dcsrc, sizeof(cl_mem), &sv->dcw, sizeof(cl_mem), &sv->dsoff, sizeof(cl_mem), &sv->dslen, sizeof(cl_mem),
@@ -337,15 +413,16 @@ PetscErrorCode AcousticInjectDevice_Private(Acoustic ac, PetscInt first, PetscIn
 
 PetscErrorCode AcousticInjectHost_Private(Acoustic ac, PetscReal *v)
 {
-  const AcSurvey *sv = &ac->sv;
+  AcSurvey *sv = &ac->sv;
 
   PetscFunctionBegin;
-  if (ac->step >= sv->lastlen) PetscFunctionReturn(0);
+  if (!sv->ntarget || ac->step < sv->firststep || ac->step >= sv->laststep) PetscFunctionReturn(0);
+  PetscCall(AcousticSourceWindow(ac)); /* the host's refill cannot fail: no rank leaves a step alone */
   for (PetscInt t = 0; t < sv->ntarget; t++) {
     PetscReal s = 0;
     for (PetscInt c = sv->tstart[t]; c < sv->tstart[t + 1]; c++) {
       const PetscInt q = sv->csrc[c];
-      if (ac->step < sv->slen[q]) s += sv->cw[c] * sv->tab[sv->soff[q] + ac->step];
+      s += sv->cw[c] * sv->tab[sv->soff[q] + ac->step - sv->tbase];
     }
     v[sv->tidx[t]] += s;
   }

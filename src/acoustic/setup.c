@@ -3,6 +3,7 @@
    src/acoustic/kernels.c, the sources and receivers in src/acoustic/points.c). */
 #include <sbpmg/private/acousticimpl.h>
 #include <math.h>
+#include <float.h>
 #include <stdint.h>
 
 /* The random hash of the initial fields, shared with the device's fill (ac_random). */
@@ -201,6 +202,29 @@ static PetscErrorCode AcousticSetUpHost(Acoustic ac, const PetscReal *velfield)
   PetscFunctionReturn(0);
 }
 
+/* The time step the fastest velocity vmax imposes must be a normal number, and (v dt)^2 of the slowest velocity a normal
+   fp32 number: a model of 2000 and 1e30 m/s gives dt ~ 1e-32 s, (2000 dt)^2 ~ 1e-58 is 0 in fp32 and the slow points would
+   never move (and a wavelet of 25 Hz would span 1e30 steps). The error names the velocity that sets dt. */
+static PetscErrorCode AcousticCheckTimeStep(Acoustic ac, PetscReal vmax)
+{
+  const char *who =
+      ac->vmax > ac->velmax ? "-ac_vmax" : (ac->nlayers ? "-ac_layers" : (ac->velfile[0] ? ac->velfile : (ac->velarray ? "the velocity array" : "-ac_vel")));
+  const double vp = (double)PetscSqr(ac->velmin * ac->dt); /* within fp32's normal range, compared in double (no overflowing cast) */
+  char         vs[32], ws[32], ds[32];
+
+  PetscFunctionBegin;
+  PetscCall(AcRealString(vmax, vs, sizeof(vs)));
+  PetscCall(AcRealString(ac->velmin, ws, sizeof(ws)));
+  PetscCall(AcRealString(ac->dt, ds, sizeof(ds)));
+  PetscCheck(ac->dt > 0 && PetscIsNormalReal(ac->dt), PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+             "The velocity %s m/s (%s) makes the time step dt = %s s, which is not a normal positive number", vs, who, ds);
+  PetscCheck(vp >= FLT_MIN && vp <= FLT_MAX, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+             "The velocity %s m/s (%s) makes the time step dt = %s s, too small for the slowest velocity %s m/s: (v dt)^2 = %g is not a normal fp32 "
+             "number, so its points would not move; the fastest and slowest velocities differ by a factor %g",
+             vs, who, ds, ws, (double)PetscSqr(ac->velmin * ac->dt), (double)(vmax / ac->velmin));
+  PetscFunctionReturn(0);
+}
+
 /* The time step dt = 2 cfl / (sqrt(W) vmax), W = |c0x + c0y + c0z| + 2 sum_{a, m >= 1} |c_m^a|, and the scale eta0 of the
    damping profiles; a PML too thin to be stable is refused. */
 static PetscErrorCode AcousticSetUpTimeStep(Acoustic ac)
@@ -221,6 +245,7 @@ static PetscErrorCode AcousticSetUpTimeStep(Acoustic ac)
                "Grid spacing %g (-ac_dx, axis %c) is outside what the fp32 kernels hold: 1/(4 h^2) = %g in fp32", (double)ac->h[a], (char)('x' + a),
                (double)inv);
   }
+  PetscCall(AcousticCheckTimeStep(ac, vmax));
   e = ac->eta0[0] + ac->eta0[1] + ac->eta0[2];
   /* the damped leapfrog recurrence at a PML corner grows once e = eta dt (summed over the three axes) exceeds 2 + 2 sqrt(2)
      (docs/acoustic.md): the thinnest layers damp too hard per step */

@@ -46,8 +46,11 @@ PetscErrorCode AcousticAddSource(Acoustic ac, PetscReal x, PetscReal y, PetscRea
   PetscValidHeaderSpecific(ac, ACOUSTIC_CLASSID, 1);
   AcousticCheckNotSetUp(ac, "AcousticAddSource()");
   for (int c = 0; c < 5; c++) PetscCall(AcCheckFinite(ac, "Source", ac->nsrclist, name[c], v[c]));
-  PetscCheck(delay >= 0, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Source %" PetscInt_FMT " has delay %g s: it must be >= 0", ac->nsrclist,
-             (double)delay);
+  if (!(delay >= 0)) {
+    char str[32];
+    PetscCall(AcRealString(delay, str, sizeof(str)));
+    SETERRQ(PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "Source %" PetscInt_FMT " has delay %s s: it must be >= 0", ac->nsrclist, str);
+  }
   if (!(ac->nsrclist & (ac->nsrclist - 1))) { /* 0, 1, 2, 4, ...: grow to the next power of two */
     AcSourceSpec *more;
     PetscCall(PetscMalloc1(PetscMax(2 * ac->nsrclist, 1), &more));
@@ -169,6 +172,19 @@ PetscErrorCode AcousticSetWaveletFile(Acoustic ac, const char path[])
 }
 
 /* Append n receivers (3 coordinates each, m) to the object's. */
+/* n more receivers fit the indices: each has 8 grid points (8 nrec PetscInt entries; 2^28 receivers at most with 32-bit
+   PetscInt). Refused before any allocation, naming the count (3 n or 8 n would wrap and allocate too little). */
+static PetscErrorCode AcCheckReceiverCount(Acoustic ac, PetscInt n)
+{
+  const PetscInt64 total = (PetscInt64)ac->nrecpos + n, most = PETSC_MAX_INT / 8;
+
+  PetscFunctionBegin;
+  PetscCheck(total <= most, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE,
+             "%" PetscInt64_FMT " receivers are more than the %" PetscInt64_FMT " that %d-bit indices hold (8 grid points each)", total, most,
+             (int)(8 * sizeof(PetscInt)));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode AcousticAppendReceivers(Acoustic ac, PetscInt n, const PetscReal xyz[])
 {
   PetscReal *all;
@@ -178,6 +194,7 @@ static PetscErrorCode AcousticAppendReceivers(Acoustic ac, PetscInt n, const Pet
   for (PetscInt r = 0; r < n; r++)
     for (PetscInt a = 0; a < 3; a++) PetscCall(AcCheckFinite(ac, "Receiver", ac->nrecpos + r, a == 0 ? "x" : (a == 1 ? "y" : "z"), xyz[3 * r + a]));
   if (!n) PetscFunctionReturn(0);
+  PetscCall(AcCheckReceiverCount(ac, n));
   PetscCall(PetscMalloc1(3 * (ac->nrecpos + n), &all));
   if (ac->nrecpos) PetscCall(PetscArraycpy(all, ac->recpos, 3 * ac->nrecpos));
   PetscCall(PetscArraycpy(all + 3 * ac->nrecpos, xyz, 3 * n));
@@ -219,6 +236,7 @@ PetscErrorCode AcousticAppendReceiversLine_Private(Acoustic ac, const PetscReal 
 
   PetscFunctionBegin;
   PetscCheck(n >= 1, PetscObjectComm((PetscObject)ac), PETSC_ERR_ARG_OUTOFRANGE, "A receiver line needs at least 1 receiver, got %" PetscInt_FMT, n);
+  PetscCall(AcCheckReceiverCount(ac, n));
   PetscCall(PetscMalloc1(3 * n, &xyz));
   for (PetscInt r = 0; r < n; r++)
     for (PetscInt a = 0; a < 3; a++) xyz[3 * r + a] = n > 1 ? x0[a] + (x1[a] - x0[a]) * r / (n - 1) : x0[a];

@@ -114,35 +114,48 @@ static PetscErrorCode AcousticGatherTraces(Acoustic ac, PetscInt *nrec, PetscInt
   PetscFunctionReturn(0);
 }
 
+/* One named Vec of n values (the array, not copied) into the viewer; the Vec is destroyed on every path. */
+static PetscErrorCode AcViewArray(PetscViewer viewer, const char name[], PetscInt n, const PetscReal a[])
+{
+  Vec            v;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, a, &v));
+  ierr = PetscObjectSetName((PetscObject)v, name);
+  if (!ierr) ierr = VecView(v, viewer);
+  PetscCall(VecDestroy(&v));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 /* The traces as a PETSc binary file: the traces (one Vec of nrec * nsamples values, receiver-major), then a Vec of
-   nrec, nsamples, the sample interval (s) and the receivers' coordinates (3 per receiver, m). */
+   nrec, nsamples, the sample interval (s) and the receivers' coordinates (3 per receiver, m). The viewer and the arrays
+   are freed on every path (a file that cannot be written leaked its viewer). */
 static PetscErrorCode AcWriteTracesBinary(const char path[], PetscInt nrec, PetscInt ns, const PetscReal traces[], PetscReal interval, const PetscReal xyz[])
 {
-  PetscViewer viewer;
-  Vec         v;
-  PetscReal  *info;
+  PetscViewer    viewer;
+  PetscReal     *info = NULL;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscViewerCreate(PETSC_COMM_SELF, &viewer));
-  PetscCall(PetscViewerSetType(viewer, PETSCVIEWERBINARY));
-  PetscCall(PetscViewerBinarySetSkipInfo(viewer, PETSC_TRUE));
-  PetscCall(PetscViewerFileSetMode(viewer, FILE_MODE_WRITE));
-  PetscCall(PetscViewerFileSetName(viewer, path));
-  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nrec * ns, traces, &v));
-  PetscCall(PetscObjectSetName((PetscObject)v, "traces"));
-  PetscCall(VecView(v, viewer));
-  PetscCall(VecDestroy(&v));
-  PetscCall(PetscMalloc1(3 + 3 * nrec, &info));
-  info[0] = nrec;
-  info[1] = ns;
-  info[2] = interval;
-  PetscCall(PetscArraycpy(info + 3, xyz, 3 * nrec));
-  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, 3 + 3 * nrec, info, &v));
-  PetscCall(PetscObjectSetName((PetscObject)v, "trace_geometry"));
-  PetscCall(VecView(v, viewer));
-  PetscCall(VecDestroy(&v));
+  ierr = PetscViewerSetType(viewer, PETSCVIEWERBINARY);
+  if (!ierr) ierr = PetscViewerBinarySetSkipInfo(viewer, PETSC_TRUE);
+  if (!ierr) ierr = PetscViewerFileSetMode(viewer, FILE_MODE_WRITE);
+  if (!ierr) ierr = PetscViewerFileSetName(viewer, path);
+  if (!ierr) ierr = AcViewArray(viewer, "traces", nrec * ns, traces);
+  if (!ierr) ierr = PetscMalloc1(3 + 3 * nrec, &info);
+  if (!ierr) {
+    info[0] = nrec;
+    info[1] = ns;
+    info[2] = interval;
+    ierr    = PetscArraycpy(info + 3, xyz, 3 * nrec);
+  }
+  if (!ierr) ierr = AcViewArray(viewer, "trace_geometry", 3 + 3 * nrec, info);
   PetscCall(PetscFree(info));
   PetscCall(PetscViewerDestroy(&viewer));
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing the traces to %s (PETSc binary) failed", path);
   PetscFunctionReturn(0);
 }
 

@@ -21,6 +21,8 @@ typedef enum { AC_REGION_INNER, AC_REGION_ZLO, AC_REGION_ZHI, AC_REGION_YLO, AC_
 #define AC_BYTES_PML        24.0
 #define AC_FLOPS_INNER      40.0
 #define AC_FLOPS_PML        66.0
+/* a step no run reaches (the sources' step counts are 64-bit: a delay of 1e9 s is 1e12 steps of 1 ms) */
+#define AC_NEVER ((PetscInt64)1 << 62)
 
 /* A point source as the user gave it: position in metres, delay in seconds, amplitude. */
 typedef struct {
@@ -32,12 +34,15 @@ typedef struct {
    a receiver interpolates u there, a source adds its value there with the same weights (the transpose, so that swapping a
    source and a receiver gives the same trace). */
 typedef struct {
-  /* sources: the table of source s holds amplitude * w(t_n - delay) for the steps n in [0, slen[s]), at soff[s] */
-  PetscInt   nsource, *soff, *slen, ntab;
-  PetscReal *tab;
-  PetscInt   lastlen; /* no source adds anything from this step on */
-  PetscInt   userlen; /* a user wavelet: the steps it covers for every source (PETSC_MAX_INT: the Ricker) */
-  PetscInt   usersrc; /* ... the source that runs out first */
+  /* sources: source s adds amplitude * w(t_n - delay) at the steps n in [sfirst[s], send[s]) and nothing outside. The table
+     holds the values of a window of steps [tbase, tbase + W) of every source (source s at soff[s] = s W, slen[s] = W), and
+     is refilled when a step leaves it: its size follows the number of sources, never a delay, a frequency or a time step */
+  PetscInt    nsource, W, tbase, *soff, *slen, ntab;
+  PetscInt64 *sfirst, *send;
+  PetscReal  *tab;
+  PetscInt64  firststep, laststep; /* no source adds anything before firststep or from laststep on */
+  PetscInt64  userlen;             /* a user wavelet: the steps it covers for every source (AC_NEVER: the Ricker) */
+  PetscInt    usersrc;             /* ... the source that runs out first */
   /* this rank's targets, grid points sorted by padded index: target t adds to v[tidx[t]] the sum over its contributions
      c in [tstart[t], tstart[t + 1]) of cw[c] times the table of source csrc[c] */
   PetscInt   ntarget, *tidx, *tstart, ncontrib, *csrc;
@@ -209,8 +214,8 @@ static inline PetscReal AcLapPoint(const PetscReal *u, PetscInt idx, PetscInt px
   return lap;
 }
 
-/* A real number for an error message: PETSc's %g for finite values (as the rest of the library prints them), "nan",
-   "inf" or "-inf" otherwise (PETSc's %g would print "nan."). */
+/* A real number for a message: the fewest digits that read back as the same double (1.0000001, not PETSc's %g "1."), an
+   integral value with PETSc's trailing point ("460."), "nan", "inf" or "-inf" otherwise (PETSc's %g would print "nan."). */
 static inline PetscErrorCode AcRealString(PetscReal v, char buf[], size_t len)
 {
   PetscFunctionBegin;
@@ -218,8 +223,18 @@ static inline PetscErrorCode AcRealString(PetscReal v, char buf[], size_t len)
     PetscCall(PetscStrncpy(buf, "nan", len));
   else if (PetscIsInfReal(v))
     PetscCall(PetscStrncpy(buf, v > 0 ? "inf" : "-inf", len));
-  else
-    PetscCall(PetscSNPrintf(buf, len, "%g", (double)v));
+  else {
+    char s[48];
+    int  p = 1;
+    for (; p < 17; p++) {
+      (void)snprintf(s, sizeof(s), "%.*g", p, (double)v);
+      if (strtod(s, NULL) == (double)v) break;
+    }
+    if (v != 0 && PetscAbsReal(v) < 1e15) p = PetscMax(p, (int)PetscFloorReal(PetscLog10Real(PetscAbsReal(v))) + 1); /* 2000, not 2e+03 */
+    (void)snprintf(s, sizeof(s), "%.*g", p, (double)v);
+    if (!strpbrk(s, ".e")) (void)strncat(s, ".", sizeof(s) - strlen(s) - 1);
+    PetscCall(PetscStrncpy(buf, s, len));
+  }
   PetscFunctionReturn(0);
 }
 
