@@ -32,3 +32,6 @@ sbpmg_add_test(mg_coarse SOURCES test_mg_coarse.c test_sbp_common.c LABELS mg as
 sbpmg_add_test(mg_coarse_mpi2 EXE mg_coarse NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 120)
 sbpmg_add_test(mg_bad_coarse EXE sbp_solve ARGS -sbp_n 8 -pc_sbpmg_coarse_solve lapack LABELS mg
   PASS_REGEX "Unknown option lapack for -pc_sbpmg_coarse_solve. Available options: auto dense cholmod")
+# PETSc's own PCMG options (issue 37, item 3): every -mg_coarse_*, -mg_levels_*, -pc_mg_* family and an assembled preconditioning matrix with
+# the V-cycle in single, double and the GPU's default precision: the direct solution or an error at set-up naming the option
+sbpmg_add_test(mg_pcmg_mix SOURCES test_mg_pcmg_mix.c test_mg_common.c test_sbp_common.c LABELS mg asan TIMEOUT 120)

@@ -192,7 +192,13 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "coarse-size limit %" PetscInt_FMT " points per side (%s)\n", sb->coarse_used,
                                      sb->coarse_size_set ? "-pc_sbpmg_coarse_size" : "the default, tuning mg_coarse_size"));
   if (device) PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
-  if (device && sb->single)
+  if (device && sb->single && sb->coarse64)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "OpenCL device: %s; V-cycle in single precision (-pc_sbpmg_precision single): its vectors (iterates, residuals, "
+                                     "corrections), coefficients and arithmetic in fp32 but on the coarsest level, whose vectors are fp64 for PETSc's own "
+                                     "coarse solver (-mg_coarse_ksp_type, -mg_coarse_pc_type), CG's vectors in fp64\n",
+                                     name));
+  else if (device && sb->single)
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "OpenCL device: %s; V-cycle in single precision (-pc_sbpmg_precision single): its vectors (iterates, residuals, "
                                      "corrections, the coarse solve's input and output), coefficients and arithmetic in fp32, CG's vectors in fp64\n",

@@ -7,7 +7,8 @@ PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *sb)
   PetscFunctionBegin;
   PetscCall(VecDestroy(&sb->bf));
   PetscCall(VecDestroy(&sb->xf));
-  sb->single = PETSC_FALSE;
+  sb->single   = PETSC_FALSE;
+  sb->coarse64 = PETSC_FALSE;
   for (PetscInt k = 0; k < sb->nlevels; k++) {
     PetscCall(SbpProblemDestroy(&sb->problems[k]));
     PetscCall(MatDestroy(&sb->ops[k]));
@@ -138,6 +139,7 @@ static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine
 
   PetscFunctionBegin;
   PetscCall(PCSBPMGCountLevels(pc, sb, fine, &L));
+  PetscCall(PCSBPMGCheckLevelPCs(pc, fine, L));     /* before the precision's check of the same options */
   PetscCall(PCSBPMGPlanHierarchy(pc, sb, fine, L)); /* before any level is made */
   PetscCall(PetscCalloc4(L, &sb->problems, L, &sb->ops, L, &sb->interp, L, &sb->lines));
   sb->nlevels     = L;
@@ -285,39 +287,20 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
   PetscFunctionReturn(0);
 }
 
-/* Whether an option of PCMG's level smoothers replaces sbpmg's (-mg_levels_ksp_type, -mg_levels_pc_type, or those of one of the L
-   levels), and its name: PETSc's own smoothers run on the level vectors with operations that the single-precision V-cycle's fp32
-   vectors do not have. */
-static PetscErrorCode PCSBPMGForeignSmootherOption(PC pc, PetscInt L, char name[], size_t len, PetscBool *set)
-{
-  const char *prefix, *what[2] = {"ksp_type", "pc_type"};
-
-  PetscFunctionBegin;
-  *set = PETSC_FALSE;
-  PetscCall(PCGetOptionsPrefix(pc, &prefix));
-  for (PetscInt k = -1; k < L && !*set; k++)
-    for (int t = 0; t < 2 && !*set; t++) {
-      if (k < 0)
-        PetscCall(PetscSNPrintf(name, len, "-mg_levels_%s", what[t]));
-      else
-        PetscCall(PetscSNPrintf(name, len, "-mg_levels_%" PetscInt_FMT "_%s", k, what[t]));
-      PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, prefix, name, set));
-    }
-  PetscFunctionReturn(0);
-}
-
 /* The V-cycle's precision on L levels: as given, else the device's default (tuning mg_single) where the levels are on a device, the
-   coefficients may be fp32 and the level smoothers are sbpmg's. */
+   coefficients may be fp32 and the level smoothers are sbpmg's (src/mg/pcmgopts.c). PETSc's own level smoothers need fp64 vectors on
+   every smoothed level, the double-precision V-cycle; PETSc's own coarse solver needs them on the coarsest level only, which then has
+   fp64 device vectors in either precision (coarse64: the transfers to and from it convert). */
 static PetscErrorCode PCSBPMGResolvePrecision(PC pc, PC_SBPMG *sb, SbpProblem fine, PetscInt L)
 {
-  char      name[64];
-  PetscBool foreign;
+  char      name[64], cname[96];
+  PetscBool foreign = PETSC_FALSE, coarse = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (L > 1)
-    PetscCall(PCSBPMGForeignSmootherOption(pc, L, name, sizeof(name), &foreign)); /* one level has no smoothers */
-  else
-    foreign = PETSC_FALSE;
+  if (L > 1) { /* one level has no smoothers, and its direct solve runs in fp64 */
+    PetscCall(PCSBPMGForeignSmootherOption(pc, L, name, sizeof(name), &foreign));
+    PetscCall(PCSBPMGForeignCoarseOption(pc, cname, sizeof(cname), &coarse));
+  }
   if (sb->precision_set) {
     PetscCheck(sb->precision == PC_SBPMG_PRECISION_DOUBLE || fine->use_device, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
                "-pc_sbpmg_precision single needs the device backend: the SBP-SAT problem is on the host (-sbp_backend host)");
@@ -329,6 +312,8 @@ static PetscErrorCode PCSBPMGResolvePrecision(PC pc, PC_SBPMG *sb, SbpProblem fi
     sb->single = sb->tune.mg_single && fine->use_device && sb->coef_fp32 && !foreign ? PETSC_TRUE : PETSC_FALSE;
     if (foreign && sb->tune.mg_single) PetscCall(PetscInfo(pc, "%s replaces sbpmg's level smoothers: the V-cycle in double precision\n", name));
   }
+  sb->coarse64 = sb->single && coarse ? PETSC_TRUE : PETSC_FALSE;
+  if (sb->coarse64) PetscCall(PetscInfo(pc, "%s replaces sbpmg's coarse solve: the coarsest level's vectors in double precision\n", cname));
   PetscFunctionReturn(0);
 }
 
@@ -358,6 +343,11 @@ static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine,
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  { /* up smoothers of their own (-pc_mg_distinct_smoothup) */
+    PetscBool distinct = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_mg_distinct_smoothup", &distinct, NULL));
+    if (distinct) nksp = 2;
+  }
   PetscCall(PCSBPMGResolvePrecision(pc, sb, fine, L)); /* resolved again after the build, the same */
   single = sb->single && L > 1 ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt k = 0; k < L; k++) {
@@ -374,7 +364,7 @@ static PetscErrorCode PCSBPMGPlanHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine,
       host += lp.host;
     }
     v  = cl ? VecOpenCLPlanBytes_Private(cl, lp.own) : lp.own * sizeof(PetscScalar);
-    lv = single ? PetscMax(lp.own, 1) * sizeof(float) : v;
+    lv = single && !(k == L - 1 && sb->coarse64) ? PetscMax(lp.own, 1) * sizeof(float) : v;
     *at += (k ? 2 + (k < L - 1 ? 1 : 0) : (single ? 3 : 1)) * lv; /* PCMG's b, x, r */
     if (k < L - 1) {                                              /* a smoothed level */
       PetscInt pass = 1;
@@ -453,8 +443,10 @@ static PetscErrorCode PCSBPMGSetLevelVectors(PC pc, PC_SBPMG *sb)
     Vec             v[3]    = {NULL, NULL, NULL};
     PetscErrorCode  ierr    = 0;
     const PetscBool need[3] = {k || sb->single, k || sb->single, lev > 0}; /* b, x (the finest: CG's, or their fp32 stand-ins), r */
+    /* the single-precision V-cycle's level vectors, but fp64 device vectors on its coarsest level where PETSc's own coarse solver runs */
+    const PetscBool single = sb->single && !(k == L - 1 && sb->coarse64) ? PETSC_TRUE : PETSC_FALSE;
     for (PetscInt t = 0; t < 3 && !ierr; t++)
-      if (need[t]) ierr = sb->single ? PCSBPMGVecCreate(sb->problems[k], &v[t]) : MatCreateVecs(k ? sb->ops[k] : pc->mat, &v[t], NULL);
+      if (need[t]) ierr = single ? PCSBPMGVecCreate(sb->problems[k], &v[t]) : MatCreateVecs(k ? sb->ops[k] : pc->mat, &v[t], NULL);
     if (ierr) { /* the ones made destroyed */
       for (PetscInt t = 0; t < 3; t++) PetscCall(VecDestroy(&v[t]));
       PetscCall(ierr);
@@ -490,6 +482,34 @@ static PetscErrorCode PCSBPMGHierarchyCurrent(PC pc, PC_SBPMG *sb, SbpProblem fi
     PetscCall(KSPGetOperators(mg->levels[0]->smoothd, &A, NULL));
   if (A != pc->mat) PetscFunctionReturn(0);
   *current = !sb->precision_set || sb->nlevels == 1 || sb->single == (sb->precision == PC_SBPMG_PRECISION_SINGLE) ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* The smoothers of smoothed level k (0: the finest): one KSP both ways, or a down and an up smoother where the sweeps differ, where lines
+   in both directions run in the reverse order going up (the pre-smoother's adjoint), or where PCMG holds an up smoother of its own. */
+static PetscErrorCode PCSBPMGLevelSmoothers(PC pc, PC_SBPMG *sb, PetscInt k)
+{
+  PC_MG             *mg  = (PC_MG *)pc->data;
+  const PetscInt     lev = sb->nlevels - 1 - k;
+  Mat                A = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
+  Mat                S = sb->ops[k] ? sb->ops[k] : A, SP = sb->ops[k] ? sb->ops[k] : P; /* the smoothers' (all-Neumann: no null space) */
+  SbpKernelPrecision prec = PCSBPMGLevelPrecision(sb, A, P);
+  int                dirs = sb->lines[k] ? sb->lines[k]->dirs : 0;
+  /* line smoothing: line_nu sweeps per direction on every level (more sweeps on the coarser levels gained nothing: docs/performance.md) */
+  PetscInt pre  = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_pre, k);
+  PetscInt post = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_post, k);
+  KSP      down, up;
+
+  PetscFunctionBegin;
+  if (pre == post && dirs != 3 && mg->levels[lev]->smoothu == mg->levels[lev]->smoothd) { /* (PCMGGetSmootherDown would split them) */
+    PetscCall(PCMGGetSmoother(pc, lev, &down));
+    PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, pre, S, SP, prec, mg->levels[lev]->r, sb->lines[k], PETSC_FALSE));
+  } else {
+    PetscCall(PCMGGetSmootherDown(pc, lev, &down));
+    PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, pre, S, SP, prec, mg->levels[lev]->r, sb->lines[k], PETSC_FALSE));
+    PetscCall(PCMGGetSmootherUp(pc, lev, &up));
+    PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, post, S, SP, prec, mg->levels[lev]->r, sb->lines[k], dirs == 3 ? PETSC_TRUE : PETSC_FALSE));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -538,37 +558,24 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
     pc->ops->applyrichardson = sb->single ? NULL : sb->mg_applyrichardson;
     PetscCall(PCSBPMGSetLevelVectors(pc, sb));
     for (PetscInt k = 0; k < L - 1; k++) {
-      PetscInt           lev = L - 1 - k; /* PCMG numbers levels from the coarsest */
-      Mat                A = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
-      Mat                S = sb->ops[k] ? sb->ops[k] : A, SP = sb->ops[k] ? sb->ops[k] : P; /* the smoothers' (all-Neumann: no null space) */
-      SbpKernelPrecision prec = PCSBPMGLevelPrecision(sb, A, P);
-      KSP                down, up;
+      PetscInt lev = L - 1 - k; /* PCMG numbers levels from the coarsest */
+      Mat      A = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
+      int      dirs;
 
       PetscCall(PCMGSetInterpolation(pc, lev, sb->interp[k]));
       PetscCall(PCMGSetRestriction(pc, lev, sb->interp[k])); /* the transpose; PCMG's default, which only its first set-up makes */
-      PetscCall(PCMGSetResidual(pc, lev, prec != SBP_KERNEL_FP64 ? PCSBPMGResidual : PCMGResidualDefault, A));
-      int dirs;
-
-      PetscInt pre, post;
-
+      PetscCall(PCMGSetResidual(pc, lev, PCSBPMGLevelPrecision(sb, A, P) != SBP_KERNEL_FP64 ? PCSBPMGResidual : PCMGResidualDefault, A));
       PetscCall(PCSBPMGChooseLines(pc, sb, k, &dirs));
       if (dirs) PetscCall(PCSBPMGLinesCreate(sb->problems[k], dirs, &sb->lines[k]));
-      /* line smoothing: line_nu sweeps per direction on every level (more sweeps on the coarser levels gained nothing: docs/performance.md) */
-      pre  = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_pre, k);
-      post = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_post, k);
-      if (pre == post && dirs != 3) { /* one KSP smooths both ways (PCMGGetSmootherDown would split them) */
-        PetscCall(PCMGGetSmoother(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, pre, S, SP, prec, mg->levels[lev]->r, sb->lines[k], PETSC_FALSE));
-      } else { /* lines in both directions: the up smoother takes them in the reverse order (the pre-smoother's adjoint) */
-        PetscCall(PCMGGetSmootherDown(pc, lev, &down));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, pre, S, SP, prec, mg->levels[lev]->r, sb->lines[k], PETSC_FALSE));
-        PetscCall(PCMGGetSmootherUp(pc, lev, &up));
-        PetscCall(PCSBPMGConfigureSmoother(pc, sb, up, post, S, SP, prec, mg->levels[lev]->r, sb->lines[k], dirs == 3 ? PETSC_TRUE : PETSC_FALSE));
-      }
+      PetscCall(PCSBPMGLevelSmoothers(pc, sb, k));
     }
     PetscCall(PCSBPMGConfigureCoarse(pc, sb, L > 1 ? sb->ops[L - 1] : pc->mat));
     /* PCMGSetLevels() made new levels: apply the -pc_mg_* options (cycle type, ...) to them again */
     if (pc->setfromoptionscalled) PetscCall(PCSetFromOptions(pc));
+    /* -pc_mg_distinct_smoothup (PCMGSetDistinctSmoothUp()) gave levels up smoothers of their own: PCMGGetSmootherUp() copies the down
+       smoother's types but none of its settings (the unconfigured sbpmg smoother ran host sweeps on the level vectors) */
+    for (PetscInt k = 0; k < L - 1; k++)
+      if (mg->levels[L - 1 - k]->smoothu != mg->levels[L - 1 - k]->smoothd) PetscCall(PCSBPMGLevelSmoothers(pc, sb, k));
     PetscCall(PetscLogEventEnd(SBPMG_MGSetUp, pc, 0, 0, 0));
   }
   PetscCall((*sb->mg_setup)(pc));

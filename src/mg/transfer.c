@@ -1,7 +1,8 @@
 /* Multigrid transfers as a MatShell (spec-sbp-sat.md 8.2-8.4): MatMult = bilinear prolongation P (coarse -> fine),
    MatMultTranspose = P^T (the restriction of the H-weighted residual, PCMG's default restriction). Device kernels
-   (kernels/transfer.cl) when both vectors are device vectors (in fp32 when both are the single-precision V-cycle's level vectors),
-   host loops over DMDA ghosted vectors otherwise. */
+   (kernels/transfer.cl) when both vectors are device vectors (in fp32 when both are the single-precision V-cycle's level vectors, or
+   when an fp32 fine level meets an fp64 coarsest level: converted through a coarse level vector), host loops over DMDA ghosted vectors
+   otherwise. */
 #include <sbpmg/private/mgimpl.h>
 
 #include "../../kernels/transfer.cl"
@@ -11,6 +12,7 @@ typedef struct {
   PetscBool  any;     /* the coarse grid is not the fine one's even nodes (sizes that do not halve, semi-coarsening) */
   cl_kernel  k[2][8]; /* the transfer kernels (MG_K_PROLONG .. MG_K_RESTRICT_ANY_PATCH) in fp64 and fp32, looked up on first use (owned by the
                          program cache) */
+  Vec c32;            /* a level vector of the coarse grid: transfers between fp32 fine and fp64 coarse vectors (made on first use) */
 } SbpTransfer;
 
 static PetscErrorCode SbpTransferKernel(SbpTransfer *t, PetscBool single, PCSBPMGKernel id, cl_kernel *k)
@@ -28,6 +30,7 @@ static PetscErrorCode SbpTransferDestroy(void *ctx)
   SbpTransfer *t = (SbpTransfer *)ctx;
 
   PetscFunctionBegin;
+  PetscCall(VecDestroy(&t->c32));
   PetscCall(SbpProblemDestroy(&t->fine));
   PetscCall(SbpProblemDestroy(&t->coarse));
   PetscCall(PetscFree(t));
@@ -160,8 +163,20 @@ static PetscErrorCode SbpTransferApply(Mat P, PetscBool prolong, Vec x, Vec y, P
   PetscCall(MatShellGetContext(P, &t));
   PetscCall(PCSBPMGVecIsSingle(x, &xs));
   PetscCall(PCSBPMGVecIsSingle(y, &ys));
-  PetscCheck(xs == ys, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A transfer between a level vector of the single-precision V-cycle and a vector of type %s",
-             ((PetscObject)(xs ? y : x))->type_name);
+  if (xs != ys) { /* the single-precision V-cycle's fp32 fine level and its coarsest level in fp64 (PETSc's own coarse solver): through c32 */
+    PetscCheck(prolong ? ys : xs && !add, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+               "A %s between a level vector of the single-precision V-cycle and a vector of type %s", prolong ? "prolongation" : "restriction",
+               ((PetscObject)(xs ? y : x))->type_name);
+    if (!t->c32) PetscCall(PCSBPMGVecCreate(t->coarse, &t->c32));
+    if (prolong) {
+      PetscCall(PCSBPMGVecFromDevice(t->c32, x));
+      PetscCall(SbpTransferDevice(t, PETSC_TRUE, PETSC_TRUE, t->c32, y, add));
+    } else {
+      PetscCall(SbpTransferDevice(t, PETSC_TRUE, PETSC_FALSE, x, t->c32, PETSC_FALSE));
+      PetscCall(PCSBPMGVecToDevice(t->c32, y));
+    }
+    PetscFunctionReturn(0);
+  }
   PetscCall(SbpProblemUseDevice(t->fine, x, y, NULL, &dev));
   if (dev || xs)
     PetscCall(SbpTransferDevice(t, xs, prolong, x, y, add));

@@ -224,13 +224,49 @@ PetscErrorCode PCSBPMGVecFinish(Vec v)
   PetscFunctionReturn(0);
 }
 
+/* v = w rounded: on the device where w is a device vector; else (a host vector: the smoother's 1/diag of an assembled preconditioning
+   matrix, -sbp_pmat assembled) through the host mirror, converted by the first kernel that reads v. */
 PetscErrorCode PCSBPMGVecFromDevice(Vec v, Vec w)
 {
+  Vec_MGFP32 *d;
+  PetscBool   dev;
+  PetscInt    n;
+
   PetscFunctionBegin;
   PetscCall(PCSBPMGVecCheck(v));
-  PetscCall(PCSBPMGVecFromOuter(v, w));
-  MGFP32(v)->state = PCSBPMG_VEC_DEVICE;
+  d = MGFP32(v);
+  PetscCall(VecGetLocalSize(w, &n));
+  PetscCheck(n == d->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "Vector of local size %" PetscInt_FMT " cannot be rounded into a level vector of local size %" PetscInt_FMT, n, d->n);
+  PetscCall(VecIsOpenCL(w, &dev));
+  if (dev) {
+    PetscCall(PCSBPMGVecFromOuter(v, w));
+    d->state = PCSBPMG_VEC_DEVICE;
+  } else {
+    const PetscScalar *a;
+    if (!d->host) PetscCall(PetscMalloc1(PetscMax(d->n, 1), &d->host));
+    PetscCall(VecGetArrayRead(w, &a));
+    for (PetscInt i = 0; i < d->n; i++) d->host[i] = (float)a[i]; /* as the buffer will hold them */
+    PetscCall(VecRestoreArrayRead(w, &a));
+    d->state = PCSBPMG_VEC_HOST;
+  }
   PetscCall(PetscObjectStateIncrease((PetscObject)v));
+  PetscFunctionReturn(0);
+}
+
+/* The fp64 device vector w = v (converted on the device): the coarsest level's fp64 vectors under PETSc's own coarse solver. */
+PetscErrorCode PCSBPMGVecToDevice(Vec v, Vec w)
+{
+  Vec_MGFP32 *d;
+  cl_mem      wb;
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGVecCheck(v));
+  d = MGFP32(v);
+  PetscCall(PCSBPMGVecSyncDevice(v));
+  PetscCall(VecOpenCLGetBufferWrite(w, &wb));
+  PetscCall(PCSBPMGVecConvert(d->p, PETSC_FALSE, d->n, d->buf, wb));
+  PetscCall(VecOpenCLRestoreBufferWrite(w, &wb));
   PetscFunctionReturn(0);
 }
 

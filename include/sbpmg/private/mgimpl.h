@@ -84,8 +84,10 @@ PETSC_INTERN PetscErrorCode PCSBPMGVecTargetStep(Vec, Vec *);
 PETSC_INTERN PetscErrorCode PCSBPMGVecTargetWritten(Vec);
 /* The cycle is over: the target holds v's values (converted unless the last sweep wrote them); source and target are dropped */
 PETSC_INTERN PetscErrorCode PCSBPMGVecFinish(Vec);
-/* v = the fp64 device vector w, rounded */
+/* v = the fp64 vector w, rounded (a device vector on the device; a host vector through v's host mirror) */
 PETSC_INTERN PetscErrorCode PCSBPMGVecFromDevice(Vec, Vec);
+/* the fp64 device vector w = v */
+PETSC_INTERN PetscErrorCode PCSBPMGVecToDevice(Vec, Vec);
 PETSC_INTERN PetscErrorCode PCSBPMGVecGetBuffer(Vec, SbpAccess, cl_mem *);
 PETSC_INTERN PetscErrorCode PCSBPMGVecRestoreBuffer(Vec, SbpAccess, cl_mem *);
 /* SbpBuffersGet() and SbpBuffersRestore() for device vectors and level vectors alike */
@@ -224,6 +226,7 @@ typedef struct {
   PCSBPMGLines *lines; /* each smoothed level's line blocks (NULL: point smoothing) */
   Mat           coarse_assembled;
   PetscBool     single;                 /* the hierarchy's V-cycle runs in fp32 */
+  PetscBool     coarse64;               /* single, but the coarsest level's vectors are fp64 device vectors: PETSc's own coarse solver runs there */
   size_t        plan_device, plan_host; /* the memory plan of the hierarchy: bytes on this rank (src/mg/setup.c) */
   size_t        plan_in_use;            /* ... and the device bytes in use when it was made */
   Vec           bf, xf;                 /* single: the finest level's right-hand side and solution as level vectors (their fp64 source and target) */
@@ -248,6 +251,11 @@ PETSC_INTERN PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *);
 PETSC_INTERN PetscErrorCode PCSBPMGResolveCoarseSolve(PC, PC_SBPMG *, SbpProblem, PetscInt, PetscBool *);
 PETSC_INTERN PetscErrorCode PCSBPMGConfigureCoarse(PC, PC_SBPMG *, Mat);
 PETSC_INTERN PetscErrorCode PCSBPMGClearCholmodOption(PC, PC_SBPMG *);
+/* PETSc's own PCMG options (src/mg/pcmgopts.c): whether one replaces sbpmg's level smoothers (L levels) or its coarse solve on the level
+   vectors (the option's name, with its value for the coarse one); level PCs that need an assembled matrix on a matrix-free level: an error */
+PETSC_INTERN PetscErrorCode PCSBPMGForeignSmootherOption(PC, PetscInt, char[], size_t, PetscBool *);
+PETSC_INTERN PetscErrorCode PCSBPMGForeignCoarseOption(PC, char[], size_t, PetscBool *);
+PETSC_INTERN PetscErrorCode PCSBPMGCheckLevelPCs(PC, SbpProblem, PetscInt);
 /* The cycle (src/mg/cycle.c): PCMG's level residual, the application in either precision */
 PETSC_INTERN PetscErrorCode PCSBPMGResidual(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCApply_SBPMG(PC, Vec, Vec);
