@@ -226,7 +226,7 @@ inline int coef_check(coef_real mu, const coef_real c[4], coef_real *v)
 {
   const coef_real det = c[0] * c[1] - c[2] * c[2];
 
-  if (!(mu > 0) || isinf(mu)) return *v = mu, 4;
+  if (!(mu >= 1e-30 && mu <= 1e30)) return *v = mu, 4; /* src/sbp's SBP_MU_MIN, SBP_MU_MAX */
   if (!(c[3] > 0) || isinf(c[3])) return *v = c[3], 0;
   if (!(c[0] > 0) || isinf(c[0])) return *v = c[0], 1;
   if (!(c[1] > 0) || isinf(c[1])) return *v = c[1], 2;

@@ -44,3 +44,8 @@ if(TARGET timeseries_bench)
     PASS_REGEX "\n +32 +1000 [^\n]*e-(09|1[0-9])\n")
   sbpmg_add_test(timeseries_bench_bad_t0 EXE timeseries_bench ARGS -bench_n 32 -ts_t0 0,-5 LABELS sbp PASS_REGEX "-ts_t0 -5.? must be finite and >= 0")
 endif()
+# files and data a user brings (issue 37): the grid and mu files fuzzed, grids whose cells fold, a forcing given as values in any
+# layout against its function, error paths that leak nothing; on 2 and 3 ranks too
+sbpmg_add_test(sbp_files SOURCES test_sbp_files.c test_sbp_common.c LABELS sbp asan valgrind TIMEOUT 300)
+sbpmg_add_test(sbp_files_mpi2 EXE sbp_files NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 300)
+sbpmg_add_test(sbp_files_mpi3 EXE sbp_files NPROCS 3 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS sbp mpi TIMEOUT 300)

@@ -224,6 +224,100 @@ static void test_sbp_options(void **state)
   }
 }
 
+/* Options that did nothing, or blamed the wrong thing (issue 37): a file beside the built-in it replaces, mu beyond what the
+   coefficients hold (named as mu, not as the metric), device options on a problem that makes no device context (on the host, or
+   before the automatic backend's probe, whose failure hid them as "no device"). */
+static PetscErrorCode TinyMu(void *ctx, PetscReal x, PetscReal y, PetscReal *mu)
+{
+  *mu = 1e-35;
+  return 0;
+}
+
+static void test_silent_options(void **state)
+{
+  const struct {
+    const char    *opts[7];
+    int            setup;
+    PetscErrorCode code;
+    const char    *msg;
+  } bad[] = {
+      {{"-sbp_mu", "constant", "-sbp_mu_value", "1e-300", NULL},
+       1,
+       PETSC_ERR_ARG_OUTOFRANGE,
+       "-sbp_mu_value 1e-300: the coefficient mu must lie in [1e-30, 1e+30]"},
+      {{"-sbp_mu", "constant", "-sbp_mu_value", "1e300", NULL},
+       1,
+       PETSC_ERR_ARG_OUTOFRANGE,
+       "-sbp_mu_value 1e+300: the coefficient mu must lie in [1e-30, 1e+30]"},
+      {{"-sbp_mu_file", "/nonexistent/mu.bin", "-sbp_mu_value", "2", NULL},
+       0,
+       PETSC_ERR_ARG_INCOMP,
+       "-sbp_mu_file /nonexistent/mu.bin gives mu at the nodes: -sbp_mu_value beside it would have no effect"},
+      {{"-sbp_mu_file", "/nonexistent/mu.bin", "-sbp_mu", "constant", NULL},
+       0,
+       PETSC_ERR_ARG_INCOMP,
+       "-sbp_mu_file /nonexistent/mu.bin gives mu at the nodes: -sbp_mu constant beside it would have no effect"},
+      {{"-sbp_grid_file", "/nonexistent/grid.bin", "-sbp_mapping", "square", NULL},
+       0,
+       PETSC_ERR_ARG_INCOMP,
+       "-sbp_grid_file /nonexistent/grid.bin gives the node coordinates: -sbp_mapping square beside it would have no effect"},
+      {{"-sbp_backend", "host", "-sbpmg_tune", "sbp_wg_x=8,sbp_wg_q=4", NULL},
+       1,
+       PETSC_ERR_ARG_UNKNOWN_TYPE,
+       "-sbpmg_tune: unknown key 'sbp_wg_q'; the keys are cl_huge_pages, vec_wg"},
+      {{"-sbp_backend", "auto", "-sbpmg_tune", "vec_wg=0", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, "-sbpmg_tune vec_wg=0 is out of range [1, 1024]"},
+      {{"-sbp_backend", "auto", "-cl_mem_cap", "-3", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap -3. must be >= 0 and below 1e12 MiB"},
+      {{"-sbp_backend", "host", "-cl_mem_cap", "-3", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap -3. must be >= 0 and below 1e12 MiB"},
+  };
+
+  for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+    SbpProblem p;
+    for (int o = 0; bad[b].opts[o]; o += 2) SbpmgTestSetOption(bad[b].opts[o], bad[b].opts[o + 1]);
+    PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+    PCALL(SbpProblemSetSizes(p, 16, 16));
+    if (bad[b].setup) {
+      PCALL(SbpProblemSetFromOptions(p));
+      EXPECT_ERROR(SbpProblemSetUp(p), bad[b].code, bad[b].msg);
+    } else
+      EXPECT_ERROR(SbpProblemSetFromOptions(p), bad[b].code, bad[b].msg);
+    PCALL(SbpProblemDestroy(&p));
+    for (int o = 0; bad[b].opts[o]; o += 2) SbpmgTestSetOption(bad[b].opts[o], NULL);
+  }
+  /* compiler options whose value starts with '-', as the command line gives them: PETSc takes -DFOO=1 for the next option */
+  for (int where = 0; where < 3; where++) {
+    SbpProblem p;
+    SbpmgCL    cl = NULL;
+    PCALL(PetscOptionsInsertString(NULL, "-cl_build_options -DFOO=1"));
+    if (where == 2)
+      EXPECT_ERROR(SbpmgCLCreate(PETSC_COMM_SELF, &cl), PETSC_ERR_ARG_WRONG, "-cl_build_options was given no value: PETSc takes a value that starts with '-'");
+    else {
+      PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+      PCALL(SbpProblemSetSizes(p, 16, 16));
+      PCALL(SbpProblemSetBackend(p, where ? SBP_BACKEND_HOST : SBP_BACKEND_AUTO));
+      EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_WRONG, "-cl_build_options was given no value: PETSc takes a value that starts with '-'");
+      PCALL(SbpProblemDestroy(&p));
+    }
+    assert_null(cl);
+    PCALL(PetscOptionsClearValue(NULL, "-cl_build_options"));
+    PCALL(PetscOptionsClearValue(NULL, "-DFOO"));
+  }
+  /* mu beyond the coefficients' range from a function (the host evaluates it) and from OpenCL source (the device): named as mu */
+  for (int dev = 0; dev < 2; dev++) {
+    SbpProblem p;
+    PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+    PCALL(SbpProblemSetSizes(p, 16, 16));
+    PCALL(SbpProblemSetBackend(p, dev ? SBP_BACKEND_DEVICE : SBP_BACKEND_HOST));
+    if (dev)
+      PCALL(SbpProblemSetMuSource(p, "double sbp_user_mu(double x, double y) { return 2e35; }\n"));
+    else
+      PCALL(SbpProblemSetMuFunction(p, TinyMu, NULL));
+    EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE,
+                 dev ? "Invalid SBP-SAT coefficients at node (i,j) = (0,0): mu = 2e+35; need mu in [1e-30, 1e30]"
+                     : "Invalid SBP-SAT coefficients at node (i,j) = (0,0): mu = 1e-35; need mu in [1e-30, 1e30]");
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
 /* ---------------------------------------------------------------- the device context */
 
 static void test_cl_options(void **state)
@@ -279,7 +373,7 @@ static void test_acoustic_options(void **state)
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pc_options),       cmocka_unit_test(test_nu_growth_huge), cmocka_unit_test(test_library_option_not_left),
     cmocka_unit_test(test_richardson_spd),   cmocka_unit_test(test_sbp_options),    cmocka_unit_test(test_cl_options),
-    cmocka_unit_test(test_acoustic_options),
+    cmocka_unit_test(test_acoustic_options), cmocka_unit_test(test_silent_options),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -20,9 +20,52 @@ typedef struct {
   char              tune[1024]; /* -sbpmg_tune */
 } SbpmgCLOptions;
 
+/* The checks of the values that need no device: the memory cap, compiler options given a value, the tuning overrides' keys and values
+   (against a scratch table). */
+static PetscErrorCode SbpmgCLCheckValues(MPI_Comm comm, PetscReal mem_cap_mib, PetscBool build_set, const char build[], const char tune[])
+{
+  SbpmgTuning scratch;
+
+  PetscFunctionBegin;
+  /* finite and within size_t once in bytes (the conversion of an infinite or huge cap would be undefined) */
+  PetscCheck(mem_cap_mib >= 0 && mem_cap_mib < 1e12, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap %g must be >= 0 and below 1e12 MiB", (double)mem_cap_mib);
+  /* PETSc reads a value that starts with '-' as the next option's name: -cl_build_options -DX sets -DX and leaves this empty */
+  PetscCheck(!build_set || build[0], comm, PETSC_ERR_ARG_WRONG,
+             "-cl_build_options was given no value: PETSc takes a value that starts with '-' for the next option; give the compiler options "
+             "with a leading space, e.g. -cl_build_options \" -cl-fast-relaxed-math\"");
+  PetscCall(PetscMemzero(&scratch, sizeof(scratch)));
+  PetscCall(SbpmgTuningParse(tune, &scratch));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpmgCLCheckOptions - Check the device options whose values need no device (-cl_mem_cap, -cl_build_options, -sbpmg_tune's keys and
+   values), where no context reads them: a problem on the host, or before an automatic backend tries the device (whose failure
+   would otherwise hide them as "no device").
+
+   Collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpmgCLCheckOptions(MPI_Comm comm)
+{
+  char      build[256] = "", tune[1024] = "";
+  PetscBool build_set;
+  PetscReal cap = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-cl_mem_cap", &cap, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-cl_build_options", build, sizeof(build), &build_set));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-sbpmg_tune", tune, sizeof(tune), NULL));
+  PetscCall(SbpmgCLCheckValues(comm, cap, build_set, build, tune));
+  PetscFunctionReturn(0);
+}
+
 /* Read and check the options (checked after PetscOptionsEnd(), so that a bad value leaks nothing). */
 static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
 {
+  PetscBool build_set;
+
   PetscFunctionBegin;
   PetscCall(PetscMemzero(o, sizeof(*o)));
   o->type     = SBPMG_CL_DEVICE_AUTO;
@@ -45,7 +88,7 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
   PetscCall(PetscOptionsString("-cl_cache_dir", "Disk cache of compiled kernels (default $XDG_CACHE_HOME/sbpmg or ~/.cache/sbpmg; none: no cache)",
                                "SbpmgCLCreate", "", o->cache_dir, sizeof(o->cache_dir), &o->cache_dir_set));
   PetscCall(PetscOptionsString("-cl_build_options", "Extra OpenCL compiler options for every program", "SbpmgCLCreate", "", o->build_options,
-                               sizeof(o->build_options), NULL));
+                               sizeof(o->build_options), &build_set));
   PetscCall(PetscOptionsBool("-cl_build_log", "Print the compiler's log of every program built", "SbpmgCLCreate", o->build_log, &o->build_log, NULL));
   PetscCall(PetscOptionsReal("-cl_mem_cap", "Cap on device memory in MiB, 0 = none (simulates a small device)", "SbpmgCLCreate", o->mem_cap_mib,
                              &o->mem_cap_mib, NULL));
@@ -56,9 +99,7 @@ static PetscErrorCode SbpmgCLGetOptions(MPI_Comm comm, SbpmgCLOptions *o)
                                o->tune, sizeof(o->tune), NULL));
   PetscOptionsEnd();
   if (!o->cache_dir_set) PetscCall(SbpmgCLCacheDefaultDir(o->cache_dir, sizeof(o->cache_dir)));
-  /* finite and within size_t once in bytes (the conversion of an infinite or huge cap would be undefined) */
-  PetscCheck(o->mem_cap_mib >= 0 && o->mem_cap_mib < 1e12, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cl_mem_cap %g must be >= 0 and below 1e12 MiB",
-             (double)o->mem_cap_mib);
+  PetscCall(SbpmgCLCheckValues(comm, o->mem_cap_mib, build_set, o->build_options, o->tune));
   PetscCheck(o->device >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cl_device %" PetscInt_FMT " must be >= 0", o->device);
   if (o->kernel_dir_set) {
     PetscBool isdir;

@@ -339,11 +339,13 @@ static PetscErrorCode SbpProblemNewVec(SbpProblem p, Vec *v)
   PetscFunctionBegin;
   if (p->use_device) {
     PetscCall(VecCreateOpenCLWithContext(comm, p->cl, n, N, v));
-    PetscFunctionReturn(0);
+    ierr = SbpProblemMarkVector(p, *v);
+  } else {
+    PetscCall(VecCreate(comm, v));
+    ierr = VecSetSizes(*v, n, N);
+    if (!ierr) ierr = VecSetType(*v, VECSTANDARD);
+    if (!ierr) ierr = SbpProblemMarkVector(p, *v);
   }
-  PetscCall(VecCreate(comm, v));
-  ierr = VecSetSizes(*v, n, N);
-  if (!ierr) ierr = VecSetType(*v, VECSTANDARD);
   if (ierr) PetscCall(VecDestroy(v));
   PetscCall(ierr);
   PetscFunctionReturn(0);
@@ -484,6 +486,11 @@ PetscErrorCode SbpProblemCreateVector(SbpProblem p, Vec *v)
     DM da;
     PetscCall(SbpProblemGetLayoutDM(p, &da));
     PetscCall(DMCreateGlobalVector(da, v));
+  }
+  {
+    PetscErrorCode ierr = SbpProblemMarkVector(p, *v);
+    if (ierr) PetscCall(VecDestroy(v));
+    PetscCall(ierr);
   }
   PetscFunctionReturn(0);
 }

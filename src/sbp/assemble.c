@@ -426,6 +426,7 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
   PetscInt           nface[4] = {0, 0, 0, 0};
   PetscScalar      **ga;
   const PetscScalar *fvals = NULL;
+  Vec                fown  = NULL;
   DM                 da;
 
   PetscFunctionBegin;
@@ -457,7 +458,8 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
   }
   PetscCall(SbpProblemGetLayoutDM(p, &da));
   PetscCall(DMDAVecGetArray(da, g, &ga));
-  if (p->forcing.kind == SBP_DATA_VALUES) PetscCall(VecGetArrayRead(p->forcing.vec, &fvals));
+  PetscCall(SbpProblemGetForcingOwned(p, &fown));
+  if (fown) PetscCall(VecGetArrayRead(fown, &fvals));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
       PetscInt  n   = i + (p->Nr + 1) * j;
@@ -486,7 +488,8 @@ PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem p, Vec g)
       }
       ga[j][i] = sum;
     }
-  if (fvals) PetscCall(VecRestoreArrayRead(p->forcing.vec, &fvals));
+  if (fown) PetscCall(VecRestoreArrayRead(fown, &fvals));
+  PetscCall(VecDestroy(&fown));
   PetscCall(DMDAVecRestoreArray(da, g, &ga));
   PetscCall(SbpBlocksDestroy(&blk));
   PetscFunctionReturn(0);

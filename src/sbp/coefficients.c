@@ -13,7 +13,7 @@ static int SbpCheckNode(PetscReal mu, PetscReal J, PetscReal crr, PetscReal css,
 {
   const PetscReal det = crr * css - crs * crs;
 
-  if (!(mu > 0) || PetscIsInfOrNanReal(mu)) return *v = mu, 4;
+  if (!(mu >= SBP_MU_MIN && mu <= SBP_MU_MAX)) return *v = mu, 4; /* not positive, not finite, or beyond what the coefficients hold */
   if (!(J > 0) || PetscIsInfOrNanReal(J)) return *v = J, 0;
   if (!(crr > 0) || PetscIsInfOrNanReal(crr)) return *v = crr, 1;
   if (!(css > 0) || PetscIsInfOrNanReal(css)) return *v = css, 2;
@@ -40,7 +40,7 @@ static PetscErrorCode SbpReportBadNode(SbpProblem p, PetscInt node, int what, Pe
   PetscCallMPI(MPI_Bcast(desc, 2, MPI_DOUBLE, owner, comm));
   SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE,
           "Invalid SBP-SAT coefficients at node (i,j) = (%" PetscInt_FMT ",%" PetscInt_FMT
-          "): %s = %g; need mu > 0, J > 0, crr > 0, css > 0 and crr*css - crs^2 > 0 at every node",
+          "): %s = %g; need mu in [1e-30, 1e30], J > 0, crr > 0, css > 0 and crr*css - crs^2 > 0 at every node",
           first % (p->Nr + 1), first / (p->Nr + 1), SbpBadWhat[(int)desc[1]], desc[0]);
 }
 

@@ -145,8 +145,10 @@ PetscErrorCode SbpProblemSetForcingSource(SbpProblem p, const char src[])
 }
 
 /*@C
-   SbpProblemSetForcingVector - The forcing f at the nodes, in a vector laid out like SbpProblemCreateVector()'s (a reference is
-   kept: later changes of its values are seen by the next SbpProblemComputeRHS()).
+   SbpProblemSetForcingVector - The forcing f at the nodes: in one of the problem's vectors (SbpProblemCreateVector(), MatCreateVecs()
+   of its operator, or a duplicate of one: the problem's order), or in any other vector in natural order (node (i,j) at i + (Nr+1) j,
+   any layout, as the node values; docs/guide.md "Bringing a problem"). A reference is kept: later changes of its values are seen by
+   the next SbpProblemComputeRHS().
 
    Level: beginner
 @*/
@@ -418,6 +420,6 @@ PetscErrorCode SbpProblemUploadFaceData(SbpProblem p, PetscInt off[5])
   PetscCall(PetscMalloc1(off[4], &h));
   ierr = SbpProblemWriteFaceData(p, off, h);
   PetscCall(PetscFree(h)); /* on every path */
-  PetscCall(ierr);
+  PetscCall(SbpProblemAgreeOnError(p, ierr, "a boundary data function"));
   PetscFunctionReturn(0);
 }

@@ -79,25 +79,13 @@ PetscErrorCode SbpProblemSetNodeCoordinatesArrays(SbpProblem p, PetscInt n, cons
   Vec vx, vy;
 
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  PetscCheck(!p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Cannot change the node coordinates after SbpProblemSetUp()");
   PetscCall(SbpVecFromArray(p, n, x, "x coordinate", &vx));
   PetscCall(SbpVecFromArray(p, n, y, "y coordinate", &vy));
   PetscCall(SbpProblemSetNodeCoordinates(p, vx, vy));
   PetscCall(VecDestroy(&vx));
   PetscCall(VecDestroy(&vy));
-  PetscFunctionReturn(0);
-}
-
-/* The next vector of a binary viewer (nothing left behind if it cannot be read). */
-static PetscErrorCode SbpLoadVec(SbpProblem p, PetscViewer viewer, Vec *v)
-{
-  PetscErrorCode ierr;
-
-  PetscFunctionBegin;
-  PetscCall(VecCreate(PetscObjectComm((PetscObject)p), v));
-  PetscCall(VecSetType(*v, VECSTANDARD));
-  ierr = VecLoad(*v, viewer);
-  if (ierr) PetscCall(VecDestroy(v));
-  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
@@ -114,8 +102,10 @@ PetscErrorCode SbpProblemLoadNodeCoordinates(SbpProblem p, PetscViewer viewer)
   Vec v[2] = {NULL, NULL};
 
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  PetscCheck(!p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Cannot change the node coordinates after SbpProblemSetUp()");
   for (int c = 0; c < 2; c++) {
-    PetscErrorCode ierr = SbpLoadVec(p, viewer, &v[c]);
+    PetscErrorCode ierr = SbpProblemLoadVec(p, viewer, SbpNodalNames[c], &v[c]);
     if (ierr) PetscCall(VecDestroy(&v[0]));
     PetscCall(ierr);
   }
@@ -159,6 +149,8 @@ PetscErrorCode SbpProblemSetMuArray(SbpProblem p, PetscInt n, const PetscReal mu
   Vec v;
 
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  PetscCheck(!p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Cannot change mu after SbpProblemSetUp()");
   PetscCall(SbpVecFromArray(p, n, mu, "mu", &v));
   PetscCall(SbpProblemSetMuVector(p, v));
   PetscCall(VecDestroy(&v));
@@ -177,7 +169,9 @@ PetscErrorCode SbpProblemLoadMu(SbpProblem p, PetscViewer viewer)
   Vec v;
 
   PetscFunctionBegin;
-  PetscCall(SbpLoadVec(p, viewer, &v));
+  PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  PetscCheck(!p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Cannot change mu after SbpProblemSetUp()");
+  PetscCall(SbpProblemLoadVec(p, viewer, SbpNodalNames[2], &v));
   PetscCall(SbpProblemSetMuVector(p, v));
   PetscCall(VecDestroy(&v));
   PetscFunctionReturn(0);
@@ -233,7 +227,7 @@ static PetscErrorCode SbpCheckNodalValues(SbpProblem p)
     for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
       for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
         PetscReal w = p->nbox[c * nb + (i - p->bxs) + p->bxm * (j - p->bys)];
-        if (PetscIsInfOrNanReal(w) || (c == 2 && !(w > 0))) bad = PetscMin(bad, 3 * (i + (p->Nr + 1) * j) + c);
+        if (PetscIsInfOrNanReal(w) || (c == 2 && !(w >= SBP_MU_MIN && w <= SBP_MU_MAX))) bad = PetscMin(bad, 3 * (i + (p->Nr + 1) * j) + c);
       }
   }
   PetscCall(MPIU_Allreduce(&bad, &first, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)p)));
@@ -243,7 +237,55 @@ static PetscErrorCode SbpCheckNodalValues(SbpProblem p)
     if (first == bad) v = p->nbox[c * nb + (i - p->bxs) + p->bxm * (j - p->bys)];
     PetscCall(MPIU_Allreduce(&v, &vg, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)p)));
     SETERRQ(PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "The %s at node (i,j) = (%" PetscInt_FMT ",%" PetscInt_FMT ") is %g: %s",
-            SbpNodalNames[c], i, j, (double)vg, c == 2 ? "mu must be finite and > 0" : "coordinates must be finite");
+            SbpNodalNames[c], i, j, (double)vg, c == 2 ? "mu must be finite and > 0, in [1e-30, 1e30]" : "coordinates must be finite");
+  }
+}
+
+static PetscReal SbpBoxValue(SbpProblem p, int c, PetscInt i, PetscInt j)
+{
+  return p->nbox[c * p->bxm * p->bym + (i - p->bxs) + p->bxm * (j - p->bys)];
+}
+
+/* Twice the signed area of the triangle (a, b, c) of the box's nodes: > 0 where it turns counter-clockwise. */
+static PetscReal SbpCorner(SbpProblem p, PetscInt ai, PetscInt aj, PetscInt bi, PetscInt bj, PetscInt ci, PetscInt cj)
+{
+  const PetscReal ax = SbpBoxValue(p, 0, ai, aj), ay = SbpBoxValue(p, 1, ai, aj);
+
+  return (SbpBoxValue(p, 0, bi, bj) - ax) * (SbpBoxValue(p, 1, ci, cj) - ay) - (SbpBoxValue(p, 1, bi, bj) - ay) * (SbpBoxValue(p, 0, ci, cj) - ax);
+}
+
+/* Every cell of a node grid a valid bilinear quadrilateral: at each corner the r edge and the s edge turn counter-clockwise (the
+   Jacobian of the cell's bilinear map, positive at its four corners, is positive in the whole cell). The metric of the SBP
+   derivative reads nodes two apart, so a grid folded every other column has J > 0 at every node and needs this check: the first bad
+   cell in natural order (cell (i,j) has nodes (i,j) to (i+1,j+1)) is named. The coarse levels' grids are derived, not checked. */
+static PetscErrorCode SbpCheckCells(SbpProblem p)
+{
+  PetscInt  bad  = PETSC_MAX_INT, first;
+  PetscReal v[5] = {0, 0, 0, 0, 0}, vg[5];
+
+  PetscFunctionBegin;
+  for (PetscInt j = p->ys; j < PetscMin(p->ys + p->ym, p->Ns); j++)
+    for (PetscInt i = p->xs; i < PetscMin(p->xs + p->xm, p->Nr); i++) {
+      const PetscReal c[4] = {SbpCorner(p, i, j, i + 1, j, i, j + 1), SbpCorner(p, i + 1, j, i + 1, j + 1, i, j),
+                              SbpCorner(p, i + 1, j + 1, i, j + 1, i + 1, j), SbpCorner(p, i, j + 1, i, j, i + 1, j + 1)};
+      if (!(c[0] > 0 && c[1] > 0 && c[2] > 0 && c[3] > 0) && i + p->Nr * j < bad) {
+        bad = i + p->Nr * j;
+        for (int k = 0; k < 4; k++) v[k] = c[k];
+      }
+    }
+  PetscCall(MPIU_Allreduce(&bad, &first, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)p)));
+  if (first == PETSC_MAX_INT) PetscFunctionReturn(0);
+  if (first != bad)
+    for (int k = 0; k < 4; k++) v[k] = 0;
+  PetscCall(MPIU_Allreduce(v, vg, 4, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)p)));
+  {
+    const PetscInt i = first % p->Nr, j = first / p->Nr;
+    SETERRQ(PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+            "The node grid's cell (i,j) = (%" PetscInt_FMT ",%" PetscInt_FMT ") (nodes (%" PetscInt_FMT ",%" PetscInt_FMT ") to (%" PetscInt_FMT
+            ",%" PetscInt_FMT
+            ")) is inverted, folded or degenerate: twice its corners' signed areas (r edge x s edge) are %g, %g, %g, %g; every cell must turn "
+            "counter-clockwise from r to s with all four > 0",
+            i, j, i, j, i + 1, j + 1, (double)vg[0], (double)vg[1], (double)vg[2], (double)vg[3]);
   }
 }
 
@@ -270,6 +312,7 @@ PetscErrorCode SbpProblemSetUpNodes(SbpProblem p)
   }
   PetscCall(SbpScatterBox(p));
   PetscCall(SbpCheckNodalValues(p));
+  if (p->node[0] && !p->coarsened) PetscCall(SbpCheckCells(p));
   PetscFunctionReturn(0);
 }
 
@@ -313,11 +356,6 @@ PetscErrorCode SbpProblemGetHostNodes(SbpProblem p)
   PetscFunctionBegin;
   if (SbpHasNodes(p) && !p->nbox) PetscCall(SbpScatterBox(p));
   PetscFunctionReturn(0);
-}
-
-static PetscReal SbpBoxValue(SbpProblem p, int c, PetscInt i, PetscInt j)
-{
-  return p->nbox[c * p->bxm * p->bym + (i - p->bxs) + p->bxm * (j - p->bys)];
 }
 
 /* The diagonal-norm SBP first derivative of interior order 4 and boundary order 2 (docs/guide.md "Bringing a problem"): the

@@ -105,7 +105,12 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscOptionsEnd();
   if (nsizes > 2)
     PetscCall(SbpmgOptionsArrayTooMany(comm, ((PetscObject)p)->options, ((PetscObject)p)->prefix, "-sbp_n", 2, "1 value (N: both r and s) or 2 (Nr,Ns)"));
-  /* a value that would do nothing is refused rather than ignored */
+  /* a value that would do nothing is refused rather than ignored: the files replace the mapping and mu given beside them */
+  PetscCheck(!mufile[0] || !(setvalue || (setmu && mu != SBP_MU_NODES)), comm, PETSC_ERR_ARG_INCOMP,
+             "-sbp_mu_file %s gives mu at the nodes: %s%s beside it would have no effect", mufile, setvalue ? "-sbp_mu_value" : "-sbp_mu ",
+             setvalue ? "" : SbpMuTypes[mu]);
+  PetscCheck(!gridfile[0] || !setmap || mapping == SBP_MAPPING_NODES, comm, PETSC_ERR_ARG_INCOMP,
+             "-sbp_grid_file %s gives the node coordinates: -sbp_mapping %s beside it would have no effect", gridfile, SbpMappingTypes[mapping]);
   PetscCheck(!setvalue || (setmu ? mu : p->mu) == SBP_MU_CONSTANT, comm, PETSC_ERR_ARG_INCOMP,
              "-sbp_mu_value %g has no effect: the coefficient is -sbp_mu %s, not constant (give -sbp_mu constant with it)", (double)value,
              SbpMuTypes[setmu ? mu : p->mu]);

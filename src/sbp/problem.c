@@ -573,6 +573,7 @@ PetscErrorCode SbpProblemDestroy(SbpProblem *problem)
   PetscCall(PetscFree(p->musrc));
   PetscCall(PetscFree(p->metricsrc));
   PetscCall(DMDestroy(&p->da));
+  PetscCall(PetscContainerDestroy(&p->ordermark));
   PetscCall(PetscHeaderDestroy(&p));
   PetscFunctionReturn(0);
 }

@@ -160,34 +160,44 @@ PetscErrorCode SbpProblemRHSOnDevice(SbpProblem p, Vec g, PetscBool *dev)
 static PetscErrorCode SbpProblemForcingOnDevice(SbpProblem p, Vec *f)
 {
   PetscBool isdev = PETSC_FALSE;
-  PetscInt  n;
+  Vec       fown  = NULL;
 
   PetscFunctionBegin;
   *f = NULL;
   if (p->forcing.kind != SBP_DATA_VALUES && p->forcing.kind != SBP_DATA_FUNCTION) PetscFunctionReturn(0);
   if (p->forcing.kind == SBP_DATA_VALUES) {
-    PetscCall(VecIsOpenCL(p->forcing.vec, &isdev));
-    PetscCall(VecGetLocalSize(p->forcing.vec, &n));
-    if (isdev && n == p->xm * p->ym) {
-      PetscCall(PetscObjectReference((PetscObject)p->forcing.vec));
-      *f = p->forcing.vec;
+    PetscCall(SbpProblemGetForcingOwned(p, &fown)); /* the owned nodes' values, whatever the user's vector's layout */
+    PetscCall(VecIsOpenCL(fown, &isdev));
+    if (isdev) {
+      *f = fown;
       PetscFunctionReturn(0);
     }
   }
   PetscCall(SbpProblemCreateVector(p, f));
-  if (p->forcing.kind == SBP_DATA_VALUES)
-    PetscCall(VecCopy(p->forcing.vec, *f));
-  else {
-    PetscScalar **fa;
+  if (fown) {
+    const PetscScalar *a;
+    PetscScalar       *b;
+    PetscCall(VecGetArrayRead(fown, &a));
+    PetscCall(VecGetArrayWrite(*f, &b));
+    PetscCall(PetscArraycpy(b, a, p->xm * p->ym));
+    PetscCall(VecRestoreArrayWrite(*f, &b));
+    PetscCall(VecRestoreArrayRead(fown, &a));
+    PetscCall(VecDestroy(&fown));
+  } else {
+    PetscScalar  **fa;
+    PetscErrorCode ierr = 0;
     PetscCall(SbpProblemVecGetArray(p, *f, PETSC_FALSE, &fa));
-    for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-      for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-        PetscReal X[6], m[3] = {0, 0, 0}, v;
-        PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
-        PetscCall(SbpProblemForcingAt(p, i, j, X, m, NULL, &v));
+    for (PetscInt j = p->ys; j < p->ys + p->ym && !ierr; j++)
+      for (PetscInt i = p->xs; i < p->xs + p->xm && !ierr; i++) {
+        PetscReal X[6], m[3] = {0, 0, 0}, v = 0;
+        ierr = SbpProblemEvaluateMapping(p, i, j, X);
+        if (!ierr) ierr = SbpProblemForcingAt(p, i, j, X, m, NULL, &v); /* the user's function may fail */
         fa[j][i] = v;
       }
     PetscCall(SbpProblemVecRestoreArray(p, *f, PETSC_FALSE, &fa));
+    ierr = SbpProblemAgreeOnError(p, ierr, "the forcing function");
+    if (ierr) PetscCall(VecDestroy(f));
+    PetscCall(ierr);
   }
   PetscFunctionReturn(0);
 }
@@ -329,20 +339,22 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
   }
   PetscCall(SbpProblemCheckHostData(p));
   PetscCall(SbpProblemGetHostCoefficients(p));
-  PetscCall(SbpProblemVecGetArray(p, g, PETSC_FALSE, &ga));
   {
     const PetscScalar *fvals = NULL;
-    if (p->forcing.kind == SBP_DATA_VALUES) PetscCall(VecGetArrayRead(p->forcing.vec, &fvals));
-    PetscCall(SbpSetForcingTerm(p, fvals, ga));
-    if (fvals) PetscCall(VecRestoreArrayRead(p->forcing.vec, &fvals));
+    Vec                fown;
+    PetscErrorCode     ierr;
+
+    PetscCall(SbpProblemGetForcingOwned(p, &fown)); /* the owned nodes' values, whatever the user's vector's layout */
+    if (fown) PetscCall(VecGetArrayRead(fown, &fvals));
+    PetscCall(SbpProblemVecGetArray(p, g, PETSC_FALSE, &ga));
+    ierr = SbpSetForcingTerm(p, fvals, ga); /* the user's functions may fail: everything restored and freed before the error goes on */
+    for (PetscInt face = 1; face <= 4 && !ierr; face++)
+      ierr = p->bc[face - 1] == SBP_BC_DIRICHLET ? SbpAddDirichletData(p, face, ga) : SbpAddNeumannData(p, face, ga);
+    PetscCall(SbpProblemVecRestoreArray(p, g, PETSC_FALSE, &ga));
+    if (fown) PetscCall(VecRestoreArrayRead(fown, &fvals));
+    PetscCall(VecDestroy(&fown));
+    PetscCall(SbpProblemAgreeOnError(p, ierr, "a data function (forcing or boundary)"));
   }
-  for (PetscInt face = 1; face <= 4; face++) {
-    if (p->bc[face - 1] == SBP_BC_DIRICHLET)
-      PetscCall(SbpAddDirichletData(p, face, ga));
-    else
-      PetscCall(SbpAddNeumannData(p, face, ga));
-  }
-  PetscCall(SbpProblemVecRestoreArray(p, g, PETSC_FALSE, &ga));
   PetscCall(SbpProblemMakeCompatible(p, g));
   PetscFunctionReturn(0);
 }

@@ -44,6 +44,7 @@ static PetscErrorCode SbpProblemResolveBackend(SbpProblem p)
 
   PetscFunctionBegin;
   p->fallback[0] = 0;
+  PetscCall(SbpmgCLCheckOptions(comm)); /* a bad device option is an error, not "no device" (the probe below swallows its errors) */
   if (p->backend == SBP_BACKEND_AUTO) {
     SbpmgCL        cl = NULL;
     PetscErrorCode ierr;
@@ -287,6 +288,24 @@ static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
              "No coefficient: -sbp_mu nodes needs mu at the nodes (-sbp_mu_file, SbpProblemSetMuVector())");
   PetscCheck(p->mu != SBP_MU_CONSTANT || (p->mu_value > 0 && !PetscIsInfOrNanReal(p->mu_value)), comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-sbp_mu_value %g: the coefficient mu must be positive and finite", (double)p->mu_value);
+  PetscCheck(p->mu != SBP_MU_CONSTANT || (p->mu_value >= SBP_MU_MIN && p->mu_value <= SBP_MU_MAX), comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-sbp_mu_value %g: the coefficient mu must lie in [%g, %g]: beyond, mu times the metric (and crr*css, and the fp32 V-cycle's copies) "
+             "underflows or overflows; scale the problem instead (mu and f by one factor)",
+             (double)p->mu_value, SBP_MU_MIN, SBP_MU_MAX);
+  { /* the DMDA's process grid (PETSC_DECIDE) must leave every rank at least the stencil width 2 of nodes in each direction: said here
+       with the sizes and ranks, not by DMDA's stencil-width message (a coarsened level has its DMDA, checked by the level count) */
+    PetscMPIInt size;
+    PetscInt    m, n;
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    if (size > 1 && !p->da) {
+      SbpPlanProcessGrid(p->Nr + 1, p->Ns + 1, size, &m, &n);
+      PetscCheck((p->Nr + 1) / m >= 2 && (p->Ns + 1) / n >= 2, comm, PETSC_ERR_ARG_SIZ,
+                 "The %" PetscInt_FMT " x %" PetscInt_FMT " grid (%" PetscInt_FMT " x %" PetscInt_FMT
+                 " nodes) is too small for %d MPI ranks: their process grid %" PetscInt_FMT " x %" PetscInt_FMT " leaves a rank %" PetscInt_FMT
+                 " node(s) along %s, fewer than the stencil width 2 that every rank needs; use fewer ranks or a larger grid (-sbp_n)",
+                 p->Nr, p->Ns, p->Nr + 1, p->Ns + 1, (int)size, m, n, (p->Nr + 1) / m < 2 ? (p->Nr + 1) / m : (p->Ns + 1) / n, (p->Nr + 1) / m < 2 ? "r" : "s");
+    }
+  }
   PetscFunctionReturn(0);
 }
 

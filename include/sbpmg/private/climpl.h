@@ -142,6 +142,7 @@ PETSC_INTERN PetscErrorCode SbpmgCLViewTuning(SbpmgCL, PetscViewer);
 /* Apply "key=value,key=value" to a tuning (an error names a malformed item, an unknown key, a value that is not an
    integer or one outside its row's range). */
 PETSC_INTERN PetscErrorCode SbpmgTuningParse(const char[], SbpmgTuning *);
+PETSC_INTERN PetscErrorCode SbpmgCLCheckOptions(MPI_Comm);
 
 /* ---------------------------------------------------------------- options (src/cl/options.c) */
 /* Call before the options block that reads an enum option with PetscOptionsEnum(): PETSc 3.18 leaks when the value is

@@ -60,14 +60,15 @@ struct _p_SbpProblem {
   PetscBool          use_device;    /* resolved backend */
   char               fallback[256]; /* why the automatic backend chose the host (empty: it did not) */
   PetscBool          setupcalled;
-  DM                 da;          /* the layout on several ranks, and wherever the host path asks for it (SbpProblemGetLayoutDM); none on
-                                     one rank's device path */
-  SbpProblem fine;                /* during the set-up of a coarsened problem: the problem it was coarsened from */
-  PetscBool  coarsened;           /* a level made by SbpProblemCoarsen() */
-  PetscInt   xs, ys, xm, ym;      /* owned nodes */
-  PetscInt   gxs, gys, gxm, gym;  /* ghosted patch (stencil width 2) */
-  PetscReal *crr, *css, *crs, *J; /* coefficients on the ghosted patch, r fastest: on the host backend; on the device
-                                     only once something asks (SbpProblemGetHostCoefficients) */
+  DM                 da;              /* the layout on several ranks, and wherever the host path asks for it (SbpProblemGetLayoutDM); none on
+                                         one rank's device path */
+  SbpProblem     fine;                /* during the set-up of a coarsened problem: the problem it was coarsened from */
+  PetscBool      coarsened;           /* a level made by SbpProblemCoarsen() */
+  PetscContainer ordermark;           /* composed on the vectors in the problem's order (SbpProblemMarkVector(): its grid and owned box) */
+  PetscInt       xs, ys, xm, ym;      /* owned nodes */
+  PetscInt       gxs, gys, gxm, gym;  /* ghosted patch (stencil width 2) */
+  PetscReal     *crr, *css, *crs, *J; /* coefficients on the ghosted patch, r fastest: on the host backend; on the device
+                                         only once something asks (SbpProblemGetHostCoefficients) */
   /* the tuning (include/sbpmg/private/tuning.h): the device context's (the CPU column on the host backend) with tune_opts
      applied, resolved at set-up; a coarsened problem takes its parent's (tune_set) */
   SbpmgTuning tune;
@@ -94,6 +95,10 @@ struct _p_SbpProblem {
   cl_kernel traction_kernel[2];
 };
 
+/* The range of mu (any source): beyond it the coefficients mu times the metric, their products (crr*css) and their fp32 copies (the
+   single-precision V-cycle) underflow or overflow, and the check would blame the metric (kernels/coef.cl coef_check repeats it). */
+#define SBP_MU_MIN 1e-30
+#define SBP_MU_MAX 1e30
 /* Index of global node (i,j) in the ghosted patch arrays. */
 #define SbpPatchIndex(p, i, j) (((i) - (p)->gxs) + (p)->gxm * ((j) - (p)->gys))
 
@@ -179,6 +184,12 @@ PETSC_INTERN PetscErrorCode SbpProblemDestroyData(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemCheckData(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemCheckHostData(SbpProblem);
 PETSC_INTERN PetscBool      SbpProblemDataOnHost(SbpProblem);
+/* what the user brings, checked (src/sbp/input.c): vectors from binary files, values in the problem's or natural order, user errors */
+PETSC_INTERN PetscErrorCode SbpProblemLoadVec(SbpProblem, PetscViewer, const char[], Vec *);
+PETSC_INTERN PetscErrorCode SbpProblemMarkVector(SbpProblem, Vec);
+PETSC_INTERN PetscErrorCode SbpProblemVecInOrder(SbpProblem, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode SbpProblemGetForcingOwned(SbpProblem, Vec *);
+PETSC_INTERN PetscErrorCode SbpProblemAgreeOnError(SbpProblem, PetscErrorCode, const char[]);
 /* nodal data (src/sbp/nodes.c) */
 PETSC_INTERN PetscErrorCode SbpProblemDestroyNodes(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpNodes(SbpProblem);
