@@ -6,6 +6,7 @@
 
 #include <petscksp.h>
 #include <petscdmda.h>
+#include <petscts.h>
 
 #ifndef CL_TARGET_OPENCL_VERSION
 #  define CL_TARGET_OPENCL_VERSION 120
@@ -340,5 +341,22 @@ PETSC_EXTERN PetscErrorCode AcousticWriteShotGatherPNG(Acoustic, const char[], P
 PETSC_EXTERN PetscErrorCode AcousticDestroy(Acoustic *);
 PETSC_EXTERN PetscErrorCode MatCreateAcousticLaplacian(MPI_Comm, PetscInt, PetscInt, PetscInt, PetscReal, PetscReal, PetscReal, Mat *);
 /* ---------------------------------------------------------------- end of acoustic operator */
+
+/* ---------------------------------------------------------------- the earthquake cycle (src/seas) */
+/* The SEAS benchmark BP1-QD (docs/seas.md): rate-and-state friction on face 1 of a stretched DDNN grid, one elliptic solve per
+   Runge-Kutta stage (PETSc TS), the friction solve on the device, the community's station files. Options -seas_*. */
+typedef struct _p_Seas     *Seas;
+PETSC_EXTERN PetscClassId   SEAS_CLASSID;
+PETSC_EXTERN PetscErrorCode SeasInitializePackage(void);
+PETSC_EXTERN PetscErrorCode SeasCreate(MPI_Comm, Seas *);
+PETSC_EXTERN PetscErrorCode SeasSetFromOptions(Seas);
+PETSC_EXTERN PetscErrorCode SeasSetUp(Seas);
+PETSC_EXTERN PetscErrorCode SeasSolve(Seas);
+PETSC_EXTERN PetscErrorCode SeasView(Seas, PetscViewer);
+PETSC_EXTERN PetscErrorCode SeasSummary(Seas, PetscViewer);
+PETSC_EXTERN PetscErrorCode SeasGetTS(Seas, TS *);
+PETSC_EXTERN PetscErrorCode SeasGetKSP(Seas, KSP *);
+PETSC_EXTERN PetscErrorCode SeasGetProblem(Seas, SbpProblem *);
+PETSC_EXTERN PetscErrorCode SeasDestroy(Seas *);
 
 #endif

@@ -4,12 +4,12 @@
 
 /*@C
    SbpmgInitializePackage - Register sbpmg's classes, vector, matrix and preconditioner types and log events: the
-   initializers of the multigrid, Krylov and acoustic layers, which call those of the layers below. Idempotent. Called by
+   initializers of the multigrid, Krylov, acoustic and earthquake-cycle layers, which call those of the layers below. Idempotent. Called by
    PetscDLLibraryRegister_sbpmg(); a program linked with libsbpmg calls it once after PetscInitialize().
 
    Level: beginner
 
-.seealso: `PCSBPMGInitializePackage()`, `AcousticInitializePackage()`
+.seealso: `PCSBPMGInitializePackage()`, `AcousticInitializePackage()`, `SeasInitializePackage()`
 @*/
 PetscErrorCode SbpmgInitializePackage(void)
 {
@@ -17,6 +17,7 @@ PetscErrorCode SbpmgInitializePackage(void)
   PetscCall(PCSBPMGInitializePackage());
   PetscCall(KSPSBPCGInitializePackage());
   PetscCall(AcousticInitializePackage());
+  PetscCall(SeasInitializePackage());
   PetscFunctionReturn(0);
 }
 

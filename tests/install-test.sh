@@ -22,6 +22,7 @@ example_args() {
   sbp_solve) echo "-sbp_n 16 -ksp_rtol 1e-8" ;;
   sbp_timeseries) echo "-sbp_n 16 -ts_steps 3 -ts_compare_cold" ;;
   acoustic3d) echo "-ac_n 24 -ac_ndamp 4 -ac_steps 4 -ac_progress_every 2" ;;
+  seas_bp1) echo "-seas_n 16 -seas_domain 60e3 -seas_fault_dz 1000 -seas_tf 1 -seas_output none" ;;
   *) return 1 ;;
   esac
 }
