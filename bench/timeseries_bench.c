@@ -14,6 +14,7 @@
    (set-up + the state at t0 + the steps' updates and warm-started solves) and the last step's true relative residual; also
    written as CSV to -bench_csv. */
 #include <sbpmg.h>
+#include <float.h>
 #include "common/timing.h"
 
 static const char help[] = "Time-series benchmark: boundary-data update against an operator apply, warm-started steps against cold solves.\n";
@@ -271,7 +272,9 @@ static PetscErrorCode BenchGetOptions(BenchOptions *o, char csvname[], size_t le
   PetscCheck(o->steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ts_steps %" PetscInt_FMT " must be >= 1", o->steps);
   PetscCheck(PetscIsNormalReal(o->rtol) && o->rtol > 0 && o->rtol < 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_rtol %g must be in (0, 1)",
              (double)o->rtol);
-  PetscCheck(PetscIsNormalReal(o->dt) && o->dt > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g must be finite and > 0", (double)o->dt);
+  PetscCheck(!PetscIsInfOrNanReal(o->dt) && o->dt > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g must be finite and > 0", (double)o->dt);
+  PetscCheck(PetscIsNormalReal(o->dt), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
+             "-ts_dt %g is below the smallest normal double (%g): the time would not advance by it", (double)o->dt, (double)DBL_MIN);
   for (PetscInt q = 0; q < o->nt0; q++)
     PetscCheck(!PetscIsInfOrNanReal(o->t0s[q]) && o->t0s[q] >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ts_t0 %g must be finite and >= 0",
                (double)o->t0s[q]);

@@ -11,6 +11,7 @@
    (SbpProblemSetBoundaryValues), builds the right-hand side again (SbpProblemComputeRHS: on the device, no set-up) and
    solves. Prints per step the iterations and the times of the update and the solve, at the end the totals. */
 #include <sbpmg.h>
+#include <float.h>
 
 static const char help[] = "Quasi-static time series: new Dirichlet data on face 1 every step, warm-started CG + sbpmg.\n"
                            "  -ts_steps <n>       : time steps (default 10)\n"
@@ -67,7 +68,9 @@ static PetscErrorCode SeriesGetOptions(SeriesOptions *o)
   PetscCall(PetscOptionsBool("-ts_compare_cold", "Also solve each step from a zero initial guess and compare", NULL, o->cold, &o->cold, NULL));
   PetscOptionsEnd();
   PetscCheck(o->steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ts_steps %" PetscInt_FMT " must be >= 1", o->steps);
-  PetscCheck(PetscIsNormalReal(o->dt) && o->dt > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g must be finite and > 0", (double)o->dt);
+  PetscCheck(!PetscIsInfOrNanReal(o->dt) && o->dt > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g must be finite and > 0", (double)o->dt);
+  PetscCheck(PetscIsNormalReal(o->dt), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
+             "-ts_dt %g is below the smallest normal double (%g): the time would not advance by it", (double)o->dt, (double)DBL_MIN);
   PetscCheck(!PetscIsInfOrNanReal(o->t0) && o->t0 >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ts_t0 %g must be finite and >= 0", (double)o->t0);
   PetscFunctionReturn(0);
 }

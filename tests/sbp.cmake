@@ -35,6 +35,7 @@ sbpmg_add_test(sbp_timeseries_small EXE sbp_timeseries ARGS -sbp_n 16 -ts_steps 
   PASS_REGEX "PC set-ups: 1")
 sbpmg_add_test(sbp_timeseries_bad_steps EXE sbp_timeseries ARGS -sbp_n 8 -ts_steps 0 LABELS sbp PASS_REGEX "-ts_steps 0 must be >= 1")
 sbpmg_add_test(sbp_timeseries_bad_dt EXE sbp_timeseries ARGS -sbp_n 8 -ts_dt nan LABELS sbp PASS_REGEX "-ts_dt nan.? must be finite and > 0")
+sbpmg_add_test(sbp_timeseries_tiny_dt EXE sbp_timeseries ARGS -sbp_n 8 -ts_dt 1e-320 LABELS sbp PASS_REGEX "-ts_dt [0-9.e-]+ is below the smallest normal double")
 sbpmg_add_test(sbp_timeseries_bad_t0 EXE sbp_timeseries ARGS -sbp_n 8 -ts_t0 -1 LABELS sbp PASS_REGEX "-ts_t0 -1.? must be finite and >= 0")
 sbpmg_add_test(sbp_timeseries_bad_bc EXE sbp_timeseries ARGS -sbp_n 8 -sbp_bc NDNN LABELS sbp
   PASS_REGEX "Face 1 carries the slip: it must be Dirichlet")
