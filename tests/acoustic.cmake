@@ -22,7 +22,7 @@ sbpmg_add_test(acoustic3d_mpi2 EXE acoustic3d NPROCS 2 ARGS -ac_n 32 -ac_ndamp 4
 sbpmg_add_test(acoustic_seismic SOURCES test_acoustic_seismic.c LABELS acoustic)
 sbpmg_add_test(acoustic_pictures SOURCES test_acoustic_pictures.c LABELS acoustic)
 target_link_libraries(acoustic_pictures PRIVATE PNG::PNG)
-sbpmg_add_test(acoustic_survey SOURCES test_acoustic_survey.c LABELS acoustic asan)
+sbpmg_add_test(acoustic_survey SOURCES test_acoustic_survey.c test_acoustic_common.c LABELS acoustic asan)
 sbpmg_add_test(acoustic_survey_mpi2 SOURCES test_acoustic_survey_mpi.c NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS acoustic mpi TIMEOUT 120)
 sbpmg_add_test(acoustic_survey_mpi4 EXE acoustic_survey_mpi2 NPROCS 4 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS acoustic mpi TIMEOUT 120)
 # the example as a shot: a layered model, a receiver line, the traces' files and the shot gather, a y-plane snapshot
@@ -32,7 +32,7 @@ sbpmg_add_test(acoustic3d_shot EXE acoustic3d ARGS -ac_n 40,32,36 -ac_ndamp 6 -a
   PASS_REGEX "2 layers.*25 receivers, a trace sample every 2 steps.*snapshot ac3d_shot_000080.png.*traces: 25 receivers x 41 samples every [0-9.e+-]+ s in ac3d_shot.npy, ac3d_shot.bin, ac3d_shot.png")
 # issue 37: hostile inputs (bounded set-up, impossible time steps, every file reader fuzzed, options that wrapped or did
 # nothing, digits of reals, a failed traces write); the example's own integer options and output names
-sbpmg_add_test(acoustic_inputs SOURCES test_acoustic_inputs.c LABELS acoustic asan)
+sbpmg_add_test(acoustic_inputs SOURCES test_acoustic_inputs.c test_acoustic_common.c LABELS acoustic asan)
 sbpmg_add_test(acoustic3d_steps_wrap EXE acoustic3d ARGS -ac_n 24 -ac_ndamp 4 -ac_steps 4294967297
   LABELS acoustic PASS_REGEX "-ac_steps 4294967297: the value does not fit a 32-bit PetscInt")
 sbpmg_add_test(acoustic3d_snapshot_every_wrap EXE acoustic3d ARGS -ac_n 24 -ac_ndamp 4 -ac_steps 4 -ac_snapshot_every -4294967295

@@ -2,7 +2,7 @@
    (a delay of 1e9 s, -ac_fmax 1e-6, a velocity of 1e30 m/s), every file reader fed truncated, wrong-endian, wrong-size,
    oversized, NaN and garbage files (a clear error or a correct load), integer options that would wrap, options that
    would do nothing, reals printed with all their digits, a traces write that fails (its viewer freed). */
-#include "harness.h"
+#include "test_acoustic_common.h"
 #include <unistd.h>
 #include <fcntl.h>
 
@@ -24,58 +24,6 @@ static void write_text(const char *path, const char *text)
 static void temp_name(char *path, size_t len, const char *what)
 {
   PCALL(PetscSNPrintf(path, len, "ac_inputs_%s_%d", what, (int)getpid()));
-}
-
-/* An error of any code whose message holds substr (garbage may fail in more than one way, never silently). */
-#define EXPECT_ANY_ERROR(call, substr)                                                                                                         \
-  do {                                                                                                                                         \
-    PetscErrorCode e_;                                                                                                                         \
-    const char    *t_ = NULL;                                                                                                                  \
-    char          *m_ = NULL;                                                                                                                  \
-    PCALL(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));                                                                               \
-    e_ = (call);                                                                                                                               \
-    PCALL(PetscPopErrorHandler());                                                                                                             \
-    if (!e_) fail_msg("%s succeeded, expected an error", #call);                                                                               \
-    PetscErrorMessage(e_, &t_, &m_);                                                                                                           \
-    if (!m_ || !strstr(m_, substr)) fail_msg("the error message of %s is \"%s\", which does not contain \"%s\"", #call, m_ ? m_ : "", substr); \
-    print_message("  error %d: %s\n", (int)e_, m_);                                                                                            \
-  } while (0)
-
-static PetscErrorCode set_up_from_options(Acoustic ac)
-{
-  PetscFunctionBegin;
-  PetscCall(AcousticSetFromOptions(ac));
-  PetscCall(AcousticSetUp(ac));
-  PetscFunctionReturn(0);
-}
-
-/* Options that AcousticSetFromOptions (when 0), AcousticSetFromOptions or AcousticSetUp (when 3: garbage, code < 0: any
-   code), AcousticSetUp (1) or the first AcousticStep (2) refuse, on a 24^3 grid of 20 m with a PML of 4 (host backend). */
-static void expect_option_error(const char *const opts[], int when, PetscErrorCode code, const char *msg)
-{
-  Acoustic ac;
-
-  SbpmgTestSetOption("-ac_backend", "host");
-  for (int o = 0; opts[o]; o += 2) SbpmgTestSetOption(opts[o], opts[o + 1]);
-  PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
-  PCALL(AcousticSetSizes(ac, 24, 24, 24));
-  PCALL(AcousticSetDamping(ac, 4));
-  if (code < 0)
-    EXPECT_ANY_ERROR(when == 0 ? AcousticSetFromOptions(ac) : set_up_from_options(ac), msg);
-  else if (when == 0)
-    EXPECT_ERROR(AcousticSetFromOptions(ac), code, msg);
-  else {
-    PCALL(AcousticSetFromOptions(ac));
-    if (when == 1)
-      EXPECT_ERROR(AcousticSetUp(ac), code, msg);
-    else {
-      PCALL(AcousticSetUp(ac));
-      EXPECT_ERROR(AcousticStep(ac, 25), code, msg);
-    }
-  }
-  PCALL(AcousticDestroy(&ac));
-  for (int o = 0; opts[o]; o += 2) SbpmgTestSetOption(opts[o], NULL);
-  SbpmgTestSetOption("-ac_backend", NULL);
 }
 
 /* A run of K steps from the options (24^3, 20 m, PML 4) with one receiver at the centre; its trace (K + 1 samples) and the
@@ -177,13 +125,14 @@ static void test_impossible_time_step(void **state)
   Acoustic   ac;
   PetscReal *v;
 
-  expect_option_error((const char *const[]){"-ac_layers", "2000,100,1e30", "-ac_vmax", "0", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "The velocity 1e+30 m/s (-ac_layers) makes the time step dt = ");
-  expect_option_error((const char *const[]){"-ac_layers", "2000,100,1e30", "-ac_vmax", "0", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "too small for the slowest velocity 2000. m/s: (v dt)^2 = ");
-  expect_option_error((const char *const[]){"-ac_vmax", "1e300", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, "The velocity 1e+300 m/s (-ac_vmax) makes the time step");
-  expect_option_error((const char *const[]){"-ac_vmax", "1e308", "-ac_cfl", "0.01", "-ac_dx", "1", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "s, which is not a normal positive number");
+  AcTestExpectOptionError((const char *const[]){"-ac_layers", "2000,100,1e30", "-ac_vmax", "0", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+                          "The velocity 1e+30 m/s (-ac_layers) makes the time step dt = ");
+  AcTestExpectOptionError((const char *const[]){"-ac_layers", "2000,100,1e30", "-ac_vmax", "0", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+                          "too small for the slowest velocity 2000. m/s: (v dt)^2 = ");
+  AcTestExpectOptionError((const char *const[]){"-ac_vmax", "1e300", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+                          "The velocity 1e+300 m/s (-ac_vmax) makes the time step");
+  AcTestExpectOptionError((const char *const[]){"-ac_vmax", "1e308", "-ac_cfl", "0.01", "-ac_dx", "1", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+                          "s, which is not a normal positive number");
   /* one point of an array at 1e30 m/s */
   PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
   PCALL(AcousticSetSizes(ac, 20, 20, 20));
@@ -249,7 +198,7 @@ static void test_velocity_file_fuzz(void **state)
       assert_true(fd >= 0);
       assert_int_equal(ftruncate(fd, (off_t)sizes[c].bytes), 0);
       close(fd);
-      expect_option_error((const char *const[]){"-ac_vel", path, "-ac_n", "21", NULL}, 1, PETSC_ERR_FILE_UNEXPECTED, sizes[c].msg);
+      AcTestExpectOptionError((const char *const[]){"-ac_vel", path, "-ac_n", "21", NULL}, 1, PETSC_ERR_FILE_UNEXPECTED, sizes[c].msg);
     }
   }
   { /* big-endian files: 2000 reads 9e-41 little-endian, 1500 reads 1.2e-38 (a normal float) */
@@ -262,7 +211,8 @@ static void test_velocity_file_fuzz(void **state)
         for (int i = 0; i < 4; i++) b[4 * p + i] = x[3 - i];
       }
       write_bytes(path, f, N * sizeof(float));
-      expect_option_error((const char *const[]){"-ac_vel", path, "-ac_n", "21", NULL}, 1, PETSC_ERR_FILE_UNEXPECTED, "looks big-endian: its first value reads");
+      AcTestExpectOptionError((const char *const[]){"-ac_vel", path, "-ac_n", "21", NULL}, 1, PETSC_ERR_FILE_UNEXPECTED,
+                              "looks big-endian: its first value reads");
     }
   }
   { /* NaN, negative, zero, subnormal at one point: named with the point */
@@ -273,7 +223,7 @@ static void test_velocity_file_fuzz(void **state)
       for (int p = 0; p < N; p++) f[p] = 2000.0f;
       f[5 + 21 * (4 + 21 * 3)] = bad[c];
       write_bytes(path, f, N * sizeof(float));
-      expect_option_error((const char *const[]){"-ac_vel", path, "-ac_n", "21", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, msg[c]);
+      AcTestExpectOptionError((const char *const[]){"-ac_vel", path, "-ac_n", "21", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE, msg[c]);
     }
   }
   { /* garbage of the right size (fixed seed): an error naming the file, never a crash */
@@ -282,7 +232,7 @@ static void test_velocity_file_fuzz(void **state)
       unsigned char *b = (unsigned char *)f;
       for (int p = 0; p < 4 * N; p++) b[p] = (unsigned char)((seed = seed * 1103515245u + 12345u) >> 16);
       write_bytes(path, f, N * sizeof(float));
-      expect_option_error((const char *const[]){"-ac_vel", path, "-ac_n", "21", NULL}, 1, -1, path);
+      AcTestExpectOptionError((const char *const[]){"-ac_vel", path, "-ac_n", "21", NULL}, 1, -1, path);
     }
   }
   free(f);
@@ -357,7 +307,7 @@ static void test_text_file_fuzz(void **state)
     };
     for (size_t c = 0; c < sizeof(bad) / sizeof(bad[0]); c++) {
       write_bytes(path, bad[c].text, bad[c].len ? bad[c].len : strlen(bad[c].text));
-      expect_option_error((const char *const[]){bad[c].option, path, NULL}, 0, bad[c].code, bad[c].msg);
+      AcTestExpectOptionError((const char *const[]){bad[c].option, path, NULL}, 0, bad[c].code, bad[c].msg);
     }
   }
   { /* garbage bytes (fixed seed) for each reader: an error naming the file, never a crash */
@@ -367,7 +317,7 @@ static void test_text_file_fuzz(void **state)
     for (int o = 0; o < 3; o++) {
       for (size_t i = 0; i < sizeof(g); i++) g[i] = (char)((seed = seed * 1103515245u + 12345u) >> 16);
       write_bytes(path, g, sizeof(g));
-      expect_option_error((const char *const[]){opt[o], path, NULL}, 0, -1, path);
+      AcTestExpectOptionError((const char *const[]){opt[o], path, NULL}, 0, -1, path);
     }
   }
   assert_int_equal(unlink(path), 0);
@@ -378,23 +328,23 @@ static void test_options(void **state)
 {
   Acoustic ac;
 
-  expect_option_error((const char *const[]){"-ac_receivers_line", "100,100,100:200,100,100:4294967301", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
-                      "-ac_receivers_line 100,100,100:200,100,100:4294967301: the receiver count 4294967301 does not fit a 32-bit PetscInt");
-  expect_option_error((const char *const[]){"-ac_receivers_line", "100,100,100:200,100,100:-4294967295", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
-                      "the receiver count -4294967295 does not fit");
-  expect_option_error((const char *const[]){"-ac_receivers_line", "100,100,100:200,100,100:400000000", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
-                      "400000000 receivers are more than the 268435455 that 32-bit indices hold");
-  expect_option_error((const char *const[]){"-ac_snapshot_plane", "y:4294967297", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
-                      "-ac_snapshot_plane y:4294967297: the index 4294967297 does not fit a 32-bit PetscInt");
-  expect_option_error((const char *const[]){"-ac_vel", "3000", "-ac_layers", "2000,200,2500", NULL}, 0, PETSC_ERR_ARG_INCOMP,
-                      "-ac_vel 3000 has no effect with -ac_layers: both give the velocity model");
-  expect_option_error((const char *const[]){"-ac_cfl", "1.0000001", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
-                      "CFL number 1.0000001 (-ac_cfl) is above the stability limit 1");
-  expect_option_error((const char *const[]){"-ac_fmax", "-1e-7", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Source frequency -ac_fmax -1e-07 must be positive");
-  expect_option_error((const char *const[]){"-ac_receivers_line", "100,100,100:460.0001,100,100:2", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "Receiver 1 at (460.0001, 100., 100.) m is outside the grid [0, 460.] x [0, 460.] x [0, 460.] m");
-  expect_option_error((const char *const[]){"-ac_layers", "2000,300.5,2500,300.25,3000", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
-                      "must increase with depth: 300.25 m after 300.5 m");
+  AcTestExpectOptionError((const char *const[]){"-ac_receivers_line", "100,100,100:200,100,100:4294967301", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
+                          "-ac_receivers_line 100,100,100:200,100,100:4294967301: the receiver count 4294967301 does not fit a 32-bit PetscInt");
+  AcTestExpectOptionError((const char *const[]){"-ac_receivers_line", "100,100,100:200,100,100:-4294967295", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
+                          "the receiver count -4294967295 does not fit");
+  AcTestExpectOptionError((const char *const[]){"-ac_receivers_line", "100,100,100:200,100,100:400000000", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
+                          "400000000 receivers are more than the 268435455 that 32-bit indices hold");
+  AcTestExpectOptionError((const char *const[]){"-ac_snapshot_plane", "y:4294967297", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
+                          "-ac_snapshot_plane y:4294967297: the index 4294967297 does not fit a 32-bit PetscInt");
+  AcTestExpectOptionError((const char *const[]){"-ac_vel", "3000", "-ac_layers", "2000,200,2500", NULL}, 0, PETSC_ERR_ARG_INCOMP,
+                          "-ac_vel 3000 has no effect with -ac_layers: both give the velocity model");
+  AcTestExpectOptionError((const char *const[]){"-ac_cfl", "1.0000001", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
+                          "CFL number 1.0000001 (-ac_cfl) is above the stability limit 1");
+  AcTestExpectOptionError((const char *const[]){"-ac_fmax", "-1e-7", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Source frequency -ac_fmax -1e-07 must be positive");
+  AcTestExpectOptionError((const char *const[]){"-ac_receivers_line", "100,100,100:460.0001,100,100:2", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+                          "Receiver 1 at (460.0001, 100., 100.) m is outside the grid [0, 460.] x [0, 460.] x [0, 460.] m");
+  AcTestExpectOptionError((const char *const[]){"-ac_layers", "2000,300.5,2500,300.25,3000", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
+                          "must increase with depth: 300.25 m after 300.5 m");
   /* a traces file that cannot be written: the error, and no viewer left (the test's -malloc_dump) */
   PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
   PCALL(AcousticSetSizes(ac, 24, 24, 24));

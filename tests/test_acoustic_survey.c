@@ -1,7 +1,7 @@
 /* Sources, receivers and traces of the acoustic operator (issue 24): receivers on grid points read the field exactly,
    the device's traces against the fp64 host reference (several sources off the grid with delays, a user wavelet, a
    layered model, a trace interval), the trace buffer read back when full, the files, and every bad input. */
-#include "harness.h"
+#include "test_acoustic_common.h"
 #include <unistd.h>
 
 static const char help[] = "Tests of the acoustic operator's sources, receivers and traces (src/acoustic).\n";
@@ -228,33 +228,7 @@ static void write_text(const char *path, const char *text)
   fclose(fp);
 }
 
-/* Options that AcousticSetFromOptions (setup 0), AcousticSetUp (1) or the first AcousticStep (2) refuse. */
-static void expect_option_error(const char *const opts[], int when, PetscErrorCode code, const char *msg)
-{
-  Acoustic ac;
-
-  SbpmgTestSetOption("-ac_backend", "host");
-  for (int o = 0; opts[o]; o += 2) SbpmgTestSetOption(opts[o], opts[o + 1]);
-  PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
-  PCALL(AcousticSetSizes(ac, 24, 24, 24));
-  PCALL(AcousticSetDamping(ac, 4));
-  if (when == 0)
-    EXPECT_ERROR(AcousticSetFromOptions(ac), code, msg);
-  else {
-    PCALL(AcousticSetFromOptions(ac));
-    if (when == 1)
-      EXPECT_ERROR(AcousticSetUp(ac), code, msg);
-    else {
-      PCALL(AcousticSetUp(ac));
-      EXPECT_ERROR(AcousticStep(ac, 25), code, msg);
-    }
-  }
-  PCALL(AcousticDestroy(&ac));
-  for (int o = 0; opts[o]; o += 2) SbpmgTestSetOption(opts[o], NULL);
-  SbpmgTestSetOption("-ac_backend", NULL);
-}
-
-/* The bad files of the survey: the option, the file's text, when it is refused (as expect_option_error()), the error. */
+/* The bad files of the survey: the option, the file's text, when it is refused (as AcTestExpectOptionError()), the error. */
 static const struct {
   const char    *option, *text;
   int            when;
@@ -281,18 +255,18 @@ static void test_bad_input(void **state)
   char path[64];
 
   PCALL(PetscSNPrintf(path, sizeof(path), "ac_survey_%d.txt", (int)getpid()));
-  expect_option_error((const char *const[]){"-ac_receivers_line", "100,100,100:500,100,100:5", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "Receiver 4 at (500., 100., 100.) m is outside the grid [0, 460.] x [0, 460.] x [0, 460.] m");
-  expect_option_error((const char *const[]){"-ac_receivers_line", "100,100:500,100,100:5", NULL}, 0, PETSC_ERR_ARG_WRONG,
-                      "-ac_receivers_line 100,100:500,100,100:5: expected x0,y0,z0:x1,y1,z1:n (metres, n receivers)");
-  expect_option_error((const char *const[]){"-ac_receivers_line", "100,100,100:300,100,100:0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
-                      "A receiver line needs at least 1 receiver, got 0");
-  expect_option_error((const char *const[]){"-ac_receivers", "/nonexistent/r.txt", NULL}, 0, PETSC_ERR_FILE_OPEN,
-                      "Receiver file /nonexistent/r.txt cannot be opened");
-  expect_option_error((const char *const[]){"-ac_trace_every", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Trace interval -ac_trace_every 0 must be >= 1");
+  AcTestExpectOptionError((const char *const[]){"-ac_receivers_line", "100,100,100:500,100,100:5", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+                          "Receiver 4 at (500., 100., 100.) m is outside the grid [0, 460.] x [0, 460.] x [0, 460.] m");
+  AcTestExpectOptionError((const char *const[]){"-ac_receivers_line", "100,100:500,100,100:5", NULL}, 0, PETSC_ERR_ARG_WRONG,
+                          "-ac_receivers_line 100,100:500,100,100:5: expected x0,y0,z0:x1,y1,z1:n (metres, n receivers)");
+  AcTestExpectOptionError((const char *const[]){"-ac_receivers_line", "100,100,100:300,100,100:0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
+                          "A receiver line needs at least 1 receiver, got 0");
+  AcTestExpectOptionError((const char *const[]){"-ac_receivers", "/nonexistent/r.txt", NULL}, 0, PETSC_ERR_FILE_OPEN,
+                          "Receiver file /nonexistent/r.txt cannot be opened");
+  AcTestExpectOptionError((const char *const[]){"-ac_trace_every", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Trace interval -ac_trace_every 0 must be >= 1");
   for (size_t c = 0; c < sizeof(AcBadFiles) / sizeof(AcBadFiles[0]); c++) {
     write_text(path, AcBadFiles[c].text);
-    expect_option_error((const char *const[]){AcBadFiles[c].option, path, NULL}, AcBadFiles[c].when, AcBadFiles[c].code, AcBadFiles[c].msg);
+    AcTestExpectOptionError((const char *const[]){AcBadFiles[c].option, path, NULL}, AcBadFiles[c].when, AcBadFiles[c].code, AcBadFiles[c].msg);
   }
   assert_int_equal(unlink(path), 0);
   {
@@ -307,8 +281,8 @@ static void test_bad_input(void **state)
                  "Velocity -5. of layer 1 (-ac_layers) must be positive and finite");
     PCALL(AcousticDestroy(&ac));
   }
-  expect_option_error((const char *const[]){"-ac_layers", "2000,300", NULL}, 0, PETSC_ERR_ARG_WRONG,
-                      "-ac_layers takes v0,z1,v1,...,zn,vn (velocities and the interface depths between them: an odd count), got 2 values");
+  AcTestExpectOptionError((const char *const[]){"-ac_layers", "2000,300", NULL}, 0, PETSC_ERR_ARG_WRONG,
+                          "-ac_layers takes v0,z1,v1,...,zn,vn (velocities and the interface depths between them: an odd count), got 2 values");
 }
 
 /* Receivers and sources inside the PML: a warning on stderr (not an error), naming how many and the first. */

@@ -1,4 +1,5 @@
 #include "test_mg_common.h"
+#include <unistd.h>
 
 void MGTestSetPrecision(const char *precision)
 {
@@ -55,21 +56,6 @@ static void fill_rounded(Vec v, unsigned long seed)
   PCALL(VecRestoreArray(v, &a));
 }
 
-/* the local entries of src into dst (a level vector or a host vector of the same layout) */
-static void copy_local(Vec src, Vec dst)
-{
-  const PetscScalar *a;
-  PetscScalar       *b;
-  PetscInt           n;
-
-  PCALL(VecGetLocalSize(src, &n));
-  PCALL(VecGetArrayRead(src, &a));
-  PCALL(VecGetArrayWrite(dst, &b));
-  PCALL(PetscArraycpy(b, a, n));
-  PCALL(VecRestoreArrayWrite(dst, &b));
-  PCALL(VecRestoreArrayRead(src, &a));
-}
-
 PetscReal MGTestCheckResidualSingle(SbpProblem p, PetscReal tol, const char *what)
 {
   Mat       A, Aasm;
@@ -86,11 +72,11 @@ PetscReal MGTestCheckResidualSingle(SbpProblem p, PetscReal tol, const char *wha
   PCALL(PCSBPMGVecCreate(p, &x));
   PCALL(PCSBPMGVecCreate(p, &b));
   PCALL(PCSBPMGVecCreate(p, &r));
-  copy_local(xh, x);
-  copy_local(bh, b);
+  SbpTestCopyLocal(xh, x);
+  SbpTestCopyLocal(bh, b);
   PCALL(VecSet(r, NAN)); /* poisoned: every entry must be written */
   PCALL(PCSBPMGResidual(A, b, x, r));
-  copy_local(r, rh);
+  SbpTestCopyLocal(r, rh);
   PCALL(MatMult(Aasm, xh, rref));
   PCALL(VecAYPX(rref, -1, bh)); /* b - A x in fp64 */
   err = SbpmgTestRelDiff(rh, rref);
@@ -100,4 +86,26 @@ PetscReal MGTestCheckResidualSingle(SbpProblem p, PetscReal tol, const char *wha
   PCALL(MatDestroy(&Aasm));
   PCALL(MatDestroy(&A));
   return err;
+}
+
+PetscBool MGTestViewContains(KSP ksp, const char *text)
+{
+  PetscViewer v;
+  char        path[] = "/tmp/sbpmg-test-view-XXXXXX", line[1024];
+  int         fd     = mkstemp(path);
+  FILE       *fp;
+  PetscBool   found = PETSC_FALSE;
+
+  assert_true(fd >= 0);
+  close(fd);
+  PCALL(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v));
+  PCALL(KSPView(ksp, v));
+  PCALL(PetscViewerDestroy(&v));
+  fp = fopen(path, "r");
+  assert_non_null(fp);
+  while (fgets(line, sizeof(line), fp))
+    if (strstr(line, text)) found = PETSC_TRUE;
+  fclose(fp);
+  remove(path);
+  return found;
 }

@@ -21,4 +21,7 @@ KSP MGTestSolver(Mat A, KSPType ksp_type, const char *smoother, PetscReal rtol);
    message). Collective on p's communicator; the difference is returned. */
 PetscReal MGTestCheckResidualSingle(SbpProblem p, PetscReal tol, const char *what);
 
+/* Whether the KSP's ASCII view (-ksp_view) contains the text */
+PetscBool MGTestViewContains(KSP ksp, const char *text);
+
 #endif

@@ -144,28 +144,6 @@ static const Case cases[] = {
      PETSC_FALSE}, /* the finest level's AIJ */
 };
 
-static PetscBool view_contains(KSP ksp, const char *text)
-{
-  PetscViewer v;
-  char        path[] = "/tmp/sbpmg-test-view-XXXXXX", line[1024];
-  int         fd     = mkstemp(path);
-  FILE       *fp;
-  PetscBool   found = PETSC_FALSE;
-
-  assert_true(fd >= 0);
-  close(fd);
-  PCALL(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v));
-  PCALL(KSPView(ksp, v));
-  PCALL(PetscViewerDestroy(&v));
-  fp = fopen(path, "r");
-  assert_non_null(fp);
-  while (fgets(line, sizeof(line), fp))
-    if (strstr(line, text)) found = PETSC_TRUE;
-  fclose(fp);
-  remove(path);
-  return found;
-}
-
 static void set_case_options(const Case *c, PetscBool on)
 {
   for (int t = 0; t < 6 && c->opts[t]; t += 2) SbpmgTestSetOption(c->opts[t], on ? (c->opts[t + 1] ? c->opts[t + 1] : "") : NULL);
@@ -231,8 +209,8 @@ static void test_pcmg_options(void **state)
         print_message("  %-72s %-13s %3d iterations, |u - u_cholmod|/|u_cholmod| = %.1e\n", what, mode_names[m], (int)its, (double)e);
         if (reason <= 0) fail_msg("%s, %s: %s after %d iterations", what, mode_names[m], KSPConvergedReasons[reason], (int)its);
         if (!(e < 1e-6)) fail_msg("%s, %s: differs from the direct solve by %g", what, mode_names[m], (double)e);
-        if (!view_contains(ksp, prec)) fail_msg("%s, %s: the view does not say \"%s\"", what, mode_names[m], prec);
-        if (c->coarse64 && m != MODE_DOUBLE && !view_contains(ksp, "but on the coarsest level, whose vectors are fp64"))
+        if (!MGTestViewContains(ksp, prec)) fail_msg("%s, %s: the view does not say \"%s\"", what, mode_names[m], prec);
+        if (c->coarse64 && m != MODE_DOUBLE && !MGTestViewContains(ksp, "but on the coarsest level, whose vectors are fp64"))
           fail_msg("%s, %s: the view does not say that the coarsest level's vectors are fp64", what, mode_names[m]);
         worked++;
       }

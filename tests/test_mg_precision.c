@@ -230,29 +230,6 @@ static void test_level_residual(void **state)
     }
 }
 
-/* Whether the KSP's ASCII view contains the text. */
-static PetscBool view_contains(KSP ksp, const char *text)
-{
-  PetscViewer v;
-  char        path[] = "/tmp/sbpmg-test-view-XXXXXX", line[1024];
-  int         fd     = mkstemp(path);
-  FILE       *fp;
-  PetscBool   found = PETSC_FALSE;
-
-  assert_true(fd >= 0);
-  close(fd);
-  PCALL(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v));
-  PCALL(KSPView(ksp, v));
-  PCALL(PetscViewerDestroy(&v));
-  fp = fopen(path, "r");
-  assert_non_null(fp);
-  while (fgets(line, sizeof(line), fp))
-    if (strstr(line, text)) found = PETSC_TRUE;
-  fclose(fp);
-  remove(path);
-  return found;
-}
-
 /* -ksp_view says which precision the V-cycle runs in; one level (the direct solve) stays fp64. */
 static void test_view(void **state)
 {
@@ -275,7 +252,7 @@ static void test_view(void **state)
     MGTestSetPrecision(cases[c].precision);
     ksp = SbpTestMGCGSetUp(A, 1e-8, &set);
     MGTestSetPrecision(NULL);
-    if (!view_contains(ksp, cases[c].expect))
+    if (!MGTestViewContains(ksp, cases[c].expect))
       fail_msg("-pc_sbpmg_precision %s with %d levels: the view does not say \"%s\"", cases[c].precision, (int)cases[c].levels, cases[c].expect);
     PCALL(KSPDestroy(&ksp));
   }
@@ -345,7 +322,7 @@ static void test_foreign_smoothers(void **state)
   PCALL(KSPGetConvergedReason(ksp, &reason));
   print_message("  PETSc's Chebyshev/Jacobi smoothers, single precision the default: %d iterations (%s)\n", (int)its, KSPConvergedReasons[reason]);
   if (reason <= 0) fail_msg("CG with PETSc's level smoothers did not converge: %s", KSPConvergedReasons[reason]);
-  if (!view_contains(ksp, "V-cycle in double precision")) fail_msg("the view does not say the V-cycle runs in double precision");
+  if (!MGTestViewContains(ksp, "V-cycle in double precision")) fail_msg("the view does not say the V-cycle runs in double precision");
   PCALL(KSPDestroy(&ksp));
   SbpmgTestDestroyVecs(&x, &b, NULL);
   PCALL(MatDestroy(&A));

@@ -182,3 +182,17 @@ PetscReal SbpTestTrueResidual(Mat A, Vec b, Vec x)
   PCALL(VecDestroy(&r));
   return nr / nb;
 }
+
+void SbpTestCopyLocal(Vec src, Vec dst)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           n;
+
+  PCALL(VecGetLocalSize(src, &n));
+  PCALL(VecGetArrayRead(src, &a));
+  PCALL(VecGetArrayWrite(dst, &b));
+  PCALL(PetscArraycpy(b, a, n));
+  PCALL(VecRestoreArrayWrite(dst, &b));
+  PCALL(VecRestoreArrayRead(src, &a));
+}

@@ -65,4 +65,7 @@ void SbpTestCheckSymmetric(PC pc, Vec x, Vec y, const char *what);
 /* ||b - A x|| / ||b||, the true relative residual */
 PetscReal SbpTestTrueResidual(Mat, Vec, Vec);
 
+/* The local entries of src into dst through the host arrays: vectors of one layout, device, level (fp32) or host vectors alike */
+void SbpTestCopyLocal(Vec src, Vec dst);
+
 #endif

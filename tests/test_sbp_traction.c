@@ -171,21 +171,6 @@ static PetscReal *traction_of(SbpProblem p, Vec u, PetscInt face)
   return traction_into(p, u, face, NULL);
 }
 
-/* y = x entry by entry through the host arrays (x and y of the same layout, either a device or a host vector) */
-static void copy_values(Vec x, Vec y)
-{
-  const PetscScalar *xa;
-  PetscScalar       *ya;
-  PetscInt           n;
-
-  PCALL(VecGetLocalSize(x, &n));
-  PCALL(VecGetArrayRead(x, &xa));
-  PCALL(VecGetArrayWrite(y, &ya));
-  PCALL(PetscArraycpy(ya, xa, n));
-  PCALL(VecRestoreArrayWrite(y, &ya));
-  PCALL(VecRestoreArrayRead(x, &xa));
-}
-
 /* max |a - b| / max |b| over n values (NaN anywhere: NaN) */
 static PetscReal rel_diff(PetscInt n, const PetscReal *a, const PetscReal *b)
 {
@@ -249,7 +234,7 @@ static void convergence_errors(const Path *c, const char *bc, PetscInt N, PetscR
   (void)SbpTestSystemSolve(&s);
   PCALL(SbpProblemCreateVector(s.p, &ud)); /* the assembled operator's vectors are the host's: the traction of a device vector */
   PCALL(VecDuplicate(ud, &ue));
-  copy_values(s.u, ud);
+  SbpTestCopyLocal(s.u, ud);
   PCALL(SbpProblemComputeExactSolution(s.p, ue));
   for (PetscInt face = 1; face <= 4; face++) {
     traction_errors(c, s.p, ue, face, &e[face - 1][0]);
@@ -387,7 +372,7 @@ static void assembled_traction(const Path *c, SbpProblem pd, SbpProblem pn, Pets
   {
     Vec uh; /* the assembled operator's host vectors */
     PCALL(VecDuplicate(yd, &uh));
-    copy_values(u, uh);
+    SbpTestCopyLocal(u, uh);
     PCALL(MatMult(Ad, uh, yd));
     PCALL(MatMult(An, uh, yn));
     PCALL(VecDestroy(&uh));
