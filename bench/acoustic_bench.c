@@ -304,12 +304,22 @@ int main(int argc, char **argv)
   PetscCall(SbpmgInitializePackage());
   PetscCall(DefaultOption("-ac_n", "800"));
   PetscCall(DefaultOption("-ac_ndamp", "27"));
+  {
+    static const char *const ints[] = {"-ac_ndamp", "-ac_steps", "-bench_copy_mib", "-bench_region_steps", "-bench_receivers", NULL};
+    PetscCall(SbpmgOptionsCheckInts(NULL, NULL, ints)); /* read as 64-bit: a value beyond PetscInt is an error naming it, not wrapped */
+  }
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-ac_ndamp", &ndamp, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-ac_steps", &steps, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_copy_mib", &copy_mib, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_region_steps", &region_steps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_regions", &regions, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_receivers", &nrec, NULL));
+  PetscCheck(ndamp >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_ndamp %" PetscInt_FMT " must be >= 0", ndamp);
+  PetscCheck(steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_steps %" PetscInt_FMT " must be >= 1", steps);
+  PetscCheck(copy_mib >= 1 && copy_mib <= 1048576, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_copy_mib %" PetscInt_FMT " must be in [1, 1048576]",
+             copy_mib);
+  PetscCheck(region_steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_region_steps %" PetscInt_FMT " must be >= 1", region_steps);
+  PetscCheck(nrec >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_receivers %" PetscInt_FMT " must be >= 0", nrec);
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_init", inits, &ninit, NULL));
   if (!ninit || !inits[0]) {
     PetscCall(PetscStrallocpy("zero", &inits[0]));

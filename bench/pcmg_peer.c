@@ -131,6 +131,10 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
+  {
+    static const char *const ints[] = {"-bench_n", "-bench_solve_reps", "-bench_coarse_size", NULL};
+    PetscCall(SbpmgOptionsCheckInts(NULL, NULL, ints)); /* read as 64-bit: a value beyond PetscInt is an error naming it, not wrapped */
+  }
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "PCMG peer benchmark", NULL);
   PetscCall(PetscOptionsIntArray("-bench_n", "Grid sizes N (N x N intervals)", NULL, ns, &nn, &setn));
   PetscCall(PetscOptionsInt("-bench_solve_reps", "Timed solves after the warm-up solve (the best is reported)", NULL, reps, &reps, NULL));
@@ -139,6 +143,8 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   PetscCheck(reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_solve_reps %" PetscInt_FMT " must be >= 1", reps);
   if (!setn) nn = 1;
+  for (PetscInt k = 0; k < nn; k++) PetscCheck(ns[k] >= 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_n %" PetscInt_FMT " must be >= 2", ns[k]);
+  PetscCheck(coarse >= 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_coarse_size %" PetscInt_FMT " must be >= 2", coarse);
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "CG + PCMG (Galerkin, DMDA interpolation, Chebyshev/Jacobi, CHOLMOD coarse) on %d MPI ranks\n", size));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6s %6s %5s %9s %9s %8s %11s %8s\n", "N", "levels", "its", "setup s", "solve ms", "ms/it", "error H", "tts s"));

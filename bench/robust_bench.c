@@ -268,6 +268,10 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscTime(&w0));
   PetscCall(SbpmgInitializePackage());
+  {
+    static const char *const ints[] = {"-rb_n", "-rb_reps", "-rb_steps", NULL};
+    PetscCall(SbpmgOptionsCheckInts(NULL, NULL, ints)); /* read as 64-bit: a value beyond PetscInt is an error naming it, not wrapped */
+  }
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Robust multigrid benchmark", NULL);
   PetscCall(PetscOptionsIntArray("-rb_n", "Stretched grids: N (N x N intervals; 0: none)", NULL, ns, &nn, &setn));
   PetscCall(PetscOptionsRealArray("-rb_L", "Stretched grids: domain sides L", NULL, Ls, &nL, &setL));
@@ -285,7 +289,10 @@ int main(int argc, char **argv)
   if (!setn) nn = 2;
   if (!setL) nL = 2;
   if (!setg) ngrids = 0;
-  PetscCheck(reps >= 1 && l > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rb_reps must be >= 1 and -rb_lscale > 0");
+  for (PetscInt k = 0; k < nn; k++)
+    PetscCheck(ns[k] == 0 || ns[k] >= 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rb_n %" PetscInt_FMT " must be >= 2 (or 0: none)", ns[k]);
+  PetscCheck(reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rb_reps %" PetscInt_FMT " must be >= 1", reps);
+  PetscCheck(l > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rb_lscale %g must be > 0", (double)l);
   PetscCheck(steps >= 0 && steps_t0 > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rb_steps %" PetscInt_FMT " must be >= 0 and -rb_t0 %g > 0", steps,
              (double)steps_t0);
   if (csvname[0]) {

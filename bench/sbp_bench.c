@@ -187,13 +187,16 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
+  {
+    static const char *const ints[] = {"-bench_n", "-bench_reps", "-bench_solve_reps", NULL};
+    PetscCall(SbpmgOptionsCheckInts(NULL, NULL, ints)); /* read as 64-bit: a value beyond PetscInt is an error naming it, not wrapped */
+  }
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "SBP-SAT benchmark", NULL);
   PetscCall(PetscOptionsIntArray("-bench_n", "Grid sizes N (N x N intervals)", NULL, ns, &nn, &setn));
   PetscCall(PetscOptionsInt("-bench_reps", "Timed applies (best taken)", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsBool("-bench_solve", "Also time CG + sbpmg", NULL, solve, &solve, NULL));
   PetscCall(PetscOptionsReal("-bench_rtol", "Relative residual of the solve", NULL, rtol, &rtol, NULL));
   PetscCall(PetscOptionsInt("-bench_solve_reps", "Timed solves after the warm-up solve (the best is reported)", NULL, solve_reps, &solve_reps, NULL));
-  PetscCheck(solve_reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_solve_reps %" PetscInt_FMT " must be >= 1", solve_reps);
   PetscCall(PetscOptionsString("-bench_csv", "CSV output file", NULL, csvname, csvname, sizeof(csvname), NULL));
   PetscCall(PetscOptionsStringArray("-bench_mg_prefixes", "Options prefixes of the solver configurations to time", NULL, prefixes, &nprefix, &setp));
   PetscOptionsEnd();
@@ -202,6 +205,9 @@ int main(int argc, char **argv)
     PetscCall(PetscStrallocpy("", &prefixes[0]));
   }
   if (!setn) nn = 3;
+  for (PetscInt k = 0; k < nn; k++) PetscCheck(ns[k] >= 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_n %" PetscInt_FMT " must be >= 2", ns[k]);
+  PetscCheck(reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_reps %" PetscInt_FMT " must be >= 1", reps);
+  PetscCheck(solve_reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_solve_reps %" PetscInt_FMT " must be >= 1", solve_reps);
   PetscCall(CopyBandwidth(reps, &copy, &ncopy));
   {
     SbpmgCL cl;

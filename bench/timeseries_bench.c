@@ -251,6 +251,10 @@ static PetscErrorCode BenchGetOptions(BenchOptions *o, char csvname[], size_t le
   o->rtol  = 1e-8;
   o->dt    = 1;
   o->nt0   = 16;
+  {
+    static const char *const ints[] = {"-bench_n", "-bench_reps", "-ts_steps", NULL};
+    PetscCall(SbpmgOptionsCheckInts(NULL, NULL, ints)); /* read as 64-bit: a value beyond PetscInt is an error naming it, not wrapped */
+  }
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Time-series benchmark", NULL);
   PetscCall(PetscOptionsIntArray("-bench_n", "Grid sizes N (N x N intervals)", NULL, o->ns, &o->nn, &setn));
   PetscCall(PetscOptionsInt("-bench_reps", "Timed applies and updates (the best is reported)", NULL, o->reps, &o->reps, NULL));

@@ -385,6 +385,10 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SbpmgInitializePackage());
+  {
+    static const char *const ints[] = {"-n_min", "-n_max", "-reps", "-cg_m", "-cg_its", "-bench_latency_reps", "-bench_n", NULL};
+    PetscCall(SbpmgOptionsCheckInts(NULL, NULL, ints)); /* read as 64-bit: a value beyond PetscInt is an error naming it, not wrapped */
+  }
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "vec_bandwidth options", NULL);
   PetscCall(PetscOptionsInt("-n_min", "Smallest vector length (entries)", NULL, n_min, &n_min, NULL));
   PetscCall(PetscOptionsInt("-n_max", "Largest vector length (entries); lengths double from n_min", NULL, n_max, &n_max, NULL));

@@ -13,7 +13,6 @@
    percentile). Every -ac_ option of AcousticSetFromOptions() applies. Runs on any number of MPI ranks (mpiexec -n P
    acoustic3d ...): the grid is split into slabs along z, one device per rank (docs/acoustic.md). */
 #include <sbpmg.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,27 +23,6 @@ typedef enum {
   SNAPSHOT_VTK  /* the whole field, a .vti file */
 } SnapshotFormat;
 static const char *const SnapshotFormats[] = {"png", "vtk", "SnapshotFormat", "SNAPSHOT_", NULL};
-
-/* An integer option of this example as written: a value beyond PetscInt is an error naming it (PetscOptionsInt() would
-   wrap it: -ac_steps 4294967297 ran one step). Call before the options block. */
-static PetscErrorCode CheckIntOption(const char name[])
-{
-  const char *value;
-  PetscBool   set;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsFindPair(NULL, NULL, name, &value, &set));
-  if (set && value) {
-    char     *end;
-    long long v;
-    errno = 0;
-    v     = strtoll(value, &end, 10);
-    PetscCheck(end == value || *end || (errno != ERANGE && v >= PETSC_MIN_INT && v <= PETSC_MAX_INT), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
-               "%s %s: the value does not fit a %d-bit PetscInt (at most %" PetscInt_FMT ")", name, value, (int)(8 * sizeof(PetscInt)),
-               (PetscInt)PETSC_MAX_INT);
-  }
-  PetscFunctionReturn(0);
-}
 
 /* A string option of this example fits its buffer of len bytes (PetscOptionsString() would cut it silently). */
 static PetscErrorCode CheckStringOption(const char name[], size_t len)
@@ -81,7 +59,7 @@ int main(int argc, char **argv)
   SnapshotFormat fmt                        = SNAPSHOT_PNG;
   char           prefix[PETSC_MAX_PATH_LEN] = "acoustic", traces[PETSC_MAX_PATH_LEN] = "";
   PetscReal      npts, bytes, spec, dt, secs = 0;
-  PetscBool      set;
+  PetscBool      set, progress_set;
   PetscLogDouble t0, t1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -89,9 +67,10 @@ int main(int argc, char **argv)
   /* the example's smaller default grid (the library's default is the 800^3 benchmark) */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-ac_n", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-ac_n", "200"));
-  PetscCall(CheckIntOption("-ac_steps"));
-  PetscCall(CheckIntOption("-ac_snapshot_every"));
-  PetscCall(CheckIntOption("-ac_progress_every"));
+  { /* read as 64-bit: a value beyond PetscInt is an error naming it (PetscOptionsInt() would wrap it: -ac_steps 4294967297 ran one step) */
+    static const char *const ints[] = {"-ac_steps", "-ac_snapshot_every", "-ac_progress_every", NULL};
+    PetscCall(SbpmgOptionsCheckInts(NULL, NULL, ints));
+  }
   PetscCall(CheckStringOption("-ac_snapshot_prefix", sizeof(prefix)));
   PetscCall(CheckStringOption("-ac_traces", sizeof(traces)));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "acoustic3d options", NULL);
@@ -99,13 +78,15 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-ac_snapshot_every", "Write a snapshot every K steps (0: none)", NULL, every, &every, NULL));
   PetscCall(PetscOptionsEnum("-ac_snapshot_format", "Snapshot format", NULL, SnapshotFormats, (PetscEnum)fmt, (PetscEnum *)&fmt, NULL));
   PetscCall(PetscOptionsString("-ac_snapshot_prefix", "Snapshot file name prefix", NULL, prefix, prefix, sizeof(prefix), NULL));
-  PetscCall(PetscOptionsInt("-ac_progress_every", "Print a progress line every K steps (0: none; default steps/10)", NULL, progress, &progress, NULL));
+  PetscCall(PetscOptionsInt("-ac_progress_every", "Print a progress line every K steps (0: none; default steps/10)", NULL, progress, &progress, &progress_set));
   PetscCall(PetscOptionsString("-ac_traces", "Write the traces at the end to <prefix>.npy, .bin and .png (the shot gather)", NULL, traces, traces,
                                sizeof(traces), NULL));
   PetscOptionsEnd();
   PetscCheck(steps >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_steps %" PetscInt_FMT " must be >= 0", steps);
   PetscCheck(every >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ac_snapshot_every %" PetscInt_FMT " must be >= 0", every);
-  if (progress < 0) progress = PetscMax(steps / 10, 1);
+  PetscCheck(!progress_set || progress >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
+             "-ac_progress_every %" PetscInt_FMT " must be >= 0 (0: no progress lines; not given: every steps/10)", progress);
+  if (!progress_set) progress = PetscMax(steps / 10, 1);
   { /* the output names fit before any step is run (the longest snapshot name: the last step's) */
     char name[PETSC_MAX_PATH_LEN], tail[64];
     PetscCall(PetscSNPrintf(tail, sizeof(tail), "_%06" PetscInt_FMT ".%s", steps, fmt == SNAPSHOT_VTK ? "vti" : "png"));

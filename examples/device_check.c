@@ -18,7 +18,7 @@ int main(int argc, char **argv)
   ni = (int)n;
   PetscCall(SbpmgCLGetDefault(&cl));
   PetscCall(SbpmgCLView(cl, PETSC_VIEWER_STDOUT_WORLD));
-  PetscCall(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
+  PetscCall(SbpmgCLGetKernel(cl, "selftest", "-DSBPMG_SELFTEST_T=double", "selftest_axpy", &k));
   PetscCall(PetscMalloc2(n, &x, n, &y));
   for (PetscInt i = 0; i < n; i++) {
     x[i] = PetscSinReal(0.001 * i);

@@ -50,6 +50,9 @@ typedef struct {
    option not given). */
 PETSC_EXTERN PetscErrorCode SbpmgOptionsArray(PetscOptionItems *, const char[], const char[], const char[], PetscDataType, void *, PetscInt, PetscInt *,
                                               PetscBool *);
+/* Integer options read as 64-bit: a value given that does not fit PetscInt (PETSc 3.18 would wrap it) is an error naming the
+   option and the value (options, prefix, the names with their dash, NULL-terminated; call outside an options block). */
+PETSC_EXTERN PetscErrorCode SbpmgOptionsCheckInts(PetscOptions, const char[], const char *const[]);
 
 PETSC_EXTERN PetscErrorCode SbpmgCLGetDefault(SbpmgCL *);
 PETSC_EXTERN PetscErrorCode SbpmgCLResetDefault(void);
@@ -208,7 +211,11 @@ PETSC_EXTERN PetscErrorCode SbpProblemSetBoundaryFunction(SbpProblem, PetscInt, 
 PETSC_EXTERN PetscErrorCode SbpProblemSetBoundarySource(SbpProblem, PetscInt, SbpBCType, const char[]);
 PETSC_EXTERN PetscErrorCode SbpProblemSetBoundaryValues(SbpProblem, PetscInt, SbpBCType, PetscInt, const PetscScalar[]);
 PETSC_EXTERN PetscErrorCode SbpProblemSetExactSolution(SbpProblem, SbpExactFunction, void *);
+/* x and y of the nodes: two NEW host vectors laid out like the solution, made at each call; the caller owns them and destroys
+   them with VecDestroy() */
 PETSC_EXTERN PetscErrorCode SbpProblemGetCoordinates(SbpProblem, Vec *, Vec *);
+/* a face's node coordinates and unit outward normals, as a boundary function is given them (src/sbp/python_support.c) */
+PETSC_EXTERN PetscErrorCode SbpProblemGetFaceGeometry(SbpProblem, PetscInt, PetscInt, PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeRHS(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeExactSolution(SbpProblem, Vec);
 PETSC_EXTERN PetscErrorCode SbpProblemComputeError(SbpProblem, Vec, PetscReal *, PetscReal *);
@@ -357,6 +364,7 @@ PETSC_EXTERN PetscErrorCode SeasSummary(Seas, PetscViewer);
 PETSC_EXTERN PetscErrorCode SeasGetTS(Seas, TS *);
 PETSC_EXTERN PetscErrorCode SeasGetKSP(Seas, KSP *);
 PETSC_EXTERN PetscErrorCode SeasGetProblem(Seas, SbpProblem *);
+PETSC_EXTERN PetscErrorCode SeasSetGreenFunction(Seas, PetscBool, const char[]);
 PETSC_EXTERN PetscErrorCode SeasDestroy(Seas *);
 
 #endif

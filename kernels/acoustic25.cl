@@ -9,44 +9,44 @@
 
    The kernels are 2.5D: a work-group owns a tile of the two fast axes (x, y) and sweeps the slow axis z, keeping the
    9-point z column of u in registers; the x and y neighbours come from global memory (the cache) or, for the inner
-   region with AC_LOCAL, from a local-memory copy of the plane. A work-item covers AC_VEC (inner) or PML_VEC (PML)
+   region with SBPMG_AC_LOCAL, from a local-memory copy of the plane. A work-item covers SBPMG_AC_VEC (inner) or SBPMG_PML_VEC (PML)
    consecutive x points with aligned vector loads. Three ways to launch them:
      ac_inner, ac_pml            one launch per region (the box is an argument)
      ac_inner, ac_pml_all        the inner region, then the six PML regions in one launch (a table maps each
                                  work-group to a region and a tile)
      ac_whole                    the whole grid in one launch of the inner kernel's tiles, the PML update where needed
 
-   Build options, all set by the host from the tuning table (include/sbpmg/private/tuning.h, keys ac_*): TILE_X, TILE_Y
-   (inner work-group), TILE_Z (planes per inner work-group, 0: all), AC_LOCAL, AC_VEC, PML_TX, PML_TY, PML_TZ, PML_VEC (the
-   same for the PML), AC_FTZ (store |x| < 1e-30 as 0), AC_PF, PML_PF (planes of cache prefetch ahead of the sweeps), AC_PF_PTX
-   (the prefetch as PTX), AC_UNROLL, PML_UNROLL (planes per loop iteration). */
+   Build options, all set by the host from the tuning table (include/sbpmg/private/tuning.h, keys ac_*): SBPMG_TILE_X, SBPMG_TILE_Y
+   (inner work-group), SBPMG_TILE_Z (planes per inner work-group, 0: all), SBPMG_AC_LOCAL, SBPMG_AC_VEC, SBPMG_PML_TX, SBPMG_PML_TY, SBPMG_PML_TZ, SBPMG_PML_VEC (the
+   same for the PML), SBPMG_AC_FTZ (store |x| < 1e-30 as 0), SBPMG_AC_PF, SBPMG_PML_PF (planes of cache prefetch ahead of the sweeps), SBPMG_AC_PF_PTX
+   (the prefetch as PTX), SBPMG_AC_UNROLL, SBPMG_PML_UNROLL (planes per loop iteration). */
 
-#if !defined(TILE_X) || !defined(TILE_Y) || !defined(TILE_Z) || !defined(AC_LOCAL) || !defined(AC_VEC) || !defined(PML_TX) || !defined(PML_TY) || \
-  !defined(PML_TZ) || !defined(PML_VEC) || !defined(AC_FTZ) || !defined(AC_PF) || !defined(PML_PF) || !defined(AC_PF_PTX) || !defined(AC_UNROLL) ||   \
-  !defined(PML_UNROLL)
-  #error "TILE_X, TILE_Y, TILE_Z, AC_LOCAL, AC_VEC, PML_TX, PML_TY, PML_TZ, PML_VEC, AC_FTZ, AC_PF, PML_PF, AC_PF_PTX, AC_UNROLL and PML_UNROLL must be defined (tuning table)"
+#if !defined(SBPMG_TILE_X) || !defined(SBPMG_TILE_Y) || !defined(SBPMG_TILE_Z) || !defined(SBPMG_AC_LOCAL) || !defined(SBPMG_AC_VEC) || !defined(SBPMG_PML_TX) || !defined(SBPMG_PML_TY) || \
+  !defined(SBPMG_PML_TZ) || !defined(SBPMG_PML_VEC) || !defined(SBPMG_AC_FTZ) || !defined(SBPMG_AC_PF) || !defined(SBPMG_PML_PF) || !defined(SBPMG_AC_PF_PTX) || !defined(SBPMG_AC_UNROLL) ||   \
+  !defined(SBPMG_PML_UNROLL)
+  #error "SBPMG_TILE_X, SBPMG_TILE_Y, SBPMG_TILE_Z, SBPMG_AC_LOCAL, SBPMG_AC_VEC, SBPMG_PML_TX, SBPMG_PML_TY, SBPMG_PML_TZ, SBPMG_PML_VEC, SBPMG_AC_FTZ, SBPMG_AC_PF, SBPMG_PML_PF, SBPMG_AC_PF_PTX, SBPMG_AC_UNROLL and SBPMG_PML_UNROLL must be defined (tuning table)"
 #endif
-#if (AC_VEC != 1 && AC_VEC != 2 && AC_VEC != 4) || (PML_VEC != 1 && PML_VEC != 2 && PML_VEC != 4)
-  #error "AC_VEC and PML_VEC must be 1, 2 or 4"
+#if (SBPMG_AC_VEC != 1 && SBPMG_AC_VEC != 2 && SBPMG_AC_VEC != 4) || (SBPMG_PML_VEC != 1 && SBPMG_PML_VEC != 2 && SBPMG_PML_VEC != 4)
+  #error "SBPMG_AC_VEC and SBPMG_PML_VEC must be 1, 2 or 4"
 #endif
 
-/* AC_FTZ 1: store |x| < 1e-30 as 0. For CPU devices, where -cl-denorms-are-zero is not honoured (PoCL) and denormal
+/* SBPMG_AC_FTZ 1: store |x| < 1e-30 as 0. For CPU devices, where -cl-denorms-are-zero is not honoured (PoCL) and denormal
    arithmetic is two orders of magnitude slower; 1e-30 leaves eight decades above the denormal range for products. */
 
-/* AC_PF d > 0 (inner), PML_PF d > 0 (PML): the 2.5D sweeps ask for the streamed data of the plane d planes ahead (u at k + 4 + d;
+/* SBPMG_AC_PF d > 0 (inner), SBPMG_PML_PF d > 0 (PML): the 2.5D sweeps ask for the streamed data of the plane d planes ahead (u at k + 4 + d;
    v, vp, phi at k + d) to be brought into the cache before they load it: more bytes in flight per work-item without holding
-   them in registers. AC_PF_PTX 1 (NVIDIA's platform): PTX prefetch.global.L2; 0: OpenCL's prefetch(). Hints only: the fields
+   them in registers. SBPMG_AC_PF_PTX 1 (NVIDIA's platform): PTX prefetch.global.L2; 0: OpenCL's prefetch(). Hints only: the fields
    do not change. */
-#if AC_PF_PTX
+#if SBPMG_AC_PF_PTX
   #define AC_PREFETCH(p) __asm__ volatile("prefetch.global.L2 [%0];" ::"l"((ulong)(p)))
 #else
   #define AC_PREFETCH(p) prefetch((p), 1)
 #endif
 
-/* AC_UNROLL, PML_UNROLL u > 1: unroll the plane loop of the inner / PML sweep u times (more loads in flight per work-item). */
+/* SBPMG_AC_UNROLL, SBPMG_PML_UNROLL u > 1: unroll the plane loop of the inner / PML sweep u times (more loads in flight per work-item). */
 #define AC_PRAGMA_(x)       _Pragma(#x)
 #define AC_UNROLL_PRAGMA(u) AC_PRAGMA_(unroll u)
-#if defined(__clang__) && (AC_UNROLL > 1 || PML_UNROLL > 1)
+#if defined(__clang__) && (SBPMG_AC_UNROLL > 1 || SBPMG_PML_UNROLL > 1)
   #pragma clang diagnostic ignored "-Wpass-failed" /* PoCL's clang may leave the loop as it is: a hint, not a requirement */
 #endif
 
@@ -54,8 +54,8 @@
 #define AC_CAT_(a, b) a##b
 #define AC_CAT(a, b)  AC_CAT_(a, b)
 
-/* flush tiny values (AC_FTZ) */
-#if AC_FTZ
+/* flush tiny values (SBPMG_AC_FTZ) */
+#if SBPMG_AC_FTZ
   #define FTZ1(x) (fabs(x) < 1e-30f ? 0.0f : (x))
   #define FTZ2(x) (fabs(x) < (float2)(1e-30f) ? (float2)(0.0f) : (x))
   #define FTZ4(x) (fabs(x) < (float4)(1e-30f) ? (float4)(0.0f) : (x))
@@ -208,46 +208,46 @@ void ac_store4(__global float *p, const int o, const float4 x, const int i, cons
 /* ---------------------------------------------------------------- inner region body
    Tile (ti, tj, tk) of the region [lo, hi); (lx, ly) the work-item in the tile. lim.x / lim.y: the largest x vector
    start / y row a load may touch (overhanging work-items of the local variant load clamped data no active point needs). */
-#define IV      AC_VEC
-#define IT      AC_CAT(ac_float, AC_VEC)
-#define ILD     AC_CAT(LD, AC_VEC)
-#define IFTZ    AC_CAT(FTZ, AC_VEC)
-#define IVLOADU AC_CAT(VLOADU, AC_VEC)
-#define AC_HX   (4 / AC_VEC) /* x halo of the local tile, in vectors */
+#define IV      SBPMG_AC_VEC
+#define IT      AC_CAT(ac_float, SBPMG_AC_VEC)
+#define ILD     AC_CAT(LD, SBPMG_AC_VEC)
+#define IFTZ    AC_CAT(FTZ, SBPMG_AC_VEC)
+#define IVLOADU AC_CAT(VLOADU, SBPMG_AC_VEC)
+#define AC_HX   (4 / SBPMG_AC_VEC) /* x halo of the local tile, in vectors */
 
 void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const int ly, const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy,
                    const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz, __global const float *restrict u, __global float *restrict v,
-                   __global const float *restrict vp, __local IT (*tile)[TILE_X + 2 * (4 / AC_VEC)])
+                   __global const float *restrict vp, __local IT (*tile)[SBPMG_TILE_X + 2 * (4 / SBPMG_AC_VEC)])
 {
-  const int i      = lo.x + IV * (ti * TILE_X + lx);
-  const int j      = lo.y + tj * TILE_Y + ly;
-  const int kb     = lo.z + (TILE_Z > 0 ? tk * TILE_Z : 0);
-  const int ke     = TILE_Z > 0 ? min(kb + TILE_Z, hi.z) : hi.z;
+  const int i      = lo.x + IV * (ti * SBPMG_TILE_X + lx);
+  const int j      = lo.y + tj * SBPMG_TILE_Y + ly;
+  const int kb     = lo.z + (SBPMG_TILE_Z > 0 ? tk * SBPMG_TILE_Z : 0);
+  const int ke     = SBPMG_TILE_Z > 0 ? min(kb + SBPMG_TILE_Z, hi.z) : hi.z;
   const int active = (i < hi.x) && (j < hi.y);
   IT        q0, q1, q2, q3, q4, q5, q6, q7, q8;
-#if AC_LOCAL
+#if SBPMG_AC_LOCAL
   const int il = min(i, lim.x), jl = min(j, lim.y); /* where this work-item loads from */
   int       idx = origin + il + jl * px + kb * pxy;
   int       ixm = idx - 4, ixp = origin + min(il + 4, lim.x) + jl * px + kb * pxy;
   int       iym = idx - 4 * px, iyp = origin + il + min(jl + 4, lim.y) * px + kb * pxy;
-  const int hxm = lx < AC_HX, hxp = lx >= TILE_X - AC_HX, hym = ly < 4, hyp = ly >= TILE_Y - 4;
+  const int hxm = lx < AC_HX, hxp = lx >= SBPMG_TILE_X - AC_HX, hym = ly < 4, hyp = ly >= SBPMG_TILE_Y - 4;
 #else
   int idx = origin + i + j * px + kb * pxy;
   if (!active) return;
 #endif
   AC_LOAD_COLUMN(ILD, u, idx, pxy, q0, q1, q2, q3, q4, q5, q6, q7);
-#if AC_UNROLL > 1
-  AC_UNROLL_PRAGMA(AC_UNROLL)
+#if SBPMG_AC_UNROLL > 1
+  AC_UNROLL_PRAGMA(SBPMG_AC_UNROLL)
 #endif
   for (int k = kb; k < ke; k++) {
     IT xm[4], xp[4], ym[4], yp[4], lap;
-    if (AC_PF > 0 && k + AC_PF < ke) {
-      AC_PREFETCH(u + idx + (4 + AC_PF) * pxy);
-      AC_PREFETCH(v + idx + AC_PF * pxy);
-      AC_PREFETCH(vp + idx + AC_PF * pxy);
+    if (SBPMG_AC_PF > 0 && k + SBPMG_AC_PF < ke) {
+      AC_PREFETCH(u + idx + (4 + SBPMG_AC_PF) * pxy);
+      AC_PREFETCH(v + idx + SBPMG_AC_PF * pxy);
+      AC_PREFETCH(vp + idx + SBPMG_AC_PF * pxy);
     }
     q8 = ILD(u, idx + 4 * pxy);
-#if AC_LOCAL
+#if SBPMG_AC_LOCAL
     barrier(CLK_LOCAL_MEM_FENCE); /* everyone is done reading the previous plane */
     tile[ly + 4][lx + AC_HX] = q4;
     if (hxm) tile[ly + 4][lx] = ILD(u, ixm);
@@ -255,7 +255,7 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
     if (hym) tile[ly][lx + AC_HX] = ILD(u, iym);
     if (hyp) tile[ly + 8][lx + AC_HX] = ILD(u, iyp);
     barrier(CLK_LOCAL_MEM_FENCE);
-    AC_CAT(AC_XTILE, AC_VEC)(tile[ly + 4], lx, q4, xm, xp);
+    AC_CAT(AC_XTILE, SBPMG_AC_VEC)(tile[ly + 4], lx, q4, xm, xp);
     for (int m = 0; m < 4; m++) {
       ym[m] = tile[ly + 3 - m][lx + AC_HX];
       yp[m] = tile[ly + 5 + m][lx + AC_HX];
@@ -266,9 +266,9 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
     iyp += pxy;
     AC_LAP(IT, lap, c0, cx, cy, cz, q4, xm, xp, ym, yp, q0, q1, q2, q3, q5, q6, q7, q8);
 #else
-    AC_LAP_CACHED(AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
+    AC_LAP_CACHED(SBPMG_AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
 #endif
-    if (active) AC_CAT(ac_store, AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))), i, lo.x, hi.x);
+    if (active) AC_CAT(ac_store, SBPMG_AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))), i, lo.x, hi.x);
     AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
     idx += pxy;
   }
@@ -291,10 +291,10 @@ void ac_inner_body(const int ti, const int tj, const int tk, const int lx, const
 /* ---------------------------------------------------------------- PML body
    Tile (ti, tj, tk) of the region [lo, hi); the x vectors start at the aligned point xa <= lo.x (lanes outside [lo.x,
    hi.x) are computed and not stored). hd = 1 / (4 h^2) per axis; ex, ey, ez: offsets of the profiles in eta. */
-#define PV      PML_VEC
-#define PT      AC_CAT(ac_float, PML_VEC)
-#define PLD     AC_CAT(LD, PML_VEC)
-#define PVLOADU AC_CAT(VLOADU, PML_VEC)
+#define PV      SBPMG_PML_VEC
+#define PT      AC_CAT(ac_float, SBPMG_PML_VEC)
+#define PLD     AC_CAT(LD, SBPMG_PML_VEC)
+#define PVLOADU AC_CAT(VLOADU, SBPMG_PML_VEC)
 
 void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const int ly, const int ptx, const int pty, const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
                  const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd, const int ex, const int ey, const int ez,
@@ -304,8 +304,8 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
   const int xa = lo.x - (origin + lo.x) % PV;
   const int i  = xa + PV * (ti * ptx + lx);
   const int j  = lo.y + tj * pty + ly;
-  const int kb = lo.z + (PML_TZ > 0 ? tk * PML_TZ : 0);
-  const int ke = PML_TZ > 0 ? min(kb + PML_TZ, hi.z) : hi.z;
+  const int kb = lo.z + (SBPMG_PML_TZ > 0 ? tk * SBPMG_PML_TZ : 0);
+  const int ke = SBPMG_PML_TZ > 0 ? min(kb + SBPMG_PML_TZ, hi.z) : hi.z;
   if (i >= hi.x || j >= hi.y) return;
   int         idx = origin + i + j * px + kb * pxy;
   const PT    exy = AC_ETA_XY(PVLOADU, eta, ex, ey, i, j);
@@ -313,58 +313,58 @@ void ac_pml_body(const int ti, const int tj, const int tk, const int lx, const i
   const float gy  = AC_GRAD_Y(eta, ey, j, hd);
   PT          q0, q1, q2, q3, q4, q5, q6, q7, q8;
   AC_LOAD_COLUMN(PLD, u, idx, pxy, q0, q1, q2, q3, q4, q5, q6, q7);
-#if PML_UNROLL > 1
-  AC_UNROLL_PRAGMA(PML_UNROLL)
+#if SBPMG_PML_UNROLL > 1
+  AC_UNROLL_PRAGMA(SBPMG_PML_UNROLL)
 #endif
   for (int k = kb; k < ke; k++) {
     PT xm[4], xp[4], ym[4], yp[4], lap, un, pn;
-    if (PML_PF > 0 && k + PML_PF < ke) {
-      AC_PREFETCH(u + idx + (4 + PML_PF) * pxy);
-      AC_PREFETCH(v + idx + PML_PF * pxy);
-      AC_PREFETCH(vp + idx + PML_PF * pxy);
-      AC_PREFETCH(phi + idx + PML_PF * pxy);
+    if (SBPMG_PML_PF > 0 && k + SBPMG_PML_PF < ke) {
+      AC_PREFETCH(u + idx + (4 + SBPMG_PML_PF) * pxy);
+      AC_PREFETCH(v + idx + SBPMG_PML_PF * pxy);
+      AC_PREFETCH(vp + idx + SBPMG_PML_PF * pxy);
+      AC_PREFETCH(phi + idx + SBPMG_PML_PF * pxy);
     }
     q8 = PLD(u, idx + 4 * pxy);
-    AC_LAP_CACHED(PML_VEC, PT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
-    AC_PML_UPDATE(PML_VEC, PT, un, pn, lap, q3, q4, q5, xm, xp, ym, yp, exy, gx, gy, hd, eta, ez, k, idx, v, vp, phi);
-    AC_CAT(ac_store, PML_VEC)(v, idx, un, i, lo.x, hi.x);
-    AC_CAT(ac_store, PML_VEC)(phi, idx, pn, i, lo.x, hi.x);
+    AC_LAP_CACHED(SBPMG_PML_VEC, PT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
+    AC_PML_UPDATE(SBPMG_PML_VEC, PT, un, pn, lap, q3, q4, q5, xm, xp, ym, yp, exy, gx, gy, hd, eta, ez, k, idx, v, vp, phi);
+    AC_CAT(ac_store, SBPMG_PML_VEC)(v, idx, un, i, lo.x, hi.x);
+    AC_CAT(ac_store, SBPMG_PML_VEC)(phi, idx, pn, i, lo.x, hi.x);
     AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
     idx += pxy;
   }
 }
 
 /* ---------------------------------------------------------------- one launch per region */
-__kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_inner(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy,
+__kernel __attribute__((reqd_work_group_size(SBPMG_TILE_X, SBPMG_TILE_Y, 1))) void ac_inner(const int4 lo, const int4 hi, const int4 lim, const int px, const int pxy,
                                                                               const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz,
                                                                               __global const float *restrict u, __global float *restrict v,
                                                                               __global const float *restrict vp)
 {
-#if AC_LOCAL
-  __local IT tile[TILE_Y + 8][TILE_X + 2 * AC_HX];
+#if SBPMG_AC_LOCAL
+  __local IT tile[SBPMG_TILE_Y + 8][SBPMG_TILE_X + 2 * AC_HX];
 #else
-  __local IT (*tile)[TILE_X + 2 * AC_HX] = 0;
+  __local IT (*tile)[SBPMG_TILE_X + 2 * AC_HX] = 0;
 #endif
   ac_inner_body((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), lo, hi, lim, px, pxy, origin, c0, cx, cy, cz, u, v,
                 vp, tile);
 }
 
-__kernel __attribute__((reqd_work_group_size(PML_TX, PML_TY, 1))) void ac_pml(const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
+__kernel __attribute__((reqd_work_group_size(SBPMG_PML_TX, SBPMG_PML_TY, 1))) void ac_pml(const int4 lo, const int4 hi, const int px, const int pxy, const int origin,
                                                                             const float c0, const float4 cx, const float4 cy, const float4 cz, const float4 hd,
                                                                             const int ex, const int ey, const int ez, __global const float *restrict u,
                                                                             __global float *restrict v, __global const float *restrict vp,
                                                                             __global float *restrict phi, __global const float *restrict eta)
 {
-  ac_pml_body((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), PML_TX, PML_TY, lo, hi, px, pxy, origin, c0, cx, cy,
+  ac_pml_body((int)get_group_id(0), (int)get_group_id(1), (int)get_group_id(2), (int)get_local_id(0), (int)get_local_id(1), SBPMG_PML_TX, SBPMG_PML_TY, lo, hi, px, pxy, origin, c0, cx, cy,
               cz, hd, ex, ey, ez, u, v, vp, phi, eta);
 }
 
 /* ---------------------------------------------------------------- every PML region in one launch
-   1D launch of PML_TX * PML_TY work-items per group; tab holds AC_TAB ints per PML region, in the order of the groups:
+   1D launch of SBPMG_PML_TX * SBPMG_PML_TY work-items per group; tab holds AC_TAB ints per PML region, in the order of the groups:
    lo.xyz, hi.xyz, tiles along x, tiles along y, first group, end group, the region's tile width in work-items (its
-   height is PML_TX * PML_TY / width: narrow slabs take narrow tall tiles). */
+   height is SBPMG_PML_TX * SBPMG_PML_TY / width: narrow slabs take narrow tall tiles). */
 #define AC_TAB 11
-__kernel __attribute__((reqd_work_group_size(PML_TX * PML_TY, 1, 1))) void ac_pml_all(__constant int *tab, const int nreg, const int px, const int pxy,
+__kernel __attribute__((reqd_work_group_size(SBPMG_PML_TX * SBPMG_PML_TY, 1, 1))) void ac_pml_all(__constant int *tab, const int nreg, const int px, const int pxy,
                                                                                     const int origin, const float c0, const float4 cx, const float4 cy,
                                                                                     const float4 cz, const float4 hd, const int ex, const int ey, const int ez,
                                                                                     __global const float *restrict u, __global float *restrict v,
@@ -379,12 +379,12 @@ __kernel __attribute__((reqd_work_group_size(PML_TX * PML_TY, 1, 1))) void ac_pm
     const int4      lo = (int4)(t[0], t[1], t[2], 0), hi = (int4)(t[3], t[4], t[5], 0);
     const int       l  = g - t[8], ti = l % t[6], tj = (l / t[6]) % t[7], tk = l / (t[6] * t[7]);
     const int       w  = t[10];
-    ac_pml_body(ti, tj, tk, lid % w, lid / w, w, (PML_TX * PML_TY) / w, lo, hi, px, pxy, origin, c0, cx, cy, cz, hd, ex, ey, ez, u, v, vp, phi, eta);
+    ac_pml_body(ti, tj, tk, lid % w, lid / w, w, (SBPMG_PML_TX * SBPMG_PML_TY) / w, lo, hi, px, pxy, origin, c0, cx, cy, cz, hd, ex, ey, ez, u, v, vp, phi, eta);
   }
 }
 
 /* ---------------------------------------------------------------- the whole grid in one launch
-   The inner kernel's tiles (TILE_X x TILE_Y work-items of AC_VEC points, TILE_Z planes) over the whole nx x ny x nz grid,
+   The inner kernel's tiles (SBPMG_TILE_X x SBPMG_TILE_Y work-items of SBPMG_AC_VEC points, SBPMG_TILE_Z planes) over the whole nx x ny x nz grid,
    x vectors aligned from the aligned point at or before 0. A vector whose points are all inner takes the inner update;
    any other takes the PML update with lane masks (at an inner point eta = 0 and phi = 0, where the PML update is the
    inner one bit for bit; phi is stored at PML points only). [ilo, ihi): the inner box; n: the grid. */
@@ -408,7 +408,7 @@ void ac_store_pml4(__global float *p, const int o, const float4 x, const int i, 
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(const int4 n, const int4 ilo, const int4 ihi, const int px, const int pxy,
+__kernel __attribute__((reqd_work_group_size(SBPMG_TILE_X, SBPMG_TILE_Y, 1))) void ac_whole(const int4 n, const int4 ilo, const int4 ihi, const int px, const int pxy,
                                                                               const int origin, const float c0, const float4 cx, const float4 cy, const float4 cz,
                                                                               const float4 hd, const int ex, const int ey, const int ez,
                                                                               __global const float *restrict u, __global float *restrict v,
@@ -418,8 +418,8 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(
   const int xa  = -(origin % IV);
   const int i   = xa + IV * (int)get_global_id(0);
   const int j   = (int)get_global_id(1);
-  const int kb  = TILE_Z > 0 ? (int)get_group_id(2) * TILE_Z : 0;
-  const int ke  = TILE_Z > 0 ? min(kb + TILE_Z, n.z) : n.z;
+  const int kb  = SBPMG_TILE_Z > 0 ? (int)get_group_id(2) * SBPMG_TILE_Z : 0;
+  const int ke  = SBPMG_TILE_Z > 0 ? min(kb + SBPMG_TILE_Z, n.z) : n.z;
   const int yin = j >= ilo.y && j < ihi.y, xin = i >= ilo.x && i + IV <= ihi.x;
   if (i >= n.x || j >= n.y) return;
   int         idx = origin + i + j * px + kb * pxy;
@@ -432,13 +432,13 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void ac_whole(
     IT        xm[4], xp[4], ym[4], yp[4], lap;
     const int zin = k >= ilo.z && k < ihi.z;
     q8            = ILD(u, idx + 4 * pxy);
-    AC_LAP_CACHED(AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
-    if (xin && yin && zin) AC_CAT(ST, AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))));
+    AC_LAP_CACHED(SBPMG_AC_VEC, IT, lap, u, idx, px, c0, cx, cy, cz, xm, xp, ym, yp, q0, q1, q2, q3, q4, q5, q6, q7, q8);
+    if (xin && yin && zin) AC_CAT(ST, SBPMG_AC_VEC)(v, idx, IFTZ(fma(ILD(vp, idx), lap, 2.0f * q4 - ILD(v, idx))));
     else {
       IT un, pn;
-      AC_PML_UPDATE(AC_VEC, IT, un, pn, lap, q3, q4, q5, xm, xp, ym, yp, exy, gx, gy, hd, eta, ez, k, idx, v, vp, phi);
-      AC_CAT(ac_store, AC_VEC)(v, idx, un, i, 0, n.x);
-      AC_CAT(ac_store_pml, AC_VEC)(phi, idx, pn, i, n.x, ilo.x, ihi.x, yin && zin);
+      AC_PML_UPDATE(SBPMG_AC_VEC, IT, un, pn, lap, q3, q4, q5, xm, xp, ym, yp, exy, gx, gy, hd, eta, ez, k, idx, v, vp, phi);
+      AC_CAT(ac_store, SBPMG_AC_VEC)(v, idx, un, i, 0, n.x);
+      AC_CAT(ac_store_pml, SBPMG_AC_VEC)(phi, idx, pn, i, n.x, ilo.x, ihi.x, yin && zin);
     }
     AC_SHIFT9(q0, q1, q2, q3, q4, q5, q6, q7, q8);
     idx += pxy;

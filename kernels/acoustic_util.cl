@@ -1,11 +1,11 @@
 /* Helpers of the acoustic operator: deterministic random fields and field norms.
-   Build option NORM_LS (tuning ac_norm_wg): the work-group size of ac_norms, a power of two.
+   Build option SBPMG_NORM_LS (tuning ac_norm_wg): the work-group size of ac_norms, a power of two.
 
    The random hash is also compiled by the host (src/acoustic/setup.c includes this file as C), so that the host reference
    and the device fill the same values from one definition. */
 #ifdef __OPENCL_VERSION__
-#  ifndef NORM_LS
-#    error "NORM_LS must be defined (tuning table)"
+#  ifndef SBPMG_NORM_LS
+#    error "SBPMG_NORM_LS must be defined (tuning table)"
 #  endif
 typedef uint  ac_uint;
 typedef float ac_real;
@@ -52,16 +52,16 @@ inline float ac_nanmax(float a, float b)
 }
 
 /* Per work-group max |f| and sum f^2 over the grid points, a loop over rows (j, k) of nx points; NaN propagates. */
-__kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(const int nx, const int ny, const int nz, const int px, const int pxy,
+__kernel __attribute__((reqd_work_group_size(SBPMG_NORM_LS, 1, 1))) void ac_norms(const int nx, const int ny, const int nz, const int px, const int pxy,
                                                                             const int origin, __global const float *f, __global float2 *partial)
 {
-  __local float smax[NORM_LS], ssum[NORM_LS];
+  __local float smax[SBPMG_NORM_LS], ssum[SBPMG_NORM_LS];
   const int     lid = (int)get_local_id(0), nrow = ny * nz;
   float         m = 0.0f, s = 0.0f;
 
   for (int r = (int)get_group_id(0); r < nrow; r += (int)get_num_groups(0)) {
     const int base = origin + (r % ny) * px + (r / ny) * pxy;
-    for (int i = lid; i < nx; i += NORM_LS) {
+    for (int i = lid; i < nx; i += SBPMG_NORM_LS) {
       const float x = f[base + i];
       m             = ac_nanmax(m, fabs(x));
       s             = fma(x, x, s);
@@ -70,7 +70,7 @@ __kernel __attribute__((reqd_work_group_size(NORM_LS, 1, 1))) void ac_norms(cons
   smax[lid] = m;
   ssum[lid] = s;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int w = NORM_LS / 2; w > 0; w >>= 1) {
+  for (int w = SBPMG_NORM_LS / 2; w > 0; w >>= 1) {
     if (lid < w) {
       smax[lid] = ac_nanmax(smax[lid], smax[lid + w]);
       ssum[lid] += ssum[lid + w];

@@ -3,9 +3,9 @@
    then J = x_r y_s - x_s y_r and crr, crs, css (docs/guide.md "The PDE"), or a user's metric function; and the first node,
    in natural order, where they are invalid (mu, J, crr, css > 0, crr css - crs^2 > 0, all finite).
 
-   Specialisation (set by src/sbp, no defaults): COEF_MAP 0 curved, 1 square, 2 the user's sbp_user_mapping(), 3 node
-   coordinates; COEF_MU 0 basin, 1 constant (the kernel argument mu_value), 2 the user's sbp_user_mu(), 3 values at the nodes;
-   COEF_METRIC 0 the formula above, 1 the user's sbp_user_metric(). The buffer `nodes` (src/sbp/nodes.c) holds the nodal data
+   Specialisation (set by src/sbp, no defaults): SBPMG_COEF_MAP 0 curved, 1 square, 2 the user's sbp_user_mapping(), 3 node
+   coordinates; SBPMG_COEF_MU 0 basin, 1 constant (the kernel argument mu_value), 2 the user's sbp_user_mu(), 3 values at the nodes;
+   SBPMG_COEF_METRIC 0 the formula above, 1 the user's sbp_user_metric(). The buffer `nodes` (src/sbp/nodes.c) holds the nodal data
    on the rank's box, the ghosted patch grown by 3 nodes within the grid: for node coordinates or mu at the nodes x, y, mu one
    after the other (the derivatives of node coordinates are an SBP first derivative D, docs/guide.md "Bringing a problem"); for
    the curved map (after those, where mu is at the nodes) the sine and cosine of pi (r + 1) / 2 at the box's values of r, then of pi (s + 1) / 2 at its values of s, so
@@ -14,11 +14,11 @@
      void   sbp_user_mapping(double r, double s, double X[6]);
      double sbp_user_mu(double x, double y);
      void   sbp_user_metric(double r, double s, const double X[6], double mu, double c[4]);   c = crr, css, crs, J */
-#if !defined(COEF_MAP) || !defined(COEF_MU) || !defined(COEF_METRIC)
-#  error "COEF_MAP, COEF_MU and COEF_METRIC must be defined (src/sbp sets them)"
+#if !defined(SBPMG_COEF_MAP) || !defined(SBPMG_COEF_MU) || !defined(SBPMG_COEF_METRIC)
+#  error "SBPMG_COEF_MAP, SBPMG_COEF_MU and SBPMG_COEF_METRIC must be defined (src/sbp sets them)"
 #endif
-#if !defined(COEF_KERNELS)
-#  error "COEF_KERNELS must be defined (src/sbp: which kernels a program holds: 1 the set-up's, 2 coef_describe, 4 coef_coordinates; 0 none, the right-hand side's program)"
+#if !defined(SBPMG_COEF_KERNELS)
+#  error "SBPMG_COEF_KERNELS must be defined (src/sbp: which kernels a program holds: 1 the set-up's, 2 coef_describe, 4 coef_coordinates; 0 none, the right-hand side's program)"
 #endif
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double           coef_real;
@@ -68,7 +68,7 @@ inline void coef_blend(coef_real r, coef_real s, const coef_real E[5], const coe
   *vs = (1 - r) / 2 * dE[1] + (1 + r) / 2 * dE[2] + (E[4] - E[3]) / 2 - (-(1 - r) * K[0] - (1 + r) * K[1] + (1 - r) * K[2] + (1 + r) * K[3]) / 4;
 }
 
-#if COEF_MAP == 0
+#if SBPMG_COEF_MAP == 0
 /* The curved quadrilateral at (r, s), from Sr, Cr = sin, cos of pi (r + 1) / 2 and Ss, Cs the same of s (a table: coef_geometry()). */
 inline void coef_curved(coef_real r, coef_real s, coef_real Sr, coef_real Cr, coef_real Ss, coef_real Cs, coef_real X[6])
 {
@@ -81,10 +81,10 @@ inline void coef_curved(coef_real r, coef_real s, coef_real Sr, coef_real Cr, co
   coef_blend(r, s, Ex, dEx, coef_cx, &X[0], &X[2], &X[3]);
   coef_blend(r, s, Ey, dEy, coef_cy, &X[1], &X[4], &X[5]);
 }
-#elif COEF_MAP != 3 /* node coordinates: coef_geometry() reads them */
+#elif SBPMG_COEF_MAP != 3 /* node coordinates: coef_geometry() reads them */
 inline void coef_mapping(coef_real r, coef_real s, coef_real X[6])
 {
-#  if COEF_MAP == 1
+#  if SBPMG_COEF_MAP == 1
   X[0] = r;
   X[1] = s;
   X[2] = 1;
@@ -98,15 +98,15 @@ inline void coef_mapping(coef_real r, coef_real s, coef_real X[6])
 #endif
 
 /* mu at (x, y): the smoothed elliptical basin, a constant, or the user's. */
-#if COEF_MU != 3 /* mu at the nodes: coef_mu_node() reads it */
+#if SBPMG_COEF_MU != 3 /* mu at the nodes: coef_mu_node() reads it */
 inline coef_real coef_mu(coef_real x, coef_real y, coef_real mu_value)
 {
-#  if COEF_MU == 0
+#  if SBPMG_COEF_MU == 0
   const coef_real muout = 36, muin = 20, Lw = 0.05, D = 0.05;
   const coef_real c = (Lw / 2) / D, rbar = (Lw / 2) * (Lw / 2), rw = 0.01 * (1 + (Lw / 2) / D);
   const coef_real xi = (x * x + c * c * y * y - rbar) / rw;
   return (muout - muin) / 2 * (tanh(xi) + 1) + muin;
-#  elif COEF_MU == 1
+#  elif SBPMG_COEF_MU == 1
   return mu_value;
 #  else
   return sbp_user_mu(x, y);
@@ -175,15 +175,15 @@ inline coef_real coef_nodal_d(coef_grid g, int f, int dir, int i, int j)
 /* X = (x, y, x_r, x_s, y_r, y_s) at node (i, j). */
 inline void coef_geometry(coef_grid g, int i, int j, coef_real X[6])
 {
-#if COEF_MAP == 3
+#if SBPMG_COEF_MAP == 3
   X[0] = coef_nodal(g, 0, i, j);
   X[1] = coef_nodal(g, 1, i, j);
   X[2] = coef_nodal_d(g, 0, 0, i, j);
   X[3] = coef_nodal_d(g, 0, 1, i, j);
   X[4] = coef_nodal_d(g, 1, 0, i, j);
   X[5] = coef_nodal_d(g, 1, 1, i, j);
-#elif COEF_MAP == 0 /* the box's table (after mu at the nodes, where there are): sin, cos of pi (r + 1) / 2 at its values of r, then of s */
-  __global const coef_real *t = g.v + (COEF_MU == 3 ? 3 * (long)g.xm * g.ym : 0);
+#elif SBPMG_COEF_MAP == 0 /* the box's table (after mu at the nodes, where there are): sin, cos of pi (r + 1) / 2 at its values of r, then of s */
+  __global const coef_real *t = g.v + (SBPMG_COEF_MU == 3 ? 3 * (long)g.xm * g.ym : 0);
   const long                a = 2 * (long)(i - g.xs), b = 2 * ((long)g.xm + (j - g.ys));
   coef_curved(-1 + i * g.hr, -1 + j * g.hs, t[a], t[a + 1], t[b], t[b + 1], X);
 #else
@@ -194,7 +194,7 @@ inline void coef_geometry(coef_grid g, int i, int j, coef_real X[6])
 /* mu at node (i, j) of geometry X. */
 inline coef_real coef_mu_node(coef_grid g, int i, int j, const coef_real X[6], coef_real mu_value)
 {
-#if COEF_MU == 3
+#if SBPMG_COEF_MU == 3
   return coef_nodal(g, 2, i, j);
 #else
   return coef_mu(X[0], X[1], mu_value);
@@ -208,7 +208,7 @@ inline coef_real coef_point(coef_grid g, int i, int j, coef_real mu_value, coef_
 
   coef_geometry(g, i, j, X);
   mu = coef_mu_node(g, i, j, X, mu_value);
-#if COEF_METRIC == 1
+#if SBPMG_COEF_METRIC == 1
   sbp_user_metric(-1 + i * g.hr, -1 + j * g.hs, X, mu, c);
 #else
   J    = X[2] * X[5] - X[3] * X[4];
@@ -237,7 +237,7 @@ inline int coef_check(coef_real mu, const coef_real c[4], coef_real *v)
 
 /* One work-item per node (i, j) of the gxm x gym patch whose first node is (gxs, gys): crr, css, crs, J at patch index
    (i - gxs) + gxm (j - gys), and atomic_min of the natural index i + (Nr + 1) j of an invalid node into *bad. */
-#if COEF_KERNELS & 1
+#if SBPMG_COEF_KERNELS & 1
 __kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value, __global const coef_real *nodes,
                             __global coef_real *crr, __global coef_real *css, __global coef_real *crs, __global coef_real *J, __global int *bad)
 {
@@ -258,7 +258,7 @@ __kernel void coef_generate(int gxs, int gys, int gxm, int gym, int Nr, int Ns, 
 #endif
 
 /* The check at one node (one work-item), for the error message: out[0] the failed check's code, out[1] its value. */
-#if COEF_KERNELS & 2
+#if SBPMG_COEF_KERNELS & 2
 __kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, coef_real mu_value,
                             __global const coef_real *nodes, __global coef_real *out)
 {
@@ -273,7 +273,7 @@ __kernel void coef_describe(int i, int j, int gxs, int gys, int gxm, int gym, in
 
 /* The physical coordinates of the owned nodes (xm x ym from (xs, ys)) at owned index (i - xs) + xm (j - ys), for
    SbpProblemGetCoordinates(): the geometry the coefficients are made of; one work-item per owned node. */
-#if COEF_KERNELS & 4
+#if SBPMG_COEF_KERNELS & 4
 __kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs,
                                __global const coef_real *nodes, __global coef_real *x, __global coef_real *y)
 {
@@ -292,7 +292,7 @@ __kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys,
    fine node (2I, 2J), so the values of point functions are the fine ones exactly; one work-item per node of the coarse patch
    (gxm x gym from (gxs, gys)) whose fine node lies in the fine patch (fgxm x fgym from (fgxs, fgys)); the others are left to
    the caller (several ranks: the ghost exchange). */
-#if COEF_KERNELS & 1
+#if SBPMG_COEF_KERNELS & 1
 __kernel void coef_inject(int gxs, int gys, int gxm, int gym, int fgxs, int fgys, int fgxm, int fgym, __global const coef_real *fine,
                           __global coef_real *coarse)
 {
@@ -305,7 +305,7 @@ __kernel void coef_inject(int gxs, int gys, int gxm, int gym, int fgxs, int fgys
 #endif
 
 /* The coefficients rounded to fp32 (the multigrid levels' copies). */
-#if COEF_KERNELS & 1
+#if SBPMG_COEF_KERNELS & 1
 __kernel void coef_to_float(long n, __global const coef_real *x, __global float *y)
 {
   for (long k = get_global_id(0); k < n; k += get_global_size(0)) y[k] = (float)x[k];

@@ -10,17 +10,17 @@
 
    The point formulas are also compiled as C by the host reference (src/seas/friction.c includes this file), so they exist once. On the
    device, fp64, built with these macros, set by src/seas/friction.c from the friction's settings (no defaults here):
-     FRICTION_RTOL    Newton stops when its step is at most FRICTION_RTOL |V| (or the bracket is that narrow)
-     FRICTION_MAX_IT  Newton iterations at most; a node that does not converge gets V = NaN (the caller checks) */
+     SBPMG_FRICTION_RTOL    Newton stops when its step is at most SBPMG_FRICTION_RTOL |V| (or the bracket is that narrow)
+     SBPMG_FRICTION_MAX_IT  Newton iterations at most; a node that does not converge gets V = NaN (the caller checks) */
 #ifdef __OPENCL_VERSION__
 #  if defined(SBPMG_HAVE_FP64)
 #    pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #  endif
-#  if !defined(FRICTION_RTOL)
-#    error "FRICTION_RTOL must be defined (src/seas/friction.c: the Newton tolerance)"
+#  if !defined(SBPMG_FRICTION_RTOL)
+#    error "SBPMG_FRICTION_RTOL must be defined (src/seas/friction.c: the Newton tolerance)"
 #  endif
-#  if !defined(FRICTION_MAX_IT)
-#    error "FRICTION_MAX_IT must be defined (src/seas/friction.c: the Newton iterations at most)"
+#  if !defined(SBPMG_FRICTION_MAX_IT)
+#    error "SBPMG_FRICTION_MAX_IT must be defined (src/seas/friction.c: the Newton iterations at most)"
 #  endif
 typedef double fr_real;
 #  define FR_FN     inline
@@ -112,7 +112,7 @@ __kernel void friction_rates(const int n, const int write_v, __global const fr_r
 
   if (k >= n) return;
   v = V[k];
-  if (friction_solve(tau[k], state[k], a[k], sn, eta, V0, FRICTION_RTOL, FRICTION_MAX_IT, &v) < 0) v = NAN;
+  if (friction_solve(tau[k], state[k], a[k], sn, eta, V0, SBPMG_FRICTION_RTOL, SBPMG_FRICTION_MAX_IT, &v) < 0) v = NAN;
   V[k]    = v;
   rate[k] = friction_state_rate(v, state[k], b, V0, Dc, f0);
   if (write_v) rate[n + k] = v;

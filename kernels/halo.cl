@@ -5,14 +5,14 @@
    block into the patch and, in the same launch, gathers the values the neighbours need (the strips of the owned block
    that lie in their ghosted patches) into one small contiguous buffer, which is all the host reads. halo_unpack scatters
    the strips received from the neighbours into the ghost region of the patch. Each work-item writes distinct entries. The values
-   are HALO_REAL: fp64 for the operator's vectors, fp32 for the single-precision V-cycle's (src/halo/halo.c). */
+   are SBPMG_HALO_REAL: fp64 for the operator's vectors, fp32 for the single-precision V-cycle's (src/halo/halo.c). */
 #if defined(SBPMG_HAVE_FP64)
   #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
-#if !defined(HALO_REAL)
-  #error "HALO_REAL must be defined (src/halo/halo.c: the precision of the exchange)"
+#if !defined(SBPMG_HALO_REAL)
+  #error "SBPMG_HALO_REAL must be defined (src/halo/halo.c: the precision of the exchange)"
 #endif
-typedef HALO_REAL halo_real;
+typedef SBPMG_HALO_REAL halo_real;
 
 /* patch[(i + ox) + gxm (j + oy)] = x[i + xm j] for the owned block; send[t] = x[sidx[t]] for t < nsend.
    Global range max(xm ym, nsend). */

@@ -16,12 +16,12 @@
    read and written by the one work-item of its line).
 
    On a GPU a line is too long a chain for one work-item (a 2049-node line took 2.6 ms on the H200, docs/performance.md): the line is
-   cut into MG_LINE_CHUNKS chunks, one work-item each (mg_line_solve_chunks). Both substitutions are linear recurrences of order 2 with
+   cut into SBPMG_MG_LINE_CHUNKS chunks, one work-item each (mg_line_solve_chunks). Both substitutions are linear recurrences of order 2 with
    fixed coefficients, so the state a chunk hands on (its last two values) is P + G s, s the state it received, P its end state from a
    zero start and G the 2 x 2 product of its steps' matrices [-l1 -l2; 1 0] (H for the backward recurrence), made once from the
-   factors (mg_line_maps). A work-group holds MG_LINE_GROUP lines: each chunk runs from zero to its P (pass A), one work-item per line
+   factors (mg_line_maps). A work-group holds SBPMG_MG_LINE_GROUP lines: each chunk runs from zero to its P (pass A), one work-item per line
    chains the chunks' states in local memory (pass B), each chunk runs again from its true start and stores (pass C); then the same
-   backward. A program holds the kernels of MG_LINE_KERNELS: 1 the solves and maps (in the level's precision), 2 the factorisation
+   backward. A program holds the kernels of SBPMG_MG_LINE_KERNELS: 1 the solves and maps (in the level's precision), 2 the factorisation
    (fp64), 4 the joins of lines that ranks cut.
 
    Several ranks along the lines (docs/design.md "Line smoothers"): the blocks are the whole lines, factored in a pipeline across the
@@ -30,11 +30,11 @@
    the ranks exchange the segments' end states and z = z_loc + W s_f + Z s_b, s_f the true forward state entering the segment and s_b
    the true backward one, W and Z the segment's responses to unit states (src/mg/lines_join.c). */
 #ifdef __OPENCL_VERSION__
-#  if !defined(MG_LINE_KERNELS)
-#    error "MG_LINE_KERNELS must be defined (src/mg/lines.c: 1 the solve, 2 the factorisation, 4 the joins)"
+#  if !defined(SBPMG_MG_LINE_KERNELS)
+#    error "SBPMG_MG_LINE_KERNELS must be defined (src/mg/lines.c: 1 the solve, 2 the factorisation, 4 the joins)"
 #  endif
-#  if !defined(MG_LINE_VEC) || !defined(MG_LINE_CHUNKS) || !defined(MG_LINE_GROUP)
-#    error "MG_LINE_VEC, MG_LINE_CHUNKS and MG_LINE_GROUP must be defined (tuning table: mg_line_vec, mg_line_chunks, mg_line_group; src/mg/kernels.c)"
+#  if !defined(SBPMG_MG_LINE_VEC) || !defined(SBPMG_MG_LINE_CHUNKS) || !defined(SBPMG_MG_LINE_GROUP)
+#    error "SBPMG_MG_LINE_VEC, SBPMG_MG_LINE_CHUNKS and SBPMG_MG_LINE_GROUP must be defined (tuning table: mg_line_vec, mg_line_chunks, mg_line_group; src/mg/kernels.c)"
 #  endif
 #endif
 
@@ -115,7 +115,7 @@ SBP_FN void mg_line_join_point(const long k, const int line, SBP_GLOBAL const sb
   out[k] = xn;
 }
 
-/* out = x + c1 (x - prev) + c2 B^-1 r along the nl <= MG_LINE_VEC lines line0, line0 + 1, ... of direction dir, side by side (their
+/* out = x + c1 (x - prev) + c2 B^-1 r along the nl <= SBPMG_MG_LINE_VEC lines line0, line0 + 1, ... of direction dir, side by side (their
    recurrences are independent: on a CPU the s-lines' loads are then contiguous vectors, and the chains' latencies overlap): zero, x = 0
    (not read); prev_zero, prev = 0 (read only where c1 != 0 and not prev_zero). r is read once and y written to tmp (which may be r); out
    may be prev. */
@@ -127,12 +127,12 @@ SBP_FN void mg_line_solve_lines(const int dir, const int xm, const int ym, const
   long      k0, stride;
   const int n     = mg_line_geometry(dir, xm, ym, line0, &k0, &stride);
   const int lstep = dir ? 1 : xm;                                               /* from one line to the next */
-  sbp_real  y1[MG_LINE_VEC], y2[MG_LINE_VEC], z1[MG_LINE_VEC], z2[MG_LINE_VEC]; /* y(t-1), y(t-2); z(t+1), z(t+2) */
-  sbp_real  m1[MG_LINE_VEC], m2[MG_LINE_VEC], s2[MG_LINE_VEC];                  /* at node t: L(t+1, t), L(t+2, t); L(t+1, t-1) for the next */
+  sbp_real  y1[SBPMG_MG_LINE_VEC], y2[SBPMG_MG_LINE_VEC], z1[SBPMG_MG_LINE_VEC], z2[SBPMG_MG_LINE_VEC]; /* y(t-1), y(t-2); z(t+1), z(t+2) */
+  sbp_real  m1[SBPMG_MG_LINE_VEC], m2[SBPMG_MG_LINE_VEC], s2[SBPMG_MG_LINE_VEC];                  /* at node t: L(t+1, t), L(t+2, t); L(t+1, t-1) for the next */
 
-  for (int v = 0; v < MG_LINE_VEC; v++) y1[v] = y2[v] = z1[v] = z2[v] = m1[v] = m2[v] = s2[v] = 0;
+  for (int v = 0; v < SBPMG_MG_LINE_VEC; v++) y1[v] = y2[v] = z1[v] = z2[v] = m1[v] = m2[v] = s2[v] = 0;
   for (int t = 0; t < n; t++) /* L y = r */
-    for (int v = 0; v < MG_LINE_VEC; v++)
+    for (int v = 0; v < SBPMG_MG_LINE_VEC; v++)
       if (v < nl) {
         const long     k = k0 + t * stride + (long)v * lstep;
         const sbp_real y = r[k] - l1[k] * y1[v] - l2[k] * y2[v];
@@ -141,7 +141,7 @@ SBP_FN void mg_line_solve_lines(const int dir, const int xm, const int ym, const
         y1[v]            = y;
       }
   for (int t = n - 1; t >= 0; t--) /* L^T z = D^-1 y, and the step */
-    for (int v = 0; v < MG_LINE_VEC; v++)
+    for (int v = 0; v < SBPMG_MG_LINE_VEC; v++)
       if (v < nl) {
         const long     k  = k0 + t * stride + (long)v * lstep;
         const sbp_real z  = dinv[k] * tmp[k] - m1[v] * z1[v] - m2[v] * z2[v];
@@ -158,7 +158,7 @@ SBP_FN void mg_line_solve_lines(const int dir, const int xm, const int ym, const
 }
 
 #ifdef __OPENCL_VERSION__
-#  if MG_LINE_KERNELS & 2
+#  if SBPMG_MG_LINE_KERNELS & 2
 /* The factor of every line of direction dir (one work-item each); the smallest natural index of a node with a pivot that is not
    positive into *bad. */
 __kernel void mg_line_factor(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *a, __global const sbp_coef *b,
@@ -173,21 +173,21 @@ __kernel void mg_line_factor(const int Nr, const int Ns, const sbp_real rho, con
 }
 #  endif
 
-#  if MG_LINE_KERNELS & 1
-/* Chunk c of MG_LINE_CHUNKS of a line of n nodes: its nodes [*a, *b) (empty where n < MG_LINE_CHUNKS). */
+#  if SBPMG_MG_LINE_KERNELS & 1
+/* Chunk c of SBPMG_MG_LINE_CHUNKS of a line of n nodes: its nodes [*a, *b) (empty where n < SBPMG_MG_LINE_CHUNKS). */
 inline void mg_line_chunk(const int n, const int c, int *a, int *b)
 {
-  const int m = (n + MG_LINE_CHUNKS - 1) / MG_LINE_CHUNKS;
+  const int m = (n + SBPMG_MG_LINE_CHUNKS - 1) / SBPMG_MG_LINE_CHUNKS;
   *a          = min(c * m, n);
   *b          = min(*a + m, n);
 }
 
 /* The homogeneous maps of every chunk (one work-item each): G of the forward substitution and H of the backward one, each 2 x 2 row by
-   row, at maps[8 (line MG_LINE_CHUNKS + c) ...]: G maps (y(a-1), y(a-2)) to (y(b-1), y(b-2)) with r = 0, H maps (z(b), z(b+1)) to
+   row, at maps[8 (line SBPMG_MG_LINE_CHUNKS + c) ...]: G maps (y(a-1), y(a-2)) to (y(b-1), y(b-2)) with r = 0, H maps (z(b), z(b+1)) to
    (z(a), z(a+1)) with y = 0. */
 __kernel void mg_line_maps(const int dir, const int xm, const int ym, __global const sbp_real *l1, __global const sbp_real *l2, __global sbp_real *maps)
 {
-  const int gid = get_global_id(0), line = gid / MG_LINE_CHUNKS, c = gid % MG_LINE_CHUNKS;
+  const int gid = get_global_id(0), line = gid / SBPMG_MG_LINE_CHUNKS, c = gid % SBPMG_MG_LINE_CHUNKS;
   long      k0, stride;
   int       n, a, b;
   sbp_real  g[2][2] = {{1, 0}, {0, 1}}, h[2][2] = {{1, 0}, {0, 1}}; /* columns: the responses to the unit states */
@@ -223,8 +223,8 @@ __kernel void mg_line_maps(const int dir, const int xm, const int ym, __global c
 inline void mg_line_chain(__local sbp_real *st, __global const sbp_real *maps, const long m0, const int backward)
 {
   sbp_real s0 = 0, s1 = 0;
-  for (int q = 0; q < MG_LINE_CHUNKS; q++) {
-    const int                c  = backward ? MG_LINE_CHUNKS - 1 - q : q;
+  for (int q = 0; q < SBPMG_MG_LINE_CHUNKS; q++) {
+    const int                c  = backward ? SBPMG_MG_LINE_CHUNKS - 1 - q : q;
     __global const sbp_real *G  = maps + m0 + 8 * c + (backward ? 4 : 0);
     const sbp_real           e0 = st[2 * c] + G[0] * s0 + G[1] * s1, e1 = st[2 * c + 1] + G[2] * s0 + G[3] * s1;
     st[2 * c]     = s0;
@@ -234,17 +234,17 @@ inline void mg_line_chain(__local sbp_real *st, __global const sbp_real *maps, c
   }
 }
 
-/* The solve and step of MG_LINE_GROUP lines of direction dir per work-group of MG_LINE_GROUP x MG_LINE_CHUNKS work-items, a chunk
-   each: work-item (line l, chunk c) is local id l + MG_LINE_GROUP c along s-lines (neighbouring lines neighbouring in memory), c +
-   MG_LINE_CHUNKS l along r-lines. The same arithmetic as mg_line_solve_lines but for the order of the sums across chunks. */
+/* The solve and step of SBPMG_MG_LINE_GROUP lines of direction dir per work-group of SBPMG_MG_LINE_GROUP x SBPMG_MG_LINE_CHUNKS work-items, a chunk
+   each: work-item (line l, chunk c) is local id l + SBPMG_MG_LINE_GROUP c along s-lines (neighbouring lines neighbouring in memory), c +
+   SBPMG_MG_LINE_CHUNKS l along r-lines. The same arithmetic as mg_line_solve_lines but for the order of the sums across chunks. */
 __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __global const sbp_real *r, __global sbp_real *tmp, __global const sbp_real *l1,
                                    __global const sbp_real *l2, __global const sbp_real *dinv, __global const sbp_real *maps, __global const sbp_real *x,
                                    __global const sbp_real *prev, __global sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero,
                                    const int prev_zero)
 {
-  __local sbp_real st[MG_LINE_GROUP][2 * MG_LINE_CHUNKS];
-  const int        lid = get_local_id(0), l = dir ? lid % MG_LINE_GROUP : lid / MG_LINE_CHUNKS, c = dir ? lid / MG_LINE_GROUP : lid % MG_LINE_CHUNKS;
-  const int        line = (int)get_group_id(0) * MG_LINE_GROUP + l, valid = line < (dir ? xm : ym);
+  __local sbp_real st[SBPMG_MG_LINE_GROUP][2 * SBPMG_MG_LINE_CHUNKS];
+  const int        lid = get_local_id(0), l = dir ? lid % SBPMG_MG_LINE_GROUP : lid / SBPMG_MG_LINE_CHUNKS, c = dir ? lid / SBPMG_MG_LINE_GROUP : lid % SBPMG_MG_LINE_CHUNKS;
+  const int        line = (int)get_group_id(0) * SBPMG_MG_LINE_GROUP + l, valid = line < (dir ? xm : ym);
   long             k0 = 0, stride = 1;
   int              n = 0, a = 0, b = 0;
   sbp_real         s0 = 0, s1 = 0;
@@ -262,7 +262,7 @@ __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __
   st[l][2 * c]     = s0;
   st[l][2 * c + 1] = s1;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (valid && c == 0) mg_line_chain(st[l], maps, 8 * (long)line * MG_LINE_CHUNKS, 0); /* B */
+  if (valid && c == 0) mg_line_chain(st[l], maps, 8 * (long)line * SBPMG_MG_LINE_CHUNKS, 0); /* B */
   barrier(CLK_LOCAL_MEM_FENCE);
   s0 = st[l][2 * c];
   s1 = st[l][2 * c + 1];
@@ -284,7 +284,7 @@ __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __
   st[l][2 * c]     = s0;
   st[l][2 * c + 1] = s1;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (valid && c == 0) mg_line_chain(st[l], maps, 8 * (long)line * MG_LINE_CHUNKS, 1); /* B' */
+  if (valid && c == 0) mg_line_chain(st[l], maps, 8 * (long)line * SBPMG_MG_LINE_CHUNKS, 1); /* B' */
   barrier(CLK_LOCAL_MEM_FENCE);
   s0 = st[l][2 * c];
   s1 = st[l][2 * c + 1];
@@ -300,18 +300,18 @@ __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __
   }
 }
 
-/* The solve and step of every line of direction dir, MG_LINE_VEC lines per work-item, each line whole (MG_LINE_CHUNKS 1: CPUs). */
+/* The solve and step of every line of direction dir, SBPMG_MG_LINE_VEC lines per work-item, each line whole (SBPMG_MG_LINE_CHUNKS 1: CPUs). */
 __kernel void mg_line_solve(const int dir, const int xm, const int ym, __global const sbp_real *r, __global sbp_real *tmp, __global const sbp_real *l1,
                             __global const sbp_real *l2, __global const sbp_real *dinv, __global const sbp_real *x, __global const sbp_real *prev,
                             __global sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero)
 {
-  const int line0 = MG_LINE_VEC * (int)get_global_id(0), nlines = dir ? xm : ym;
+  const int line0 = SBPMG_MG_LINE_VEC * (int)get_global_id(0), nlines = dir ? xm : ym;
   if (line0 >= nlines) return;
-  mg_line_solve_lines(dir, xm, ym, line0, min(MG_LINE_VEC, nlines - line0), r, tmp, l1, l2, dinv, x, prev, out, c1, c2, zero, prev_zero);
+  mg_line_solve_lines(dir, xm, ym, line0, min(SBPMG_MG_LINE_VEC, nlines - line0), r, tmp, l1, l2, dinv, x, prev, out, c1, c2, zero, prev_zero);
 }
 #  endif
 
-#  if MG_LINE_KERNELS & 4
+#  if SBPMG_MG_LINE_KERNELS & 4
 /* One work-item per line: its end states (mg_line_ends_line). */
 __kernel void mg_line_ends(const int dir, const int xm, const int ym, __global const sbp_real *tmp, __global const sbp_real *zloc, __global sbp_real *ends)
 {

@@ -2,15 +2,15 @@
    terms + for each Neumann face H_f gN, one work-item per owned node summing every term of its row (the gather form of
    kernels/sbp.cl's operator: no atomics). Built after kernels/sbp.cl (the norm weights, Q^T) and kernels/coef.cl (the mapping
    and mu), with their specialisations and the data's (set by src/sbp/rhs.c, no defaults):
-     RHS_F            the forcing: 0 the manufactured problem's, 1 zero, 2 the user's sbp_user_forcing(x, y), 3 values at the nodes
-     RHS_G1 .. RHS_G4 each face's data likewise: 0 manufactured, 1 zero, 2 sbp_user_boundary_F(x, y, nx, ny), 3 values along it
+     SBPMG_RHS_F            the forcing: 0 the manufactured problem's, 1 zero, 2 the user's sbp_user_forcing(x, y), 3 values at the nodes
+     SBPMG_RHS_G1 .. SBPMG_RHS_G4 each face's data likewise: 0 manufactured, 1 zero, 2 sbp_user_boundary_F(x, y, nx, ny), 3 values along it
    The manufactured problem is u = sin(pi x) cos(pi y) with the built-in mu's gradient. A user's Neumann datum is the flux
    n.(mu grad u) with the unit normal; the SAT needs it times the face's scale factor sJ. */
-#if !defined(RHS_F) || !defined(RHS_G1) || !defined(RHS_G2) || !defined(RHS_G3) || !defined(RHS_G4)
-#  error "RHS_F and RHS_G1..RHS_G4 must be defined (src/sbp/rhs.c)"
+#if !defined(SBPMG_RHS_F) || !defined(SBPMG_RHS_G1) || !defined(SBPMG_RHS_G2) || !defined(SBPMG_RHS_G3) || !defined(SBPMG_RHS_G4)
+#  error "SBPMG_RHS_F and SBPMG_RHS_G1..SBPMG_RHS_G4 must be defined (src/sbp/rhs.c)"
 #endif
-#define RHS_MANUFACTURED (RHS_F == 0 || RHS_G1 == 0 || RHS_G2 == 0 || RHS_G3 == 0 || RHS_G4 == 0)
-#if RHS_MANUFACTURED && COEF_MU > 1
+#define RHS_MANUFACTURED (SBPMG_RHS_F == 0 || SBPMG_RHS_G1 == 0 || SBPMG_RHS_G2 == 0 || SBPMG_RHS_G3 == 0 || SBPMG_RHS_G4 == 0)
+#if RHS_MANUFACTURED && SBPMG_COEF_MU > 1
 #  error "the manufactured data need the gradient of mu: a built-in mu (src/sbp/rhs.c takes the host path otherwise)"
 #endif
 
@@ -29,7 +29,7 @@ inline void rhs_exact(coef_real x, coef_real y, coef_real *u, coef_real *ux, coe
 /* mu and its gradient at (x, y): the basin's (the derivative of coef_mu's tanh) or a constant's. */
 inline coef_real rhs_mu_gradient(coef_real x, coef_real y, coef_real mu_value, coef_real *mux, coef_real *muy)
 {
-#  if COEF_MU == 0
+#  if SBPMG_COEF_MU == 0
   const coef_real muout = 36, muin = 20, Lw = 0.05, D = 0.05;
   const coef_real c = (Lw / 2) / D, rbar = (Lw / 2) * (Lw / 2), rw = 0.01 * (1 + (Lw / 2) / D);
   const coef_real xi = (x * x + c * c * y * y - rbar) / rw, t = tanh(xi), sech2 = 1 - t * t; /* coef_mu's tanh, once */
@@ -44,16 +44,16 @@ inline coef_real rhs_mu_gradient(coef_real x, coef_real y, coef_real mu_value, c
 }
 #endif
 
-/* f at node (i, j) of geometry X; fv: the values at the owned nodes (index k) where RHS_F is 3. */
+/* f at node (i, j) of geometry X; fv: the values at the owned nodes (index k) where SBPMG_RHS_F is 3. */
 inline coef_real rhs_forcing(const coef_real X[6], coef_real mu_value, __global const coef_real *fv, long k)
 {
-#if RHS_F == 0
+#if SBPMG_RHS_F == 0
   coef_real u, ux, uy, mux, muy, mu = rhs_mu_gradient(X[0], X[1], mu_value, &mux, &muy);
   rhs_exact(X[0], X[1], &u, &ux, &uy);
   return -(mux * ux + muy * uy) + 2 * M_PI * M_PI * mu * u;
-#elif RHS_F == 1
+#elif SBPMG_RHS_F == 1
   return 0;
-#elif RHS_F == 2
+#elif SBPMG_RHS_F == 2
   return sbp_user_forcing(X[0], X[1]);
 #else
   return fv[k];
@@ -63,16 +63,16 @@ inline coef_real rhs_forcing(const coef_real X[6], coef_real mu_value, __global 
 /* The user's source of face `face`'s data, where it is the source kind. */
 inline coef_real rhs_user_boundary(int face, coef_real x, coef_real y, coef_real nx, coef_real ny)
 {
-#if RHS_G1 == 2
+#if SBPMG_RHS_G1 == 2
   if (face == 1) return sbp_user_boundary_1(x, y, nx, ny);
 #endif
-#if RHS_G2 == 2
+#if SBPMG_RHS_G2 == 2
   if (face == 2) return sbp_user_boundary_2(x, y, nx, ny);
 #endif
-#if RHS_G3 == 2
+#if SBPMG_RHS_G3 == 2
   if (face == 3) return sbp_user_boundary_3(x, y, nx, ny);
 #endif
-#if RHS_G4 == 2
+#if SBPMG_RHS_G4 == 2
   if (face == 4) return sbp_user_boundary_4(x, y, nx, ny);
 #endif
   return 0;
@@ -82,7 +82,7 @@ inline coef_real rhs_user_boundary(int face, coef_real x, coef_real y, coef_real
    outward normal scaled by the face Jacobian is (-ys, xs), (ys, -xs), (yr, -xr), (-yr, xr) on faces 1..4. */
 inline coef_real rhs_face_datum(int face, int dirichlet, int i, int j, int t, coef_grid grid, coef_real mu_value, __global const coef_real *gv, int4 off)
 {
-  const int kind = face == 1 ? RHS_G1 : face == 2 ? RHS_G2 : face == 3 ? RHS_G3 : RHS_G4;
+  const int kind = face == 1 ? SBPMG_RHS_G1 : face == 2 ? SBPMG_RHS_G2 : face == 3 ? SBPMG_RHS_G3 : SBPMG_RHS_G4;
   coef_real X[6], nx, ny, sJ, v;
 
   if (kind == 1) return 0;
@@ -132,7 +132,7 @@ inline coef_real rhs_dirichlet_row(int face, int i, int j, int Nr, int Ns, coef_
 }
 
 /* g at the owned block (xm x ym nodes from (xs, ys), stored r fastest): J H f, then faces 1..4 in order (the order of the host
-   path), Dirichlet data or H_f gN. fv: f at the owned nodes (RHS_F 3), gv: the faces' values one after the other from off. */
+   path), Dirichlet data or H_f gN. fv: f at the owned nodes (SBPMG_RHS_F 3), gv: the faces' values one after the other from off. */
 __kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rho, int dirichlet, coef_real mu_value, int xs, int ys, int xm, int ym, int gxs,
                         int gys, int gxm, int gym, __global const coef_real *nodes, __global const coef_real *crr, __global const coef_real *css,
                         __global const coef_real *crs, __global const coef_real *J, __global const coef_real *fv, __global const coef_real *gv, int4 off,
@@ -144,10 +144,10 @@ __kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rh
   coef_real       X[6], v;
 
   if (a >= xm || b >= ym) return;
-#if RHS_F == 1
+#if SBPMG_RHS_F == 1
   v = 0; /* no forcing: the interior costs one write (a time series of boundary data) */
 #else
-#  if RHS_F != 3
+#  if SBPMG_RHS_F != 3
   coef_geometry(grid, i, j, X); /* the forcing at the physical point */
 #  endif
   v = J[(i - gxs) + (long)gxm * (j - gys)] * sbp_norm_weight(i, j, Nr, Ns, hr, hs, 0, 1) * rhs_forcing(X, mu_value, fv, k);

@@ -11,30 +11,30 @@
   #if defined(SBPMG_HAVE_FP64)
     #pragma OPENCL EXTENSION cl_khr_fp64 : enable
   #endif
-  #if !defined(SBP_COEF)
-    #error "SBP_COEF must be defined (src/sbp/kernels.c: the coefficients' storage type)"
+  #if !defined(SBPMG_SBP_COEF)
+    #error "SBPMG_SBP_COEF must be defined (src/sbp/kernels.c: the coefficients' storage type)"
   #endif
-  #if !defined(SBP_INDEX32)
-    #error "SBP_INDEX32 must be defined (src/sbp/kernels.c: 1 where every array of the patch fits 32-bit indices)"
+  #if !defined(SBPMG_SBP_INDEX32)
+    #error "SBPMG_SBP_INDEX32 must be defined (src/sbp/kernels.c: 1 where every array of the patch fits 32-bit indices)"
   #endif
-  #if !defined(SBP_REAL)
-    #error "SBP_REAL must be defined (src/sbp/kernels.c: the vectors' and the arithmetic's type, fp32 in the single-precision V-cycle)"
+  #if !defined(SBPMG_SBP_REAL)
+    #error "SBPMG_SBP_REAL must be defined (src/sbp/kernels.c: the vectors' and the arithmetic's type, fp32 in the single-precision V-cycle)"
   #endif
-  #if !defined(SBP_SELECT)
-    #error "SBP_SELECT must be defined (tuning table: sbp_select; src/sbp/kernels.c)"
+  #if !defined(SBPMG_SBP_SELECT)
+    #error "SBPMG_SBP_SELECT must be defined (tuning table: sbp_select; src/sbp/kernels.c)"
   #endif
-  #if !defined(SBP_INNER_ROWS)
-    #error "SBP_INNER_ROWS must be defined (tuning table: sbp_inner_rows; src/sbp/kernels.c)"
+  #if !defined(SBPMG_SBP_INNER_ROWS)
+    #error "SBPMG_SBP_INNER_ROWS must be defined (tuning table: sbp_inner_rows; src/sbp/kernels.c)"
   #endif
-  #if !defined(SBP_INNER_WHOLE)
-    #error "SBP_INNER_WHOLE must be defined (tuning table: sbp_inner_whole; src/sbp/kernels.c)"
+  #if !defined(SBPMG_SBP_INNER_WHOLE)
+    #error "SBPMG_SBP_INNER_WHOLE must be defined (tuning table: sbp_inner_whole; src/sbp/kernels.c)"
   #endif
-  #if !defined(SBP_KERNELS)
-    #error "SBP_KERNELS must be defined (which kernels of this file a program holds: 1 the applies (and the diagonal), 4 the norms; src/sbp)"
+  #if !defined(SBPMG_SBP_KERNELS)
+    #error "SBPMG_SBP_KERNELS must be defined (which kernels of this file a program holds: 1 the applies (and the diagonal), 4 the norms; src/sbp)"
   #endif
-typedef SBP_REAL sbp_real;
-typedef SBP_COEF   sbp_coef; /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
-  #if SBP_INDEX32 /* the lean interior kernels index with 32 bits when every array fits */
+typedef SBPMG_SBP_REAL sbp_real;
+typedef SBPMG_SBP_COEF   sbp_coef; /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
+  #if SBPMG_SBP_INDEX32 /* the lean interior kernels index with 32 bits when every array fits */
 typedef int sbp_index;
   #else
 typedef long sbp_index;
@@ -193,12 +193,12 @@ SBP_FN sbp_real sbp_interior_point(const long k, const int ld, const sbp_real rh
 }
 
 #ifdef __OPENCL_VERSION__
-/* v[k], or 0 where skip. SBP_SELECT 1: v[k] is loaded whatever skip (v must then be a buffer of the launch's size) and the value
+/* v[k], or 0 where skip. SBPMG_SBP_SELECT 1: v[k] is loaded whatever skip (v must then be a buffer of the launch's size) and the value
    selected, so that the lean kernels' bodies have no branch around a load, which a CPU's vectorizer (PoCL's) requires; 0: loaded
    only where used, a GPU's bytes (docs/design.md "Branch-free interior kernels on CPUs"). */
 SBP_FN sbp_real sbp_load_unless(__global const sbp_real *v, const sbp_index k, const int skip)
 {
-  #if SBP_SELECT
+  #if SBPMG_SBP_SELECT
   const sbp_real x = v[k];
   return skip ? (sbp_real)0 : x;
   #else
@@ -312,28 +312,28 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
   const long kg = (i - gh.s0) + (long)gh.s2 * (j - gh.s1); \
   const long ko = (i - own.s0) + (long)own.s2 * (j - own.s1)
 
-/* The lean kernels over the interior box (region SBP_REGION_INTERIOR): a work-item takes SBP_INNER_ROWS nodes of a column (rows
-   jb, jb+1, ...; the launch's second range is the box's rows / SBP_INNER_ROWS), so that the rows it shares with the next node's row
+/* The lean kernels over the interior box (region SBP_REGION_INTERIOR): a work-item takes SBPMG_SBP_INNER_ROWS nodes of a column (rows
+   jb, jb+1, ...; the launch's second range is the box's rows / SBPMG_SBP_INNER_ROWS), so that the rows it shares with the next node's row
    (u, c and b above and below) come from registers; the body after SBP_INNER_FOR runs once per node with i, j, ld, kg and ko (indices of
-   type sbp_index). SBP_INNER_WHOLE 1: the launch covers exactly the box's columns (src/sbp/kernels.c: whole work-groups, then one
+   type sbp_index). SBPMG_SBP_INNER_WHOLE 1: the launch covers exactly the box's columns (src/sbp/kernels.c: whole work-groups, then one
    work-group as wide as the columns left), so the kernel has no column guard, and a CPU's vectorizer no masked loads and stores
    (slow on some CPUs: docs/design.md "Interior kernels without a column guard on CPUs"); 0: the launch is rounded up, the guard skips the rest. */
-#if SBP_INNER_WHOLE
+#if SBPMG_SBP_INNER_WHOLE
   #define SBP_INNER_COLUMN(i) 1
 #else
   #define SBP_INNER_COLUMN(i) ((i) <= in.s2)
 #endif
 #define SBP_INNER_FOR                                                                                             \
-  const int       i = in.s0 + (int)get_global_id(0), jb = in.s1 + SBP_INNER_ROWS * (int)get_global_id(1); \
+  const int       i = in.s0 + (int)get_global_id(0), jb = in.s1 + SBPMG_SBP_INNER_ROWS * (int)get_global_id(1); \
   const sbp_index ld = gh.s2;                                                                                     \
   if (SBP_INNER_COLUMN(i))                                                                                        \
-    for (int j = jb; j < jb + SBP_INNER_ROWS && j <= in.s3; j++)
+    for (int j = jb; j < jb + SBPMG_SBP_INNER_ROWS && j <= in.s3; j++)
 #define SBP_INNER_INDEX \
   const sbp_index kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + (sbp_index)own.s2 * (sbp_index)(j - own.s1)
 
 /* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y) on the owned nodes of a region, u the ghosted patch: the
    operator, MatMultAdd, and the residual b - M~ u in one pass; with add = 2 the diagonal y = scale diag(M~) (MatGetDiagonal). */
-#if SBP_KERNELS & 1
+#if SBPMG_SBP_KERNELS & 1
 __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a,
                               __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
                               const int4 gh, const int4 own, const int4 in, const int mode)
@@ -346,7 +346,7 @@ __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, co
 /* sbp_apply_patch over the interior box alone (region SBP_REGION_INTERIOR), where sbp_is_interior holds at every node (the box is
    cut to it at set-up, src/sbp/setup.c): the 9-point row without the boundary code, a small kernel that keeps few registers
    (docs/design.md, "interior and rim"). The same arguments as sbp_apply_patch, add 0 or 1. */
-#if SBP_KERNELS & 1
+#if SBPMG_SBP_KERNELS & 1
 __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *restrict u, __global const sbp_coef *restrict a,
                               __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, const int add, const sbp_real scale, __global const sbp_real *z,
                               __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
@@ -361,7 +361,7 @@ __kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, co
 #endif
 
 /* y = W x, W the diagonal norm of the given kind, on the owned nodes of a region (x and y in the owned layout, J on the patch) */
-#if SBP_KERNELS & 4
+#if SBPMG_SBP_KERNELS & 4
 __kernel void sbp_norm_patch(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x,
                              __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {

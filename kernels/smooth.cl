@@ -1,5 +1,5 @@
 /* Fused multigrid smoothing sweeps on the SBP-SAT operator: one pass over the operator's data per sweep
-   (built after sbp.cl, whose point functions it uses, as the program "sbp+smooth", which holds none of sbp.cl's kernels: SBP_KERNELS 0,
+   (built after sbp.cl, whose point functions it uses, as the program "sbp+smooth", which holds none of sbp.cl's kernels: SBPMG_SBP_KERNELS 0,
    src/mg/kernels.c).
 
    One sweep, for every node (three-term form of the Chebyshev recurrence, Saad Alg. 12.1 with d_k = x_{k+1} - x_k):
@@ -17,15 +17,15 @@
    reads x_k, x_{k-1}, b and the coefficients once and writes x_{k+m} (and x_{k+m-1} where another pass follows): m = 3 sweeps
    from a guess cost 36 B per node with fp32 coefficients in place of 124 B.
 
-   Precision: the iterates, rhs, dinv and the arithmetic are sbp_real (SBP_REAL: fp64, or fp32 in the single-precision V-cycle).
+   Precision: the iterates, rhs, dinv and the arithmetic are sbp_real (SBPMG_SBP_REAL: fp64, or fp32 in the single-precision V-cycle).
    io, bits: 1 the right-hand side is read in the outer precision (mg_outer, CG's) from rhs64 and its sbp_real copy written to
    rhs_copy (the finest level's first sweep); 2 the result goes to out64 in the outer precision instead of out (its last); 4 (the
    single sweeps only, with jacobi = 0, c1 = 0) the result is the residual r = b - M~ x_k in place of x_{k+1}: PCMG's level residual of
    the single-precision V-cycle (src/mg/cycle.c), so that the program holds no apply kernel of sbp.cl (docs/design.md "Kernel subsets").
    The arguments that a launch does not read are still valid buffers of its size (src/mg/sweeps.c, src/mg/cycle.c). */
 #ifdef __OPENCL_VERSION__
-  #if !defined(MG_PASS_WG)
-    #error "MG_PASS_WG must be defined (tuning table: mg_pass_wg; src/mg/kernels.c)"
+  #if !defined(SBPMG_MG_PASS_WG)
+    #error "SBPMG_MG_PASS_WG must be defined (tuning table: mg_pass_wg; src/mg/kernels.c)"
   #endif
 typedef SBPMG_REAL mg_outer; /* CG's precision: the finest level's right-hand side and result */
   #define MG_IO_ARGS   const int io, __global const mg_outer *restrict rhs64, __global sbp_real *restrict rhs_copy, __global mg_outer *restrict out64
@@ -142,7 +142,7 @@ inline sbp_real mg_row_sweep(const mg_row *q, const sbp_real rho, const sbp_real
   return xn;
 }
 
-/* mg_smooth_pass streams a strip of MG_PASS_WG columns up the grid, one row per step (docs/design.md "several sweeps per pass").
+/* mg_smooth_pass streams a strip of SBPMG_MG_PASS_WG columns up the grid, one row per step (docs/design.md "several sweeps per pass").
    Step t stores row t of x_k, a, b, c, the right-hand side, dinv and x_{k-1}, loaded during step t - 1 (so that a row of loads is in
    flight while the sweeps compute), then computes sweep s at row t - s for s = 1..m. The rows of the iterates that the
    next sweep reads and of a and b (whose r-neighbours a row needs) sit in local memory; what a node needs of its own column (c at rows
@@ -170,8 +170,8 @@ inline sbp_real mg_stream_sweep(const int s, const int r, const int lx, __local 
                                 __local const sbp_coef *lb, const mg_stream_column *col, const sbp_real rho, const sbp_real irho, const sbp_real xprev,
                                 const int jacobi, const sbp_real c1, const sbp_real c2)
 {
-  const int us = ((r - 1) & (nu - 1)) * MG_PASS_WG + lx, u0 = (r & (nu - 1)) * MG_PASS_WG + lx, un = ((r + 1) & (nu - 1)) * MG_PASS_WG + lx;
-  const int cs = ((r - 1) & (MG_RING_C - 1)) * MG_PASS_WG + lx, c0 = (r & (MG_RING_C - 1)) * MG_PASS_WG + lx, cn = ((r + 1) & (MG_RING_C - 1)) * MG_PASS_WG + lx;
+  const int us = ((r - 1) & (nu - 1)) * SBPMG_MG_PASS_WG + lx, u0 = (r & (nu - 1)) * SBPMG_MG_PASS_WG + lx, un = ((r + 1) & (nu - 1)) * SBPMG_MG_PASS_WG + lx;
+  const int cs = ((r - 1) & (MG_RING_C - 1)) * SBPMG_MG_PASS_WG + lx, c0 = (r & (MG_RING_C - 1)) * SBPMG_MG_PASS_WG + lx, cn = ((r + 1) & (MG_RING_C - 1)) * SBPMG_MG_PASS_WG + lx;
   mg_row    q;
   sbp_real  v[9];
 
@@ -217,7 +217,7 @@ inline void mg_stream_fetch(mg_stream_load *v, const int i, const int t, const i
 /* Row t of v into the rings and the column's registers (each shifted by a row). */
 inline void mg_stream_store(const mg_stream_load *v, const int t, const int lx, __local sbp_real *ux, __local sbp_coef *la, __local sbp_coef *lb, mg_stream_column *col)
 {
-  const int k = (t & (MG_RING_C - 1)) * MG_PASS_WG + lx;
+  const int k = (t & (MG_RING_C - 1)) * SBPMG_MG_PASS_WG + lx;
   for (int e = 4; e > 0; e--) col->c[e] = col->c[e - 1];
   for (int e = 3; e > 0; e--) {
     col->f[e] = col->f[e - 1];
@@ -230,18 +230,18 @@ inline void mg_stream_store(const mg_stream_load *v, const int t, const int lx, 
   col->p[0]                                   = v->p;
   la[k]                                       = v->a;
   lb[k]                                       = v->b;
-  ux[(t & (MG_RING_X - 1)) * MG_PASS_WG + lx] = v->x;
+  ux[(t & (MG_RING_X - 1)) * SBPMG_MG_PASS_WG + lx] = v->x;
 }
 
 /* Sweeps k+1..k+m (m = 2 or 3; (c1, c2) of sweep k+s as c1a, c2a, c1b, ...) over the box `core`, the interior box `in` shrunk by m-1
-   nodes. Work-group (g0, g1) owns the core's columns core.s0 + (MG_PASS_WG - 2m) g0 + [0, MG_PASS_WG - 2m) and rows core.s1 + rows g1 +
+   nodes. Work-group (g0, g1) owns the core's columns core.s0 + (SBPMG_MG_PASS_WG - 2m) g0 + [0, SBPMG_MG_PASS_WG - 2m) and rows core.s1 + rows g1 +
    [0, rows); its work-items hold the owned columns and m more on each side, where sweep s runs on the work-items at least s from the
    work-group's edge, and the rows it needs reach m - s beyond the owned ones. On the owned nodes it writes x_{k+m} (out[m-1]), x_{k+m-1}
    where write_prev (another pass follows), and every x_{k+s} on the core's outer layer, which the single sweeps over the rim of `core`
    read (src/mg/sweeps.c). x, prev and the outputs are different buffers: x and prev are read around each strip. With io & 1 the
    right-hand side comes from rhs64 (its copy written on the owned nodes), with io & 2 x_{k+m} goes to out64; io & 4 (the residual)
    is not supported here. */
-__kernel __attribute__((reqd_work_group_size(MG_PASS_WG, 1, 1))) void
+__kernel __attribute__((reqd_work_group_size(SBPMG_MG_PASS_WG, 1, 1))) void
 mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b,
                __global const sbp_coef *restrict c, __global const sbp_real *restrict x, __global const sbp_real *restrict rhs, const int jacobi,
                __global const sbp_real *restrict dinv, const int m, const sbp_real c1a, const sbp_real c2a, const sbp_real c1b, const sbp_real c2b, const sbp_real c1c,
@@ -249,11 +249,11 @@ mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichl
                __global sbp_real *restrict out2, __global sbp_real *restrict out3, const int4 gh, const int4 own, const int4 in, const int4 core, MG_IO_ARGS,
                const int rows)
 {
-  __local sbp_real ux[MG_RING_X * MG_PASS_WG], uy[2][MG_RING_U * MG_PASS_WG]; /* x_k; x_{k+1}, x_{k+2} */
-  __local sbp_coef la[MG_RING_C * MG_PASS_WG], lb[MG_RING_C * MG_PASS_WG];
-  const int        lx = (int)get_local_id(0), i = core.s0 - m + (MG_PASS_WG - 2 * m) * (int)get_group_id(0) + lx;
+  __local sbp_real ux[MG_RING_X * SBPMG_MG_PASS_WG], uy[2][MG_RING_U * SBPMG_MG_PASS_WG]; /* x_k; x_{k+1}, x_{k+2} */
+  __local sbp_coef la[MG_RING_C * SBPMG_MG_PASS_WG], lb[MG_RING_C * SBPMG_MG_PASS_WG];
+  const int        lx = (int)get_local_id(0), i = core.s0 - m + (SBPMG_MG_PASS_WG - 2 * m) * (int)get_group_id(0) + lx;
   const int        j0 = core.s1 + rows * (int)get_group_id(1), j1 = min(j0 + rows - 1, core.s3), jlo = j0 - m + 1, jhi = j1 + m - 1, tend = j1 + m;
-  const int        col_in = i >= in.s0 && i <= in.s2, owned = lx >= m && lx < MG_PASS_WG - m && i <= core.s2, edge_col = i == core.s0 || i == core.s2;
+  const int        col_in = i >= in.s0 && i <= in.s2, owned = lx >= m && lx < SBPMG_MG_PASS_WG - m && i <= core.s2, edge_col = i == core.s0 || i == core.s2;
   const int        readprev = c1a != 0 && !prev_zero;
   const sbp_real   irho = 1 / rho, cc[6] = {c1a, c2a, c1b, c2b, c1c, c2c};
   mg_stream_load   v;
@@ -273,11 +273,11 @@ mg_smooth_pass(const int Nr, const int Ns, const sbp_real rho, const int dirichl
 #pragma unroll
     for (int s = 1; s <= 3; s++) { /* unrolled: every register and ring index below is static */
       const int r = t - s;
-      if (s <= m && col_in && lx >= s && lx < MG_PASS_WG - s && r >= j0 - (m - s) && r <= j1 + (m - s)) {
+      if (s <= m && col_in && lx >= s && lx < SBPMG_MG_PASS_WG - s && r >= j0 - (m - s) && r <= j1 + (m - s)) {
         __local const sbp_real *u     = s == 1 ? ux : uy[s == 2 ? 0 : 1];
-        const sbp_real          xprev = s == 1 ? col.p[1] : (s == 2 ? ux[(r & (MG_RING_X - 1)) * MG_PASS_WG + lx] : uy[0][(r & (MG_RING_U - 1)) * MG_PASS_WG + lx]);
+        const sbp_real          xprev = s == 1 ? col.p[1] : (s == 2 ? ux[(r & (MG_RING_X - 1)) * SBPMG_MG_PASS_WG + lx] : uy[0][(r & (MG_RING_U - 1)) * SBPMG_MG_PASS_WG + lx]);
         const sbp_real          xn    = mg_stream_sweep(s, r, lx, u, s == 1 ? MG_RING_X : MG_RING_U, la, lb, &col, rho, irho, xprev, jacobi, cc[2 * s - 2], cc[2 * s - 1]);
-        if (s < m) uy[s == 1 ? 0 : 1][(r & (MG_RING_U - 1)) * MG_PASS_WG + lx] = xn;
+        if (s < m) uy[s == 1 ? 0 : 1][(r & (MG_RING_U - 1)) * SBPMG_MG_PASS_WG + lx] = xn;
         if (owned && r >= j0 && r <= j1) {
           const sbp_index ko = (i - own.s0) + own.s2 * (sbp_index)(r - own.s1);
           if (s == 1 && (io & 1)) rhs_copy[ko] = col.f[1];

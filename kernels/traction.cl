@@ -11,8 +11,8 @@
 
    The point formulas are also compiled as C by the host path (src/sbp/traction.c includes this file after kernels/sbp.cl), so they
    exist once. On the device the file is built after kernels/coef.cl (the geometry at the face nodes) and kernels/sbp.cl (sbp_q) with
-   their specialisations (SBP_KERNELS=0, COEF_KERNELS=0) and this one, set by src/sbp/traction.c (no defaults):
-     TRACTION_SJ  where the face's scale factor comes from: 0 the device's geometry (coef_geometry: a built-in mapping, the user's
+   their specialisations (SBPMG_SBP_KERNELS=0, SBPMG_COEF_KERNELS=0) and this one, set by src/sbp/traction.c (no defaults):
+     SBPMG_TRACTION_SJ  where the face's scale factor comes from: 0 the device's geometry (coef_geometry: a built-in mapping, the user's
                   OpenCL source or node coordinates), 1 the buffer sj (a mapping that is a host function, evaluated on the host) */
 
 /* The face's scale factor sJ = |d(x, y)/dt| along it from the geometry X = (x, y, x_r, x_s, y_r, y_s) at a face node. */
@@ -64,13 +64,13 @@ SBP_FN sbp_real traction_flux_at(const int face, const int t, const int Nr, cons
 }
 
 #ifdef __OPENCL_VERSION__
-#  if !defined(TRACTION_SJ)
-#    error "TRACTION_SJ must be defined (src/sbp/traction.c: 0 the scale factor from the device's geometry, 1 from the buffer sj)"
+#  if !defined(SBPMG_TRACTION_SJ)
+#    error "SBPMG_TRACTION_SJ must be defined (src/sbp/traction.c: 0 the scale factor from the device's geometry, 1 from the buffer sj)"
 #  endif
 
 /* The traction n.(mu grad u) at the nodes first .. first + count - 1 of face `face` (those this rank owns), one work-item each, into
    out[0 .. count). u and the coefficients on the ghosted patch gh = (gxs, gys, gxm, gym) (on one rank the whole grid), the geometry's
-   nodal data on the box around it (kernels/coef.cl coef_grid_make); sj: the scale factors at those nodes where TRACTION_SJ is 1 (else
+   nodal data on the box around it (kernels/coef.cl coef_grid_make); sj: the scale factors at those nodes where SBPMG_TRACTION_SJ is 1 (else
    not read). */
 __kernel void traction_face(const int face, const int first, const int count, const int Nr, const int Ns, const coef_real hr, const coef_real hs, const int4 gh,
                             __global const sbp_real *u, __global const sbp_coef *crr, __global const sbp_coef *crs, __global const sbp_coef *css,
@@ -80,7 +80,7 @@ __kernel void traction_face(const int face, const int first, const int count, co
   sbp_real  sJ;
 
   if (k >= count) return;
-#  if TRACTION_SJ == 0
+#  if SBPMG_TRACTION_SJ == 0
   {
     const coef_grid grid = coef_grid_make(nodes, gh.s0, gh.s1, gh.s2, gh.s3, Nr, Ns, hr, hs);
     coef_real       X[6];

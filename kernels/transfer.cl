@@ -1,20 +1,20 @@
 /* Multigrid transfers between a fine grid (Nr x Ns intervals) and the coarse grid of its even nodes (spec-sbp-sat.md 8.2, 8.4).
    Prolongation P = Ps (x) Pr is bilinear; restriction is P^T, i.e. the full-weighting stencil times 4 in the interior, which by
    R_fw = H_c^-1 P^T H_f is the restriction of the H-weighted residual. Each work-item writes exactly one output entry. The values
-   are MG_REAL: fp64, or fp32 in the single-precision V-cycle (src/mg/kernels.c), which also takes its conversions from here. A
-   program holds the kernels of MG_TRANSFER_KERNELS: 1 the transfers of one rank, 2 those of several ranks (_patch), 4 the
+   are SBPMG_MG_REAL: fp64, or fp32 in the single-precision V-cycle (src/mg/kernels.c), which also takes its conversions from here. A
+   program holds the kernels of SBPMG_MG_TRANSFER_KERNELS: 1 the transfers of one rank, 2 those of several ranks (_patch), 4 the
    conversions, 8 the transfers between grids of any sizes (one rank's and several ranks'). */
 #ifdef __OPENCL_VERSION__
   #if defined(SBPMG_HAVE_FP64)
     #pragma OPENCL EXTENSION cl_khr_fp64 : enable
   #endif
-  #if !defined(MG_REAL)
-    #error "MG_REAL must be defined (src/mg/kernels.c: the precision of the transfers)"
+  #if !defined(SBPMG_MG_REAL)
+    #error "SBPMG_MG_REAL must be defined (src/mg/kernels.c: the precision of the transfers)"
   #endif
-  #if !defined(MG_TRANSFER_KERNELS)
-    #error "MG_TRANSFER_KERNELS must be defined (src/mg/kernels.c: which kernels a program holds: 1 one rank's, 2 several ranks', 4 the conversions, 8 between grids of any sizes)"
+  #if !defined(SBPMG_MG_TRANSFER_KERNELS)
+    #error "SBPMG_MG_TRANSFER_KERNELS must be defined (src/mg/kernels.c: which kernels a program holds: 1 one rank's, 2 several ranks', 4 the conversions, 8 between grids of any sizes)"
   #endif
-typedef MG_REAL mg_real;
+typedef SBPMG_MG_REAL mg_real;
   #define MG_FN     inline
   #define MG_GLOBAL __global
 #else
@@ -99,7 +99,7 @@ MG_FN mg_real mg_restrict_any_point(const int ic, const int jc, const int Nrf, c
 }
 
 #ifdef __OPENCL_VERSION__
-#if MG_TRANSFER_KERNELS & 8
+#if SBPMG_MG_TRANSFER_KERNELS & 8
 /* y_f = (add ? y_f : 0) + P x_c, one work-item per fine node, grids of any sizes (one rank: the whole grid). */
 __kernel void mg_prolong_any(const int Nrf, const int Nsf, const int Nrc, const int Nsc, __global const mg_real *xc, const int add, __global mg_real *yf)
 {
@@ -151,7 +151,7 @@ __kernel void mg_restrict_any_patch(const int Nrf, const int Nsf, const int Nrc,
 }
 #endif
 
-#if MG_TRANSFER_KERNELS & 1
+#if SBPMG_MG_TRANSFER_KERNELS & 1
 /* y_f = (add ? y_f : 0) + P x_c over the fine grid (Nr x Ns intervals, Nr even). A work-item takes the nodes 2I and 2I + 1 of row j:
    the parity of each is then known, so no warp runs more than one branch of mg_prolong_point, and the coarse values they share are
    loaded once. A range of (Nr/2 + 1) x (Ns + 1). */
@@ -184,7 +184,7 @@ __kernel void mg_restrict(const int Nr, const int Ns, __global const mg_real *xf
 
 #endif
 
-#if MG_TRANSFER_KERNELS & 2
+#if SBPMG_MG_TRANSFER_KERNELS & 2
 /* On several MPI ranks: the owned block own = (xs, ys, xm, ym) of the output grid, reading the input on its ghosted patch
    gh = (gxs, gys, gxm) (src/halo/halo.c). A 2D range xm x ym. */
 __kernel void mg_prolong_patch(__global const mg_real *xc, const int add, __global mg_real *yf, const int4 gh, const int4 own)
@@ -212,7 +212,7 @@ __kernel void mg_restrict_patch(const int Nr, const int Ns, __global const mg_re
 
 #endif
 
-#if MG_TRANSFER_KERNELS & 4
+#if SBPMG_MG_TRANSFER_KERNELS & 4
 /* y = x rounded to fp32, and y = x in the outer precision (CG's, SBPMG_REAL), n values: the single-precision V-cycle's conversions
    where no kernel that runs anyway takes them (src/mg/vecfp32.c). */
 __kernel void mg_to_single(const int n, __global const SBPMG_REAL *x, __global float *y)

@@ -2,10 +2,10 @@
 
    Build options, all set by the host (src/vec/vecopencl_state.c, from the tuning table include/sbpmg/private/tuning.h):
      SBPMG_REAL      scalar type (PetscScalar)             SBPMG_HAVE_FP64  the device has cl_khr_fp64
-     VEC_WG          work-group size, a power of two        VEC_REAL_BYTES   sizeof(SBPMG_REAL): 4 or 8
-     VEC_CHUNKS      1: each work-item walks one contiguous chunk (CPU caches);
+     SBPMG_VEC_WG          work-group size, a power of two        SBPMG_VEC_REAL_BYTES   sizeof(SBPMG_REAL): 4 or 8
+     SBPMG_VEC_CHUNKS      1: each work-item walks one contiguous chunk (CPU caches);
                      0: grid-stride loop, consecutive work-items on consecutive entries (coalesced, GPUs)
-     VEC_KERNELS     which kernels the program holds, a bitmask (each kernel belongs to one bit; src/vec/vecopencl_state.c
+     SBPMG_VEC_KERNELS     which kernels the program holds, a bitmask (each kernel belongs to one bit; src/vec/vecopencl_state.c
                      builds the program of a bit on the first use of one of its kernels):
                      1 what CG-type solvers launch (KSPCG, PCJACOBI, the smoothers' eigenvalue estimates): set, axpy,
                        aypx, pointwise, unary, reduce1_partial (VecSum, norms 1 and 2), dot_partial, sum_final (which also
@@ -16,7 +16,7 @@
                        axpby, waxpby, axpbypcz, maxpy (GMRES's fused updates)
 
    Every kernel takes the length n as ulong and indexes with ulong: vectors beyond 2^31 entries are fine.
-   Every kernel runs on a grid of whole work-groups of VEC_WG items; the loop bounds guard the tail.
+   Every kernel runs on a grid of whole work-groups of SBPMG_VEC_WG items; the loop bounds guard the tail.
 
    Reductions run in two stages. Stage 1 (*_partial) runs G work-groups, G a function of n and the device only;
    each work-item accumulates its entries in a fixed order, then the work-group sums its items with a fixed tree,
@@ -31,23 +31,23 @@
 #ifndef SBPMG_REAL
   #error "SBPMG_REAL must be defined (the program's build options)"
 #endif
-#ifndef VEC_WG
-  #error "VEC_WG must be defined (tuning table)"
+#ifndef SBPMG_VEC_WG
+  #error "SBPMG_VEC_WG must be defined (tuning table)"
 #endif
-#ifndef VEC_CHUNKS
-  #error "VEC_CHUNKS must be defined (tuning table)"
+#ifndef SBPMG_VEC_CHUNKS
+  #error "SBPMG_VEC_CHUNKS must be defined (tuning table)"
 #endif
-#ifndef VEC_REAL_BYTES
-  #error "VEC_REAL_BYTES must be defined (sizeof(PetscScalar))"
+#ifndef SBPMG_VEC_REAL_BYTES
+  #error "SBPMG_VEC_REAL_BYTES must be defined (sizeof(PetscScalar))"
 #endif
-#ifndef VEC_KERNELS
-  #error "VEC_KERNELS must be defined (which kernels of this file a program holds: 1 those of CG-type solvers, 2 the other reductions, 4 the other element-wise operations; src/vec)"
+#ifndef SBPMG_VEC_KERNELS
+  #error "SBPMG_VEC_KERNELS must be defined (which kernels of this file a program holds: 1 those of CG-type solvers, 2 the other reductions, 4 the other element-wise operations; src/vec)"
 #endif
 
 typedef SBPMG_REAL real;
 
 /* An index stored bit for bit in a real slot of the reduction area (never used in arithmetic). */
-#if VEC_REAL_BYTES == 8
+#if SBPMG_VEC_REAL_BYTES == 8
 typedef ulong ubits;
   #define VEC_BITS_TO_REAL(i) as_double((ulong)(i))
   #define VEC_REAL_TO_BITS(r) as_ulong(r)
@@ -58,10 +58,10 @@ typedef uint ubits;
 #endif
 #define VEC_NONE ((ulong)0xFFFFFFFFFFFFFFFFUL) /* "no entry seen yet" in a location reduction */
 
-#define VEC_KERNEL __kernel __attribute__((reqd_work_group_size(VEC_WG, 1, 1)))
+#define VEC_KERNEL __kernel __attribute__((reqd_work_group_size(SBPMG_VEC_WG, 1, 1)))
 
 /* for (ulong i = ...) over this work-item's entries of [0, n), in increasing order */
-#if VEC_CHUNKS
+#if SBPMG_VEC_CHUNKS
   #define VEC_LOOP(i, n) \
     const ulong vec_gs_ = get_global_size(0), vec_chunk_ = ((n) + vec_gs_ - 1) / vec_gs_; \
     const ulong vec_lo_ = get_global_id(0) * vec_chunk_, vec_hi_ = min((ulong)(n), vec_lo_ + vec_chunk_); \
@@ -72,7 +72,7 @@ typedef uint ubits;
 
 /* Four accumulators per work-item (independent chains: vectorisable on CPUs, more loads in flight on GPUs), declared
    as a0..a3 = init; ACC(a, i) folds entry i into accumulator a. The order is fixed, so results are reproducible. */
-#if VEC_CHUNKS
+#if SBPMG_VEC_CHUNKS
   #define VEC_LOOP4(n, init, ACC) \
     real a0 = (init), a1 = (init), a2 = (init), a3 = (init); \
     { \
@@ -105,14 +105,14 @@ typedef uint ubits;
 
 /* ---------------------------------------------------------------- element-wise operations */
 
-#if VEC_KERNELS & 1
+#if SBPMG_VEC_KERNELS & 1
 VEC_KERNEL void vec_set(const ulong n, const real a, __global real *y)
 {
   VEC_LOOP(i, n) y[i] = a;
 }
 #endif
 
-#if VEC_KERNELS & 4
+#if SBPMG_VEC_KERNELS & 4
 VEC_KERNEL void vec_scale(const ulong n, const real a, __global real *y)
 {
   VEC_LOOP(i, n) y[i] *= a;
@@ -130,7 +130,7 @@ VEC_KERNEL void vec_scalecopy(const ulong n, const real a, __global const real *
 }
 #endif
 
-#if VEC_KERNELS & 1
+#if SBPMG_VEC_KERNELS & 1
 /* y = y + a x */
 VEC_KERNEL void vec_axpy(const ulong n, const real a, __global const real *x, __global real *y)
 {
@@ -144,7 +144,7 @@ VEC_KERNEL void vec_aypx(const ulong n, const real a, __global const real *x, __
 }
 #endif
 
-#if VEC_KERNELS & 4
+#if SBPMG_VEC_KERNELS & 4
 /* y = a x + b y */
 VEC_KERNEL void vec_axpby(const ulong n, const real a, const real b, __global const real *x, __global real *y)
 {
@@ -183,7 +183,7 @@ VEC_KERNEL void vec_maxpy(const ulong n, const uint nv, const real a0, const rea
 }
 #endif
 
-#if VEC_KERNELS & 1
+#if SBPMG_VEC_KERNELS & 1
 /* Point-wise binary operations w = x op y; op: 0 mult, 1 divide (0 where y = 0), 2 max, 3 min, 4 max of absolute values,
    with PETSc's PetscMax/PetscMin conventions (a < b ? b : a) so that NaN cases agree with the host */
 VEC_KERNEL void vec_pointwise(const ulong n, const uint op, __global const real *x, __global const real *y, __global real *w)
@@ -243,9 +243,9 @@ VEC_KERNEL void vec_unary(const ulong n, const uint op, __global real *y)
 
    Every item of the group calls these (they hold barriers). */
 
-/* Sum buf[0..VEC_WG) into buf[0] with a fixed tree; every item of the group must call it. */
+/* Sum buf[0..SBPMG_VEC_WG) into buf[0] with a fixed tree; every item of the group must call it. */
 #define VEC_TREE_SUM(buf, lid) \
-  for (uint s_ = VEC_WG / 2; s_ > 0; s_ >>= 1) { \
+  for (uint s_ = SBPMG_VEC_WG / 2; s_ > 0; s_ >>= 1) { \
     barrier(CLK_LOCAL_MEM_FENCE); \
     if ((lid) < s_) (buf)[lid] += (buf)[(lid) + s_]; \
   }
@@ -253,19 +253,19 @@ VEC_KERNEL void vec_unary(const ulong n, const uint op, __global real *y)
 /* max with NaN winning (so that NaN propagates into norms like it does on the host) */
 #define VEC_NANMAX(a, b) (isnan(a) ? (a) : (isnan(b) ? (b) : fmax((a), (b))))
 #define VEC_TREE_MAX(buf, lid) \
-  for (uint s_ = VEC_WG / 2; s_ > 0; s_ >>= 1) { \
+  for (uint s_ = SBPMG_VEC_WG / 2; s_ > 0; s_ >>= 1) { \
     barrier(CLK_LOCAL_MEM_FENCE); \
     if ((lid) < s_) (buf)[lid] = VEC_NANMAX((buf)[lid], (buf)[(lid) + s_]); \
   }
 
-#if VEC_KERNELS & 2
+#if SBPMG_VEC_KERNELS & 2
 /* max of 0 and p[0..G), NaN winning */
 real vec_max_set(const uint G, __global const real *p, __local real *b)
 {
   const uint lid = get_local_id(0);
   real       m   = 0;
 
-  for (uint g = lid; g < G; g += VEC_WG) {
+  for (uint g = lid; g < G; g += SBPMG_VEC_WG) {
     const real v = p[g];
     m            = VEC_NANMAX(m, v);
   }
@@ -296,10 +296,10 @@ void vec_loc_set(const uint G, const real sign, __global const real *p, __local 
   real       best = 0;
   ulong      idx  = VEC_NONE;
 
-  for (uint g = lid; g < G; g += VEC_WG) {
+  for (uint g = lid; g < G; g += SBPMG_VEC_WG) {
     const real  v = p[g];
     const ulong i = (ulong)VEC_REAL_TO_BITS(p[G + g]);
-    const ulong k = (VEC_REAL_BYTES == 4 && i == 0xFFFFFFFFUL) ? VEC_NONE : i;
+    const ulong k = (SBPMG_VEC_REAL_BYTES == 4 && i == 0xFFFFFFFFUL) ? VEC_NONE : i;
     if (vec_loc_better(v, k, best, idx, sign)) {
       best = v;
       idx  = k;
@@ -308,7 +308,7 @@ void vec_loc_set(const uint G, const real sign, __global const real *p, __local 
   barrier(CLK_LOCAL_MEM_FENCE);
   bv[lid] = best;
   bi[lid] = idx;
-  for (uint s = VEC_WG / 2; s > 0; s >>= 1) {
+  for (uint s = SBPMG_VEC_WG / 2; s > 0; s >>= 1) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < s && vec_loc_better(bv[lid + s], bi[lid + s], bv[lid], bi[lid], sign)) {
       bv[lid] = bv[lid + s];
@@ -330,10 +330,10 @@ void vec_loc_set(const uint G, const real sign, __global const real *p, __local 
 #define VEC_ACC_AMAX(a, i)  a = VEC_NANMAX(a, fabs(x[i]))
 #define VEC_ACC_DMAX(a, i)  a = VEC_NANMAX(a, (y[i] != (real)0 ? fabs(x[i] / y[i]) : fabs(x[i])))
 
-#if VEC_KERNELS & 1
+#if SBPMG_VEC_KERNELS & 1
 VEC_KERNEL void vec_reduce1_partial(const ulong n, const uint op, __global const real *x, __global real *part, const ulong part_off)
 {
-  __local real buf[VEC_WG];
+  __local real buf[SBPMG_VEC_WG];
   const uint   lid = get_local_id(0);
   real         s;
 
@@ -355,7 +355,7 @@ VEC_KERNEL void vec_reduce1_partial(const ulong n, const uint op, __global const
 /* x . y */
 VEC_KERNEL void vec_dot_partial(const ulong n, __global const real *x, __global const real *y, __global real *part, const ulong part_off)
 {
-  __local real buf[VEC_WG];
+  __local real buf[SBPMG_VEC_WG];
   const uint   lid = get_local_id(0);
 
   VEC_LOOP4(n, 0, VEC_ACC_DOT);
@@ -365,11 +365,11 @@ VEC_KERNEL void vec_dot_partial(const ulong n, __global const real *x, __global 
 }
 #endif
 
-#if VEC_KERNELS & 2
+#if SBPMG_VEC_KERNELS & 2
 /* sum |x| and sum x^2 in one pass: two sets of partials, G apart */
 VEC_KERNEL void vec_norm12_partial(const ulong n, __global const real *x, __global real *part, const ulong part_off)
 {
-  __local real b[2][VEC_WG];
+  __local real b[2][SBPMG_VEC_WG];
   const uint   lid = get_local_id(0);
   real         s1 = 0, s2 = 0;
 
@@ -392,7 +392,7 @@ VEC_KERNEL void vec_norm12_partial(const ulong n, __global const real *x, __glob
 /* max |x| (NaN propagates); op 1: max |x / y| with |x| where y = 0 */
 VEC_KERNEL void vec_amax_partial(const ulong n, const uint op, __global const real *x, __global const real *y, __global real *part, const ulong part_off)
 {
-  __local real buf[VEC_WG];
+  __local real buf[SBPMG_VEC_WG];
   const uint   lid = get_local_id(0);
   real         m;
 
@@ -413,7 +413,7 @@ VEC_KERNEL void vec_mdot_partial(const ulong n, const uint nv, __global const re
                                  __global const real *y3, __global const real *y4, __global const real *y5, __global const real *y6, __global const real *y7,
                                  __global real *part, const ulong part_off)
 {
-  __local real buf[8][VEC_WG];
+  __local real buf[8][SBPMG_VEC_WG];
   const uint   lid = get_local_id(0), G = get_num_groups(0);
   real         s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
 
@@ -437,7 +437,7 @@ VEC_KERNEL void vec_mdot_partial(const ulong n, const uint nv, __global const re
   buf[5][lid] = s5;
   buf[6][lid] = s6;
   buf[7][lid] = s7;
-  for (uint s = VEC_WG / 2; s > 0; s >>= 1) {
+  for (uint s = SBPMG_VEC_WG / 2; s > 0; s >>= 1) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < s)
       for (uint j = 0; j < nv; j++) buf[j][lid] += buf[j][lid + s];
@@ -448,8 +448,8 @@ VEC_KERNEL void vec_mdot_partial(const ulong n, const uint nv, __global const re
 
 VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const real *x, __global real *part, const ulong part_off)
 {
-  __local real  bv[VEC_WG];
-  __local ulong bi[VEC_WG];
+  __local real  bv[SBPMG_VEC_WG];
+  __local ulong bi[SBPMG_VEC_WG];
   const uint    lid = get_local_id(0);
   real          best = 0;
   ulong         at   = VEC_NONE;
@@ -464,7 +464,7 @@ VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const r
   }
   bv[lid] = best;
   bi[lid] = at;
-  for (uint s = VEC_WG / 2; s > 0; s >>= 1) {
+  for (uint s = SBPMG_VEC_WG / 2; s > 0; s >>= 1) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < s && vec_loc_better(bv[lid + s], bi[lid + s], bv[lid], bi[lid], sign)) {
       bv[lid] = bv[lid + s];
@@ -478,7 +478,7 @@ VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const r
 }
 #endif
 
-#if VEC_KERNELS & 1
+#if SBPMG_VEC_KERNELS & 1
 /* The Lanczos step of the smoothers' eigenvalue estimates (src/mg/smoother.c) in one pass: x += a w; with op = 1 (Jacobi) z = d x,
    else z is x (not written); the partial sums of z x (VecOpenCLLanczosStep_Private). */
   #define VEC_ACC_LANCZOS(acc, i) \
@@ -491,7 +491,7 @@ VEC_KERNEL void vec_loc_partial(const ulong n, const real sign, __global const r
 VEC_KERNEL void vec_lanczos_partial(const ulong n, const uint op, const real a, __global real *x, __global const real *w, __global const real *d,
                                     __global real *z, __global real *part, const ulong part_off)
 {
-  __local real buf[VEC_WG];
+  __local real buf[SBPMG_VEC_WG];
   const uint   lid = get_local_id(0);
 
   VEC_LOOP4(n, 0, VEC_ACC_LANCZOS);
@@ -503,27 +503,27 @@ VEC_KERNEL void vec_lanczos_partial(const ulong n, const uint op, const real a, 
 
 /* ---------------------------------------------------------------- reductions, stage 2: one work-group per reduced quantity */
 
-#if VEC_KERNELS & 1
-/* Work-group j: res[j] = the sum of the G partials of set j in a fixed order: item l folds partials l, l + VEC_WG,
-   l + 2 VEC_WG, ... in increasing order, then the work-group adds its items with the fixed tree. */
+#if SBPMG_VEC_KERNELS & 1
+/* Work-group j: res[j] = the sum of the G partials of set j in a fixed order: item l folds partials l, l + SBPMG_VEC_WG,
+   l + 2 SBPMG_VEC_WG, ... in increasing order, then the work-group adds its items with the fixed tree. */
 VEC_KERNEL void vec_sum_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off)
 {
-  __local real         b[VEC_WG];
+  __local real         b[SBPMG_VEC_WG];
   const uint           lid = get_local_id(0), j = get_group_id(0);
   __global const real *p = buf + part_off + (ulong)j * G;
   real                 s = 0;
 
-  for (uint g = lid; g < G; g += VEC_WG) s += p[g];
+  for (uint g = lid; g < G; g += SBPMG_VEC_WG) s += p[g];
   b[lid] = s;
   VEC_TREE_SUM(b, lid);
   if (lid == 0) buf[res_off + j] = b[0];
 }
 #endif
 
-#if VEC_KERNELS & 2
+#if SBPMG_VEC_KERNELS & 2
 VEC_KERNEL void vec_max_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off)
 {
-  __local real b[VEC_WG];
+  __local real b[SBPMG_VEC_WG];
   const uint   j = get_group_id(0);
   const real   r = vec_max_set(G, buf + part_off + (ulong)j * G, b);
 
@@ -533,8 +533,8 @@ VEC_KERNEL void vec_max_final(const uint G, __global real *buf, const ulong part
 /* res[0] = value, res[1] = index bits (VEC_NONE if there was no entry) */
 VEC_KERNEL void vec_loc_final(const uint G, __global real *buf, const ulong part_off, const ulong res_off, const real sign)
 {
-  __local real  bv[VEC_WG];
-  __local ulong bi[VEC_WG];
+  __local real  bv[SBPMG_VEC_WG];
+  __local ulong bi[SBPMG_VEC_WG];
   real          v;
   ulong         i;
 

@@ -1,6 +1,6 @@
 /* The library's package: the initializers of the top layers (each calls those of the layers below it; each layer resets
    itself at PetscFinalize(), src/cl/package.c) and the dynamic-library entry point. */
-#include <sbpmg.h>
+#include <sbpmg/private/sbpimpl.h>
 
 /*@C
    SbpmgInitializePackage - Register sbpmg's classes, vector, matrix and preconditioner types and log events: the
@@ -19,6 +19,13 @@ PetscErrorCode SbpmgInitializePackage(void)
   PetscCall(AcousticInitializePackage());
   PetscCall(SeasInitializePackage());
   PetscFunctionReturn(0);
+}
+
+/* Run when the library is loaded (before PetscInitialize(); it only stores a pointer): SbpProblemCreate() then registers the
+   whole package, the preconditioner and Krylov types of the layers above the SBP-SAT layer included. */
+static void __attribute__((constructor)) SbpmgSetPackageInitializer(void)
+{
+  SbpmgPackageInitializer = SbpmgInitializePackage;
 }
 
 /*@C

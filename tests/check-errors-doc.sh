@@ -9,7 +9,7 @@ rows=0 bad=0
 while IFS= read -r line; do
   case "$line" in "| "[0-9]*) ;; *) continue ;; esac
   rows=$((rows + 1))
-  test=$(sed -E 's/.*\| *`?(tests\/[A-Za-z0-9_.]+)`? *\|? *$/\1/' <<<"$line")
+  test=$(sed -E 's/.*\| *`?(tests\/[A-Za-z0-9_./]+)`? *\|? *$/\1/' <<<"$line")
   msg=$(awk -F'|' '{print $6}' <<<"$line" | sed -E 's/^[^`]*`//; s/`[^`]*$//')
   if [ ! -f "$src/$test" ]; then
     echo "row $rows: test file '$test' not found"; bad=$((bad + 1)); continue

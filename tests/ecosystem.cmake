@@ -16,3 +16,10 @@ set_tests_properties(install PROPERTIES ENVIRONMENT "${SBPMG_TEST_ENV}" LABELS e
 # the layering of docs/design.md "Layout": includes, calls between layers and circles of calls, from the built objects
 add_test(NAME layers COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-layers ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
 set_tests_properties(layers PROPERTIES LABELS ecosystem PASS_REGULAR_EXPRESSION " 0 violation\\(s\\)")
+# a program linked with libsbpmg.so that never calls SbpmgInitializePackage(): SbpProblemCreate() registers the package, so
+# -pc_type sbpmg and -ksp_type sbpcg are found (fails with PETSc's "Unable to find requested PC type sbpmg" otherwise)
+add_executable(test_noinit test_noinit.c)
+target_link_libraries(test_noinit PRIVATE sbpmg)
+target_compile_options(test_noinit PRIVATE ${SBPMG_WARNINGS})
+sbpmg_add_test(noinit_pc EXE test_noinit ARGS -ksp_type cg -pc_type sbpmg LABELS ecosystem PASS_REGEX "noinit: solved without")
+sbpmg_add_test(noinit_ksp EXE test_noinit ARGS -ksp_type sbpcg -pc_type sbpmg LABELS ecosystem PASS_REGEX "noinit: solved without")

@@ -1,4 +1,5 @@
-/* Helpers of the acoustic tests that check bad input (tests/test_acoustic_survey.c, tests/test_acoustic_inputs.c). */
+/* Helpers of the acoustic tests that check bad input (tests/test_acoustic_survey.c, tests/test_acoustic_inputs.c,
+   tests/test_acoustic_host.c). */
 #ifndef SBPMG_TEST_ACOUSTIC_COMMON_H
 #define SBPMG_TEST_ACOUSTIC_COMMON_H
 

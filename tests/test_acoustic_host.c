@@ -1,6 +1,6 @@
 /* The acoustic operator without a device: the Laplacian's order (MatShell, fp64), leapfrog's order (fp64 host
    reference), the velocity file, and every bad input. */
-#include "harness.h"
+#include "test_acoustic_common.h"
 #include <unistd.h>
 #include <math.h>
 
@@ -195,24 +195,6 @@ static void test_velocity_file(void **state)
   PCALL(PetscFree4(vf, va, u1, u2));
 }
 
-/* Set options, create, read them, expect an error from AcousticSetFromOptions (setup = 0) or AcousticSetUp (1). */
-static void expect_option_error(const char *const opts[], int setup, PetscErrorCode code, const char *msg)
-{
-  Acoustic ac;
-
-  SbpmgTestSetOption("-ac_backend", "host");
-  for (int o = 0; opts[o]; o += 2) SbpmgTestSetOption(opts[o], opts[o + 1]);
-  PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
-  if (setup) {
-    PCALL(AcousticSetFromOptions(ac));
-    EXPECT_ERROR(AcousticSetUp(ac), code, msg);
-  } else
-    EXPECT_ERROR(AcousticSetFromOptions(ac), code, msg);
-  PCALL(AcousticDestroy(&ac));
-  for (int o = 0; opts[o]; o += 2) SbpmgTestSetOption(opts[o], NULL);
-  SbpmgTestSetOption("-ac_backend", NULL);
-}
-
 static void test_bad_input(void **state)
 {
   Acoustic  ac;
@@ -253,7 +235,7 @@ static void test_bad_input(void **state)
       {{"-ac_vmax", "-1", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Maximum velocity -1. (-ac_vmax) must be >= 0"},
   };
 
-  for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) expect_option_error(bad[b].opts, bad[b].setup, bad[b].code, bad[b].msg);
+  for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) AcTestExpectOptionError(bad[b].opts, bad[b].setup, bad[b].code, bad[b].msg);
   PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
   PCALL(AcousticSetSizes(ac, 24, 24, 24));
   for (PetscInt p = 0; p < 24 * 24 * 24; p++) vel[p] = 1800;
@@ -265,17 +247,19 @@ static void test_bad_input(void **state)
   EXPECT_ERROR(AcousticSetVelocity(ac, -3), PETSC_ERR_ARG_OUTOFRANGE, "Velocity -3. (-ac_vel) must be positive");
   PCALL(AcousticDestroy(&ac));
   /* a source outside the grid */
-  expect_option_error((const char *const[]){"-ac_n", "24", "-ac_ndamp", "4", "-ac_source", "30,5,5", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "Source (30, 5, 5) (-ac_source) is outside the 24 x 24 x 24 grid");
-  expect_option_error((const char *const[]){"-ac_n", "24", "-ac_ndamp", "4", "-ac_source", "5,5,24", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
-                      "Source (5, 5, 24) (-ac_source) is outside the 24 x 24 x 24 grid");
-  expect_option_error((const char *const[]){"-ac_source", "-1,0,0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Source (-1, 0, 0) (-ac_source) is outside the grid");
-  expect_option_error((const char *const[]){"-ac_source", "1,2", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_source needs 3 values x,y,z; got 2");
+  AcTestExpectOptionError((const char *const[]){"-ac_n", "24", "-ac_ndamp", "4", "-ac_source", "30,5,5", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+                          "Source (30, 5, 5) (-ac_source) is outside the 24 x 24 x 24 grid");
+  AcTestExpectOptionError((const char *const[]){"-ac_n", "24", "-ac_ndamp", "4", "-ac_source", "5,5,24", NULL}, 1, PETSC_ERR_ARG_OUTOFRANGE,
+                          "Source (5, 5, 24) (-ac_source) is outside the 24 x 24 x 24 grid");
+  AcTestExpectOptionError((const char *const[]){"-ac_source", "-1,0,0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE,
+                          "Source (-1, 0, 0) (-ac_source) is outside the grid");
+  AcTestExpectOptionError((const char *const[]){"-ac_source", "1,2", NULL}, 0, PETSC_ERR_ARG_SIZ, "-ac_source needs 3 values x,y,z; got 2");
   /* unknown choices */
-  expect_option_error((const char *const[]){"-ac_init", "bogus", NULL}, 0, PETSC_ERR_USER, "Unknown option bogus for -ac_init. Available options: zero random");
-  expect_option_error((const char *const[]){"-ac_backend", "gpu", NULL}, 0, PETSC_ERR_USER,
-                      "Unknown option gpu for -ac_backend. Available options: device host");
-  expect_option_error((const char *const[]){"-ac_fmax", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Source frequency -ac_fmax 0. must be positive");
+  AcTestExpectOptionError((const char *const[]){"-ac_init", "bogus", NULL}, 0, PETSC_ERR_USER,
+                          "Unknown option bogus for -ac_init. Available options: zero random");
+  AcTestExpectOptionError((const char *const[]){"-ac_backend", "gpu", NULL}, 0, PETSC_ERR_USER,
+                          "Unknown option gpu for -ac_backend. Available options: device host");
+  AcTestExpectOptionError((const char *const[]){"-ac_fmax", "0", NULL}, 0, PETSC_ERR_ARG_OUTOFRANGE, "Source frequency -ac_fmax 0. must be positive");
   /* calls in the wrong order */
   PCALL(AcousticCreate(PETSC_COMM_SELF, &ac));
   EXPECT_ERROR(AcousticStep(ac, 1), PETSC_ERR_ARG_WRONGSTATE, "Call AcousticSetUp() first");

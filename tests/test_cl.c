@@ -155,21 +155,21 @@ static void test_program_cache(void **state)
   SbpmgCLStats s;
 
   PCALL(SbpmgCLCreate(PETSC_COMM_SELF, &cl));
-  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k1));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSBPMG_SELFTEST_T=double", "selftest_axpy", &k1));
   PCALL(SbpmgCLGetStats(cl, &s));
   assert_int_equal(s.programs_built, 1);
   assert_int_equal(s.program_cache_hits, 0);
-  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k2));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSBPMG_SELFTEST_T=double", "selftest_axpy", &k2));
   PCALL(SbpmgCLGetStats(cl, &s));
   assert_int_equal(s.programs_built, 1);
   assert_int_equal(s.program_cache_hits, 1);
   assert_ptr_equal(k1, k2);
   /* other -D options are another program */
-  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=float", "selftest_axpy", &k3));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSBPMG_SELFTEST_T=float", "selftest_axpy", &k3));
   PCALL(SbpmgCLGetStats(cl, &s));
   assert_int_equal(s.programs_built, 2);
   assert_ptr_not_equal(k1, k3);
-  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "no_such_kernel", &k3), PETSC_ERR_LIB,
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", "-DSBPMG_SELFTEST_T=double", "no_such_kernel", &k3), PETSC_ERR_LIB,
                "CL_INVALID_KERNEL_NAME) creating kernel no_such_kernel");
   EXPECT_ERROR(SbpmgCLGetKernel(cl, "no_such_file", NULL, "k", &k3), PETSC_ERR_ARG_UNKNOWN_TYPE, "kernels/no_such_file.cl");
   PCALL(SbpmgCLDestroy(&cl));
@@ -229,7 +229,7 @@ static void run_axpy(PetscInt n, PetscBool single)
   int          ni = (int)n;
 
   PCALL(SbpmgCLGetDefault(&cl));
-  PCALL(SbpmgCLGetKernel(cl, "selftest", single ? "-DSELFTEST_T=float" : "-DSELFTEST_T=double", "selftest_axpy", &k));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", single ? "-DSBPMG_SELFTEST_T=float" : "-DSBPMG_SELFTEST_T=double", "selftest_axpy", &k));
   PCALL(PetscMalloc2(n, &x, n, &y));
   PCALL(PetscMalloc3(n * es, &xh, n * es, &yh, n * es, &out));
   SbpmgTestRandom(n, x, -1, 1, 1 + n);
@@ -296,7 +296,7 @@ static void test_axpy_detects_wrong_kernel(void **state)
   int       n = 1;
 
   PCALL(SbpmgCLGetDefault(&cl));
-  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSBPMG_SELFTEST_T=double", "selftest_axpy", &k));
   PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(double), &yd));
   PCALL(SbpmgCLWriteBuffer(cl, yd, 0, sizeof(double), &y));
   alpha = 2; /* y + 2 y = 3 */
@@ -340,7 +340,7 @@ static void test_transfer_counters(void **state)
   PCALL(SbpmgCLReleaseBuffer(cl, &buf));
 }
 
-/* -cl_build_options reaches the compiler of every program: a -D that overrides the test kernel's element type breaks its build (the
+/* -cl_build_options reaches the compiler of every program: a -D that breaks the test kernel's declarations breaks its build (the
    error names the options and carries the log); a harmless one builds, and the kernel still computes y += alpha x. */
 static void test_build_options(void **state)
 {
@@ -351,23 +351,23 @@ static void test_build_options(void **state)
   int       n     = 64;
   double    alpha = 2;
 
-  SbpmgTestCreateContext("-cl_build_options", " -DSELFTEST_T=no_such_type", &cl);
-  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k), PETSC_ERR_LIB, "-DSELFTEST_T=no_such_type\"; build log:");
+  SbpmgTestCreateContext("-cl_build_options", " -Dint=no_such_type", &cl); /* breaks every declaration of an int */
+  EXPECT_ERROR(SbpmgCLGetKernel(cl, "selftest", "-DSBPMG_SELFTEST_T=double", "selftest_axpy", &k), PETSC_ERR_LIB, "-Dint=no_such_type\"; build log:");
   PCALL(SbpmgCLDestroy(&cl));
   SbpmgTestSetOption("-cl_build_log", "1");
-  SbpmgTestCreateContext("-cl_build_options", " -DSBPMG_TEST_EXTRA=1", &cl);
+  SbpmgTestCreateContext("-cl_build_options", " -DTEST_EXTRA=1", &cl);
   SbpmgTestSetOption("-cl_build_log", NULL);
   { /* -cl_build_log prints the log (or "empty") of each program built, with its options */
     FILE *saved = PETSC_STDOUT, *tmp = tmpfile();
     char  text[4096] = "";
     assert_non_null(tmp);
     PETSC_STDOUT = tmp;
-    PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSELFTEST_T=double", "selftest_axpy", &k));
+    PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSBPMG_SELFTEST_T=double", "selftest_axpy", &k));
     PETSC_STDOUT = saved;
     rewind(tmp);
     text[fread(text, 1, sizeof(text) - 1, tmp)] = 0;
     fclose(tmp);
-    if (!strstr(text, "sbpmg OpenCL build log of kernels/selftest.cl (options \"") || !strstr(text, "-DSBPMG_TEST_EXTRA=1\")"))
+    if (!strstr(text, "sbpmg OpenCL build log of kernels/selftest.cl (options \"") || !strstr(text, "-DTEST_EXTRA=1\")"))
       fail_msg("-cl_build_log printed \"%s\"", text);
   }
   for (int i = 0; i < n; i++) {
@@ -488,7 +488,7 @@ static void test_profile(void **state)
   PetscReal seconds;
 
   SbpmgTestCreateContext("-cl_profile", "1", &cl);
-  SbpmgTestSelftestAxpy(cl, "-DSELFTEST_T=double", n, 1, v, v, &k, &xd, &yd);
+  SbpmgTestSelftestAxpy(cl, "-DSBPMG_SELFTEST_T=double", n, 1, v, v, &k, &xd, &yd);
   for (int r = 0; r < 5; r++) PCALL(SbpmgCLLaunch1D(cl, k, (size_t)n, 64));
   PCALL(SbpmgCLGetProfile(cl, "selftest_axpy", &launches, &seconds));
   print_message("  selftest_axpy: %d launches, %.3g s on the device\n", (int)launches, seconds);

@@ -43,7 +43,7 @@ static void axpy_through_cache(const char *dir, SbpmgCLStats *s, char cache_dir_
   }
   SbpmgTestCreateContext("-cl_cache_dir", dir, &cl);
   if (cache_dir_seen) PCALL(PetscStrncpy(cache_dir_seen, cl->cache_dir, len));
-  SbpmgTestSelftestAxpy(cl, "-DSELFTEST_T=double -DSBPMG_CACHE_TEST=1", n, alpha, x, y, &k, &xd, &yd);
+  SbpmgTestSelftestAxpy(cl, "-DSBPMG_SELFTEST_T=double -DSBPMG_CACHE_TEST=1", n, alpha, x, y, &k, &xd, &yd);
   PCALL(SbpmgCLLaunch1D(cl, k, n, 64));
   PCALL(SbpmgCLReadBuffer(cl, yd, 0, sizeof(out), out));
   for (int i = 0; i < n; i++)

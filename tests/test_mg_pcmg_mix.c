@@ -208,7 +208,9 @@ static void test_pcmg_options(void **state)
         e = SbpmgTestRelDiffNorm(s.u, d.u, NORM_2);
         print_message("  %-72s %-13s %3d iterations, |u - u_cholmod|/|u_cholmod| = %.1e\n", what, mode_names[m], (int)its, (double)e);
         if (reason <= 0) fail_msg("%s, %s: %s after %d iterations", what, mode_names[m], KSPConvergedReasons[reason], (int)its);
-        if (!(e < 1e-6)) fail_msg("%s, %s: differs from the direct solve by %g", what, mode_names[m], (double)e);
+        /* CG stops at rtol 1e-8: the error may be the condition number (about 1e3 here) times that; 1.0e-6 measured on an H200 with an
+           fp32 full cycle around an iterative coarse solve */
+        if (!(e < 1e-5)) fail_msg("%s, %s: differs from the direct solve by %g", what, mode_names[m], (double)e);
         if (!MGTestViewContains(ksp, prec)) fail_msg("%s, %s: the view does not say \"%s\"", what, mode_names[m], prec);
         if (c->coarse64 && m != MODE_DOUBLE && !MGTestViewContains(ksp, "but on the coarsest level, whose vectors are fp64"))
           fail_msg("%s, %s: the view does not say that the coarsest level's vectors are fp64", what, mode_names[m]);

@@ -1,4 +1,4 @@
-/* A grid and mu given at the nodes (src/sbp/nodes.c, kernels/coef.cl COEF_MAP 3 / COEF_MU 3): the device's coefficients equal the
+/* A grid and mu given at the nodes (src/sbp/nodes.c, kernels/coef.cl SBPMG_COEF_MAP 3 / SBPMG_COEF_MU 3): the device's coefficients equal the
    host reference node by node; D is exact on an affine grid, so its coefficients are the analytic ones; mu at the nodes sampled from
    the basin gives the basin's coefficients; the coordinates of the curved map solve the manufactured problem at order 2 with an
    error within 5% of the analytic metric's at N = 256; the multigrid's coarse levels (coordinates injected) keep its iterations;

@@ -48,7 +48,7 @@ PetscErrorCode AcousticGetUtilKernel_Private(Acoustic ac, const char name[], cl_
   char opts[64];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DNORM_LS=%d", (int)ac->tune.ac_norm_wg));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_NORM_LS=%d", (int)ac->tune.ac_norm_wg));
   PetscCall(SbpmgCLGetKernel(ac->cl, "acoustic_util", opts, name, k));
   PetscFunctionReturn(0);
 }
@@ -286,8 +286,9 @@ PetscErrorCode AcousticSetUpKernels_Private(Acoustic ac)
   PetscCall(AcousticResolveTuning(ac));
   PetscCall(AcousticCheckTuning(ac));
   PetscCall(PetscSNPrintf(ac->kopts, sizeof(ac->kopts),
-                          "-cl-denorms-are-zero -DTILE_X=%d -DTILE_Y=%d -DTILE_Z=%d -DAC_LOCAL=%d -DAC_VEC=%d -DPML_TX=%d -DPML_TY=%d -DPML_TZ=%d -DPML_VEC=%d "
-                          "-DAC_FTZ=%d -DAC_PF=%d -DPML_PF=%d -DAC_PF_PTX=%d -DAC_UNROLL=%d -DPML_UNROLL=%d",
+                          "-cl-denorms-are-zero -DSBPMG_TILE_X=%d -DSBPMG_TILE_Y=%d -DSBPMG_TILE_Z=%d -DSBPMG_AC_LOCAL=%d -DSBPMG_AC_VEC=%d -DSBPMG_PML_TX=%d "
+                          "-DSBPMG_PML_TY=%d -DSBPMG_PML_TZ=%d -DSBPMG_PML_VEC=%d "
+                          "-DSBPMG_AC_FTZ=%d -DSBPMG_AC_PF=%d -DSBPMG_PML_PF=%d -DSBPMG_AC_PF_PTX=%d -DSBPMG_AC_UNROLL=%d -DSBPMG_PML_UNROLL=%d",
                           (int)t->ac_tile_x, (int)t->ac_tile_y, (int)t->ac_tile_z, (int)t->ac_local_mem, (int)t->ac_vec, (int)t->ac_pml_tile_x,
                           (int)t->ac_pml_tile_y, (int)t->ac_pml_tile_z, (int)t->ac_pml_vec, (int)t->ac_ftz, (int)t->ac_prefetch, (int)t->ac_pml_prefetch,
                           (int)t->ac_prefetch_ptx, (int)t->ac_unroll, (int)t->ac_pml_unroll));

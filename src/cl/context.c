@@ -20,8 +20,8 @@ typedef struct {
   char              tune[1024]; /* -sbpmg_tune */
 } SbpmgCLOptions;
 
-/* The checks of the values that need no device: the memory cap, compiler options given a value, the tuning overrides' keys and values
-   (against a scratch table). */
+/* The checks of the values that need no device: the memory cap, compiler options given a value and none of the reserved macros
+   (SBPMG_...), the tuning overrides' keys and values (against a scratch table). */
 static PetscErrorCode SbpmgCLCheckValues(MPI_Comm comm, PetscReal mem_cap_mib, PetscBool build_set, const char build[], const char tune[])
 {
   SbpmgTuning scratch;
@@ -33,6 +33,7 @@ static PetscErrorCode SbpmgCLCheckValues(MPI_Comm comm, PetscReal mem_cap_mib, P
   PetscCheck(!build_set || build[0], comm, PETSC_ERR_ARG_WRONG,
              "-cl_build_options was given no value: PETSc takes a value that starts with '-' for the next option; give the compiler options "
              "with a leading space, e.g. -cl_build_options \" -cl-fast-relaxed-math\"");
+  PetscCall(SbpmgCLCheckBuildOptions(comm, build)); /* no -D or -U of the library's own macros */
   PetscCall(PetscMemzero(&scratch, sizeof(scratch)));
   PetscCall(SbpmgTuningParse(tune, &scratch));
   PetscFunctionReturn(0);

@@ -92,10 +92,19 @@ PetscErrorCode SbpmgOptionsArray(PetscOptionItems *PetscOptionsObject, const cha
   PetscFunctionReturn(0);
 }
 
-/* Integer options whose values do not fit a PetscInt: PETSc 3.18 converts with strtol() and a cast, so 4294967297 reads as 1
-   with 32-bit indices. Each comma-separated value of each option given is parsed again with strtoll() and refused, naming
-   the option and the value, when it overflows PetscInt. Values that are not integers are left to PETSc's own error. Call
-   outside an options block (an error inside one leaks PETSc's option strings). */
+/*@C
+   SbpmgOptionsCheckInts - Integer options whose values do not fit a PetscInt: PETSc 3.18 converts with strtol() and a cast, so
+   4294967297 reads as 1 with 32-bit indices. Each comma-separated value of each option given is parsed again as a 64-bit
+   integer (strtoll()) and refused, naming the option and the value, when it overflows PetscInt. Values that are not integers
+   are left to PETSc's own error. Call outside an options block (an error inside one leaks PETSc's option strings).
+
+   Input Parameters:
++  options - the options database (NULL: the default one)
+.  prefix  - the options prefix (NULL: none)
+-  names   - the option names with their dash, NULL-terminated
+
+   Level: intermediate
+@*/
 PetscErrorCode SbpmgOptionsCheckInts(PetscOptions options, const char prefix[], const char *const names[])
 {
   PetscFunctionBegin;

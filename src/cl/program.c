@@ -41,19 +41,21 @@ static PetscErrorCode SbpmgCLReadOneSource(SbpmgCL cl, const char name[], char *
 }
 
 /* The source of a program: kernels/<name>.cl, or for "a+b" the files a.cl and b.cl one after the other (a kernel file that
-   uses the functions of another). */
+   uses the functions of another); each file under a #line naming it, so that the compiler's messages give the file and its
+   own line numbers. */
 PetscErrorCode SbpmgCLReadSource(SbpmgCL cl, const char name[], char **source)
 {
   char  *names, *save = NULL, *part;
   size_t total = 1;
   char **parts;
+  char   heads[16][128];
   int    nparts = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscStrallocpy(name, &names));
   PetscCall(PetscMalloc1(16, &parts));
   for (part = strtok_r(names, "+", &save); part; part = strtok_r(NULL, "+", &save)) {
-    size_t         len;
+    size_t         len, hlen;
     PetscErrorCode ierr;
     if (nparts == 16) break;
     ierr = SbpmgCLReadOneSource(cl, part, &parts[nparts]);
@@ -63,14 +65,19 @@ PetscErrorCode SbpmgCLReadSource(SbpmgCL cl, const char name[], char **source)
       PetscCall(PetscFree(names));
       PetscCall(ierr);
     }
+    PetscCall(PetscSNPrintf(heads[nparts], sizeof(heads[0]), "#line 1 \"kernels/%s.cl\"\n", part));
     PetscCall(PetscStrlen(parts[nparts], &len));
-    total += len + 1;
+    PetscCall(PetscStrlen(heads[nparts], &hlen));
+    total += hlen + len + 1;
     nparts++;
   }
   PetscCall(PetscMalloc1(total, source));
   total = 0; /* PETSc 3.18's PetscStrlcat() limits by n - strlen(t), not by the room left: append by hand */
   for (int k = 0; k < nparts; k++) {
     size_t len;
+    PetscCall(PetscStrlen(heads[k], &len));
+    PetscCall(PetscMemcpy(*source + total, heads[k], len));
+    total += len;
     PetscCall(PetscStrlen(parts[k], &len));
     PetscCall(PetscMemcpy(*source + total, parts[k], len));
     total += len;
@@ -80,6 +87,18 @@ PetscErrorCode SbpmgCLReadSource(SbpmgCL cl, const char name[], char **source)
   (*source)[total] = 0;
   PetscCall(PetscFree(parts));
   PetscCall(PetscFree(names));
+  PetscFunctionReturn(0);
+}
+
+/* How messages name a program: kernels/<name>.cl, or a name that describes itself (one with a space: user sources with kernel
+   files, SbpProblemGetPointKernel()) as it is. */
+static PetscErrorCode SbpmgCLProgramLabel(const char name[], char label[], size_t len)
+{
+  PetscFunctionBegin;
+  if (strchr(name, ' '))
+    PetscCall(PetscStrncpy(label, name, len));
+  else
+    PetscCall(PetscSNPrintf(label, len, "kernels/%s.cl", name));
   PetscFunctionReturn(0);
 }
 
@@ -135,11 +154,12 @@ static PetscErrorCode SbpmgCLGetBuildLog(SbpmgCL cl, cl_program program, char **
 static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char source[], const char options[], cl_program *program)
 {
   cl_int         err;
-  char          *full;
+  char          *full, label[600];
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLFaultCheck(SBPMG_FAULT_BUILD, name));
+  PetscCall(SbpmgCLProgramLabel(name, label, sizeof(label)));
   PetscCall(PetscLogEventBegin(SBPMG_CLBuild, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   if (!cl->build_log) PetscCall(SbpmgCLCacheLoad(cl, source, options, program));
@@ -147,7 +167,7 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
     cl->stats.programs_from_disk++;
     SbpmgCLTotals.programs_from_disk++;
     PetscCall(PetscTime(&t1));
-    PetscCall(PetscInfo(NULL, "sbpmg program kernels/%s.cl from the disk cache in %.3f s (options \"%s\")\n", name, t1 - t0, options));
+    PetscCall(PetscInfo(NULL, "sbpmg program %s from the disk cache in %.3f s (options \"%s\")\n", label, t1 - t0, options));
     PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
     PetscFunctionReturn(0);
   }
@@ -163,17 +183,17 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
     (void)clReleaseProgram(*program);
     *program = NULL;
     PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Building OpenCL program kernels/%s.cl failed (%s) for %s with options \"%s\"; build log:\n%s", name,
-            SbpmgCLErrorName(err), cl->device_name, options, log);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Building OpenCL program %s failed (%s) for %s with options \"%s\"; build log:\n%s", label, SbpmgCLErrorName(err),
+            cl->device_name, options, log);
   }
   if (cl->build_log) {
     PetscCall(SbpmgCLGetBuildLog(cl, *program, &full));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "sbpmg OpenCL build log of kernels/%s.cl (options \"%s\"):%s%s\n", name, options,
-                          full[0] && full[1] ? "\n" : " empty", full[0] && full[1] ? full : ""));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "sbpmg OpenCL build log of %s (options \"%s\"):%s%s\n", label, options, full[0] && full[1] ? "\n" : " empty",
+                          full[0] && full[1] ? full : ""));
     PetscCall(PetscFree(full));
   }
   PetscCall(PetscTime(&t1));
-  PetscCall(PetscInfo(NULL, "sbpmg program kernels/%s.cl built from source in %.3f s (options \"%s\")\n", name, t1 - t0, options));
+  PetscCall(PetscInfo(NULL, "sbpmg program %s built from source in %.3f s (options \"%s\")\n", label, t1 - t0, options));
   PetscCall(SbpmgCLCacheStore(cl, source, options, *program));
   PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -244,8 +264,12 @@ static PetscErrorCode SbpmgCLGetKernelFromProgram(SbpmgCLProgramEntry p, const c
     }
   }
   *k = clCreateKernel(p->program, kernel, &err);
-  PetscCheck(err == CL_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) creating kernel %s from kernels/%s.cl", (int)err, SbpmgCLErrorName(err),
-             kernel, p->name);
+  if (err != CL_SUCCESS) {
+    char label[600];
+
+    PetscCall(SbpmgCLProgramLabel(p->name, label, sizeof(label)));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "OpenCL error %d (%s) creating kernel %s from %s", (int)err, SbpmgCLErrorName(err), kernel, label);
+  }
   SbpmgCLTotals.live_kernels++;
   PetscCall(PetscNew(&e));
   PetscCall(PetscStrallocpy(kernel, &e->name));

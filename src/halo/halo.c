@@ -182,11 +182,11 @@ PetscErrorCode SbpHaloDestroy(SbpHalo *halo)
   PetscFunctionReturn(0);
 }
 
-/* The program of the exchange's kernels, built for its precision (kernels/halo.cl HALO_REAL). */
+/* The program of the exchange's kernels, built for its precision (kernels/halo.cl SBPMG_HALO_REAL). */
 static PetscErrorCode SbpHaloKernel(SbpHalo h, const char name[], cl_kernel *k)
 {
   PetscFunctionBegin;
-  if (!*k) PetscCall(SbpmgCLGetKernel(h->cl, "halo", h->single ? "-DHALO_REAL=float" : "-DHALO_REAL=" SBPMG_REAL_NAME, name, k));
+  if (!*k) PetscCall(SbpmgCLGetKernel(h->cl, "halo", h->single ? "-DSBPMG_HALO_REAL=float" : "-DSBPMG_HALO_REAL=" SBPMG_REAL_NAME, name, k));
   PetscFunctionReturn(0);
 }
 

@@ -45,7 +45,7 @@ static PetscErrorCode KSPSBPCGDevice(KSP_SBPCG *cg, Vec b)
     cg->groups = groups;
     PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, KR_NSLOTS * sizeof(PetscScalar), &cg->s));
     PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, 3 * (size_t)groups * sizeof(PetscScalar), &cg->partial));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DKR_WG=%d", (int)wg));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_KR_WG=%d", (int)wg));
     for (int q = 0; q < 4; q++) PetscCall(SbpmgCLGetKernel(cl, "krylov", opts, KSPSBPCGKernelNames[q], &cg->k[q]));
   }
   PetscFunctionReturn(0);

@@ -1,14 +1,14 @@
 /* The kernels of the multigrid layer: the sweeps of kernels/smooth.cl, built after kernels/sbp.cl with the level's SBP-SAT
-   specialisation in the V-cycle's precision (SbpProblemGetBuildOptions(); none of sbp.cl's kernels, SBP_KERNELS 0: on NVIDIA's
+   specialisation in the V-cycle's precision (SbpProblemGetBuildOptions(); none of sbp.cl's kernels, SBPMG_SBP_KERNELS 0: on NVIDIA's
    compiler a program's build time is the sum of its kernels', docs/design.md "Kernel subsets") and the work-group of the passes
    (tuning mg_pass_wg); the single sweep kernels also give the single-precision V-cycle's residual (src/mg/cycle.c); the transfers
    and conversions of kernels/transfer.cl, the start vector of the eigenvalue estimates (kernels/estimate.cl), the line smoothers
    (kernels/line.cl) and the dense coarse solve (kernels/dense.cl). */
 #include <sbpmg/private/mgimpl.h>
 
-/* Each kernel, its program and the subset of its file that program holds: of sbp.cl none (SBP_KERNELS 0, its functions only;
+/* Each kernel, its program and the subset of its file that program holds: of sbp.cl none (SBPMG_SBP_KERNELS 0, its functions only;
    smooth.cl's kernels come whole), of transfer.cl one rank's (1), several ranks' (2), the conversions (4) or those between grids of any sizes (8)
-   (MG_TRANSFER_KERNELS). */
+   (SBPMG_MG_TRANSFER_KERNELS). */
 static const struct {
   const char *program, *name;
   int         subset;
@@ -25,24 +25,25 @@ static const struct {
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
 {
-  char opts[256] = "";
+  char opts[512] = "";
 
   PetscFunctionBegin;
   if (id <= MG_K_SMOOTH_PASS) {
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, prec, &sbp));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=%d -DMG_PASS_WG=%d", sbp, PCSBPMGKernels[id].subset, (int)tune->mg_pass_wg));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=%d -DSBPMG_MG_PASS_WG=%d", sbp, PCSBPMGKernels[id].subset, (int)tune->mg_pass_wg));
   } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_MG_REAL=%s -DSBPMG_MG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
                             PCSBPMGKernels[id].subset));
   else if (id >= MG_K_DENSE_APPLY) /* the coarse solve: the precision and the work-group; the inverse's columns (fp64) */
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DMG_REAL=%s -DMG_DENSE_WG=%d%s", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME, (int)tune->mg_dense_wg,
-                            PCSBPMGKernels[id].subset ? " -DMG_DENSE_INVERT=1" : ""));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_MG_REAL=%s -DSBPMG_MG_DENSE_WG=%d%s", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
+                            (int)tune->mg_dense_wg, PCSBPMGKernels[id].subset ? " -DSBPMG_MG_DENSE_INVERT=1" : ""));
   else if (id >= MG_K_LINE_SOLVE) { /* after sbp.cl with the level's specialisation (the factorisation reads the coefficients in fp64) */
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, id == MG_K_LINE_FACTOR ? SBP_KERNEL_FP64 : prec, &sbp));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=0 -DMG_LINE_KERNELS=%d -DMG_LINE_VEC=%d -DMG_LINE_CHUNKS=%d -DMG_LINE_GROUP=%d", sbp,
-                            PCSBPMGKernels[id].subset, (int)tune->mg_line_vec, (int)tune->mg_line_chunks, (int)tune->mg_line_group));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                            "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_MG_LINE_KERNELS=%d -DSBPMG_MG_LINE_VEC=%d -DSBPMG_MG_LINE_CHUNKS=%d -DSBPMG_MG_LINE_GROUP=%d",
+                            sbp, PCSBPMGKernels[id].subset, (int)tune->mg_line_vec, (int)tune->mg_line_chunks, (int)tune->mg_line_group));
   }
   PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));
   PetscFunctionReturn(0);

@@ -7,8 +7,8 @@
 #include <sbpmg/private/mgimpl.h>
 
 #include "../../kernels/sbp.cl"
-#define MG_LINE_VEC    8 /* the host solves 8 lines side by side (their chains' latencies overlap) */
-#define MG_LINE_CHUNKS 1
+#define SBPMG_MG_LINE_VEC    8 /* the host solves 8 lines side by side (their chains' latencies overlap) */
+#define SBPMG_MG_LINE_CHUNKS 1
 #include "../../kernels/line.cl"
 
 /* Work-items of the anisotropy reduction's first stage (each folds n / this many nodes; the host adds their results) */
@@ -340,9 +340,9 @@ static PetscErrorCode PCSBPMGLinesSolveHost(PCSBPMGLines l, int dir, Vec r, Vec 
     if (!pa) PetscCall(VecGetArrayRead(prev, &pa));
   }
   for (int t = 0; t < 3; t++) PetscCall(VecGetArrayRead(l->f[dir][t], &fa[t]));
-  for (PetscInt line = 0; line < (dir ? p->xm : p->ym); line += MG_LINE_VEC)
-    mg_line_solve_lines(dir, (int)p->xm, (int)p->ym, (int)line, (int)PetscMin(MG_LINE_VEC, (dir ? p->xm : p->ym) - line), ra, ta, fa[0], fa[1], fa[2], xa, pa,
-                        oa, c1, c2, zero ? 1 : 0, readprev ? 0 : 1);
+  for (PetscInt line = 0; line < (dir ? p->xm : p->ym); line += SBPMG_MG_LINE_VEC)
+    mg_line_solve_lines(dir, (int)p->xm, (int)p->ym, (int)line, (int)PetscMin(SBPMG_MG_LINE_VEC, (dir ? p->xm : p->ym) - line), ra, ta, fa[0], fa[1], fa[2], xa,
+                        pa, oa, c1, c2, zero ? 1 : 0, readprev ? 0 : 1);
   for (int t = 0; t < 3; t++) PetscCall(VecRestoreArrayRead(l->f[dir][t], &fa[t]));
   if (readprev && prev != out && prev != tmp) PetscCall(VecRestoreArrayRead(prev, &pa));
   if (!zero && x != out && x != tmp) PetscCall(VecRestoreArrayRead(x, &xa));

@@ -13,8 +13,8 @@
 #include <sbpmg/private/mgimpl.h>
 
 #include "../../kernels/sbp.cl"
-#define MG_LINE_VEC    8
-#define MG_LINE_CHUNKS 1
+#define SBPMG_MG_LINE_VEC    8
+#define SBPMG_MG_LINE_CHUNKS 1
 #include "../../kernels/line.cl"
 
 /* The ranks along the lines of direction dir (those owning the same rows for r-lines, the same columns for s-lines), in order; none where

@@ -96,13 +96,16 @@ static void SbpLeaveManufactured(SbpProblem p)
     if (p->face[f].kind == SBP_DATA_MANUFACTURED) p->face[f].kind = SBP_DATA_ZERO;
 }
 
-static PetscErrorCode SbpCheckSource(SbpProblem p, const char what[], const char src[])
+/* A data source: not empty, and none of the library's macros (SBPMG_...) #defined or #undefined; setter names it (docs/design.md
+   "User sources and the macro namespace"). */
+static PetscErrorCode SbpCheckSource(SbpProblem p, const char what[], const char setter[], const char src[])
 {
   size_t len;
 
   PetscFunctionBegin;
   PetscCall(PetscStrlen(src, &len));
   PetscCheck(len > 0, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONG, "The OpenCL source of %s is empty", what);
+  PetscCall(SbpmgCLCheckUserSource(PetscObjectComm((PetscObject)p), setter, src));
   PetscFunctionReturn(0);
 }
 
@@ -136,7 +139,7 @@ PetscErrorCode SbpProblemSetForcingSource(SbpProblem p, const char src[])
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
-  PetscCall(SbpCheckSource(p, "the forcing", src));
+  PetscCall(SbpCheckSource(p, "the forcing", "SbpProblemSetForcingSource", src));
   SbpLeaveManufactured(p);
   PetscCall(SbpDataReset(&p->forcing));
   p->forcing.kind = SBP_DATA_SOURCE;
@@ -218,8 +221,11 @@ PetscErrorCode SbpProblemSetBoundaryFunction(SbpProblem p, PetscInt face, SbpBCT
 @*/
 PetscErrorCode SbpProblemSetBoundarySource(SbpProblem p, PetscInt face, SbpBCType type, const char src[])
 {
+  char setter[48];
+
   PetscFunctionBegin;
-  PetscCall(SbpCheckSource(p, "the boundary data", src));
+  PetscCall(PetscSNPrintf(setter, sizeof(setter), "SbpProblemSetBoundarySource face %" PetscInt_FMT, face));
+  PetscCall(SbpCheckSource(p, "the boundary data", setter, src));
   PetscCall(SbpFaceDataBegin(p, face, type));
   p->face[face - 1].kind = SBP_DATA_SOURCE;
   PetscCall(PetscStrallocpy(src, &p->face[face - 1].src));
@@ -355,15 +361,15 @@ PetscErrorCode SbpProblemFaceDataAt(SbpProblem p, PetscInt face, PetscInt i, Pet
   PetscFunctionReturn(0);
 }
 
-/* -DRHS_F and -DRHS_G1..4 of kernels/rhs.cl: 0 the manufactured problem, 1 zero, 2 the user's source, 3 values (host functions are
+/* -DSBPMG_RHS_F and -DSBPMG_RHS_G1..4 of kernels/rhs.cl: 0 the manufactured problem, 1 zero, 2 the user's source, 3 values (host functions are
    evaluated into values first). */
 PetscErrorCode SbpProblemDataOptions(SbpProblem p, char opts[], size_t len)
 {
   const int code[] = {0, 1, 3, 2, 3}; /* by SbpDataKind */
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(opts, len, "-DRHS_F=%d -DRHS_G1=%d -DRHS_G2=%d -DRHS_G3=%d -DRHS_G4=%d", code[p->forcing.kind], code[p->face[0].kind],
-                          code[p->face[1].kind], code[p->face[2].kind], code[p->face[3].kind]));
+  PetscCall(PetscSNPrintf(opts, len, "-DSBPMG_RHS_F=%d -DSBPMG_RHS_G1=%d -DSBPMG_RHS_G2=%d -DSBPMG_RHS_G3=%d -DSBPMG_RHS_G4=%d", code[p->forcing.kind],
+                          code[p->face[0].kind], code[p->face[1].kind], code[p->face[2].kind], code[p->face[3].kind]));
   PetscFunctionReturn(0);
 }
 

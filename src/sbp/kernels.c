@@ -55,20 +55,21 @@ PetscErrorCode SbpProblemSetUpKernels(SbpProblem p)
 {
   PetscInt64 nin        = (PetscInt64)PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0);
   int        idx32      = (PetscInt64)p->gxm * p->gym < ((PetscInt64)1 << 30) ? 1 : 0;
-  char       capopt[40] = "", common[96];
+  char       capopt[40] = "", common[160];
 
   PetscFunctionBegin;
   p->split_on = (p->tune.sbp_split && nin >= p->tune.sbp_split_min) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
   if (p->cl->dclass == SBPMG_DEVICE_NVIDIA && p->tune.sbp_max_registers > 0)
     PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -cl-nv-maxrregcount=%d", (int)p->tune.sbp_max_registers));
-  PetscCall(PetscSNPrintf(common, sizeof(common), " -DSBP_SELECT=%d -DSBP_INNER_ROWS=%d -DSBP_INNER_WHOLE=%d%s", (int)p->tune.sbp_select,
+  PetscCall(PetscSNPrintf(common, sizeof(common), " -DSBPMG_SBP_SELECT=%d -DSBPMG_SBP_INNER_ROWS=%d -DSBPMG_SBP_INNER_WHOLE=%d%s", (int)p->tune.sbp_select,
                           (int)p->tune.sbp_inner_rows, (int)p->tune.sbp_inner_whole, capopt)); /* every precision's */
-  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP64], sizeof(p->kopts[0]), "-DSBP_COEF=%s -DSBP_REAL=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, SBPMG_REAL_NAME,
-                          idx32, common));
+  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP64], sizeof(p->kopts[0]), "-DSBPMG_SBP_COEF=%s -DSBPMG_SBP_REAL=%s -DSBPMG_SBP_INDEX32=%d%s", SBPMG_REAL_NAME,
+                          SBPMG_REAL_NAME, idx32, common));
+  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_COEF32], sizeof(p->kopts[0]), "-DSBPMG_SBP_COEF=float -DSBPMG_SBP_REAL=%s -DSBPMG_SBP_INDEX32=%d%s",
+                          SBPMG_REAL_NAME, idx32, common));
   PetscCall(
-      PetscSNPrintf(p->kopts[SBP_KERNEL_COEF32], sizeof(p->kopts[0]), "-DSBP_COEF=float -DSBP_REAL=%s -DSBP_INDEX32=%d%s", SBPMG_REAL_NAME, idx32, common));
-  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP32], sizeof(p->kopts[0]), "-DSBP_COEF=float -DSBP_REAL=float -DSBP_INDEX32=%d%s", idx32, common));
+      PetscSNPrintf(p->kopts[SBP_KERNEL_FP32], sizeof(p->kopts[0]), "-DSBPMG_SBP_COEF=float -DSBPMG_SBP_REAL=float -DSBPMG_SBP_INDEX32=%d%s", idx32, common));
   PetscFunctionReturn(0);
 }
 
@@ -88,7 +89,7 @@ PetscErrorCode SbpProblemGetHalo(SbpProblem p, PetscBool single, SbpHalo *h)
   PetscFunctionReturn(0);
 }
 
-/* Each kernel and the subset of kernels/sbp.cl (SBP_KERNELS) whose program holds it: the applies (1; the diagonal is sbp_apply_patch's
+/* Each kernel and the subset of kernels/sbp.cl (SBPMG_SBP_KERNELS) whose program holds it: the applies (1; the diagonal is sbp_apply_patch's
    mode add = 2), which the operator's set-up launches, apart from the norms (4), which it does not (a program's build time is the sum of
    its kernels', docs/performance.md "Cold builds"). */
 static const struct {
@@ -112,7 +113,7 @@ PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, PetscBool single,
   PetscFunctionBegin;
   if (!p->kernels[s][id]) {
     char opts[sizeof(p->kopts[0]) + 32];
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=%d", p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64], SbpKernels[id].subset));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=%d", p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64], SbpKernels[id].subset));
     PetscCall(SbpmgCLGetKernel(p->cl, "sbp", opts, SbpKernels[id].name, &p->kernels[s][id]));
   }
   *k = p->kernels[s][id];
@@ -165,7 +166,7 @@ PetscErrorCode SbpProblemLaunchRegion(SbpProblem p, cl_kernel k, cl_uint first, 
   PetscFunctionReturn(0);
 }
 
-/* The interior box's columns exactly (tuning sbp_inner_whole; kernels/sbp.cl SBP_INNER_WHOLE, no column guard): the whole work-groups
+/* The interior box's columns exactly (tuning sbp_inner_whole; kernels/sbp.cl SBPMG_SBP_INNER_WHOLE, no column guard): the whole work-groups
    that fit, then the columns left as one work-group of their width from the box moved past them (its argument `in`, index first + 2,
    set again). The rows stay rounded up to the work-group: their guard is uniform in a work-group's row, no mask. */
 static PetscErrorCode SbpProblemLaunchWhole(SbpProblem p, cl_kernel k, cl_uint first, const size_t global[2], const cl_int4 *in)
@@ -211,7 +212,7 @@ PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, Sbp
     size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
     PetscCall(SbpProblemLaunch2D(p, k, global));
   } break;
-  case SBP_REGION_INTERIOR: { /* SBP_INNER_ROWS rows of the box per work-item (kernels/sbp.cl SBP_INNER_FOR) */
+  case SBP_REGION_INTERIOR: { /* SBPMG_SBP_INNER_ROWS rows of the box per work-item (kernels/sbp.cl SBP_INNER_FOR) */
     size_t global[2] = {ni, (nj + (size_t)p->tune.sbp_inner_rows - 1) / (size_t)p->tune.sbp_inner_rows};
     if (p->tune.sbp_inner_whole)
       PetscCall(SbpProblemLaunchWhole(p, k, first, global, &in));

@@ -8,11 +8,14 @@ const char *const SbpMappingTypes[] = {"curved", "square", "user", "nodes", "Sbp
 const char *const SbpMuTypes[]      = {"basin", "constant", "user", "nodes", "SbpMuType", "SBP_MU_", NULL};
 const char *const SbpBackends[]     = {"auto", "device", "host", "SbpBackend", "SBP_BACKEND_", NULL};
 
+PetscErrorCode (*SbpmgPackageInitializer)(void) = NULL;
+
 /*@C
    SbpProblemCreate - Create an SBP-SAT problem description: grid Nr x Ns (hr = 2/Nr, hs = 2/Ns), mapping, coefficient mu and
    the boundary condition of each face. Defaults: 32 x 32, the curved quadrilateral, the basin coefficient, Dirichlet on faces
    1 and 2 (r = -1, +1), Neumann on faces 3 and 4 (s = -1, +1), the device backend when an OpenCL device is found (any number of
-   ranks), else the host.
+   ranks), else the host. Registers the whole package (SbpmgInitializePackage(), idempotent) when libsbpmg is the shared library,
+   so a program that forgot that call still finds -pc_type sbpmg and -ksp_type sbpcg.
 
    Collective
 
@@ -27,6 +30,7 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   PetscFunctionBegin;
   PetscValidPointer(problem, 2);
   PetscCall(SbpInitializePackage());
+  if (SbpmgPackageInitializer) PetscCall((*SbpmgPackageInitializer)());
   PetscCall(PetscHeaderCreate(p, SBP_PROBLEM_CLASSID, "SbpProblem", "SBP-SAT problem", "SbpProblem", comm, SbpProblemDestroy, SbpProblemView));
   p->Nr       = 32;
   p->Ns       = 32;
@@ -183,6 +187,7 @@ static PetscErrorCode SbpProblemSetSource(SbpProblem p, const char what[], const
 PetscErrorCode SbpProblemSetMappingSource(SbpProblem p, const char src[])
 {
   PetscFunctionBegin;
+  PetscCall(SbpmgCLCheckUserSource(PetscObjectComm((PetscObject)p), "SbpProblemSetMappingSource", src)); /* no reserved macro (SBPMG_...) */
   PetscCall(SbpProblemSetSource(p, "the mapping", src, &p->mapsrc));
   if (src && !p->mapfn) p->mapping = SBP_MAPPING_USER;
   if (src && p->mapping != SBP_MAPPING_USER) { /* the source replaces the built-in mapping; no host function */
@@ -202,6 +207,7 @@ PetscErrorCode SbpProblemSetMappingSource(SbpProblem p, const char src[])
 PetscErrorCode SbpProblemSetMuSource(SbpProblem p, const char src[])
 {
   PetscFunctionBegin;
+  PetscCall(SbpmgCLCheckUserSource(PetscObjectComm((PetscObject)p), "SbpProblemSetMuSource", src)); /* no reserved macro (SBPMG_...) */
   PetscCall(SbpProblemSetSource(p, "mu", src, &p->musrc));
   if (src && p->mu != SBP_MU_USER) {
     p->mu   = SBP_MU_USER;
@@ -219,6 +225,7 @@ PetscErrorCode SbpProblemSetMuSource(SbpProblem p, const char src[])
 PetscErrorCode SbpProblemSetMetricSource(SbpProblem p, const char src[])
 {
   PetscFunctionBegin;
+  PetscCall(SbpmgCLCheckUserSource(PetscObjectComm((PetscObject)p), "SbpProblemSetMetricSource", src)); /* no reserved macro (SBPMG_...) */
   PetscCall(SbpProblemSetSource(p, "the metric", src, &p->metricsrc));
   PetscFunctionReturn(0);
 }

@@ -92,7 +92,8 @@ static PetscErrorCode SbpProblemCoordinatesOnHost(SbpProblem p, PetscScalar *xa,
 
 /*@C
    SbpProblemGetCoordinates - The physical coordinates x and y of the nodes, in two vectors laid out like SbpProblemCreateVector()'s
-   (host vectors: for a user's output). Destroy them with VecDestroy().
+   (host vectors: for a user's output or to compute values at the nodes). Each call makes two new vectors: the caller owns them and
+   destroys them with VecDestroy() (docs/guide.md "Bringing a problem").
 
    Collective
 
@@ -115,6 +116,10 @@ PetscErrorCode SbpProblemGetCoordinates(SbpProblem p, Vec *x, Vec *y)
     if (!ierr && !done) ierr = SbpProblemCoordinatesOnHost(p, xa, ya);
     PetscCall(VecRestoreArrayWrite(*x, &xa));
     PetscCall(VecRestoreArrayWrite(*y, &ya));
+    if (ierr) { /* nothing handed out on failure */
+      PetscCall(VecDestroy(x));
+      PetscCall(VecDestroy(y));
+    }
     PetscCall(ierr);
   }
   PetscFunctionReturn(0);
@@ -211,7 +216,7 @@ PetscErrorCode SbpProblemGetRHSKernel(SbpProblem p, const char name[], cl_kernel
   PetscFunctionBegin;
   PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
   PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=0 %s", sbpopts, dopts)); /* sbp.cl's functions, none of its kernels */
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 %s", sbpopts, dopts)); /* sbp.cl's functions, none of its kernels */
   PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, name, k));
   PetscFunctionReturn(0);
 }

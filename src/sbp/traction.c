@@ -28,7 +28,7 @@ typedef enum {
   TRACTION_NARGS
 } SbpTractionArg;
 
-/* Where the face's scale factor sJ comes from (kernels/traction.cl TRACTION_SJ): the device evaluates the geometry (a built-in
+/* Where the face's scale factor sJ comes from (kernels/traction.cl SBPMG_TRACTION_SJ): the device evaluates the geometry (a built-in
    mapping, the user's OpenCL source, node coordinates), or the host (a mapping given as a host function) and uploads sJ. */
 typedef enum { SBP_TRACTION_SJ_DEVICE, SBP_TRACTION_SJ_HOST } SbpTractionScale;
 
@@ -240,7 +240,7 @@ static PetscErrorCode SbpTractionGetKernel(SbpProblem p, SbpTractionScale scale,
     char        opts[512];
 
     PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBP_KERNELS=0 -DCOEF_KERNELS=0 -DTRACTION_SJ=%d", sbpopts, (int)scale));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_COEF_KERNELS=0 -DSBPMG_TRACTION_SJ=%d", sbpopts, (int)scale));
     PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+traction", opts, "traction_face", &p->traction_kernel[scale]));
     { /* the kernel's arguments are those SbpTractionArg names */
       cl_uint nargs;
@@ -301,7 +301,7 @@ static PetscErrorCode SbpTractionLaunch(SbpProblem p, cl_kernel k, cl_mem ub, cl
   PetscFunctionBegin;
   PetscCall(VecOpenCLGetBufferWrite(t, &tb));
   PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_U, sizeof(cl_mem), &ub));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_SJ, sizeof(cl_mem), sj ? &sj : &tb)); /* not read without TRACTION_SJ 1 */
+  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_SJ, sizeof(cl_mem), sj ? &sj : &tb)); /* not read without SBPMG_TRACTION_SJ 1 */
   PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_OUT, sizeof(cl_mem), &tb));
   PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)count, 0)); /* a face's few nodes: the runtime's work-group */
   PetscCall(VecOpenCLRestoreBufferWrite(t, &tb));

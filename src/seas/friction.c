@@ -99,7 +99,7 @@ PetscErrorCode SeasFrictionGetKernels(const SeasFrictionParams *fr, SbpmgCL cl, 
   PetscFunctionBegin;
   if (k->cl == cl && k->rates) PetscFunctionReturn(0);
   PetscCall(SeasFrictionDestroyKernels(k));
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DFRICTION_RTOL=%.17g -DFRICTION_MAX_IT=%d", (double)fr->rtol, (int)fr->maxit));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_FRICTION_RTOL=%.17g -DSBPMG_FRICTION_MAX_IT=%d", (double)fr->rtol, (int)fr->maxit));
   PetscCall(SbpmgCLGetKernel(cl, "friction", opts, "friction_rates", &k->rates));
   PetscCall(SbpmgCLGetKernel(cl, "friction", opts, "friction_fault_stress_face", &k->stress));
   PetscCallCL(clGetKernelInfo(k->rates, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL));

@@ -11,7 +11,7 @@
    All transfers go through SbpmgCLWriteBuffer/SbpmgCLReadBuffer, which count them and log CLCopyToDevice/CLCopyToHost. */
 #include <sbpmg/private/vecimpl.h>
 
-/* Each kernel and the subset of kernels/vecops.cl (VEC_KERNELS) whose program holds it: 1 what CG-type solvers launch, 2 the
+/* Each kernel and the subset of kernels/vecops.cl (SBPMG_VEC_KERNELS) whose program holds it: 1 what CG-type solvers launch, 2 the
    other reductions, 4 the other element-wise operations (docs/design.md "Kernel subsets"). */
 static const struct {
   const char *name;
@@ -238,8 +238,8 @@ PetscErrorCode VecOpenCLGetKernel_Private(Vec v, VecCLKernelId id, cl_kernel *k)
   if (!s->k[id]) {
     char opts[128];
 
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DVEC_WG=%d -DVEC_CHUNKS=%d -DVEC_REAL_BYTES=%d -DVEC_KERNELS=%d", (int)s->wg, (int)s->chunks,
-                            (int)sizeof(PetscScalar), VecCLKernels[id].subset));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_VEC_WG=%d -DSBPMG_VEC_CHUNKS=%d -DSBPMG_VEC_REAL_BYTES=%d -DSBPMG_VEC_KERNELS=%d", (int)s->wg,
+                            (int)s->chunks, (int)sizeof(PetscScalar), VecCLKernels[id].subset));
     PetscCall(SbpmgCLGetKernel(s->cl, "vecops", opts, VecCLKernels[id].name, &s->k[id]));
   }
   *k = s->k[id];

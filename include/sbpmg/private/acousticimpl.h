@@ -111,7 +111,7 @@ struct _p_Acoustic {
   cl_mem      dtab;                   /* the region table of ac_pml_all */
   size_t      plan_device, plan_host; /* the memory plan of the set-up: bytes on this rank (AcousticPlanMemory_Private) */
   PetscInt    ngroups, ntab;          /* work-groups of one ac_pml_all launch, regions in its table */
-  char        kopts[400];             /* -D options the kernels were built with */
+  char        kopts[512];             /* -D options the kernels were built with */
   /* host reference */
   PetscReal *hu, *hv, *hvp, *hphi, *heta;
   AcSurvey   sv;

@@ -102,6 +102,12 @@ PETSC_INTERN PetscErrorCode SbpmgCLFaultCheck(SbpmgCLFaultKind, const char[]);
 /* ---------------------------------------------------------------- programs and kernels (src/cl/program.c) */
 PETSC_INTERN PetscErrorCode SbpmgCLGetProgram(SbpmgCL, const char[], const char[], SbpmgCLProgramEntry *);
 PETSC_INTERN PetscErrorCode SbpmgCLReadSource(SbpmgCL, const char[], char **);
+/* A user's OpenCL source (src/cl/usersource.c; docs/design.md "User sources and the macro namespace"): an error when it #defines or
+   #undefs a reserved name (SBPMG_...), naming the setter (comm, setter, source); the source as it goes into a program (a #line
+   naming the setter, the source, an #undef of each macro it defines; PetscFree() it); -cl_build_options checked likewise. */
+PETSC_INTERN PetscErrorCode SbpmgCLCheckUserSource(MPI_Comm, const char[], const char[]);
+PETSC_INTERN PetscErrorCode SbpmgCLWrapUserSource(MPI_Comm, const char[], const char[], char **);
+PETSC_INTERN PetscErrorCode SbpmgCLCheckBuildOptions(MPI_Comm, const char[]);
 PETSC_INTERN PetscErrorCode SbpmgCLReleasePrograms(SbpmgCL);
 
 /* ---------------------------------------------------------------- memory and transfers (src/cl/memory.c) */
@@ -148,9 +154,7 @@ PETSC_INTERN PetscErrorCode SbpmgCLCheckOptions(MPI_Comm);
 /* Call before the options block that reads an enum option with PetscOptionsEnum(): PETSc 3.18 leaks when the value is
    unknown, this raises the same error without (prefix, option, the PetscOptionsEnum() list) */
 PETSC_INTERN PetscErrorCode SbpmgOptionsCheckEnum(const char[], const char[], const char *const[]);
-/* Call before (or after) the options block that reads integer options: a value given that overflows PetscInt is refused, naming
-   the option (options, prefix, the names with their dash, NULL-terminated) */
-PETSC_INTERN PetscErrorCode SbpmgOptionsCheckInts(PetscOptions, const char[], const char *const[]);
+/* SbpmgOptionsCheckInts() (integer options that overflow PetscInt) is public: include/sbpmg.h */
 /* After the block: the error for an array option given more than max values (SbpmgOptionsArray() returned max + 1): comm, options,
    prefix, name, max, what it takes (e.g. "N (both r and s) or Nr,Ns") */
 PETSC_INTERN PetscErrorCode SbpmgOptionsArrayTooMany(MPI_Comm, PetscOptions, const char[], const char[], PetscInt, const char[]);

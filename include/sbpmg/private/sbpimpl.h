@@ -84,13 +84,13 @@ struct _p_SbpProblem {
   PetscBool overlap;                     /* resolved at set-up: the interior runs while the ghosts are exchanged (sbp_overlap_min) */
   PetscBool split_on;                    /* resolved at set-up: the interior box in the lean *_inner kernels, the rim apart (sbp_split) */
   SbpHalo   halo32;                      /* several ranks: the fp32 ghost exchange of the single-precision V-cycle, made on first use */
-  char      kopts[3][160];               /* -D specialisation of kernels/sbp.cl for each SbpKernelPrecision (SbpProblemGetBuildOptions) */
+  char      kopts[3][256];               /* -D specialisation of kernels/sbp.cl for each SbpKernelPrecision (SbpProblemGetBuildOptions) */
   cl_kernel kernels[2][SBP_K_COUNT];     /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
   /* all faces Neumann (docs/guide.md "All-Neumann problems"): the last right-hand side's sum 1^T b before it was made compatible, and
      the constant removed from the forcing for that (b -= shift J H 1); rhs_count counts the right-hand sides made so */
   PetscReal rhs_sum, rhs_shift;
   PetscInt  rhs_count;
-  /* the kernels of kernels/traction.cl (src/sbp/traction.c), by where the face's scale factor comes from (TRACTION_SJ 0, 1): looked
+  /* the kernels of kernels/traction.cl (src/sbp/traction.c), by where the face's scale factor comes from (SBPMG_TRACTION_SJ 0, 1): looked
      up at the first traction after set-up, owned by the program cache of cl */
   cl_kernel traction_kernel[2];
 };
@@ -102,6 +102,9 @@ struct _p_SbpProblem {
 /* Index of global node (i,j) in the ghosted patch arrays. */
 #define SbpPatchIndex(p, i, j) (((i) - (p)->gxs) + (p)->gxm * ((j) - (p)->gys))
 
+/* The whole library's initializer (SbpmgInitializePackage), set by src/sbpmg.c when libsbpmg is loaded and called by
+   SbpProblemCreate(): a layer above registers itself with this one, so the SBP-SAT layer calls no layer above it. */
+PETSC_INTERN PetscErrorCode (*SbpmgPackageInitializer)(void);
 PETSC_INTERN PetscErrorCode SbpMappingCurved(void *, PetscReal, PetscReal, PetscReal[6]);
 PETSC_INTERN PetscErrorCode SbpMappingSquare(void *, PetscReal, PetscReal, PetscReal[6]);
 PETSC_INTERN PetscErrorCode SbpMuBasin(void *, PetscReal, PetscReal, PetscReal *);
@@ -213,7 +216,7 @@ PETSC_INTERN void SbpProblemFaceOwned(SbpProblem, PetscInt, PetscInt *, PetscInt
 PETSC_INTERN PetscErrorCode SbpProblemSetTuning(SbpProblem, const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpTuning(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpKernels(SbpProblem);
-/* The precisions of kernels/sbp.cl: the coefficients' storage (SBP_COEF) and the vectors' and arithmetic's type (SBP_REAL). */
+/* The precisions of kernels/sbp.cl: the coefficients' storage (SBPMG_SBP_COEF) and the vectors' and arithmetic's type (SBPMG_SBP_REAL). */
 typedef enum {
   SBP_KERNEL_FP64,   /* fp64 coefficients and vectors: the operator */
   SBP_KERNEL_COEF32, /* fp32 coefficients, fp64 vectors: the fp64 V-cycle with -pc_sbpmg_coef_fp32 */

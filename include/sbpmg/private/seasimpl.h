@@ -7,14 +7,14 @@
 #include <petscts.h>
 
 /* ---------------------------------------------------------------- logging (registered by SeasInitializePackage) */
-PETSC_INTERN PetscLogEvent SEAS_Friction, SEAS_FaultStress, SEAS_RHS, SEAS_Output;
+PETSC_INTERN PetscLogEvent SEAS_Friction, SEAS_FaultStress, SEAS_RHS, SEAS_Output, SEAS_GreenSetUp;
 
 /* ---------------------------------------------------------------- friction (src/seas/friction.c, kernels/friction.cl) */
 /* The rate-and-state parameters that are uniform along the fault; a(z) is a vector of the nodes. */
 typedef struct {
   PetscReal sigma_n, eta, V0, b, Dc, f0;
-  PetscReal rtol;  /* Newton's tolerance (kernels/friction.cl FRICTION_RTOL) */
-  PetscInt  maxit; /* Newton's iterations at most (FRICTION_MAX_IT) */
+  PetscReal rtol;  /* Newton's tolerance (kernels/friction.cl SBPMG_FRICTION_RTOL) */
+  PetscInt  maxit; /* Newton's iterations at most (SBPMG_FRICTION_MAX_IT) */
 } SeasFrictionParams;
 
 /* The friction's device objects: the context and its two kernels, looked up once for the params' rtol and maxit. */
@@ -127,11 +127,26 @@ struct _p_Seas {
   PetscInt  ckpt_every; /* steps between checkpoints (0: at the end only) */
   PetscBool restarted;
   long      header_off; /* where the headers' time-step fields begin (the same in every file) */
+  /* the discrete Green's function mode (src/seas/green.c, docs/seas.md "The Green's function mode") */
+  PetscBool          green;                          /* -seas_green: tau = tau0 + G delta + t g, no volume solve per stage */
+  char               green_file[PETSC_MAX_PATH_LEN]; /* -seas_green_file: G read from it, or computed and written there */
+  PetscReal          green_max_mb;                   /* -seas_green_max_mb: G's size at most (0: the device's largest buffer) */
+  PetscBool          green_cold;                     /* -seas_green_cold: each column's solve from zero, not the last column's */
+  struct _SeasGreen *gr;
 };
 
 PETSC_INTERN PetscErrorCode SeasSetUpProblem(Seas); /* src/seas/bp1.c: SeasSetUp() but the TS */
 PETSC_INTERN PetscErrorCode SeasRHSFunction(TS, PetscReal, Vec, Vec, void *);
 PETSC_INTERN PetscErrorCode SeasPostStep(TS);
+/* tau at the fault nodes (s->tau) for the state X at time t by the volume path: the face values, one solve through the KSP from s->u,
+   the traction of face 1 and the SAT-corrected stress (src/seas/run.c); *its: the solve's CG iterations */
+PETSC_INTERN PetscErrorCode SeasVolumeStress(Seas, PetscReal, Vec, PetscInt *);
+/* the Green's function mode (src/seas/green.c) */
+PETSC_INTERN PetscErrorCode SeasGreenSetFromOptions(PetscOptionItems *, Seas);
+PETSC_INTERN PetscErrorCode SeasGreenSetUp(Seas);                  /* G and g: read from -seas_green_file or nf + 1 solves */
+PETSC_INTERN PetscErrorCode SeasGreenStress(Seas, PetscReal, Vec); /* s->tau = tau0 + G delta + t g, on the device or the host */
+PETSC_INTERN PetscErrorCode SeasGreenView(Seas, PetscViewer);      /* the summary's line on the fault stress's mode */
+PETSC_INTERN PetscErrorCode SeasGreenDestroy(Seas);
 /* the fault's values at the state X on the host: slip, slip rate, shear stress, psi at the nf fault nodes (after an evaluation at X;
    src/seas/output.c) */
 PETSC_INTERN PetscErrorCode SeasGetFault(Seas, PetscReal[], PetscReal[], PetscReal[], PetscReal[]);

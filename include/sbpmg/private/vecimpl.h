@@ -91,7 +91,7 @@ typedef struct {
   size_t         wg;       /* work-group size of every vecops kernel (tuning: vec_wg) */
   PetscInt       egroups;  /* work-groups of an element-wise kernel */
   PetscInt       rgroups;  /* work-groups of a reduction's first stage: a function of n and the context's tuning only */
-  PetscBool      chunks;   /* kernels built with VEC_CHUNKS: contiguous chunks per work-item (tuning: vec_chunks) */
+  PetscBool      chunks;   /* kernels built with SBPMG_VEC_CHUNKS: contiguous chunks per work-item (tuning: vec_chunks) */
   PetscBool      parallel; /* VECMPIOPENCL: hostops are VECMPI's, reductions end with an MPI_Allreduce */
   cl_kernel      k[VEC_CL_NKERNELS];
   struct _VecOps hostops; /* the host type's operations (VECSEQ's or VECMPI's), for the host fallbacks */
