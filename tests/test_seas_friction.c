@@ -165,7 +165,7 @@ static void test_device_host(void **state)
   PCALL(VecRestoreArrayRead(vr, &dr));
   PCALL(VecRestoreArrayRead(vv, &dv));
   PCALL(PetscPrintf(PETSC_COMM_WORLD, "device against host: worst relative difference %.3e over %" PetscInt_FMT " nodes\n", (double)worst, n));
-  assert_true(worst <= 1e-13);
+  assert_true(worst <= 1e-11); /* each side stops Newton at 1e-12 of V (-seas_friction_rtol): 9.8e-13 measured on an H200 */
   /* host vectors given: the host path, the same values */
   {
     Vec          ht, ha, hs, hv, hr;

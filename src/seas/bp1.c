@@ -119,8 +119,9 @@ PetscErrorCode SeasCreate(MPI_Comm comm, Seas *seas)
 /*@C
    SeasSetFromOptions - The options of an earthquake-cycle simulation (docs/seas.md "Options"): -seas_domain Lx,Lz, -seas_n Nr,Ns,
    -seas_fault_dz, -seas_stretch lx,lz, -seas_tf, -seas_output, the physical parameters (-seas_sigma_n, -seas_a0, -seas_amax, -seas_b,
-   -seas_dc, -seas_v0, -seas_f0, -seas_vp, -seas_vinit, -seas_h, -seas_hw, -seas_wf, -seas_rho, -seas_cs) and the friction solve's
-   (-seas_friction_rtol, -seas_friction_max_it). The TS and KSP options are read by SeasSetUp().
+   -seas_dc, -seas_v0, -seas_f0, -seas_vp, -seas_vinit, -seas_h, -seas_hw, -seas_wf, -seas_rho, -seas_cs), the friction solve's
+   (-seas_friction_rtol, -seas_friction_max_it) and the Green's function mode's (-seas_green, -seas_green_file, -seas_green_max_mb,
+   -seas_green_cold). The TS and KSP options are read by SeasSetUp().
 
    Collective
 
@@ -170,6 +171,7 @@ PetscErrorCode SeasSetFromOptions(Seas s)
   PetscCall(PetscOptionsReal("-seas_cs", "Shear wave speed (m/s)", "SeasSetFromOptions", s->cs, &s->cs, NULL));
   PetscCall(PetscOptionsReal("-seas_friction_rtol", "Newton tolerance of the friction solve", "SeasSetFromOptions", s->fr.rtol, &s->fr.rtol, NULL));
   PetscCall(PetscOptionsInt("-seas_friction_max_it", "Newton iterations at most of the friction solve", "SeasSetFromOptions", s->fr.maxit, &s->fr.maxit, NULL));
+  PetscCall(SeasGreenSetFromOptions(PetscOptionsObject, s));
   PetscOptionsEnd();
   if (setl) {
     s->l[0]     = stretch[0];
@@ -384,6 +386,7 @@ PetscErrorCode SeasView(Seas s, PetscViewer v)
                                    (double)(s->fr.sigma_n / 1e6), (double)s->a0, (double)s->amax, (double)s->fr.b, (double)s->fr.Dc, (double)s->fr.V0,
                                    (double)s->fr.f0, (double)s->Vp, (double)(s->H / 1e3), (double)(s->h / 1e3), (double)s->tf));
   PetscCall(PetscViewerASCIIPrintf(v, "output: %s\n", s->write ? s->outdir : "none"));
+  PetscCall(PetscViewerASCIIPrintf(v, "fault stress: %s\n", s->green ? "the discrete Green's function (-seas_green)" : "one volume solve per stage"));
   PetscCall(PetscViewerASCIIPopTab(v));
   PetscFunctionReturn(0);
 }
@@ -437,6 +440,7 @@ PetscErrorCode SeasDestroy(Seas *seas)
     PetscFunctionReturn(0);
   }
   PetscCall(SeasOutputClose(s));
+  PetscCall(SeasGreenDestroy(s));
   PetscCall(TSDestroy(&s->ts));
   PetscCall(KSPDestroy(&s->ksp));
   PetscCall(MatDestroy(&s->A));

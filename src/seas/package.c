@@ -2,7 +2,7 @@
 #include <sbpmg/private/seasimpl.h>
 
 PetscClassId     SEAS_CLASSID;
-PetscLogEvent    SEAS_Friction, SEAS_FaultStress, SEAS_RHS, SEAS_Output;
+PetscLogEvent    SEAS_Friction, SEAS_FaultStress, SEAS_RHS, SEAS_Output, SEAS_GreenSetUp;
 static PetscBool SeasPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -15,9 +15,9 @@ static PetscBool SeasPackageInitialized = PETSC_FALSE;
 @*/
 PetscErrorCode SeasInitializePackage(void)
 {
-  const SbpmgEventEntry events[] = {
-      {"SeasFriction", &SEAS_Friction}, {"SeasFaultStress", &SEAS_FaultStress}, {"SeasRHS", &SEAS_RHS}, {"SeasOutput", &SEAS_Output}, {NULL, NULL}};
-  PetscBool first;
+  const SbpmgEventEntry events[] = {{"SeasFriction", &SEAS_Friction}, {"SeasFaultStress", &SEAS_FaultStress}, {"SeasRHS", &SEAS_RHS},
+                                    {"SeasOutput", &SEAS_Output},     {"SeasGreenSetUp", &SEAS_GreenSetUp},   {NULL, NULL}};
+  PetscBool             first;
 
   PetscFunctionBegin;
   PetscCall(SbpInitializePackage());

@@ -3,95 +3,22 @@
    with the SAT correction, the friction solve on the device; after each step the events and the output; the summary. */
 #include <sbpmg/private/seasimpl.h>
 
-/* tau at the fault nodes: tau0 - (t - kc (u0 - delta / 2)) (kernels/friction.cl friction_fault_stress), on the device or the host. */
-static PetscErrorCode SeasFaultStressCompute(Seas s, Vec X)
-{
-  const int n = (int)s->nf, ld = (int)(s->N[0] + 1);
-  PetscBool dev = s->k.stress ? PETSC_TRUE : PETSC_FALSE, isocl;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(SEAS_FaultStress, 0, 0, 0, 0));
-  PetscCall(VecIsOpenCL(s->u, &isocl));
-  if (dev && isocl) {
-    cl_mem tb, kb, ub, xb, ob;
-
-    PetscCall(VecOpenCLGetBufferRead(s->t, &tb));
-    PetscCall(VecOpenCLGetBufferRead(s->kc, &kb));
-    PetscCall(VecOpenCLGetBufferRead(s->u, &ub));
-    PetscCall(VecOpenCLGetBufferRead(X, &xb));
-    PetscCall(VecOpenCLGetBufferWrite(s->tau, &ob));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_N, sizeof(int), &n));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_LD, sizeof(int), &ld));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_TAU0, sizeof(PetscReal), &s->tau0));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_T, sizeof(cl_mem), &tb));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_KC, sizeof(cl_mem), &kb));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_U, sizeof(cl_mem), &ub));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_STATE, sizeof(cl_mem), &xb));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_TAU, sizeof(cl_mem), &ob));
-    PetscCall(SbpmgCLLaunch1D(s->k.cl, s->k.stress, (size_t)n, 0));
-    PetscCall(VecOpenCLRestoreBufferWrite(s->tau, &ob));
-    PetscCall(VecOpenCLRestoreBufferRead(X, &xb));
-    PetscCall(VecOpenCLRestoreBufferRead(s->u, &ub));
-    PetscCall(VecOpenCLRestoreBufferRead(s->kc, &kb));
-    PetscCall(VecOpenCLRestoreBufferRead(s->t, &tb));
-  } else {
-    const PetscScalar *ta, *ka, *ua, *xa;
-    PetscScalar       *oa;
-
-    PetscCall(VecGetArrayRead(s->t, &ta));
-    PetscCall(VecGetArrayRead(s->kc, &ka));
-    PetscCall(VecGetArrayRead(s->u, &ua));
-    PetscCall(VecGetArrayRead(X, &xa));
-    PetscCall(VecGetArrayWrite(s->tau, &oa));
-    for (PetscInt k = 0; k < n; k++) oa[k] = SeasFaultStress(s->tau0, ta[k], ka[k], ua[k * ld], xa[n + k]);
-    PetscCall(VecRestoreArrayWrite(s->tau, &oa));
-    PetscCall(VecRestoreArrayRead(X, &xa));
-    PetscCall(VecRestoreArrayRead(s->u, &ua));
-    PetscCall(VecRestoreArrayRead(s->kc, &ka));
-    PetscCall(VecRestoreArrayRead(s->t, &ta));
-  }
-  PetscCall(PetscLogEventEnd(SEAS_FaultStress, 0, 0, 0, 0));
-  PetscFunctionReturn(0);
-}
-
-/* F = (dpsi/dt, V) at (t, X): face 1 gets delta / 2 above Wf and Vp t / 2 below, face 2 Vp t / 2; one solve from the last solution;
-   the traction of face 1; the shear stress; the friction solve. */
+/* F = (dpsi/dt, V) at (t, X): the shear stress (one volume solve, or the Green's function's mat-vec), then the friction solve. */
 PetscErrorCode SeasRHSFunction(TS ts, PetscReal t, Vec X, Vec F, void *ctx)
 {
-  Seas               s = (Seas)ctx;
-  const PetscScalar *xa;
-  KSPConvergedReason reason;
-  PetscInt           its;
-  PetscReal          bnorm;
+  Seas     s = (Seas)ctx;
+  PetscInt its;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SEAS_RHS, 0, 0, 0, 0));
-  PetscCall(VecGetArrayRead(X, &xa));
-  for (PetscInt j = 0; j < s->nface; j++) {
-    s->gface[j]            = j < s->nf ? PetscRealPart(xa[s->nf + j]) / 2 : s->Vp * t / 2;
-    s->gface[s->nface + j] = s->Vp * t / 2;
+  if (s->gr)
+    PetscCall(SeasGreenStress(s, t, X));
+  else {
+    PetscCall(SeasVolumeStress(s, t, X, &its));
+    s->solves++;
+    s->cg_its += its;
   }
-  PetscCall(VecRestoreArrayRead(X, &xa));
-  PetscCall(SbpProblemSetBoundaryValues(s->p, 1, SBP_BC_DIRICHLET, s->nface, s->gface));
-  PetscCall(SbpProblemSetBoundaryValues(s->p, 2, SBP_BC_DIRICHLET, s->nface, s->gface + s->nface));
-  PetscCall(SbpProblemComputeRHS(s->p, s->b));
-  PetscCall(VecNorm(s->b, NORM_INFINITY, &bnorm));
-  if (bnorm == 0) { /* no load at all (t = 0, a step retried from there): u = 0, where a warm start's test against ||b|| = 0 would fail */
-    PetscCall(VecSet(s->u, 0));
-    reason = KSP_CONVERGED_ATOL;
-    its    = 0;
-  } else {
-    PetscCall(KSPSolve(s->ksp, s->b, s->u));
-    PetscCall(KSPGetConvergedReason(s->ksp, &reason));
-    PetscCall(KSPGetIterationNumber(s->ksp, &its));
-  }
-  PetscCheck(reason > 0, PetscObjectComm((PetscObject)s), PETSC_ERR_NOT_CONVERGED,
-             "The volume solve at t = %g s did not converge: %s after %" PetscInt_FMT " iterations", (double)t, KSPConvergedReasons[reason], its);
-  s->solves++;
   s->stages++;
-  s->cg_its += its;
-  PetscCall(SbpProblemComputeFaceTraction(s->p, s->u, 1, s->t));
-  PetscCall(SeasFaultStressCompute(s, X));
   PetscCall(SeasFrictionRates(&s->fr, s->k.rates ? &s->k : NULL, s->nf, PETSC_TRUE, s->tau, s->avec, X, s->Vg, F));
   if (s->k.rates) { /* the device leaves NaN where Newton failed (the host path has stopped with the node named) */
     PetscReal vmax;
@@ -238,6 +165,7 @@ PetscErrorCode SeasSetUp(Seas s)
   if (s->setupcalled) PetscFunctionReturn(0);
   comm = PetscObjectComm((PetscObject)s);
   PetscCall(SeasSetUpProblem(s));
+  if (s->green) PetscCall(SeasGreenSetUp(s));
   PetscCall(TSCreate(comm, &s->ts));
   PetscCall(TSSetOptionsPrefix(s->ts, ((PetscObject)s)->prefix));
   PetscCall(TSSetProblemType(s->ts, TS_NONLINEAR));
@@ -342,5 +270,6 @@ PetscErrorCode SeasSummary(Seas s, PetscViewer v)
                                    "; wall time %.2f s\n",
                                    (double)s->vmax_peak, s->steps, (double)(s->steps ? s->dtmin : 0), (double)s->dtmax, s->stages, s->solves, s->extra,
                                    s->solves ? (double)s->cg_its / s->solves : 0.0, s->stage_rejects, (double)s->wall));
+  PetscCall(SeasGreenView(s, v));
   PetscFunctionReturn(0);
 }
