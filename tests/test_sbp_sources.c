@@ -247,6 +247,22 @@ static void test_build_error_names_source(void **state)
   PCALL(SbpProblemDestroy(&p));
 }
 
+/* A compiler that ignores #line (NVIDIA's "<kernel>:L:C"): the error's positions mapped to the setter's own lines. */
+static void test_build_log_mapped_without_line_directives(void **state)
+{
+  const char source[] = "#line 1 \"SbpProblemSetMuSource\"\ndouble m(double x) { return 1; }\n#undef A\n#line 1 \"SbpProblemSetForcingSource\"\n"
+                        "double f(double x)\n{\n  return x +* ;\n}\n#line 1 \"kernels/coef.cl\"\nkernel void k() {}\n";
+  char       where[512];
+
+  (void)state;
+  PCALL(SbpmgCLMapBuildLog(source, "<kernel>:7:15: error: expected expression\n<kernel>:10:1: note\n", where, sizeof(where)));
+  print_message("%s", where);
+  assert_non_null(strstr(where, "<kernel>:7:15 is SbpProblemSetForcingSource:3:15"));
+  assert_non_null(strstr(where, "<kernel>:10:1 is kernels/coef.cl:1:1"));
+  PCALL(SbpmgCLMapBuildLog("kernel void k() {}\n", "<kernel>:1:1: error\n", where, sizeof(where)));
+  assert_string_equal(where, ""); /* no #line: nothing to map */
+}
+
 static int setup(void **state)
 {
   SbpmgCL cl;
@@ -256,7 +272,7 @@ static int setup(void **state)
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup(test_reserved_build_options, setup),   cmocka_unit_test_setup(test_former_names_in_build_options, setup),
     cmocka_unit_test_setup(test_reserved_in_sources, setup),      cmocka_unit_test_setup(test_macros_in_sources, setup),
-    cmocka_unit_test_setup(test_build_error_names_source, setup),
+    cmocka_unit_test_setup(test_build_error_names_source, setup), cmocka_unit_test(test_build_log_mapped_without_line_directives),
 };
 
 SBPMG_TEST_MAIN(help, tests)

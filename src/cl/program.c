@@ -175,16 +175,17 @@ static PetscErrorCode SbpmgCLBuild(SbpmgCL cl, const char name[], const char sou
   PetscCallCL(err);
   err = clBuildProgram(*program, 1, &cl->device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
-    char log[2048] = "";
+    char log[2048] = "", where[512];
 
     PetscCall(SbpmgCLGetBuildLog(cl, *program, &full));
     PetscCall(PetscStrncpy(log, full, sizeof(log)));
+    PetscCall(SbpmgCLMapBuildLog(source, full, where, sizeof(where)));
     PetscCall(PetscFree(full));
     (void)clReleaseProgram(*program);
     *program = NULL;
     PetscCall(PetscLogEventEnd(SBPMG_CLBuild, 0, 0, 0, 0));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Building OpenCL program %s failed (%s) for %s with options \"%s\"; build log:\n%s", label, SbpmgCLErrorName(err),
-            cl->device_name, options, log);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Building OpenCL program %s failed (%s) for %s with options \"%s\"; build log:\n%s%s", label, SbpmgCLErrorName(err),
+            cl->device_name, options, log, where);
   }
   if (cl->build_log) {
     PetscCall(SbpmgCLGetBuildLog(cl, *program, &full));

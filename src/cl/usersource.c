@@ -252,3 +252,63 @@ PetscErrorCode SbpmgCLCheckBuildOptions(MPI_Comm comm, const char options[])
   }
   PetscFunctionReturn(0);
 }
+
+/* The name and line that the source's last #line directive before its physical line L gives that line ("the program" and L when
+   none does). */
+static void SbpmgCLMappedLine(const char source[], long L, char name[], size_t len, long *mapped)
+{
+  long        line = 1, dline = 0, dnum = 0;
+  const char *p = source;
+
+  PetscStrncpy(name, "the program", len);
+  *mapped = L;
+  while (*p && line < L) {
+    const char *q = p;
+
+    while (*q == ' ' || *q == '\t') q++;
+    if (!strncmp(q, "#line", 5)) {
+      char       *end;
+      const char *open, *close;
+
+      dnum  = strtol(q + 5, &end, 10);
+      dline = line;
+      open  = strchr(end, '"');
+      close = open ? strchr(open + 1, '"') : NULL;
+      if (open && close && !memchr(open, '\n', (size_t)(close - open)) && (size_t)(close - open) < len) {
+        memcpy(name, open + 1, (size_t)(close - open - 1));
+        name[close - open - 1] = 0;
+      }
+    }
+    p = strchr(p, '\n');
+    if (!p) break;
+    p++;
+    line++;
+  }
+  if (dline) *mapped = dnum + (L - dline - 1);
+}
+
+/* A compiler that ignores #line (NVIDIA's names every position "<kernel>:L:C" of the joined text): the first positions of its log
+   as the names and lines the #line directives give them, "<kernel>:14:15 is SbpProblemSetForcingSource:3:15", into out. */
+PetscErrorCode SbpmgCLMapBuildLog(const char source[], const char log[], char out[], size_t len)
+{
+  const char *at   = log;
+  size_t      used = 0;
+
+  PetscFunctionBegin;
+  out[0] = 0;
+  if (!strstr(source, "#line")) PetscFunctionReturn(0);
+  for (int found = 0; found < 4 && (at = strstr(at, "<kernel>:")); found++) {
+    char *end;
+    long  L = strtol(at + 9, &end, 10), C = 0, mapped;
+    char  name[128];
+
+    at += 9;
+    if (end == at || L < 1) continue;
+    if (*end == ':') C = strtol(end + 1, NULL, 10);
+    SbpmgCLMappedLine(source, L, name, sizeof(name), &mapped);
+    PetscCall(PetscSNPrintf(out + used, len - used, "<kernel>:%ld:%ld is %s:%ld:%ld\n", L, C, name, mapped, C));
+    PetscCall(PetscStrlen(out, &used));
+    if (used + 1 >= len) break;
+  }
+  PetscFunctionReturn(0);
+}

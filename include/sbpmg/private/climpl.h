@@ -107,6 +107,7 @@ PETSC_INTERN PetscErrorCode SbpmgCLReadSource(SbpmgCL, const char[], char **);
    naming the setter, the source, an #undef of each macro it defines; PetscFree() it); -cl_build_options checked likewise. */
 PETSC_INTERN PetscErrorCode SbpmgCLCheckUserSource(MPI_Comm, const char[], const char[]);
 PETSC_INTERN PetscErrorCode SbpmgCLWrapUserSource(MPI_Comm, const char[], const char[], char **);
+PETSC_INTERN PetscErrorCode SbpmgCLMapBuildLog(const char[], const char[], char[], size_t);
 PETSC_INTERN PetscErrorCode SbpmgCLCheckBuildOptions(MPI_Comm, const char[]);
 PETSC_INTERN PetscErrorCode SbpmgCLReleasePrograms(SbpmgCL);
 
