@@ -211,6 +211,8 @@ PETSC_EXTERN PetscErrorCode SbpProblemSetBoundaryFunction(SbpProblem, PetscInt, 
 PETSC_EXTERN PetscErrorCode SbpProblemSetBoundarySource(SbpProblem, PetscInt, SbpBCType, const char[]);
 PETSC_EXTERN PetscErrorCode SbpProblemSetBoundaryValues(SbpProblem, PetscInt, SbpBCType, PetscInt, const PetscScalar[]);
 PETSC_EXTERN PetscErrorCode SbpProblemSetExactSolution(SbpProblem, SbpExactFunction, void *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetExactSolutionSource(SbpProblem, const char[]); /* double sbp_user_exact(double x, double y) */
+PETSC_EXTERN PetscErrorCode SbpProblemSetExactSolutionVector(SbpProblem, Vec);          /* the problem's order or natural order */
 /* x and y of the nodes: two NEW host vectors laid out like the solution, made at each call; the caller owns them and destroys
    them with VecDestroy() */
 PETSC_EXTERN PetscErrorCode SbpProblemGetCoordinates(SbpProblem, Vec *, Vec *);

@@ -4,12 +4,12 @@
    in natural order, where they are invalid (mu, J, crr, css > 0, crr css - crs^2 > 0, all finite).
 
    Specialisation (set by src/sbp, no defaults): SBPMG_COEF_MAP 0 curved, 1 square, 2 the user's sbp_user_mapping(), 3 node
-   coordinates; SBPMG_COEF_MU 0 basin, 1 constant (the kernel argument mu_value), 2 the user's sbp_user_mu(), 3 values at the nodes;
+   coordinates, 4 the user's host function tabulated at the box's nodes; SBPMG_COEF_MU 0 basin, 1 constant (the kernel argument mu_value), 2 the user's sbp_user_mu(), 3 values at the nodes;
    SBPMG_COEF_METRIC 0 the formula above, 1 the user's sbp_user_metric(). The buffer `nodes` (src/sbp/nodes.c) holds the nodal data
    on the rank's box, the ghosted patch grown by 3 nodes within the grid: for node coordinates or mu at the nodes x, y, mu one
    after the other (the derivatives of node coordinates are an SBP first derivative D, docs/guide.md "Bringing a problem"); for
    the curved map (after those, where mu is at the nodes) the sine and cosine of pi (r + 1) / 2 at the box's values of r, then of pi (s + 1) / 2 at its values of s, so
-   that no node evaluates a sine. A user's functions are OpenCL C source placed before this file (SbpProblemSetMappingSource()
+   that no node evaluates a sine; for a tabulated mapping (there likewise) X[0..5] at the box's nodes, six planes one after the other. A user's functions are OpenCL C source placed before this file (SbpProblemSetMappingSource()
    and friends), with the signatures
      void   sbp_user_mapping(double r, double s, double X[6]);
      double sbp_user_mu(double x, double y);
@@ -18,7 +18,7 @@
 #  error "SBPMG_COEF_MAP, SBPMG_COEF_MU and SBPMG_COEF_METRIC must be defined (src/sbp sets them)"
 #endif
 #if !defined(SBPMG_COEF_KERNELS)
-#  error "SBPMG_COEF_KERNELS must be defined (src/sbp: which kernels a program holds: 1 the set-up's, 2 coef_describe, 4 coef_coordinates; 0 none, the right-hand side's program)"
+#  error "SBPMG_COEF_KERNELS must be defined (src/sbp: which kernels a program holds: 1 the set-up's, 2 coef_describe, 4 coef_coordinates, 8 coef_mapping_table; 0 none, the right-hand side's program)"
 #endif
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double           coef_real;
@@ -81,7 +81,7 @@ inline void coef_curved(coef_real r, coef_real s, coef_real Sr, coef_real Cr, co
   coef_blend(r, s, Ex, dEx, coef_cx, &X[0], &X[2], &X[3]);
   coef_blend(r, s, Ey, dEy, coef_cy, &X[1], &X[4], &X[5]);
 }
-#elif SBPMG_COEF_MAP != 3 /* node coordinates: coef_geometry() reads them */
+#elif SBPMG_COEF_MAP == 1 || SBPMG_COEF_MAP == 2 /* node coordinates and tables: coef_geometry() reads them */
 inline void coef_mapping(coef_real r, coef_real s, coef_real X[6])
 {
 #  if SBPMG_COEF_MAP == 1
@@ -186,6 +186,10 @@ inline void coef_geometry(coef_grid g, int i, int j, coef_real X[6])
   __global const coef_real *t = g.v + (SBPMG_COEF_MU == 3 ? 3 * (long)g.xm * g.ym : 0);
   const long                a = 2 * (long)(i - g.xs), b = 2 * ((long)g.xm + (j - g.ys));
   coef_curved(-1 + i * g.hr, -1 + j * g.hs, t[a], t[a + 1], t[b], t[b + 1], X);
+#elif SBPMG_COEF_MAP == 4 /* the table of the host's mapping function (after mu at the nodes, where there are): X[c] in plane c */
+  __global const coef_real *t = g.v + (SBPMG_COEF_MU == 3 ? 3 * (long)g.xm * g.ym : 0);
+  const long                k = (i - g.xs) + (long)g.xm * (j - g.ys), n = (long)g.xm * g.ym;
+  for (int c = 0; c < 6; c++) X[c] = t[c * n + k];
 #else
   coef_mapping(-1 + i * g.hr, -1 + j * g.hs, X);
 #endif
@@ -285,6 +289,24 @@ __kernel void coef_coordinates(int xs, int ys, int xm, int ym, int gxs, int gys,
   coef_geometry(g, xs + a, ys + b, X);
   x[a + (long)xm * b] = X[0];
   y[a + (long)xm * b] = X[1];
+}
+#endif
+
+/* The mapping X = (x, y, x_r, x_s, y_r, y_s) at every node of the box (the ghosted patch gxm x gym at (gxs, gys) grown by 3 nodes
+   within the grid), plane c holding X[c] at box index (i - bxs) + bxm (j - bys): the host's copy of a mapping given only as OpenCL
+   source, where host functions are evaluated at the nodes (src/sbp/nodes.c); one work-item per node of the box. */
+#if SBPMG_COEF_KERNELS & 8
+__kernel void coef_mapping_table(int gxs, int gys, int gxm, int gym, int Nr, int Ns, coef_real hr, coef_real hs, __global const coef_real *nodes,
+                                 __global coef_real *table)
+{
+  const int       a = get_global_id(0), b = get_global_id(1);
+  const coef_grid g = coef_grid_make(nodes, gxs, gys, gxm, gym, Nr, Ns, hr, hs);
+  const long      n = (long)g.xm * g.ym;
+  coef_real       X[6];
+
+  if (a >= g.xm || b >= g.ym) return;
+  coef_geometry(g, g.xs + a, g.ys + b, X);
+  for (int c = 0; c < 6; c++) table[c * n + a + (long)g.xm * b] = X[c];
 }
 #endif
 

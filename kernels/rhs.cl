@@ -4,10 +4,11 @@
    and mu), with their specialisations and the data's (set by src/sbp/rhs.c, no defaults):
      SBPMG_RHS_F            the forcing: 0 the manufactured problem's, 1 zero, 2 the user's sbp_user_forcing(x, y), 3 values at the nodes
      SBPMG_RHS_G1 .. SBPMG_RHS_G4 each face's data likewise: 0 manufactured, 1 zero, 2 sbp_user_boundary_F(x, y, nx, ny), 3 values along it
+     SBPMG_RHS_EXACT        the exact solution of rhs_exact_nodes: 0 the manufactured problem's, 2 the user's sbp_user_exact(x, y)
    The manufactured problem is u = sin(pi x) cos(pi y) with the built-in mu's gradient. A user's Neumann datum is the flux
    n.(mu grad u) with the unit normal; the SAT needs it times the face's scale factor sJ. */
-#if !defined(SBPMG_RHS_F) || !defined(SBPMG_RHS_G1) || !defined(SBPMG_RHS_G2) || !defined(SBPMG_RHS_G3) || !defined(SBPMG_RHS_G4)
-#  error "SBPMG_RHS_F and SBPMG_RHS_G1..SBPMG_RHS_G4 must be defined (src/sbp/rhs.c)"
+#if !defined(SBPMG_RHS_F) || !defined(SBPMG_RHS_G1) || !defined(SBPMG_RHS_G2) || !defined(SBPMG_RHS_G3) || !defined(SBPMG_RHS_G4) || !defined(SBPMG_RHS_EXACT)
+#  error "SBPMG_RHS_F, SBPMG_RHS_G1..SBPMG_RHS_G4 and SBPMG_RHS_EXACT must be defined (src/sbp/rhs.c)"
 #endif
 #define RHS_MANUFACTURED (SBPMG_RHS_F == 0 || SBPMG_RHS_G1 == 0 || SBPMG_RHS_G2 == 0 || SBPMG_RHS_G3 == 0 || SBPMG_RHS_G4 == 0)
 #if RHS_MANUFACTURED && SBPMG_COEF_MU > 1
@@ -164,8 +165,8 @@ __kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rh
   g[k] = v;
 }
 
-/* The manufactured solution at the owned block (xm x ym nodes from (xs, ys), stored r fastest): SbpProblemComputeExactSolution() and the
-   error norms on the device (src/sbp/exact.c). */
+/* The exact solution at the owned block (xm x ym nodes from (xs, ys), stored r fastest), the manufactured one or the user's source:
+   SbpProblemComputeExactSolution() and the error norms on the device (src/sbp/exact.c). */
 __kernel void rhs_exact_nodes(int Nr, int Ns, coef_real hr, coef_real hs, int xs, int ys, int xm, int ym, int gxs, int gys, int gxm, int gym,
                               __global const coef_real *nodes, __global coef_real *u)
 {
@@ -175,6 +176,10 @@ __kernel void rhs_exact_nodes(int Nr, int Ns, coef_real hr, coef_real hs, int xs
 
   if (a >= xm || b >= ym) return;
   coef_geometry(grid, xs + a, ys + b, X);
+#if SBPMG_RHS_EXACT == 2
+  v = sbp_user_exact(X[0], X[1]);
+#else
   rhs_exact(X[0], X[1], &v, &vx, &vy);
+#endif
   u[a + (long)xm * b] = v;
 }

@@ -52,7 +52,8 @@ class Problem:
     boundary  -- {face: data}: gD (Dirichlet) or gN = n.(mu grad u) (Neumann) as values along the face, a callable
                  (x, y, nx, ny) -> g with (nx, ny) the unit outward normal, or source defining
                  ``double sbp_user_boundary_<face>(double x, double y, double nx, double ny)``
-    exact     -- the exact solution for error(): node values or a callable (x, y) -> u
+    exact     -- the exact solution for error(): node values, a callable (x, y) -> u, or source defining
+                 ``double sbp_user_exact(double x, double y)`` (the device backend)
     backend   -- "auto", "device" (OpenCL kernels on device vectors) or "host"
     device, device_type, platform -- the OpenCL device (-cl_device, -cl_device_type, -cl_platform): they take effect before the
                  first device use of the process
@@ -67,7 +68,7 @@ class Problem:
     def __init__(self, n=None, *, bc=None, mapping=None, mu=None, forcing=None, boundary=None, exact=None, backend=None,
                  device=None, device_type=None, platform=None, prefix=None, options=True, comm=None):
         self._forcing_vec = None
-        self._exact = None
+        self._exact_vec = None
         self._prefix = prefix or ""
         self._mapping_arg = mapping if isinstance(mapping, str) else None
         self.handle = None
@@ -221,9 +222,7 @@ class Problem:
         v = _C.create_vector(self.handle)  # the problem's own layout
         v.setArray(vals.ravel())
         _C.set_forcing_vector(self.handle, v)  # the library holds a reference; this one is dropped at the next set_forcing
-        if self._forcing_vec is not None:
-            self._forcing_vec.destroy()
-        self._forcing_vec = v
+        self._keep_vec("_forcing_vec", v)
 
     def set_boundary(self, face, data):
         """Face 1..4's gD or gN (as its condition): values along the face, a callable (x, y, nx, ny) -> g, or OpenCL source."""
@@ -252,12 +251,28 @@ class Problem:
         return geo
 
     def set_exact(self, exact):
-        """The exact solution for error(): node values or a callable (x, y) -> u (evaluated now at the nodes)."""
+        """The exact solution for error(): node values, a callable (x, y) -> u (evaluated now at the nodes), or OpenCL source
+        (sbp_user_exact; the device backend)."""
+        if _is_source(exact):
+            _C.set_exact_source(self.handle, exact)
+            self._keep_vec("_exact_vec", None)
+            return
         if callable(exact):
             x, y = self.coordinates()
-            self._exact = evaluate("exact", exact, (x, y), x.shape).ravel()
+            vals = evaluate("exact", exact, (x, y), x.shape)
         else:
-            self._exact = self._owned_values("exact", exact).ravel()
+            vals = self._owned_values("exact", exact)
+        v = _C.create_vector(self.handle)  # the problem's own layout
+        v.setArray(vals.ravel())
+        _C.set_exact_vector(self.handle, v)  # SbpProblemSetExactSolutionVector: the library holds a reference
+        self._keep_vec("_exact_vec", v)
+
+    def _keep_vec(self, name, v):
+        """Hold v as attribute name, destroying the vector held there before (the library keeps its own reference)."""
+        old = getattr(self, name)
+        if old is not None:
+            old.destroy()
+        setattr(self, name, v)
 
     # ------------------------------------------------------------ matrices and vectors (petsc4py)
     def operator(self):
@@ -289,41 +304,16 @@ class Problem:
     def exact_solution(self):
         """The exact solution at the nodes as a vector: the one given (set_exact) or the manufactured one."""
         v = _C.create_vector(self.handle)
-        if self._exact is not None:
-            v.setArray(self._exact)
-        else:
-            _C.compute_exact(self.handle, v)
+        _C.compute_exact(self.handle, v)
         return v
 
     def error(self, u, exact=None):
-        """(||u - ue||_H, ||u - ue||_JH): against exact (values or callable), else the one given, else the manufactured one.
-        With every face Neumann, modulo the constants (each norm's weighted mean of the error removed)."""
+        """(||u - ue||_H, ||u - ue||_JH) by SbpProblemComputeError: against exact (values, callable or OpenCL source), else the
+        one given, else the manufactured one. With every face Neumann, modulo the constants (each norm's weighted mean of the
+        error removed)."""
         if exact is not None:
             self.set_exact(exact)
-        if self._exact is None:
-            return _C.compute_error(self.handle, u)
-        ue = u.duplicate()
-        ue.setArray(self._exact)
-        e = u.duplicate()
-        e.waxpy(-1.0, ue, u)
-        out = []
-        all_neumann = all(self.bc(f) == NEUMANN for f in (1, 2, 3, 4))
-        for kind in ("H", "JH"):
-            W = self.norm(kind)
-            w, t = W.createVecs()
-            one = w.duplicate()
-            one.set(1.0)
-            W.mult(one, w)  # the weights (the norm is diagonal)
-            ee = e.copy()
-            if all_neumann:
-                ee.shift(-w.dot(ee) / w.sum())
-            t.pointwiseMult(w, ee)
-            out.append(float(t.dot(ee)) ** 0.5)
-            for obj in (W, w, t, one, ee):
-                obj.destroy()
-        for obj in (ue, e):
-            obj.destroy()
-        return tuple(out)
+        return _C.compute_error(self.handle, u)
 
     def rhs_shift(self):
         """Every face Neumann: (s, 1^T b) of the last right-hand side (the constant removed from f, the sum before)."""
@@ -334,9 +324,8 @@ class Problem:
 
     def destroy(self):
         """Drop this Problem's reference (matrices made from it keep theirs)."""
-        if self._forcing_vec is not None:
-            self._forcing_vec.destroy()
-            self._forcing_vec = None
+        self._keep_vec("_forcing_vec", None)
+        self._keep_vec("_exact_vec", None)
         if self.handle is not None:
             self.handle.destroy()
         return self

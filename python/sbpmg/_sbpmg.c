@@ -268,6 +268,24 @@ static PyObject *sbp_set_forcing_vector(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+static PyObject *sbp_set_exact_source(PyObject *self, PyObject *args)
+{
+  const char *src;
+  SBP_PY_PROBLEM_ARG("s", &src);
+  SbpPyCall(SbpProblemSetExactSolutionSource(p, src));
+  Py_RETURN_NONE;
+}
+
+static PyObject *sbp_set_exact_vector(PyObject *self, PyObject *args)
+{
+  PyObject *vo;
+  Vec       v;
+  SBP_PY_PROBLEM_ARG("O!", &PyPetscVec_Type, &vo);
+  v = PyPetscVec_Get(vo);
+  SbpPyCall(SbpProblemSetExactSolutionVector(p, v));
+  Py_RETURN_NONE;
+}
+
 static PyObject *sbp_set_boundary_source(PyObject *self, PyObject *args)
 {
   long        face;
@@ -432,6 +450,8 @@ static PyMethodDef SbpPyMethods[] = {{"initialize", sbp_initialize, METH_NOARGS,
                                      {"set_mu_array", sbp_set_mu_array, METH_VARARGS, NULL},
                                      {"set_forcing_source", sbp_set_forcing_source, METH_VARARGS, NULL},
                                      {"set_forcing_vector", sbp_set_forcing_vector, METH_VARARGS, NULL},
+                                     {"set_exact_source", sbp_set_exact_source, METH_VARARGS, NULL},
+                                     {"set_exact_vector", sbp_set_exact_vector, METH_VARARGS, NULL},
                                      {"set_boundary_source", sbp_set_boundary_source, METH_VARARGS, NULL},
                                      {"set_boundary_values", sbp_set_boundary_values, METH_VARARGS, NULL},
                                      {"face_geometry", sbp_face_geometry, METH_VARARGS, NULL},

@@ -164,6 +164,91 @@ static PetscErrorCode SbpmgCLScanMacros(MPI_Comm comm, const char setter[], cons
   PetscFunctionReturn(0);
 }
 
+/* Skip from s (at an opening '(') past its matching ')'; string and character literals are skipped whole. */
+static const char *SbpmgCLSkipParens(const char *s)
+{
+  int depth = 0;
+
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\'') {
+      const char q = *s;
+      for (s++; *s && *s != q && *s != '\n'; s++)
+        if (*s == '\\' && s[1]) s++;
+      if (!*s) break;
+    } else if (*s == '(')
+      depth++;
+    else if (*s == ')' && --depth == 0)
+      return s + 1;
+  }
+  return s;
+}
+
+static const char *SbpmgCLSkipSpace(const char *s)
+{
+  while (*s && isspace((unsigned char)*s)) s++;
+  return s;
+}
+
+/* The names the stripped source text defines at file scope, for its own prefix (SbpmgCLWrapUserSource()): a function defined there
+   (an identifier followed by its parameter list and a body) and a variable or type name declared there (an identifier followed by
+   '=', ';', '[' or ','), outside preprocessor lines. Not listed: the entry points (sbp_user_...), names beginning with "__" (the
+   implementation's), and the macros the source defines itself (in undefs). Appended to *names as "NAME\n", each once. */
+static PetscErrorCode SbpmgCLScanFileScopeNames(const char text[], const char undefs[], char **names)
+{
+  size_t      used = 0, cap = 0;
+  int         braces    = 0;
+  PetscBool   linestart = PETSC_TRUE;
+  const char *s         = text;
+
+  PetscFunctionBegin;
+  *names = NULL;
+  PetscCall(SbpmgCLAppend(names, &used, &cap, "", 0));
+  while (*s) {
+    const size_t n = SbpmgCLIdentifierLength(s);
+
+    if (linestart && *SbpmgCLSkipBlanks(s) == '#') { /* a directive: to its end (splices are gone) */
+      s = strchr(s, '\n');
+      if (!s) break;
+      s++;
+      continue;
+    }
+    linestart = PETSC_FALSE;
+    if (*s == '\n') linestart = PETSC_TRUE;
+    if (*s == '"' || *s == '\'') { /* a literal: no names in it */
+      const char q = *s;
+      for (s++; *s && *s != q && *s != '\n'; s++)
+        if (*s == '\\' && s[1]) s++;
+      if (*s == q) s++;
+      continue;
+    }
+    if (*s == '{' || *s == '}') braces += *s == '{' ? 1 : -1;
+    if (!n || (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))) { /* not the start of an identifier */
+      s++;
+      continue;
+    }
+    if (braces == 0 && strncmp(s, "__", 2) && strncmp(s, "sbp_user_", 9)) {
+      const char *after = SbpmgCLSkipSpace(s + n);
+      PetscBool   named = PETSC_FALSE;
+
+      if (*after == '(') /* a function: defined here when a body follows its parameters */
+        named = *SbpmgCLSkipSpace(SbpmgCLSkipParens(after)) == '{' ? PETSC_TRUE : PETSC_FALSE;
+      else
+        named = (*after == '=' || *after == ';' || *after == '[' || *after == ',') ? PETSC_TRUE : PETSC_FALSE;
+      if (named && !SbpmgCLListed(undefs, s, n)) {
+        PetscBool listed = PETSC_FALSE;
+        for (const char *l = *names; *l && !listed; l = strchr(l, '\n') + 1)
+          if (!strncmp(l, s, n) && l[n] == '\n') listed = PETSC_TRUE;
+        if (!listed) {
+          PetscCall(SbpmgCLAppend(names, &used, &cap, s, n));
+          PetscCall(SbpmgCLAppend(names, &used, &cap, "\n", 1));
+        }
+      }
+    }
+    s += n;
+  }
+  PetscFunctionReturn(0);
+}
+
 /*
    SbpmgCLCheckUserSource - A user's OpenCL source given to the setter named: an error when it #defines or #undefs a name
    beginning with SBPMG_ (the library's macros), naming the setter, the macro and the line.
@@ -183,16 +268,23 @@ PetscErrorCode SbpmgCLCheckUserSource(MPI_Comm comm, const char setter[], const 
    SbpmgCLWrapUserSource - The user's source as it goes into a program before the library's code: for every macro it #defines
    or #undefs a #pragma push_macro before it and, after it, an #undef and a #pragma pop_macro (a macro of the OpenCL
    implementation that the source redefines or removes, such as PoCL's fmin or sqrt, is the implementation's again; where the
-   compiler ignores those pragmas the #undef still ends the user's macro); a #line directive naming the setter before the
-   source (the compiler's messages give "setter:line:column" in the user's own numbering). Checked as SbpmgCLCheckUserSource() does. PetscFree() it.
+   compiler ignores those pragmas the #undef still ends the user's macro); every name it defines at file scope other than its
+   entry point (a helper function, a constant) renamed for this source alone by a macro "#define NAME sbpmg_u<tag>_NAME" before it
+   and #undef after it, so that sources of one program (each with its own tag) may define helpers of the same name; a #line
+   directive naming the setter before the source (the compiler's messages give "setter:line:column" in the user's own numbering).
+   Checked as SbpmgCLCheckUserSource() does. PetscFree() it.
 */
-PetscErrorCode SbpmgCLWrapUserSource(MPI_Comm comm, const char setter[], const char src[], char **wrapped)
+PetscErrorCode SbpmgCLWrapUserSource(MPI_Comm comm, const char setter[], const char src[], int tag, char **wrapped)
 {
-  char  *undefs, *tail = NULL, line[160];
+  char  *undefs, *tail = NULL, line[160], *names, *text;
+  int   *lines;
   size_t used = 0, cap = 0, tused = 0, tcap = 0, ls;
 
   PetscFunctionBegin;
   PetscCall(SbpmgCLScanMacros(comm, setter, src, &undefs));
+  PetscCall(SbpmgCLStripSource(src, &text, &lines));
+  PetscCall(SbpmgCLScanFileScopeNames(text, undefs, &names));
+  PetscCall(PetscFree2(text, lines));
   *wrapped = NULL;
   PetscCall(SbpmgCLAppend(wrapped, &used, &cap, "", 0));
   PetscCall(SbpmgCLAppend(&tail, &tused, &tcap, "\n", 1));    /* a last line without its newline ends before the #undefs */
@@ -208,6 +300,19 @@ PetscErrorCode SbpmgCLWrapUserSource(MPI_Comm comm, const char setter[], const c
     PetscCall(SbpmgCLAppend(&tail, &tused, &tcap, name, nlen));
     PetscCall(SbpmgCLAppend(&tail, &tused, &tcap, "\")\n", 3));
   }
+  for (const char *u = names; *u; u = strchr(u, '\n') + 1) { /* this source's own names: a prefix of its tag */
+    const size_t nlen = (size_t)(strchr(u, '\n') - u);
+    char         prefix[32];
+
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), " sbpmg_u%d_", tag));
+    PetscCall(SbpmgCLAppend(wrapped, &used, &cap, "#define ", 8));
+    PetscCall(SbpmgCLAppend(wrapped, &used, &cap, u, nlen));
+    PetscCall(SbpmgCLAppend(wrapped, &used, &cap, prefix, strlen(prefix)));
+    PetscCall(SbpmgCLAppend(wrapped, &used, &cap, u, nlen + 1));
+    PetscCall(SbpmgCLAppend(&tail, &tused, &tcap, "#undef ", 7));
+    PetscCall(SbpmgCLAppend(&tail, &tused, &tcap, u, nlen + 1));
+  }
+  PetscCall(PetscFree(names));
   PetscCall(PetscSNPrintf(line, sizeof(line), "#line 1 \"%s\"\n", setter));
   PetscCall(SbpmgCLAppend(wrapped, &used, &cap, line, strlen(line)));
   PetscCall(PetscStrlen(src, &ls));

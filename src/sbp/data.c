@@ -98,7 +98,7 @@ static void SbpLeaveManufactured(SbpProblem p)
 
 /* A data source: not empty, and none of the library's macros (SBPMG_...) #defined or #undefined; setter names it (docs/design.md
    "User sources and the macro namespace"). */
-static PetscErrorCode SbpCheckSource(SbpProblem p, const char what[], const char setter[], const char src[])
+PetscErrorCode SbpProblemCheckSource(SbpProblem p, const char what[], const char setter[], const char src[])
 {
   size_t len;
 
@@ -139,7 +139,7 @@ PetscErrorCode SbpProblemSetForcingSource(SbpProblem p, const char src[])
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
-  PetscCall(SbpCheckSource(p, "the forcing", "SbpProblemSetForcingSource", src));
+  PetscCall(SbpProblemCheckSource(p, "the forcing", "SbpProblemSetForcingSource", src));
   SbpLeaveManufactured(p);
   PetscCall(SbpDataReset(&p->forcing));
   p->forcing.kind = SBP_DATA_SOURCE;
@@ -225,7 +225,7 @@ PetscErrorCode SbpProblemSetBoundarySource(SbpProblem p, PetscInt face, SbpBCTyp
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(setter, sizeof(setter), "SbpProblemSetBoundarySource face %" PetscInt_FMT, face));
-  PetscCall(SbpCheckSource(p, "the boundary data", setter, src));
+  PetscCall(SbpProblemCheckSource(p, "the boundary data", setter, src));
   PetscCall(SbpFaceDataBegin(p, face, type));
   p->face[face - 1].kind = SBP_DATA_SOURCE;
   PetscCall(PetscStrallocpy(src, &p->face[face - 1].src));
@@ -262,18 +262,70 @@ PetscErrorCode SbpProblemSetBoundaryValues(SbpProblem p, PetscInt face, SbpBCTyp
   PetscFunctionReturn(0);
 }
 
+/* The user's exact solution (src/sbp/exact.c evaluates it): a host function, OpenCL source or values; one replaces another. */
+PetscErrorCode SbpProblemDestroyExact(SbpProblem p)
+{
+  PetscFunctionBegin;
+  if (p->exactsrc) p->data_version++; /* the right-hand side's program held the source */
+  PetscCall(PetscFree(p->exactsrc));
+  PetscCall(VecDestroy(&p->exactvec));
+  p->exactfn  = NULL;
+  p->exactctx = NULL;
+  PetscFunctionReturn(0);
+}
+
 /*@C
-   SbpProblemSetExactSolution - The exact solution u(x, y) of the user's problem, for SbpProblemComputeExactSolution() and
-   SbpProblemComputeError() (a convergence study of one's own).
+   SbpProblemSetExactSolution - The exact solution u(x, y) of the user's problem as a host function, for
+   SbpProblemComputeExactSolution() and SbpProblemComputeError() (a convergence study of one's own). Replaces an exact solution
+   given another way.
 
    Level: intermediate
+
+.seealso: `SbpProblemSetExactSolutionSource()`, `SbpProblemSetExactSolutionVector()`
 @*/
 PetscErrorCode SbpProblemSetExactSolution(SbpProblem p, SbpExactFunction fn, void *ctx)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  PetscCall(SbpProblemDestroyExact(p));
   p->exactfn  = fn;
   p->exactctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetExactSolutionSource - The exact solution as OpenCL C source, evaluated on the device (a device problem; the host backend
+   evaluates no OpenCL source): it defines double sbp_user_exact(double x, double y). Replaces an exact solution given another way.
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemSetExactSolutionSource(SbpProblem p, const char src[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  PetscValidCharPointer(src, 2);
+  PetscCall(SbpProblemCheckSource(p, "the exact solution", "SbpProblemSetExactSolutionSource", src));
+  PetscCall(SbpProblemDestroyExact(p));
+  PetscCall(PetscStrallocpy(src, &p->exactsrc));
+  p->data_version++;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemSetExactSolutionVector - The exact solution at the nodes: in one of the problem's vectors (the problem's order) or in any
+   other vector in natural order (node (i,j) at i + (Nr+1) j, any layout), as SbpProblemSetForcingVector() takes the forcing. A
+   reference is kept: later changes of its values are seen. Replaces an exact solution given another way.
+
+   Level: intermediate
+@*/
+PetscErrorCode SbpProblemSetExactSolutionVector(SbpProblem p, Vec u)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(p, SBP_PROBLEM_CLASSID, 1);
+  PetscValidHeaderSpecific(u, VEC_CLASSID, 2);
+  PetscCall(PetscObjectReference((PetscObject)u));
+  PetscCall(SbpProblemDestroyExact(p));
+  p->exactvec = u;
   PetscFunctionReturn(0);
 }
 
@@ -368,8 +420,9 @@ PetscErrorCode SbpProblemDataOptions(SbpProblem p, char opts[], size_t len)
   const int code[] = {0, 1, 3, 2, 3}; /* by SbpDataKind */
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(opts, len, "-DSBPMG_RHS_F=%d -DSBPMG_RHS_G1=%d -DSBPMG_RHS_G2=%d -DSBPMG_RHS_G3=%d -DSBPMG_RHS_G4=%d", code[p->forcing.kind],
-                          code[p->face[0].kind], code[p->face[1].kind], code[p->face[2].kind], code[p->face[3].kind]));
+  PetscCall(PetscSNPrintf(opts, len, "-DSBPMG_RHS_F=%d -DSBPMG_RHS_G1=%d -DSBPMG_RHS_G2=%d -DSBPMG_RHS_G3=%d -DSBPMG_RHS_G4=%d -DSBPMG_RHS_EXACT=%d",
+                          code[p->forcing.kind], code[p->face[0].kind], code[p->face[1].kind], code[p->face[2].kind], code[p->face[3].kind],
+                          p->exactsrc ? 2 : 0));
   PetscFunctionReturn(0);
 }
 

@@ -1,5 +1,6 @@
-/* The exact solution at the nodes and the error of a solution in the norms of spec section 7 (docs/guide.md "The right-hand side"): on the
-   device where it can evaluate them (kernels/rhs.cl rhs_exact_nodes, the norms' shells and device reductions), else on the host, node by
+/* The exact solution at the nodes and the error of a solution in the norms of spec section 7 (docs/guide.md "The right-hand side",
+   "Bringing a problem"): the manufactured one, or the user's as a host function, OpenCL source or values at the nodes; on the device
+   where it can evaluate them (kernels/rhs.cl rhs_exact_nodes, the norms' shells and device reductions), else on the host, node by
    node. */
 #include <sbpmg/private/sbpimpl.h>
 
@@ -27,12 +28,26 @@ static PetscErrorCode SbpProblemSetNodes(SbpProblem p, Vec v, SbpNodeFunction fn
   PetscFunctionReturn(0);
 }
 
-/* The exact solution is known: the user's, or the manufactured problem's while the data are its. */
+/* The exact solution is known: the user's, or the manufactured problem's while the data are its; values fit the grid, a source has
+   a device to run on. */
 static PetscErrorCode SbpCheckExact(SbpProblem p)
 {
+  MPI_Comm comm = PetscObjectComm((PetscObject)p);
+
   PetscFunctionBegin;
-  PetscCheck(p->exactfn || SbpProblemManufactured(p), PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_WRONGSTATE,
-             "The problem's data are the user's: give its exact solution with SbpProblemSetExactSolution()");
+  PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCheck(p->exactfn || p->exactsrc || p->exactvec || SbpProblemManufactured(p), comm, PETSC_ERR_ARG_WRONGSTATE,
+             "The problem's data are the user's: give its exact solution with SbpProblemSetExactSolution(), ...Source() or ...Vector()");
+  PetscCheck(!p->exactsrc || p->use_device, comm, PETSC_ERR_ARG_WRONGSTATE,
+             "The exact solution is OpenCL source (SbpProblemSetExactSolutionSource()): the host backend cannot evaluate it (give it as a "
+             "function or values, or use the device backend)");
+  if (p->exactvec) {
+    PetscInt n;
+    PetscCall(VecGetSize(p->exactvec, &n));
+    PetscCheck(n == (p->Nr + 1) * (p->Ns + 1), comm, PETSC_ERR_ARG_SIZ,
+               "The exact solution's vector has %" PetscInt_FMT " entries, the %" PetscInt_FMT " x %" PetscInt_FMT " grid %" PetscInt_FMT " nodes", n, p->Nr,
+               p->Ns, (p->Nr + 1) * (p->Ns + 1));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -81,8 +96,56 @@ static PetscErrorCode SbpExactDevice(SbpProblem p, Vec u)
   PetscFunctionReturn(0);
 }
 
+/* Owned-block values a (xm * ym of them, r fastest) into u, a vector in the problem's order. */
+static PetscErrorCode SbpCopyOwned(SbpProblem p, Vec a, Vec u)
+{
+  const PetscScalar *x;
+  PetscScalar       *y;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(u, &n));
+  PetscCheck(n == p->xm * p->ym, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "The vector has %" PetscInt_FMT " local entries; this rank owns %" PetscInt_FMT " nodes (SbpProblemCreateVector())", n, p->xm * p->ym);
+  PetscCall(VecGetArrayRead(a, &x));
+  PetscCall(VecGetArrayWrite(u, &y));
+  PetscCall(PetscArraycpy(y, x, n));
+  PetscCall(VecRestoreArrayWrite(u, &y));
+  PetscCall(VecRestoreArrayRead(a, &x));
+  PetscFunctionReturn(0);
+}
+
+/* The user's exact solution given as values or OpenCL source, at the owned nodes into u (a device vector, or a host one: the source
+   runs on the device then, into a device vector copied over). */
+static PetscErrorCode SbpExactGiven(SbpProblem p, Vec u)
+{
+  Vec       t;
+  PetscBool isdev;
+
+  PetscFunctionBegin;
+  if (p->exactvec) {
+    PetscCall(SbpProblemGetOwnedValues(p, p->exactvec, &t));
+    PetscCall(SbpCopyOwned(p, t, u));
+    PetscCall(VecDestroy(&t));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecIsOpenCL(u, &isdev));
+  if (isdev) {
+    PetscCall(SbpExactDevice(p, u));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SbpProblemCreateVector(p, &t));
+  PetscCall(SbpExactDevice(p, t));
+  PetscCall(SbpCopyOwned(p, t, u));
+  PetscCall(VecDestroy(&t));
+  PetscFunctionReturn(0);
+}
+
 /*@C
-   SbpProblemComputeExactSolution - ue = sin(pi x) cos(pi y) at the nodes.
+   SbpProblemComputeExactSolution - The exact solution at the nodes: the user's (a function, OpenCL source or values), or the
+   manufactured ue = sin(pi x) cos(pi y) while the data are the manufactured problem's.
+
+   Collective
 
    Level: beginner
 @*/
@@ -92,6 +155,10 @@ PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
 
   PetscFunctionBegin;
   PetscCall(SbpCheckExact(p));
+  if (p->exactsrc || p->exactvec) {
+    PetscCall(SbpExactGiven(p, u));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SbpExactOnDevice(p, u, &dev));
   if (dev)
     PetscCall(SbpExactDevice(p, u));
@@ -101,8 +168,8 @@ PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
 }
 
 /* The error e = u - ue at the owned nodes, weighted: the sums of w e^2 and J w e^2 (m = 0), of w e, J w e, w and J w (m = 1), after
-   subtracting the constants c[0] (H~ norm) and c[1] (diag(J) H~ norm). */
-static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, PetscInt m, const PetscReal c[2], PetscReal local[4])
+   subtracting the constants c[0] (H~ norm) and c[1] (diag(J) H~ norm); ue from uea where given, else evaluated at the node. */
+static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, const PetscScalar **uea, PetscInt m, const PetscReal c[2], PetscReal local[4])
 {
   PetscFunctionBegin;
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
@@ -117,7 +184,10 @@ static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, PetscIn
         PetscCall(SbpProblemEvaluateMapping(p, i, j, X));
         J = X[2] * X[5] - X[3] * X[4];
       }
-      PetscCall(SbpExactNode(p, i, j, X, mu, &ue));
+      if (uea)
+        ue = uea[j][i];
+      else
+        PetscCall(SbpExactNode(p, i, j, X, mu, &ue));
       e = PetscRealPart(ua[j][i]) - PetscRealPart(ue);
       w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
       if (m == 0) {
@@ -133,9 +203,9 @@ static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, PetscIn
   PetscFunctionReturn(0);
 }
 
-/* The two norms of e = u - ue on the device: ue by rhs_exact_nodes, then the norms' shells (diag(J) H~ with the device's J) and device
-   reductions; with every face Neumann e less its weighted mean in each norm. */
-static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, PetscReal *errH, PetscReal *errJH)
+/* The two norms of e = u - ue on the device: ue given, or by rhs_exact_nodes, then the norms' shells (diag(J) H~ with the device's J) and
+   device reductions; with every face Neumann e less its weighted mean in each norm. */
+static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, Vec ue, PetscReal *errH, PetscReal *errJH)
 {
   Vec       e, w;
   Mat       H[2];
@@ -144,8 +214,12 @@ static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, PetscReal *errH, Petsc
   PetscFunctionBegin;
   PetscCall(VecDuplicate(u, &e));
   PetscCall(VecDuplicate(u, &w));
-  PetscCall(SbpExactDevice(p, e));
-  PetscCall(VecAYPX(e, -1.0, u)); /* e = u - ue */
+  if (ue)
+    PetscCall(VecWAXPY(e, -1.0, ue, u));
+  else {
+    PetscCall(SbpExactDevice(p, e));
+    PetscCall(VecAYPX(e, -1.0, u)); /* e = u - ue */
+  }
   PetscCall(SbpProblemCreateNorm(p, SBP_NORM_H, &H[0]));
   PetscCall(SbpProblemCreateNorm(p, SBP_NORM_JH, &H[1]));
   for (int q = 0; q < 2; q++) {
@@ -175,7 +249,8 @@ static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, PetscReal *errH, Petsc
    the measure of the original code) and ||e||_JH = sqrt(e^T diag(J) H~ e). Either output may be NULL. With every face Neumann u is
    determined up to a constant only, and the error is measured modulo the constants: e minus its weighted mean in each norm (the
    H~-weighted mean for ||e||_H, the diag(J) H~-weighted one for ||e||_JH), the distance of e to the constants in that norm. On the
-   device for a device vector where the exact solution is the manufactured one and the device evaluates the mapping; else on the host.
+   device for a device vector where the exact solution is the manufactured one or OpenCL source or values and the device evaluates the
+   mapping; else on the host.
 
    Collective
 
@@ -183,31 +258,41 @@ static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, PetscReal *errH, Petsc
 @*/
 PetscErrorCode SbpProblemComputeError(SbpProblem p, Vec u, PetscReal *errH, PetscReal *errJH)
 {
-  const PetscScalar **ua;
+  const PetscScalar **ua, **uea = NULL;
   PetscReal           local[4] = {0, 0, 0, 0}, global[4], c[2] = {0, 0};
   MPI_Comm            comm = PetscObjectComm((PetscObject)p);
-
-  PetscBool dev;
+  Vec                 ue   = NULL;
+  PetscBool           dev;
 
   PetscFunctionBegin;
-  PetscCheck(p->setupcalled, comm, PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
   PetscCall(SbpCheckExact(p));
-  PetscCall(SbpExactOnDevice(p, u, &dev));
+  if (p->exactsrc || p->exactvec) { /* the values first, in u's kind of vector */
+    PetscCall(VecDuplicate(u, &ue));
+    PetscCall(SbpExactGiven(p, ue));
+    PetscCall(VecIsOpenCL(u, &dev));
+    dev = dev && p->use_device ? PETSC_TRUE : PETSC_FALSE;
+  } else
+    PetscCall(SbpExactOnDevice(p, u, &dev));
   if (dev) {
-    PetscCall(SbpErrorDevice(p, u, errH, errJH));
+    PetscErrorCode ierr = SbpErrorDevice(p, u, ue, errH, errJH);
+    PetscCall(VecDestroy(&ue));
+    PetscCall(ierr);
     PetscFunctionReturn(0);
   }
   PetscCall(SbpProblemGetHostNodes(p));
   PetscCall(SbpProblemVecGetArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
+  if (ue) PetscCall(SbpProblemVecGetArray(p, ue, PETSC_TRUE, (PetscScalar ***)&uea));
   if (SbpProblemAllNeumann(p)) { /* the weighted means of e first */
-    PetscCall(SbpErrorSums(p, ua, 1, c, local));
+    PetscCall(SbpErrorSums(p, ua, uea, 1, c, local));
     PetscCall(MPIU_Allreduce(local, global, 4, MPIU_REAL, MPIU_SUM, comm));
     c[0] = global[0] / global[2];
     c[1] = global[1] / global[3];
     PetscCall(PetscArrayzero(local, 4));
   }
-  PetscCall(SbpErrorSums(p, ua, 0, c, local));
+  PetscCall(SbpErrorSums(p, ua, uea, 0, c, local));
+  if (ue) PetscCall(SbpProblemVecRestoreArray(p, ue, PETSC_TRUE, (PetscScalar ***)&uea));
   PetscCall(SbpProblemVecRestoreArray(p, u, PETSC_TRUE, (PetscScalar ***)&ua));
+  PetscCall(VecDestroy(&ue));
   PetscCall(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPIU_SUM, comm));
   if (errH) *errH = PetscSqrtReal(global[0]);
   if (errJH) *errJH = PetscSqrtReal(global[1]);

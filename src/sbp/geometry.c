@@ -131,6 +131,10 @@ PetscErrorCode SbpProblemEvaluateMapping(SbpProblem p, PetscInt i, PetscInt j, P
     PetscCall(SbpProblemNodesMapping(p, i, j, X));
     PetscFunctionReturn(0);
   }
+  if (!p->mapfn && p->xbox) { /* OpenCL source only: the device's values (src/sbp/maptable.c) */
+    PetscCall(SbpProblemTableMapping(p, i, j, X));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(p->mapfn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
              "The mapping is OpenCL source (SbpProblemSetMappingSource()), which the host cannot evaluate: give it as a function too");
   PetscCall((*p->mapfn)(p->mapctx, -1 + i * p->hr, -1 + j * p->hs, X));

@@ -215,15 +215,22 @@ PetscErrorCode SbpProblemVecInOrder(SbpProblem p, Vec v, PetscBool *inorder)
    default layout may have the problem's). The caller destroys it. Collective. */
 PetscErrorCode SbpProblemGetForcingOwned(SbpProblem p, Vec *f)
 {
+  PetscFunctionBegin;
+  *f = NULL;
+  if (p->forcing.kind == SBP_DATA_VALUES) PetscCall(SbpProblemGetOwnedValues(p, p->forcing.vec, f));
+  PetscFunctionReturn(0);
+}
+
+/* The same for any vector v of node values (the forcing's, the exact solution's). Collective. */
+PetscErrorCode SbpProblemGetOwnedValues(SbpProblem p, Vec v, Vec *f)
+{
   PetscBool inorder;
 
   PetscFunctionBegin;
-  *f = NULL;
-  if (p->forcing.kind != SBP_DATA_VALUES) PetscFunctionReturn(0);
-  PetscCall(SbpProblemVecInOrder(p, p->forcing.vec, &inorder));
+  PetscCall(SbpProblemVecInOrder(p, v, &inorder));
   if (inorder) {
-    PetscCall(PetscObjectReference((PetscObject)p->forcing.vec));
-    *f = p->forcing.vec;
+    PetscCall(PetscObjectReference((PetscObject)v));
+    *f = v;
     PetscFunctionReturn(0);
   }
   {
@@ -235,10 +242,10 @@ PetscErrorCode SbpProblemGetForcingOwned(SbpProblem p, Vec *f)
       for (PetscInt i = 0; i < p->xm; i++) idx[i + p->xm * j] = (p->xs + i) + (p->Nr + 1) * (p->ys + j);
     PetscCall(ISCreateGeneral(PETSC_COMM_SELF, p->xm * p->ym, idx, PETSC_OWN_POINTER, &is));
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, p->xm * p->ym, f));
-    PetscCall(VecScatterCreate(p->forcing.vec, is, *f, NULL, &sc));
+    PetscCall(VecScatterCreate(v, is, *f, NULL, &sc));
     PetscCall(ISDestroy(&is));
-    PetscCall(VecScatterBegin(sc, p->forcing.vec, *f, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(sc, p->forcing.vec, *f, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterBegin(sc, v, *f, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(sc, v, *f, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterDestroy(&sc));
   }
   PetscFunctionReturn(0);

@@ -334,9 +334,11 @@ static void SbpCurvedTable(SbpProblem p, PetscReal *t)
 PetscErrorCode SbpProblemUploadNodes(SbpProblem p)
 {
   const size_t nodal = SbpHasNodes(p) ? 3 * (size_t)p->bxm * p->bym : 0, table = p->mapping == SBP_MAPPING_CURVED ? 2 * (size_t)(p->bxm + p->bym) : 0;
+  const size_t maptable = SbpProblemMappingTableSize(p); /* a host mapping function's values on the box (src/sbp/maptable.c) */
 
   PetscFunctionBegin;
-  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, PetscMax(nodal + table, 1) * sizeof(PetscReal), &p->d_nodes));
+  PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_ONLY, PetscMax(nodal + table + maptable, 1) * sizeof(PetscReal), &p->d_nodes));
+  PetscCall(SbpProblemUploadMappingTable(p, nodal));
   if (nodal) PetscCall(SbpmgCLWriteBuffer(p->cl, p->d_nodes, 0, nodal * sizeof(PetscReal), p->nbox));
   if (table) { /* the host copy freed on every path */
     PetscReal     *t;
@@ -350,11 +352,13 @@ PetscErrorCode SbpProblemUploadNodes(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
-/* The box on the host again where something evaluates there (collective: the callers are). */
+/* The box on the host again where something evaluates there (collective: the callers are); a mapping given only as OpenCL source
+   read back from the device (src/sbp/maptable.c). */
 PetscErrorCode SbpProblemGetHostNodes(SbpProblem p)
 {
   PetscFunctionBegin;
   if (SbpHasNodes(p) && !p->nbox) PetscCall(SbpScatterBox(p));
+  PetscCall(SbpProblemGetHostMapping(p));
   PetscFunctionReturn(0);
 }
 

@@ -562,6 +562,7 @@ PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
   }
   PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J));
   PetscCall(PetscFree(p->nbox));
+  PetscCall(PetscFree(p->xbox));
   PetscFunctionReturn(0);
 }
 
@@ -575,6 +576,7 @@ PetscErrorCode SbpProblemDestroy(SbpProblem *problem)
   if (--((PetscObject)p)->refct > 0) PetscFunctionReturn(0);
   PetscCall(SbpProblemResetSetUp(p));
   PetscCall(SbpProblemDestroyData(p));
+  PetscCall(SbpProblemDestroyExact(p));
   PetscCall(SbpProblemDestroyNodes(p));
   PetscCall(PetscFree(p->mapsrc));
   PetscCall(PetscFree(p->musrc));

@@ -41,8 +41,6 @@ PetscErrorCode SbpProblemGetFaceGeometry(SbpProblem p, PetscInt face, PetscInt n
   len = SbpFaceLength(p, face);
   PetscCheck(n == len, comm, PETSC_ERR_ARG_SIZ, "SbpProblemGetFaceGeometry: face %" PetscInt_FMT " has %" PetscInt_FMT " nodes; the arrays hold %" PetscInt_FMT,
              face, len, n);
-  PetscCheck(p->mapping == SBP_MAPPING_NODES || p->mapfn, comm, PETSC_ERR_ARG_WRONGSTATE,
-             "SbpProblemGetFaceGeometry: the mapping is OpenCL source only, which the host cannot evaluate: give the face data as values or OpenCL source");
   PetscCall(SbpProblemGetHostNodes(p));
   PetscCall(PetscCalloc1(4 * len, &all));
   SbpProblemFaceOwned(p, face, &first, &count);

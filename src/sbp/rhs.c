@@ -148,11 +148,11 @@ static PetscErrorCode SbpSetForcingTerm(SbpProblem p, const PetscScalar *fvals, 
 }
 
 /* The device builds the right-hand side when the problem is there, g is a device vector and the device can evaluate what the data
-   need: the mapping at the nodes (built in, or the user's source; else host functions evaluate it), and for the manufactured
+   need: the mapping at the nodes (built in, the user's source, or the user's host function as a table: src/sbp/maptable.c), and for the manufactured
    data the gradient of mu (the built-in mu). */
 PetscErrorCode SbpProblemRHSOnDevice(SbpProblem p, Vec g, PetscBool *dev)
 {
-  PetscBool isdev, mapping = (p->mapping != SBP_MAPPING_USER || p->mapsrc) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool isdev, mapping = (p->mapping != SBP_MAPPING_USER || p->mapsrc || SbpProblemTabulatesMapping(p)) ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(VecIsOpenCL(g, &isdev));
@@ -211,7 +211,7 @@ static PetscErrorCode SbpProblemForcingOnDevice(SbpProblem p, Vec *f)
 PetscErrorCode SbpProblemGetRHSKernel(SbpProblem p, const char name[], cl_kernel *k)
 {
   const char *sbpopts;
-  char        opts[512], dopts[128];
+  char        opts[512], dopts[160];
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));

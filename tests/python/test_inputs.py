@@ -133,10 +133,23 @@ def test_error_against_arrays_and_callables_equals_the_library():
                 o.destroy()
 
 
-def test_face_callable_on_a_grid_the_host_cannot_evaluate():
+def test_face_callable_and_exact_source_on_a_source_grid():
     src = "void sbp_user_mapping(double r, double s, double X[6]) { X[0] = 2 * r; X[1] = s; X[2] = 2; X[3] = 0; X[4] = 0; X[5] = 1; }\n"
-    expect_error("the mapping is OpenCL source only, which the host cannot evaluate: give the face data as values or OpenCL source",
-                 sbpmg.Problem, N, mapping=src, boundary={2: lambda x, y, nx, ny: x})
+    usrc = "double sbp_user_exact(double x, double y) { return x * y; }\n"
+    # the face's geometry from the device: face 2 is x = 2, its callable gives the same right-hand side as the values 2
+    with sbpmg.Problem(N, mapping=src, backend="device", boundary={2: lambda x, y, nx, ny: x}) as p, \
+            sbpmg.Problem(N, mapping=src, backend="device", boundary={2: np.full(N + 1, 2.0)}) as q:
+        x, y, nx, ny = p.face_geometry(2)
+        assert np.allclose(x, 2.0, rtol=0, atol=1e-14) and np.allclose(nx, 1.0, rtol=0, atol=1e-14)
+        b, c = p.rhs(), q.rhs()
+        assert np.linalg.norm(b.getArray() - c.getArray()) <= 1e-14 * np.linalg.norm(c.getArray())
+        assert np.linalg.norm(c.getArray()) > 1
+        # the exact solution as source, as a callable and as values: the same errors of b taken as a solution
+        xx, yy = p.coordinates()
+        e_src, e_fn, e_val = p.error(b, exact=usrc), p.error(b, exact=lambda x, y: x * y), p.error(b, exact=xx * yy)
+        assert e_src == pytest.approx(e_fn, rel=1e-14) and e_val == pytest.approx(e_fn, rel=1e-14) and e_fn[0] > 1
+        for o in (b, c):
+            o.destroy()
     with sbpmg.Problem(N, mapping=src, mu=lambda x, y: 1 + x * x) as p:  # mu as a function on that grid works (a one-rank copy)
         x, y = p.coordinates()
         assert np.allclose(x[0], np.linspace(-2, 2, N + 1), rtol=0, atol=1e-14)

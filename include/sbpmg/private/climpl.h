@@ -104,9 +104,10 @@ PETSC_INTERN PetscErrorCode SbpmgCLGetProgram(SbpmgCL, const char[], const char[
 PETSC_INTERN PetscErrorCode SbpmgCLReadSource(SbpmgCL, const char[], char **);
 /* A user's OpenCL source (src/cl/usersource.c; docs/design.md "User sources and the macro namespace"): an error when it #defines or
    #undefs a reserved name (SBPMG_...), naming the setter (comm, setter, source); the source as it goes into a program (a #line
-   naming the setter, the source, an #undef of each macro it defines; PetscFree() it); -cl_build_options checked likewise. */
+   naming the setter, its file-scope names prefixed for it alone, the source, an #undef of each macro it defines; PetscFree() it);
+   -cl_build_options checked likewise. */
 PETSC_INTERN PetscErrorCode SbpmgCLCheckUserSource(MPI_Comm, const char[], const char[]);
-PETSC_INTERN PetscErrorCode SbpmgCLWrapUserSource(MPI_Comm, const char[], const char[], char **);
+PETSC_INTERN PetscErrorCode SbpmgCLWrapUserSource(MPI_Comm, const char[], const char[], int, char **);
 PETSC_INTERN PetscErrorCode SbpmgCLMapBuildLog(const char[], const char[], char[], size_t);
 PETSC_INTERN PetscErrorCode SbpmgCLCheckBuildOptions(MPI_Comm, const char[]);
 PETSC_INTERN PetscErrorCode SbpmgCLReleasePrograms(SbpmgCL);

@@ -45,12 +45,16 @@ struct _p_SbpProblem {
   void              *metricctx;
   char              *mapsrc, *musrc, *metricsrc; /* the user's point functions as OpenCL C source (SbpProblemSetMappingSource() ...) */
   SbpData            forcing, face[4];           /* the data of the right-hand side: the manufactured problem's until some is given */
-  SbpExactFunction   exactfn;                    /* the exact solution (NULL: the manufactured one, while the data are its) */
+  SbpExactFunction   exactfn;                    /* the exact solution (all NULL: the manufactured one, while the data are its) */
   void              *exactctx;
+  char              *exactsrc; /* ... as OpenCL source (sbp_user_exact) */
+  Vec                exactvec; /* ... as values at the nodes (a reference; the problem's order or natural order) */
   Vec                node[3];                   /* x, y, mu at the nodes in natural order (src/sbp/nodes.c; SBP_MAPPING_NODES, SBP_MU_NODES) */
   PetscInt           bxs, bys, bxm, bym;        /* the box of the nodal data: the ghosted patch grown by one node, within the grid */
   PetscReal         *nbox;                      /* x, y, mu on the box, one after the other, on the host where it evaluates there */
   cl_mem             d_nodes;                   /* the same on the device (one value where there are no nodal data) */
+  PetscReal         *xbox;                      /* a mapping given only as OpenCL source: X on the box, six planes, read back from the
+                                                   device where the host evaluates at the nodes (src/sbp/maptable.c) */
   cl_kernel          rhs_kernel;                /* the right-hand side's kernel for the kinds of data of version rhs_version */
   int                rhs_version, data_version; /* data_version: bumped when a kind or a source of the data changes */
   cl_mem             d_data;                    /* device: the faces' values (4 arrays along the faces) of the last right-hand side */
@@ -175,6 +179,7 @@ PETSC_INTERN PetscErrorCode SbpProblemComputeCoefficientsHost(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemRoundCoefficients(SbpProblem);
+/* the programs of the point functions with the user's sources (src/sbp/programs.c) */
 PETSC_INTERN PetscErrorCode SbpProblemGetPointKernel(SbpProblem, const char[], const char[], const char[], cl_kernel *);
 
 /* ---------------------------------------------------------------- the data (src/sbp/data.c) */
@@ -192,6 +197,10 @@ PETSC_INTERN PetscErrorCode SbpProblemLoadVec(SbpProblem, PetscViewer, const cha
 PETSC_INTERN PetscErrorCode SbpProblemMarkVector(SbpProblem, Vec);
 PETSC_INTERN PetscErrorCode SbpProblemVecInOrder(SbpProblem, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode SbpProblemGetForcingOwned(SbpProblem, Vec *);
+PETSC_INTERN PetscErrorCode SbpProblemGetOwnedValues(SbpProblem, Vec, Vec *);
+/* src/sbp/data.c: the exact solution's reset, a data source's check */
+PETSC_INTERN PetscErrorCode SbpProblemDestroyExact(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemCheckSource(SbpProblem, const char[], const char[], const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemAgreeOnError(SbpProblem, PetscErrorCode, const char[]);
 /* nodal data (src/sbp/nodes.c) */
 PETSC_INTERN PetscErrorCode SbpProblemDestroyNodes(SbpProblem);
@@ -201,6 +210,18 @@ PETSC_INTERN PetscErrorCode SbpProblemGetHostNodes(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemNodesMapping(SbpProblem, PetscInt, PetscInt, PetscReal[6]);
 PETSC_INTERN PetscErrorCode SbpProblemNodesMu(SbpProblem, PetscInt, PetscInt, const PetscReal[6], PetscReal *, PetscReal[2]);
 PETSC_INTERN PetscErrorCode SbpProblemCoarsenNodes(SbpProblem, SbpProblem);
+/* the mapping tabulated at the box's nodes (src/sbp/maptable.c): a host function's on the device, an OpenCL source's on the host */
+/* whether the device problem tabulates its mapping: the user's host function and no source of it */
+static inline PetscBool SbpProblemTabulatesMapping(SbpProblem p)
+{
+  return p->use_device && p->mapping == SBP_MAPPING_USER && p->mapfn && !p->mapsrc ? PETSC_TRUE : PETSC_FALSE;
+}
+PETSC_INTERN size_t         SbpProblemMappingTableSize(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemUploadMappingTable(SbpProblem, size_t);
+PETSC_INTERN PetscErrorCode SbpProblemGetHostMapping(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpProblemTableMapping(SbpProblem, PetscInt, PetscInt, PetscReal[6]);
+/* a kernel of kernels/coef.cl in the program of its part (src/sbp/programs.c) */
+PETSC_INTERN PetscErrorCode SbpProblemGetCoefficientKernel(SbpProblem, const char[], cl_kernel *);
 /* The -D options and the faces' values buffer of the device right-hand side (host functions evaluated into it first). */
 PETSC_INTERN PetscErrorCode SbpProblemDataOptions(SbpProblem, char[], size_t);
 /* src/sbp/rhs.c: whether the device builds the right-hand side g; a kernel of kernels/rhs.cl with the problem's and its data's specialisations */
