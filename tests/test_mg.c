@@ -79,8 +79,8 @@ static Mat diag_norm(PetscInt Nr, PetscInt Ns, PetscBool inverse)
   Mat         H;
   SbpSparse1D Hr, Hs;
 
-  PCALL(SbpSparse1DNorm(Nr, 2.0 / Nr, inverse, &Hr));
-  PCALL(SbpSparse1DNorm(Ns, 2.0 / Ns, inverse, &Hs));
+  PCALL(SbpSparse1DNorm(2, Nr, 2.0 / Nr, inverse, &Hr));
+  PCALL(SbpSparse1DNorm(2, Ns, 2.0 / Ns, inverse, &Hs));
   PCALL(MatCreateSeqAIJ(PETSC_COMM_SELF, (Nr + 1) * (Ns + 1), (Nr + 1) * (Ns + 1), 1, NULL, &H));
   for (PetscInt j = 0; j <= Ns; j++)
     for (PetscInt i = 0; i <= Nr; i++) PCALL(MatSetValue(H, i + (Nr + 1) * j, i + (Nr + 1) * j, Hr.a[i] * Hs.a[j], INSERT_VALUES));

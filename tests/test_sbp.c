@@ -21,9 +21,9 @@ static void test_1d_sbp_property(void **state)
     PetscReal   h = 2.0 / N, *H, *D, *Q, maxerr = 0;
     SbpSparse1D Hs, Ds, Qs;
 
-    PCALL(SbpSparse1DNorm(N, h, PETSC_FALSE, &Hs));
-    PCALL(SbpSparse1DDerivative(N, h, &Ds));
-    PCALL(SbpSparse1DQ(N, &Qs));
+    PCALL(SbpSparse1DNorm(2, N, h, PETSC_FALSE, &Hs));
+    PCALL(SbpSparse1DDerivative(2, N, h, &Ds));
+    PCALL(SbpSparse1DQ(2, N, &Qs));
     PCALL(PetscMalloc3(n * n, &H, n * n, &D, n * n, &Q));
     PCALL(SbpSparse1DToDense(&Hs, H));
     PCALL(SbpSparse1DToDense(&Ds, D));
@@ -55,7 +55,7 @@ static void test_1d_second_derivative(void **state)
   SbpSparse1D    Ms, Hi, d0, dN, one;
 
   SbpmgTestRandom(n, c, 0.5, 3, 7);
-  PCALL(SbpSparse1DSecondDerivative(N, h, c, 1, &Ms));
+  PCALL(SbpSparse1DSecondDerivative(2, N, h, c, 1, &Ms));
   PCALL(PetscMalloc1(n * n, &M));
   PCALL(SbpSparse1DToDense(&Ms, M));
   for (PetscInt r = 0; r < n; r++) {
@@ -74,10 +74,10 @@ static void test_1d_second_derivative(void **state)
     c[k]        = 1;
     x2[k]       = x * x;
   }
-  PCALL(SbpSparse1DSecondDerivative(N, h, c, 1, &Ms));
-  PCALL(SbpSparse1DNorm(N, h, PETSC_TRUE, &Hi));
-  PCALL(SbpSparse1DBoundaryDerivative(N, h, PETSC_FALSE, &d0));
-  PCALL(SbpSparse1DBoundaryDerivative(N, h, PETSC_TRUE, &dN));
+  PCALL(SbpSparse1DSecondDerivative(2, N, h, c, 1, &Ms));
+  PCALL(SbpSparse1DNorm(2, N, h, PETSC_TRUE, &Hi));
+  PCALL(SbpSparse1DBoundaryDerivative(2, N, h, PETSC_FALSE, &d0));
+  PCALL(SbpSparse1DBoundaryDerivative(2, N, h, PETSC_TRUE, &dN));
   PCALL(SbpSparse1DIdentity(1, &one));
   {
     PetscReal d0x = 0, dNx = 0;

@@ -195,8 +195,8 @@ static void test_norms(void **state)
     SbpProblem  p = make_problem(PETSC_COMM_SELF, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, backends[b]);
     SbpSparse1D Hr, Hs;
 
-    PCALL(SbpSparse1DNorm(Nr, 2.0 / Nr, PETSC_FALSE, &Hr));
-    PCALL(SbpSparse1DNorm(Ns, 2.0 / Ns, PETSC_FALSE, &Hs));
+    PCALL(SbpSparse1DNorm(2, Nr, 2.0 / Nr, PETSC_FALSE, &Hr));
+    PCALL(SbpSparse1DNorm(2, Ns, 2.0 / Ns, PETSC_FALSE, &Hs));
     for (int kind = SBP_NORM_H; kind <= SBP_NORM_JHINV; kind++) {
       Mat                H;
       Vec                x, y;

@@ -325,10 +325,10 @@ static void kronecker_traction(const Path *c, SbpProblem p, PetscInt face, const
   PCALL(SbpSparse1DIdentity(Nt + 1, &It));
   PCALL(SbpSparse1DIdentity(Nn + 1, &In));
   PCALL(SbpSparse1DIdentity(1, &one));
-  PCALL(SbpSparse1DDerivative(Nt, ht, &Dt));
-  PCALL(SbpSparse1DBoundaryDerivative(Nn, hn, far, &d));
+  PCALL(SbpSparse1DDerivative(2, Nt, ht, &Dt));
+  PCALL(SbpSparse1DBoundaryDerivative(2, Nn, hn, far, &d));
   PCALL(SbpSparse1DSelector(Nn + 1, far, &e));
-  PCALL(SbpSparse1DNorm(Nt, ht, PETSC_FALSE, &Hf));
+  PCALL(SbpSparse1DNorm(2, Nt, ht, PETSC_FALSE, &Hf));
   PCALL(PetscMalloc4(Nt + 1, &dn, np, &w, Nt + 1, &Lw, (Nt + 1) * (Nt + 1), &Hd));
   if (rface) {
     kron_apply(&It, &d, u, dn); /* (I_s (x) d^T) u */

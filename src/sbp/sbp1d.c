@@ -1,5 +1,7 @@
-/* The 1D second-order SBP blocks of spec-sbp-sat.md section 2, as small CSR matrices. N intervals, N+1 nodes. */
-#include <sbpmg/private/sbpimpl.h>
+/* The 1D SBP blocks of interior order p = 2, 4, 6 as small CSR matrices: spec-sbp-sat.md section 2 for p = 2,
+   spec-sbp-sat-highorder.md sections 1-2 for every order, their tables in sbp1d_tables.c; the checks in docs/verification.md "1D blocks
+   of order 2, 4, 6". N intervals, N+1 nodes. p = 2 builds the same matrices, bit for bit, as the second-order code did. */
+#include "sbp1d_tables.h"
 
 /* Allocate an m x n CSR matrix with at most `per_row` entries in each row; rows are then appended in order. */
 static PetscErrorCode SbpSparse1DAllocate(PetscInt m, PetscInt n, PetscInt per_row, SbpSparse1D *A)
@@ -44,54 +46,105 @@ PetscErrorCode SbpSparse1DIdentity(PetscInt n, SbpSparse1D *A)
   PetscFunctionReturn(0);
 }
 
-/* H = h diag(1/2, 1, ..., 1, 1/2), or its inverse (2.1). */
-PetscErrorCode SbpSparse1DNorm(PetscInt N, PetscReal h, PetscBool inverse, SbpSparse1D *A)
+/* The tables of `order` for a grid of N intervals: an order other than 2, 4, 6, or N below the order's minimum (section 2: the two
+   end blocks of M(c) must not overlap), is an error. */
+static PetscErrorCode SbpSparse1DTableFor(PetscInt order, PetscInt N, const SbpSparse1DTable **T)
 {
   PetscFunctionBegin;
+  *T = SbpSparse1DGetTable(order);
+  PetscCheck(*T, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SBP order %" PetscInt_FMT " is not supported: the choices are 2, 4 and 6", order);
+  PetscCheck(N >= (*T)->minN, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "SBP order %" PetscInt_FMT " needs N >= %" PetscInt_FMT " intervals, got N = %" PetscInt_FMT, order, (*T)->minN, N);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpSparse1DMinimumN(PetscInt order, PetscInt *N)
+{
+  const SbpSparse1DTable *T = SbpSparse1DGetTable(order);
+
+  PetscFunctionBegin;
+  PetscCheck(T, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SBP order %" PetscInt_FMT " is not supported: the choices are 2, 4 and 6", order);
+  *N = T->minN;
+  PetscFunctionReturn(0);
+}
+
+/* The norm weight w_k (spec-sbp-sat-highorder.md 1.2): the table's at each end, mirrored, 1 inside. */
+static PetscReal SbpSparse1DWeight(const SbpSparse1DTable *T, PetscInt N, PetscInt k)
+{
+  PetscInt e = PetscMin(k, N - k);
+  return e < T->nH ? T->w[e] : 1;
+}
+
+/* H = h diag(w_0, ..., w_N), or its inverse (1.2; p = 2: h diag(1/2, 1, ..., 1, 1/2), spec-sbp-sat.md 2.1). */
+PetscErrorCode SbpSparse1DNorm(PetscInt order, PetscInt N, PetscReal h, PetscBool inverse, SbpSparse1D *A)
+{
+  const SbpSparse1DTable *T;
+
+  PetscFunctionBegin;
+  PetscCall(SbpSparse1DTableFor(order, N, &T));
   PetscCall(SbpSparse1DAllocate(N + 1, N + 1, 1, A));
   for (PetscInt k = 0; k <= N; k++) {
-    PetscReal w = (k == 0 || k == N) ? h / 2 : h;
+    PetscReal w = h * SbpSparse1DWeight(T, N, k);
     SbpSparse1DBeginRow(A, k);
     SbpSparse1DPush(A, k, k, inverse ? 1 / w : w);
   }
   PetscFunctionReturn(0);
 }
 
-/* Q = H D (2.2), which carries no h. */
-PetscErrorCode SbpSparse1DQ(PetscInt N, SbpSparse1D *A)
+/* Entry (i, j) of the left closure of Q (hD1 = false) or of h D1 (true); h D1 = Q / w_i where the table gives no h D1 (1.3). */
+static PetscReal SbpSparse1DClosure(const SbpSparse1DTable *T, PetscBool hD1, PetscInt i, PetscInt j)
 {
+  PetscReal q = T->Q[i][j];
+
+  if (!hD1) return q;
+  return T->hD1 ? T->hD1[i][j] : q / T->w[i];
+}
+
+/* Q (hD1 false, h-free) or D1 = H^-1 Q (hD1 true, every entry h D1 / h) of 1.3: the closure rows at the left end, the right end by
+   the mirror rule X_{N-i,N-j} = -X_{i,j}, the interior stencil between; zero entries are not stored. */
+static PetscErrorCode SbpSparse1DFirstDerivative(PetscInt order, PetscInt N, PetscBool hD1, PetscReal h, SbpSparse1D *A)
+{
+  const SbpSparse1DTable *T;
+
   PetscFunctionBegin;
-  PetscCall(SbpSparse1DAllocate(N + 1, N + 1, 2, A));
-  SbpSparse1DBeginRow(A, 0);
-  SbpSparse1DPush(A, 0, 0, -0.5);
-  SbpSparse1DPush(A, 0, 1, 0.5);
-  for (PetscInt k = 1; k < N; k++) {
+  PetscCall(SbpSparse1DTableFor(order, N, &T));
+  PetscCall(SbpSparse1DAllocate(N + 1, N + 1, PetscMax(T->nD1w, 2 * T->q + 1), A));
+  for (PetscInt k = 0; k <= N; k++) {
     SbpSparse1DBeginRow(A, k);
-    SbpSparse1DPush(A, k, k - 1, -0.5);
-    SbpSparse1DPush(A, k, k + 1, 0.5);
+    if (k < T->nD) {
+      for (PetscInt j = 0; j < T->nD1w; j++) {
+        PetscReal v = SbpSparse1DClosure(T, hD1, k, j);
+        if (v != 0) SbpSparse1DPush(A, k, j, hD1 ? v / h : v);
+      }
+    } else if (k > N - T->nD) {
+      PetscInt i = N - k;
+      for (PetscInt j = T->nD1w - 1; j >= 0; j--) {
+        PetscReal v = -SbpSparse1DClosure(T, hD1, i, j);
+        if (v != 0) SbpSparse1DPush(A, k, N - j, hD1 ? v / h : v);
+      }
+    } else {
+      for (PetscInt o = -T->q; o <= T->q; o++) {
+        PetscReal v = T->stencil[o + T->q];
+        if (v != 0) SbpSparse1DPush(A, k, k + o, hD1 ? v / h : v);
+      }
+    }
   }
-  SbpSparse1DBeginRow(A, N);
-  SbpSparse1DPush(A, N, N - 1, -0.5);
-  SbpSparse1DPush(A, N, N, 0.5);
   PetscFunctionReturn(0);
 }
 
-/* D = H^-1 Q (2.2): one-sided first differences at the ends, central inside. */
-PetscErrorCode SbpSparse1DDerivative(PetscInt N, PetscReal h, SbpSparse1D *A)
+/* Q = H D1 (1.3), which carries no h; Q + Q^T = diag(-1, 0, ..., 0, 1). */
+PetscErrorCode SbpSparse1DQ(PetscInt order, PetscInt N, SbpSparse1D *A)
 {
   PetscFunctionBegin;
-  PetscCall(SbpSparse1DAllocate(N + 1, N + 1, 2, A));
-  SbpSparse1DBeginRow(A, 0);
-  SbpSparse1DPush(A, 0, 0, -1 / h);
-  SbpSparse1DPush(A, 0, 1, 1 / h);
-  for (PetscInt k = 1; k < N; k++) {
-    SbpSparse1DBeginRow(A, k);
-    SbpSparse1DPush(A, k, k - 1, -0.5 / h);
-    SbpSparse1DPush(A, k, k + 1, 0.5 / h);
-  }
-  SbpSparse1DBeginRow(A, N);
-  SbpSparse1DPush(A, N, N - 1, -1 / h);
-  SbpSparse1DPush(A, N, N, 1 / h);
+  PetscCall(SbpSparse1DFirstDerivative(order, N, PETSC_FALSE, 1, A));
+  PetscFunctionReturn(0);
+}
+
+/* D1 = H^-1 Q (1.3; p = 2: one-sided first differences at the ends, central inside). */
+PetscErrorCode SbpSparse1DDerivative(PetscInt order, PetscInt N, PetscReal h, SbpSparse1D *A)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpSparse1DFirstDerivative(order, N, PETSC_TRUE, h, A));
   PetscFunctionReturn(0);
 }
 
@@ -122,10 +175,75 @@ PetscErrorCode SbpSecondDerivativeRow(PetscInt N, PetscReal h, const PetscReal c
   PetscFunctionReturn(0);
 }
 
-/* M(c) as a whole matrix, coefficient c[k*stride], k = 0..N. */
-PetscErrorCode SbpSparse1DSecondDerivative(PetscInt N, PetscReal h, const PetscReal c[], PetscInt stride, SbpSparse1D *A)
+/* The left block of h M(c) of order p > 2 (1.5), dense: blk[(i nM + j) nC + k] = m_ijk for both i <= j and its mirror j < i, nC = nM + q
+   coefficients. */
+static PetscErrorCode SbpSparse1DBlockExpand(const SbpSparse1DTable *T, PetscReal **blk)
 {
+  PetscInt nM = T->nM, nC = T->nM + T->q;
+
   PetscFunctionBegin;
+  PetscCall(PetscCalloc1(nM * nM * nC, blk));
+  for (PetscInt e = 0; e < T->nMentries; e++) {
+    const SbpSparse1DMEntry *m             = &T->M[e];
+    (*blk)[(m->i * nM + m->j) * nC + m->k] = m->v;
+    (*blk)[(m->j * nM + m->i) * nC + m->k] = m->v;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Entry (i, j) of h M(c), p > 2, by the three rules of 1.5: the left block, the right block (mirrored, c read from the other end), the
+   interior band; *set false where the entry lies outside all three (it is 0). */
+static void SbpSparse1DMEntryValue(const SbpSparse1DTable *T, const PetscReal *blk, PetscInt N, const PetscReal c[], PetscInt stride, PetscInt i, PetscInt j,
+                                   PetscBool *set, PetscReal *v)
+{
+  PetscInt a = PetscMin(i, j), b = PetscMax(i, j), nM = T->nM, nC = T->nM + T->q;
+
+  *v   = 0;
+  *set = PETSC_TRUE;
+  if (b <= nM - 1) {
+    for (PetscInt k = 0; k < nC; k++) *v += blk[(a * nM + b) * nC + k] * c[k * stride];
+  } else if (a >= N - nM + 1) {
+    for (PetscInt k = 0; k < nC; k++) *v += blk[((N - b) * nM + (N - a)) * nC + k] * c[(N - k) * stride];
+  } else if (b - a <= T->q) {
+    PetscInt d = b - a;
+    for (PetscInt o = d - T->q; o <= T->q; o++) *v += T->mu[d][o - d + T->q] * c[(a + o) * stride];
+  } else
+    *set = PETSC_FALSE;
+}
+
+/* M(c) of order p > 2 (1.5): row i holds columns i - (nM - 1) .. i + (nM - 1) where a rule defines them. */
+static PetscErrorCode SbpSparse1DSecondDerivativeHigh(const SbpSparse1DTable *T, PetscInt N, PetscReal h, const PetscReal c[], PetscInt stride, SbpSparse1D *A)
+{
+  PetscReal *blk;
+
+  PetscFunctionBegin;
+  PetscCall(SbpSparse1DBlockExpand(T, &blk));
+  PetscCall(SbpSparse1DAllocate(N + 1, N + 1, 2 * T->nM - 1, A));
+  for (PetscInt i = 0; i <= N; i++) {
+    SbpSparse1DBeginRow(A, i);
+    for (PetscInt j = PetscMax(0, i - T->nM + 1); j <= PetscMin(N, i + T->nM - 1); j++) {
+      PetscBool set;
+      PetscReal v;
+      SbpSparse1DMEntryValue(T, blk, N, c, stride, i, j, &set, &v);
+      if (set) SbpSparse1DPush(A, i, j, v / h);
+    }
+  }
+  PetscCall(PetscFree(blk));
+  PetscFunctionReturn(0);
+}
+
+/* M(c) of the given order as a whole matrix, coefficient c[k*stride], k = 0..N (p = 2: spec-sbp-sat.md 2.3, row by row; p = 4, 6:
+   spec-sbp-sat-highorder.md 1.5). D2(c) = H^-1 (-M(c) - c_0 e0 d0^T + c_N eN dN^T) (1.6). */
+PetscErrorCode SbpSparse1DSecondDerivative(PetscInt order, PetscInt N, PetscReal h, const PetscReal c[], PetscInt stride, SbpSparse1D *A)
+{
+  const SbpSparse1DTable *T;
+
+  PetscFunctionBegin;
+  PetscCall(SbpSparse1DTableFor(order, N, &T));
+  if (order > 2) {
+    PetscCall(SbpSparse1DSecondDerivativeHigh(T, N, h, c, stride, A));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SbpSparse1DAllocate(N + 1, N + 1, 3, A));
   for (PetscInt k = 0; k <= N; k++) {
     PetscInt  cols[3], nnz;
@@ -137,21 +255,20 @@ PetscErrorCode SbpSparse1DSecondDerivative(PetscInt N, PetscReal h, const PetscR
   PetscFunctionReturn(0);
 }
 
-/* The boundary derivative row (2.4) as a 1 x (N+1) matrix: d0^T (right = false) or dN^T (right = true). */
-PetscErrorCode SbpSparse1DBoundaryDerivative(PetscInt N, PetscReal h, PetscBool right, SbpSparse1D *A)
+/* The boundary derivative row (1.4) as a 1 x (N+1) matrix: d0^T = -(1/h) sum_k BS_k e_k^T (right = false) or
+   dN^T = (1/h) sum_k BS_k e_{N-k}^T (right = true). */
+PetscErrorCode SbpSparse1DBoundaryDerivative(PetscInt order, PetscInt N, PetscReal h, PetscBool right, SbpSparse1D *A)
 {
+  const SbpSparse1DTable *T;
+
   PetscFunctionBegin;
-  PetscCheck(N >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Boundary derivative needs N >= 2, got %" PetscInt_FMT, N);
-  PetscCall(SbpSparse1DAllocate(1, N + 1, 3, A));
+  PetscCall(SbpSparse1DTableFor(order, N, &T));
+  PetscCall(SbpSparse1DAllocate(1, N + 1, T->nBS, A));
   SbpSparse1DBeginRow(A, 0);
   if (!right) {
-    SbpSparse1DPush(A, 0, 0, -1.5 / h);
-    SbpSparse1DPush(A, 0, 1, 2 / h);
-    SbpSparse1DPush(A, 0, 2, -0.5 / h);
+    for (PetscInt k = 0; k < T->nBS; k++) SbpSparse1DPush(A, 0, k, -T->BS[k] / h);
   } else {
-    SbpSparse1DPush(A, 0, N - 2, 0.5 / h);
-    SbpSparse1DPush(A, 0, N - 1, -2 / h);
-    SbpSparse1DPush(A, 0, N, 1.5 / h);
+    for (PetscInt k = T->nBS - 1; k >= 0; k--) SbpSparse1DPush(A, 0, N - k, T->BS[k] / h);
   }
   PetscFunctionReturn(0);
 }

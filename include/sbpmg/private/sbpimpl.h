@@ -135,11 +135,14 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode SbpSparse1DDestroy(SbpSparse1D *);
 PETSC_INTERN PetscErrorCode SbpSparse1DIdentity(PetscInt, SbpSparse1D *);
-PETSC_INTERN PetscErrorCode SbpSparse1DNorm(PetscInt, PetscReal, PetscBool, SbpSparse1D *);
-PETSC_INTERN PetscErrorCode SbpSparse1DDerivative(PetscInt, PetscReal, SbpSparse1D *);
-PETSC_INTERN PetscErrorCode SbpSparse1DQ(PetscInt, SbpSparse1D *);
-PETSC_INTERN PetscErrorCode SbpSparse1DSecondDerivative(PetscInt, PetscReal, const PetscReal[], PetscInt, SbpSparse1D *);
-PETSC_INTERN PetscErrorCode SbpSparse1DBoundaryDerivative(PetscInt, PetscReal, PetscBool, SbpSparse1D *);
+/* The order-p blocks (p = 2, 4, 6; spec-sbp-sat-highorder.md section 1): the first argument is p; N below the order's minimum
+   (SbpSparse1DMinimumN: 2, 11, 17) or another order is an error. SecondDerivative is M(c), not D2(c). */
+PETSC_INTERN PetscErrorCode SbpSparse1DMinimumN(PetscInt, PetscInt *);
+PETSC_INTERN PetscErrorCode SbpSparse1DNorm(PetscInt, PetscInt, PetscReal, PetscBool, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DDerivative(PetscInt, PetscInt, PetscReal, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DQ(PetscInt, PetscInt, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DSecondDerivative(PetscInt, PetscInt, PetscReal, const PetscReal[], PetscInt, SbpSparse1D *);
+PETSC_INTERN PetscErrorCode SbpSparse1DBoundaryDerivative(PetscInt, PetscInt, PetscReal, PetscBool, SbpSparse1D *);
 PETSC_INTERN PetscErrorCode SbpSparse1DSelector(PetscInt, PetscBool, SbpSparse1D *);
 PETSC_INTERN PetscErrorCode SbpSecondDerivativeRow(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscInt, PetscInt[3], PetscReal[3], PetscInt *);
 PETSC_INTERN PetscErrorCode SbpSparse1DTranspose(const SbpSparse1D *, SbpSparse1D *);
