@@ -61,6 +61,10 @@ static PetscErrorCode SeriesGetOptions(SeriesOptions *o)
   o->dt    = 1;
   o->t0    = 0;
   o->cold  = PETSC_FALSE;
+  { /* read as 64-bit: a value beyond PetscInt is an error naming it (PetscOptionsInt() would wrap -ts_steps 4294967297 to 1) */
+    static const char *const ints[] = {"-ts_steps", NULL};
+    PetscCall(SbpmgOptionsCheckInts(NULL, NULL, ints));
+  }
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "sbp_timeseries options", NULL);
   PetscCall(PetscOptionsInt("-ts_steps", "Time steps", NULL, o->steps, &o->steps, NULL));
   PetscCall(PetscOptionsReal("-ts_dt", "Time step", NULL, o->dt, &o->dt, NULL));

@@ -17,6 +17,7 @@ set(SBPMG_INT_CASES
   "vec_bandwidth|-cg_its -4294967295|-cg_its -4294967295: the value -4294967295 does not fit a 32-bit PetscInt"
   "pcmg_peer|-bench_coarse_size -4294967295|-bench_coarse_size -4294967295: the value -4294967295 does not fit a 32-bit PetscInt"
   "pcmg_peer|-bench_n 1|-bench_n 1 must be >= 2"
+  "sbp_timeseries|-ts_steps 4294967297|-ts_steps 4294967297: the value 4294967297 does not fit a 32-bit PetscInt"
   "acoustic3d|-ac_n 24 -ac_ndamp 4 -ac_steps 4 -ac_progress_every -1|-ac_progress_every -1 must be >= 0"
   "acoustic3d|-ac_n 24 -ac_ndamp 4 -ac_steps 4 -ac_progress_every -4294967296|-ac_progress_every -4294967296: the value -4294967296 does not fit a 32-bit PetscInt")
 set(SBPMG_INT_CASE 0)
