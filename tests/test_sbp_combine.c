@@ -210,47 +210,13 @@ static SbpProblem make_problem(const Combination *c)
   return p;
 }
 
-/* What a problem computes, in host vectors: its right-hand side b, A x for a fixed x, and the two errors of that x. */
-typedef struct {
-  Vec       b, Ax;
-  PetscReal err[2];
-} Answer;
-
-static Answer answer_of(SbpProblem p)
-{
-  Answer a;
-  Mat    A;
-  Vec    g, x, y;
-
-  PCALL(SbpProblemCreateVector(p, &g));
-  PCALL(VecDuplicate(g, &x));
-  PCALL(VecDuplicate(g, &y));
-  PCALL(SbpProblemComputeRHS(p, g));
-  SbpmgTestFillRandom(x, 11);
-  PCALL(SbpProblemCreateOperator(p, &A));
-  PCALL(MatMult(A, x, y));
-  PCALL(SbpProblemComputeError(p, x, &a.err[0], &a.err[1]));
-  PCALL(VecCreateSeq(PETSC_COMM_SELF, (NR + 1) * (NS + 1), &a.b));
-  PCALL(VecDuplicate(a.b, &a.Ax));
-  PCALL(VecCopy(g, a.b));
-  PCALL(VecCopy(y, a.Ax));
-  PCALL(MatDestroy(&A));
-  SbpmgTestDestroyVecs(&g, &x, &y, NULL);
-  return a;
-}
-
-static void answer_destroy(Answer *a)
-{
-  SbpmgTestDestroyVecs(&a->b, &a->Ax, NULL);
-}
-
 /* The reference of a grid: host functions on the host backend (the source grid's is the function grid's: the same map); its
    solution's error checked small. */
-static Answer reference_of(Grid grid)
+static SbpTestAnswer reference_of(Grid grid)
 {
   const Combination c = {grid == G_SOURCE ? G_FUNCTION : grid, K_FUNCTION, K_FUNCTION, K_FUNCTION, SBP_BACKEND_HOST};
   SbpProblem        p = make_problem(&c);
-  Answer            a = answer_of(p);
+  SbpTestAnswer     a = SbpTestAnswerOf(p, PETSC_TRUE);
   Mat               A;
   KSP               ksp;
   Vec               u;
@@ -270,7 +236,7 @@ static Answer reference_of(Grid grid)
   return a;
 }
 
-static void expect_same(const Answer *ref, const Answer *a, const Combination *c)
+static void expect_same(const SbpTestAnswer *ref, const SbpTestAnswer *a, const Combination *c)
 {
   const PetscReal db = SbpmgTestRelDiff(a->b, ref->b), dA = SbpmgTestRelDiff(a->Ax, ref->Ax);
   const PetscReal de = PetscMax(PetscAbsReal(a->err[0] - ref->err[0]) / ref->err[0], PetscAbsReal(a->err[1] - ref->err[1]) / ref->err[1]);
@@ -286,33 +252,33 @@ static void expect_same(const Answer *ref, const Answer *a, const Combination *c
    on the host (no sources) every combination of functions and values. */
 static void sweep(Grid grid, SbpBackend backend)
 {
-  Answer ref = reference_of(grid);
+  SbpTestAnswer ref = reference_of(grid);
 
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++) {
-      Combination c = {grid, (Kind)a, (Kind)b, (Kind)((a + b) % 3), backend};
-      SbpProblem  p;
-      Answer      ans;
+      Combination   c = {grid, (Kind)a, (Kind)b, (Kind)((a + b) % 3), backend};
+      SbpProblem    p;
+      SbpTestAnswer ans;
 
       if (backend == SBP_BACKEND_HOST) { /* a, b in {function, values}, exact both ways */
         if (a == K_SOURCE || b == K_SOURCE) continue;
         for (int e = 0; e < 2; e++) {
           c.exact = e ? K_VALUES : K_FUNCTION;
           p       = make_problem(&c);
-          ans     = answer_of(p);
+          ans     = SbpTestAnswerOf(p, PETSC_TRUE);
           expect_same(&ref, &ans, &c);
-          answer_destroy(&ans);
+          SbpTestAnswerDestroy(&ans);
           PCALL(SbpProblemDestroy(&p));
         }
         continue;
       }
       p   = make_problem(&c);
-      ans = answer_of(p);
+      ans = SbpTestAnswerOf(p, PETSC_TRUE);
       expect_same(&ref, &ans, &c);
-      answer_destroy(&ans);
+      SbpTestAnswerDestroy(&ans);
       PCALL(SbpProblemDestroy(&p));
     }
-  answer_destroy(&ref);
+  SbpTestAnswerDestroy(&ref);
 }
 
 static void test_device_function_grid(void **state)

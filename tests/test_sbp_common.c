@@ -196,3 +196,31 @@ void SbpTestCopyLocal(Vec src, Vec dst)
   PCALL(VecRestoreArrayWrite(dst, &b));
   PCALL(VecRestoreArrayRead(src, &a));
 }
+
+SbpTestAnswer SbpTestAnswerOf(SbpProblem p, PetscBool with_error)
+{
+  SbpTestAnswer a = {NULL, NULL, {0, 0}};
+  Mat           A;
+  Vec           g, x, y;
+
+  PCALL(SbpProblemCreateVector(p, &g));
+  PCALL(VecDuplicate(g, &x));
+  PCALL(VecDuplicate(g, &y));
+  PCALL(SbpProblemComputeRHS(p, g));
+  SbpmgTestFillRandom(x, 37);
+  PCALL(SbpProblemCreateOperator(p, &A));
+  PCALL(MatMult(A, x, y));
+  if (with_error) PCALL(SbpProblemComputeError(p, x, &a.err[0], &a.err[1]));
+  PCALL(VecCreateSeq(PETSC_COMM_SELF, (p->Nr + 1) * (p->Ns + 1), &a.b));
+  PCALL(VecDuplicate(a.b, &a.Ax));
+  PCALL(VecCopy(g, a.b));
+  PCALL(VecCopy(y, a.Ax));
+  PCALL(MatDestroy(&A));
+  SbpmgTestDestroyVecs(&g, &x, &y, NULL);
+  return a;
+}
+
+void SbpTestAnswerDestroy(SbpTestAnswer *a)
+{
+  SbpmgTestDestroyVecs(&a->b, &a->Ax, NULL);
+}

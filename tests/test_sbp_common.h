@@ -68,4 +68,13 @@ PetscReal SbpTestTrueResidual(Mat, Vec, Vec);
 /* The local entries of src into dst through the host arrays: vectors of one layout, device, level (fp32) or host vectors alike */
 void SbpTestCopyLocal(Vec src, Vec dst);
 
+/* What a one-rank problem computes, in host vectors of natural order: its right-hand side b, its operator applied to a fixed random x
+   (A x), and, where asked, the two errors of that x (SbpProblemComputeError). */
+typedef struct {
+  Vec       b, Ax;
+  PetscReal err[2];
+} SbpTestAnswer;
+SbpTestAnswer SbpTestAnswerOf(SbpProblem p, PetscBool with_error);
+void          SbpTestAnswerDestroy(SbpTestAnswer *a);
+
 #endif

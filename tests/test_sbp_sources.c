@@ -57,40 +57,8 @@ static void set_sources(SbpProblem p, const char *forcing, const char *prelude)
   }
 }
 
-/* What the problem computes, on the host: its right-hand side b and its operator applied to a fixed x (A x). */
-typedef struct {
-  Vec b, Ax;
-} Answer;
-
-static Answer answer_of(SbpProblem p)
-{
-  Answer a;
-  Mat    A;
-  Vec    g, x, y;
-
-  PCALL(SbpProblemCreateVector(p, &g));
-  PCALL(VecDuplicate(g, &x));
-  PCALL(VecDuplicate(g, &y));
-  PCALL(SbpProblemComputeRHS(p, g));
-  SbpmgTestFillRandom(x, 37);
-  PCALL(SbpProblemCreateOperator(p, &A));
-  PCALL(MatMult(A, x, y));
-  PCALL(VecCreateSeq(PETSC_COMM_SELF, (p->Nr + 1) * (p->Ns + 1), &a.b));
-  PCALL(VecDuplicate(a.b, &a.Ax));
-  PCALL(VecCopy(g, a.b));
-  PCALL(VecCopy(y, a.Ax));
-  PCALL(MatDestroy(&A));
-  SbpmgTestDestroyVecs(&g, &x, &y, NULL);
-  return a;
-}
-
-static void answer_destroy(Answer *a)
-{
-  SbpmgTestDestroyVecs(&a->b, &a->Ax, NULL);
-}
-
 /* The same right-hand side and operator to rounding; the right-hand side nonzero (the forcing counted). */
-static void expect_same_answer(const Answer *ref, const Answer *a, const char *what)
+static void expect_same_answer(const SbpTestAnswer *ref, const SbpTestAnswer *a, const char *what)
 {
   PetscReal db = SbpmgTestRelDiff(a->b, ref->b), dA = SbpmgTestRelDiff(a->Ax, ref->Ax), nb;
 
@@ -101,13 +69,13 @@ static void expect_same_answer(const Answer *ref, const Answer *a, const char *w
 }
 
 /* The plain problem: mu built in, the data as sources without macros. */
-static Answer plain_answer(void)
+static SbpTestAnswer plain_answer(void)
 {
-  SbpProblem p = make_problem(NULL);
-  Answer     a;
+  SbpProblem    p = make_problem(NULL);
+  SbpTestAnswer a;
 
   set_sources(p, NULL, "");
-  a = answer_of(p);
+  a = SbpTestAnswerOf(p, PETSC_FALSE);
   PCALL(SbpProblemDestroy(&p));
   return a;
 }
@@ -145,20 +113,20 @@ static void test_reserved_build_options(void **state)
    the built-in constant's, -DSBP_REAL=float the operator single): the same answer as without them. */
 static void test_former_names_in_build_options(void **state)
 {
-  Answer     ref = plain_answer(), a;
-  SbpProblem p;
+  SbpTestAnswer ref = plain_answer(), a;
+  SbpProblem    p;
 
   PCALL(SbpmgCLResetDefault());
   SbpmgTestSetOption("-cl_build_options", " -DRHS_F=1 -DCOEF_MU=0 -DCOEF_KERNELS=0 -DSBP_REAL=float -DSBP_KERNELS=0");
   p = make_problem(NULL);
   set_sources(p, NULL, "");
-  a = answer_of(p);
+  a = SbpTestAnswerOf(p, PETSC_FALSE);
   PCALL(SbpProblemDestroy(&p));
   PCALL(SbpmgCLResetDefault());
   SbpmgTestSetOption("-cl_build_options", NULL);
   expect_same_answer(&ref, &a, "-cl_build_options \" -DRHS_F=1 -DCOEF_MU=0 ...\"");
-  answer_destroy(&a);
-  answer_destroy(&ref);
+  SbpTestAnswerDestroy(&a);
+  SbpTestAnswerDestroy(&ref);
 }
 
 /* A source of each setter that #defines or #undefs a reserved name, in every form of directive the preprocessor takes: an error
@@ -203,23 +171,23 @@ static void test_macros_in_sources(void **state)
                                 "}\n";
   static const char prelude[] = "#define RHS_G3 1\n#define RHS_G4 1\n#define sqrt(v) (2 * (v))\n#define SBP_KERNELS 7\n";
   static const char musrc[]   = "#define COEF_MU 0\n#define COEF_MAP 1\n#define MU 1.7\ndouble sbp_user_mu(double x, double y) { return MU; }\n";
-  Answer            ref       = plain_answer(), a;
+  SbpTestAnswer     ref       = plain_answer(), a;
   SbpProblem        p;
 
   p = make_problem(NULL); /* the data's macros */
   set_sources(p, forcing, prelude);
-  a = answer_of(p);
+  a = SbpTestAnswerOf(p, PETSC_FALSE);
   PCALL(SbpProblemDestroy(&p));
   expect_same_answer(&ref, &a, "macros in the data's sources");
-  answer_destroy(&a);
+  SbpTestAnswerDestroy(&a);
 
   p = make_problem(musrc); /* mu as a source with macros, before kernels/coef.cl */
   set_sources(p, forcing, prelude);
-  a = answer_of(p);
+  a = SbpTestAnswerOf(p, PETSC_FALSE);
   PCALL(SbpProblemDestroy(&p));
   expect_same_answer(&ref, &a, "macros in the mu and data sources");
-  answer_destroy(&a);
-  answer_destroy(&ref);
+  SbpTestAnswerDestroy(&a);
+  SbpTestAnswerDestroy(&ref);
 }
 
 /* A source that does not compile on its line 3, after another source of 5 lines: the error names the program's sources and
