@@ -6,6 +6,11 @@ target_link_libraries(sbp PRIVATE ${CHOLMOD_LIBRARY} ${SUITESPARSECONFIG_LIBRARY
 # the 1D blocks of order 2, 4, 6 (src/sbp/sbp1d.c; docs/verification.md "1D blocks of order 2, 4, 6"): identities, polynomial accuracy,
 # the constant-coefficient closures, bad orders and grids too small
 sbpmg_add_test(sbp1d SOURCES test_sbp1d.c LABELS sbp asan valgrind TIMEOUT 300)
+# the assembled reference of order 2, 4, 6 (src/sbp/assemble.c, issue 38; docs/verification.md "The assembled reference of order 2,
+# 4, 6"): symmetric, definite, constants annihilated, grids too small, the observed orders of the manufactured solution
+sbpmg_add_test(sbp_order SOURCES test_sbp_order.c test_sbp_common.c LABELS sbp TIMEOUT 300)
+target_include_directories(sbp_order PRIVATE ${CHOLMOD_INCLUDE_DIR})
+target_link_libraries(sbp_order PRIVATE ${CHOLMOD_LIBRARY} ${SUITESPARSECONFIG_LIBRARY})
 sbpmg_add_test(sbp_operator SOURCES test_sbp_operator.c test_sbp_common.c LABELS sbp asan valgrind TIMEOUT 600)
 sbpmg_add_test(sbp_input SOURCES test_sbp_input.c test_sbp_common.c LABELS sbp asan valgrind TIMEOUT 600)
 # an unknown value of a choice option: PETSc's PetscOptionsEnum reports it (83 PETSC_ERR_USER_INPUT), and the error leaks PETSc's

@@ -104,19 +104,6 @@ static void test_1d_second_derivative(void **state)
 
 /* ---------------------------------------------------------------- 2D assembled reference (spec 9.3, 9.4) */
 
-static PetscReal symmetry_defect(Mat A)
-{
-  Mat       At;
-  PetscReal nd, na;
-
-  PCALL(MatTranspose(A, MAT_INITIAL_MATRIX, &At));
-  PCALL(MatAXPY(At, -1, A, DIFFERENT_NONZERO_PATTERN));
-  PCALL(MatNorm(At, NORM_FROBENIUS, &nd));
-  PCALL(MatNorm(A, NORM_FROBENIUS, &na));
-  PCALL(MatDestroy(&At));
-  return nd / na;
-}
-
 /* Factor with CHOLMOD directly (PETSc's wrapper does not report a matrix that is not positive definite); returns whether the
    Cholesky factorisation of the whole matrix succeeded. */
 static PetscBool cholmod_factors(Mat A)
@@ -187,7 +174,7 @@ static void test_assembled_symmetric_definite(void **state)
       PetscReal  sym;
 
       PCALL(SbpProblemCreateAssembledOperator(p, &A));
-      sym = symmetry_defect(A);
+      sym = SbpTestAsymmetry(A);
       if (sym > 1e-14) fail_msg("%dx%d %s: |A - A^T|/|A| = %g", (int)sizes[t][0], (int)sizes[t][1], bcs[b], sym);
       if (!cholmod_factors(A)) fail_msg("%dx%d %s: CHOLMOD cannot factor M~", (int)sizes[t][0], (int)sizes[t][1], bcs[b]);
       check_positive(A, 5, 100);
@@ -223,7 +210,7 @@ static void test_neumann_volume_operator(void **state)
   PCALL(MatMult(A, one, y));
   PCALL(VecNorm(y, NORM_INFINITY, &n1));
   if (n1 > 1e-11) fail_msg("A~ 1 = %g", n1);
-  assert_true(symmetry_defect(A) < 1e-14);
+  assert_true(SbpTestAsymmetry(A) < 1e-14);
   check_positive(A, 1, 3);
   SbpmgTestDestroyVecs(&one, &y, NULL);
   PCALL(MatDestroy(&A));

@@ -224,3 +224,16 @@ void SbpTestAnswerDestroy(SbpTestAnswer *a)
 {
   SbpmgTestDestroyVecs(&a->b, &a->Ax, NULL);
 }
+
+PetscReal SbpTestAsymmetry(Mat A)
+{
+  Mat       T;
+  PetscReal d, a;
+
+  PCALL(MatTranspose(A, MAT_INITIAL_MATRIX, &T));
+  PCALL(MatAXPY(T, -1, A, DIFFERENT_NONZERO_PATTERN));
+  PCALL(MatNorm(T, NORM_FROBENIUS, &d));
+  PCALL(MatNorm(A, NORM_FROBENIUS, &a));
+  PCALL(MatDestroy(&T));
+  return d / a;
+}

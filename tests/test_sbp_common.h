@@ -68,6 +68,9 @@ PetscReal SbpTestTrueResidual(Mat, Vec, Vec);
 /* The local entries of src into dst through the host arrays: vectors of one layout, device, level (fp32) or host vectors alike */
 void SbpTestCopyLocal(Vec src, Vec dst);
 
+/* ||A - A^T||_F / ||A||_F of an assembled matrix */
+PetscReal SbpTestAsymmetry(Mat A);
+
 /* What a one-rank problem computes, in host vectors of natural order: its right-hand side b, its operator applied to a fixed random x
    (A x), and, where asked, the two errors of that x (SbpProblemComputeError). */
 typedef struct {

@@ -4,10 +4,13 @@
    Each term is a product of factors F1 F2 ... Fm, each factor a Kronecker product (B (x) A) of 1D matrices (B acting
    along s, A along r, possibly rectangular: face spaces have one dimension of size 1), a diagonal, or the line-wise
    blocks of A_rr / A_ss. A row of the product is e_n^T F1 F2 ... Fm, expanded factor by factor, so only the rows a rank
-   owns are formed, and nothing is taken from the matrix-free stencils. */
+   owns are formed, and nothing is taken from the matrix-free stencils.
+
+   Order p = p->order (2, 4, 6): every block is the order-p one of src/sbp/sbp1d.c, the SAT constants those of
+   spec-sbp-sat-highorder.md 3.2 (p = 2 builds the same matrices, bit for bit, as the second-order code did). */
 #include <sbpmg/private/sbpimpl.h>
 
-#define SBP_ROW_MAX 96
+#define SBP_ROW_MAX 256 /* p = 6: up to 81 entries in a row of M~, more in the products of the cross terms */
 
 typedef struct {
   PetscInt  n;
@@ -41,24 +44,58 @@ typedef struct {
 
 /* The 1D blocks every term refers to. */
 typedef struct {
-  SbpProblem  p;
-  SbpSparse1D Ir, Is, one, Hr, Hs, Dr, Ds, DrT, DsT;
-  SbpSparse1D e0r, eNr, e0s, eNs, e0rT, eNrT, e0sT, eNsT; /* selectors (1 x n) and their transposes */
-  SbpSparse1D d0r, dNr, d0s, dNs, d0rT, dNrT, d0sT, dNsT; /* boundary derivative rows and their transposes */
+  SbpProblem   p;
+  SbpSparse1D  Ir, Is, one, Hr, Hs, Dr, Ds, DrT, DsT;
+  SbpSparse1D  e0r, eNr, e0s, eNs, e0rT, eNrT, e0sT, eNsT; /* selectors (1 x n) and their transposes */
+  SbpSparse1D  d0r, dNr, d0s, dNs, d0rT, dNrT, d0sT, dNsT; /* boundary derivative rows and their transposes */
+  SbpSparse1D *Mr, *Ms;                                    /* Mr(a(.,j)) for the patch's lines j = gys .. gys+gym-1, Ms(c(i,.)) for i = gxs .. gxs+gxm-1 */
 } SbpBlocks;
 
 static PetscErrorCode SbpBlocksDestroy(SbpBlocks *);
 
-static PetscErrorCode SbpBlocksMake(SbpProblem p, SbpBlocks *k)
+/* M(c) of the whole line through the patch: c[k*stride] for k = first .. first+count-1 (the patch's part of it), NaN elsewhere, so
+   that a row reading beyond the patch is caught where it is used (SbpLineRowAccumulate). */
+static PetscErrorCode SbpLineOperator(SbpProblem p, PetscInt N, PetscReal h, const PetscReal *c, PetscInt stride, PetscInt first, PetscInt count,
+                                      SbpSparse1D *M)
+{
+  PetscReal *line;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(N + 1, &line));
+  for (PetscInt k = 0; k <= N; k++) line[k] = (k >= first && k < first + count) ? c[(k - first) * stride] : (PetscReal)NAN;
+  PetscCall(SbpSparse1DSecondDerivative(p->order, N, h, line, 1, M));
+  PetscCall(PetscFree(line));
+  PetscFunctionReturn(0);
+}
+
+/* The line-wise blocks of A_rr and A_ss (spec-sbp-sat-highorder.md 3.1): Mr(a(.,j)) = mr/hr along r, Ms(c(i,.)) = ms/hs along s. */
+static PetscErrorCode SbpBlocksMakeLines(SbpProblem p, SbpBlocks *k)
 {
   PetscFunctionBegin;
+  PetscCall(PetscCalloc2(p->gym, &k->Mr, p->gxm, &k->Ms));
+  for (PetscInt j = 0; j < p->gym; j++) PetscCall(SbpLineOperator(p, p->Nr, p->hr, &p->crr[p->gxm * j], 1, p->gxs, p->gxm, &k->Mr[j]));
+  for (PetscInt i = 0; i < p->gxm; i++) PetscCall(SbpLineOperator(p, p->Ns, p->hs, &p->css[i], p->gxm, p->gys, p->gym, &k->Ms[i]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpBlocksMake(SbpProblem p, SbpBlocks *k)
+{
+  const PetscInt o = p->order;
+  PetscInt       minN;
+
+  PetscFunctionBegin;
+  PetscCall(SbpSparse1DMinimumN(o, &minN));
+  PetscCheck(p->Nr >= minN && p->Ns >= minN, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "The SBP operator of order %" PetscInt_FMT " needs at least %" PetscInt_FMT " intervals in each direction, got %" PetscInt_FMT " x %" PetscInt_FMT
+             " (spec-sbp-sat-highorder.md section 2)",
+             o, minN, p->Nr, p->Ns);
   PetscCall(SbpSparse1DIdentity(p->Nr + 1, &k->Ir));
   PetscCall(SbpSparse1DIdentity(p->Ns + 1, &k->Is));
   PetscCall(SbpSparse1DIdentity(1, &k->one));
-  PetscCall(SbpSparse1DNorm(2, p->Nr, p->hr, PETSC_FALSE, &k->Hr));
-  PetscCall(SbpSparse1DNorm(2, p->Ns, p->hs, PETSC_FALSE, &k->Hs));
-  PetscCall(SbpSparse1DDerivative(2, p->Nr, p->hr, &k->Dr));
-  PetscCall(SbpSparse1DDerivative(2, p->Ns, p->hs, &k->Ds));
+  PetscCall(SbpSparse1DNorm(o, p->Nr, p->hr, PETSC_FALSE, &k->Hr));
+  PetscCall(SbpSparse1DNorm(o, p->Ns, p->hs, PETSC_FALSE, &k->Hs));
+  PetscCall(SbpSparse1DDerivative(o, p->Nr, p->hr, &k->Dr));
+  PetscCall(SbpSparse1DDerivative(o, p->Ns, p->hs, &k->Ds));
   PetscCall(SbpSparse1DTranspose(&k->Dr, &k->DrT));
   PetscCall(SbpSparse1DTranspose(&k->Ds, &k->DsT));
   PetscCall(SbpSparse1DSelector(p->Nr + 1, PETSC_FALSE, &k->e0r));
@@ -69,14 +106,15 @@ static PetscErrorCode SbpBlocksMake(SbpProblem p, SbpBlocks *k)
   PetscCall(SbpSparse1DTranspose(&k->eNr, &k->eNrT));
   PetscCall(SbpSparse1DTranspose(&k->e0s, &k->e0sT));
   PetscCall(SbpSparse1DTranspose(&k->eNs, &k->eNsT));
-  PetscCall(SbpSparse1DBoundaryDerivative(2, p->Nr, p->hr, PETSC_FALSE, &k->d0r));
-  PetscCall(SbpSparse1DBoundaryDerivative(2, p->Nr, p->hr, PETSC_TRUE, &k->dNr));
-  PetscCall(SbpSparse1DBoundaryDerivative(2, p->Ns, p->hs, PETSC_FALSE, &k->d0s));
-  PetscCall(SbpSparse1DBoundaryDerivative(2, p->Ns, p->hs, PETSC_TRUE, &k->dNs));
+  PetscCall(SbpSparse1DBoundaryDerivative(o, p->Nr, p->hr, PETSC_FALSE, &k->d0r));
+  PetscCall(SbpSparse1DBoundaryDerivative(o, p->Nr, p->hr, PETSC_TRUE, &k->dNr));
+  PetscCall(SbpSparse1DBoundaryDerivative(o, p->Ns, p->hs, PETSC_FALSE, &k->d0s));
+  PetscCall(SbpSparse1DBoundaryDerivative(o, p->Ns, p->hs, PETSC_TRUE, &k->dNs));
   PetscCall(SbpSparse1DTranspose(&k->d0r, &k->d0rT));
   PetscCall(SbpSparse1DTranspose(&k->dNr, &k->dNrT));
   PetscCall(SbpSparse1DTranspose(&k->d0s, &k->d0sT));
   PetscCall(SbpSparse1DTranspose(&k->dNs, &k->dNsT));
+  PetscCall(SbpBlocksMakeLines(p, k));
   PetscFunctionReturn(0);
 }
 
@@ -101,6 +139,11 @@ static PetscErrorCode SbpBlocksDestroy(SbpBlocks *k)
 
   PetscFunctionBegin;
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PetscCall(SbpSparse1DDestroy(all[i]));
+  if (k->Mr)
+    for (PetscInt j = 0; j < k->p->gym; j++) PetscCall(SbpSparse1DDestroy(&k->Mr[j]));
+  if (k->Ms)
+    for (PetscInt i = 0; i < k->p->gxm; i++) PetscCall(SbpSparse1DDestroy(&k->Ms[i]));
+  PetscCall(PetscFree2(k->Mr, k->Ms));
   PetscFunctionReturn(0);
 }
 
@@ -154,25 +197,57 @@ static PetscReal SbpNormalCoefficient(SbpProblem p, PetscInt face, PetscInt i, P
   return face <= 2 ? p->crr[SbpPatchIndex(p, i, j)] : p->css[SbpPatchIndex(p, i, j)];
 }
 
-/* psi_f: the minimum of the normal coefficient over the first two grid lines (3.3). */
-static PetscReal SbpPsi(SbpProblem p, PetscInt face, PetscInt i, PetscInt j)
+/* The SAT constants of order p (spec-sbp-sat-highorder.md 3.2): l lines in the psi minimum, theta_R = w_0, alpha. */
+static PetscErrorCode SbpSatConstants(PetscInt order, PetscInt *l, PetscReal *thetaR, PetscReal *alpha)
 {
-  PetscInt ii = i, jj = j;
-  switch (face) {
-  case 1:
-    ii = 1;
-    break;
+  PetscFunctionBegin;
+  switch (order) {
   case 2:
-    ii = p->Nr - 1;
+    *l      = 2;
+    *thetaR = 0.5;
+    *alpha  = 1;
     break;
-  case 3:
-    jj = 1;
+  case 4:
+    *l      = 4;
+    *thetaR = 17.0 / 48;
+    *alpha  = 0.5776;
+    break;
+  case 6:
+    *l      = 7;
+    *thetaR = 13649.0 / 43200;
+    *alpha  = 0.3697;
     break;
   default:
-    jj = p->Ns - 1;
-    break;
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SBP order %" PetscInt_FMT " is not supported: the choices are 2, 4 and 6", order);
   }
-  return PetscMin(SbpNormalCoefficient(p, face, i, j), SbpNormalCoefficient(p, face, ii, jj));
+  PetscFunctionReturn(0);
+}
+
+/* psi_f at face node (i,j): the minimum of the normal coefficient over the first l grid lines from the face (3.2). */
+static PetscErrorCode SbpPsi(SbpProblem p, PetscInt face, PetscInt l, PetscInt i, PetscInt j, PetscReal *psi)
+{
+  PetscFunctionBegin;
+  *psi = SbpNormalCoefficient(p, face, i, j);
+  for (PetscInt k = 1; k < l; k++) {
+    PetscInt ii = i, jj = j;
+    switch (face) {
+    case 1:
+      ii = k;
+      break;
+    case 2:
+      ii = p->Nr - k;
+      break;
+    case 3:
+      jj = k;
+      break;
+    default:
+      jj = p->Ns - k;
+      break;
+    }
+    PetscCall(SbpPatchCheck(p, ii, jj));
+    *psi = PetscMin(*psi, SbpNormalCoefficient(p, face, ii, jj));
+  }
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode SbpDiagValue(SbpProblem p, const SbpFactor *f, PetscInt k, PetscReal *v)
@@ -199,9 +274,13 @@ static PetscErrorCode SbpDiagValue(SbpProblem p, const SbpFactor *f, PetscInt k,
   case SBP_DIAG_FACE_CT:
     *v = p->crs[SbpPatchIndex(p, i, j)];
     break;
-  case SBP_DIAG_FACE_GAMMA: {
-    const PetscReal thetaR = 0.5, alpha = 1, hperp = f->face <= 2 ? p->hr : p->hs;
-    *v = 2 / (thetaR * hperp) + SbpNormalCoefficient(p, f->face, i, j) / (alpha * hperp * SbpPsi(p, f->face, i, j));
+  case SBP_DIAG_FACE_GAMMA: { /* Gamma_f = 2/(theta_R h) + cn/(alpha h psi) (3.2) */
+    const PetscReal hperp = f->face <= 2 ? p->hr : p->hs;
+    PetscReal       thetaR, alpha, psi;
+    PetscInt        l;
+    PetscCall(SbpSatConstants(p->order, &l, &thetaR, &alpha));
+    PetscCall(SbpPsi(p, f->face, l, i, j, &psi));
+    *v = 2 / (thetaR * hperp) + SbpNormalCoefficient(p, f->face, i, j) / (alpha * hperp * psi);
   } break;
   }
   PetscFunctionReturn(0);
@@ -220,6 +299,22 @@ static PetscErrorCode SbpRowAdd(SbpRow *r, PetscInt col, PetscReal v)
   PetscCheck(r->n < SBP_ROW_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row expansion exceeds %d entries", SBP_ROW_MAX);
   r->col[r->n]   = col;
   r->val[r->n++] = v;
+  PetscFunctionReturn(0);
+}
+
+/* out += w * (row k of the line block M), its column q at node offset + q * stride. A value that is not finite read a coefficient beyond
+   the ghosted patch (SbpLineOperator): interior rows read p/2 lines each side, the end blocks the first 8 (p = 4) or 12 (p = 6) lines
+   next to a face (spec-sbp-sat-highorder.md 3.5). */
+static PetscErrorCode SbpLineRowAccumulate(SbpProblem p, const SbpSparse1D *M, PetscInt k, PetscReal w, PetscInt stride, PetscInt offset, SbpRow *out)
+{
+  PetscFunctionBegin;
+  for (PetscInt q = M->ia[k]; q < M->ia[k + 1]; q++) {
+    PetscCheck(!PetscIsInfOrNanReal(M->a[q]), PETSC_COMM_SELF, PETSC_ERR_SUP,
+               "The SBP operator of order %" PetscInt_FMT " reads coefficients beyond this rank's ghosted patch: it needs %" PetscInt_FMT
+               " ghost lines, and the lines of the end blocks on the rank at a face",
+               p->order, p->order / 2);
+    PetscCall(SbpRowAdd(out, offset + M->ja[q] * stride, w * M->a[q]));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -242,20 +337,14 @@ static PetscErrorCode SbpFactorRowAccumulate(SbpBlocks *blk, const SbpFactor *f,
     PetscCall(SbpRowAdd(out, k, v * d));
   } break;
   case SBP_FACTOR_LINES_R: { /* Hs[j,j] * row i of Mr(a(.,j)) */
-    PetscInt  i = k % (p->Nr + 1), j = k / (p->Nr + 1), cols[3], nnz;
-    PetscReal vals[3], w             = blk->Hs.a[j];
-    PetscCall(SbpPatchCheck(p, PetscMax(i - 1, 0), j));
-    PetscCall(SbpPatchCheck(p, PetscMin(i + 1, p->Nr), j));
-    PetscCall(SbpSecondDerivativeRow(p->Nr, p->hr, &p->crr[SbpPatchIndex(p, 0, j)], 1, i, cols, vals, &nnz));
-    for (PetscInt q = 0; q < nnz; q++) PetscCall(SbpRowAdd(out, cols[q] + (p->Nr + 1) * j, v * w * vals[q]));
+    PetscInt i = k % (p->Nr + 1), j = k / (p->Nr + 1);
+    PetscCall(SbpPatchCheck(p, i, j));
+    PetscCall(SbpLineRowAccumulate(p, &blk->Mr[j - p->gys], i, v * blk->Hs.a[j], 1, (p->Nr + 1) * j, out));
   } break;
   case SBP_FACTOR_LINES_S: { /* Hr[i,i] * row j of Ms(c(i,.)) */
-    PetscInt  i = k % (p->Nr + 1), j = k / (p->Nr + 1), cols[3], nnz;
-    PetscReal vals[3], w             = blk->Hr.a[i];
-    PetscCall(SbpPatchCheck(p, i, PetscMax(j - 1, 0)));
-    PetscCall(SbpPatchCheck(p, i, PetscMin(j + 1, p->Ns)));
-    PetscCall(SbpSecondDerivativeRow(p->Ns, p->hs, &p->css[SbpPatchIndex(p, i, 0)], p->gxm, j, cols, vals, &nnz));
-    for (PetscInt q = 0; q < nnz; q++) PetscCall(SbpRowAdd(out, i + (p->Nr + 1) * cols[q], v * w * vals[q]));
+    PetscInt i = k % (p->Nr + 1), j = k / (p->Nr + 1);
+    PetscCall(SbpPatchCheck(p, i, j));
+    PetscCall(SbpLineRowAccumulate(p, &blk->Ms[i - p->gxs], j, v * blk->Hr.a[i], p->Nr + 1, i, out));
   } break;
   }
   PetscFunctionReturn(0);

@@ -34,6 +34,7 @@ PetscErrorCode SbpProblemCreate(MPI_Comm comm, SbpProblem *problem)
   PetscCall(PetscHeaderCreate(p, SBP_PROBLEM_CLASSID, "SbpProblem", "SBP-SAT problem", "SbpProblem", comm, SbpProblemDestroy, SbpProblemView));
   p->Nr       = 32;
   p->Ns       = 32;
+  p->order    = 2;
   p->mapping  = SBP_MAPPING_CURVED;
   p->mapfn    = SbpMappingCurved;
   p->mu       = SBP_MU_BASIN;

@@ -150,8 +150,8 @@ PetscErrorCode SbpSparse1DDerivative(PetscInt order, PetscInt N, PetscReal h, Sb
 
 /* Row k of M(c) = (1/h) sum_{q=0}^{N-1} cbar_{q+1/2} (e_q - e_{q+1})(e_q - e_{q+1})^T (2.3): only the rank-one terms
    q = k-1 and q = k touch row k. c is read as c[k*stride]. At most 3 entries. */
-PetscErrorCode SbpSecondDerivativeRow(PetscInt N, PetscReal h, const PetscReal c[], PetscInt stride, PetscInt k, PetscInt cols[3], PetscReal vals[3],
-                                      PetscInt *nnz)
+static PetscErrorCode SbpSecondDerivativeRow(PetscInt N, PetscReal h, const PetscReal c[], PetscInt stride, PetscInt k, PetscInt cols[3], PetscReal vals[3],
+                                             PetscInt *nnz)
 {
   PetscReal diag = 0;
   PetscInt  n    = 0;

@@ -34,6 +34,7 @@ struct _p_SbpProblem {
   PETSCHEADER(struct _SbpProblemOps);
   PetscInt           Nr, Ns;      /* intervals; (Nr+1) x (Ns+1) nodes */
   PetscReal          hr, hs, rho; /* spacings and rho = hs/hr */
+  PetscInt           order;       /* the SBP order 2, 4, 6 ... */
   SbpMappingType     mapping;
   SbpMappingFunction mapfn;
   void              *mapctx;
@@ -144,7 +145,6 @@ PETSC_INTERN PetscErrorCode SbpSparse1DQ(PetscInt, PetscInt, SbpSparse1D *);
 PETSC_INTERN PetscErrorCode SbpSparse1DSecondDerivative(PetscInt, PetscInt, PetscReal, const PetscReal[], PetscInt, SbpSparse1D *);
 PETSC_INTERN PetscErrorCode SbpSparse1DBoundaryDerivative(PetscInt, PetscInt, PetscReal, PetscBool, SbpSparse1D *);
 PETSC_INTERN PetscErrorCode SbpSparse1DSelector(PetscInt, PetscBool, SbpSparse1D *);
-PETSC_INTERN PetscErrorCode SbpSecondDerivativeRow(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscInt, PetscInt[3], PetscReal[3], PetscInt *);
 PETSC_INTERN PetscErrorCode SbpSparse1DTranspose(const SbpSparse1D *, SbpSparse1D *);
 PETSC_INTERN PetscErrorCode SbpSparse1DToDense(const SbpSparse1D *, PetscReal *);
 
