@@ -96,25 +96,6 @@ static PetscErrorCode SbpExactDevice(SbpProblem p, Vec u)
   PetscFunctionReturn(0);
 }
 
-/* Owned-block values a (xm * ym of them, r fastest) into u, a vector in the problem's order. */
-static PetscErrorCode SbpCopyOwned(SbpProblem p, Vec a, Vec u)
-{
-  const PetscScalar *x;
-  PetscScalar       *y;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(u, &n));
-  PetscCheck(n == p->xm * p->ym, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
-             "The vector has %" PetscInt_FMT " local entries; this rank owns %" PetscInt_FMT " nodes (SbpProblemCreateVector())", n, p->xm * p->ym);
-  PetscCall(VecGetArrayRead(a, &x));
-  PetscCall(VecGetArrayWrite(u, &y));
-  PetscCall(PetscArraycpy(y, x, n));
-  PetscCall(VecRestoreArrayWrite(u, &y));
-  PetscCall(VecRestoreArrayRead(a, &x));
-  PetscFunctionReturn(0);
-}
-
 /* The user's exact solution given as values or OpenCL source, at the owned nodes into u (a device vector, or a host one: the source
    runs on the device then, into a device vector copied over). */
 static PetscErrorCode SbpExactGiven(SbpProblem p, Vec u)
@@ -125,7 +106,7 @@ static PetscErrorCode SbpExactGiven(SbpProblem p, Vec u)
   PetscFunctionBegin;
   if (p->exactvec) {
     PetscCall(SbpProblemGetOwnedValues(p, p->exactvec, &t));
-    PetscCall(SbpCopyOwned(p, t, u));
+    PetscCall(SbpProblemCopyOwned(p, t, u));
     PetscCall(VecDestroy(&t));
     PetscFunctionReturn(0);
   }
@@ -136,7 +117,7 @@ static PetscErrorCode SbpExactGiven(SbpProblem p, Vec u)
   }
   PetscCall(SbpProblemCreateVector(p, &t));
   PetscCall(SbpExactDevice(p, t));
-  PetscCall(SbpCopyOwned(p, t, u));
+  PetscCall(SbpProblemCopyOwned(p, t, u));
   PetscCall(VecDestroy(&t));
   PetscFunctionReturn(0);
 }

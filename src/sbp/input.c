@@ -251,6 +251,25 @@ PetscErrorCode SbpProblemGetOwnedValues(SbpProblem p, Vec v, Vec *f)
   PetscFunctionReturn(0);
 }
 
+/* Owned-block values a (xm * ym of them, r fastest) into u, a vector in the problem's order. */
+PetscErrorCode SbpProblemCopyOwned(SbpProblem p, Vec a, Vec u)
+{
+  const PetscScalar *x;
+  PetscScalar       *y;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(u, &n));
+  PetscCheck(n == p->xm * p->ym, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "The vector has %" PetscInt_FMT " local entries; this rank owns %" PetscInt_FMT " nodes (SbpProblemCreateVector())", n, p->xm * p->ym);
+  PetscCall(VecGetArrayRead(a, &x));
+  PetscCall(VecGetArrayWrite(u, &y));
+  PetscCall(PetscArraycpy(y, x, n));
+  PetscCall(VecRestoreArrayWrite(u, &y));
+  PetscCall(VecRestoreArrayRead(a, &x));
+  PetscFunctionReturn(0);
+}
+
 /* An error of this rank (ierr, from a user's function) made every rank's: the failing ranks pass theirs on, the others name it
    (a collective step follows, which the failing ranks would not reach). Collective. */
 PetscErrorCode SbpProblemAgreeOnError(SbpProblem p, PetscErrorCode ierr, const char what[])

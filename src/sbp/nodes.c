@@ -491,7 +491,7 @@ static PetscErrorCode SbpProblemInterpolateNodes(SbpProblem p, SbpProblem c)
 PetscErrorCode SbpProblemCoarsenNodes(SbpProblem p, SbpProblem c)
 {
   PetscFunctionBegin;
-  if (!p->node[0] && !p->node[1] && !p->node[2]) PetscFunctionReturn(0); /* no nodal data: nothing to carry (a grid-sized index set else) */
+  if (!SbpHasNodes(p)) PetscFunctionReturn(0); /* no nodal data: nothing to carry (a grid-sized index set else) */
   if (2 * c->Nr != p->Nr || 2 * c->Ns != p->Ns) {
     PetscCall(SbpProblemInterpolateNodes(p, c));
     PetscFunctionReturn(0);

@@ -148,15 +148,15 @@ static PetscErrorCode SbpSetForcingTerm(SbpProblem p, const PetscScalar *fvals, 
 }
 
 /* The device builds the right-hand side when the problem is there, g is a device vector and the device can evaluate what the data
-   need: the mapping at the nodes (built in, the user's source, or the user's host function as a table: src/sbp/maptable.c), and for the manufactured
-   data the gradient of mu (the built-in mu). */
+   need: the mapping at the nodes (a device problem always has it: built in, the user's source, node coordinates, or the user's host
+   function as a table, src/sbp/maptable.c), and for the manufactured data the gradient of mu (the built-in mu). */
 PetscErrorCode SbpProblemRHSOnDevice(SbpProblem p, Vec g, PetscBool *dev)
 {
-  PetscBool isdev, mapping = (p->mapping != SBP_MAPPING_USER || p->mapsrc || SbpProblemTabulatesMapping(p)) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool isdev;
 
   PetscFunctionBegin;
   PetscCall(VecIsOpenCL(g, &isdev));
-  *dev = (p->use_device && isdev && mapping && (!SbpProblemManufactured(p) || p->mu == SBP_MU_BASIN || p->mu == SBP_MU_CONSTANT)) ? PETSC_TRUE : PETSC_FALSE;
+  *dev = (p->use_device && isdev && (!SbpProblemManufactured(p) || p->mu == SBP_MU_BASIN || p->mu == SBP_MU_CONSTANT)) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -180,13 +180,7 @@ static PetscErrorCode SbpProblemForcingOnDevice(SbpProblem p, Vec *f)
   }
   PetscCall(SbpProblemCreateVector(p, f));
   if (fown) {
-    const PetscScalar *a;
-    PetscScalar       *b;
-    PetscCall(VecGetArrayRead(fown, &a));
-    PetscCall(VecGetArrayWrite(*f, &b));
-    PetscCall(PetscArraycpy(b, a, p->xm * p->ym));
-    PetscCall(VecRestoreArrayWrite(*f, &b));
-    PetscCall(VecRestoreArrayRead(fown, &a));
+    PetscCall(SbpProblemCopyOwned(p, fown, *f));
     PetscCall(VecDestroy(&fown));
   } else {
     PetscScalar  **fa;

@@ -201,6 +201,7 @@ PETSC_INTERN PetscErrorCode SbpProblemMarkVector(SbpProblem, Vec);
 PETSC_INTERN PetscErrorCode SbpProblemVecInOrder(SbpProblem, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode SbpProblemGetForcingOwned(SbpProblem, Vec *);
 PETSC_INTERN PetscErrorCode SbpProblemGetOwnedValues(SbpProblem, Vec, Vec *);
+PETSC_INTERN PetscErrorCode SbpProblemCopyOwned(SbpProblem, Vec, Vec);
 /* src/sbp/data.c: the exact solution's reset, a data source's check */
 PETSC_INTERN PetscErrorCode SbpProblemDestroyExact(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemCheckSource(SbpProblem, const char[], const char[], const char[]);
