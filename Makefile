@@ -33,7 +33,7 @@ test: build
 
 # The tests labelled asan, built with -fsanitize=address,undefined (docs/reliability.md)
 test-asan: deps
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSBPMG_SANITIZE=ON
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSBPMG_SANITIZE=ON -DSBPMG_POCL_CACHE=$(abspath $(BUILD))/pocl-cache
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS) -L asan $(CTEST_ARGS)
 
