@@ -190,6 +190,8 @@ PETSC_EXTERN PetscErrorCode SbpProblemSetBC(SbpProblem, PetscInt, SbpBCType);
 PETSC_EXTERN PetscErrorCode SbpProblemGetBC(SbpProblem, PetscInt, SbpBCType *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetBackend(SbpProblem, SbpBackend);
 PETSC_EXTERN PetscErrorCode SbpProblemGetBackend(SbpProblem, SbpBackend *);
+PETSC_EXTERN PetscErrorCode SbpProblemSetOrder(SbpProblem, PetscInt); /* 2, 4 or 6 (docs/guide.md "Higher order") */
+PETSC_EXTERN PetscErrorCode SbpProblemGetOrder(SbpProblem, PetscInt *);
 PETSC_EXTERN PetscErrorCode SbpProblemSetOptionsPrefix(SbpProblem, const char[]);
 PETSC_EXTERN PetscErrorCode SbpProblemAppendOptionsPrefix(SbpProblem, const char[]);
 PETSC_EXTERN PetscErrorCode SbpProblemGetOptionsPrefix(SbpProblem, const char *[]);

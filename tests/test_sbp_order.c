@@ -18,7 +18,7 @@ static SbpProblem order_problem(PetscInt order, PetscInt Nr, PetscInt Ns, const 
   PCALL(SbpProblemSetMapping(p, SBP_MAPPING_CURVED));
   for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, bc[f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
   PCALL(SbpProblemSetBackend(p, SBP_BACKEND_HOST));
-  p->order = order;
+  PCALL(SbpProblemSetOrder(p, order));
   PCALL(SbpProblemSetUp(p));
   return p;
 }
@@ -141,7 +141,7 @@ static void test_eigenvalues(void **state)
     PCALL(SbpProblemSetSizes(p, 32, 32));
     PCALL(SbpProblemSetMapping(p, SBP_MAPPING_CURVED));
     PCALL(SbpProblemSetBackend(p, SBP_BACKEND_HOST));
-    p->order = orders[o];
+    PCALL(SbpProblemSetOrder(p, orders[o]));
     PCALL(SbpProblemSetUp(p));
     PCALL(SbpProblemCreateAssembledOperator(p, &A));
     dense_extremes(A, &lmin, &lmax);
@@ -156,22 +156,24 @@ static void test_eigenvalues(void **state)
 /* A grid below the order's minimum (section 2) is an error that names the order and the grid; the minimum itself works. */
 static void test_grid_too_small(void **state)
 {
-  SbpProblem p = order_problem(4, 10, 16, "DDNN");
-  Mat        A = NULL;
+  const PetscInt orders[] = {4, 6, 6}, sizes[][2] = {{10, 16}, {24, 16}, {16, 17}}, minimum[] = {11, 17, 17};
 
-  EXPECT_ERROR(SbpProblemCreateAssembledOperator(p, &A), PETSC_ERR_ARG_OUTOFRANGE, "order 4 needs at least 11 intervals in each direction, got 10 x 16");
-  PCALL(MatDestroy(&A));
-  PCALL(SbpProblemDestroy(&p));
-  p = order_problem(6, 24, 16, "DDNN");
-  EXPECT_ERROR(SbpProblemCreateAssembledOperator(p, &A), PETSC_ERR_ARG_OUTOFRANGE, "order 6 needs at least 17 intervals in each direction, got 24 x 16");
-  PCALL(MatDestroy(&A));
-  PCALL(SbpProblemDestroy(&p));
+  for (int t = 0; t < 3; t++) {
+    SbpProblem p;
+    char       msg[128];
+    PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+    PCALL(SbpProblemSetSizes(p, sizes[t][0], sizes[t][1]));
+    PCALL(SbpProblemSetOrder(p, orders[t]));
+    PCALL(PetscSNPrintf(msg, sizeof(msg), "-sbp_n %" PetscInt_FMT ",%" PetscInt_FMT ": SBP order %" PetscInt_FMT " needs at least %" PetscInt_FMT " intervals", sizes[t][0],
+                        sizes[t][1], orders[t], minimum[t]));
+    EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, msg);
+    PCALL(SbpProblemDestroy(&p));
+  }
   {
-    Vec g;
-    p = order_problem(6, 16, 17, "DDNN");
-    PCALL(VecCreateSeq(PETSC_COMM_SELF, 17 * 18, &g));
-    EXPECT_ERROR(SbpAssembleRHSByKronecker(p, g), PETSC_ERR_ARG_OUTOFRANGE, "got 16 x 17");
-    PCALL(VecDestroy(&g));
+    SbpProblem p;
+    PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+    EXPECT_ERROR(SbpProblemSetOrder(p, 3), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_order 3: the SBP-SAT order must be 2, 4 or 6");
+    EXPECT_ERROR(SbpProblemSetOrder(p, 8), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_order 8: the SBP-SAT order must be 2, 4 or 6");
     PCALL(SbpProblemDestroy(&p));
   }
 }

@@ -244,6 +244,10 @@ static PetscErrorCode SbpOperatorApply(Mat A, Vec x, Vec z, PetscReal scale, Vec
 
   PetscFunctionBegin;
   PetscCall(MatGetSbpProblem(A, &p));
+  if (p->order > 2) { /* orders 4 and 6: src/sbp/wide.c */
+    PetscCall(SbpProblemApplyWide(p, x, z, scale, y));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SbpProblemUseDevice(p, x, y, z, &dev));
   if (dev)
     PetscCall(SbpProblemApplyDevice(p, x, z, scale, y, PETSC_FALSE));
@@ -281,6 +285,10 @@ PetscErrorCode SbpOperatorGetDiagonal(Mat A, Vec d)
 
   PetscFunctionBegin;
   PetscCall(MatGetSbpProblem(A, &p));
+  if (p->order > 2) {
+    PetscCall(SbpProblemDiagonalWide(p, d));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SbpProblemUseDevice(p, d, NULL, NULL, &dev));
   if (dev)
     PetscCall(SbpDiagonalDevice(p, d));
@@ -312,6 +320,10 @@ static PetscErrorCode MatMult_SbpNorm(Mat A, Vec x, Vec y)
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &s));
+  if (s->p->order > 2) {
+    PetscCall(SbpProblemNormWide(s->p, s->norm, x, y));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SbpProblemUseDevice(s->p, x, y, NULL, &dev));
   if (dev)
     PetscCall(SbpNormApplyDevice(s->p, s->norm, x, y));

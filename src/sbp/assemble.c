@@ -8,7 +8,7 @@
 
    Order p = p->order (2, 4, 6): every block is the order-p one of src/sbp/sbp1d.c, the SAT constants those of
    spec-sbp-sat-highorder.md 3.2 (p = 2 builds the same matrices, bit for bit, as the second-order code did). */
-#include <sbpmg/private/sbpimpl.h>
+#include "sbp1d_tables.h"
 
 #define SBP_ROW_MAX 256 /* p = 6: up to 81 entries in a row of M~, more in the products of the cross terms */
 
@@ -200,26 +200,13 @@ static PetscReal SbpNormalCoefficient(SbpProblem p, PetscInt face, PetscInt i, P
 /* The SAT constants of order p (spec-sbp-sat-highorder.md 3.2): l lines in the psi minimum, theta_R = w_0, alpha. */
 static PetscErrorCode SbpSatConstants(PetscInt order, PetscInt *l, PetscReal *thetaR, PetscReal *alpha)
 {
+  const SbpSparse1DTable *T = SbpSparse1DGetTable(order);
+
   PetscFunctionBegin;
-  switch (order) {
-  case 2:
-    *l      = 2;
-    *thetaR = 0.5;
-    *alpha  = 1;
-    break;
-  case 4:
-    *l      = 4;
-    *thetaR = 17.0 / 48;
-    *alpha  = 0.5776;
-    break;
-  case 6:
-    *l      = 7;
-    *thetaR = 13649.0 / 43200;
-    *alpha  = 0.3697;
-    break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SBP order %" PetscInt_FMT " is not supported: the choices are 2, 4 and 6", order);
-  }
+  PetscCheck(T, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SBP order %" PetscInt_FMT " is not supported: the choices are 2, 4 and 6", order);
+  *l      = T->l;
+  *thetaR = T->thetaR;
+  *alpha  = T->alpha;
   PetscFunctionReturn(0);
 }
 

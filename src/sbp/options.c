@@ -62,7 +62,8 @@ static PetscErrorCode SbpLoadFile(SbpProblem p, const char path[], PetscErrorCod
 .  -sbp_bc <DDNN>      - one letter per face 1..4: D (Dirichlet, by SAT) or N (Neumann)
 .  -sbp_grid_file <path> - the node coordinates from a PETSc binary file (x then y, natural order)
 .  -sbp_mu_file <path> - mu at the nodes from a PETSc binary file
--  -sbp_backend <auto,device,host> - where the matrix-free operator runs
+.  -sbp_backend <auto,device,host> - where the matrix-free operator runs
+-  -sbp_order <2,4,6>  - the interior order of the SBP-SAT operator
 
    Level: beginner
 
@@ -71,7 +72,7 @@ static PetscErrorCode SbpLoadFile(SbpProblem p, const char path[], PetscErrorCod
 PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
 {
   char           bc[32], bcnow[8], gridfile[PETSC_MAX_PATH_LEN] = "", mufile[PETSC_MAX_PATH_LEN] = "";
-  PetscInt       nr = p->Nr, ns = p->Ns, nsizes = 0;
+  PetscInt       nr = p->Nr, ns = p->Ns, nsizes = 0, order = p->order;
   PetscBool      setmap, setmu, setbc, setvalue;
   PetscReal      value   = p->mu_value;
   SbpMappingType mapping = p->mapping;
@@ -97,6 +98,7 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(PetscOptionsReal("-sbp_mu_value", "Value of the constant coefficient", "SbpProblemSetMu", value, &value, &setvalue));
   PetscCall(PetscOptionsString("-sbp_bc", "Boundary conditions of faces 1..4 (r=-1, r=+1, s=-1, s=+1): D or N each", "SbpProblemSetBC", bcnow, bc, sizeof(bc),
                                &setbc));
+  PetscCall(PetscOptionsInt("-sbp_order", "Interior order of the SBP-SAT operator: 2, 4 or 6", "SbpProblemSetOrder", order, &order, NULL));
   PetscCall(PetscOptionsEnum("-sbp_backend", "Where the operator runs", "SbpProblemSetBackend", SbpBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsString("-sbp_grid_file", "PETSc binary file of the node coordinates x then y (natural order)", "SbpProblemLoadNodeCoordinates",
                                gridfile, gridfile, sizeof(gridfile), NULL));
@@ -133,5 +135,6 @@ PetscErrorCode SbpProblemSetFromOptions(SbpProblem p)
   PetscCall(SbpLoadFile(p, gridfile, SbpProblemLoadNodeCoordinates));
   PetscCall(SbpLoadFile(p, mufile, SbpProblemLoadMu));
   PetscCall(SbpProblemSetBackend(p, backend));
+  PetscCall(SbpProblemSetOrder(p, order));
   PetscFunctionReturn(0);
 }

@@ -293,6 +293,47 @@ PetscErrorCode SbpProblemGetBackend(SbpProblem p, SbpBackend *backend)
 }
 
 /*@C
+   SbpProblemSetOrder - The interior order p of the SBP-SAT operator: 2 (the default), 4 or 6 (Mattsson's variable-coefficient
+   operators, docs/guide.md "Higher order"). Each direction needs at least 2, 11 or 17 intervals; the operator, its diagonal, the norms,
+   the right-hand side and the face traction all follow the order.
+
+   Logically collective
+
+   Options Database Key:
+.  -sbp_order <2,4,6> - the order
+
+   Level: beginner
+
+.seealso: `SbpProblemGetOrder()`
+@*/
+PetscErrorCode SbpProblemSetOrder(SbpProblem p, PetscInt order)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckNotSetUp(p, "the order"));
+  PetscCheck(order == 2 || order == 4 || order == 6, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+             "-sbp_order %" PetscInt_FMT ": the SBP-SAT order must be 2, 4 or 6", order);
+  p->order = order;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SbpProblemGetOrder(SbpProblem p, PetscInt *order)
+{
+  PetscFunctionBegin;
+  *order = p->order;
+  PetscFunctionReturn(0);
+}
+
+PetscInt SbpProblemStencilWidth(SbpProblem p)
+{
+  return p->order > 4 ? 3 : 2;
+}
+
+PetscInt SbpProblemMinimumOwned(SbpProblem p)
+{
+  return p->order == 4 ? 8 : p->order == 6 ? 12 : 2;
+}
+
+/*@C
    SbpProblemSetOptionsPrefix - The prefix of the problem's options (-<prefix>sbp_n, ...): two problems of one program read
    different options.
 
@@ -379,12 +420,13 @@ PetscErrorCode SbpProblemGetProcessGrid(SbpProblem p, PetscInt *m, PetscInt *n)
   PetscFunctionReturn(0);
 }
 
-/* The DMDA of the layout: (Nr+1) x (Ns+1) nodes, r fastest, box stencil of width 2 (the SAT rows' footprint). */
+/* The DMDA of the layout: (Nr+1) x (Ns+1) nodes, r fastest, box stencil of width SbpProblemStencilWidth() (the SAT rows' footprint at
+   order 2, the interior stencil's half-width at order 6). */
 PetscErrorCode SbpProblemCreateDMDA(SbpProblem p)
 {
   PetscFunctionBegin;
   PetscCall(DMDACreate2d(PetscObjectComm((PetscObject)p), DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, p->Nr + 1, p->Ns + 1, PETSC_DECIDE,
-                         PETSC_DECIDE, 1, 2, NULL, NULL, &p->da));
+                         PETSC_DECIDE, 1, SbpProblemStencilWidth(p), NULL, NULL, &p->da));
   PetscCall(DMSetUp(p->da));
   PetscFunctionReturn(0);
 }
@@ -549,11 +591,12 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
    the coefficients: at destruction, and after a set-up that failed (so that it leaves nothing behind). */
 PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
 {
-  cl_mem *bufs[9] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J, &p->d_crr32, &p->d_css32, &p->d_crs32, &p->d_data, &p->d_nodes};
+  cl_mem *bufs[10] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J, &p->d_crr32, &p->d_css32, &p->d_crs32, &p->d_data, &p->d_nodes, &p->d_otab};
 
   PetscFunctionBegin;
+  PetscCall(SbpProblemDestroyWide(p)); /* before the context goes */
   if (p->cl) {
-    for (int b = 0; b < 9; b++)
+    for (int b = 0; b < 10; b++)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));
     PetscCall(SbpHaloDestroy(&p->halo));
     p->rhs_kernel         = NULL; /* owned by the context's program cache, like the traction's */
@@ -564,6 +607,7 @@ PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
   PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J));
   PetscCall(PetscFree(p->nbox));
   PetscCall(PetscFree(p->xbox));
+  PetscCall(PetscFree(p->otab));
   PetscFunctionReturn(0);
 }
 

@@ -2,6 +2,7 @@
    spec-sbp-sat-highorder.md sections 1-2 for every order, their tables in sbp1d_tables.c; the checks in docs/verification.md "1D blocks
    of order 2, 4, 6". N intervals, N+1 nodes. p = 2 builds the same matrices, bit for bit, as the second-order code did. */
 #include "sbp1d_tables.h"
+#include "../../kernels/sbp_table.cl"
 
 /* Allocate an m x n CSR matrix with at most `per_row` entries in each row; rows are then appended in order. */
 static PetscErrorCode SbpSparse1DAllocate(PetscInt m, PetscInt n, PetscInt per_row, SbpSparse1D *A)
@@ -313,5 +314,38 @@ PetscErrorCode SbpSparse1DToDense(const SbpSparse1D *A, PetscReal *dense)
   PetscCall(PetscArrayzero(dense, A->m * A->n));
   for (PetscInt r = 0; r < A->m; r++)
     for (PetscInt k = A->ia[r]; k < A->ia[r + 1]; k++) dense[r * A->n + A->ja[k]] += A->a[k];
+  PetscFunctionReturn(0);
+}
+
+/* The packed table of `order` that the order-p kernels read (kernels/sbp_table.cl gives the layout): SBP_T_SIZE reals. */
+PetscErrorCode SbpSparse1DPackTable(PetscInt order, PetscReal tab[])
+{
+  const SbpSparse1DTable *T = SbpSparse1DGetTable(order);
+
+  PetscFunctionBegin;
+  PetscCheck(T, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SBP order %" PetscInt_FMT " is not supported: the choices are 2, 4 and 6", order);
+  PetscCall(PetscArrayzero(tab, SBP_T_SIZE));
+  tab[SBP_T_ORDER] = T->order;
+  tab[SBP_T_NH]    = T->nH;
+  tab[SBP_T_ND]    = T->nD;
+  tab[SBP_T_ND1W]  = T->nD1w;
+  tab[SBP_T_NBS]   = T->nBS;
+  tab[SBP_T_NM]    = T->nM;
+  tab[SBP_T_QH]    = T->q;
+  tab[SBP_T_L]     = T->l;
+  tab[SBP_T_THETA] = T->thetaR;
+  tab[SBP_T_ALPHA] = T->alpha;
+  for (PetscInt k = 0; k < T->nH; k++) tab[SBP_T_W + k] = T->w[k];
+  for (PetscInt i = 0; i < T->nD; i++)
+    for (PetscInt j = 0; j < T->nD1w; j++) tab[SBP_T_Q + 9 * i + j] = T->Q[i][j];
+  for (PetscInt o = 0; o <= 2 * T->q; o++) tab[SBP_T_S + o] = T->stencil[o];
+  for (PetscInt k = 0; k < T->nBS; k++) tab[SBP_T_BS + k] = T->BS[k];
+  for (PetscInt d = 0; d <= T->q; d++)
+    for (PetscInt o = 0; o <= 2 * T->q - d; o++) tab[SBP_T_MU + 7 * d + o] = T->mu[d][o];
+  for (PetscInt e = 0; e < T->nMentries; e++) {
+    const SbpSparse1DMEntry *m                      = &T->M[e];
+    tab[SBP_T_M + (9 * m->i + m->j) * 12 + m->k] = m->v;
+    tab[SBP_T_M + (9 * m->j + m->i) * 12 + m->k] = m->v;
+  }
   PetscFunctionReturn(0);
 }

@@ -216,9 +216,9 @@ static const SbpSparse1DMEntry m6[] = {
 
 /* order, nH, nD, nD1w, nBS, nM, q, minimum N (1.1, section 2) */
 static const SbpSparse1DTable tables[] = {
-    {2, 1, 1, 2, 3, 1, 1, 2, w2, q2, d2, s2, bs2, mu2, m2, SBP1D_COUNT(m2)},
-    {4, 4, 4, 6, 4, 6, 2, 11, w4, q4, d4, s4, bs4, mu4, m4, SBP1D_COUNT(m4)},
-    {6, 6, 6, 9, 5, 9, 3, 17, w6, q6, NULL, s6, bs6, mu6, m6, SBP1D_COUNT(m6)},
+    {2, 1, 1, 2, 3, 1, 1, 2, 2, 0.5, 1, w2, q2, d2, s2, bs2, mu2, m2, SBP1D_COUNT(m2)},
+    {4, 4, 4, 6, 4, 6, 2, 11, 4, 17.0 / 48, 0.5776, w4, q4, d4, s4, bs4, mu4, m4, SBP1D_COUNT(m4)},
+    {6, 6, 6, 9, 5, 9, 3, 17, 7, 13649.0 / 43200, 0.3697, w6, q6, NULL, s6, bs6, mu6, m6, SBP1D_COUNT(m6)},
 };
 
 const SbpSparse1DTable *SbpSparse1DGetTable(PetscInt order)

@@ -1,4 +1,4 @@
-/* The coefficient tables of the 1D SBP blocks (sbp1d_tables.c), read by sbp1d.c only. */
+/* The coefficient tables of the 1D SBP blocks (sbp1d_tables.c), read by sbp1d.c and assemble.c. */
 #ifndef SBPMG_SBP1D_TABLES_H
 #define SBPMG_SBP1D_TABLES_H
 
@@ -16,6 +16,8 @@ typedef struct {
 /* The left-end tables of one order (spec-sbp-sat-highorder.md 1.1-1.5); sizes as in its table 1.1. */
 typedef struct {
   PetscInt         order, nH, nD, nD1w, nBS, nM, q, minN;
+  PetscInt         l;             /* the SAT's lines in the psi minimum (3.2) */
+  PetscReal        thetaR, alpha; /* ... and its constants theta_R = w_0 and alpha */
   const PetscReal *w;                        /* the nH norm weights that are not 1 */
   const PetscReal (*Q)[SBP1D_MAX_CLOSURE];   /* Q = H D1, rows 0..nD-1, columns 0..nD1w-1 */
   const PetscReal (*hD1)[SBP1D_MAX_CLOSURE]; /* h D1 likewise; NULL: Q_ij / w_i */

@@ -224,8 +224,8 @@ PetscErrorCode SbpProblemPlanLevel(SbpProblem p, PetscInt Nr, PetscInt Ns, SbpPl
   else
     SbpPlanProcessGrid(Nr + 1, Ns + 1, size, &m, &n);
   if (size == 1) m = n = 1;
-  SbpPlanShare(Nr + 1, m, rank % m, 2, &ox, &gx);
-  SbpPlanShare(Ns + 1, n, rank / m, 2, &oy, &gy);
+  SbpPlanShare(Nr + 1, m, rank % m, SbpProblemStencilWidth(p), &ox, &gx);
+  SbpPlanShare(Ns + 1, n, rank / m, SbpProblemStencilWidth(p), &oy, &gy);
   SbpPlanShare(Nr + 1, m, rank % m, 2 + 3, &ox, &bx); /* the box of the nodal data: the patch grown by the derivative's reach */
   SbpPlanShare(Ns + 1, n, rank / m, 2 + 3, &oy, &by);
   if (size == 1 && p->use_device) gx = ox, gy = oy; /* the whole grid: no ghosts */
@@ -278,6 +278,13 @@ static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
              p->Nr);
   PetscCheck(p->Ns >= 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "Ns = %" PetscInt_FMT " is too small: the SBP-SAT operator needs at least 4 intervals in s (-sbp_n)",
              p->Ns);
+  { /* the end blocks of the order's M(c) must not overlap (spec-sbp-sat-highorder.md section 2) */
+    PetscInt minN;
+    PetscCall(SbpSparse1DMinimumN(p->order, &minN));
+    PetscCheck(p->Nr >= minN && p->Ns >= minN, comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "-sbp_n %" PetscInt_FMT ",%" PetscInt_FMT ": SBP order %" PetscInt_FMT " needs at least %" PetscInt_FMT " intervals in each direction (its boundary closures)",
+               p->Nr, p->Ns, p->order, minN);
+  }
   /* the kernels and the DMDA index nodes with int: (Nr + 1) (Ns + 1) must fit (as one size, before any product overflows) */
   PetscCheck(((double)p->Nr + 1) * ((double)p->Ns + 1) <= (double)PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-sbp_n %" PetscInt_FMT ",%" PetscInt_FMT ": the grid has %.0f nodes, more than the %d-bit indices hold (%" PetscInt_FMT ")", p->Nr, p->Ns,
@@ -299,11 +306,13 @@ static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
     PetscCallMPI(MPI_Comm_size(comm, &size));
     if (size > 1 && !p->da) {
       SbpPlanProcessGrid(p->Nr + 1, p->Ns + 1, size, &m, &n);
-      PetscCheck((p->Nr + 1) / m >= 2 && (p->Ns + 1) / n >= 2, comm, PETSC_ERR_ARG_SIZ,
+      const PetscInt least = SbpProblemMinimumOwned(p);
+      PetscCheck((p->Nr + 1) / m >= least && (p->Ns + 1) / n >= least, comm, PETSC_ERR_ARG_SIZ,
                  "The %" PetscInt_FMT " x %" PetscInt_FMT " grid (%" PetscInt_FMT " x %" PetscInt_FMT
                  " nodes) is too small for %d MPI ranks: their process grid %" PetscInt_FMT " x %" PetscInt_FMT " leaves a rank %" PetscInt_FMT
-                 " node(s) along %s, fewer than the stencil width 2 that every rank needs; use fewer ranks or a larger grid (-sbp_n)",
-                 p->Nr, p->Ns, p->Nr + 1, p->Ns + 1, (int)size, m, n, (p->Nr + 1) / m < 2 ? (p->Nr + 1) / m : (p->Ns + 1) / n, (p->Nr + 1) / m < 2 ? "r" : "s");
+                 " node(s) along %s, fewer than the %" PetscInt_FMT " that every rank needs at order %" PetscInt_FMT "; use fewer ranks or a larger grid (-sbp_n)",
+                 p->Nr, p->Ns, p->Nr + 1, p->Ns + 1, (int)size, m, n, (p->Nr + 1) / m < least ? (p->Nr + 1) / m : (p->Ns + 1) / n,
+                 (p->Nr + 1) / m < least ? "r" : "s", least, p->order);
     }
   }
   PetscFunctionReturn(0);

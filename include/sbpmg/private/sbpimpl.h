@@ -98,6 +98,9 @@ struct _p_SbpProblem {
   /* the kernels of kernels/traction.cl (src/sbp/traction.c), by where the face's scale factor comes from (SBPMG_TRACTION_SJ 0, 1): looked
      up at the first traction after set-up, owned by the program cache of cl */
   cl_kernel traction_kernel[2];
+  PetscReal         *otab;   /* the packed table of the order (kernels/sbp_table.cl; SbpProblemGetOrderTable), made on first use */
+  cl_mem             d_otab; /* ... on the device */
+  struct _n_SbpWide *wide; /* the operator of order 4 and 6: its tables and kernels (src/sbp/wide.c), made at the first apply */
 };
 
 /* The range of mu (any source): beyond it the coefficients mu times the metric, their products (crr*css) and their fp32 copies (the
@@ -147,6 +150,9 @@ PETSC_INTERN PetscErrorCode SbpSparse1DBoundaryDerivative(PetscInt, PetscInt, Pe
 PETSC_INTERN PetscErrorCode SbpSparse1DSelector(PetscInt, PetscBool, SbpSparse1D *);
 PETSC_INTERN PetscErrorCode SbpSparse1DTranspose(const SbpSparse1D *, SbpSparse1D *);
 PETSC_INTERN PetscErrorCode SbpSparse1DToDense(const SbpSparse1D *, PetscReal *);
+/* The packed table of an order (kernels/sbp_table.cl: SBP_T_SIZE reals), and the problem's (host; device on the device backend or NULL). */
+PETSC_INTERN PetscErrorCode SbpSparse1DPackTable(PetscInt, PetscReal[]);
+PETSC_INTERN PetscErrorCode SbpProblemGetOrderTable(SbpProblem, const PetscReal **, cl_mem *);
 
 PETSC_INTERN PetscErrorCode SbpAssembleOperatorRows(SbpProblem, Mat, PetscInt[], PetscInt[]);
 PETSC_INTERN PetscErrorCode SbpAssembleRHSByKronecker(SbpProblem, Vec);
@@ -287,6 +293,18 @@ PETSC_INTERN PetscErrorCode SbpOperatorResidual(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SbpOperatorGetDiagonal(Mat, Vec);
 PETSC_INTERN PetscErrorCode SbpOperatorView(Mat, PetscViewer);
 PETSC_INTERN PetscErrorCode SbpOperatorCreateVecs(Mat, Vec *, Vec *);
+/* ---------------------------------------------------------------- the operator of order 4 and 6 (src/sbp/wide.c, kernels/sbp_wide.cl;
+   spec-sbp-sat-highorder.md sections 3-4): M~ in the gather form, its diagonal and the diagonal norms, on the host backend or the device by the
+   vectors given, as SbpProblemApplyHost/Device do at order 2; src/sbp/apply.c sends every operation of a problem of order > 2 here. */
+PETSC_INTERN PetscErrorCode SbpProblemApplyWide(SbpProblem, Vec, Vec, PetscReal, Vec); /* y = z + scale M~ x (z NULL: none; z may be y) */
+PETSC_INTERN PetscErrorCode SbpProblemDiagonalWide(SbpProblem, Vec);
+PETSC_INTERN PetscErrorCode SbpProblemNormWide(SbpProblem, SbpNormType, Vec, Vec);
+PETSC_INTERN PetscErrorCode SbpProblemDestroyWide(SbpProblem);
+/* The stencil width of the problem's layout (ghost nodes): 2 up to order 4, 3 at order 6; the fewest nodes a rank must own in each
+   direction (the end blocks of the order's M(c) and their couplings stay on one rank): 2, 8, 12. */
+PETSC_INTERN PetscInt SbpProblemStencilWidth(SbpProblem);
+PETSC_INTERN PetscInt SbpProblemMinimumOwned(SbpProblem);
+
 /* The owned nodes' coordinates by the device into host arrays (src/sbp/coefficients.c); done: whether the device could. */
 PETSC_INTERN PetscErrorCode SbpProblemCoordinatesOnDevice(SbpProblem, PetscScalar *, PetscScalar *, PetscBool *);
 
