@@ -7,6 +7,9 @@
      SBPMG_RHS_EXACT        the exact solution of rhs_exact_nodes: 0 the manufactured problem's, 2 the user's sbp_user_exact(x, y)
    The manufactured problem is u = sin(pi x) cos(pi y) with the built-in mu's gradient. A user's Neumann datum is the flux
    n.(mu grad u) with the unit normal; the SAT needs it times the face's scale factor sJ. */
+#if !defined(SBPMG_RHS_WIDE)
+#  error "SBPMG_RHS_WIDE must be defined (src/sbp/rhs.c: 0 order 2, 1 the order of the packed table)"
+#endif
 #if !defined(SBPMG_RHS_F) || !defined(SBPMG_RHS_G1) || !defined(SBPMG_RHS_G2) || !defined(SBPMG_RHS_G3) || !defined(SBPMG_RHS_G4) || !defined(SBPMG_RHS_EXACT)
 #  error "SBPMG_RHS_F, SBPMG_RHS_G1..SBPMG_RHS_G4 and SBPMG_RHS_EXACT must be defined (src/sbp/rhs.c)"
 #endif
@@ -132,12 +135,47 @@ inline coef_real rhs_dirichlet_row(int face, int i, int j, int Nr, int Ns, coef_
 #undef RHS_P
 }
 
+#if SBPMG_RHS_WIDE
+/* The Dirichlet SAT data of face `face` in row (i, j) at the order of the table tab (spec-sbp-sat-highorder.md 4, with 3.4's
+   notation): rows k = 1..nBS-1 lines in get -delta BS_k gD, the face row delta (Gamma^ - BS_0) gD + sigma (Q^T (b gD))_t along the face,
+   Gamma^ = 2/theta_R + cn/(alpha psi), psi the least cn over l lines (3.2). The rank that holds the face row owns the lines it reads
+   (src/sbp/setup.c: SbpProblemMinimumOwned nodes), the neighbours along the face are in the patch or owned (the closures). */
+inline coef_real rhs_dirichlet_row_wide(int face, int i, int j, int Nr, int Ns, coef_grid grid, coef_real rho, coef_real mu_value, int gxs, int gys, int gxm,
+                                        __global const coef_real *crr, __global const coef_real *css, __global const coef_real *crs,
+                                        __global const coef_real *gv, int4 off, __global const coef_real *tab)
+{
+  const int       rface = face <= 2, Nt = rface ? Ns : Nr, n0 = face == 1 ? 0 : face == 2 ? Nr : face == 3 ? 0 : Ns;
+  const int       inward = (face == 1 || face == 3) ? 1 : -1, k = (rface ? i - n0 : j - n0) * inward, t = rface ? j : i;
+  const coef_real sgn = (face == 1 || face == 3) ? 1 : -1;
+  const int       fi = rface ? n0 : t, fj = rface ? t : n0;
+  coef_real       cn, d, gD, psi, s = 0;
+  int             lo, hi;
+
+  if (k < 0 || k >= SBP_TAB_INT(tab, SBP_T_NBS)) return 0;
+#  define RHS_P(ii, jj) ((long)(ii)-gxs + (long)gxm * ((long)(jj)-gys))
+  cn = rface ? crr[RHS_P(fi, fj)] : css[RHS_P(fi, fj)];
+  d  = (rface ? rho : 1 / rho) * sbp_face_weight(tab, Nt, t) * cn;
+  gD = rhs_face_datum(face, 1, fi, fj, t, grid, mu_value, gv, off);
+  if (k > 0) return -d * tab[SBP_T_BS + k] * gD;
+  psi = cn;
+  for (int m = 1; m < SBP_TAB_INT(tab, SBP_T_L); m++) psi = fmin(psi, rface ? crr[RHS_P(n0 + inward * m, fj)] : css[RHS_P(fi, n0 + inward * m)]);
+  sbp_face_qt_rows(tab, Nt, t, &lo, &hi);
+  for (int tt = lo; tt <= hi; tt++) { /* (Q^T (b gD))_t along the face */
+    const coef_real qv = sbp_face_q(tab, Nt, tt, t);
+    const int       ii = rface ? n0 : tt, jj = rface ? tt : n0;
+    if (qv != 0) s += qv * crs[RHS_P(ii, jj)] * rhs_face_datum(face, 1, ii, jj, tt, grid, mu_value, gv, off);
+  }
+  return d * (2 / tab[SBP_T_THETA] + cn / (tab[SBP_T_ALPHA] * psi) - tab[SBP_T_BS]) * gD + sgn * s;
+#  undef RHS_P
+}
+#endif
+
 /* g at the owned block (xm x ym nodes from (xs, ys), stored r fastest): J H f, then faces 1..4 in order (the order of the host
    path), Dirichlet data or H_f gN. fv: f at the owned nodes (SBPMG_RHS_F 3), gv: the faces' values one after the other from off. */
 __kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rho, int dirichlet, coef_real mu_value, int xs, int ys, int xm, int ym, int gxs,
                         int gys, int gxm, int gym, __global const coef_real *nodes, __global const coef_real *crr, __global const coef_real *css,
                         __global const coef_real *crs, __global const coef_real *J, __global const coef_real *fv, __global const coef_real *gv, int4 off,
-                        __global coef_real *g)
+                        __global const coef_real *tab, __global coef_real *g)
 {
   const int       a = get_global_id(0), b = get_global_id(1), i = xs + a, j = ys + b;
   const long      k    = a + (long)xm * b;
@@ -151,14 +189,25 @@ __kernel void rhs_build(int Nr, int Ns, coef_real hr, coef_real hs, coef_real rh
 #  if SBPMG_RHS_F != 3
   coef_geometry(grid, i, j, X); /* the forcing at the physical point */
 #  endif
+#  if SBPMG_RHS_WIDE
+  v = J[(i - gxs) + (long)gxm * (j - gys)] * sbp_face_norm_weight(tab, i, j, Nr, Ns, hr, hs) * rhs_forcing(X, mu_value, fv, k);
+#  else
   v = J[(i - gxs) + (long)gxm * (j - gys)] * sbp_norm_weight(i, j, Nr, Ns, hr, hs, 0, 1) * rhs_forcing(X, mu_value, fv, k);
+#  endif
 #endif
   for (int face = 1; face <= 4; face++) {
     const int on = (face == 1 && i == 0) || (face == 2 && i == Nr) || (face == 3 && j == 0) || (face == 4 && j == Ns);
+#if SBPMG_RHS_WIDE
+    if (dirichlet & (1 << (face - 1)))
+      v += rhs_dirichlet_row_wide(face, i, j, Nr, Ns, grid, rho, mu_value, gxs, gys, gxm, crr, css, crs, gv, off, tab);
+    else if (on) {
+      const coef_real w = face <= 2 ? hs * sbp_face_weight(tab, Ns, j) : hr * sbp_face_weight(tab, Nr, i); /* H_f (4) */
+#else
     if (dirichlet & (1 << (face - 1)))
       v += rhs_dirichlet_row(face, i, j, Nr, Ns, grid, rho, mu_value, gxs, gys, gxm, crr, css, crs, gv, off);
     else if (on) {
       const coef_real w = face <= 2 ? hs * ((j == 0 || j == Ns) ? 0.5 : 1) : hr * ((i == 0 || i == Nr) ? 0.5 : 1);
+#endif
       v += w * rhs_face_datum(face, 0, i, j, face <= 2 ? j : i, grid, mu_value, gv, off);
     }
   }
@@ -183,3 +232,18 @@ __kernel void rhs_exact_nodes(int Nr, int Ns, coef_real hr, coef_real hs, int xs
 #endif
   u[a + (long)xm * b] = v;
 }
+
+#if SBPMG_RHS_WIDE
+/* The weights of the owned block (xm x ym nodes from (xs, ys)) in H~ and in J H at the order of the table tab (spec-sbp-sat-highorder.md
+   5 and 4): the error norms and the all-Neumann compatibility of orders 4 and 6 (src/sbp/exact.c, rhs.c). J on the patch. */
+__kernel void rhs_norm_weights(int Nr, int Ns, coef_real hr, coef_real hs, int xs, int ys, int xm, int ym, int gxs, int gys, int gxm,
+                               __global const coef_real *J, __global const coef_real *tab, __global coef_real *w, __global coef_real *jw)
+{
+  const int  a = get_global_id(0), b = get_global_id(1), i = xs + a, j = ys + b;
+  const long k = a + (long)xm * b;
+
+  if (a >= xm || b >= ym) return;
+  w[k]  = sbp_face_norm_weight(tab, i, j, Nr, Ns, hr, hs);
+  jw[k] = J[(i - gxs) + (long)gxm * (j - gys)] * w[k];
+}
+#endif

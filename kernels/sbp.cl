@@ -8,44 +8,44 @@
 
    This file is also compiled by the host path (src/sbp/apply.c includes it as C), so the point formula exists once. */
 #ifdef __OPENCL_VERSION__
-  #if defined(SBPMG_HAVE_FP64)
-    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-  #endif
-  #if !defined(SBPMG_SBP_COEF)
-    #error "SBPMG_SBP_COEF must be defined (src/sbp/kernels.c: the coefficients' storage type)"
-  #endif
-  #if !defined(SBPMG_SBP_INDEX32)
-    #error "SBPMG_SBP_INDEX32 must be defined (src/sbp/kernels.c: 1 where every array of the patch fits 32-bit indices)"
-  #endif
-  #if !defined(SBPMG_SBP_REAL)
-    #error "SBPMG_SBP_REAL must be defined (src/sbp/kernels.c: the vectors' and the arithmetic's type, fp32 in the single-precision V-cycle)"
-  #endif
-  #if !defined(SBPMG_SBP_SELECT)
-    #error "SBPMG_SBP_SELECT must be defined (tuning table: sbp_select; src/sbp/kernels.c)"
-  #endif
-  #if !defined(SBPMG_SBP_INNER_ROWS)
-    #error "SBPMG_SBP_INNER_ROWS must be defined (tuning table: sbp_inner_rows; src/sbp/kernels.c)"
-  #endif
-  #if !defined(SBPMG_SBP_INNER_WHOLE)
-    #error "SBPMG_SBP_INNER_WHOLE must be defined (tuning table: sbp_inner_whole; src/sbp/kernels.c)"
-  #endif
-  #if !defined(SBPMG_SBP_KERNELS)
-    #error "SBPMG_SBP_KERNELS must be defined (which kernels of this file a program holds: 1 the applies (and the diagonal), 4 the norms; src/sbp)"
-  #endif
+#  if defined(SBPMG_HAVE_FP64)
+#    pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#  endif
+#  if !defined(SBPMG_SBP_COEF)
+#    error "SBPMG_SBP_COEF must be defined (src/sbp/kernels.c: the coefficients' storage type)"
+#  endif
+#  if !defined(SBPMG_SBP_INDEX32)
+#    error "SBPMG_SBP_INDEX32 must be defined (src/sbp/kernels.c: 1 where every array of the patch fits 32-bit indices)"
+#  endif
+#  if !defined(SBPMG_SBP_REAL)
+#    error "SBPMG_SBP_REAL must be defined (src/sbp/kernels.c: the vectors' and the arithmetic's type, fp32 in the single-precision V-cycle)"
+#  endif
+#  if !defined(SBPMG_SBP_SELECT)
+#    error "SBPMG_SBP_SELECT must be defined (tuning table: sbp_select; src/sbp/kernels.c)"
+#  endif
+#  if !defined(SBPMG_SBP_INNER_ROWS)
+#    error "SBPMG_SBP_INNER_ROWS must be defined (tuning table: sbp_inner_rows; src/sbp/kernels.c)"
+#  endif
+#  if !defined(SBPMG_SBP_INNER_WHOLE)
+#    error "SBPMG_SBP_INNER_WHOLE must be defined (tuning table: sbp_inner_whole; src/sbp/kernels.c)"
+#  endif
+#  if !defined(SBPMG_SBP_KERNELS)
+#    error "SBPMG_SBP_KERNELS must be defined (which kernels of this file a program holds: 1 the applies (and the diagonal), 4 the norms; src/sbp)"
+#  endif
 typedef SBPMG_SBP_REAL sbp_real;
-typedef SBPMG_SBP_COEF   sbp_coef; /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
-  #if SBPMG_SBP_INDEX32 /* the lean interior kernels index with 32 bits when every array fits */
+typedef SBPMG_SBP_COEF sbp_coef; /* the coefficients' storage type: float halves their bytes in the multigrid levels (docs/design.md) */
+#  if SBPMG_SBP_INDEX32          /* the lean interior kernels index with 32 bits when every array fits */
 typedef int sbp_index;
-  #else
+#  else
 typedef long sbp_index;
-  #endif
-  #define SBP_FN     inline
-  #define SBP_GLOBAL __global
+#  endif
+#  define SBP_FN     inline
+#  define SBP_GLOBAL __global
 #else
 typedef PetscReal sbp_real;
 typedef PetscReal sbp_coef;
-  #define SBP_FN     static inline
-  #define SBP_GLOBAL
+#  define SBP_FN static inline
+#  define SBP_GLOBAL
 #endif
 
 /* Face flags: bit f-1 set when face f is Dirichlet. */
@@ -57,7 +57,7 @@ typedef PetscReal sbp_coef;
 /* The arrays are indexed (i - ox) + ld * (j - oy): a rank's ghosted patch (on one rank's device path the whole grid: ox = oy = 0,
    ld = Nr+1). In probe mode, u is the indicator of node (i + pdi, j + pdj) and is not read: the entry of row (i,j) in that column
    (pdi = pdj = 0: the diagonal, 5.5; the line smoothers' blocks, kernels/line.cl). */
-#define SBP_IDX(ii, jj) ((long)(ii) - ox + ld * ((long)(jj) - oy))
+#define SBP_IDX(ii, jj) ((long)(ii)-ox + ld * ((long)(jj)-oy))
 #define SBP_U(ii, jj)   (probe ? (((ii) == i + pdi && (jj) == j + pdj) ? (sbp_real)1 : (sbp_real)0) : u[SBP_IDX(ii, jj)])
 #define SBP_A(ii, jj)   ((sbp_real)a[SBP_IDX(ii, jj)])
 #define SBP_B(ii, jj)   ((sbp_real)b[SBP_IDX(ii, jj)])
@@ -80,8 +80,8 @@ SBP_FN sbp_real sbp_qt(int k, int N, sbp_real wm, sbp_real w0, sbp_real wp)
 }
 
 SBP_FN sbp_real sbp_apply_point(const int i, const int j, const int Nr, const int Ns, const sbp_real rho, const int dirichlet, SBP_GLOBAL const sbp_real *u,
-                                SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b, SBP_GLOBAL const sbp_coef *c, const long ox, const long oy, const long ld, const int probe,
-                                const int pdi, const int pdj)
+                                SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b, SBP_GLOBAL const sbp_coef *c, const long ox, const long oy,
+                                const long ld, const int probe, const int pdi, const int pdj)
 {
   const sbp_real irho = 1 / rho;
   const sbp_real wr = (i == 0 || i == Nr) ? (sbp_real)0.5 : (sbp_real)1, ws = (j == 0 || j == Ns) ? (sbp_real)0.5 : (sbp_real)1;
@@ -113,10 +113,12 @@ SBP_FN sbp_real sbp_apply_point(const int i, const int j, const int Nr, const in
     if (i == 0) {
       const sbp_real psi = fmin(a0, SBP_A(1, j));
       const sbp_real Pm = SBP_B(0, jm) * SBP_U(0, jm), P0 = SBP_B(0, j) * g, Pp = SBP_B(0, jp) * SBP_U(0, jp);
-      y += d * (-(sbp_real)1.5 * g + 2 * SBP_U(1, j) - (sbp_real)0.5 * SBP_U(2, j)) + SBP_B(0, j) * sbp_q(j, Ns, SBP_U(0, jm), g, SBP_U(0, jp)) - (sbp_real)1.5 * d * g +
-           sbp_qt(j, Ns, Pm, P0, Pp) + d * (4 + a0 / psi) * g;
-    } else if (i == 1) y += 2 * d * g;
-    else y -= (sbp_real)0.5 * d * g;
+      y += d * (-(sbp_real)1.5 * g + 2 * SBP_U(1, j) - (sbp_real)0.5 * SBP_U(2, j)) + SBP_B(0, j) * sbp_q(j, Ns, SBP_U(0, jm), g, SBP_U(0, jp)) -
+           (sbp_real)1.5 * d * g + sbp_qt(j, Ns, Pm, P0, Pp) + d * (4 + a0 / psi) * g;
+    } else if (i == 1)
+      y += 2 * d * g;
+    else
+      y -= (sbp_real)0.5 * d * g;
   }
   if ((dirichlet & SBP_FACE2) && i >= Nr - 2) {
     const sbp_real aN = SBP_A(Nr, j), d = rho * ws * aN, g = SBP_U(Nr, j);
@@ -125,18 +127,22 @@ SBP_FN sbp_real sbp_apply_point(const int i, const int j, const int Nr, const in
       const sbp_real Pm = SBP_B(Nr, jm) * SBP_U(Nr, jm), P0 = SBP_B(Nr, j) * g, Pp = SBP_B(Nr, jp) * SBP_U(Nr, jp);
       y += -d * ((sbp_real)1.5 * g - 2 * SBP_U(Nr - 1, j) + (sbp_real)0.5 * SBP_U(Nr - 2, j)) - SBP_B(Nr, j) * sbp_q(j, Ns, SBP_U(Nr, jm), g, SBP_U(Nr, jp)) -
            (sbp_real)1.5 * d * g - sbp_qt(j, Ns, Pm, P0, Pp) + d * (4 + aN / psi) * g;
-    } else if (i == Nr - 1) y += 2 * d * g;
-    else y -= (sbp_real)0.5 * d * g;
+    } else if (i == Nr - 1)
+      y += 2 * d * g;
+    else
+      y -= (sbp_real)0.5 * d * g;
   }
   if ((dirichlet & SBP_FACE3) && j <= 2) {
     const sbp_real c0 = SBP_C(i, 0), d = irho * wr * c0, g = SBP_U(i, 0);
     if (j == 0) {
       const sbp_real psi = fmin(c0, SBP_C(i, 1));
       const sbp_real Pm = SBP_B(im, 0) * SBP_U(im, 0), P0 = SBP_B(i, 0) * g, Pp = SBP_B(ip, 0) * SBP_U(ip, 0);
-      y += d * (-(sbp_real)1.5 * g + 2 * SBP_U(i, 1) - (sbp_real)0.5 * SBP_U(i, 2)) + SBP_B(i, 0) * sbp_q(i, Nr, SBP_U(im, 0), g, SBP_U(ip, 0)) - (sbp_real)1.5 * d * g +
-           sbp_qt(i, Nr, Pm, P0, Pp) + d * (4 + c0 / psi) * g;
-    } else if (j == 1) y += 2 * d * g;
-    else y -= (sbp_real)0.5 * d * g;
+      y += d * (-(sbp_real)1.5 * g + 2 * SBP_U(i, 1) - (sbp_real)0.5 * SBP_U(i, 2)) + SBP_B(i, 0) * sbp_q(i, Nr, SBP_U(im, 0), g, SBP_U(ip, 0)) -
+           (sbp_real)1.5 * d * g + sbp_qt(i, Nr, Pm, P0, Pp) + d * (4 + c0 / psi) * g;
+    } else if (j == 1)
+      y += 2 * d * g;
+    else
+      y -= (sbp_real)0.5 * d * g;
   }
   if ((dirichlet & SBP_FACE4) && j >= Ns - 2) {
     const sbp_real cN = SBP_C(i, Ns), d = irho * wr * cN, g = SBP_U(i, Ns);
@@ -145,8 +151,10 @@ SBP_FN sbp_real sbp_apply_point(const int i, const int j, const int Nr, const in
       const sbp_real Pm = SBP_B(im, Ns) * SBP_U(im, Ns), P0 = SBP_B(i, Ns) * g, Pp = SBP_B(ip, Ns) * SBP_U(ip, Ns);
       y += -d * ((sbp_real)1.5 * g - 2 * SBP_U(i, Ns - 1) + (sbp_real)0.5 * SBP_U(i, Ns - 2)) - SBP_B(i, Ns) * sbp_q(i, Nr, SBP_U(im, Ns), g, SBP_U(ip, Ns)) -
            (sbp_real)1.5 * d * g - sbp_qt(i, Nr, Pm, P0, Pp) + d * (4 + cN / psi) * g;
-    } else if (j == Ns - 1) y += 2 * d * g;
-    else y -= (sbp_real)0.5 * d * g;
+    } else if (j == Ns - 1)
+      y += 2 * d * g;
+    else
+      y -= (sbp_real)0.5 * d * g;
   }
   return y;
 }
@@ -163,10 +171,10 @@ SBP_FN int sbp_is_interior(const int i, const int j, const int Nr, const int Ns,
 /* The interior row (spec 5.4 (A)) from its loaded values: the coefficients a at the west, centre and east nodes, c at the
    south, centre and north ones, b at the four neighbours, u on the 3 x 3 block (s: row j-1, n: row j+1). *diag gets the
    diagonal entry. */
-SBP_FN sbp_real sbp_row9(const sbp_real rho, const sbp_real irho, const sbp_real a_w, const sbp_real a_0, const sbp_real a_e, const sbp_real c_s, const sbp_real c_0,
-                         const sbp_real c_n, const sbp_real bw, const sbp_real be, const sbp_real bs, const sbp_real bn, const sbp_real usw, const sbp_real us,
-                         const sbp_real use, const sbp_real uw, const sbp_real u0, const sbp_real ue, const sbp_real unw, const sbp_real un, const sbp_real une,
-                         sbp_real *diag)
+SBP_FN sbp_real sbp_row9(const sbp_real rho, const sbp_real irho, const sbp_real a_w, const sbp_real a_0, const sbp_real a_e, const sbp_real c_s,
+                         const sbp_real c_0, const sbp_real c_n, const sbp_real bw, const sbp_real be, const sbp_real bs, const sbp_real bn, const sbp_real usw,
+                         const sbp_real us, const sbp_real use, const sbp_real uw, const sbp_real u0, const sbp_real ue, const sbp_real unw, const sbp_real un,
+                         const sbp_real une, sbp_real *diag)
 {
   const sbp_real aw = (a_w + a_0) / 2, ae = (a_0 + a_e) / 2, cs = (c_s + c_0) / 2, cn = (c_0 + c_n) / 2;
   sbp_real       y;
@@ -178,13 +186,13 @@ SBP_FN sbp_real sbp_row9(const sbp_real rho, const sbp_real irho, const sbp_real
 }
 
 /* sbp_row9 at linear index k of arrays with leading dimension ld; U(o) is u at offset o from k. */
-#define SBP_ROW9_AT(k, ld, U, irho, diag) \
-  sbp_row9(rho, irho, a[(k) - 1], a[k], a[(k) + 1], c[(k) - (ld)], c[k], c[(k) + (ld)], b[(k) - 1], b[(k) + 1], b[(k) - (ld)], b[(k) + (ld)], U(-1 - (ld)), \
+#define SBP_ROW9_AT(k, ld, U, irho, diag)                                                                                                               \
+  sbp_row9(rho, irho, a[(k)-1], a[k], a[(k) + 1], c[(k) - (ld)], c[k], c[(k) + (ld)], b[(k)-1], b[(k) + 1], b[(k) - (ld)], b[(k) + (ld)], U(-1 - (ld)), \
            U(-(ld)), U(1 - (ld)), U(-1), U(0), U(1), U(-1 + (ld)), U(ld), U(1 + (ld)), diag)
 
 /* The interior row at linear index k of arrays with leading dimension ld (u may be NULL: only *diag). */
-SBP_FN sbp_real sbp_interior_point(const long k, const int ld, const sbp_real rho, SBP_GLOBAL const sbp_real *u, SBP_GLOBAL const sbp_coef *a, SBP_GLOBAL const sbp_coef *b,
-                                   SBP_GLOBAL const sbp_coef *c, sbp_real *diag)
+SBP_FN sbp_real sbp_interior_point(const long k, const int ld, const sbp_real rho, SBP_GLOBAL const sbp_real *u, SBP_GLOBAL const sbp_coef *a,
+                                   SBP_GLOBAL const sbp_coef *b, SBP_GLOBAL const sbp_coef *c, sbp_real *diag)
 {
 #define SBP_UK(o) (u ? u[k + (o)] : (sbp_real)0)
   const sbp_real y = SBP_ROW9_AT(k, ld, SBP_UK, 1 / rho, diag);
@@ -198,45 +206,51 @@ SBP_FN sbp_real sbp_interior_point(const long k, const int ld, const sbp_real rh
    only where used, a GPU's bytes (docs/design.md "Branch-free interior kernels on CPUs"). */
 SBP_FN sbp_real sbp_load_unless(__global const sbp_real *v, const sbp_index k, const int skip)
 {
-  #if SBPMG_SBP_SELECT
+#  if SBPMG_SBP_SELECT
   const sbp_real x = v[k];
   return skip ? (sbp_real)0 : x;
-  #else
+#  else
   return skip ? (sbp_real)0 : v[k];
-  #endif
+#  endif
 }
 
 /* The same row for the lean interior kernels: indices of type sbp_index and restrict pointers (uzero: u = 0, sbp_load_unless). */
-SBP_FN sbp_real sbp_inner_point(const sbp_index k, const sbp_index ld, const sbp_real rho, const sbp_real irho, __global const sbp_real *restrict u, const int uzero,
-                                __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, sbp_real *diag)
+SBP_FN sbp_real sbp_inner_point(const sbp_index k, const sbp_index ld, const sbp_real rho, const sbp_real irho, __global const sbp_real *restrict u,
+                                const int uzero, __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c,
+                                sbp_real *diag)
 {
-  #define SBP_UI(o) sbp_load_unless(u, k + (o), uzero)
+#  define SBP_UI(o) sbp_load_unless(u, k + (o), uzero)
   return SBP_ROW9_AT(k, ld, SBP_UI, irho, diag);
-  #undef SBP_UI
+#  undef SBP_UI
 }
 
 #endif
 
-/* The weight of node (i,j) in the norm of the given kind: 0 H~, 1 H~^-1, 2 JH, 3 (JH)^-1. */
+/* The weight of a node of H~-weight w and Jacobian J in the norm of the given kind: 0 H~, 1 H~^-1, 2 JH, 3 (JH)^-1 (every order). */
+SBP_FN sbp_real sbp_norm_of_kind(const sbp_real w, const int kind, const sbp_real J)
+{
+  switch (kind) {
+  case 0:
+    return w;
+  case 1:
+    return 1 / w;
+  case 2:
+    return J * w;
+  default:
+    return 1 / (J * w);
+  }
+}
+
+/* The weight of node (i,j) in the norm of the given kind at order 2. */
 SBP_FN sbp_real sbp_norm_weight(const int i, const int j, const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, const sbp_real J)
 {
-  const sbp_real w = hr * hs * ((i == 0 || i == Nr) ? (sbp_real)0.5 : (sbp_real)1) * ((j == 0 || j == Ns) ? (sbp_real)0.5 : (sbp_real)1);
-  switch (kind) {
-    case 0:
-      return w;
-    case 1:
-      return 1 / w;
-    case 2:
-      return J * w;
-    default:
-      return 1 / (J * w);
-  }
+  return sbp_norm_of_kind(hr * hs * ((i == 0 || i == Nr) ? (sbp_real)0.5 : (sbp_real)1) * ((j == 0 || j == Ns) ? (sbp_real)0.5 : (sbp_real)1), kind, J);
 }
 
 #ifdef __OPENCL_VERSION__
 /* The arrays of a launch: u and the coefficients at kg (origin ox, oy, leading dimension ld: the rank's ghosted patch), the
    other vectors at ko (the rank's owned block). */
-#define SBP_NODE_ARGS const long kg, const long ko, const long ox, const long oy, const int ld
+#  define SBP_NODE_ARGS const long kg, const long ko, const long ox, const long oy, const int ld
 
 /* y = scale M~ u (add = 0), y = z + scale M~ u (add = 1; z may be y), or y = scale diag(M~) (add = 2; u and z not read: the diagonal
    is this kernel's mode rather than a kernel of its own, one kernel fewer to compile, docs/design.md "Kernel subsets") at node (i,j) */
@@ -249,13 +263,14 @@ SBP_FN void sbp_apply_node(const int i, const int j, const int Nr, const int Ns,
   if (sbp_is_interior(i, j, Nr, Ns, dirichlet)) {
     v = sbp_interior_point(kg, ld, rho, diag ? 0 : u, a, b, c, &d);
     v = scale * (diag ? d : v);
-  } else v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, diag ? 0 : u, a, b, c, ox, oy, ld, diag, 0, 0);
+  } else
+    v = scale * sbp_apply_point(i, j, Nr, Ns, rho, dirichlet, diag ? 0 : u, a, b, c, ox, oy, ld, diag, 0, 0);
   y[ko] = add == 1 ? z[ko] + v : v;
 }
 
 /* y = W x at node (i,j), W the diagonal norm of the given kind */
-SBP_FN void sbp_norm_node(const int i, const int j, const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J,
-                          __global const sbp_real *x, __global sbp_real *y, const long kg, const long ko)
+SBP_FN void sbp_norm_node(const int i, const int j, const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind,
+                          __global const sbp_real *J, __global const sbp_real *x, __global sbp_real *y, const long kg, const long ko)
 {
   y[ko] = sbp_norm_weight(i, j, Nr, Ns, hr, hs, kind, kind >= 2 ? J[kg] : (sbp_real)1) * x[ko];
 }
@@ -306,11 +321,11 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
 
 /* The node (i,j) of this work-item in its region and its indices in the ghosted patch (kg: u and the coefficients) and the
    owned block (ko: the other vectors); returns from the kernel outside the region. */
-#define SBP_PATCH_NODE                                                      \
-  int i, j;                                                                 \
-  if (!sbp_region_node(mode, own, in, &i, &j)) return;                      \
-  const long kg = (i - gh.s0) + (long)gh.s2 * (j - gh.s1); \
-  const long ko = (i - own.s0) + (long)own.s2 * (j - own.s1)
+#  define SBP_PATCH_NODE                                     \
+    int i, j;                                                \
+    if (!sbp_region_node(mode, own, in, &i, &j)) return;     \
+    const long kg = (i - gh.s0) + (long)gh.s2 * (j - gh.s1); \
+    const long ko = (i - own.s0) + (long)own.s2 * (j - own.s1)
 
 /* The lean kernels over the interior box (region SBP_REGION_INTERIOR): a work-item takes SBPMG_SBP_INNER_ROWS nodes of a column (rows
    jb, jb+1, ...; the launch's second range is the box's rows / SBPMG_SBP_INNER_ROWS), so that the rows it shares with the next node's row
@@ -318,55 +333,56 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
    type sbp_index). SBPMG_SBP_INNER_WHOLE 1: the launch covers exactly the box's columns (src/sbp/kernels.c: whole work-groups, then one
    work-group as wide as the columns left), so the kernel has no column guard, and a CPU's vectorizer no masked loads and stores
    (slow on some CPUs: docs/design.md "Interior kernels without a column guard on CPUs"); 0: the launch is rounded up, the guard skips the rest. */
-#if SBPMG_SBP_INNER_WHOLE
-  #define SBP_INNER_COLUMN(i) 1
-#else
-  #define SBP_INNER_COLUMN(i) ((i) <= in.s2)
-#endif
-#define SBP_INNER_FOR                                                                                             \
-  const int       i = in.s0 + (int)get_global_id(0), jb = in.s1 + SBPMG_SBP_INNER_ROWS * (int)get_global_id(1); \
-  const sbp_index ld = gh.s2;                                                                                     \
-  if (SBP_INNER_COLUMN(i))                                                                                        \
-    for (int j = jb; j < jb + SBPMG_SBP_INNER_ROWS && j <= in.s3; j++)
-#define SBP_INNER_INDEX \
-  const sbp_index kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + (sbp_index)own.s2 * (sbp_index)(j - own.s1)
+#  if SBPMG_SBP_INNER_WHOLE
+#    define SBP_INNER_COLUMN(i) 1
+#  else
+#    define SBP_INNER_COLUMN(i) ((i) <= in.s2)
+#  endif
+#  define SBP_INNER_FOR                                                                                           \
+    const int       i = in.s0 + (int)get_global_id(0), jb = in.s1 + SBPMG_SBP_INNER_ROWS * (int)get_global_id(1); \
+    const sbp_index ld = gh.s2;                                                                                   \
+    if (SBP_INNER_COLUMN(i))                                                                                      \
+      for (int j = jb; j < jb + SBPMG_SBP_INNER_ROWS && j <= in.s3; j++)
+#  define SBP_INNER_INDEX const sbp_index kg = (i - gh.s0) + ld * (sbp_index)(j - gh.s1), ko = (i - own.s0) + (sbp_index)own.s2 * (sbp_index)(j - own.s1)
 
 /* y = scale M~ u (add = 0) or y = z + scale M~ u (add = 1; z may be y) on the owned nodes of a region, u the ghosted patch: the
    operator, MatMultAdd, and the residual b - M~ u in one pass; with add = 2 the diagonal y = scale diag(M~) (MatGetDiagonal). */
-#if SBPMG_SBP_KERNELS & 1
+#  if SBPMG_SBP_KERNELS & 1
 __kernel void sbp_apply_patch(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *u, __global const sbp_coef *a,
-                              __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z, __global sbp_real *y,
-                              const int4 gh, const int4 own, const int4 in, const int mode)
+                              __global const sbp_coef *b, __global const sbp_coef *c, const int add, const sbp_real scale, __global const sbp_real *z,
+                              __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
   SBP_PATCH_NODE;
   sbp_apply_node(i, j, Nr, Ns, rho, dirichlet, u, a, b, c, add, scale, z, y, kg, ko, gh.s0, gh.s1, gh.s2);
 }
-#endif
+#  endif
 
 /* sbp_apply_patch over the interior box alone (region SBP_REGION_INTERIOR), where sbp_is_interior holds at every node (the box is
    cut to it at set-up, src/sbp/setup.c): the 9-point row without the boundary code, a small kernel that keeps few registers
    (docs/design.md, "interior and rim"). The same arguments as sbp_apply_patch, add 0 or 1. */
-#if SBPMG_SBP_KERNELS & 1
-__kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *restrict u, __global const sbp_coef *restrict a,
-                              __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, const int add, const sbp_real scale, __global const sbp_real *z,
-                              __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
+#  if SBPMG_SBP_KERNELS & 1
+__kernel void sbp_apply_inner(const int Nr, const int Ns, const sbp_real rho, const int dirichlet, __global const sbp_real *restrict u,
+                              __global const sbp_coef *restrict a, __global const sbp_coef *restrict b, __global const sbp_coef *restrict c, const int add,
+                              const sbp_real scale, __global const sbp_real *z, __global sbp_real *y, const int4 gh, const int4 own, const int4 in,
+                              const int mode)
 {
-  SBP_INNER_FOR {
+  SBP_INNER_FOR
+  {
     SBP_INNER_INDEX;
     sbp_real       d;
     const sbp_real v = scale * sbp_inner_point(kg, ld, rho, 1 / rho, u, 0, a, b, c, &d), zk = sbp_load_unless(z, ko, !add); /* z is y where !add */
-    y[ko]            = add ? zk + v : v;
+    y[ko] = add ? zk + v : v;
   }
 }
-#endif
+#  endif
 
 /* y = W x, W the diagonal norm of the given kind, on the owned nodes of a region (x and y in the owned layout, J on the patch) */
-#if SBPMG_SBP_KERNELS & 4
-__kernel void sbp_norm_patch(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J, __global const sbp_real *x,
-                             __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
+#  if SBPMG_SBP_KERNELS & 4
+__kernel void sbp_norm_patch(const int Nr, const int Ns, const sbp_real hr, const sbp_real hs, const int kind, __global const sbp_real *J,
+                             __global const sbp_real *x, __global sbp_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
   SBP_PATCH_NODE;
   sbp_norm_node(i, j, Nr, Ns, hr, hs, kind, J, x, y, kg, ko);
 }
-#endif
+#  endif
 #endif

@@ -50,9 +50,9 @@ logview() {
 kspview() {
   "$solve" -sbp_n 32 -pc_sbpmg_levels 3 -ksp_view -help >"$work/kv.txt" 2>&1
   hasline "$work/kv.txt" "    SBPMG: geometric multigrid on the SBP-SAT operator, re-discretised on 3 levels (numbered as PCMG's: 0 = coarsest)"
-  hasline "$work/kv.txt" "      level 0 (coarsest): 8 x 8 intervals, CHOLMOD on the assembled operator"
-  hasline "$work/kv.txt" "      level 1: 16 x 16 intervals, 6 pre- and 6 post-sweeps"
-  hasline "$work/kv.txt" "      level 2 (finest): 32 x 32 intervals, 3 pre- and 3 post-sweeps"
+  hasline "$work/kv.txt" "      level 0 (coarsest): 8 x 8 intervals, SBP order 2, CHOLMOD on the assembled operator"
+  hasline "$work/kv.txt" "      level 1: 16 x 16 intervals, SBP order 2, 6 pre- and 6 post-sweeps"
+  hasline "$work/kv.txt" "      level 2 (finest): 32 x 32 intervals, SBP order 2, 3 pre- and 3 post-sweeps"
   hasnot "$work/kv.txt" "level 0: 32 x 32"
   # PCMG's own levels: the same grids (the operators' rows) and sweeps (the smoothers' iteration limits)
   for lv in "1 289 6" "2 1089 3"; do

@@ -35,3 +35,6 @@ sbpmg_add_test(mg_bad_coarse EXE sbp_solve ARGS -sbp_n 8 -pc_sbpmg_coarse_solve 
 # PETSc's own PCMG options (issue 37, item 3): every -mg_coarse_*, -mg_levels_*, -pc_mg_* family and an assembled preconditioning matrix with
 # the V-cycle in single, double and the GPU's default precision: the direct solution or an error at set-up naming the option
 sbpmg_add_test(mg_pcmg_mix SOURCES test_mg_pcmg_mix.c test_mg_common.c test_sbp_common.c LABELS mg asan TIMEOUT 120)
+# the multigrid at SBP order 4 and 6 (issue 38): flat iterations, the order's error, symmetry, host and device, the combinations not built
+sbpmg_add_test(mg_order SOURCES test_mg_order.c test_sbp_common.c LABELS mg TIMEOUT 300)
+sbpmg_add_test(mg_order_mpi2 EXE mg_order NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 300)

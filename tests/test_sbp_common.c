@@ -1,17 +1,28 @@
 #include "test_sbp_common.h"
 
-SbpProblem SbpTestProblem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend, const char *tune)
+SbpProblem SbpTestOrderProblem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend, const SbpTestOrderSettings *set)
 {
   SbpProblem p;
 
   PCALL(SbpProblemCreate(comm, &p));
-  if (tune) PCALL(SbpProblemSetTuning(p, tune));
+  if (set->tune) PCALL(SbpProblemSetTuning(p, set->tune));
   PCALL(SbpProblemSetSizes(p, Nr, Ns));
-  PCALL(SbpProblemSetMapping(p, map));
+  if (map == SBP_MAPPING_USER)
+    PCALL(SbpProblemSetMappingFunction(p, set->mapfn, NULL));
+  else
+    PCALL(SbpProblemSetMapping(p, map));
+  if (set->mu > 0) PCALL(SbpProblemSetMu(p, SBP_MU_CONSTANT, set->mu));
   for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, bc[f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
   PCALL(SbpProblemSetBackend(p, backend));
+  PCALL(SbpProblemSetOrder(p, set->order ? set->order : 2));
   PCALL(SbpProblemSetUp(p));
   return p;
+}
+
+SbpProblem SbpTestProblem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend, const char *tune)
+{
+  const SbpTestOrderSettings set = {2, 0, NULL, tune};
+  return SbpTestOrderProblem(comm, Nr, Ns, bc, map, backend, &set);
 }
 
 int SbpTestWorldSize(void)

@@ -9,6 +9,16 @@
    overrides of its tuning ("key=value,...", NULL: none; the kernel variants). */
 SbpProblem SbpTestProblem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend, const char *tune);
 
+/* The same at an SBP order (0: 2), with mu constant (mu > 0; 0: the default, the basin) and a user mapping function (map SBP_MAPPING_USER). */
+typedef struct {
+  PetscInt           order;
+  PetscReal          mu;
+  SbpMappingFunction mapfn;
+  const char        *tune;
+} SbpTestOrderSettings;
+SbpProblem SbpTestOrderProblem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const char *bc, SbpMappingType map, SbpBackend backend,
+                               const SbpTestOrderSettings *set);
+
 /* The number of ranks of PETSC_COMM_WORLD. */
 int SbpTestWorldSize(void);
 

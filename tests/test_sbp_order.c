@@ -11,16 +11,8 @@ static const char help[] = "Tests of the assembled SBP-SAT operator of order 2, 
 /* A host problem of the given order on the curved block, set up: Nr x Ns intervals, faces bc ("DDNN"). */
 static SbpProblem order_problem(PetscInt order, PetscInt Nr, PetscInt Ns, const char *bc)
 {
-  SbpProblem p;
-
-  PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
-  PCALL(SbpProblemSetSizes(p, Nr, Ns));
-  PCALL(SbpProblemSetMapping(p, SBP_MAPPING_CURVED));
-  for (PetscInt f = 0; f < 4; f++) PCALL(SbpProblemSetBC(p, f + 1, bc[f] == 'D' ? SBP_BC_DIRICHLET : SBP_BC_NEUMANN));
-  PCALL(SbpProblemSetBackend(p, SBP_BACKEND_HOST));
-  PCALL(SbpProblemSetOrder(p, order));
-  PCALL(SbpProblemSetUp(p));
-  return p;
+  const SbpTestOrderSettings set = {order, 0, NULL, NULL};
+  return SbpTestOrderProblem(PETSC_COMM_SELF, Nr, Ns, bc, SBP_MAPPING_CURVED, SBP_BACKEND_HOST, &set);
 }
 
 /* Whether LAPACK's dense Cholesky factorisation of A succeeds (A positive definite); the smallest pivot squared relative to the largest
@@ -156,17 +148,16 @@ static void test_eigenvalues(void **state)
 /* A grid below the order's minimum (section 2) is an error that names the order and the grid; the minimum itself works. */
 static void test_grid_too_small(void **state)
 {
-  const PetscInt orders[] = {4, 6, 6}, sizes[][2] = {{10, 16}, {24, 16}, {16, 17}}, minimum[] = {11, 17, 17};
+  const PetscInt orders[] = {4, 6, 6}, sizes[][2] = {{10, 16}, {24, 16}, {16, 17}};
+  const char    *msgs[] = {"-sbp_n 10,16: SBP order 4 needs at least 11 intervals in each direction", "-sbp_n 24,16: SBP order 6 needs at least 17 intervals",
+                           "-sbp_n 16,17: SBP order 6 needs at least 17 intervals"};
 
   for (int t = 0; t < 3; t++) {
     SbpProblem p;
-    char       msg[128];
     PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
     PCALL(SbpProblemSetSizes(p, sizes[t][0], sizes[t][1]));
     PCALL(SbpProblemSetOrder(p, orders[t]));
-    PCALL(PetscSNPrintf(msg, sizeof(msg), "-sbp_n %" PetscInt_FMT ",%" PetscInt_FMT ": SBP order %" PetscInt_FMT " needs at least %" PetscInt_FMT " intervals", sizes[t][0],
-                        sizes[t][1], orders[t], minimum[t]));
-    EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, msg);
+    EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, msgs[t]);
     PCALL(SbpProblemDestroy(&p));
   }
   {
@@ -174,6 +165,10 @@ static void test_grid_too_small(void **state)
     PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
     EXPECT_ERROR(SbpProblemSetOrder(p, 3), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_order 3: the SBP-SAT order must be 2, 4 or 6");
     EXPECT_ERROR(SbpProblemSetOrder(p, 8), PETSC_ERR_ARG_OUTOFRANGE, "-sbp_order 8: the SBP-SAT order must be 2, 4 or 6");
+    PCALL(SbpProblemDestroy(&p));
+  }
+  for (PetscInt order = 4; order <= 6; order += 2) { /* the minimum itself: 11 and 17 intervals */
+    SbpProblem p = order_problem(order, order == 4 ? 11 : 17, order == 4 ? 11 : 17, "DDNN");
     PCALL(SbpProblemDestroy(&p));
   }
 }

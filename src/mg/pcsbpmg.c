@@ -151,8 +151,8 @@ static PetscErrorCode PCSBPMGViewLevels(PC pc, PC_SBPMG *sb, PetscViewer viewer)
       PetscCall(PetscSNPrintf(work, sizeof(work), "%" PetscInt_FMT " pre- and %" PetscInt_FMT " post-sweeps%s", pre, post,
                               !ln ? "" : (ln->dirs == 3 ? " along r- then s-lines (s then r after)" : (ln->dirs == 1 ? " along r-lines" : " along s-lines"))));
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "level %" PetscInt_FMT "%s: %" PetscInt_FMT " x %" PetscInt_FMT " intervals, %s%s\n", l,
-                                     l == L - 1 ? (l ? " (finest)" : " (coarsest and finest)") : (l ? "" : " (coarsest)"), p->Nr, p->Ns, work,
+    PetscCall(PetscViewerASCIIPrintf(viewer, "level %" PetscInt_FMT "%s: %" PetscInt_FMT " x %" PetscInt_FMT " intervals, SBP order %" PetscInt_FMT ", %s%s\n",
+                                     l, l == L - 1 ? (l ? " (finest)" : " (coarsest and finest)") : (l ? "" : " (coarsest)"), p->Nr, p->Ns, p->order, work,
                                      !l && size > 1 ? ", gathered onto every rank" : ""));
   }
   if (size > 1 && L) {

@@ -159,8 +159,9 @@ static PetscErrorCode PCSBPMGBuildHierarchy(PC pc, PC_SBPMG *sb, SbpProblem fine
 
 /* The precision of a level's kernels: all fp32 in the single-precision V-cycle; else the coefficients in fp32 where the level's operators
    are one (-pc_sbpmg_coef_fp32; the residual is then the sweeps' operator, so the V-cycle stays symmetric). */
-static SbpKernelPrecision PCSBPMGLevelPrecision(PC_SBPMG *sb, Mat A, Mat P)
+static SbpKernelPrecision PCSBPMGLevelPrecision(PC_SBPMG *sb, PetscInt k, Mat A, Mat P)
 {
+  if (sb->problems[k]->order > 2) return SBP_KERNEL_FP64; /* the finest level of order 4 or 6: its own operator, in fp64 */
   if (sb->single) return SBP_KERNEL_FP32;
   return sb->coef_fp32 && A == P ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64;
 }
@@ -301,6 +302,17 @@ static PetscErrorCode PCSBPMGResolvePrecision(PC pc, PC_SBPMG *sb, SbpProblem fi
     PetscCall(PCSBPMGForeignSmootherOption(pc, L, name, sizeof(name), &foreign));
     PetscCall(PCSBPMGForeignCoarseOption(pc, cname, sizeof(cname), &coarse));
   }
+  if (fine->order > 2 && L > 1) { /* the finest level smooths with the order-p operator, in fp64 (docs/design.md "Multigrid at higher order") */
+    PetscCheck(!sb->precision_set || sb->precision == PC_SBPMG_PRECISION_DOUBLE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+               "-pc_sbpmg_precision single with -sbp_order %" PetscInt_FMT ": the finest level smooths with the order-%" PetscInt_FMT
+               " operator in double precision; use -pc_sbpmg_precision double",
+               fine->order, fine->order);
+    if (!sb->precision_set && sb->tune.mg_single && fine->use_device)
+      PetscCall(PetscInfo(pc, "SBP order %" PetscInt_FMT ": the V-cycle in double precision\n", fine->order));
+    sb->single   = PETSC_FALSE;
+    sb->coarse64 = PETSC_FALSE;
+    PetscFunctionReturn(0);
+  }
   if (sb->precision_set) {
     PetscCheck(sb->precision == PC_SBPMG_PRECISION_DOUBLE || fine->use_device, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
                "-pc_sbpmg_precision single needs the device backend: the SBP-SAT problem is on the host (-sbp_backend host)");
@@ -415,6 +427,13 @@ static PetscErrorCode PCSBPMGChooseLines(PC pc, PC_SBPMG *sb, PetscInt k, int *d
   *dirs = 0;
   PetscCall(PCSBPMGForeignSmootherOption(pc, sb->nlevels, name, sizeof(name), &foreign));
   if (sb->line_type == PC_SBPMG_LINES_NONE || foreign) PetscFunctionReturn(0);
+  if (p->order > 2) { /* the line blocks are the second-order operator's: the finest level of order 4 or 6 smooths point by point */
+    PetscCheck(sb->line_type == PC_SBPMG_LINES_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+               "-pc_sbpmg_lines %s with -sbp_order %" PetscInt_FMT
+               ": line smoothing is built for the second-order levels only; use -pc_sbpmg_lines auto or none",
+               PCSBPMGLineTypes[sb->line_type], p->order);
+    PetscFunctionReturn(0);
+  }
   if (sb->line_type != PC_SBPMG_LINES_AUTO) {
     PetscCheck(sb->smoother != PC_SBPMG_RICHARDSON, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
                "-pc_sbpmg_lines %s needs the chebyshev or jacobi smoother (-pc_sbpmg_smoother), not richardson", PCSBPMGLineTypes[sb->line_type]);
@@ -493,7 +512,7 @@ static PetscErrorCode PCSBPMGLevelSmoothers(PC pc, PC_SBPMG *sb, PetscInt k)
   const PetscInt     lev = sb->nlevels - 1 - k;
   Mat                A = k ? sb->ops[k] : pc->mat, P = k ? sb->ops[k] : pc->pmat;
   Mat                S = sb->ops[k] ? sb->ops[k] : A, SP = sb->ops[k] ? sb->ops[k] : P; /* the smoothers' (all-Neumann: no null space) */
-  SbpKernelPrecision prec = PCSBPMGLevelPrecision(sb, A, P);
+  SbpKernelPrecision prec = PCSBPMGLevelPrecision(sb, k, A, P);
   int                dirs = sb->lines[k] ? sb->lines[k]->dirs : 0;
   /* line smoothing: line_nu sweeps per direction on every level (more sweeps on the coarser levels gained nothing: docs/performance.md) */
   PetscInt pre  = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_pre, k);
@@ -564,7 +583,7 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
 
       PetscCall(PCMGSetInterpolation(pc, lev, sb->interp[k]));
       PetscCall(PCMGSetRestriction(pc, lev, sb->interp[k])); /* the transpose; PCMG's default, which only its first set-up makes */
-      PetscCall(PCMGSetResidual(pc, lev, PCSBPMGLevelPrecision(sb, A, P) != SBP_KERNEL_FP64 ? PCSBPMGResidual : PCMGResidualDefault, A));
+      PetscCall(PCMGSetResidual(pc, lev, PCSBPMGLevelPrecision(sb, k, A, P) != SBP_KERNEL_FP64 ? PCSBPMGResidual : PCMGResidualDefault, A));
       PetscCall(PCSBPMGChooseLines(pc, sb, k, &dirs));
       if (dirs) PetscCall(PCSBPMGLinesCreate(sb->problems[k], dirs, &sb->lines[k]));
       PetscCall(PCSBPMGLevelSmoothers(pc, sb, k));

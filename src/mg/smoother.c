@@ -313,7 +313,7 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
      Chebyshev interval's margin: the spec's Richardson omega = 2/(lambda_min + lambda_max) on the estimates themselves put
      omega lambda_max at 2.03 there, the V-cycle indefinite (CG: DIVERGED_INDEFINITE_PC). */
   PetscCall(SbpmgSmootherOmega(pc, s, s->lmin, s->lmax, &s->omega));
-  s->pass_on = p->use_device && !p->halo && p->split_on ? s->set.tune.mg_sweeps_per_pass : 1;
+  s->pass_on = p->use_device && !p->halo && p->split_on && p->order == 2 ? s->set.tune.mg_sweeps_per_pass : 1;
   if (s->pass_on > 1) PetscCall(SbpmgSmootherSetUpPasses(s));
   PetscFunctionReturn(0);
 }
@@ -427,7 +427,7 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
     PetscFunctionReturn(0);
   }
   SbpmgSmootherCoefficients(s, s->lmax, s->omega, its, c);
-  if (dev)
+  if (dev && s->p->order == 2) /* the fused sweeps are the second-order operator's; order 4 and 6 sweep with its MatResidual */
     PetscCall(PCSBPMGSmootherSweeps(s, x, b, its, guesszero, c));
   else
     for (PetscInt k = 0; k < its; k++)

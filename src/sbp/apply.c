@@ -74,37 +74,6 @@ PetscErrorCode SbpProblemDiagonalHost(SbpProblem p, Vec d)
 
 /* ---------------------------------------------------------------- device path */
 
-PetscErrorCode SbpProblemCheckDeviceVec(SbpProblem p, Vec v, const char name[])
-{
-  PetscBool isocl;
-  SbpmgCL   vcl;
-
-  PetscFunctionBegin;
-  PetscCall(VecIsOpenCL(v, &isocl));
-  PetscCheck(isocl, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "The device SBP-SAT operator needs device vectors: %s has type %s; create vectors with MatCreateVecs() or SbpProblemCreateVector()", name,
-             ((PetscObject)v)->type_name);
-  PetscCall(VecOpenCLGetCL(v, &vcl));
-  PetscCheck(vcl == p->cl, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Vector %s lives on another OpenCL context than the operator", name);
-  PetscFunctionReturn(0);
-}
-
-/* Take the kernel path when the problem is on the device and every vector given (a, b, c; any may be NULL) is a device vector. */
-PetscErrorCode SbpProblemUseDevice(SbpProblem p, Vec a, Vec b, Vec c, PetscBool *dev)
-{
-  Vec v[3] = {a, b, c};
-
-  PetscFunctionBegin;
-  *dev = p->use_device;
-  for (int k = 0; k < 3 && *dev; k++) {
-    PetscBool isocl;
-    if (!v[k]) continue;
-    PetscCall(VecIsOpenCL(v[k], &isocl));
-    if (!isocl) *dev = PETSC_FALSE;
-  }
-  PetscFunctionReturn(0);
-}
-
 /* The buffers of y = z + scale M~ x: x (unless it goes through the ghost exchange), z (read; NULL: none, or y itself) and y. */
 static PetscErrorCode SbpApplyBuffers(SbpProblem p, Vec x, Vec z, Vec y, SbpBuffers *b, cl_mem *xb, cl_mem *zb, cl_mem *yb)
 {

@@ -4,8 +4,11 @@
    node. */
 #include <sbpmg/private/sbpimpl.h>
 
-/* sbp_norm_weight (the weight of a node in H~), shared with the device kernels */
+/* sbp_norm_weight (the weight of a node in H~), shared with the device kernels; at order p > 2 the order's weights from its table
+   (kernels/sbp_face.cl sbp_face_norm_weight; spec-sbp-sat-highorder.md 5) */
 #include "../../kernels/sbp.cl"
+#include "../../kernels/sbp_table.cl"
+#include "../../kernels/sbp_face.cl"
 
 /* v(i,j) = fn(p, i, j, X, m) at every owned node (i,j), X its geometry and m mu there. */
 typedef PetscErrorCode (*SbpNodeFunction)(SbpProblem, PetscInt, PetscInt, const PetscReal[6], const PetscReal[3], PetscScalar *);
@@ -152,7 +155,10 @@ PetscErrorCode SbpProblemComputeExactSolution(SbpProblem p, Vec u)
    subtracting the constants c[0] (H~ norm) and c[1] (diag(J) H~ norm); ue from uea where given, else evaluated at the node. */
 static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, const PetscScalar **uea, PetscInt m, const PetscReal c[2], PetscReal local[4])
 {
+  const PetscReal *tab = NULL; /* the order's weights from order 4 on (spec-sbp-sat-highorder.md 5) */
+
   PetscFunctionBegin;
+  if (p->order > 2) PetscCall(SbpProblemGetOrderTable(p, &tab, NULL));
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) { /* the geometry evaluated at each node: no grid-sized host arrays */
       PetscReal   X[6], mu[3] = {0, 0, 0}, cf[4], e, w, J;
@@ -170,7 +176,8 @@ static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, const P
       else
         PetscCall(SbpExactNode(p, i, j, X, mu, &ue));
       e = PetscRealPart(ua[j][i]) - PetscRealPart(ue);
-      w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
+      w = tab ? sbp_face_norm_weight(tab, (int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs)
+              : sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
       if (m == 0) {
         local[0] += w * (e - c[0]) * (e - c[0]);
         local[1] += J * w * (e - c[1]) * (e - c[1]);
@@ -181,6 +188,33 @@ static PetscErrorCode SbpErrorSums(SbpProblem p, const PetscScalar **ua, const P
         local[3] += J * w;
       }
     }
+  PetscFunctionReturn(0);
+}
+
+/* The two norms of e on the device at order p > 2: the weights of H~ and J H (SbpProblemNormWeights) as vectors, e less its weighted mean
+   in each with every face Neumann; w a work vector like e. */
+static PetscErrorCode SbpErrorDeviceWide(SbpProblem p, Vec e, Vec w, PetscReal err[2])
+{
+  Vec W[2];
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(e, &W[0]));
+  PetscCall(VecDuplicate(e, &W[1]));
+  PetscCall(SbpProblemNormWeights(p, W[0], W[1]));
+  for (int q = 0; q < 2; q++) {
+    PetscScalar d;
+    if (SbpProblemAllNeumann(p)) {
+      PetscScalar we, w1;
+      PetscCall(VecDot(e, W[q], &we));
+      PetscCall(VecSum(W[q], &w1));
+      PetscCall(VecShift(e, -we / w1));
+    }
+    PetscCall(VecPointwiseMult(w, W[q], e));
+    PetscCall(VecDot(e, w, &d));
+    err[q] = PetscSqrtReal(PetscMax(PetscRealPart(d), 0));
+  }
+  PetscCall(VecDestroy(&W[0]));
+  PetscCall(VecDestroy(&W[1]));
   PetscFunctionReturn(0);
 }
 
@@ -201,25 +235,29 @@ static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, Vec ue, PetscReal *err
     PetscCall(SbpExactDevice(p, e));
     PetscCall(VecAYPX(e, -1.0, u)); /* e = u - ue */
   }
-  PetscCall(SbpProblemCreateNorm(p, SBP_NORM_H, &H[0]));
-  PetscCall(SbpProblemCreateNorm(p, SBP_NORM_JH, &H[1]));
-  for (int q = 0; q < 2; q++) {
-    PetscScalar d;
-    if (SbpProblemAllNeumann(p)) { /* e less its W-weighted mean (1^T W e) / (1^T W 1), whatever constant it holds now */
-      PetscScalar we, w1;
-      PetscCall(MatGetDiagonal(H[q], w)); /* W 1 */
-      PetscCall(VecDot(e, w, &we));
-      PetscCall(VecSum(w, &w1));
-      PetscCall(VecShift(e, -we / w1));
+  if (p->order > 2) { /* the order's weights (spec-sbp-sat-highorder.md 5) as vectors: kernels/rhs.cl rhs_norm_weights */
+    PetscCall(SbpErrorDeviceWide(p, e, w, err));
+  } else {
+    PetscCall(SbpProblemCreateNorm(p, SBP_NORM_H, &H[0]));
+    PetscCall(SbpProblemCreateNorm(p, SBP_NORM_JH, &H[1]));
+    for (int q = 0; q < 2; q++) {
+      PetscScalar d;
+      if (SbpProblemAllNeumann(p)) { /* e less its W-weighted mean (1^T W e) / (1^T W 1), whatever constant it holds now */
+        PetscScalar we, w1;
+        PetscCall(MatGetDiagonal(H[q], w)); /* W 1 */
+        PetscCall(VecDot(e, w, &we));
+        PetscCall(VecSum(w, &w1));
+        PetscCall(VecShift(e, -we / w1));
+      }
+      PetscCall(MatMult(H[q], e, w));
+      PetscCall(VecDot(e, w, &d));
+      err[q] = PetscSqrtReal(PetscMax(PetscRealPart(d), 0));
     }
-    PetscCall(MatMult(H[q], e, w));
-    PetscCall(VecDot(e, w, &d));
-    err[q] = PetscSqrtReal(PetscMax(PetscRealPart(d), 0));
+    PetscCall(MatDestroy(&H[0]));
+    PetscCall(MatDestroy(&H[1]));
   }
   if (errH) *errH = err[0];
   if (errJH) *errJH = err[1];
-  PetscCall(MatDestroy(&H[0]));
-  PetscCall(MatDestroy(&H[1]));
   PetscCall(VecDestroy(&w));
   PetscCall(VecDestroy(&e));
   PetscFunctionReturn(0);
@@ -227,8 +265,8 @@ static PetscErrorCode SbpErrorDevice(SbpProblem p, Vec u, Vec ue, PetscReal *err
 
 /*@C
    SbpProblemComputeError - The error e = u - ue at the nodes in the two norms of spec section 7: ||e||_H = sqrt(e^T H~ e) (without J,
-   the measure of the original code) and ||e||_JH = sqrt(e^T diag(J) H~ e). Either output may be NULL. With every face Neumann u is
-   determined up to a constant only, and the error is measured modulo the constants: e minus its weighted mean in each norm (the
+   the measure of the original code; H~ of the problem's order, spec-sbp-sat-highorder.md 5) and ||e||_JH = sqrt(e^T diag(J) H~ e). Either output may be NULL.
+With every face Neumann u is determined up to a constant only, and the error is measured modulo the constants: e minus its weighted mean in each norm (the
    H~-weighted mean for ||e||_H, the diag(J) H~-weighted one for ||e||_JH), the distance of e to the constants in that norm. On the
    device for a device vector where the exact solution is the manufactured one or OpenCL source or values and the device evaluates the
    mapping; else on the host.

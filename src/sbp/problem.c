@@ -553,6 +553,7 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT " x %" PetscInt_FMT " intervals (%" PetscInt_FMT " unknowns), mapping %s, mu %s\n", p->Nr,
                                      p->Ns, (p->Nr + 1) * (p->Ns + 1), SbpMappingTypes[p->mapping], mu));
   }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "SBP order %" PetscInt_FMT "\n", p->order));
   PetscCall(
       PetscViewerASCIIPrintf(viewer, "faces 1..4 (r=-1, r=+1, s=-1, s=+1): %c %c %c %c (D = Dirichlet by SAT, N = Neumann)\n", bc[0], bc[1], bc[2], bc[3]));
   if (SbpProblemAllNeumann(p)) {
@@ -594,7 +595,7 @@ PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
   cl_mem *bufs[10] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J, &p->d_crr32, &p->d_css32, &p->d_crs32, &p->d_data, &p->d_nodes, &p->d_otab};
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemDestroyWide(p)); /* before the context goes */
+  PetscCall(PetscFree(p->wide)); /* the order-p operator's (src/sbp/wide.c): its kernels are the program cache's */
   if (p->cl) {
     for (int b = 0; b < 10; b++)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));

@@ -3,8 +3,11 @@
    solution and the error norms: src/sbp/exact.c. */
 #include <sbpmg/private/sbpimpl.h>
 
-/* sbp_qt (Q^T along a line) and sbp_norm_weight (the weight of a node in H~), shared with the device kernels. */
+/* sbp_qt (Q^T along a line) and sbp_norm_weight (the weight of a node in H~), shared with the device kernels; the order-p pieces read
+   from the packed table of the order (kernels/sbp_face.cl, spec-sbp-sat-highorder.md 1). */
 #include "../../kernels/sbp.cl"
+#include "../../kernels/sbp_table.cl"
+#include "../../kernels/sbp_face.cl"
 
 /* The Dirichlet SAT data of face f (6.3) added into the rows (i,j) of this rank it touches. */
 static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScalar **g)
@@ -57,8 +60,76 @@ static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScal
   PetscFunctionReturn(0);
 }
 
-/* The Neumann data of face f (6.4): H_f gN added into the face rows of this rank. */
-static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, PetscScalar **g)
+/* The face row of the Dirichlet SAT data of face f at order p > 2 at node t along it (spec-sbp-sat-highorder.md 4): delta (Gamma^ - BS_0) gD
+   + sigma (Q^T (b gD))_t, Gamma^ = 2/theta_R + cn/(alpha psi), psi the least cn over l lines (3.2); cn, delta and gD at t given. */
+static PetscErrorCode SbpDirichletFaceRowWide(SbpProblem p, PetscInt face, const PetscReal *tab, PetscInt t, PetscReal cn, PetscReal d, PetscReal gD,
+                                              PetscReal *v)
+{
+  const PetscBool rface = face <= 2 ? PETSC_TRUE : PETSC_FALSE;
+  const PetscInt  Nt = rface ? p->Ns : p->Nr, n0 = face == 1 ? 0 : face == 2 ? p->Nr : face == 3 ? 0 : p->Ns;
+  const PetscInt  inward = (face == 1 || face == 3) ? 1 : -1;
+  const PetscReal sgn    = (face == 1 || face == 3) ? 1 : -1;
+  PetscReal       psi = cn, s = 0;
+  int             lo, hi;
+
+  PetscFunctionBegin;
+  for (PetscInt m = 1; m < SBP_TAB_INT(tab, SBP_T_L); m++) /* the l lines are this rank's (SbpProblemMinimumOwned) */
+    psi = PetscMin(psi, rface ? p->crr[SbpPatchIndex(p, n0 + inward * m, t)] : p->css[SbpPatchIndex(p, t, n0 + inward * m)]);
+  sbp_face_qt_rows(tab, (int)Nt, (int)t, &lo, &hi);
+  for (PetscInt tt = lo; tt <= hi; tt++) {
+    const PetscReal qv = sbp_face_q(tab, (int)Nt, (int)tt, (int)t);
+    const PetscInt  ii = rface ? n0 : tt, jj = rface ? tt : n0;
+    PetscReal       g;
+    if (qv == 0) continue;
+    PetscCall(SbpProblemFaceDataAt(p, face, ii, jj, &g));
+    s += qv * p->crs[SbpPatchIndex(p, ii, jj)] * g;
+  }
+  *v = d * (2 / tab[SBP_T_THETA] + cn / (tab[SBP_T_ALPHA] * psi) - tab[SBP_T_BS]) * gD + sgn * s;
+  PetscFunctionReturn(0);
+}
+
+/* The Dirichlet SAT data of face f at order p > 2 (spec-sbp-sat-highorder.md 4) added into the rows of this rank it touches: the face row
+   and nBS - 1 lines in, which get -delta BS_k gD (delta = rho w_t cn on faces 1, 2, w_t cn / rho on 3, 4). */
+static PetscErrorCode SbpAddDirichletDataWide(SbpProblem p, PetscInt face, const PetscReal *tab, PetscScalar **g)
+{
+  const PetscBool rface = face <= 2 ? PETSC_TRUE : PETSC_FALSE;
+  const PetscInt  Nt = rface ? p->Ns : p->Nr, n0 = face == 1 ? 0 : face == 2 ? p->Nr : face == 3 ? 0 : p->Ns;
+  const PetscInt  inward = (face == 1 || face == 3) ? 1 : -1, nBS = SBP_TAB_INT(tab, SBP_T_NBS);
+  const PetscInt  tlo = rface ? p->ys : p->xs, thi = rface ? p->ys + p->ym : p->xs + p->xm, nlo = rface ? p->xs : p->ys,
+                 nhi = rface ? p->xs + p->xm : p->ys + p->ym;
+  PetscBool touches  = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nBS; k++)
+    if (n0 + inward * k >= nlo && n0 + inward * k < nhi) touches = PETSC_TRUE;
+  if (!touches) PetscFunctionReturn(0); /* none of the face's rows here (the face line need not be in the patch) */
+  for (PetscInt t = tlo; t < thi; t++) {
+    const PetscInt  i = rface ? n0 : t, j = rface ? t : n0;
+    const PetscReal cn = rface ? p->crr[SbpPatchIndex(p, i, j)] : p->css[SbpPatchIndex(p, i, j)];
+    const PetscReal d  = (rface ? p->rho : 1 / p->rho) * sbp_face_weight(tab, (int)Nt, (int)t) * cn;
+    PetscReal       gD;
+
+    PetscCall(SbpProblemFaceDataAt(p, face, i, j, &gD));
+    for (PetscInt k = 0; k < nBS; k++) {
+      const PetscInt r = n0 + inward * k;
+      PetscReal      v = 0;
+      if (r < nlo || r >= nhi) continue;
+      if (k == 0)
+        PetscCall(SbpDirichletFaceRowWide(p, face, tab, t, cn, d, gD, &v));
+      else
+        v = -d * tab[SBP_T_BS + k] * gD;
+      if (rface)
+        g[j][r] += v;
+      else
+        g[r][i] += v;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The Neumann data of face f (6.4; spec-sbp-sat-highorder.md 4 at order p > 2, tab the order's table, NULL at order 2): H_f gN added into
+   the face rows of this rank. */
+static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, const PetscReal *tab, PetscScalar **g)
 {
   PetscFunctionBegin;
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
@@ -67,7 +138,10 @@ static PetscErrorCode SbpAddNeumannData(SbpProblem p, PetscInt face, PetscScalar
       PetscReal gN = 0, w;
       if (!on) continue;
       PetscCall(SbpProblemFaceDataAt(p, face, i, j, &gN));
-      w = face <= 2 ? p->hs * ((j == 0 || j == p->Ns) ? 0.5 : 1) : p->hr * ((i == 0 || i == p->Nr) ? 0.5 : 1);
+      if (tab)
+        w = face <= 2 ? p->hs * sbp_face_weight(tab, (int)p->Ns, (int)j) : p->hr * sbp_face_weight(tab, (int)p->Nr, (int)i);
+      else
+        w = face <= 2 ? p->hs * ((j == 0 || j == p->Ns) ? 0.5 : 1) : p->hr * ((i == 0 || i == p->Nr) ? 0.5 : 1);
       g[j][i] += w * gN;
     }
   PetscFunctionReturn(0);
@@ -125,13 +199,16 @@ PetscErrorCode SbpProblemGetCoordinates(SbpProblem p, Vec *x, Vec *y)
   PetscFunctionReturn(0);
 }
 
-/* The volume term of the right-hand side, J H f, at the owned nodes (fvals: f's values there, where it is given so). */
-static PetscErrorCode SbpSetForcingTerm(SbpProblem p, const PetscScalar *fvals, PetscScalar **g)
+/* The volume term of the right-hand side, J H f, at the owned nodes (fvals: f's values there, where it is given so; tab: the order's
+   table at order p > 2, spec-sbp-sat-highorder.md 4, NULL at order 2). */
+static PetscErrorCode SbpSetForcingTerm(SbpProblem p, const PetscReal *tab, const PetscScalar *fvals, PetscScalar **g)
 {
   PetscFunctionBegin;
   for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
     for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscReal X[6], m[3] = {0, 0, 0}, f, w = sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
+      PetscReal X[6], m[3] = {0, 0, 0}, f;
+      PetscReal w = tab ? sbp_face_norm_weight(tab, (int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs)
+                        : sbp_norm_weight((int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, 0, 1);
 
       if (p->forcing.kind == SBP_DATA_ZERO)
         f = 0;
@@ -210,8 +287,9 @@ PetscErrorCode SbpProblemGetRHSKernel(SbpProblem p, const char name[], cl_kernel
   PetscFunctionBegin;
   PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
   PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 %s", sbpopts, dopts)); /* sbp.cl's functions, none of its kernels */
-  PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+rhs", opts, name, k));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_RHS_WIDE=%d %s", sbpopts, p->order > 2 ? 1 : 0,
+                          dopts)); /* sbp.cl's functions, none of its kernels; the order's table from order 4 on */
+  PetscCall(SbpProblemGetPointKernel(p, p->order > 2 ? "coef+sbp+sbp_table+sbp_face+rhs" : "coef+sbp+rhs", opts, name, k));
   PetscFunctionReturn(0);
 }
 
@@ -219,7 +297,7 @@ PetscErrorCode SbpProblemGetRHSKernel(SbpProblem p, const char name[], cl_kernel
 static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
 {
   cl_kernel k;
-  cl_mem    gb, fb = NULL;
+  cl_mem    gb, fb = NULL, tb = NULL;
   Vec       f;
   PetscInt  off[5];
   cl_int4   offs;
@@ -238,18 +316,65 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   k = p->rhs_kernel;
   PetscCall(SbpProblemUploadFaceData(p, off));
   for (int q = 0; q < 4; q++) offs.s[q] = (cl_int)off[q];
+  if (p->order > 2) PetscCall(SbpProblemGetOrderTable(p, NULL, &tb)); /* order 2: not read */
   PetscCall(SbpProblemForcingOnDevice(p, &f));
   if (f) PetscCall(VecOpenCLGetBufferRead(f, &fb));
   PetscCall(VecOpenCLGetBufferWrite(g, &gb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 24, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->rho,
+  PetscCall(SbpmgCLSetArgs(k, 0, 25, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->rho,
                            sizeof(int), &flags, sizeof(PetscReal), &p->mu_value, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym,
                            sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem), &p->d_crr,
                            sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), f ? &fb : &gb, sizeof(cl_mem),
-                           &p->d_data, sizeof(cl_int4), &offs, sizeof(cl_mem), &gb));
+                           &p->d_data, sizeof(cl_int4), &offs, sizeof(cl_mem), tb ? &tb : &gb, sizeof(cl_mem), &gb));
   PetscCall(SbpProblemLaunch2D(p, k, global));
   PetscCall(VecOpenCLRestoreBufferWrite(g, &gb));
   if (f) PetscCall(VecOpenCLRestoreBufferRead(f, &fb));
   PetscCall(VecDestroy(&f));
+  PetscFunctionReturn(0);
+}
+
+/* The weights of the owned nodes in H~ (w) and in J H (jw) at the problem's order (spec-sbp-sat-highorder.md 4 and 5; the order's table):
+   on the device (kernels/rhs.cl rhs_norm_weights) for device vectors of a device problem, else on the host. */
+PetscErrorCode SbpProblemNormWeights(SbpProblem p, Vec w, Vec jw)
+{
+  const PetscReal *tab;
+  PetscBool        dw, djw;
+
+  PetscFunctionBegin;
+  PetscCall(VecIsOpenCL(w, &dw));
+  PetscCall(VecIsOpenCL(jw, &djw));
+  if (p->use_device && dw && djw) {
+    cl_kernel k;
+    cl_mem    tb, wb, jb;
+    int       Nr = (int)p->Nr, Ns = (int)p->Ns, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
+        gxm          = (int)p->gxm;
+    size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
+
+    PetscCall(SbpProblemGetOrderTable(p, NULL, &tb));
+    PetscCall(SbpProblemGetRHSKernel(p, "rhs_norm_weights", &k));
+    PetscCall(VecOpenCLGetBufferWrite(w, &wb));
+    PetscCall(VecOpenCLGetBufferWrite(jw, &jb));
+    PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(int), &xs, sizeof(int),
+                             &ys, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(cl_mem), &p->d_J,
+                             sizeof(cl_mem), &tb, sizeof(cl_mem), &wb, sizeof(cl_mem), &jb));
+    PetscCall(SbpProblemLaunch2D(p, k, global));
+    PetscCall(VecOpenCLRestoreBufferWrite(jw, &jb));
+    PetscCall(VecOpenCLRestoreBufferWrite(w, &wb));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SbpProblemGetOrderTable(p, &tab, NULL));
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  {
+    PetscScalar **wa, **ja;
+    PetscCall(SbpProblemVecGetArray(p, w, PETSC_FALSE, &wa));
+    PetscCall(SbpProblemVecGetArray(p, jw, PETSC_FALSE, &ja));
+    for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+      for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+        wa[j][i] = sbp_face_norm_weight(tab, (int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs);
+        ja[j][i] = p->J[SbpPatchIndex(p, i, j)] * wa[j][i];
+      }
+    PetscCall(SbpProblemVecRestoreArray(p, jw, PETSC_FALSE, &ja));
+    PetscCall(SbpProblemVecRestoreArray(p, w, PETSC_FALSE, &wa));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -259,18 +384,23 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
    1^T b / 1^T J H 1 (1^T J H 1 is the discrete area). The sum and the shift are kept for SbpProblemGetRHSShift() and the view. */
 static PetscErrorCode SbpProblemMakeCompatible(SbpProblem p, Vec g)
 {
-  Mat         JH;
+  Mat         JH = NULL;
   Vec         one, w;
   PetscScalar sum, area;
   PetscReal   nb;
 
   PetscFunctionBegin;
   if (!SbpProblemAllNeumann(p)) PetscFunctionReturn(0);
-  PetscCall(SbpProblemCreateNorm(p, SBP_NORM_JH, &JH));
   PetscCall(VecDuplicate(g, &one));
   PetscCall(VecDuplicate(g, &w));
-  PetscCall(VecSet(one, 1));
-  PetscCall(MatMult(JH, one, w));
+  if (p->order > 2) /* J H 1 with the order's weights (spec-sbp-sat-highorder.md 4) */
+    PetscCall(SbpProblemNormWeights(p, one, w));
+  else {
+    PetscCall(SbpProblemCreateNorm(p, SBP_NORM_JH, &JH));
+    PetscCall(VecSet(one, 1));
+    PetscCall(MatMult(JH, one, w));
+    PetscCall(MatDestroy(&JH));
+  }
   PetscCall(VecSum(g, &sum));
   PetscCall(VecSum(w, &area));
   p->rhs_sum   = PetscRealPart(sum);
@@ -284,7 +414,6 @@ static PetscErrorCode SbpProblemMakeCompatible(SbpProblem p, Vec g)
                       (double)p->rhs_sum, (double)p->rhs_shift, (double)p->rhs_shift, (double)PetscRealPart(area), (double)nb));
   PetscCall(VecDestroy(&one));
   PetscCall(VecDestroy(&w));
-  PetscCall(MatDestroy(&JH));
   PetscFunctionReturn(0);
 }
 
@@ -315,7 +444,8 @@ PetscErrorCode SbpProblemGetRHSShift(SbpProblem p, PetscReal *shift, PetscReal *
    problem's data (docs/guide.md "The right-hand side": the user's, or the manufactured problem's u = sin(pi x) cos(pi y) until
    the user gives some), point-wise: on the device when the problem is there and g is a device vector, else on the host. Cheap to
    call again after new data (SbpProblemSetBoundaryValues(): a time series): no new set-up. With every face Neumann the right-hand
-   side is made compatible (1^T g = 0) by removing a constant from the forcing (SbpProblemGetRHSShift()).
+   side is made compatible (1^T g = 0) by removing a constant from the forcing (SbpProblemGetRHSShift()). At order 4 and 6
+   (SbpProblemSetOrder()) the weights, the boundary derivative and the SAT constants are the order's (spec-sbp-sat-highorder.md 4).
 
    Collective
 
@@ -343,12 +473,19 @@ PetscErrorCode SbpProblemComputeRHS(SbpProblem p, Vec g)
     Vec                fown;
     PetscErrorCode     ierr;
 
+    const PetscReal *tab = NULL; /* the order's table from order 4 on (spec-sbp-sat-highorder.md 4); order 2 written out */
+
+    if (p->order > 2) PetscCall(SbpProblemGetOrderTable(p, &tab, NULL));
     PetscCall(SbpProblemGetForcingOwned(p, &fown)); /* the owned nodes' values, whatever the user's vector's layout */
     if (fown) PetscCall(VecGetArrayRead(fown, &fvals));
     PetscCall(SbpProblemVecGetArray(p, g, PETSC_FALSE, &ga));
-    ierr = SbpSetForcingTerm(p, fvals, ga); /* the user's functions may fail: everything restored and freed before the error goes on */
-    for (PetscInt face = 1; face <= 4 && !ierr; face++)
-      ierr = p->bc[face - 1] == SBP_BC_DIRICHLET ? SbpAddDirichletData(p, face, ga) : SbpAddNeumannData(p, face, ga);
+    ierr = SbpSetForcingTerm(p, tab, fvals, ga); /* the user's functions may fail: everything restored and freed before the error goes on */
+    for (PetscInt face = 1; face <= 4 && !ierr; face++) {
+      if (p->bc[face - 1] != SBP_BC_DIRICHLET)
+        ierr = SbpAddNeumannData(p, face, tab, ga);
+      else
+        ierr = tab ? SbpAddDirichletDataWide(p, face, tab, ga) : SbpAddDirichletData(p, face, ga);
+    }
     PetscCall(SbpProblemVecRestoreArray(p, g, PETSC_FALSE, &ga));
     if (fown) PetscCall(VecRestoreArrayRead(fown, &fvals));
     PetscCall(VecDestroy(&fown));

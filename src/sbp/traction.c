@@ -4,8 +4,11 @@
    device problem and device vectors, else by C loops over the same point formula. */
 #include <sbpmg/private/sbpimpl.h>
 
-/* sbp_q (Q along a line), then the traction's point formulas, shared with the device kernel. */
+/* sbp_q (Q along a line), the order-p pieces of the packed table (spec-sbp-sat-highorder.md 1), then the traction's point formulas, shared
+   with the device kernel. */
 #include "../../kernels/sbp.cl"
+#include "../../kernels/sbp_table.cl"
+#include "../../kernels/sbp_face.cl"
 #include "../../kernels/traction.cl"
 
 /* The arguments of kernels/traction.cl's traction_face, by name. */
@@ -24,6 +27,7 @@ typedef enum {
   TRACTION_ARG_CSS,
   TRACTION_ARG_NODES,
   TRACTION_ARG_SJ,
+  TRACTION_ARG_TAB,
   TRACTION_ARG_OUT,
   TRACTION_NARGS
 } SbpTractionArg;
@@ -205,6 +209,7 @@ static PetscErrorCode SbpTractionHost(SbpProblem p, Vec u, PetscInt face, PetscI
   const PetscScalar *ua;
   PetscScalar       *ta;
   PetscReal         *sJ;
+  const PetscReal   *tab = NULL;
   Vec                ul;
 
   PetscFunctionBegin;
@@ -216,10 +221,14 @@ static PetscErrorCode SbpTractionHost(SbpProblem p, Vec u, PetscInt face, PetscI
     if (ierr) PetscCall(PetscFree(sJ));
     PetscCall(ierr);
   }
-  PetscCall(SbpProblemGetPatch(p, u, &ul, &ua)); /* collective on several ranks: every rank, owner of face nodes or not */
+  if (p->order > 2) PetscCall(SbpProblemGetOrderTable(p, &tab, NULL)); /* spec-sbp-sat-highorder.md 1.3, 1.4 */
+  PetscCall(SbpProblemGetPatch(p, u, &ul, &ua));                       /* collective on several ranks: every rank, owner of face nodes or not */
   PetscCall(VecGetArrayWrite(t, &ta));
   for (PetscInt k = 0; k < count; k++)
-    ta[k] = traction_flux_at((int)face, (int)(first + k), (int)p->Nr, (int)p->Ns, p->hr, p->hs, ua, p->crr, p->crs, p->css, p->gxs, p->gys, p->gxm) / sJ[k];
+    ta[k] =
+        (tab ? traction_flux_at_wide((int)face, (int)(first + k), (int)p->Nr, (int)p->Ns, p->hr, p->hs, ua, p->crr, p->crs, p->css, p->gxs, p->gys, p->gxm, tab)
+             : traction_flux_at((int)face, (int)(first + k), (int)p->Nr, (int)p->Ns, p->hr, p->hs, ua, p->crr, p->crs, p->css, p->gxs, p->gys, p->gxm)) /
+        sJ[k];
   PetscCall(VecRestoreArrayWrite(t, &ta));
   PetscCall(SbpProblemRestorePatch(p, u, &ul, &ua));
   PetscCall(PetscFree(sJ));
@@ -240,8 +249,10 @@ static PetscErrorCode SbpTractionGetKernel(SbpProblem p, SbpTractionScale scale,
     char        opts[512];
 
     PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_COEF_KERNELS=0 -DSBPMG_TRACTION_SJ=%d", sbpopts, (int)scale));
-    PetscCall(SbpProblemGetPointKernel(p, "coef+sbp+traction", opts, "traction_face", &p->traction_kernel[scale]));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_COEF_KERNELS=0 -DSBPMG_TRACTION_SJ=%d -DSBPMG_TRACTION_WIDE=%d", sbpopts,
+                            (int)scale, p->order > 2 ? 1 : 0));
+    PetscCall(SbpProblemGetPointKernel(p, p->order > 2 ? "coef+sbp+sbp_table+sbp_face+traction" : "coef+sbp+traction", opts, "traction_face",
+                                       &p->traction_kernel[scale]));
     { /* the kernel's arguments are those SbpTractionArg names */
       cl_uint nargs;
       PetscCallCL(clGetKernelInfo(p->traction_kernel[scale], CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL));
@@ -296,12 +307,14 @@ static PetscErrorCode SbpTractionSetArgs(SbpProblem p, cl_kernel k, PetscInt fac
 /* The launch of traction_face over the count face nodes of this rank, u's ghosted patch in ub, sJ in sj (NULL: the device's). */
 static PetscErrorCode SbpTractionLaunch(SbpProblem p, cl_kernel k, cl_mem ub, cl_mem sj, PetscInt count, Vec t)
 {
-  cl_mem tb;
+  cl_mem tb, otab = NULL;
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLGetBufferWrite(t, &tb));
   PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_U, sizeof(cl_mem), &ub));
   PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_SJ, sizeof(cl_mem), sj ? &sj : &tb)); /* not read without SBPMG_TRACTION_SJ 1 */
+  if (p->order > 2) PetscCall(SbpProblemGetOrderTable(p, NULL, &otab));
+  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_TAB, sizeof(cl_mem), otab ? &otab : &tb)); /* not read at order 2 */
   PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_OUT, sizeof(cl_mem), &tb));
   PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)count, 0)); /* a face's few nodes: the runtime's work-group */
   PetscCall(VecOpenCLRestoreBufferWrite(t, &tb));
@@ -349,8 +362,10 @@ static PetscErrorCode SbpTractionDevice(SbpProblem p, Vec u, PetscInt face, Pets
    operator's SAT terms use, G_f u / H_f (docs/design.md "The traction on a face"), divided by the face's scale factor sJ: on a
    Neumann face with datum gN it is the discrete counterpart of what the SAT imposes, n.(mu grad u) = gN. With c = {crr, css, crs}
    the operator's coefficients (given by SbpProblemSetMetricFunction() or made from the mapping and mu) it is
-   -(crr u_r + crs u_s) / sJ on face 1, and likewise on the others; the one-sided derivative into the domain is second order,
-   the derivative along the face second order inside the face and first order at its two end nodes.
+   -(crr u_r + crs u_s) / sJ on face 1, and likewise on the others; at order 2 the one-sided derivative into the domain is second
+   order, the derivative along the face second order inside the face and first order at its two end nodes. At order 4 and 6
+   (SbpProblemSetOrder(); spec-sbp-sat-highorder.md 1.3, 1.4) the boundary derivative is the order's row BS over 4 or 5 lines (order 3
+   or 4) and the derivative along the face the order's D1 (order 4 or 6 inside the face, 2 or 3 at its closures near the ends).
 
    On the device (a kernel, fp64) when the problem is on the device backend and u and t are device vectors, else by C loops on the
    host. Any face, boundary condition, mapping and coefficient of the data API; any number of ranks (the ranks that own none of the

@@ -1,26 +1,375 @@
-/* The SBP-SAT operator of order 4 and 6 (spec-sbp-sat-highorder.md sections 3-4): placeholder being written this session. */
+/* The SBP-SAT operator M~ of order 4 and 6 (spec-sbp-sat-highorder.md sections 3-4), its diagonal (3.6) and the order-p diagonal norms
+   (3.1), on the host (the point formula of kernels/sbp_wide.cl compiled as C over the owned nodes, the DMDA's ghosted local vectors on
+   any number of ranks) or on the device (kernels/sbp_wide.cl; on several ranks the ghost exchange of src/halo/halo.c), chosen by the
+   problem and the vectors as src/sbp/apply.c chooses at order 2. The 1D coefficients are the packed table of src/sbp/ordertable.c. */
 #include <sbpmg/private/sbpimpl.h>
+
+/* The point formula, shared with the device kernels (after the layout of the table it reads). */
+#include "../../kernels/sbp_table.cl"
+#include "../../kernels/sbp.cl"
+#include "../../kernels/sbp_face.cl"
+#include "../../kernels/sbp_wide.cl"
+
+/* What the operator of order p keeps (p->wide, made at its first use, freed with the set-up: SbpProblemResetSetUp). */
+struct _n_SbpWide {
+  cl_kernel apply;  /* wide_apply_patch: the gather formula over a region (all, or the rim of the box) */
+  cl_kernel inner;  /* wide_apply_inner: the interior fast path over the box, A_rr + A_ss */
+  cl_kernel cross;  /* wide_apply_inner_cross: ... then A_rs + A_sr added */
+  cl_kernel norm;   /* wide_norm_patch */
+  PetscInt  box[4]; /* the owned nodes whose stencil is the interior band (ilo, jlo, ihi, jhi; empty: ilo > ihi or jlo > jhi) */
+};
+
+/* The arguments of wide_apply_patch, wide_apply_inner and wide_apply_inner_cross (kernels/sbp_wide.cl), in order; WIDE_ARG_REGION is the
+   first of the region's four (SbpProblemLaunchBox sets them), and so the number of those before it. */
+typedef enum {
+  WIDE_ARG_NR,
+  WIDE_ARG_NS,
+  WIDE_ARG_RHO,
+  WIDE_ARG_DIRICHLET,
+  WIDE_ARG_TABLE,
+  WIDE_ARG_U,
+  WIDE_ARG_A,
+  WIDE_ARG_B,
+  WIDE_ARG_C,
+  WIDE_ARG_ADD,
+  WIDE_ARG_SCALE,
+  WIDE_ARG_Z,
+  WIDE_ARG_Y,
+  WIDE_ARG_REGION
+} SbpWideApplyArg;
+
+/* The arguments of wide_norm_patch. */
+typedef enum {
+  WIDE_NARG_NR,
+  WIDE_NARG_NS,
+  WIDE_NARG_HR,
+  WIDE_NARG_HS,
+  WIDE_NARG_KIND,
+  WIDE_NARG_TABLE,
+  WIDE_NARG_J,
+  WIDE_NARG_X,
+  WIDE_NARG_Y,
+  WIDE_NARG_REGION
+} SbpWideNormArg;
+
+/* The modes of wide_apply_patch: y = scale M~ u, y = z + scale M~ u, y = scale diag(M~). */
+typedef enum { WIDE_MODE_SET = 0, WIDE_MODE_ADD = 1, WIDE_MODE_DIAGONAL = 2 } SbpWideMode;
+
+/* Floating-point operations of one interior node (the log), as the fast path of kernels/sbp_wide.cl counts them: two M(c) rows of
+   (2q+1)^2 - q(q+1) coefficient terms and 2q+1 products with u each (1.5), two flops a term, and the cross terms, 4q^2 terms of three
+   flops (3.3); the end blocks and SAT rows cost more, on few nodes. */
+static PetscLogDouble SbpWideFlopsPerNode(SbpProblem p)
+{
+  const PetscInt q = p->order / 2;
+  return 2.0 * 2 * ((2 * q + 1) * (2 * q + 1) - q * (q + 1) + 2 * q + 1) + 12.0 * q * q + 2 * q;
+}
+
+/* ---------------------------------------------------------------- set-up */
+
+/* The owned nodes whose whole stencil is the interior band (3.5): i, j in [nM, N - nM] (past the end blocks of M(c), and so past the
+   closures of Q, nD1w = nM, and the SAT rows, nBS <= nM); empty as kernels/sbp.cl sbp_region_node expects (ilo > ihi). */
+static void SbpWideInteriorBox(SbpProblem p, const PetscReal *tab, PetscInt box[4])
+{
+  const PetscInt nM = (PetscInt)tab[SBP_T_NM];
+
+  box[0] = PetscMax(p->xs, nM);
+  box[1] = PetscMax(p->ys, nM);
+  box[2] = PetscMin(p->xs + p->xm - 1, p->Nr - nM);
+  box[3] = PetscMin(p->ys + p->ym - 1, p->Ns - nM);
+  if (box[0] > box[2] || box[1] > box[3]) {
+    box[0] = p->xs;
+    box[2] = p->xs - 1;
+    box[1] = p->ys + p->ym;
+    box[3] = p->ys + p->ym - 1;
+  }
+}
+
+/* "name=v0,v1,..." of n reals of the table, every digit kept (%.17g): the band coefficients of the fast path as build options. */
+static PetscErrorCode SbpWideTableOption(const char name[], const PetscReal *v, PetscInt n, char buf[], size_t len)
+{
+  size_t used;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(buf, len, " -D%s=", name));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscCall(PetscStrlen(buf, &used));
+    PetscCall(PetscSNPrintf(buf + used, len - used, "%s%.17g", k ? "," : "", (double)v[k]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The kernels of kernels/sbp_wide.cl for the problem's order: one program "sbp_table+sbp+sbp_face+sbp_wide" (kernels/sbp.cl for the region
+   launches, none of its kernels), with the order and the table's interior band (mu of 1.5, the interior row of Q of 1.3) as build
+   options for the fast path; looked up once (a lookup through the program cache compares the whole source). */
+static PetscErrorCode SbpWideGetKernels(SbpProblem p, const PetscReal *tab)
+{
+  const char *sbpopts;
+  char        opts[2048], mu[1024], st[256];
+
+  PetscFunctionBegin;
+  if (p->wide->apply) PetscFunctionReturn(0);
+  PetscCheck(p->cl->fp64, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "SBP order %" PetscInt_FMT " runs in double precision: the device %s has no fp64 (cl_khr_fp64); use -sbp_backend host", p->order,
+             p->cl->device_name);
+  PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
+  PetscCall(SbpWideTableOption("SBPMG_WIDE_MU", tab + SBP_T_MU, 4 * 7, mu, sizeof(mu)));
+  PetscCall(SbpWideTableOption("SBPMG_WIDE_S", tab + SBP_T_S, 7, st, sizeof(st)));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_WIDE_ORDER=%d -DSBPMG_WIDE_FUSE=%d%s%s", sbpopts, (int)p->order,
+                          p->tune.sbp_wide_fuse ? 1 : 0, mu, st));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_inner", &p->wide->inner));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_inner_cross", &p->wide->cross));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_norm_patch", &p->wide->norm));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_patch", &p->wide->apply));
+  PetscFunctionReturn(0);
+}
+
+/* p->wide, made at the first use: the table (host, and device on the device backend) and the interior box; the kernels on demand. */
+static PetscErrorCode SbpWideSetUp(SbpProblem p, const PetscReal **tab)
+{
+  PetscFunctionBegin;
+  PetscCheck(p->setupcalled, PetscObjectComm((PetscObject)p), PETSC_ERR_ORDER, "Call SbpProblemSetUp() first");
+  PetscCheck(p->order == 4 || p->order == 6, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+             "SBP order %" PetscInt_FMT ": the wide operator (src/sbp/wide.c) is of order 4 or 6", p->order);
+  PetscCall(SbpProblemGetOrderTable(p, tab, NULL));
+  if (!p->wide) {
+    PetscCall(PetscNew(&p->wide));
+    SbpWideInteriorBox(p, *tab, p->wide->box);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- host path */
+
+/* y = z + scale M~ u (za NULL: y = scale M~ u; za may be ya), or with probe y = diag(M~) (u unused), on this rank's nodes. */
+static void SbpWideHostRows(SbpProblem p, const PetscReal *tab, const PetscScalar *u, PetscScalar **za, PetscReal scale, PetscScalar **ya, int probe)
+{
+  int flags;
+
+  (void)SbpProblemBCFlags(p, &flags);
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscReal v = wide_apply_point(tab, (int)i, (int)j, (int)p->Nr, (int)p->Ns, p->rho, flags, u, p->crr, p->crs, p->css, p->gxs, p->gys, p->gxm, probe);
+      ya[j][i]    = za ? za[j][i] + scale * v : scale * v;
+    }
+}
+
+static PetscErrorCode SbpWideApplyHost(SbpProblem p, const PetscReal *tab, Vec x, Vec z, PetscReal scale, Vec y)
+{
+  Vec                xl;
+  const PetscScalar *u;
+  PetscScalar      **ya, **za = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_SbpApply, 0, 0, 0, 0));
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpProblemGetPatch(p, x, &xl, &u));
+  PetscCall(SbpProblemVecGetArray(p, y, PETSC_FALSE, &ya));
+  if (z && z != y) PetscCall(SbpProblemVecGetArray(p, z, PETSC_TRUE, &za));
+  SbpWideHostRows(p, tab, u, z ? (z == y ? ya : za) : NULL, scale, ya, 0);
+  if (z && z != y) PetscCall(SbpProblemVecRestoreArray(p, z, PETSC_TRUE, &za));
+  PetscCall(SbpProblemVecRestoreArray(p, y, PETSC_FALSE, &ya));
+  PetscCall(SbpProblemRestorePatch(p, x, &xl, &u));
+  PetscCall(PetscLogFlops((SbpWideFlopsPerNode(p) + (z ? 2 : 1)) * (PetscLogDouble)p->xm * p->ym));
+  PetscCall(PetscLogEventEnd(SBPMG_SbpApply, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpWideDiagonalHost(SbpProblem p, const PetscReal *tab, Vec d)
+{
+  PetscScalar **da;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_SbpDiag, 0, 0, 0, 0));
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpProblemVecGetArray(p, d, PETSC_FALSE, &da));
+  SbpWideHostRows(p, tab, NULL, NULL, 1, da, 1);
+  PetscCall(SbpProblemVecRestoreArray(p, d, PETSC_FALSE, &da));
+  PetscCall(PetscLogFlops(SbpWideFlopsPerNode(p) * (PetscLogDouble)p->xm * p->ym));
+  PetscCall(PetscLogEventEnd(SBPMG_SbpDiag, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpWideNormHost(SbpProblem p, const PetscReal *tab, SbpNormType kind, Vec x, Vec y)
+{
+  PetscScalar **xa, **ya;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SBPMG_SbpNorm, 0, 0, 0, 0));
+  PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpProblemVecGetArray(p, x, PETSC_TRUE, &xa));
+  PetscCall(SbpProblemVecGetArray(p, y, PETSC_FALSE, &ya));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++)
+      ya[j][i] = wide_norm_weight(tab, (int)i, (int)j, (int)p->Nr, (int)p->Ns, p->hr, p->hs, (int)kind, p->J[SbpPatchIndex(p, i, j)]) * xa[j][i];
+  PetscCall(SbpProblemVecRestoreArray(p, y, PETSC_FALSE, &ya));
+  PetscCall(SbpProblemVecRestoreArray(p, x, PETSC_TRUE, &xa));
+  PetscCall(PetscLogFlops((PetscLogDouble)p->xm * p->ym));
+  PetscCall(PetscLogEventEnd(SBPMG_SbpNorm, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- device path */
+
+/* The arguments of wide_apply_patch / wide_apply_inner before the region's: the problem's, the table, u, the coefficients (fp64), the
+   mode, the scale, z and y. */
+static PetscErrorCode SbpWideSetApplyArgs(SbpProblem p, cl_kernel k, cl_mem tab, cl_mem u, SbpWideMode mode, PetscReal scale, cl_mem z, cl_mem y)
+{
+  int Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = (int)mode;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpmgCLSetArgs(k, WIDE_ARG_NR, WIDE_ARG_REGION, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->rho, sizeof(int), &flags, sizeof(cl_mem),
+                           &tab, sizeof(cl_mem), &u, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &add,
+                           sizeof(PetscReal), &scale, sizeof(cl_mem), &z, sizeof(cl_mem), &y));
+  PetscFunctionReturn(0);
+}
+
+/* Launch the apply over the owned nodes: the fast path over the interior box and the gather formula over the rim around it, or the
+   gather formula everywhere where the box is empty (or for the diagonal, fast = false). */
+static PetscErrorCode SbpWideLaunch(SbpProblem p, PetscBool fast)
+{
+  const PetscInt *box = p->wide->box;
+
+  PetscFunctionBegin;
+  if (fast && box[0] <= box[2] && box[1] <= box[3]) {
+    PetscCall(SbpProblemLaunchBox(p, p->wide->inner, WIDE_ARG_REGION, SBP_REGION_INTERIOR, box));
+    if (!p->tune.sbp_wide_fuse) PetscCall(SbpProblemLaunchBox(p, p->wide->cross, WIDE_ARG_REGION, SBP_REGION_INTERIOR, box));
+    PetscCall(SbpProblemLaunchBox(p, p->wide->apply, WIDE_ARG_REGION, SBP_REGION_RIM, box));
+  } else
+    PetscCall(SbpProblemLaunchBox(p, p->wide->apply, WIDE_ARG_REGION, SBP_REGION_ALL, box));
+  PetscFunctionReturn(0);
+}
+
+/* y = z + scale M~ x on the device; on several ranks x goes through the ghost exchange first (u is then its ghosted patch). */
+static PetscErrorCode SbpWideApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y)
+{
+  cl_mem         tab, xb = NULL, zb = NULL, yb = NULL;
+  SbpWideMode    mode = z ? WIDE_MODE_ADD : WIDE_MODE_SET;
+  PetscLogDouble n    = (PetscLogDouble)p->xm * p->ym;
+  SbpBuffers     bufs = {0};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckDeviceVec(p, x, "x"));
+  PetscCall(SbpProblemCheckDeviceVec(p, y, "y"));
+  PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors for the SBP-SAT operator");
+  if (z && z != y) PetscCall(SbpProblemCheckDeviceVec(p, z, "z"));
+  PetscCall(SbpProblemGetOrderTable(p, NULL, &tab));
+  PetscCall(SbpWideGetKernels(p, p->otab));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
+  if (p->halo) { /* the ghosts in before any launch (no overlap: the box of the fast path reaches the ghosts) */
+    PetscCall(SbpHaloBegin(p->halo, x));
+    PetscCall(SbpHaloEnd(p->halo));
+  } else
+    PetscCall(SbpBuffersGet(&bufs, x, SBP_READ, &xb));
+  if (z && z != y) {
+    PetscCall(SbpBuffersGet(&bufs, z, SBP_READ, &zb));
+    PetscCall(SbpBuffersGet(&bufs, y, SBP_WRITE, &yb));
+  } else {
+    PetscCall(SbpBuffersGet(&bufs, y, z ? SBP_READ_WRITE : SBP_WRITE, &yb));
+    zb = yb;
+  }
+  PetscCall(SbpWideSetApplyArgs(p, p->wide->apply, tab, p->halo ? p->halo->patch : xb, mode, scale, zb, yb));
+  PetscCall(SbpWideSetApplyArgs(p, p->wide->inner, tab, p->halo ? p->halo->patch : xb, mode, scale, zb, yb));
+  PetscCall(SbpWideSetApplyArgs(p, p->wide->cross, tab, p->halo ? p->halo->patch : xb, mode, scale, zb, yb));
+  PetscCall(SbpWideLaunch(p, PETSC_TRUE));
+  PetscCall(SbpBuffersRestore(&bufs));
+  /* u, y, three coefficients, z (or y read); y read and written again by the cross pass of the two-pass fast path; on several ranks the
+     patch copy too (read and write) */
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, (SbpWideFlopsPerNode(p) + (z ? 2 : 1)) * n,
+                              n * sizeof(PetscReal) * (2 + 3 + (z ? 1 : 0) + (p->tune.sbp_wide_fuse ? 0 : 2) + (p->halo ? 2 : 0))));
+  PetscFunctionReturn(0);
+}
+
+/* d = diag(M~) on the device: wide_apply_patch in probe mode (u and z not read; d stands in for them). */
+static PetscErrorCode SbpWideDiagonalDevice(SbpProblem p, Vec d)
+{
+  cl_mem     tab, db;
+  SbpBuffers bufs = {0};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckDeviceVec(p, d, "the diagonal"));
+  PetscCall(SbpProblemGetOrderTable(p, NULL, &tab));
+  PetscCall(SbpWideGetKernels(p, p->otab));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
+  PetscCall(SbpBuffersGet(&bufs, d, SBP_WRITE, &db));
+  PetscCall(SbpWideSetApplyArgs(p, p->wide->apply, tab, db, WIDE_MODE_DIAGONAL, 1, db, db));
+  PetscCall(SbpWideLaunch(p, PETSC_FALSE)); /* no u: no exchange */
+  PetscCall(SbpBuffersRestore(&bufs));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpDiag, p->cl, SbpWideFlopsPerNode(p) * p->xm * p->ym, (PetscLogDouble)p->xm * p->ym * 4 * sizeof(PetscReal)));
+  PetscFunctionReturn(0);
+}
+
+/* y = W x on the device, W the order-p norm of the given kind. */
+static PetscErrorCode SbpWideNormDevice(SbpProblem p, SbpNormType kind, Vec x, Vec y)
+{
+  cl_mem     tab, xb, yb;
+  int        Nr = (int)p->Nr, Ns = (int)p->Ns, ik = (int)kind;
+  PetscInt   n    = p->xm * p->ym;
+  SbpBuffers bufs = {0};
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemCheckDeviceVec(p, x, "x"));
+  PetscCall(SbpProblemCheckDeviceVec(p, y, "y"));
+  PetscCall(SbpProblemGetOrderTable(p, NULL, &tab));
+  PetscCall(SbpWideGetKernels(p, p->otab));
+  PetscCall(SbpmgLogKernelBegin(SBPMG_SbpNorm));
+  PetscCall(SbpBuffersGet(&bufs, x, x == y ? SBP_READ_WRITE : SBP_READ, &xb));
+  if (x == y)
+    yb = xb;
+  else
+    PetscCall(SbpBuffersGet(&bufs, y, SBP_WRITE, &yb));
+  PetscCall(SbpmgCLSetArgs(p->wide->norm, WIDE_NARG_NR, WIDE_NARG_REGION, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal),
+                           &p->hs, sizeof(int), &ik, sizeof(cl_mem), &tab, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb));
+  PetscCall(SbpProblemLaunchBox(p, p->wide->norm, WIDE_NARG_REGION, SBP_REGION_ALL, p->wide->box));
+  PetscCall(SbpBuffersRestore(&bufs));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpNorm, p->cl, n, (PetscLogDouble)n * (kind >= SBP_NORM_JH ? 3 : 2) * sizeof(PetscReal)));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- the operations (src/sbp/apply.c sends order > 2 here) */
 
 PetscErrorCode SbpProblemApplyWide(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y)
 {
+  const PetscReal *tab;
+  PetscBool        dev;
+
   PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)p), PETSC_ERR_SUP, "SBP order %" PetscInt_FMT ": the matrix-free operator is not built yet", p->order);
+  PetscCall(SbpWideSetUp(p, &tab));
+  PetscCall(SbpProblemUseDevice(p, x, y, z, &dev));
+  if (dev)
+    PetscCall(SbpWideApplyDevice(p, x, z, scale, y));
+  else
+    PetscCall(SbpWideApplyHost(p, tab, x, z, scale, y));
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode SbpProblemDiagonalWide(SbpProblem p, Vec d)
 {
+  const PetscReal *tab;
+  PetscBool        dev;
+
   PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)p), PETSC_ERR_SUP, "SBP order %" PetscInt_FMT ": the diagonal is not built yet", p->order);
+  PetscCall(SbpWideSetUp(p, &tab));
+  PetscCall(SbpProblemUseDevice(p, d, NULL, NULL, &dev));
+  if (dev)
+    PetscCall(SbpWideDiagonalDevice(p, d));
+  else
+    PetscCall(SbpWideDiagonalHost(p, tab, d));
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode SbpProblemNormWide(SbpProblem p, SbpNormType kind, Vec x, Vec y)
 {
-  PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)p), PETSC_ERR_SUP, "SBP order %" PetscInt_FMT ": the norms are not built yet", p->order);
-}
+  const PetscReal *tab;
+  PetscBool        dev;
 
-PetscErrorCode SbpProblemDestroyWide(SbpProblem p)
-{
   PetscFunctionBegin;
+  PetscCheck(kind >= SBP_NORM_H && kind <= SBP_NORM_JHINV, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE, "Unknown norm kind %d", (int)kind);
+  PetscCall(SbpWideSetUp(p, &tab));
+  PetscCall(SbpProblemUseDevice(p, x, y, NULL, &dev));
+  if (dev)
+    PetscCall(SbpWideNormDevice(p, kind, x, y));
+  else
+    PetscCall(SbpWideNormHost(p, tab, kind, x, y));
   PetscFunctionReturn(0);
 }

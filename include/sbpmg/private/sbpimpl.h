@@ -48,24 +48,24 @@ struct _p_SbpProblem {
   SbpData            forcing, face[4];           /* the data of the right-hand side: the manufactured problem's until some is given */
   SbpExactFunction   exactfn;                    /* the exact solution (all NULL: the manufactured one, while the data are its) */
   void              *exactctx;
-  char              *exactsrc; /* ... as OpenCL source (sbp_user_exact) */
-  Vec                exactvec; /* ... as values at the nodes (a reference; the problem's order or natural order) */
-  Vec                node[3];                   /* x, y, mu at the nodes in natural order (src/sbp/nodes.c; SBP_MAPPING_NODES, SBP_MU_NODES) */
-  PetscInt           bxs, bys, bxm, bym;        /* the box of the nodal data: the ghosted patch grown by one node, within the grid */
-  PetscReal         *nbox;                      /* x, y, mu on the box, one after the other, on the host where it evaluates there */
-  cl_mem             d_nodes;                   /* the same on the device (one value where there are no nodal data) */
-  PetscReal         *xbox;                      /* a mapping given only as OpenCL source: X on the box, six planes, read back from the
-                                                   device where the host evaluates at the nodes (src/sbp/maptable.c) */
-  cl_kernel          rhs_kernel;                /* the right-hand side's kernel for the kinds of data of version rhs_version */
-  int                rhs_version, data_version; /* data_version: bumped when a kind or a source of the data changes */
-  cl_mem             d_data;                    /* device: the faces' values (4 arrays along the faces) of the last right-hand side */
-  size_t             d_data_bytes;
-  SbpBCType          bc[4];         /* faces 1..4 at index 0..3 */
-  SbpBackend         backend;       /* as requested; resolved at set-up */
-  PetscBool          use_device;    /* resolved backend */
-  char               fallback[256]; /* why the automatic backend chose the host (empty: it did not) */
-  PetscBool          setupcalled;
-  DM                 da;              /* the layout on several ranks, and wherever the host path asks for it (SbpProblemGetLayoutDM); none on
+  char              *exactsrc;           /* ... as OpenCL source (sbp_user_exact) */
+  Vec                exactvec;           /* ... as values at the nodes (a reference; the problem's order or natural order) */
+  Vec                node[3];            /* x, y, mu at the nodes in natural order (src/sbp/nodes.c; SBP_MAPPING_NODES, SBP_MU_NODES) */
+  PetscInt           bxs, bys, bxm, bym; /* the box of the nodal data: the ghosted patch grown by one node, within the grid */
+  PetscReal         *nbox;               /* x, y, mu on the box, one after the other, on the host where it evaluates there */
+  cl_mem             d_nodes;            /* the same on the device (one value where there are no nodal data) */
+  PetscReal         *xbox;               /* a mapping given only as OpenCL source: X on the box, six planes, read back from the
+                                            device where the host evaluates at the nodes (src/sbp/maptable.c) */
+  cl_kernel  rhs_kernel;                 /* the right-hand side's kernel for the kinds of data of version rhs_version */
+  int        rhs_version, data_version;  /* data_version: bumped when a kind or a source of the data changes */
+  cl_mem     d_data;                     /* device: the faces' values (4 arrays along the faces) of the last right-hand side */
+  size_t     d_data_bytes;
+  SbpBCType  bc[4];         /* faces 1..4 at index 0..3 */
+  SbpBackend backend;       /* as requested; resolved at set-up */
+  PetscBool  use_device;    /* resolved backend */
+  char       fallback[256]; /* why the automatic backend chose the host (empty: it did not) */
+  PetscBool  setupcalled;
+  DM         da;                      /* the layout on several ranks, and wherever the host path asks for it (SbpProblemGetLayoutDM); none on
                                          one rank's device path */
   SbpProblem     fine;                /* during the set-up of a coarsened problem: the problem it was coarsened from */
   PetscBool      coarsened;           /* a level made by SbpProblemCoarsen() */
@@ -97,10 +97,10 @@ struct _p_SbpProblem {
   PetscInt  rhs_count;
   /* the kernels of kernels/traction.cl (src/sbp/traction.c), by where the face's scale factor comes from (SBPMG_TRACTION_SJ 0, 1): looked
      up at the first traction after set-up, owned by the program cache of cl */
-  cl_kernel traction_kernel[2];
+  cl_kernel          traction_kernel[2];
   PetscReal         *otab;   /* the packed table of the order (kernels/sbp_table.cl; SbpProblemGetOrderTable), made on first use */
   cl_mem             d_otab; /* ... on the device */
-  struct _n_SbpWide *wide; /* the operator of order 4 and 6: its tables and kernels (src/sbp/wide.c), made at the first apply */
+  struct _n_SbpWide *wide;   /* the operator of order 4 and 6: its tables and kernels (src/sbp/wide.c), made at the first apply */
 };
 
 /* The range of mu (any source): beyond it the coefficients mu times the metric, their products (crr*css) and their fp32 copies (the
@@ -112,7 +112,7 @@ struct _p_SbpProblem {
 
 /* The whole library's initializer (SbpmgInitializePackage), set by src/sbpmg.c when libsbpmg is loaded and called by
    SbpProblemCreate(): a layer above registers itself with this one, so the SBP-SAT layer calls no layer above it. */
-PETSC_INTERN PetscErrorCode (*SbpmgPackageInitializer)(void);
+PETSC_INTERN                PetscErrorCode (*SbpmgPackageInitializer)(void);
 PETSC_INTERN PetscErrorCode SbpMappingCurved(void *, PetscReal, PetscReal, PetscReal[6]);
 PETSC_INTERN PetscErrorCode SbpMappingSquare(void *, PetscReal, PetscReal, PetscReal[6]);
 PETSC_INTERN PetscErrorCode SbpMuBasin(void *, PetscReal, PetscReal, PetscReal *);
@@ -299,7 +299,6 @@ PETSC_INTERN PetscErrorCode SbpOperatorCreateVecs(Mat, Vec *, Vec *);
 PETSC_INTERN PetscErrorCode SbpProblemApplyWide(SbpProblem, Vec, Vec, PetscReal, Vec); /* y = z + scale M~ x (z NULL: none; z may be y) */
 PETSC_INTERN PetscErrorCode SbpProblemDiagonalWide(SbpProblem, Vec);
 PETSC_INTERN PetscErrorCode SbpProblemNormWide(SbpProblem, SbpNormType, Vec, Vec);
-PETSC_INTERN PetscErrorCode SbpProblemDestroyWide(SbpProblem);
 /* The stencil width of the problem's layout (ghost nodes): 2 up to order 4, 3 at order 6; the fewest nodes a rank must own in each
    direction (the end blocks of the order's M(c) and their couplings stay on one rank): 2, 8, 12. */
 PETSC_INTERN PetscInt SbpProblemStencilWidth(SbpProblem);
@@ -307,5 +306,10 @@ PETSC_INTERN PetscInt SbpProblemMinimumOwned(SbpProblem);
 
 /* The owned nodes' coordinates by the device into host arrays (src/sbp/coefficients.c); done: whether the device could. */
 PETSC_INTERN PetscErrorCode SbpProblemCoordinatesOnDevice(SbpProblem, PetscScalar *, PetscScalar *, PetscBool *);
+
+/* ---------------------------------------------------------------- order p data (src/sbp/rhs.c, traction.c, exact.c) */
+/* The weights of the owned nodes in H~ and in J H at the problem's order (spec-sbp-sat-highorder.md 4, 5): device vectors of a device
+   problem on the device (kernels/rhs.cl rhs_norm_weights), else on the host. */
+PETSC_INTERN PetscErrorCode SbpProblemNormWeights(SbpProblem, Vec, Vec);
 
 #endif

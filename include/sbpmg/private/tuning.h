@@ -39,6 +39,8 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(sbp_split_min, 4096, 262144, 262144, 0, 1073741824, "split only where the interior box has at least this many nodes (the rim launch's cost)")    \
   X(sbp_overlap_min, 1048576, 1048576, 1048576, 0, 1073741824,                                                                                       \
     "several ranks: run the interior while the ghosts are exchanged where it has at least this many nodes (0: always)")                              \
+  X(sbp_wide_fuse, 0, 1, 1, 0, 1,                                                                                                                    \
+    "order 4 and 6: 1 the interior box in one pass (the M(c) rows and the cross terms); 0 two passes (a CPU's compiler vectorizes them apart)")      \
   X(sbp_max_registers, 0, 0, 64, 0, 255, "NVIDIA's platform: register cap of the SBP-SAT and multigrid programs (-cl-nv-maxrregcount; 0: none)")
 
 /* ---------------------------------------------------------------- src/mg: kernels/smooth.cl, transfer.cl */
