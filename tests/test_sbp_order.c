@@ -1,8 +1,8 @@
 /* The assembled reference of order p = 2, 4, 6 (src/sbp/assemble.c, issue 38; docs/verification.md "The assembled reference of order
    2, 4, 6"): M~ symmetric and positive definite (a dense Cholesky factorisation), M~ 1 = 0 with every face Neumann, a grid below the
    order's minimum an error, and the observed orders of the manufactured solution's error in the order-p H norm (spec-sbp-sat-highorder.md
-   sections 3-5, 7). The error is measured here from the order-p weights of SbpSparse1DNorm: SbpProblemComputeError weighs by the
-   order-2 H (kernels/sbp.cl sbp_norm_weight). */
+   sections 3-5, 7). The error is measured here from the order-p weights of SbpSparse1DNorm, independently of SbpProblemComputeError
+   (which tests/test_sbp_rhs_order.c checks against the same weights). */
 #include "test_sbp_common.h"
 #include <petscblaslapack.h>
 
