@@ -55,6 +55,7 @@ class Problem:
     exact     -- the exact solution for error(): node values, a callable (x, y) -> u, or source defining
                  ``double sbp_user_exact(double x, double y)`` (the device backend)
     backend   -- "auto", "device" (OpenCL kernels on device vectors) or "host"
+    order     -- the SBP order: 2 (the default), 4 or 6 (docs/guide.md "Higher order")
     device, device_type, platform -- the OpenCL device (-cl_device, -cl_device_type, -cl_platform): they take effect before the
                  first device use of the process
     prefix    -- options prefix of the problem's -sbp_* options
@@ -66,7 +67,7 @@ class Problem:
     """
 
     def __init__(self, n=None, *, bc=None, mapping=None, mu=None, forcing=None, boundary=None, exact=None, backend=None,
-                 device=None, device_type=None, platform=None, prefix=None, options=True, comm=None):
+                 order=None, device=None, device_type=None, platform=None, prefix=None, options=True, comm=None):
         self._forcing_vec = None
         self._exact_vec = None
         self._prefix = prefix or ""
@@ -77,12 +78,12 @@ class Problem:
                 PETSc.Options().setValue("-cl_" + name, str(value))
         self.handle = _C.create(comm)  # a petsc4py PETSc.Object holding the SbpProblem
         try:
-            self._build(n, bc, mapping, mu, forcing, boundary, exact, backend, prefix, options)
+            self._build(n, bc, mapping, mu, forcing, boundary, exact, backend, order, prefix, options)
         except BaseException:
             self.destroy()  # nothing half-made outlives the error
             raise
 
-    def _build(self, n, bc, mapping, mu, forcing, boundary, exact, backend, prefix, options):
+    def _build(self, n, bc, mapping, mu, forcing, boundary, exact, backend, order, prefix, options):
         if prefix:
             _C.set_options_prefix(self.handle, prefix)
         if n is not None:
@@ -100,6 +101,10 @@ class Problem:
             if backend not in _BACKENDS:
                 fail(62, "sbpmg.Problem", f"backend: expected one of {', '.join(_BACKENDS)}; got {backend!r}")
             _C.set_backend(self.handle, _BACKENDS[backend])
+        if order is not None:
+            if not isinstance(order, numbers.Integral) or isinstance(order, bool):
+                fail(62, "sbpmg.Problem", f"order: expected 2, 4 or 6; got {order!r}")
+            _C.set_order(self.handle, int(order))
         if isinstance(mapping, str) and mapping in _MAPPINGS:
             _C.set_mapping(self.handle, _MAPPINGS[mapping])
         if isinstance(mu, str) and mu == "basin":
@@ -123,6 +128,11 @@ class Problem:
     def sizes(self):
         """(Nr, Ns): the grid's intervals along r and s."""
         return _C.get_sizes(self.handle)
+
+    @property
+    def order(self):
+        """The SBP order: 2, 4 or 6."""
+        return _C.get_order(self.handle)
 
     @property
     def backend(self):

@@ -149,6 +149,22 @@ static PyObject *sbp_get_backend(PyObject *self, PyObject *args)
   return PyLong_FromLong((long)backend);
 }
 
+static PyObject *sbp_set_order(PyObject *self, PyObject *args)
+{
+  long order;
+  SBP_PY_PROBLEM_ARG("l", &order);
+  SbpPyCall(SbpProblemSetOrder(p, (PetscInt)order));
+  Py_RETURN_NONE;
+}
+
+static PyObject *sbp_get_order(PyObject *self, PyObject *args)
+{
+  PetscInt order;
+  SBP_PY_PROBLEM_ARG("");
+  SbpPyCall(SbpProblemGetOrder(p, &order));
+  return PyLong_FromLong((long)order);
+}
+
 static PyObject *sbp_set_options_prefix(PyObject *self, PyObject *args)
 {
   const char *prefix;
@@ -438,6 +454,8 @@ static PyMethodDef SbpPyMethods[] = {{"initialize", sbp_initialize, METH_NOARGS,
                                      {"get_bc", sbp_get_bc, METH_VARARGS, NULL},
                                      {"set_backend", sbp_set_backend, METH_VARARGS, NULL},
                                      {"get_backend", sbp_get_backend, METH_VARARGS, NULL},
+                                     {"set_order", sbp_set_order, METH_VARARGS, NULL},
+                                     {"get_order", sbp_get_order, METH_VARARGS, NULL},
                                      {"set_options_prefix", sbp_set_options_prefix, METH_VARARGS, NULL},
                                      {"set_from_options", sbp_set_from_options, METH_VARARGS, NULL},
                                      {"set_up", sbp_set_up, METH_VARARGS, NULL},

@@ -75,6 +75,9 @@ def test_bad_arguments_of_the_problem():
     expect_error("backend: expected one of auto, device, host; got 'gpu'", sbpmg.Problem, N, backend="gpu")
     expect_error("n: expected N or (Nr, Ns), integers; got 'big'", sbpmg.Problem, "big")
     expect_error("the coefficient mu must be positive and finite", sbpmg.Problem, N, mu=-1.0)  # the library's own message
+    expect_error("-sbp_order 5: the SBP-SAT order must be 2, 4 or 6", sbpmg.Problem, 32, order=5)
+    expect_error("order: expected 2, 4 or 6; got '4'", sbpmg.Problem, 32, order="4")
+    expect_error("SBP order 6 needs at least 17 intervals", sbpmg.Problem, 16, order=6)
 
 
 def test_a_destroyed_problem_is_named():

@@ -69,6 +69,35 @@ def test_set_type_with_an_assembled_pmat_against_a_direct_solve():
             o.destroy()
 
 
+def order_error(n, order):
+    """||e||_H of CG + sbpmg to 1e-12 on the manufactured problem of the given order, and the problem's order as it reports it."""
+    with sbpmg.Problem(n, order=order) as p:
+        A = p.operator()
+        u, b = A.createVecs()
+        p.rhs(b)
+        ksp = PETSc.KSP().create()
+        ksp.setOperators(A)
+        ksp.setType("cg")
+        ksp.getPC().setType("sbpmg")
+        ksp.setTolerances(rtol=1e-12, atol=1e-300)
+        ksp.solve(b, u)
+        assert ksp.getConvergedReason() > 0
+        e, reported = p.error(u)[0], p.order
+        for o in (ksp, A, u, b):
+            o.destroy()
+    return e, reported
+
+
+def test_order_four_and_six_from_python():
+    """order=4, 6: the observed orders of the curved basin's error in the bands of docs/verification.md "Orders 4 and 6"."""
+    for order, sizes, band in ((4, (32, 64), (3.6, 4.3)), (6, (32, 64), (4.7, 5.5))):
+        (e1, o1), (e2, o2) = (order_error(n, order) for n in sizes)
+        observed = np.log2(e1 / e2)
+        print(f"order {order}: errors {e1:.4e}, {e2:.4e}, observed order {observed:.3f}")
+        assert o1 == o2 == order
+        assert band[0] < observed < band[1], observed
+
+
 def test_vectors_live_where_the_problem_runs():
     with sbpmg.Problem(16) as p:
         A = p.operator()
