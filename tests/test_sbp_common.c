@@ -248,3 +248,27 @@ PetscReal SbpTestAsymmetry(Mat A)
   PCALL(MatDestroy(&T));
   return d / a;
 }
+
+void SbpTestFillU(SbpProblem p, Vec u, PetscInt zface)
+{
+  PetscScalar **a;
+
+  PCALL(SbpProblemVecGetArray(p, u, PETSC_FALSE, &a));
+  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
+    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
+      PetscBool on = (zface == 1 && i == 0) || (zface == 2 && i == p->Nr) || (zface == 3 && j == 0) || (zface == 4 && j == p->Ns);
+      a[j][i]      = on ? 0 : PetscSinReal(0.37 * i + 0.11 * j) + 0.2 * PetscCosReal(0.05 * i * j) + 0.01 * i;
+    }
+  PCALL(SbpProblemVecRestoreArray(p, u, PETSC_FALSE, &a));
+}
+
+PetscInt SbpTestFaceLength(SbpProblem p, PetscInt face)
+{
+  return face <= 2 ? p->Ns + 1 : p->Nr + 1;
+}
+
+void SbpTestFaceNode(SbpProblem p, PetscInt face, PetscInt t, PetscInt *i, PetscInt *j)
+{
+  *i = face == 1 ? 0 : face == 2 ? p->Nr : t;
+  *j = face == 3 ? 0 : face == 4 ? p->Ns : t;
+}

@@ -90,4 +90,10 @@ typedef struct {
 SbpTestAnswer SbpTestAnswerOf(SbpProblem p, PetscBool with_error);
 void          SbpTestAnswerDestroy(SbpTestAnswer *a);
 
+/* Face tests (the traction): u(i, j) = sin(0.37 i + 0.11 j) + 0.2 cos(0.05 i j) + 0.01 i, the same values whatever the ranks, but zero
+   on face zface (0: none); the nodes along a face and node (i, j) at t along it. */
+void     SbpTestFillU(SbpProblem p, Vec u, PetscInt zface);
+PetscInt SbpTestFaceLength(SbpProblem p, PetscInt face);
+void     SbpTestFaceNode(SbpProblem p, PetscInt face, PetscInt t, PetscInt *i, PetscInt *j);
+
 #endif

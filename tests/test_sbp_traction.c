@@ -113,32 +113,6 @@ static void path_geometry(const Path *c, SbpProblem p, PetscInt i, PetscInt j, P
     path_mapping(c, -1 + i * p->hr, -1 + j * p->hs, X);
 }
 
-/* u(i, j) = sin(0.37 i + 0.11 j) + 0.2 cos(0.05 i j) + 0.01 i, the same values whatever the ranks, but zero on face zface (0: none) */
-static void fill_u(SbpProblem p, Vec u, PetscInt zface)
-{
-  PetscScalar **a;
-
-  PCALL(SbpProblemVecGetArray(p, u, PETSC_FALSE, &a));
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscBool on = (zface == 1 && i == 0) || (zface == 2 && i == p->Nr) || (zface == 3 && j == 0) || (zface == 4 && j == p->Ns);
-      a[j][i]      = on ? 0 : PetscSinReal(0.37 * i + 0.11 * j) + 0.2 * PetscCosReal(0.05 * i * j) + 0.01 * i;
-    }
-  PCALL(SbpProblemVecRestoreArray(p, u, PETSC_FALSE, &a));
-}
-
-static PetscInt face_length(SbpProblem p, PetscInt face)
-{
-  return face <= 2 ? p->Ns + 1 : p->Nr + 1;
-}
-
-/* Node (i, j) at t along face `face`. */
-static void face_node(SbpProblem p, PetscInt face, PetscInt t, PetscInt *i, PetscInt *j)
-{
-  *i = face == 1 ? 0 : face == 2 ? p->Nr : t;
-  *j = face == 3 ? 0 : face == 4 ? p->Ns : t;
-}
-
 /* The traction of u on face `face` into t (NULL: a vector of SbpProblemCreateFaceVector()), on every rank whole (n values, freed by
    the caller). */
 static PetscReal *traction_into(SbpProblem p, Vec u, PetscInt face, Vec tgiven)
@@ -204,14 +178,14 @@ static PetscReal exact_traction(const Path *c, SbpProblem p, PetscInt face, Pets
 static void traction_errors(const Path *c, SbpProblem p, Vec u, PetscInt face, PetscReal err[NERR])
 {
   PetscReal      *t = traction_of(p, u, face), sum = 0;
-  const PetscInt  n = face_length(p, face);
+  const PetscInt  n = SbpTestFaceLength(p, face);
   const PetscReal h = 2.0 / (n - 1);
 
   err[0] = err[1] = 0;
   for (PetscInt k = 0; k < n; k++) {
     PetscInt  i, j;
     PetscReal e;
-    face_node(p, face, k, &i, &j);
+    SbpTestFaceNode(p, face, k, &i, &j);
     e      = PetscAbsReal(t[k] - exact_traction(c, p, face, i, j));
     err[0] = PetscMax(err[0], e);
     if (8 * k >= n - 1 && 8 * k <= 7 * (n - 1)) err[1] = PetscMax(err[1], e);
@@ -344,7 +318,7 @@ static void kronecker_traction(const Path *c, SbpProblem p, PetscInt face, const
     PetscInt  i, j, q;
     PetscReal X[6], G, sJ;
 
-    face_node(p, face, k, &i, &j);
+    SbpTestFaceNode(p, face, k, &i, &j);
     q = SbpPatchIndex(p, i, j);
     G = sigma * Hd[k * (Nt + 1) + k] * ((rface ? p->crr[q] : p->css[q]) * dn[k] + p->crs[q] * Lw[k]);
     path_geometry(c, p, i, j, X);
@@ -364,7 +338,7 @@ static void assembled_traction(const Path *c, SbpProblem pd, SbpProblem pn, Pets
   Mat                Ad, An;
   Vec                yd, yn;
   const PetscScalar *a;
-  const PetscInt     n = face_length(pd, face);
+  const PetscInt     n = SbpTestFaceLength(pd, face);
 
   PCALL(SbpProblemCreateAssembledOperator(pd, &Ad));
   PCALL(SbpProblemCreateAssembledOperator(pn, &An));
@@ -388,7 +362,7 @@ static void assembled_traction(const Path *c, SbpProblem pd, SbpProblem pn, Pets
   for (PetscInt k = 0; k < n; k++) {
     PetscInt  i, j;
     PetscReal X[6], h = (face <= 2 ? pd->hs : pd->hr) * ((k == 0 || k == n - 1) ? 0.5 : 1), sJ;
-    face_node(pd, face, k, &i, &j);
+    SbpTestFaceNode(pd, face, k, &i, &j);
     path_geometry(c, pd, i, j, X);
     sJ   = face <= 2 ? PetscSqrtReal(X[3] * X[3] + X[5] * X[5]) : PetscSqrtReal(X[2] * X[2] + X[4] * X[4]);
     t[k] = -PetscRealPart(a[i + (pd->Nr + 1) * j]) / h / sJ;
@@ -419,7 +393,7 @@ static void test_references(void **state)
       bcd[face - 1] = 'D';
       p             = path_problem(PETSC_COMM_SELF, &Paths[c], Nr, Ns, bcd, SBP_BACKEND_DEVICE);
       PCALL(SbpProblemCreateVector(p, &u));
-      fill_u(p, u, 0);
+      SbpTestFillU(p, u, 0);
       t = traction_of(p, u, face);
       PCALL(PetscMalloc2(n, &ref, (Nr + 1) * (Ns + 1), &ua));
       PCALL(VecGetArray(u, &uarr));
@@ -430,7 +404,7 @@ static void test_references(void **state)
       PCALL(PetscFree(t));
       /* the assembled operator's boundary rows, face Dirichlet against Neumann, for u zero on the face */
       pn = path_problem(PETSC_COMM_SELF, &Paths[c], Nr, Ns, "NNNN", SBP_BACKEND_DEVICE);
-      fill_u(p, u, face);
+      SbpTestFillU(p, u, face);
       t = traction_of(p, u, face);
       assembled_traction(&Paths[c], p, pn, face, u, ref, &off);
       d[1] = rel_diff(n, t, ref);
@@ -470,17 +444,17 @@ static void test_device_host(void **state)
     PCALL(SbpProblemCreateVector(pd, &ud));
     PCALL(SbpProblemCreateVector(ph, &uh));
     PCALL(VecCreateSeq(PETSC_COMM_SELF, (Nr + 1) * (Ns + 1), &us));
-    fill_u(pd, ud, 0);
-    fill_u(ph, uh, 0);
-    fill_u(pd, us, 0);
+    SbpTestFillU(pd, ud, 0);
+    SbpTestFillU(ph, uh, 0);
+    SbpTestFillU(pd, us, 0);
     for (PetscInt face = 1; face <= 4; face++) {
       PetscReal *td = traction_of(pd, ud, face), *th = traction_of(ph, uh, face), *ts, d[2];
       Vec        t;
 
-      PCALL(VecCreateSeq(PETSC_COMM_SELF, face_length(pd, face), &t)); /* host vectors on the device problem: its host loops */
+      PCALL(VecCreateSeq(PETSC_COMM_SELF, SbpTestFaceLength(pd, face), &t)); /* host vectors on the device problem: its host loops */
       ts   = traction_into(pd, us, face, t);
-      d[0] = rel_diff(face_length(pd, face), th, td);
-      d[1] = rel_diff(face_length(pd, face), ts, td);
+      d[0] = rel_diff(SbpTestFaceLength(pd, face), th, td);
+      d[1] = rel_diff(SbpTestFaceLength(pd, face), ts, td);
       print_message("  %-32s face %d: host backend - device %.1e, device problem's host loops - device %.1e\n", Paths[c].name, (int)face, d[0], d[1]);
       if (!(d[0] <= 1e-12 && d[1] <= 1e-12)) fail_msg("%s face %d: the host and the device differ by %g and %g", Paths[c].name, (int)face, d[0], d[1]);
       worst[0] = PetscMax(worst[0], d[0]);
@@ -512,11 +486,11 @@ static void check_ranks(MPI_Comm comm, const Path *c, PetscInt Nr, PetscInt Ns, 
   PCALL(MPI_Comm_size(comm, &size));
   PCALL(SbpProblemGetProcessGrid(pp, &m, &n));
   PCALL(SbpProblemCreateVector(pp, &up));
-  fill_u(pp, up, 0);
+  SbpTestFillU(pp, up, 0);
   if (rank == 0) {
     ps = path_problem(PETSC_COMM_SELF, c, Nr, Ns, "DNND", backend);
     PCALL(SbpProblemCreateVector(ps, &us));
-    fill_u(ps, us, 0);
+    SbpTestFillU(ps, us, 0);
   }
   for (PetscInt face = 1; face <= 4; face++) {
     PetscReal *tp = traction_of(pp, up, face), d = 0;
@@ -528,7 +502,7 @@ static void check_ranks(MPI_Comm comm, const Path *c, PetscInt Nr, PetscInt Ns, 
     cut[face - 1] = owners;
     if (rank == 0) {
       PetscReal *ts = traction_of(ps, us, face);
-      d             = rel_diff(face_length(pp, face), tp, ts);
+      d             = rel_diff(SbpTestFaceLength(pp, face), tp, ts);
       PCALL(PetscFree(ts));
     }
     PCALL(MPI_Bcast(&d, 1, MPIU_REAL, 0, comm));

@@ -17,31 +17,6 @@ static SbpProblem order_problem(MPI_Comm comm, PetscInt order, PetscInt Nr, Pets
   return SbpTestOrderProblem(comm, Nr, Ns, bc, map, backend, &set);
 }
 
-/* u(i, j) = sin(0.37 i + 0.11 j) + 0.2 cos(0.05 i j) + 0.01 i, whatever the ranks, but zero on face zface (0: none). */
-static void fill_u(SbpProblem p, Vec u, PetscInt zface)
-{
-  PetscScalar **a;
-
-  PCALL(SbpProblemVecGetArray(p, u, PETSC_FALSE, &a));
-  for (PetscInt j = p->ys; j < p->ys + p->ym; j++)
-    for (PetscInt i = p->xs; i < p->xs + p->xm; i++) {
-      PetscBool on = (zface == 1 && i == 0) || (zface == 2 && i == p->Nr) || (zface == 3 && j == 0) || (zface == 4 && j == p->Ns);
-      a[j][i]      = on ? 0 : PetscSinReal(0.37 * i + 0.11 * j) + 0.2 * PetscCosReal(0.05 * i * j) + 0.01 * i;
-    }
-  PCALL(SbpProblemVecRestoreArray(p, u, PETSC_FALSE, &a));
-}
-
-static PetscInt face_length(SbpProblem p, PetscInt face)
-{
-  return face <= 2 ? p->Ns + 1 : p->Nr + 1;
-}
-
-static void face_node(SbpProblem p, PetscInt face, PetscInt t, PetscInt *i, PetscInt *j)
-{
-  *i = face == 1 ? 0 : face == 2 ? p->Nr : t;
-  *j = face == 3 ? 0 : face == 4 ? p->Ns : t;
-}
-
 /* The face's scale factor at node (i, j) from the analytic mapping (curved or square). */
 static PetscReal scale_at(SbpProblem p, PetscInt face, PetscInt i, PetscInt j, PetscReal X[6])
 {
@@ -127,7 +102,7 @@ static void kronecker_traction(SbpProblem p, PetscInt face, const PetscReal *u, 
   for (PetscInt k = 0; k <= Nt; k++) {
     PetscInt  i, j, q;
     PetscReal X[6];
-    face_node(p, face, k, &i, &j);
+    SbpTestFaceNode(p, face, k, &i, &j);
     q    = SbpPatchIndex(p, i, j);
     t[k] = sigma * ((rface ? p->crr[q] : p->css[q]) * dn[k] + p->crs[q] * Lw[k]) / scale_at(p, face, i, j, X);
   }
@@ -165,7 +140,7 @@ static void assembled_traction(SbpProblem pd, SbpProblem pn, PetscInt face, Vec 
   for (PetscInt k = 0; k <= Nt; k++) {
     PetscInt  i, j;
     PetscReal X[6];
-    face_node(pd, face, k, &i, &j);
+    SbpTestFaceNode(pd, face, k, &i, &j);
     t[k] = -PetscRealPart(a[i + (pd->Nr + 1) * j]) / Hf.a[Hf.ia[k]] / scale_at(pd, face, i, j, X);
   }
   PCALL(VecRestoreArrayRead(yd, &a));
@@ -196,7 +171,7 @@ static void test_references(void **state)
         p             = order_problem(PETSC_COMM_SELF, Orders[o], Nr, Ns, bcd, SBP_MAPPING_CURVED, PETSC_FALSE, be);
         pn            = order_problem(PETSC_COMM_SELF, Orders[o], Nr, Ns, "NNNN", SBP_MAPPING_CURVED, PETSC_FALSE, be);
         PCALL(SbpProblemCreateVector(p, &u));
-        fill_u(p, u, 0);
+        SbpTestFillU(p, u, 0);
         t = traction_of(p, u, face);
         PCALL(PetscMalloc2(n, &ref, (Nr + 1) * (Ns + 1), &ua));
         PCALL(SbpProblemVecGetArray(p, u, PETSC_FALSE, &arr));
@@ -206,7 +181,7 @@ static void test_references(void **state)
         kronecker_traction(p, face, ua, ref);
         d[0] = rel_diff(n, t, ref);
         PCALL(PetscFree(t));
-        fill_u(p, u, face);
+        SbpTestFillU(p, u, face);
         t = traction_of(p, u, face);
         assembled_traction(p, pn, face, u, ref, &off);
         d[1] = rel_diff(n, t, ref);
@@ -241,14 +216,14 @@ static PetscReal exact_traction(SbpProblem p, PetscInt face, PetscInt i, PetscIn
 static void traction_errors(SbpProblem p, Vec u, PetscInt face, PetscReal err[2])
 {
   PetscReal      *t = traction_of(p, u, face), sum = 0;
-  const PetscInt  n = face_length(p, face);
+  const PetscInt  n = SbpTestFaceLength(p, face);
   const PetscReal h = 2.0 / (n - 1);
 
   err[0] = 0;
   for (PetscInt k = 0; k < n; k++) {
     PetscInt  i, j;
     PetscReal e;
-    face_node(p, face, k, &i, &j);
+    SbpTestFaceNode(p, face, k, &i, &j);
     e      = PetscAbsReal(t[k] - exact_traction(p, face, i, j));
     err[0] = PetscIsInfOrNanReal(t[k]) ? NAN : PetscMax(err[0], e);
     sum += h * ((k == 0 || k == n - 1) ? 0.5 : 1) * e * e;
@@ -333,17 +308,17 @@ static void test_ranks(void **state)
         pp = order_problem(PETSC_COMM_WORLD, Orders[o], Nr, Ns, "DNND", SBP_MAPPING_CURVED, PETSC_FALSE, be);
         PCALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
         PCALL(SbpProblemCreateVector(pp, &up));
-        fill_u(pp, up, 0);
+        SbpTestFillU(pp, up, 0);
         if (rank == 0) {
           ps = order_problem(PETSC_COMM_SELF, Orders[o], Nr, Ns, "DNND", SBP_MAPPING_CURVED, PETSC_FALSE, be);
           PCALL(SbpProblemCreateVector(ps, &us));
-          fill_u(ps, us, 0);
+          SbpTestFillU(ps, us, 0);
         }
         for (PetscInt face = 1; face <= 4; face++) {
           PetscReal *tp = traction_of(pp, up, face), d = 0;
           if (rank == 0) {
             PetscReal *ts = traction_of(ps, us, face);
-            d             = rel_diff(face_length(pp, face), tp, ts);
+            d             = rel_diff(SbpTestFaceLength(pp, face), tp, ts);
             PCALL(PetscFree(ts));
           }
           PCALL(MPI_Bcast(&d, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
