@@ -272,3 +272,61 @@ void SbpTestFaceNode(SbpProblem p, PetscInt face, PetscInt t, PetscInt *i, Petsc
   *i = face == 1 ? 0 : face == 2 ? p->Nr : t;
   *j = face == 3 ? 0 : face == 4 ? p->Ns : t;
 }
+
+PetscReal *SbpTestTraction(SbpProblem p, Vec u, PetscInt face, Vec tgiven)
+{
+  Vec                t = tgiven, all;
+  VecScatter         sc;
+  const PetscScalar *a;
+  PetscReal         *v;
+  PetscInt           n;
+
+  if (!t) PCALL(SbpProblemCreateFaceVector(p, face, &t));
+  PCALL(VecSet(t, NAN)); /* every entry must be written */
+  PCALL(SbpProblemComputeFaceTraction(p, u, face, t));
+  PCALL(VecGetSize(t, &n));
+  PCALL(VecScatterCreateToAll(t, &sc, &all));
+  PCALL(VecScatterBegin(sc, t, all, INSERT_VALUES, SCATTER_FORWARD));
+  PCALL(VecScatterEnd(sc, t, all, INSERT_VALUES, SCATTER_FORWARD));
+  PCALL(PetscMalloc1(n, &v));
+  PCALL(VecGetArrayRead(all, &a));
+  for (PetscInt k = 0; k < n; k++) v[k] = PetscRealPart(a[k]);
+  PCALL(VecRestoreArrayRead(all, &a));
+  PCALL(VecScatterDestroy(&sc));
+  PCALL(VecDestroy(&all));
+  if (!tgiven) PCALL(VecDestroy(&t));
+  return v;
+}
+
+PetscReal SbpTestRelDiff(PetscInt n, const PetscReal *a, const PetscReal *b)
+{
+  PetscReal d, s;
+  SbpmgTestMaxDiff(n, a, b, &d, &s);
+  return d / s;
+}
+
+Vec SbpTestForcingVector(SbpProblem p, SbpForcingFunction fn, void *ctx)
+{
+  Vec                x, y, f;
+  const PetscScalar *xa, *ya;
+  PetscScalar       *fa;
+  PetscInt           n;
+
+  PCALL(SbpProblemGetCoordinates(p, &x, &y));
+  PCALL(VecDuplicate(x, &f));
+  PCALL(VecGetLocalSize(x, &n));
+  PCALL(VecGetArrayRead(x, &xa));
+  PCALL(VecGetArrayRead(y, &ya));
+  PCALL(VecGetArray(f, &fa));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscReal v;
+    PCALL((*fn)(ctx, PetscRealPart(xa[k]), PetscRealPart(ya[k]), &v));
+    fa[k] = v;
+  }
+  PCALL(VecRestoreArray(f, &fa));
+  PCALL(VecRestoreArrayRead(x, &xa));
+  PCALL(VecRestoreArrayRead(y, &ya));
+  PCALL(VecDestroy(&x));
+  PCALL(VecDestroy(&y));
+  return f;
+}

@@ -95,5 +95,11 @@ void          SbpTestAnswerDestroy(SbpTestAnswer *a);
 void     SbpTestFillU(SbpProblem p, Vec u, PetscInt zface);
 PetscInt SbpTestFaceLength(SbpProblem p, PetscInt face);
 void     SbpTestFaceNode(SbpProblem p, PetscInt face, PetscInt t, PetscInt *i, PetscInt *j);
+/* The traction of u on face `face` into t (NULL: a vector of SbpProblemCreateFaceVector()), on every rank whole (n values, freed by the
+   caller); the largest difference of two arrays relative to their largest value (SbpmgTestMaxDiff). */
+PetscReal *SbpTestTraction(SbpProblem p, Vec u, PetscInt face, Vec tgiven);
+PetscReal  SbpTestRelDiff(PetscInt n, const PetscReal *a, const PetscReal *b);
+/* A forcing function at the nodes (from their coordinates) as a vector of the problem's layout (host or device). */
+Vec SbpTestForcingVector(SbpProblem p, SbpForcingFunction fn, void *ctx);
 
 #endif

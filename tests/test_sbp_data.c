@@ -155,33 +155,6 @@ static void set_boundary_values(SbpProblem p, PetscInt f, SbpBoundaryFunction fn
   PCALL(PetscFree(v));
 }
 
-/* The forcing function as a vector at the nodes (from the node coordinates). */
-static Vec forcing_vector(SbpProblem p, SbpForcingFunction fn, void *ctx)
-{
-  Vec                x, y, f;
-  const PetscScalar *xa, *ya;
-  PetscScalar       *fa;
-  PetscInt           n;
-
-  PCALL(SbpProblemGetCoordinates(p, &x, &y));
-  PCALL(VecDuplicate(x, &f));
-  PCALL(VecGetLocalSize(x, &n));
-  PCALL(VecGetArrayRead(x, &xa));
-  PCALL(VecGetArrayRead(y, &ya));
-  PCALL(VecGetArray(f, &fa));
-  for (PetscInt k = 0; k < n; k++) {
-    PetscReal v;
-    PCALL((*fn)(ctx, PetscRealPart(xa[k]), PetscRealPart(ya[k]), &v));
-    fa[k] = v;
-  }
-  PCALL(VecRestoreArray(f, &fa));
-  PCALL(VecRestoreArrayRead(x, &xa));
-  PCALL(VecRestoreArrayRead(y, &ya));
-  PCALL(VecDestroy(&x));
-  PCALL(VecDestroy(&y));
-  return f;
-}
-
 /* ---------------------------------------------------------------- the tests */
 
 /* Host functions, then values, of the manufactured problem: the built-in right-hand side (both backends, both mu, every face set). */
@@ -202,7 +175,7 @@ static void test_manufactured_through_api(void **state)
               PCALL(SbpProblemGetBC(p, face, &bctx.bc[face - 1]));
               set_boundary_values(p, face, ManufacturedBoundary, &bctx, 1);
             }
-            f = forcing_vector(p, ManufacturedForcing, &bctx.mu);
+            f = SbpTestForcingVector(p, ManufacturedForcing, &bctx.mu);
             PCALL(SbpProblemSetForcingVector(p, f));
           } else {
             PCALL(SbpProblemSetForcingFunction(p, ManufacturedForcing, &bctx.mu));
@@ -281,7 +254,7 @@ static void test_general_data_vs_kronecker(void **state)
             PCALL(SbpProblemSetBoundaryFunction(p, face, type, OwnBoundary, NULL));
         }
         if (values) {
-          f[q] = forcing_vector(p, OwnForcing, NULL);
+          f[q] = SbpTestForcingVector(p, OwnForcing, NULL);
           PCALL(SbpProblemSetForcingVector(p, f[q]));
         } else
           PCALL(SbpProblemSetForcingFunction(p, OwnForcing, NULL));

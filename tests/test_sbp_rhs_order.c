@@ -49,32 +49,6 @@ static void unit_normal(SbpProblem p, PetscInt f, PetscInt i, PetscInt j, PetscR
 typedef enum { DATA_MANUFACTURED, DATA_FUNCTIONS, DATA_VALUES, DATA_SOURCES } DataPath;
 static const char *const DataNames[] = {"manufactured", "functions", "values", "sources"};
 
-/* The forcing function at the nodes as a vector of the problem's layout (host or device). */
-static Vec forcing_values(SbpProblem p)
-{
-  Vec                x, y, f;
-  const PetscScalar *xa, *ya;
-  PetscScalar       *fa;
-  PetscInt           n;
-
-  PCALL(SbpProblemGetCoordinates(p, &x, &y));
-  PCALL(VecDuplicate(x, &f));
-  PCALL(VecGetLocalSize(x, &n));
-  PCALL(VecGetArrayRead(x, &xa));
-  PCALL(VecGetArrayRead(y, &ya));
-  PCALL(VecGetArray(f, &fa));
-  for (PetscInt k = 0; k < n; k++) {
-    PetscReal v;
-    PCALL(OwnForcing(NULL, PetscRealPart(xa[k]), PetscRealPart(ya[k]), &v));
-    fa[k] = v;
-  }
-  PCALL(VecRestoreArray(f, &fa));
-  PCALL(VecRestoreArrayRead(x, &xa));
-  PCALL(VecRestoreArrayRead(y, &ya));
-  SbpmgTestDestroyVecs(&x, &y, NULL);
-  return f;
-}
-
 /* The user's data of the path on faces 1..3 and the forcing, face 4 zero values (a mix of kinds); the values of the forcing are returned
    (destroy after the right-hand side; NULL: none). */
 static Vec set_data(SbpProblem p, DataPath path)
@@ -118,7 +92,7 @@ static Vec set_data(SbpProblem p, DataPath path)
   if (path == DATA_FUNCTIONS) PCALL(SbpProblemSetForcingFunction(p, OwnForcing, NULL));
   if (path == DATA_SOURCES) PCALL(SbpProblemSetForcingSource(p, OwnForcingSource));
   if (path == DATA_VALUES) {
-    f = forcing_values(p);
+    f = SbpTestForcingVector(p, OwnForcing, NULL);
     PCALL(SbpProblemSetForcingVector(p, f));
   }
   return f;

@@ -113,46 +113,6 @@ static void path_geometry(const Path *c, SbpProblem p, PetscInt i, PetscInt j, P
     path_mapping(c, -1 + i * p->hr, -1 + j * p->hs, X);
 }
 
-/* The traction of u on face `face` into t (NULL: a vector of SbpProblemCreateFaceVector()), on every rank whole (n values, freed by
-   the caller). */
-static PetscReal *traction_into(SbpProblem p, Vec u, PetscInt face, Vec tgiven)
-{
-  Vec                t = tgiven, all;
-  VecScatter         sc;
-  const PetscScalar *a;
-  PetscReal         *v;
-  PetscInt           n;
-
-  if (!t) PCALL(SbpProblemCreateFaceVector(p, face, &t));
-  PCALL(VecSet(t, NAN)); /* every entry must be written */
-  PCALL(SbpProblemComputeFaceTraction(p, u, face, t));
-  PCALL(VecGetSize(t, &n));
-  PCALL(VecScatterCreateToAll(t, &sc, &all));
-  PCALL(VecScatterBegin(sc, t, all, INSERT_VALUES, SCATTER_FORWARD));
-  PCALL(VecScatterEnd(sc, t, all, INSERT_VALUES, SCATTER_FORWARD));
-  PCALL(PetscMalloc1(n, &v));
-  PCALL(VecGetArrayRead(all, &a));
-  for (PetscInt k = 0; k < n; k++) v[k] = PetscRealPart(a[k]);
-  PCALL(VecRestoreArrayRead(all, &a));
-  PCALL(VecScatterDestroy(&sc));
-  PCALL(VecDestroy(&all));
-  if (!tgiven) PCALL(VecDestroy(&t));
-  return v;
-}
-
-static PetscReal *traction_of(SbpProblem p, Vec u, PetscInt face)
-{
-  return traction_into(p, u, face, NULL);
-}
-
-/* max |a - b| / max |b| over n values (NaN anywhere: NaN) */
-static PetscReal rel_diff(PetscInt n, const PetscReal *a, const PetscReal *b)
-{
-  PetscReal d, s;
-  SbpmgTestMaxDiff(n, a, b, &d, &s);
-  return d / s;
-}
-
 /* ---------------------------------------------------------------- (a) convergence to the exact traction */
 
 /* The exact traction of the manufactured u = sin(pi x) cos(pi y) at node (i, j) of face `face`: mu n.grad u, n the unit outward normal. */
@@ -177,7 +137,7 @@ static PetscReal exact_traction(const Path *c, SbpProblem p, PetscInt face, Pets
 #define NERR 3
 static void traction_errors(const Path *c, SbpProblem p, Vec u, PetscInt face, PetscReal err[NERR])
 {
-  PetscReal      *t = traction_of(p, u, face), sum = 0;
+  PetscReal      *t = SbpTestTraction(p, u, face, NULL), sum = 0;
   const PetscInt  n = SbpTestFaceLength(p, face);
   const PetscReal h = 2.0 / (n - 1);
 
@@ -394,20 +354,20 @@ static void test_references(void **state)
       p             = path_problem(PETSC_COMM_SELF, &Paths[c], Nr, Ns, bcd, SBP_BACKEND_DEVICE);
       PCALL(SbpProblemCreateVector(p, &u));
       SbpTestFillU(p, u, 0);
-      t = traction_of(p, u, face);
+      t = SbpTestTraction(p, u, face, NULL);
       PCALL(PetscMalloc2(n, &ref, (Nr + 1) * (Ns + 1), &ua));
       PCALL(VecGetArray(u, &uarr));
       for (PetscInt q = 0; q < (Nr + 1) * (Ns + 1); q++) ua[q] = PetscRealPart(uarr[q]);
       PCALL(VecRestoreArray(u, &uarr));
       kronecker_traction(&Paths[c], p, face, ua, ref);
-      d[0] = rel_diff(n, t, ref);
+      d[0] = SbpTestRelDiff(n, t, ref);
       PCALL(PetscFree(t));
       /* the assembled operator's boundary rows, face Dirichlet against Neumann, for u zero on the face */
       pn = path_problem(PETSC_COMM_SELF, &Paths[c], Nr, Ns, "NNNN", SBP_BACKEND_DEVICE);
       SbpTestFillU(p, u, face);
-      t = traction_of(p, u, face);
+      t = SbpTestTraction(p, u, face, NULL);
       assembled_traction(&Paths[c], p, pn, face, u, ref, &off);
-      d[1] = rel_diff(n, t, ref);
+      d[1] = SbpTestRelDiff(n, t, ref);
       print_message("  %-32s face %d: against the Kronecker G_f %.1e, the assembled boundary rows %.1e (off the face %.0e)\n", Paths[c].name, (int)face, d[0],
                     d[1], off);
       if (!(d[0] <= 1e-12)) fail_msg("%s face %d: the traction differs from the Kronecker G_f by %g", Paths[c].name, (int)face, d[0]);
@@ -448,13 +408,13 @@ static void test_device_host(void **state)
     SbpTestFillU(ph, uh, 0);
     SbpTestFillU(pd, us, 0);
     for (PetscInt face = 1; face <= 4; face++) {
-      PetscReal *td = traction_of(pd, ud, face), *th = traction_of(ph, uh, face), *ts, d[2];
+      PetscReal *td = SbpTestTraction(pd, ud, face, NULL), *th = SbpTestTraction(ph, uh, face, NULL), *ts, d[2];
       Vec        t;
 
       PCALL(VecCreateSeq(PETSC_COMM_SELF, SbpTestFaceLength(pd, face), &t)); /* host vectors on the device problem: its host loops */
-      ts   = traction_into(pd, us, face, t);
-      d[0] = rel_diff(SbpTestFaceLength(pd, face), th, td);
-      d[1] = rel_diff(SbpTestFaceLength(pd, face), ts, td);
+      ts   = SbpTestTraction(pd, us, face, t);
+      d[0] = SbpTestRelDiff(SbpTestFaceLength(pd, face), th, td);
+      d[1] = SbpTestRelDiff(SbpTestFaceLength(pd, face), ts, td);
       print_message("  %-32s face %d: host backend - device %.1e, device problem's host loops - device %.1e\n", Paths[c].name, (int)face, d[0], d[1]);
       if (!(d[0] <= 1e-12 && d[1] <= 1e-12)) fail_msg("%s face %d: the host and the device differ by %g and %g", Paths[c].name, (int)face, d[0], d[1]);
       worst[0] = PetscMax(worst[0], d[0]);
@@ -493,7 +453,7 @@ static void check_ranks(MPI_Comm comm, const Path *c, PetscInt Nr, PetscInt Ns, 
     SbpTestFillU(ps, us, 0);
   }
   for (PetscInt face = 1; face <= 4; face++) {
-    PetscReal *tp = traction_of(pp, up, face), d = 0;
+    PetscReal *tp = SbpTestTraction(pp, up, face, NULL), d = 0;
     PetscInt   first, count, owners;
 
     SbpProblemFaceOwned(pp, face, &first, &count);
@@ -501,8 +461,8 @@ static void check_ranks(MPI_Comm comm, const Path *c, PetscInt Nr, PetscInt Ns, 
     PCALL(MPI_Allreduce(MPI_IN_PLACE, &owners, 1, MPIU_INT, MPI_SUM, comm));
     cut[face - 1] = owners;
     if (rank == 0) {
-      PetscReal *ts = traction_of(ps, us, face);
-      d             = rel_diff(SbpTestFaceLength(pp, face), tp, ts);
+      PetscReal *ts = SbpTestTraction(ps, us, face, NULL);
+      d             = SbpTestRelDiff(SbpTestFaceLength(pp, face), tp, ts);
       PCALL(PetscFree(ts));
     }
     PCALL(MPI_Bcast(&d, 1, MPIU_REAL, 0, comm));

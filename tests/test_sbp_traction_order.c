@@ -27,38 +27,6 @@ static PetscReal scale_at(SbpProblem p, PetscInt face, PetscInt i, PetscInt j, P
   return face <= 2 ? PetscSqrtReal(X[3] * X[3] + X[5] * X[5]) : PetscSqrtReal(X[2] * X[2] + X[4] * X[4]);
 }
 
-/* The traction of u on face `face`, whole on every rank (freed by the caller). */
-static PetscReal *traction_of(SbpProblem p, Vec u, PetscInt face)
-{
-  Vec                t, all;
-  VecScatter         sc;
-  const PetscScalar *a;
-  PetscReal         *v;
-  PetscInt           n;
-
-  PCALL(SbpProblemCreateFaceVector(p, face, &t));
-  PCALL(VecSet(t, NAN)); /* every entry must be written */
-  PCALL(SbpProblemComputeFaceTraction(p, u, face, t));
-  PCALL(VecGetSize(t, &n));
-  PCALL(VecScatterCreateToAll(t, &sc, &all));
-  PCALL(VecScatterBegin(sc, t, all, INSERT_VALUES, SCATTER_FORWARD));
-  PCALL(VecScatterEnd(sc, t, all, INSERT_VALUES, SCATTER_FORWARD));
-  PCALL(PetscMalloc1(n, &v));
-  PCALL(VecGetArrayRead(all, &a));
-  for (PetscInt k = 0; k < n; k++) v[k] = PetscRealPart(a[k]);
-  PCALL(VecRestoreArrayRead(all, &a));
-  PCALL(VecScatterDestroy(&sc));
-  SbpmgTestDestroyVecs(&all, &t, NULL);
-  return v;
-}
-
-static PetscReal rel_diff(PetscInt n, const PetscReal *a, const PetscReal *b)
-{
-  PetscReal d, s;
-  SbpmgTestMaxDiff(n, a, b, &d, &s);
-  return d / s;
-}
-
 /* ---------------------------------------------------------------- (a) the references */
 
 /* y = (B (x) A) x for 1D blocks in CSR. */
@@ -172,19 +140,19 @@ static void test_references(void **state)
         pn            = order_problem(PETSC_COMM_SELF, Orders[o], Nr, Ns, "NNNN", SBP_MAPPING_CURVED, PETSC_FALSE, be);
         PCALL(SbpProblemCreateVector(p, &u));
         SbpTestFillU(p, u, 0);
-        t = traction_of(p, u, face);
+        t = SbpTestTraction(p, u, face, NULL);
         PCALL(PetscMalloc2(n, &ref, (Nr + 1) * (Ns + 1), &ua));
         PCALL(SbpProblemVecGetArray(p, u, PETSC_FALSE, &arr));
         for (PetscInt j = 0; j <= Ns; j++)
           for (PetscInt i = 0; i <= Nr; i++) ua[i + (Nr + 1) * j] = PetscRealPart(arr[j][i]);
         PCALL(SbpProblemVecRestoreArray(p, u, PETSC_FALSE, &arr));
         kronecker_traction(p, face, ua, ref);
-        d[0] = rel_diff(n, t, ref);
+        d[0] = SbpTestRelDiff(n, t, ref);
         PCALL(PetscFree(t));
         SbpTestFillU(p, u, face);
-        t = traction_of(p, u, face);
+        t = SbpTestTraction(p, u, face, NULL);
         assembled_traction(p, pn, face, u, ref, &off);
-        d[1] = rel_diff(n, t, ref);
+        d[1] = SbpTestRelDiff(n, t, ref);
         print_message("  p = %d, %s, face %d: against the Kronecker G_f %.1e, the assembled boundary rows %.1e (off the face %.0e)\n", (int)Orders[o],
                       dev ? "device" : "host", (int)face, d[0], d[1], off);
         if (!(d[0] <= 1e-12 && d[1] <= 1e-12 && off <= 1e-12))
@@ -215,7 +183,7 @@ static PetscReal exact_traction(SbpProblem p, PetscInt face, PetscInt i, PetscIn
 /* err[0] the max over the face's nodes, err[1] its H_f-weighted L2 norm (order-2 weights: a plain measure). */
 static void traction_errors(SbpProblem p, Vec u, PetscInt face, PetscReal err[2])
 {
-  PetscReal      *t = traction_of(p, u, face), sum = 0;
+  PetscReal      *t = SbpTestTraction(p, u, face, NULL), sum = 0;
   const PetscInt  n = SbpTestFaceLength(p, face);
   const PetscReal h = 2.0 / (n - 1);
 
@@ -315,10 +283,10 @@ static void test_ranks(void **state)
           SbpTestFillU(ps, us, 0);
         }
         for (PetscInt face = 1; face <= 4; face++) {
-          PetscReal *tp = traction_of(pp, up, face), d = 0;
+          PetscReal *tp = SbpTestTraction(pp, up, face, NULL), d = 0;
           if (rank == 0) {
-            PetscReal *ts = traction_of(ps, us, face);
-            d             = rel_diff(SbpTestFaceLength(pp, face), tp, ts);
+            PetscReal *ts = SbpTestTraction(ps, us, face, NULL);
+            d             = SbpTestRelDiff(SbpTestFaceLength(pp, face), tp, ts);
             PCALL(PetscFree(ts));
           }
           PCALL(MPI_Bcast(&d, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
