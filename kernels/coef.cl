@@ -5,7 +5,9 @@
 
    Specialisation (set by src/sbp, no defaults): SBPMG_COEF_MAP 0 curved, 1 square, 2 the user's sbp_user_mapping(), 3 node
    coordinates, 4 the user's host function tabulated at the box's nodes; SBPMG_COEF_MU 0 basin, 1 constant (the kernel argument mu_value), 2 the user's sbp_user_mu(), 3 values at the nodes;
-   SBPMG_COEF_METRIC 0 the formula above, 1 the user's sbp_user_metric(). The buffer `nodes` (src/sbp/nodes.c) holds the nodal data
+   SBPMG_COEF_METRIC 0 the formula above, 1 the user's sbp_user_metric(); SBPMG_COEF_DORDER the derivative of node coordinates: 2 the
+   SBP derivative of interior order 4 and boundary order 2, 4 or 6 a derivative of that order at every node (the problem's SBP order;
+   2 where the mapping is not node coordinates: no derivative is taken). The buffer `nodes` (src/sbp/nodes.c) holds the nodal data
    on the rank's box, the ghosted patch grown by 3 nodes within the grid: for node coordinates or mu at the nodes x, y, mu one
    after the other (the derivatives of node coordinates are an SBP first derivative D, docs/guide.md "Bringing a problem"); for
    the curved map (after those, where mu is at the nodes) the sine and cosine of pi (r + 1) / 2 at the box's values of r, then of pi (s + 1) / 2 at its values of s, so
@@ -16,6 +18,9 @@
      void   sbp_user_metric(double r, double s, const double X[6], double mu, double c[4]);   c = crr, css, crs, J */
 #if !defined(SBPMG_COEF_MAP) || !defined(SBPMG_COEF_MU) || !defined(SBPMG_COEF_METRIC)
 #  error "SBPMG_COEF_MAP, SBPMG_COEF_MU and SBPMG_COEF_METRIC must be defined (src/sbp sets them)"
+#endif
+#if !defined(SBPMG_COEF_DORDER) || (SBPMG_COEF_DORDER != 2 && SBPMG_COEF_DORDER != 4 && SBPMG_COEF_DORDER != 6)
+#  error "SBPMG_COEF_DORDER must be defined as 2, 4 or 6 (src/sbp/programs.c sets it)"
 #endif
 #if !defined(SBPMG_COEF_KERNELS)
 #  error "SBPMG_COEF_KERNELS must be defined (src/sbp: which kernels a program holds: 1 the set-up's, 2 coef_describe, 4 coef_coordinates, 8 coef_mapping_table; 0 none, the right-hand side's program)"
@@ -150,6 +155,22 @@ __constant coef_real coef_d42[4][6] = {{-24.0 / 17, 59.0 / 34, -4.0 / 17, -3.0 /
                                        {4.0 / 43, -59.0 / 86, 0, 59.0 / 86, -4.0 / 43, 0},
                                        {3.0 / 98, 0, -59.0 / 98, 0, 32.0 / 49, -4.0 / 49}};
 
+#if SBPMG_COEF_DORDER > 2
+/* At SBP order p = 4, 6 (SBPMG_COEF_DORDER) a derivative of order p at every node, not SBP (src/sbp/nodes.c has the same; docs/guide.md
+   "Bringing a problem"): row r < p/2 the weights of nodes 0..p at node r (the derivative of their interpolating polynomial), mirrored
+   with the sign changed at the far end; row p/2 the centred stencil's weights of offsets 1..p/2 (antisymmetric). */
+#  if SBPMG_COEF_DORDER == 4
+__constant coef_real coef_dp[3][7] = {{-25.0 / 12, 4, -3, 4.0 / 3, -1.0 / 4, 0, 0},
+                                      {-1.0 / 4, -5.0 / 6, 3.0 / 2, -1.0 / 2, 1.0 / 12, 0, 0},
+                                      {2.0 / 3, -1.0 / 12, 0, 0, 0, 0, 0}};
+#  else
+__constant coef_real coef_dp[4][7] = {{-49.0 / 20, 6, -15.0 / 2, 20.0 / 3, -15.0 / 4, 6.0 / 5, -1.0 / 6},
+                                      {-1.0 / 6, -77.0 / 60, 5.0 / 2, -5.0 / 3, 5.0 / 6, -1.0 / 4, 1.0 / 30},
+                                      {1.0 / 30, -2.0 / 5, -7.0 / 12, 4.0 / 3, -1.0 / 2, 2.0 / 15, -1.0 / 60},
+                                      {3.0 / 4, -3.0 / 20, 1.0 / 60, 0, 0, 0, 0}};
+#  endif
+#endif
+
 /* D of field f along r (dir 0) or s (dir 1) at node (i, j). */
 inline coef_real coef_nodal_d(coef_grid g, int f, int dir, int i, int j)
 {
@@ -157,6 +178,19 @@ inline coef_real coef_nodal_d(coef_grid g, int f, int dir, int i, int j)
   const coef_real h = dir ? g.hs : g.hr;
 #define COEF_U(o) coef_nodal(g, f, i + (o)*di, j + (o)*dj)
 
+#if SBPMG_COEF_DORDER > 2
+  if (N >= SBPMG_COEF_DORDER) { /* the order's minimum (11 or 17 intervals) always has it */
+    const int q = SBPMG_COEF_DORDER / 2;
+    coef_real d = 0;
+    if (n < q || n > N - q) {
+      const int row = n < q ? n : N - n, sign = n < q ? 1 : -1;
+      for (int k = 0; k <= SBPMG_COEF_DORDER; k++) d += coef_dp[row][k] * COEF_U(sign * (k - row));
+      return sign * d / h;
+    }
+    for (int k = 1; k <= q; k++) d += coef_dp[q][k - 1] * (COEF_U(k) - COEF_U(-k));
+    return d / h;
+  }
+#endif
   if (N < 8) {
     if (n == 0) return (COEF_U(1) - COEF_U(0)) / h;
     if (n == N) return (COEF_U(0) - COEF_U(-1)) / h;

@@ -330,3 +330,22 @@ Vec SbpTestForcingVector(SbpProblem p, SbpForcingFunction fn, void *ctx)
   PCALL(VecDestroy(&y));
   return f;
 }
+
+/* max over the ranks' patches of |a - b| / max |b| over the four coefficients crr, css, crs, J (their host copies); a NaN stays. */
+PetscReal SbpTestCoefficientDiff(SbpProblem a, SbpProblem b)
+{
+  const PetscInt   n   = a->gxm * a->gym;
+  const PetscReal *A[] = {a->crr, a->css, a->crs, a->J}, *B[] = {b->crr, b->css, b->crs, b->J};
+  PetscReal        err = 0, scale = 0, g;
+
+  assert_int_equal(n, b->gxm * b->gym);
+  for (int t = 0; t < 4; t++)
+    for (PetscInt k = 0; k < n; k++) scale = PetscMax(scale, PetscAbsReal(B[t][k]));
+  for (int t = 0; t < 4; t++)
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal e = PetscAbsReal(A[t][k] - B[t][k]) / scale;
+      if (!(e <= err)) err = e; /* a NaN stays */
+    }
+  PCALL(MPI_Allreduce(&err, &g, 1, MPIU_REAL, MPI_MAX, PetscObjectComm((PetscObject)a)));
+  return g;
+}

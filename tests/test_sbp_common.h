@@ -101,5 +101,7 @@ PetscReal *SbpTestTraction(SbpProblem p, Vec u, PetscInt face, Vec tgiven);
 PetscReal  SbpTestRelDiff(PetscInt n, const PetscReal *a, const PetscReal *b);
 /* A forcing function at the nodes (from their coordinates) as a vector of the problem's layout (host or device). */
 Vec SbpTestForcingVector(SbpProblem p, SbpForcingFunction fn, void *ctx);
+/* The largest difference of two problems' coefficients crr, css, crs, J over all ranks, relative to b's largest (their host copies). */
+PetscReal SbpTestCoefficientDiff(SbpProblem a, SbpProblem b);
 
 #endif

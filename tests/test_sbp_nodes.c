@@ -117,25 +117,6 @@ static SbpProblem nodal_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const N
   return p;
 }
 
-/* max over this rank's patch of |a - b| / max(|b|, floor), over all four coefficients (the host copies). */
-static PetscReal coefficient_diff(SbpProblem a, SbpProblem b)
-{
-  const PetscInt   n   = a->gxm * a->gym;
-  const PetscReal *A[] = {a->crr, a->css, a->crs, a->J}, *B[] = {b->crr, b->css, b->crs, b->J};
-  PetscReal        err = 0, scale = 0, g;
-
-  assert_int_equal(n, b->gxm * b->gym);
-  for (int t = 0; t < 4; t++)
-    for (PetscInt k = 0; k < n; k++) scale = PetscMax(scale, PetscAbsReal(B[t][k]));
-  for (int t = 0; t < 4; t++)
-    for (PetscInt k = 0; k < n; k++) {
-      PetscReal e = PetscAbsReal(A[t][k] - B[t][k]) / scale;
-      if (!(e <= err)) err = e;
-    }
-  PCALL(MPI_Allreduce(&err, &g, 1, MPIU_REAL, MPI_MAX, PetscObjectComm((PetscObject)a)));
-  return g;
-}
-
 static PetscReal compare(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const NodalCase *ca, const NodalCase *cb, const char *what)
 {
   SbpProblem a = nodal_problem(comm, Nr, Ns, ca), b = nodal_problem(comm, Nr, Ns, cb);
@@ -143,7 +124,7 @@ static PetscReal compare(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const NodalCas
 
   PCALL(SbpProblemGetHostCoefficients(a));
   PCALL(SbpProblemGetHostCoefficients(b));
-  err = coefficient_diff(a, b);
+  err = SbpTestCoefficientDiff(a, b);
   print_message("  %s, %d x %d: max |difference| / max |coefficient| = %.2e\n", what, (int)Nr, (int)Ns, (double)err);
   PCALL(SbpProblemDestroy(&a));
   PCALL(SbpProblemDestroy(&b));
@@ -345,8 +326,8 @@ static void test_files_and_arrays(void **state)
   PCALL(SbpProblemGetHostCoefficients(ref));
   PCALL(SbpProblemGetHostCoefficients(pf));
   PCALL(SbpProblemGetHostCoefficients(pa));
-  assert_true(coefficient_diff(pf, ref) == 0);
-  assert_true(coefficient_diff(pa, ref) == 0);
+  assert_true(SbpTestCoefficientDiff(pf, ref) == 0);
+  assert_true(SbpTestCoefficientDiff(pa, ref) == 0);
   { /* the coordinates come back as given */
     Vec       gx, gy;
     PetscReal nx, d;

@@ -1,11 +1,15 @@
 /* A grid and a coefficient given at the nodes (docs/guide.md "Bringing a problem"): the node coordinates x(i,j), y(i,j) and mu(i,j)
    as vectors in natural order (i + (Nr+1) j), arrays, or PETSc binary files. The metric derivatives are an SBP first derivative
-   D = H^-1 Q along r and s (below); a coarse level's nodal data are the fine level's at its even nodes. Each rank keeps the nodal
+   D = H^-1 Q along r and s at order 2, a derivative of order p at every node at SBP order p = 4, 6 (below); a coarse level's nodal
+   data are the fine level's at its even nodes. Each rank keeps the nodal
    data on its box, the ghosted patch grown by the derivative's reach: on the device for the kernels (kernels/coef.cl coef_grid),
    on the host where the host evaluates. */
 #include <sbpmg/private/sbpimpl.h>
 
-/* How far the box reaches beyond the ghosted patch: the derivative's widest row (the closure's row 0 reads nodes 0..3). */
+/* How far the box reaches beyond the ghosted patch: the derivative's widest reach from a node of the patch (order 2: the closure's
+   row 0 reads nodes 0..3; order 6: the centred stencil reads 3 nodes each side). The end rows of order p read nodes 0..p (N-p..N):
+   a rank whose patch holds one of them owns at least 8 (p = 4) or 12 (p = 6) nodes from there (SbpProblemMinimumOwned()), so its
+   box holds them all. */
 #define SBP_NODES_GROW 3
 
 static const char *const SbpNodalNames[] = {"x coordinate", "y coordinate", "mu"};
@@ -301,6 +305,20 @@ PetscErrorCode SbpProblemSetUpNodes(SbpProblem p)
   p->bxm = PetscMin(p->gxs + p->gxm + SBP_NODES_GROW, p->Nr + 1) - p->bxs;
   p->bym = PetscMin(p->gys + p->gym + SBP_NODES_GROW, p->Ns + 1) - p->bys;
   if (!SbpHasNodes(p)) PetscFunctionReturn(0);
+  if (p->order == 4 || p->order == 6) { /* the end rows of the order-p derivative read nodes 0..p and N-p..N: in the box wherever used */
+    const PetscInt q = p->order / 2, gs[2] = {p->gxs, p->gys}, gm[2] = {p->gxm, p->gym}, bs[2] = {p->bxs, p->bys}, bm[2] = {p->bxm, p->bym};
+    for (int d = 0; d < 2; d++) {
+      const PetscInt Nd = d ? p->Ns : p->Nr;
+      PetscCheck(!(gs[d] < q) || bs[d] + bm[d] > p->order, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "The box of the nodal data (%" PetscInt_FMT " nodes from %" PetscInt_FMT ") misses node %" PetscInt_FMT " of the order-%" PetscInt_FMT
+                 " derivative",
+                 bm[d], bs[d], p->order, p->order);
+      PetscCheck(!(gs[d] + gm[d] - 1 > Nd - q) || bs[d] <= Nd - p->order, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "The box of the nodal data (%" PetscInt_FMT " nodes from %" PetscInt_FMT ") misses node %" PetscInt_FMT " of the order-%" PetscInt_FMT
+                 " derivative",
+                 bm[d], bs[d], Nd - p->order, p->order);
+    }
+  }
   for (int c = 0; c < 3; c++) {
     PetscInt n;
     if (!p->node[c]) continue;
@@ -370,13 +388,38 @@ static const PetscReal SbpD42[4][6] = {{-24.0 / 17, 59.0 / 34, -4.0 / 17, -3.0 /
                                        {4.0 / 43, -59.0 / 86, 0, 59.0 / 86, -4.0 / 43, 0},
                                        {3.0 / 98, 0, -59.0 / 98, 0, 32.0 / 49, -4.0 / 49}};
 
-/* D along r (dir 0) or s (dir 1) of field c at node (i,j). */
+/* At SBP order p = 4, 6 the derivative of the nodal data is of order p at every node (docs/guide.md "Bringing a problem"): not SBP,
+   it only makes coefficients. At the p/2 nodes nearest an end, the derivative of the polynomial interpolating nodes 0..p (row r:
+   the weights of nodes 0..p at node r; mirrored with the sign changed at the far end); elsewhere the centred stencil of p + 1 points
+   (the last row: the weights of offsets 1..p/2, antisymmetric). kernels/coef.cl (coef_nodal_dp) has the same. */
+static const PetscReal SbpNodesD4[3][7] = {{-25.0 / 12, 4, -3, 4.0 / 3, -1.0 / 4, 0, 0}, /* nodes 0..4 at node 0 */
+                                           {-1.0 / 4, -5.0 / 6, 3.0 / 2, -1.0 / 2, 1.0 / 12, 0, 0},
+                                           {2.0 / 3, -1.0 / 12, 0, 0, 0, 0, 0}};
+static const PetscReal SbpNodesD6[4][7] = {{-49.0 / 20, 6, -15.0 / 2, 20.0 / 3, -15.0 / 4, 6.0 / 5, -1.0 / 6},
+                                           {-1.0 / 6, -77.0 / 60, 5.0 / 2, -5.0 / 3, 5.0 / 6, -1.0 / 4, 1.0 / 30},
+                                           {1.0 / 30, -2.0 / 5, -7.0 / 12, 4.0 / 3, -1.0 / 2, 2.0 / 15, -1.0 / 60},
+                                           {3.0 / 4, -3.0 / 20, 1.0 / 60, 0, 0, 0, 0}};
+
+/* D along r (dir 0) or s (dir 1) of field c at node (i,j): the order-p derivative above at order p = 4, 6 (a direction of at least
+   p intervals: always, the order's minimum is 11 or 17), else the SBP derivative of interior order 4 and boundary order 2. */
 static PetscReal SbpBoxDerivative(SbpProblem p, int c, int dir, PetscInt i, PetscInt j)
 {
   const PetscInt  n = dir ? j : i, N = dir ? p->Ns : p->Nr, di = dir ? 0 : 1, dj = dir ? 1 : 0;
   const PetscReal h = dir ? p->hs : p->hr;
 #define U(o) SbpBoxValue(p, c, i + (o)*di, j + (o)*dj)
 
+  if ((p->order == 4 || p->order == 6) && N >= p->order) {
+    const PetscInt q       = p->order / 2;
+    const PetscReal(*W)[7] = p->order == 4 ? SbpNodesD4 : SbpNodesD6;
+    PetscReal d            = 0;
+    if (n < q || n > N - q) { /* row n from node 0, or row N - n from node N mirrored */
+      const PetscInt row = n < q ? n : N - n, sign = n < q ? 1 : -1;
+      for (PetscInt k = 0; k <= p->order; k++) d += W[row][k] * U(sign * (k - row));
+      return sign * d / h;
+    }
+    for (PetscInt k = 1; k <= q; k++) d += W[q][k - 1] * (U(k) - U(-k));
+    return d / h;
+  }
   if (N < 8) {
     if (n == 0) return (U(1) - U(0)) / h;
     if (n == N) return (U(0) - U(-1)) / h;

@@ -72,9 +72,10 @@ static PetscErrorCode SbpProblemJoinSources(SbpProblem p, const char files[], Pe
 }
 
 /* The kernel `name` of the program made of kernels/<files> ("coef", or "coef+sbp+rhs": files joined by '+'), specialised for the
-   problem's point functions (-DSBPMG_COEF_*) and by extra options; the user's OpenCL sources placed first, each under a #line
-   that names its setter, so that a build log names the source and gives its own line numbers, and none of their macros
-   reaches the library's code (docs/design.md "User sources and the macro namespace"). */
+   problem's point functions (-DSBPMG_COEF_*; SBPMG_COEF_DORDER the order of the node coordinates' derivative, the SBP order where
+   the grid is node coordinates, docs/guide.md "Bringing a problem") and by extra options; the user's OpenCL sources placed first,
+   each under a #line that names its setter, so that a build log names the source and gives its own line numbers, and none of
+   their macros reaches the library's code (docs/design.md "User sources and the macro namespace"). */
 PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const char extra[], const char name[], cl_kernel *k)
 {
   char        opts[512], setter[9][48];
@@ -86,7 +87,8 @@ PetscErrorCode SbpProblemGetPointKernel(SbpProblem p, const char files[], const 
 
   PetscFunctionBegin;
   PetscCall(PetscStrInList("rhs", files, '+', &rhs));
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_COEF_MAP=%d -DSBPMG_COEF_MU=%d -DSBPMG_COEF_METRIC=%d %s %s", map, mu, p->metricsrc ? 1 : 0,
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_COEF_MAP=%d -DSBPMG_COEF_MU=%d -DSBPMG_COEF_METRIC=%d -DSBPMG_COEF_DORDER=%d %s %s", map, mu,
+                          p->metricsrc ? 1 : 0, map == 3 && (p->order == 4 || p->order == 6) ? (int)p->order : 2, /* node coordinates' derivative */
                           rhs ? "-DSBPMG_COEF_KERNELS=0" : "",
                           extra ? extra : "")); /* the right-hand side's program holds coef.cl's functions, not its kernels */
   PetscCall(SbpProblemUserSources(p, rhs, src, setter, &n));
