@@ -345,6 +345,82 @@ __kernel void wide_apply_inner_cross(const int Nr, const int Ns, const wide_real
   }
 }
 
+/* ---------------------------------------------------------------- the smoothing sweep (docs/design.md "Multigrid at higher order")
+
+   One sweep of the finest level's smoother on the order-p operator, the update of the second-order fused sweep (kernels/smooth.cl
+   mg_smooth_update; c1, c2 of src/mg/smoother.c SbpmgSmootherCoefficients): out = x + c1 (x - prev) + c2 s (b - M~ x), s = dinv
+   (jacobi 1; the diagonal of wide_apply_patch's probe mode, inverted) or 1 (jacobi 0, Richardson), x on the ghosted patch, the rest on
+   the owned block. zero: x = 0, not read (the first sweep from a zero guess: wide_smooth_patch alone, over every owned node); prev is
+   read only where c1 != 0 and not prev_zero, and may be out (the sweep writes x_{k+1} over x_{k-1}, src/mg/sweeps.c). The residual is
+   the operator's own row: wide_apply_point on the rim (the gather form), the fast path of wide_apply_inner in the interior box, so
+   the sweep equals the vector-operation sweep around MatResidual to rounding. The three kernels share one argument list (src/sbp/wide.c
+   SbpWideSweepArg). */
+
+/* The update at node ko from the residual r and x_k. */
+WIDE_FN wide_real wide_smooth_update(wide_real r, const wide_real xk, const int jacobi, __global const wide_real *dinv, const wide_real c1, const wide_real c2,
+                                     const int prev_zero, __global const wide_real *prev, const long ko)
+{
+  wide_real xn;
+  if (jacobi) r *= dinv[ko];
+  xn = xk + c2 * r;
+  if (c1 != 0) xn += c1 * (xk - (prev_zero ? (wide_real)0 : prev[ko]));
+  return xn;
+}
+
+/* The sweep over a region by the gather form (the rim of the interior box, or every owned node). */
+__kernel void wide_smooth_patch(const int Nr, const int Ns, const wide_real rho, const int dirichlet, __global const wide_real *T, __global const wide_real *x,
+                                __global const wide_real *a, __global const wide_real *b, __global const wide_real *c, __global const wide_real *rhs,
+                                const int jacobi, __global const wide_real *dinv, const wide_real c1, const wide_real c2, const int zero, const int prev_zero,
+                                __global const wide_real *prev, __global wide_real *out, const int4 gh, const int4 own, const int4 in, const int mode)
+{
+  SBP_PATCH_NODE;
+  wide_real r = rhs[ko], xk = 0;
+  if (!zero) {
+    r -= wide_apply_point(T, i, j, Nr, Ns, rho, dirichlet, x, a, b, c, gh.s0, gh.s1, gh.s2, 0);
+    xk = x[kg];
+  }
+  out[ko] = wide_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, ko);
+}
+
+/* The sweep over the interior box by the fast path (never with zero: src/sbp/wide.c). With SBPMG_WIDE_FUSE 1 the whole row; with 0 the
+   A_rr + A_ss part, out holding the update from that part of the residual, and wide_smooth_inner_cross then subtracts c2 s (A_rs + A_sr) x
+   (the update is linear in r; the two passes of wide_apply_inner). */
+__kernel void wide_smooth_inner(const int Nr, const int Ns, const wide_real rho, const int dirichlet, __global const wide_real *T,
+                                __global const wide_real *restrict x, __global const wide_real *restrict a, __global const wide_real *restrict b,
+                                __global const wide_real *restrict c, __global const wide_real *restrict rhs, const int jacobi,
+                                __global const wide_real *restrict dinv, const wide_real c1, const wide_real c2, const int zero, const int prev_zero,
+                                __global const wide_real *prev, __global wide_real *out, const int4 gh, const int4 own, const int4 in, const int mode)
+{
+  SBP_INNER_FOR
+  {
+    SBP_INNER_INDEX;
+    wide_real v = rho * wide_band_row(x, a, kg, 1) + wide_band_row(x, c, kg, ld) / rho;
+#  if SBPMG_WIDE_FUSE
+#    define WIDE_ROWS_R(R) v += wide_band_cross_rows(x, b, kg, ld, R);
+    WIDE_EACH_R(WIDE_ROWS_R)
+#    undef WIDE_ROWS_R
+#  endif
+    out[ko] = wide_smooth_update(rhs[ko] - v, x[kg], jacobi, dinv, c1, c2, prev_zero, prev, ko);
+  }
+}
+
+__kernel void wide_smooth_inner_cross(const int Nr, const int Ns, const wide_real rho, const int dirichlet, __global const wide_real *T,
+                                      __global const wide_real *restrict x, __global const wide_real *restrict a, __global const wide_real *restrict b,
+                                      __global const wide_real *restrict c, __global const wide_real *restrict rhs, const int jacobi,
+                                      __global const wide_real *restrict dinv, const wide_real c1, const wide_real c2, const int zero, const int prev_zero,
+                                      __global const wide_real *prev, __global wide_real *out, const int4 gh, const int4 own, const int4 in, const int mode)
+{
+  SBP_INNER_FOR
+  {
+    SBP_INNER_INDEX;
+    wide_real v = 0;
+#  define WIDE_ROWS_R(R) v += wide_band_cross_rows(x, b, kg, ld, R);
+    WIDE_EACH_R(WIDE_ROWS_R)
+#  undef WIDE_ROWS_R
+    out[ko] -= c2 * (jacobi ? dinv[ko] : (wide_real)1) * v;
+  }
+}
+
 /* y = W x, W the order-p diagonal norm of the given kind, over the region (x, y on the owned block, J on the patch). */
 __kernel void wide_norm_patch(const int Nr, const int Ns, const wide_real hr, const wide_real hs, const int kind, __global const wide_real *T,
                               __global const wide_real *J, __global const wide_real *x, __global wide_real *y, const int4 gh, const int4 own, const int4 in,

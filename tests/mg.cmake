@@ -38,3 +38,7 @@ sbpmg_add_test(mg_pcmg_mix SOURCES test_mg_pcmg_mix.c test_mg_common.c test_sbp_
 # the multigrid at SBP order 4 and 6 (issue 38): flat iterations, the order's error, symmetry, host and device, the combinations not built
 sbpmg_add_test(mg_order SOURCES test_mg_order.c test_sbp_common.c LABELS mg TIMEOUT 300)
 sbpmg_add_test(mg_order_mpi2 EXE mg_order NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 300)
+# the fused order-p sweep against the sweep by vector operations around MatResidual and the host's (docs/design.md "Multigrid at higher order")
+sbpmg_add_test(mg_order_sweep SOURCES test_mg_order_sweep.c test_sbp_common.c LABELS mg asan TIMEOUT 300)
+sbpmg_add_test(mg_order_sweep_mpi2 EXE mg_order_sweep NPROCS 2 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 300)
+sbpmg_add_test(mg_order_sweep_mpi3 EXE mg_order_sweep NPROCS 3 ENV POCL_MAX_PTHREAD_COUNT=1 LABELS mg mpi TIMEOUT 300)

@@ -300,7 +300,7 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
     Vec            d64;
     PetscErrorCode ierr;
     PetscCall(SbpmgSmootherInverseDiagonal(pc, &d64));
-    ierr = s->set.tune.mg_inline_diag ? 0 : SbpmgSmootherDiagonal(pc, s, s->xw, d64);
+    ierr = s->set.tune.mg_inline_diag && p->order == 2 ? 0 : SbpmgSmootherDiagonal(pc, s, s->xw, d64); /* order p: always stored (sweeps.c) */
     if (!ierr) ierr = SbpmgSmootherEstimate(pc, s, d64, -1);
     PetscCall(VecDestroy(&d64));
     PetscCall(ierr);
@@ -402,7 +402,7 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
                                                       PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PC_SbpmgSmoother *s   = (PC_SbpmgSmoother *)pc->data;
-  PetscBool         dev = PETSC_TRUE;
+  PetscBool         dev = PETSC_TRUE, fused;
   PetscReal         cbuf[2 * 64], *c = cbuf;
 
   PetscFunctionBegin;
@@ -414,7 +414,8 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
                ((PetscObject)b)->type_name, ((PetscObject)x)->type_name);
   } else
     PetscCall(SbpProblemUseDevice(s->p, x, b, s->xw, &dev));
-  if ((!dev || s->set.lines) && !w) { /* the host and line sweeps need a residual vector; PCApply (and a caller of PCApplyRichardson) may give none */
+  fused = dev && (s->p->order == 2 || s->set.tune.mg_wide_sweep) ? PETSC_TRUE : PETSC_FALSE; /* order 4, 6: mg_wide_sweep 0 sweeps around MatResidual */
+  if ((!fused || s->set.lines) && !w) { /* the host and line sweeps need a residual vector; PCApply (and a caller of PCApplyRichardson) may give none */
     if (!s->w) PetscCall(VecDuplicate(x, &s->w));
     w = s->w;
   }
@@ -427,7 +428,7 @@ static PetscErrorCode PCApplyRichardson_SbpmgSmoother(PC pc, Vec b, Vec x, Vec w
     PetscFunctionReturn(0);
   }
   SbpmgSmootherCoefficients(s, s->lmax, s->omega, its, c);
-  if (dev && s->p->order == 2) /* the fused sweeps are the second-order operator's; order 4 and 6 sweep with its MatResidual */
+  if (fused)
     PetscCall(PCSBPMGSmootherSweeps(s, x, b, its, guesszero, c));
   else
     for (PetscInt k = 0; k < its; k++)

@@ -117,6 +117,31 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
   PetscFunctionReturn(0);
 }
 
+/* One sweep on the finest level of an order-p V-cycle (p = 4, 6; docs/design.md "Multigrid at higher order"): the order-p operator's sweep
+   kernels (src/sbp/wide.c SbpProblemSweepWide, kernels/sbp_wide.cl), the same update as SbpmgSweepDevice's in fp64 with the fp64
+   coefficients (the level's precision is fp64, setup.c) and the stored 1/diag of the order-p diagonal (made at set-up whatever
+   mg_inline_diag: smoother.c). */
+static PetscErrorCode SbpmgSweepWide(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev, Vec out, PetscReal c1, PetscReal c2, PetscBool zero, PetscBool prev_zero)
+{
+  SbpProblem   p        = s->p;
+  PetscBool    readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, jac = s->set.type == PC_SBPMG_RICHARDSON ? PETSC_FALSE : PETSC_TRUE;
+  PetscReal    n = (PetscReal)p->xm * p->ym;
+  SbpWideSweep w = {zero ? NULL : x, b, jac ? s->dinv : NULL, prev, out, c1, c2, zero, prev_zero};
+
+  PetscFunctionBegin;
+  PetscCheck(s->set.prec != SBP_KERNEL_FP32, PETSC_COMM_SELF, PETSC_ERR_SUP, "The order-%" PetscInt_FMT " sweep runs in double precision", p->order);
+  PetscCheck(!jac || s->dinv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The order-%" PetscInt_FMT " sweep has no stored 1/diag", p->order);
+  PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
+  PetscCall(SbpProblemSweepWide(p, &w));
+  /* the operator's row (none from zero) and the update; bytes: three coefficients, b, out, x, x_{k-1}, dinv, out again in the second pass
+     of the split interior (sbp_wide_fuse 0), the patch copy on several ranks */
+  PetscCall(SbpmgLogKernelEnd(
+      SBPMG_MGSmooth, p->cl, ((zero ? 0 : SbpWideFlopsPerNode(p)) + 6) * n,
+      n * sizeof(PetscReal) *
+          (5 + (zero ? 0 : 1) + (readprev ? 1 : 0) + (jac ? 1 : 0) + (!zero && !p->tune.sbp_wide_fuse ? 2 : 0) + (!zero && p->halo ? 2 : 0))));
+  PetscFunctionReturn(0);
+}
+
 /* The launch of a pass of m sweeps over the core box (kernels/smooth.cl mg_smooth_pass): strips of mg_pass_wg - 2m columns, each
    work-group streaming through `rows` of them; rows is mg_pass_rows, halved (down to 8) while the launch has fewer than
    mg_pass_groups_per_cu work-groups per compute unit (the coarser levels). */
@@ -234,9 +259,12 @@ PetscErrorCode PCSBPMGSmootherSweeps(PC_SbpmgSmoother *s, Vec x, Vec b, PetscInt
     /* sweep k reads x_k (cur) and x_{k-1} (other) and writes x_{k+1} over x_{k-1}; the result ends in x or, after an odd count, in xw,
        and VecSwap (an exchange of buffers) moves it to x */
     for (PetscInt k = 0; k < its; k++) {
-      Vec t;
-      PetscCall(SbpmgSweepDevice(s, cur, b, next, next, k == its - 1 ? dst : NULL, c[2 * k], c[2 * k + 1], k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE,
-                                 k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE));
+      PetscBool zero = k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE, prev_zero = k == 1 && guesszero ? PETSC_TRUE : PETSC_FALSE;
+      Vec       t;
+      if (s->p->order > 2) /* the finest level of order 4 or 6 (fp64: no dst) */
+        PetscCall(SbpmgSweepWide(s, cur, b, next, next, c[2 * k], c[2 * k + 1], zero, prev_zero));
+      else
+        PetscCall(SbpmgSweepDevice(s, cur, b, next, next, k == its - 1 ? dst : NULL, c[2 * k], c[2 * k + 1], zero, prev_zero));
       t    = cur;
       cur  = next;
       next = t;

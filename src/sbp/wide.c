@@ -12,11 +12,12 @@
 
 /* What the operator of order p keeps (p->wide, made at its first use, freed with the set-up: SbpProblemResetSetUp). */
 struct _n_SbpWide {
-  cl_kernel apply;  /* wide_apply_patch: the gather formula over a region (all, or the rim of the box) */
-  cl_kernel inner;  /* wide_apply_inner: the interior fast path over the box, A_rr + A_ss */
-  cl_kernel cross;  /* wide_apply_inner_cross: ... then A_rs + A_sr added */
-  cl_kernel norm;   /* wide_norm_patch */
-  PetscInt  box[4]; /* the owned nodes whose stencil is the interior band (ilo, jlo, ihi, jhi; empty: ilo > ihi or jlo > jhi) */
+  cl_kernel apply;    /* wide_apply_patch: the gather formula over a region (all, or the rim of the box) */
+  cl_kernel inner;    /* wide_apply_inner: the interior fast path over the box, A_rr + A_ss */
+  cl_kernel cross;    /* wide_apply_inner_cross: ... then A_rs + A_sr added */
+  cl_kernel norm;     /* wide_norm_patch */
+  cl_kernel sweep[3]; /* wide_smooth_patch, wide_smooth_inner, wide_smooth_inner_cross: the smoothing sweep (SbpProblemSweepWide) */
+  PetscInt  box[4];   /* the owned nodes whose stencil is the interior band (ilo, jlo, ihi, jhi; empty: ilo > ihi or jlo > jhi) */
 };
 
 /* The arguments of wide_apply_patch, wide_apply_inner and wide_apply_inner_cross (kernels/sbp_wide.cl), in order; WIDE_ARG_REGION is the
@@ -52,13 +53,36 @@ typedef enum {
   WIDE_NARG_REGION
 } SbpWideNormArg;
 
+/* The arguments of wide_smooth_patch, wide_smooth_inner and wide_smooth_inner_cross (kernels/sbp_wide.cl, "the smoothing sweep"). */
+typedef enum {
+  WIDE_SARG_NR,
+  WIDE_SARG_NS,
+  WIDE_SARG_RHO,
+  WIDE_SARG_DIRICHLET,
+  WIDE_SARG_TABLE,
+  WIDE_SARG_X,
+  WIDE_SARG_A,
+  WIDE_SARG_B,
+  WIDE_SARG_C,
+  WIDE_SARG_RHS,
+  WIDE_SARG_JACOBI,
+  WIDE_SARG_DINV,
+  WIDE_SARG_C1,
+  WIDE_SARG_C2,
+  WIDE_SARG_ZERO,
+  WIDE_SARG_PREV_ZERO,
+  WIDE_SARG_PREV,
+  WIDE_SARG_OUT,
+  WIDE_SARG_REGION
+} SbpWideSweepArg;
+
 /* The modes of wide_apply_patch: y = scale M~ u, y = z + scale M~ u, y = scale diag(M~). */
 typedef enum { WIDE_MODE_SET = 0, WIDE_MODE_ADD = 1, WIDE_MODE_DIAGONAL = 2 } SbpWideMode;
 
 /* Floating-point operations of one interior node (the log), as the fast path of kernels/sbp_wide.cl counts them: two M(c) rows of
    (2q+1)^2 - q(q+1) coefficient terms and 2q+1 products with u each (1.5), two flops a term, and the cross terms, 4q^2 terms of three
    flops (3.3); the end blocks and SAT rows cost more, on few nodes. */
-static PetscLogDouble SbpWideFlopsPerNode(SbpProblem p)
+PetscLogDouble SbpWideFlopsPerNode(SbpProblem p)
 {
   const PetscInt q = p->order / 2;
   return 2.0 * 2 * ((2 * q + 1) * (2 * q + 1) - q * (q + 1) + 2 * q + 1) + 12.0 * q * q + 2 * q;
@@ -119,6 +143,9 @@ static PetscErrorCode SbpWideGetKernels(SbpProblem p, const PetscReal *tab)
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_inner", &p->wide->inner));
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_inner_cross", &p->wide->cross));
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_norm_patch", &p->wide->norm));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_smooth_patch", &p->wide->sweep[0]));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_smooth_inner", &p->wide->sweep[1]));
+  PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_smooth_inner_cross", &p->wide->sweep[2]));
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_patch", &p->wide->apply));
   PetscFunctionReturn(0);
 }
@@ -224,19 +251,27 @@ static PetscErrorCode SbpWideSetApplyArgs(SbpProblem p, cl_kernel k, cl_mem tab,
   PetscFunctionReturn(0);
 }
 
-/* Launch the apply over the owned nodes: the fast path over the interior box and the gather formula over the rim around it, or the
-   gather formula everywhere where the box is empty (or for the diagonal, fast = false). */
-static PetscErrorCode SbpWideLaunch(SbpProblem p, PetscBool fast)
+/* Launch a kernel family over the owned nodes (its arguments before the region's, `first` of them, set): the fast path `inner` over the
+   interior box (then `cross` where sbp_wide_fuse is 0) and the gather formula `patch` over the rim around it, or `patch` everywhere where
+   the box is empty (or fast = false: the diagonal, a sweep from zero). The apply and the smoothing sweep share it. */
+static PetscErrorCode SbpWideLaunchKernels(SbpProblem p, cl_kernel patch, cl_kernel inner, cl_kernel cross, cl_uint first, PetscBool fast)
 {
   const PetscInt *box = p->wide->box;
 
   PetscFunctionBegin;
   if (fast && box[0] <= box[2] && box[1] <= box[3]) {
-    PetscCall(SbpProblemLaunchBox(p, p->wide->inner, WIDE_ARG_REGION, SBP_REGION_INTERIOR, box));
-    if (!p->tune.sbp_wide_fuse) PetscCall(SbpProblemLaunchBox(p, p->wide->cross, WIDE_ARG_REGION, SBP_REGION_INTERIOR, box));
-    PetscCall(SbpProblemLaunchBox(p, p->wide->apply, WIDE_ARG_REGION, SBP_REGION_RIM, box));
+    PetscCall(SbpProblemLaunchBox(p, inner, first, SBP_REGION_INTERIOR, box));
+    if (!p->tune.sbp_wide_fuse) PetscCall(SbpProblemLaunchBox(p, cross, first, SBP_REGION_INTERIOR, box));
+    PetscCall(SbpProblemLaunchBox(p, patch, first, SBP_REGION_RIM, box));
   } else
-    PetscCall(SbpProblemLaunchBox(p, p->wide->apply, WIDE_ARG_REGION, SBP_REGION_ALL, box));
+    PetscCall(SbpProblemLaunchBox(p, patch, first, SBP_REGION_ALL, box));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SbpWideLaunch(SbpProblem p, PetscBool fast)
+{
+  PetscFunctionBegin;
+  PetscCall(SbpWideLaunchKernels(p, p->wide->apply, p->wide->inner, p->wide->cross, WIDE_ARG_REGION, fast));
   PetscFunctionReturn(0);
 }
 
@@ -323,6 +358,53 @@ static PetscErrorCode SbpWideNormDevice(SbpProblem p, SbpNormType kind, Vec x, V
   PetscCall(SbpProblemLaunchBox(p, p->wide->norm, WIDE_NARG_REGION, SBP_REGION_ALL, p->wide->box));
   PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpNorm, p->cl, n, (PetscLogDouble)n * (kind >= SBP_NORM_JH ? 3 : 2) * sizeof(PetscReal)));
+  PetscFunctionReturn(0);
+}
+
+/* The smoothing sweep on the device (kernels/sbp_wide.cl wide_smooth_*; docs/design.md "Multigrid at higher order"): out = x + c1 (x -
+   prev) + c2 s (b - M~ x) in one pass over the data (the interior box and the rim: two launches, three with sbp_wide_fuse 0), x through
+   the ghost exchange first on several ranks (no overlap, as the apply). */
+PetscErrorCode SbpProblemSweepWide(SbpProblem p, const SbpWideSweep *w)
+{
+  const PetscReal *htab;
+  cl_mem           tab, xb = NULL, bb, db, pb, ob;
+  PetscBool        readprev = w->c1 != 0 && !w->prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = w->prev == w->out ? PETSC_TRUE : PETSC_FALSE;
+  int              Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = w->dinv ? 1 : 0, zero = w->zero ? 1 : 0, pzero = w->prev_zero ? 1 : 0;
+  SbpBuffers       bufs = {0};
+
+  PetscFunctionBegin;
+  PetscCall(SbpWideSetUp(p, &htab));
+  PetscCall(SbpProblemCheckDeviceVec(p, w->b, "b"));
+  PetscCall(SbpProblemCheckDeviceVec(p, w->out, "out"));
+  if (!w->zero) {
+    PetscCall(SbpProblemCheckDeviceVec(p, w->x, "x"));
+    PetscCheck(w->x != w->out && w->x != w->b, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "The sweep's x must differ from its b and out");
+  }
+  if (w->dinv) PetscCall(SbpProblemCheckDeviceVec(p, w->dinv, "dinv"));
+  if (readprev && !inplace) PetscCall(SbpProblemCheckDeviceVec(p, w->prev, "prev"));
+  PetscCall(SbpProblemGetOrderTable(p, NULL, &tab));
+  PetscCall(SbpWideGetKernels(p, p->otab));
+  PetscCall(SbpProblemBCFlags(p, &flags));
+  if (!w->zero && p->halo) { /* the ghosts in before any launch (the fast path's box reaches them) */
+    PetscCall(SbpHaloBegin(p->halo, w->x));
+    PetscCall(SbpHaloEnd(p->halo));
+  } else if (!w->zero)
+    PetscCall(SbpBuffersGet(&bufs, w->x, SBP_READ, &xb));
+  PetscCall(SbpBuffersGet(&bufs, w->b, SBP_READ, &bb));
+  PetscCall(SbpBuffersGet(&bufs, w->dinv, SBP_READ, &db));
+  PetscCall(SbpBuffersGet(&bufs, readprev && !inplace ? w->prev : NULL, SBP_READ, &pb));
+  PetscCall(SbpBuffersGet(&bufs, w->out, readprev && inplace ? SBP_READ_WRITE : SBP_WRITE, &ob));
+  if (p->halo) xb = p->halo->patch; /* not read where zero */
+  if (!xb) xb = ob;                 /* zero: not read */
+  if (!db) db = bb;                 /* Richardson: not read */
+  if (!pb) pb = ob;                 /* in place, or not read */
+  for (int t = 0; t < 3; t++)
+    PetscCall(SbpmgCLSetArgs(p->wide->sweep[t], WIDE_SARG_NR, WIDE_SARG_REGION, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->rho, sizeof(int),
+                             &flags, sizeof(cl_mem), &tab, sizeof(cl_mem), &xb, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css,
+                             sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(PetscReal), &w->c1, sizeof(PetscReal), &w->c2, sizeof(int),
+                             &zero, sizeof(int), &pzero, sizeof(cl_mem), &pb, sizeof(cl_mem), &ob));
+  PetscCall(SbpWideLaunchKernels(p, p->wide->sweep[0], p->wide->sweep[1], p->wide->sweep[2], WIDE_SARG_REGION, w->zero ? PETSC_FALSE : PETSC_TRUE));
+  PetscCall(SbpBuffersRestore(&bufs));
   PetscFunctionReturn(0);
 }
 

@@ -299,6 +299,16 @@ PETSC_INTERN PetscErrorCode SbpOperatorCreateVecs(Mat, Vec *, Vec *);
 PETSC_INTERN PetscErrorCode SbpProblemApplyWide(SbpProblem, Vec, Vec, PetscReal, Vec); /* y = z + scale M~ x (z NULL: none; z may be y) */
 PETSC_INTERN PetscErrorCode SbpProblemDiagonalWide(SbpProblem, Vec);
 PETSC_INTERN PetscErrorCode SbpProblemNormWide(SbpProblem, SbpNormType, Vec, Vec);
+/* One smoothing sweep on the device with the order-p operator (the finest level of an order-p V-cycle, src/mg/sweeps.c; kernels/sbp_wide.cl
+   "the smoothing sweep"): out = x + c1 (x - prev) + c2 s (b - M~ x), s = dinv (NULL: 1). zero: x = 0, not read; prev is read only where
+   c1 != 0 and not prev_zero, and may be out; x differs from b and out. fp64 device vectors. */
+typedef struct {
+  Vec       x, b, dinv, prev, out;
+  PetscReal c1, c2;
+  PetscBool zero, prev_zero;
+} SbpWideSweep;
+PETSC_INTERN PetscErrorCode SbpProblemSweepWide(SbpProblem, const SbpWideSweep *);
+PETSC_INTERN PetscLogDouble SbpWideFlopsPerNode(SbpProblem); /* of the order-p row at an interior node (the logs) */
 /* The stencil width of the problem's layout (ghost nodes): 2 up to order 4, 3 at order 6; the fewest nodes a rank must own in each
    direction (the end blocks of the order's M(c) and their couplings stay on one rank): 2, 8, 12. */
 PETSC_INTERN PetscInt SbpProblemStencilWidth(SbpProblem);

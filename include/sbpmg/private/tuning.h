@@ -52,6 +52,7 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32")                    \
   X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")                          \
   X(mg_inline_diag, 0, 1, 1, 0, 1, "1: the device sweeps compute 1/diag from the coefficients; 0: they read it from a stored vector")                       \
+  X(mg_wide_sweep, 1, 1, 1, 0, 1, "order 4 and 6: 1 the finest level sweeps in the order-p fused kernels (kernels/sbp_wide.cl); 0 around MatResidual")      \
   X(mg_sweeps_per_pass, 1, 3, 3, 1, 3, "sweeps per pass over the data on the levels with the interior/rim split (mg_smooth_pass)")                          \
   X(mg_pass_wg, 32, 256, 256, 3, 65536, "work-items of mg_smooth_pass's work-group: a strip of mg_pass_wg - 2 m columns and m on each side")                \
   X(mg_pass_rows, 16, 64, 64, 1, 1073741824, "rows of the strip a work-group of mg_smooth_pass streams through (at most: see mg_pass_groups_per_cu)")       \
