@@ -14,3 +14,19 @@ sbpmg_add_test(seas_green SOURCES test_seas_green.c LABELS seas TIMEOUT 300)
 sbpmg_add_test(seas_flux SOURCES test_seas_flux.c LABELS seas TIMEOUT 300)
 sbpmg_add_test(seas_bp1_green_example EXE seas_bp1 ARGS -seas_n 32 -seas_domain 60e3 -seas_fault_dz 400 -seas_tf 2 -seas_output none -seas_green
   LABELS seas PASS_REGEX "mode: Green's function; G set-up")
+# The driver at higher order (-sbp_order, docs/guide.md "Higher order"): the same short run at order 4, its view and summary; an
+# order that does not exist and a grid below the order's minimum, each an error naming the settings; a Green's function file of
+# order 2 read by an order-4 run, refused (the file records the order).
+sbpmg_add_test(seas_bp1_order4_example EXE seas_bp1 ARGS -seas_n 32 -seas_domain 60e3 -seas_fault_dz 400 -seas_tf 2 -seas_output none -sbp_order 4
+  LABELS seas PASS_REGEX "grid 32 x 32, [^\n]*; SBP-SAT order 4\n.*SEAS BP1-QD summary: t = 2 years, 0 events")
+sbpmg_add_test(seas_bp1_bad_order EXE seas_bp1 ARGS -seas_n 32 -sbp_order 3 -seas_output none
+  LABELS seas PASS_REGEX "Argument out of range\n[^\n]*-sbp_order 3: the SBP-SAT order must be 2, 4 or 6")
+sbpmg_add_test(seas_bp1_bad_guess_basis EXE seas_bp1 ARGS -seas_n 16 -seas_guess_basis -1 -seas_output none
+  LABELS seas PASS_REGEX "Argument out of range\n[^\n]*-seas_guess_basis -1 must be >= 0 \\(0: the last solution alone\\)")
+sbpmg_add_test(seas_bp1_order_small_grid EXE seas_bp1 ARGS -seas_n 8 -seas_fault_dz 0 -sbp_order 4 -seas_output none
+  LABELS seas PASS_REGEX "Argument out of range\n[^\n]*-seas_n 8,8 with -sbp_order 4: that order needs at least 11 intervals in each direction")
+add_test(NAME seas_bp1_green_order COMMAND sh -c
+  "rm -f seas_green_order.bin; $<TARGET_FILE:seas_bp1> $0 -sbp_order 2 && $<TARGET_FILE:seas_bp1> $0 -sbp_order 4; rm -f seas_green_order.bin"
+  "-seas_n 16 -seas_domain 60e3 -seas_fault_dz 400 -seas_tf 0.01 -seas_output none -seas_green_file seas_green_order.bin")
+set_tests_properties(seas_bp1_green_order PROPERTIES LABELS seas TIMEOUT 300 ENVIRONMENT "${SBPMG_TEST_ENV}"
+  PASS_REGULAR_EXPRESSION "written to seas_green_order.bin.*Arguments are incompatible\n[^\n]*fault nodes, -sbp_order 2.; this run has 16 x 16 [^\n]*, -sbp_order 4")

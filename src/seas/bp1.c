@@ -2,6 +2,7 @@
    fault's nodes and initial state, the KSP and TS set up once, view and destroy. The stepping is in src/seas/run.c, the files in
    src/seas/output.c. */
 #include <sbpmg/private/seasimpl.h>
+#include "../../kernels/sbp_table.cl" /* SBP_T_*: the SAT constants of the order's packed table */
 
 /* ---------------------------------------------------------------- the stretched grid */
 
@@ -107,6 +108,7 @@ PetscErrorCode SeasCreate(MPI_Comm comm, Seas *seas)
   s->tf         = 3000;
   s->fr.rtol    = 1e-12;
   s->fr.maxit   = 100;
+  s->guess_m    = 40;
   s->L[0] = s->L[1] = 100e3;
   s->N[0] = s->N[1] = 64;
   s->fault_dz       = 200;
@@ -129,7 +131,7 @@ PetscErrorCode SeasCreate(MPI_Comm comm, Seas *seas)
 @*/
 PetscErrorCode SeasSetFromOptions(Seas s)
 {
-  PetscInt  n = 2, nl = 2, nn = 2;
+  PetscInt  n = 2, nl = 2, nn = 2, order = 2;
   PetscReal stretch[2] = {0, 0};
   PetscBool setl       = PETSC_FALSE;
   MPI_Comm  comm;
@@ -169,9 +171,12 @@ PetscErrorCode SeasSetFromOptions(Seas s)
   PetscCall(PetscOptionsReal("-seas_wf", "Depth Wf of the frictional fault (m); below it V = Vp", "SeasSetFromOptions", s->Wf, &s->Wf, NULL));
   PetscCall(PetscOptionsReal("-seas_rho", "Density (kg/m^3)", "SeasSetFromOptions", s->rho, &s->rho, NULL));
   PetscCall(PetscOptionsReal("-seas_cs", "Shear wave speed (m/s)", "SeasSetFromOptions", s->cs, &s->cs, NULL));
+  PetscCall(PetscOptionsInt("-sbp_order", "Interior order of the SBP-SAT operator: 2, 4 or 6 (docs/guide.md \"Higher order\"); read again by the set-up",
+                            "SbpProblemSetOrder", order, &order, NULL));
   PetscCall(PetscOptionsReal("-seas_friction_rtol", "Newton tolerance of the friction solve", "SeasSetFromOptions", s->fr.rtol, &s->fr.rtol, NULL));
   PetscCall(PetscOptionsInt("-seas_friction_max_it", "Newton iterations at most of the friction solve", "SeasSetFromOptions", s->fr.maxit, &s->fr.maxit, NULL));
   PetscCall(SeasGreenSetFromOptions(PetscOptionsObject, s));
+  PetscCall(SeasGuessSetFromOptions(PetscOptionsObject, s));
   PetscOptionsEnd();
   if (setl) {
     s->l[0]     = stretch[0];
@@ -188,14 +193,36 @@ PetscErrorCode SeasSetFromOptions(Seas s)
   PetscCheck(s->L[0] > 0 && s->L[1] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-seas_domain %g,%g must be > 0", (double)s->L[0], (double)s->L[1]);
   PetscCheck(s->ckpt_every >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-seas_checkpoint_interval %" PetscInt_FMT " must be >= 0", s->ckpt_every);
   PetscCheck(s->tf > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-seas_tf %g must be > 0", (double)s->tf);
+  PetscCheck(s->guess_m >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-seas_guess_basis %" PetscInt_FMT " must be >= 0 (0: the last solution alone)", s->guess_m);
+  PetscCheck(order == 2 || order == 4 || order == 6, comm, PETSC_ERR_ARG_OUTOFRANGE, "-sbp_order %" PetscInt_FMT ": the SBP-SAT order must be 2, 4 or 6",
+             order);
+  {
+    PetscInt minN;
+    PetscCall(SbpSparse1DMinimumN(order, &minN));
+    PetscCheck(s->N[0] >= minN && s->N[1] >= minN, comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "-seas_n %" PetscInt_FMT ",%" PetscInt_FMT " with -sbp_order %" PetscInt_FMT ": that order needs at least %" PetscInt_FMT
+               " intervals in each direction (its boundary closures; docs/guide.md \"Higher order\")",
+               s->N[0], s->N[1], order, minN);
+  }
   PetscFunctionReturn(0);
 }
 
-/* The grid: the problem on the stretched DDNN domain, face values for faces 1 and 2. */
+/* The SBP-SAT order of the driver's problem: -sbp_order (2, 4, 6; docs/guide.md "Higher order"), the one -sbp_* option the driver
+   reads (the grid, mu and the faces are its own), with the simulation's prefix; 2 when not given. */
+static PetscErrorCode SeasGetOrderOption(Seas s, PetscInt *order)
+{
+  PetscFunctionBegin;
+  *order = 2;
+  PetscCall(PetscOptionsGetInt(((PetscObject)s)->options, ((PetscObject)s)->prefix, "-sbp_order", order, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* The grid: the problem of the order asked for on the stretched DDNN domain, face values for faces 1 and 2. */
 static PetscErrorCode SeasSetUpGrid(Seas s)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)s);
   char     src[1024];
+  PetscInt order;
 
   PetscFunctionBegin;
   if (s->fault_dz > 0) {
@@ -208,6 +235,8 @@ static PetscErrorCode SeasSetUpGrid(Seas s)
   }
   PetscCall(SbpProblemCreate(comm, &s->p));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)s->p, ((PetscObject)s)->prefix));
+  PetscCall(SeasGetOrderOption(s, &order));
+  PetscCall(SbpProblemSetOrder(s->p, order));
   PetscCall(SbpProblemSetSizes(s->p, s->N[0], s->N[1]));
   PetscCall(SbpProblemSetMappingFunction(s->p, SeasMapping, s));
   PetscCall(SeasMappingSource(s, src, sizeof(src)));
@@ -218,7 +247,7 @@ static PetscErrorCode SeasSetUpGrid(Seas s)
   PetscCall(SbpProblemSetBC(s->p, 3, SBP_BC_NEUMANN));
   PetscCall(SbpProblemSetBC(s->p, 4, SBP_BC_NEUMANN));
   PetscCall(SbpProblemSetBackend(s->p, SBP_BACKEND_AUTO));
-  PetscCall(SbpProblemSetUp(s->p)); /* the grid and mu are the driver's: no -sbp_* options are read */
+  PetscCall(SbpProblemSetUp(s->p)); /* the grid and mu are the driver's: of the -sbp_* options only -sbp_order is read */
   PetscCall(SbpProblemSetForcingFunction(s->p, NULL, NULL));
   s->nface = s->N[1] + 1;
   PetscCall(PetscCalloc1(2 * s->nface, &s->gface));
@@ -228,15 +257,30 @@ static PetscErrorCode SeasSetUpGrid(Seas s)
   PetscFunctionReturn(0);
 }
 
-/* The fault: the depths of face 1's nodes, the frictional ones (z <= Wf), a(z), the SAT penalty coefficient kc (docs/design.md "The
-   earthquake cycle"), and the vectors of the state. */
+/* The penalty coefficient kc of face 1's Dirichlet SAT at the face node j, per H_f and sJ (docs/design.md "The earthquake cycle"): the
+   SAT's penalty term L^T H_f Cn Gamma L of the order-p operator (spec-sbp-sat-highorder.md 3.2, 3.4; kernels/sbp_wide.cl, src/sbp/rhs.c)
+   is, per H_f, cn Gamma = cn (2/theta_R + cn / (alpha psi)) / hr with cn = crr on the face and psi the least crr over the first l lines;
+   divided by sJ = y_s as the traction is (src/sbp/traction.c). theta_R, alpha and l are the order's (1/2, 1, 2 at order 2: kernels/sbp.cl's
+   c0 (4 + c0 / min(c0, c1)) / hr; 17/48, 0.5776, 4 at order 4; 13649/43200, 0.3697, 7 at order 6). */
+static PetscReal SeasFacePenalty(SbpProblem p, const PetscReal tab[], PetscInt j, PetscReal sJ)
+{
+  const PetscReal cn  = p->crr[SbpPatchIndex(p, 0, j)];
+  PetscReal       psi = cn;
+
+  for (PetscInt m = 1; m < (PetscInt)tab[SBP_T_L]; m++) psi = PetscMin(psi, p->crr[SbpPatchIndex(p, m, j)]);
+  return cn * (2 / tab[SBP_T_THETA] + cn / (tab[SBP_T_ALPHA] * psi)) / (p->hr * sJ);
+}
+
+/* The fault: the depths of face 1's nodes, the frictional ones (z <= Wf), a(z), the SAT penalty coefficient kc (SeasFacePenalty()),
+   and the vectors of the state. */
 static PetscErrorCode SeasSetUpFault(Seas s)
 {
-  MPI_Comm     comm = PetscObjectComm((PetscObject)s);
-  SbpProblem   p    = s->p;
-  PetscScalar *aa, *ka, *xa;
-  PetscReal    dzmax = 0, pz;
-  Vec          proto;
+  MPI_Comm         comm = PetscObjectComm((PetscObject)s);
+  SbpProblem       p    = s->p;
+  PetscScalar     *aa, *ka, *xa;
+  PetscReal        dzmax = 0, pz;
+  const PetscReal *tab;
+  Vec              proto;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(s->nface, &s->z));
@@ -269,19 +313,19 @@ static PetscErrorCode SeasSetUpFault(Seas s)
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * s->nf, &s->X));
   PetscCall(VecDuplicate(s->X, &s->Xlast));
   PetscCall(SbpProblemGetHostCoefficients(p));
+  PetscCall(SbpProblemGetOrderTable(p, &tab, NULL));
   PetscCall(PetscMalloc1(s->nf, &s->ahost));
   PetscCall(VecGetArrayWrite(s->avec, &aa));
   PetscCall(VecGetArrayWrite(s->kc, &ka));
   PetscCall(VecGetArrayWrite(s->X, &xa));
   for (PetscInt j = 0; j < s->nf; j++) {
     const PetscReal z = s->z[j], a = z < s->H ? s->a0 : z < s->H + s->h ? s->a0 + (s->amax - s->a0) * (z - s->H) / s->h : s->amax;
-    const PetscReal c0 = p->crr[SbpPatchIndex(p, 0, j)], c1 = p->crr[SbpPatchIndex(p, 1, j)];
     PetscReal       X[6];
 
     PetscCall(SeasMapping(s, -1, -1 + j * p->hs, X));
     aa[j]         = a;
     s->ahost[j]   = a;
-    ka[j]         = c0 * (4 + c0 / PetscMin(c0, c1)) / (p->hr * X[5]); /* kernels/sbp.cl's face-1 penalty per H_f, over sJ = y_s */
+    ka[j]         = SeasFacePenalty(p, tab, j, X[5]); /* sJ = y_s: face 1 is x = 0 */
     xa[j]         = a * PetscLogReal(2 * s->fr.V0 / s->Vinit * PetscSinhReal((s->tau0 - s->fr.eta * s->Vinit) / (a * s->fr.sigma_n)));
     xa[s->nf + j] = 0;
   }
@@ -365,6 +409,7 @@ PetscErrorCode SeasSetUpProblem(Seas s)
 PetscErrorCode SeasView(Seas s, PetscViewer v)
 {
   PetscBool ascii;
+  PetscInt  order;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(s, SEAS_CLASSID, 1);
@@ -374,8 +419,13 @@ PetscErrorCode SeasView(Seas s, PetscViewer v)
   PetscCall(
       PetscViewerASCIIPrintf(v, "Seas Object:%s%s\n", ((PetscObject)s)->prefix ? " prefix " : "", ((PetscObject)s)->prefix ? ((PetscObject)s)->prefix : ""));
   PetscCall(PetscViewerASCIIPushTab(v));
-  PetscCall(PetscViewerASCIIPrintf(v, "SEAS BP1-QD: domain %g x %g km, grid %" PetscInt_FMT " x %" PetscInt_FMT ", stretching lengths %g, %g m\n",
-                                   (double)(s->L[0] / 1e3), (double)(s->L[1] / 1e3), s->N[0], s->N[1], (double)s->l[0], (double)s->l[1]));
+  if (s->p)
+    order = s->p->order;
+  else
+    PetscCall(SeasGetOrderOption(s, &order));
+  PetscCall(PetscViewerASCIIPrintf(
+      v, "SEAS BP1-QD: domain %g x %g km, grid %" PetscInt_FMT " x %" PetscInt_FMT ", stretching lengths %g, %g m; SBP-SAT order %" PetscInt_FMT "\n",
+      (double)(s->L[0] / 1e3), (double)(s->L[1] / 1e3), s->N[0], s->N[1], (double)s->l[0], (double)s->l[1], order));
   if (s->setupcalled) {
     PetscReal dz0 = s->z[1] - s->z[0], dzw = s->z[s->nf - 1] - s->z[s->nf - 2];
     PetscCall(PetscViewerASCIIPrintf(
@@ -441,6 +491,7 @@ PetscErrorCode SeasDestroy(Seas *seas)
   }
   PetscCall(SeasOutputClose(s));
   PetscCall(SeasGreenDestroy(s));
+  PetscCall(SeasGuessDestroy(s));
   PetscCall(TSDestroy(&s->ts));
   PetscCall(KSPDestroy(&s->ksp));
   PetscCall(MatDestroy(&s->A));

@@ -3,7 +3,7 @@
    (the next solve's and the next friction solve's guesses), so a restarted run computes what the uninterrupted one does. */
 #include <sbpmg/private/seasimpl.h>
 
-#define SEAS_CKPT_MAGIC 36.0113 /* the file's first number: this layout */
+#define SEAS_CKPT_MAGIC 36.0114 /* the file's first number: this layout */
 #define SEAS_CKPT_NHEAD (22 + SEAS_NSTATIONS + 2)
 #define SEAS_CKPT_NEV   6 /* numbers per event */
 
@@ -75,6 +75,7 @@ PetscErrorCode SeasCheckpointWrite(Seas s)
   PetscCall(VecView(s->X, v));
   PetscCall(VecView(s->u, v));
   PetscCall(VecView(s->Vg, v));
+  PetscCall(SeasGuessView(s, v)); /* the initial guess's basis: the restarted run forms the same guesses */
   PetscCall(PetscViewerDestroy(&v));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)s), &rank));
   if (!rank)
@@ -142,6 +143,7 @@ PetscErrorCode SeasCheckpointLoad(Seas s)
   PetscCall(VecLoad(s->X, v));
   PetscCall(VecLoad(s->u, v));
   PetscCall(VecLoad(s->Vg, v));
+  PetscCall(SeasGuessLoad(s, v));
   PetscCall(PetscViewerDestroy(&v));
   PetscCall(TSSetTime(s->ts, head[4]));
   PetscCall(TSSetTimeStep(s->ts, head[5]));

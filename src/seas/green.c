@@ -6,8 +6,8 @@
    (kernels/green.cl) and no volume solve. */
 #include <sbpmg/private/seasimpl.h>
 
-#define SEAS_GREEN_MAGIC 36.0502 /* a Green's function file's first number: this layout */
-#define SEAS_GREEN_NHEAD 10      /* magic, nf, N[0], N[1], L[0], L[1], l[0], l[1], mu, Wf */
+#define SEAS_GREEN_MAGIC 36.0503 /* a Green's function file's first number: this layout (36.0502: without the order) */
+#define SEAS_GREEN_NHEAD 11      /* magic, nf, N[0], N[1], L[0], L[1], l[0], l[1], mu, Wf, the SBP-SAT order */
 
 /* The arguments of kernels/green.cl's green_stress, by name. */
 typedef enum { GREEN_ARG_N, GREEN_ARG_TAU0, GREEN_ARG_T, GREEN_ARG_G, GREEN_ARG_LOAD, GREEN_ARG_STATE, GREEN_ARG_TAU, GREEN_NARGS } SeasGreenArg;
@@ -92,19 +92,20 @@ static PetscErrorCode SeasGreenCheckSize(Seas s)
   PetscFunctionReturn(0);
 }
 
-/* What G depends on: the grid, the medium and the fault's nodes. */
+/* What G depends on: the grid, the medium, the fault's nodes and the operator's order (-sbp_order). */
 static void SeasGreenHeader(Seas s, PetscReal head[SEAS_GREEN_NHEAD])
 {
-  head[0] = SEAS_GREEN_MAGIC;
-  head[1] = (PetscReal)s->nf;
-  head[2] = (PetscReal)s->N[0];
-  head[3] = (PetscReal)s->N[1];
-  head[4] = s->L[0];
-  head[5] = s->L[1];
-  head[6] = s->l[0];
-  head[7] = s->l[1];
-  head[8] = s->mu;
-  head[9] = s->Wf;
+  head[0]  = SEAS_GREEN_MAGIC;
+  head[1]  = (PetscReal)s->nf;
+  head[2]  = (PetscReal)s->N[0];
+  head[3]  = (PetscReal)s->N[1];
+  head[4]  = s->L[0];
+  head[5]  = s->L[1];
+  head[6]  = s->l[0];
+  head[7]  = s->l[1];
+  head[8]  = s->mu;
+  head[9]  = s->Wf;
+  head[10] = (PetscReal)s->p->order;
 }
 
 static PetscErrorCode SeasGreenViewer(Seas s, const char name[], PetscFileMode mode, PetscViewer *v)
@@ -157,11 +158,12 @@ static PetscErrorCode SeasGreenLoad(Seas s, struct _SeasGreen *gr)
              "-seas_green_file %s is not a Green's function file of this version of the BP1-QD driver", s->green_file);
   PetscCheck(same, comm, PETSC_ERR_ARG_INCOMP,
              "The Green's function file -seas_green_file %s is of a %" PetscInt_FMT " x %" PetscInt_FMT
-             " grid (domain %g x %g m, stretching %g, %g m, mu %g Pa, Wf %g m, %" PetscInt_FMT " fault nodes); this run has %" PetscInt_FMT " x %" PetscInt_FMT
-             " (domain %g x %g m, stretching %g, %g m, mu %g Pa, Wf %g m, %" PetscInt_FMT " fault nodes)",
+             " grid (domain %g x %g m, stretching %g, %g m, mu %g Pa, Wf %g m, %" PetscInt_FMT " fault nodes, -sbp_order %" PetscInt_FMT
+             "); this run has %" PetscInt_FMT " x %" PetscInt_FMT " (domain %g x %g m, stretching %g, %g m, mu %g Pa, Wf %g m, %" PetscInt_FMT
+             " fault nodes, -sbp_order %" PetscInt_FMT ")",
              s->green_file, (PetscInt)head[2], (PetscInt)head[3], (double)head[4], (double)head[5], (double)head[6], (double)head[7], (double)head[8],
-             (double)head[9], (PetscInt)head[1], s->N[0], s->N[1], (double)s->L[0], (double)s->L[1], (double)s->l[0], (double)s->l[1], (double)s->mu,
-             (double)s->Wf, s->nf);
+             (double)head[9], (PetscInt)head[1], (PetscInt)head[10], s->N[0], s->N[1], (double)s->L[0], (double)s->L[1], (double)s->l[0], (double)s->l[1],
+             (double)s->mu, (double)s->Wf, s->nf, s->p->order);
   PetscCall(PetscViewerBinaryRead(v, gr->G, gr->nf * gr->nf, NULL, PETSC_REAL));
   PetscCall(PetscViewerBinaryRead(v, gr->g, gr->nf, NULL, PETSC_REAL));
   PetscCall(PetscViewerDestroy(&v));
@@ -320,7 +322,8 @@ PetscErrorCode SeasGreenView(Seas s, PetscViewer v)
 
   PetscFunctionBegin;
   if (!gr) {
-    PetscCall(PetscViewerASCIIPrintf(v, "  mode: volume solve (one solve per stage)\n"));
+    PetscCall(PetscViewerASCIIPrintf(
+        v, "  mode: volume solve (one solve per stage), initial guess projected onto the last %" PetscInt_FMT " solutions (-seas_guess_basis)\n", s->guess_m));
     PetscFunctionReturn(0);
   }
   if (gr->loaded)

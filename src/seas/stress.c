@@ -79,12 +79,14 @@ PetscErrorCode SeasVolumeStress(Seas s, PetscReal t, Vec X, PetscInt *its_out)
     reason = KSP_CONVERGED_ATOL;
     its    = 0;
   } else {
+    if (!s->green) PetscCall(SeasGuessForm(s, s->b, s->u)); /* stepping: the projection onto earlier solutions (the Green's function's columns are not) */
     PetscCall(KSPSolve(s->ksp, s->b, s->u));
     PetscCall(KSPGetConvergedReason(s->ksp, &reason));
     PetscCall(KSPGetIterationNumber(s->ksp, &its));
   }
   PetscCheck(reason > 0, PetscObjectComm((PetscObject)s), PETSC_ERR_NOT_CONVERGED,
              "The volume solve at t = %g s did not converge: %s after %" PetscInt_FMT " iterations", (double)t, KSPConvergedReasons[reason], its);
+  if (!s->green && its > 0) PetscCall(SeasGuessAdd(s, s->u, s->b)); /* (none: the guess, in the span already, met the test) */
   PetscCall(SbpProblemComputeFaceTraction(s->p, s->u, 1, s->t));
   PetscCall(SeasFaultStressCompute(s, X));
   *its_out = its;

@@ -133,8 +133,19 @@ struct _p_Seas {
   PetscReal          green_max_mb;                   /* -seas_green_max_mb: G's size at most (0: the device's largest buffer) */
   PetscBool          green_cold;                     /* -seas_green_cold: each column's solve from zero, not the last column's */
   struct _SeasGreen *gr;
+  /* the volume solve's initial guess (src/seas/guess.c, docs/seas.md "The initial guess") */
+  PetscInt     guess_m, guess_n;   /* -seas_guess_basis: the basis's size at most; its size now */
+  Vec         *guess_X, *guess_AX; /* the A-orthonormal basis of earlier solutions, oldest first; A times them */
+  PetscScalar *guess_c;            /* work: m coefficients */
 };
 
+/* src/seas/guess.c: the initial guess by projection onto earlier solutions */
+PETSC_INTERN PetscErrorCode SeasGuessSetFromOptions(PetscOptionItems *, Seas);
+PETSC_INTERN PetscErrorCode SeasGuessForm(Seas, Vec, Vec);
+PETSC_INTERN PetscErrorCode SeasGuessAdd(Seas, Vec, Vec);
+PETSC_INTERN PetscErrorCode SeasGuessView(Seas, PetscViewer);
+PETSC_INTERN PetscErrorCode SeasGuessLoad(Seas, PetscViewer);
+PETSC_INTERN PetscErrorCode SeasGuessDestroy(Seas);
 PETSC_INTERN PetscErrorCode SeasSetUpProblem(Seas); /* src/seas/bp1.c: SeasSetUp() but the TS */
 PETSC_INTERN PetscErrorCode SeasRHSFunction(TS, PetscReal, Vec, Vec, void *);
 PETSC_INTERN PetscErrorCode SeasPostStep(TS);
