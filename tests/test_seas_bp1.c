@@ -268,6 +268,13 @@ static void test_restart(void **state)
     PCALL(SeasSetFromOptions(s));
     EXPECT_ERROR(SeasSolve(s), PETSC_ERR_ARG_INCOMP, "The checkpoint -seas_restart seas_bp1_test_out_b.ckpt is of a 32 x 32 grid");
     PCALL(SeasDestroy(&s));
+    SbpmgTestSetOption("-seas_n", "32"); /* the checkpoint's grid, another order */
+    SbpmgTestSetOption("-sbp_order", "4");
+    PCALL(SeasCreate(PETSC_COMM_WORLD, &s));
+    PCALL(SeasSetFromOptions(s));
+    EXPECT_ERROR(SeasSolve(s), PETSC_ERR_ARG_INCOMP, "The checkpoint -seas_restart seas_bp1_test_out_b.ckpt is of -sbp_order 2, this run has -sbp_order 4");
+    PCALL(SeasDestroy(&s));
+    SbpmgTestSetOption("-sbp_order", NULL);
     SbpmgTestSetOption("-seas_restart", NULL);
     SbpmgTestSetOption("-seas_n", NULL);
   }

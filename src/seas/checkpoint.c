@@ -3,9 +3,9 @@
    (the next solve's and the next friction solve's guesses), so a restarted run computes what the uninterrupted one does. */
 #include <sbpmg/private/seasimpl.h>
 
-#define SEAS_CKPT_MAGIC 36.0114 /* the file's first number: this layout */
-#define SEAS_CKPT_NHEAD (22 + SEAS_NSTATIONS + 2)
-#define SEAS_CKPT_NEV   6 /* numbers per event */
+#define SEAS_CKPT_MAGIC 36.0115                       /* the file's first number: this layout (36.0114: without the SBP-SAT order) */
+#define SEAS_CKPT_NHEAD (22 + SEAS_NSTATIONS + 2 + 1) /* the last: the SBP-SAT order */
+#define SEAS_CKPT_NEV   6                             /* numbers per event */
 
 static PetscErrorCode SeasCheckpointViewer(Seas s, const char name[], PetscFileMode mode, PetscViewer *v)
 {
@@ -58,6 +58,7 @@ PetscErrorCode SeasCheckpointWrite(Seas s)
   head[20] = (PetscReal)s->header_off;
   head[21] = s->wall;
   for (int q = 0; q < SEAS_NSTATIONS + 2; q++) head[22 + q] = (PetscReal)off[q];
+  head[SEAS_CKPT_NHEAD - 1] = (PetscReal)s->p->order;
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", s->ckpt));
   PetscCall(SeasCheckpointViewer(s, tmp, FILE_MODE_WRITE, &v));
   PetscCall(PetscViewerBinaryWrite(v, head, SEAS_CKPT_NHEAD, PETSC_REAL));
@@ -106,6 +107,10 @@ PetscErrorCode SeasCheckpointLoad(Seas s)
              "The checkpoint -seas_restart %s is of a %" PetscInt_FMT " x %" PetscInt_FMT " grid with %" PetscInt_FMT
              " fault nodes, this run has %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT,
              s->restart, (PetscInt)head[2], (PetscInt)head[3], (PetscInt)head[1], s->N[0], s->N[1], s->nf);
+  if (head[SEAS_CKPT_NHEAD - 1] != s->p->order) PetscCall(PetscViewerDestroy(&v));
+  PetscCheck(head[SEAS_CKPT_NHEAD - 1] == s->p->order, comm, PETSC_ERR_ARG_INCOMP,
+             "The checkpoint -seas_restart %s is of -sbp_order %" PetscInt_FMT ", this run has -sbp_order %" PetscInt_FMT, s->restart,
+             (PetscInt)head[SEAS_CKPT_NHEAD - 1], s->p->order);
   s->steps         = (PetscInt)head[6];
   s->stages        = (PetscInt)head[7];
   s->solves        = (PetscInt)head[8];
