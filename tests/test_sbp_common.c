@@ -349,3 +349,17 @@ PetscReal SbpTestCoefficientDiff(SbpProblem a, SbpProblem b)
   PCALL(MPI_Allreduce(&err, &g, 1, MPIU_REAL, MPI_MAX, PetscObjectComm((PetscObject)a)));
   return g;
 }
+
+/* The coefficients of two problems compared (SbpTestCoefficientDiff), the difference printed with `what`; both problems destroyed. */
+PetscReal SbpTestCompareCoefficients(SbpProblem a, SbpProblem b, const char *what)
+{
+  PetscReal err;
+
+  PCALL(SbpProblemGetHostCoefficients(a));
+  PCALL(SbpProblemGetHostCoefficients(b));
+  err = SbpTestCoefficientDiff(a, b);
+  print_message("  %s, %d x %d: max |difference| / max |coefficient| = %.2e\n", what, (int)a->Nr, (int)a->Ns, (double)err);
+  PCALL(SbpProblemDestroy(&a));
+  PCALL(SbpProblemDestroy(&b));
+  return err;
+}

@@ -103,5 +103,7 @@ PetscReal  SbpTestRelDiff(PetscInt n, const PetscReal *a, const PetscReal *b);
 Vec SbpTestForcingVector(SbpProblem p, SbpForcingFunction fn, void *ctx);
 /* The largest difference of two problems' coefficients crr, css, crs, J over all ranks, relative to b's largest (their host copies). */
 PetscReal SbpTestCoefficientDiff(SbpProblem a, SbpProblem b);
+/* The same, printed with `what` and the grid size; a and b destroyed. */
+PetscReal SbpTestCompareCoefficients(SbpProblem a, SbpProblem b, const char *what);
 
 #endif

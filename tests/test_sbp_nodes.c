@@ -119,16 +119,7 @@ static SbpProblem nodal_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const N
 
 static PetscReal compare(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const NodalCase *ca, const NodalCase *cb, const char *what)
 {
-  SbpProblem a = nodal_problem(comm, Nr, Ns, ca), b = nodal_problem(comm, Nr, Ns, cb);
-  PetscReal  err;
-
-  PCALL(SbpProblemGetHostCoefficients(a));
-  PCALL(SbpProblemGetHostCoefficients(b));
-  err = SbpTestCoefficientDiff(a, b);
-  print_message("  %s, %d x %d: max |difference| / max |coefficient| = %.2e\n", what, (int)Nr, (int)Ns, (double)err);
-  PCALL(SbpProblemDestroy(&a));
-  PCALL(SbpProblemDestroy(&b));
-  return err;
+  return SbpTestCompareCoefficients(nodal_problem(comm, Nr, Ns, ca), nodal_problem(comm, Nr, Ns, cb), what);
 }
 
 /* The device's coefficients of a node grid and mu at the nodes equal the host's (the same formulas in C). */

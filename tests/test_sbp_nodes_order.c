@@ -159,17 +159,7 @@ static SbpProblem case_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, const Ca
 
 static PetscReal compare(PetscInt Nr, PetscInt Ns, const Case *ca, const Case *cb, const char *what)
 {
-  SbpProblem a = case_problem(PETSC_COMM_WORLD, Nr, Ns, ca), b = case_problem(PETSC_COMM_WORLD, Nr, Ns, cb);
-  PetscReal  err;
-
-  PCALL(SbpProblemGetHostCoefficients(a));
-  PCALL(SbpProblemGetHostCoefficients(b));
-  err = SbpTestCoefficientDiff(a, b);
-
-  print_message("  %s, %d x %d: max |difference| / max |coefficient| = %.2e\n", what, (int)Nr, (int)Ns, (double)err);
-  PCALL(SbpProblemDestroy(&a));
-  PCALL(SbpProblemDestroy(&b));
-  return err;
+  return SbpTestCompareCoefficients(case_problem(PETSC_COMM_WORLD, Nr, Ns, ca), case_problem(PETSC_COMM_WORLD, Nr, Ns, cb), what);
 }
 
 /* Grids of at least 12 nodes a rank along each direction on 3 ranks (order 6). */
