@@ -14,11 +14,11 @@
 #  error "SBPMG_MG_DENSE_INVERT needs fp64 on the device"
 #endif
 
-__kernel __attribute__((reqd_work_group_size(SBPMG_MG_DENSE_WG, 1, 1))) void mg_dense_apply(const int n, __global const SBPMG_MG_REAL *inv, __global const SBPMG_MG_REAL *b,
-                                                                                      __global SBPMG_MG_REAL *x)
+__kernel __attribute__((reqd_work_group_size(SBPMG_MG_DENSE_WG, 1, 1))) void mg_dense_apply(const int n, __global const SBPMG_MG_REAL *inv,
+                                                                                            __global const SBPMG_MG_REAL *b, __global SBPMG_MG_REAL *x)
 {
   __local SBPMG_MG_REAL         part[SBPMG_MG_DENSE_WG];
-  const int               row = (int)get_group_id(0), lid = (int)get_local_id(0);
+  const int                     row = (int)get_group_id(0), lid = (int)get_local_id(0);
   __global const SBPMG_MG_REAL *a = inv + (long)row * n;
   SBPMG_MG_REAL                 s = 0;
 
@@ -31,25 +31,59 @@ __kernel __attribute__((reqd_work_group_size(SBPMG_MG_DENSE_WG, 1, 1))) void mg_
   if (lid == 0) x[row] = part[0];
 }
 
-/* The inverse from the banded Cholesky factor L of A_c (half-bandwidth b, made on the host: src/mg/coarse.c), one work-item per column
-   j: L y = e_j from row j (y is zero above it), then L^T x = y, x overwriting y in column j of X (X[k n + j]: neighbouring work-items
-   write neighbouring entries). L(k, m), k - b <= m <= k, is at lb[k (b + 1) + k - m]. In fp64 (SBPMG_MG_DENSE_INVERT, set only where the
-   device has it); the fp32 V-cycle's copy is rounded from it. */
+/* The inverse from the banded Cholesky factor L of A_c (half-bandwidth b, made on the host: src/mg/coarse.c): column j of X solves
+   L y = e_j from row j (y is zero above it), then L^T x = y, x overwriting y. L(k, m), k - b <= m <= k, is at lb[k (b + 1) + k - m].
+   A work-group holds SBPMG_MG_INVERT_COLS neighbouring columns (local dimension 0: neighbouring work-items read and write
+   neighbouring entries of a row of X) times SBPMG_MG_INVERT_LANES lanes (dimension 1) that share each row's sum over the band: lane l
+   owns the rows k = l (mod lanes), adds the band terms of its own rows only, and writes row k from the lanes' partial sums after one
+   barrier, so each lane reads back only entries it wrote itself (no fence on global memory) and the partial sums alternate between
+   two local buffers. 2n steps per work-group, b / lanes terms per step and work-item. In fp64 (SBPMG_MG_DENSE_INVERT, set only
+   where the device has it); the fp32 V-cycle's copy is rounded from it. */
 #if defined(SBPMG_MG_DENSE_INVERT)
-__kernel void mg_dense_invert(const int n, const int b, __global const double *lb, __global double *X)
-{
-  const int j = (int)get_global_id(0);
+#  if !defined(SBPMG_MG_INVERT_COLS) || !defined(SBPMG_MG_INVERT_LANES)
+#    error "SBPMG_MG_INVERT_COLS and SBPMG_MG_INVERT_LANES must be defined (src/mg/kernels.c: tuning mg_invert_cols, mg_invert_lanes)"
+#  endif
+#  define INV_C SBPMG_MG_INVERT_COLS
+#  define INV_L SBPMG_MG_INVERT_LANES
 
-  if (j >= n) return;
-  for (int k = j; k < n; k++) { /* forward */
-    double s = k == j ? 1 : 0;
-    for (int m = max(j, k - b); m < k; m++) s -= lb[(long)k * (b + 1) + (k - m)] * X[(long)m * n + j];
-    X[(long)k * n + j] = s / lb[(long)k * (b + 1)];
+/* The first row at or after m0 that lane l owns */
+inline int invert_first_row(const int m0, const int l)
+{
+  return m0 + ((l - m0 % INV_L) + INV_L) % INV_L;
+}
+
+__kernel __attribute__((reqd_work_group_size(INV_C, INV_L, 1))) void mg_dense_invert(const int n, const int b, __global const double *lb, __global double *X)
+{
+  __local double part[2][INV_L][INV_C];
+  const int      c = (int)get_local_id(0), l = (int)get_local_id(1), j0 = (int)get_group_id(0) * INV_C, j = j0 + c, w = b + 1;
+  const bool     live = j < n;
+  int            q    = 0;
+
+  for (int k = j0; k < n; k++, q ^= 1) { /* forward: y_k = (e_j - sum_m L(k, m) y_m) / L(k, k), m from max(j, k - b) */
+    double s = 0;
+    if (live && k >= j)
+      for (int m = invert_first_row(max(j, k - b), l); m < k; m += INV_L) s -= lb[(long)k * w + (k - m)] * X[(long)m * n + j];
+    part[q][l][c] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (live && k >= j && k % INV_L == l) {
+      double y = k == j ? 1 : 0;
+      for (int t = 0; t < INV_L; t++) y += part[q][t][c];
+      X[(long)k * n + j] = y / lb[(long)k * w];
+    }
   }
-  for (int k = n - 1; k >= 0; k--) { /* backward; y is zero above row j */
-    double s = k >= j ? X[(long)k * n + j] : 0;
-    for (int m = k + 1; m <= min(n - 1, k + b); m++) s -= lb[(long)m * (b + 1) + (m - k)] * X[(long)m * n + j];
-    X[(long)k * n + j] = s / lb[(long)k * (b + 1)];
+  for (int k = n - 1; k >= 0; k--, q ^= 1) { /* backward: x_k = (y_k - sum_m L(m, k) x_m) / L(k, k), m up to k + b; y is zero above row j */
+    double s = 0;
+    if (live)
+      for (int m = invert_first_row(k + 1, l); m <= min(n - 1, k + b); m += INV_L) s -= lb[(long)m * w + (m - k)] * X[(long)m * n + j];
+    part[q][l][c] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (live && k % INV_L == l) {
+      double x = k >= j ? X[(long)k * n + j] : 0;
+      for (int t = 0; t < INV_L; t++) x += part[q][t][c];
+      X[(long)k * n + j] = x / lb[(long)k * w];
+    }
   }
 }
+#  undef INV_C
+#  undef INV_L
 #endif

@@ -6,8 +6,8 @@
 
 static const char help[] = "Tests of sbpmg's coarse solves (src/mg/coarse.c, kernels/dense.cl).\n";
 
-/* CG + sbpmg on p's operator with the coarse solve and precision named (options), set up. */
-static KSP setup_mgcg(SbpProblem p, Mat *A, const char *coarse, const char *prec, PetscInt levels)
+/* CG + sbpmg on p's operator with the coarse solve and precision named (options) and the tuning overrides tune (may be NULL), set up. */
+static KSP setup_mgcg(SbpProblem p, Mat *A, const char *coarse, const char *prec, PetscInt levels, const char *tune)
 {
   KSP ksp;
   PC  pc;
@@ -16,6 +16,7 @@ static KSP setup_mgcg(SbpProblem p, Mat *A, const char *coarse, const char *prec
   ksp = SbpTestMGCG(*A, 1e-10, 200);
   PCALL(KSPGetPC(ksp, &pc));
   if (levels) PCALL(PCSBPMGSetLevels(pc, levels));
+  if (tune) PCALL(PCSBPMGSetTuning(pc, tune));
   SbpmgTestSetOption("-pc_sbpmg_coarse_solve", coarse);
   SbpmgTestSetOption("-pc_sbpmg_precision", prec);
   PCALL(KSPSetFromOptions(ksp));
@@ -82,19 +83,26 @@ static PetscReal coarse_residual(PC_SBPMG *sb, PC cpc, int kind)
 }
 
 /* The dense coarse solve of Dirichlet, mixed and all-Neumann problems (the pinned operator) solves A_c x = b: to 1e-10 in fp64 (device
-   and host vectors), to the fp32 inverse's accuracy on the single-precision V-cycle's level vectors. */
+   and host vectors), to the fp32 inverse's accuracy on the single-precision V-cycle's level vectors; the inverse made with the device's
+   tuning and with several lanes per column (mg_invert_lanes, barriers between the rows) in work-groups of columns that do not divide
+   the coarse grid's nodes. */
 static void test_dense_inverse(void **state)
 {
   if (SbpTestWorldSize() > 1) skip(); /* one rank's; several: test_ranks */
   static const struct {
     PetscInt    Nr, Ns;
-    const char *bc;
-  } cases[] = {{32, 32, "DDDD"}, {40, 24, "DDNN"}, {27, 33, "NNNN"}};
+    const char *bc, *tune;
+  } cases[] = {{32, 32, "DDDD", NULL},
+               {40, 24, "DDNN", NULL},
+               {27, 33, "NNNN", NULL},
+               {32, 32, "DDDD", "mg_invert_cols=5,mg_invert_lanes=8"},
+               {40, 24, "DDNN", "mg_invert_cols=16,mg_invert_lanes=4"},
+               {27, 33, "NNNN", "mg_invert_cols=7,mg_invert_lanes=2"}};
 
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     SbpProblem p = SbpTestProblem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, cases[c].bc, SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL);
     Mat        A;
-    KSP        ksp = setup_mgcg(p, &A, "dense", "double", 0), cksp;
+    KSP        ksp = setup_mgcg(p, &A, "dense", "double", 0, cases[c].tune), cksp;
     PC         pc, cpc;
     PC_SBPMG  *sb;
     PetscReal  e[3];
@@ -108,8 +116,9 @@ static void test_dense_inverse(void **state)
     if (!sb->coarse_dense || !shell)
       fail_msg("%s %d x %d: -pc_sbpmg_coarse_solve dense did not make the dense coarse solve", cases[c].bc, (int)cases[c].Nr, (int)cases[c].Ns);
     for (int kind = 0; kind < 3; kind++) e[kind] = coarse_residual(sb, cpc, kind);
-    print_message("  %s %d x %d (coarse %d x %d): |A_c x - b| / |b| %.1e (device fp64), %.1e (host), %.1e (fp32 level vectors)\n", cases[c].bc,
-                  (int)cases[c].Nr, (int)cases[c].Ns, (int)sb->problems[sb->nlevels - 1]->Nr, (int)sb->problems[sb->nlevels - 1]->Ns, e[0], e[1], e[2]);
+    print_message("  %s %d x %d (coarse %d x %d%s%s): |A_c x - b| / |b| %.1e (device fp64), %.1e (host), %.1e (fp32 level vectors)\n", cases[c].bc,
+                  (int)cases[c].Nr, (int)cases[c].Ns, (int)sb->problems[sb->nlevels - 1]->Nr, (int)sb->problems[sb->nlevels - 1]->Ns, cases[c].tune ? ", " : "",
+                  cases[c].tune ? cases[c].tune : "", e[0], e[1], e[2]);
     if (!(e[0] <= 1e-10 && e[1] <= 1e-10))
       fail_msg("%s: the fp64 dense coarse solve leaves a relative residual %g (device), %g (host)", cases[c].bc, e[0], e[1]);
     if (!(e[2] <= 1e-4)) fail_msg("%s: the fp32 dense coarse solve leaves a relative residual %g", cases[c].bc, e[2]);
@@ -140,7 +149,7 @@ static void test_dense_mgcg(void **state)
     for (int q = 0; q < 2; q++) {
       SbpProblem         p = SbpTestProblem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, cases[c].bc, SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL);
       Mat                A;
-      KSP                ksp = setup_mgcg(p, &A, q ? "dense" : "cholmod", cases[c].prec, cases[c].levels);
+      KSP                ksp = setup_mgcg(p, &A, q ? "dense" : "cholmod", cases[c].prec, cases[c].levels, NULL);
       Vec                g, x;
       KSPConvergedReason reason;
       PCALL(MatCreateVecs(A, &x, &g));
@@ -223,7 +232,9 @@ static void test_bad_input(void **state)
        PETSC_ERR_ARG_OUTOFRANGE,
        "the coarse grid has 6561 nodes, more than the dense inverse takes (4225"},
       {SBP_BACKEND_DEVICE, 32, {"-pc_sbpmg_coarse_solve", "dense", NULL}, PETSC_ERR_ARG_OUTOFRANGE, "Tuning mg_dense_wg 48 must be a power of two"},
+      {SBP_BACKEND_DEVICE, 32, {"-pc_sbpmg_coarse_solve", "dense", NULL}, PETSC_ERR_ARG_OUTOFRANGE, "Tuning mg_invert_lanes 3 must be a power of two"},
   };
+  static const char *tunes[] = {NULL, NULL, "mg_dense_wg=48", "mg_invert_lanes=3"};
 
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     SbpProblem p;
@@ -232,10 +243,10 @@ static void test_bad_input(void **state)
     p = SbpTestProblem(PETSC_COMM_SELF, cases[c].N, cases[c].N, "DDNN", SBP_MAPPING_CURVED, cases[c].backend, NULL);
     PCALL(SbpProblemCreateOperator(p, &A));
     ksp = SbpTestMGCG(A, 1e-8, 10);
-    if (c == 2) { /* a work-group that is not a power of two */
+    if (tunes[c]) { /* a work-group, or lanes per column, that are not a power of two */
       PC pc;
       PCALL(KSPGetPC(ksp, &pc));
-      PCALL(PCSBPMGSetTuning(pc, "mg_dense_wg=48"));
+      PCALL(PCSBPMGSetTuning(pc, tunes[c]));
     }
     for (int o = 0; cases[c].opts[o]; o += 2) SbpmgTestSetOption(cases[c].opts[o], cases[c].opts[o + 1]);
     PCALL(KSPSetFromOptions(ksp));

@@ -1,7 +1,7 @@
 /* Grids of any size (issue 34, docs/design.md "Grids of any size"): the coarse sizes (ceil(N/2), semi-coarsening where a direction
-   runs out), the transfers between grids that do not nest against the Kronecker product of the 1D interpolations written from the
-   node coordinates, P 1 = 1 and exactness on bilinears, CG + sbpmg on odd, prime and mixed sizes within 2 iterations of the power of
-   two's, the V-cycle symmetric on such hierarchies, node grids of odd size, and the one-level case. */
+   runs out, the longer side alone where it has more than tuning sbp_coarsen_aspect percent of the other's intervals), the transfers between grids that do not
+   nest against the Kronecker product of the 1D interpolations written from the node coordinates, P 1 = 1 and exactness on bilinears, CG + sbpmg on odd, prime
+   and mixed sizes within 2 iterations of the power of two's, the V-cycle symmetric on such hierarchies, node grids of odd size, and the one-level case. */
 #include "test_sbp_common.h"
 #include <sbpmg/private/mgimpl.h>
 
@@ -39,9 +39,9 @@ static void apply_kron(PetscInt Nrf, PetscInt Nsf, PetscInt Nrc, PetscInt Nsc, c
 
 /* The prolongation of SbpProblemCoarsen()'s grid and its transpose against the Kronecker reference on random vectors (1e-14), P 1 = 1,
    P exact on the bilinear 1 + 2r - 3s + rs. */
-static void check_transfer(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscInt Nrc_expect, PetscInt Nsc_expect)
+static void check_transfer(PetscInt Nr, PetscInt Ns, SbpBackend backend, const char *tune, PetscInt Nrc_expect, PetscInt Nsc_expect)
 {
-  SbpProblem   f = SbpTestProblem(PETSC_COMM_SELF, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, backend, NULL), c;
+  SbpProblem   f = SbpTestProblem(PETSC_COMM_SELF, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, backend, tune), c;
   Mat          P;
   Vec          xc, xf;
   PetscReal   *Pr, *Ps;
@@ -51,7 +51,7 @@ static void check_transfer(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscIn
   PCALL(SbpProblemCoarsen(f, &c));
   PCALL(SbpProblemGetSizes(c, &Nrc, &Nsc));
   if (Nrc != Nrc_expect || Nsc != Nsc_expect)
-    fail_msg("%d x %d coarsens to %d x %d, expected %d x %d", (int)Nr, (int)Ns, (int)Nrc, (int)Nsc, (int)Nrc_expect, (int)Nsc_expect);
+    fail_msg("%d x %d (%s) coarsens to %d x %d, expected %d x %d", (int)Nr, (int)Ns, tune, (int)Nrc, (int)Nsc, (int)Nrc_expect, (int)Nsc_expect);
   PCALL(SbpProblemCreateProlongation(c, f, &P));
   PCALL(SbpProblemCreateVector(c, &xc));
   PCALL(SbpProblemCreateVector(f, &xf));
@@ -110,11 +110,20 @@ static void check_transfer(PetscInt Nr, PetscInt Ns, SbpBackend backend, PetscIn
 
 static void test_transfers_any_size(void **state)
 {
-  check_transfer(15, 10, SBP_BACKEND_DEVICE, 8, 5);
-  check_transfer(13, 17, SBP_BACKEND_HOST, 7, 9);
-  check_transfer(30, 7, SBP_BACKEND_DEVICE, 15, 4);
-  check_transfer(30, 6, SBP_BACKEND_DEVICE, 15, 6); /* semi-coarsening: s keeps its 6 intervals */
-  check_transfer(5, 22, SBP_BACKEND_HOST, 5, 11);
+  const char *both = "sbp_coarsen_aspect=0", *longer = "sbp_coarsen_aspect=140";
+
+  /* both sides coarsen (aspect 0), each halved or ceil(N/2), kept below 4 intervals */
+  check_transfer(15, 10, SBP_BACKEND_DEVICE, both, 8, 5);
+  check_transfer(13, 17, SBP_BACKEND_HOST, both, 7, 9);
+  check_transfer(30, 7, SBP_BACKEND_DEVICE, both, 15, 4);
+  check_transfer(30, 6, SBP_BACKEND_DEVICE, both, 15, 6); /* semi-coarsening: s keeps its 6 intervals */
+  check_transfer(5, 22, SBP_BACKEND_HOST, both, 5, 11);
+  /* the longer side alone where it has more than 1.4 times the other's intervals */
+  check_transfer(15, 11, SBP_BACKEND_DEVICE, longer, 8, 6); /* 15 <= 1.4 x 11: both */
+  check_transfer(13, 17, SBP_BACKEND_HOST, longer, 7, 9);
+  check_transfer(15, 10, SBP_BACKEND_DEVICE, longer, 8, 10);
+  check_transfer(30, 7, SBP_BACKEND_DEVICE, longer, 15, 7);
+  check_transfer(8, 22, SBP_BACKEND_HOST, longer, 8, 11);
 }
 
 /* CG + sbpmg (random right-hand side, 1e-8): its iterations and the number of levels. */
@@ -202,15 +211,51 @@ static void test_iterations_any_size(void **state)
   }
 }
 
-/* The V-cycle on hierarchies of odd sizes and of semi-coarsened levels is symmetric and positive (fp64; device and host). */
-static void test_symmetric_any_size(void **state)
+/* Unequal sides coarsened along the longer side first (tuning sbp_coarsen_aspect 140, the GPUs' default) take fewer iterations than with
+   both sides coarsened (0, the CPUs'), and at most 128^2's; the V-cycle stays symmetric there (test_symmetric_any_size). */
+static void test_iterations_long_side(void **state)
 {
   static const struct {
     PetscInt   Nr, Ns;
     SbpBackend backend;
-  } cases[] = {{45, 33, SBP_BACKEND_DEVICE}, {37, 41, SBP_BACKEND_HOST}, {64, 7, SBP_BACKEND_DEVICE}};
+  } cases[] = {{128, 64, SBP_BACKEND_DEVICE}, {256, 25, SBP_BACKEND_DEVICE}, {64, 128, SBP_BACKEND_DEVICE}, {96, 48, SBP_BACKEND_HOST}};
+  PetscInt   L, ref;
+  SbpProblem p = SbpTestProblem(PETSC_COMM_SELF, 128, 128, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL);
+
+  ref = solve_random(p, &L);
+  PCALL(SbpProblemDestroy(&p));
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-    SbpProblem p = SbpTestProblem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, "DDNN", SBP_MAPPING_CURVED, cases[c].backend, NULL);
+    PetscInt its[2], levels[2];
+    for (int q = 0; q < 2; q++) {
+      p      = SbpTestProblem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, "DDNN", SBP_MAPPING_CURVED, cases[c].backend,
+                         q ? "sbp_coarsen_aspect=140" : "sbp_coarsen_aspect=0");
+      its[q] = solve_random(p, &levels[q]);
+      PCALL(SbpProblemDestroy(&p));
+    }
+    print_message("  %d x %d %s: %d iterations (%d levels) both sides coarsened, %d (%d levels) the longer side first; 128^2 %d\n", (int)cases[c].Nr,
+                  (int)cases[c].Ns, cases[c].backend == SBP_BACKEND_DEVICE ? "device" : "host", (int)its[0], (int)levels[0], (int)its[1], (int)levels[1],
+                  (int)ref);
+    if (!(its[1] < its[0] && its[1] <= ref))
+      fail_msg("%d x %d: %d iterations with the longer side coarsened first, %d with both, 128^2 %d", (int)cases[c].Nr, (int)cases[c].Ns, (int)its[1],
+               (int)its[0], (int)ref);
+  }
+}
+
+/* The V-cycle on hierarchies of odd sizes and of semi-coarsened levels (a side that runs out; the longer side first) is symmetric and
+   positive (fp64; device and host). */
+static void test_symmetric_any_size(void **state)
+{
+  static const struct {
+    PetscInt    Nr, Ns;
+    SbpBackend  backend;
+    const char *tune;
+  } cases[] = {{45, 33, SBP_BACKEND_DEVICE, NULL},
+               {37, 41, SBP_BACKEND_HOST, NULL},
+               {64, 7, SBP_BACKEND_DEVICE, "sbp_coarsen_aspect=0"},
+               {64, 20, SBP_BACKEND_DEVICE, "sbp_coarsen_aspect=140"},
+               {25, 70, SBP_BACKEND_HOST, "sbp_coarsen_aspect=140"}};
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    SbpProblem p = SbpTestProblem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, "DDNN", SBP_MAPPING_CURVED, cases[c].backend, cases[c].tune);
     Mat        A;
     KSP        ksp;
     PC         pc;
@@ -243,6 +288,7 @@ static void test_symmetric_any_size(void **state)
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_transfers_any_size),
     cmocka_unit_test(test_iterations_any_size),
+    cmocka_unit_test(test_iterations_long_side),
     cmocka_unit_test(test_symmetric_any_size),
 };
 

@@ -21,7 +21,7 @@ typedef struct {
 } PCSBPMGDense;
 
 /* The banded Cholesky factor of the SPD matrix A (sequential AIJ of the coarse grid, natural order: half-bandwidth b about twice the grid
-   points along r): L(i, k) at lb[i (b + 1) + i - k], n b^2 / 2 multiply-adds (37 million at 65^2 nodes). A pivot that is not positive is
+   points along r): L(i, k) at lb[i (b + 1) + i - k], n b^2 / 2 multiply-adds (9 million at 65^2 nodes, b = 66). A pivot that is not positive is
    an error naming the grid: the operator is not positive definite. */
 static PetscErrorCode PCSBPMGBandFactor(Mat A, SbpProblem p, PetscInt *bw, PetscScalar **lbo)
 {
@@ -70,7 +70,8 @@ static PetscErrorCode PCSBPMGBandFactor(Mat A, SbpProblem p, PetscInt *bw, Petsc
   PetscFunctionReturn(0);
 }
 
-/* A_c^-1 in fp64 on the device into d->inv[0]: the band factor uploaded, the columns solved by mg_dense_invert (one work-item each). */
+/* A_c^-1 in fp64 on the device into d->inv[0]: the band factor uploaded, the columns solved by mg_dense_invert (tuning mg_invert_cols
+   columns of mg_invert_lanes work-items per work-group). */
 static PetscErrorCode PCSBPMGDenseInverse(PCSBPMGDense *d, Mat A)
 {
   PetscInt       b   = 0;
@@ -78,23 +79,33 @@ static PetscErrorCode PCSBPMGDenseInverse(PCSBPMGDense *d, Mat A)
   cl_mem         lbb = NULL;
   cl_kernel      k;
   int            n = (int)d->n, ib;
+  PetscLogDouble t0, t1, t2;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCheck(d->p->cl->fp64, PETSC_COMM_SELF, PETSC_ERR_SUP,
              "The dense coarse solve needs fp64 on the device to make the inverse: use -pc_sbpmg_coarse_solve cholmod");
+  PetscCall(PetscTime(&t0));
   PetscCall(PCSBPMGBandFactor(A, d->p, &b, &lb));
+  PetscCall(PetscTime(&t1));
   ib   = (int)b;
   ierr = PCSBPMGGetKernel(d->p, &d->tune, SBP_KERNEL_FP64, MG_K_DENSE_INVERT, &k);
   if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_ONLY, (size_t)d->n * (b + 1) * sizeof(PetscScalar), &lbb);
   if (!ierr) ierr = SbpmgCLWriteBuffer(d->p->cl, lbb, 0, (size_t)d->n * (b + 1) * sizeof(PetscScalar), lb);
   if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_WRITE, (size_t)d->n * d->n * sizeof(PetscScalar), &d->inv[0]);
   if (!ierr) ierr = SbpmgCLSetArgs(k, 0, 4, sizeof(int), &n, sizeof(int), &ib, sizeof(cl_mem), &lbb, sizeof(cl_mem), &d->inv[0]);
-  if (!ierr) ierr = SbpmgCLLaunch1D(d->p->cl, k, (size_t)d->n, 0);
+  if (!ierr) {
+    const size_t cols = (size_t)d->tune.mg_invert_cols, lanes = (size_t)d->tune.mg_invert_lanes;
+    const size_t global[2] = {(size_t)((d->n + cols - 1) / cols) * cols, lanes}, local[2] = {cols, lanes};
+    ierr = SbpmgCLLaunch2D(d->p->cl, k, global, local);
+  }
   if (!ierr) ierr = SbpmgCLFinish(d->p->cl); /* the band factor goes at once */
   if (lbb) PetscCall(SbpmgCLReleaseBuffer(d->p->cl, &lbb));
   PetscCall(PetscFree(lb));
   PetscCall(ierr);
+  PetscCall(PetscTime(&t2));
+  PetscCall(PetscInfo(NULL, "dense coarse inverse of %d unknowns, half-bandwidth %d: band factor %.2f ms (host), columns %.2f ms (device)\n", n, ib,
+                      1e3 * (t1 - t0), 1e3 * (t2 - t1)));
   PetscCall(PetscLogFlops(1.5 * (PetscLogDouble)d->n * d->n * 2.0 * b));
   PetscFunctionReturn(0);
 }
@@ -212,11 +223,15 @@ static PetscErrorCode PCDestroy_SBPMGDense(PC pc)
 static PetscErrorCode PCSBPMGDenseSetUp(PC cpc, SbpProblem p, const SbpmgTuning *tune, Mat A)
 {
   PCSBPMGDense *d;
-  size_t        wg = (size_t)tune->mg_dense_wg;
+  size_t        wg = (size_t)tune->mg_dense_wg, lanes = (size_t)tune->mg_invert_lanes;
 
   PetscFunctionBegin;
   PetscCheck(wg && !(wg & (wg - 1)) && (!p->cl->max_work_group_size || wg <= p->cl->max_work_group_size), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Tuning mg_dense_wg %zu must be a power of two and at most the device's work-group limit %zu", wg, p->cl->max_work_group_size);
+  PetscCheck(!(lanes & (lanes - 1)) && (!p->cl->max_work_group_size || lanes * tune->mg_invert_cols <= p->cl->max_work_group_size), PETSC_COMM_SELF,
+             PETSC_ERR_ARG_OUTOFRANGE,
+             "Tuning mg_invert_lanes %zu must be a power of two, and mg_invert_cols x mg_invert_lanes = %zu at most the device's work-group limit %zu", lanes,
+             lanes * tune->mg_invert_cols, p->cl->max_work_group_size);
   /* a PC of the same type keeps its context: PCNONE first, so that a shell made before (a new operator) destroys its own */
   PetscCall(PCSetType(cpc, PCNONE));
   PetscCall(PCSetType(cpc, PCSHELL));

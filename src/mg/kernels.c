@@ -35,10 +35,14 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
   } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_MG_REAL=%s -DSBPMG_MG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
                             PCSBPMGKernels[id].subset));
-  else if (id >= MG_K_DENSE_APPLY) /* the coarse solve: the precision and the work-group; the inverse's columns (fp64) */
+  else if (id >= MG_K_DENSE_APPLY) { /* the coarse solve: the precision and the work-group; the inverse's columns and lanes (fp64) */
+    char invert[128] = "";
+    if (PCSBPMGKernels[id].subset)
+      PetscCall(PetscSNPrintf(invert, sizeof(invert), " -DSBPMG_MG_DENSE_INVERT=1 -DSBPMG_MG_INVERT_COLS=%d -DSBPMG_MG_INVERT_LANES=%d",
+                              (int)tune->mg_invert_cols, (int)tune->mg_invert_lanes));
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_MG_REAL=%s -DSBPMG_MG_DENSE_WG=%d%s", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
-                            (int)tune->mg_dense_wg, PCSBPMGKernels[id].subset ? " -DSBPMG_MG_DENSE_INVERT=1" : ""));
-  else if (id >= MG_K_LINE_SOLVE) { /* after sbp.cl with the level's specialisation (the factorisation reads the coefficients in fp64) */
+                            (int)tune->mg_dense_wg, invert));
+  } else if (id >= MG_K_LINE_SOLVE) { /* after sbp.cl with the level's specialisation (the factorisation reads the coefficients in fp64) */
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, id == MG_K_LINE_FACTOR ? SBP_KERNEL_FP64 : prec, &sbp));
     PetscCall(PetscSNPrintf(opts, sizeof(opts),

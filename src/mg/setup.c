@@ -21,14 +21,6 @@ PetscErrorCode PCSBPMGResetHierarchy(PC_SBPMG *sb)
   PetscFunctionReturn(0);
 }
 
-/* Sweeps on the level `depth` below the finest: nu * growth^depth, at most nu_max (and at least nu). */
-static PetscInt PCSBPMGLevelSweeps(PC_SBPMG *sb, PetscInt nu, PetscInt depth)
-{
-  PetscReal v = nu * PetscPowReal(sb->nu_growth, (PetscReal)depth);
-  /* compared as reals first: a large growth^depth does not fit the integer (the conversion would be undefined) */
-  return PetscMax(nu, v + 0.5 >= (PetscReal)sb->nu_max_used ? sb->nu_max_used : (PetscInt)(v + 0.5));
-}
-
 /* The intervals of level k (0: the finest) of the hierarchy of fine (SbpProblemCoarseSizes() k times). */
 static PetscErrorCode PCSBPMGLevelSizes(SbpProblem fine, PetscInt k, PetscInt *Nr, PetscInt *Ns)
 {
@@ -36,6 +28,24 @@ static PetscErrorCode PCSBPMGLevelSizes(SbpProblem fine, PetscInt k, PetscInt *N
   *Nr = fine->Nr;
   *Ns = fine->Ns;
   for (PetscInt l = 0; l < k; l++) PetscCall(SbpProblemCoarseSizes(fine, *Nr, *Ns, Nr, Ns));
+  PetscFunctionReturn(0);
+}
+
+/* Sweeps on level k below the finest: nu * growth^depth, at most nu_max (and at least nu), where depth counts the halvings of the
+   cells from the finest level in half levels (log2 of the ratio of cells, rounded, over 2): k where both directions coarsened at every
+   level, half a level for each level that coarsened one direction only (its cells halve, not quarter: docs/design.md "Grids of any
+   size"). */
+static PetscErrorCode PCSBPMGLevelSweeps(PC_SBPMG *sb, SbpProblem fine, PetscInt nu, PetscInt k, PetscInt *sweeps)
+{
+  PetscInt  Nr, Ns;
+  PetscReal depth, v;
+
+  PetscFunctionBegin;
+  PetscCall(PCSBPMGLevelSizes(fine, k, &Nr, &Ns));
+  depth = 0.5 * PetscFloorReal(PetscLog2Real((PetscReal)fine->Nr * fine->Ns / ((PetscReal)Nr * Ns)) + 0.5);
+  v     = nu * PetscPowReal(sb->nu_growth, depth);
+  /* compared as reals first: a large growth^depth does not fit the integer (the conversion would be undefined) */
+  *sweeps = PetscMax(nu, v + 0.5 >= (PetscReal)sb->nu_max_used ? sb->nu_max_used : (PetscInt)(v + 0.5));
   PetscFunctionReturn(0);
 }
 
@@ -515,11 +525,14 @@ static PetscErrorCode PCSBPMGLevelSmoothers(PC pc, PC_SBPMG *sb, PetscInt k)
   SbpKernelPrecision prec = PCSBPMGLevelPrecision(sb, k, A, P);
   int                dirs = sb->lines[k] ? sb->lines[k]->dirs : 0;
   /* line smoothing: line_nu sweeps per direction on every level (more sweeps on the coarser levels gained nothing: docs/performance.md) */
-  PetscInt pre  = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_pre, k);
-  PetscInt post = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_post, k);
+  PetscInt pre = sb->line_nu, post = sb->line_nu;
   KSP      down, up;
 
   PetscFunctionBegin;
+  if (!dirs) {
+    PetscCall(PCSBPMGLevelSweeps(sb, sb->problems[0], sb->nu_pre, k, &pre));
+    PetscCall(PCSBPMGLevelSweeps(sb, sb->problems[0], sb->nu_post, k, &post));
+  }
   if (pre == post && dirs != 3 && mg->levels[lev]->smoothu == mg->levels[lev]->smoothd) { /* (PCMGGetSmootherDown would split them) */
     PetscCall(PCMGGetSmoother(pc, lev, &down));
     PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, pre, S, SP, prec, mg->levels[lev]->r, sb->lines[k], PETSC_FALSE));

@@ -10,17 +10,24 @@ static PetscInt SbpCoarseIntervals(PetscInt N)
 }
 
 /*
-  SbpProblemCoarseSizes - The intervals (Nrc, Nsc) of the grid below an Nr x Ns one of this problem: each direction halved where
+  SbpProblemCoarseSizes - The intervals (Nrc, Nsc) of the grid below an Nr x Ns one of this problem: where the longer side has more than
+  tuning sbp_coarsen_aspect percent of the other's intervals only it coarsens (140 on GPUs: 1024 x 100 -> 512 x 100 -> 256 x 100 ->
+  128 x 100 -> 64 x 50, coarse levels of square cells; docs/design.md "Grids of any size"), otherwise both; a direction is halved where
   even, ceil(N/2) where odd, kept where it would fall below 4 intervals (the other direction then coarsens alone); on any number of
   ranks (whether the ranks can hold the coarse grid is SbpProblemCountLevels()'s question). Equal to (Nr, Ns) where the grid does not
   coarsen. Not collective.
 */
 PetscErrorCode SbpProblemCoarseSizes(SbpProblem p, PetscInt Nr, PetscInt Ns, PetscInt *Nrc, PetscInt *Nsc)
 {
+  const PetscReal aspect = 0.01 * (PetscReal)p->tune.sbp_coarsen_aspect;
+
   PetscFunctionBegin;
-  (void)p;
   *Nrc = SbpCoarseIntervals(Nr);
   *Nsc = SbpCoarseIntervals(Ns);
+  if (aspect > 0 && *Nrc < Nr && Nr > Ns && Nr > aspect * Ns)
+    *Nsc = Ns;
+  else if (aspect > 0 && *Nsc < Ns && Ns > Nr && Ns > aspect * Nr)
+    *Nrc = Nr;
   PetscFunctionReturn(0);
 }
 

@@ -41,7 +41,9 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
     "several ranks: run the interior while the ghosts are exchanged where it has at least this many nodes (0: always)")                              \
   X(sbp_wide_fuse, 0, 1, 1, 0, 1,                                                                                                                    \
     "order 4 and 6: 1 the interior box in one pass (the M(c) rows and the cross terms); 0 two passes (a CPU's compiler vectorizes them apart)")      \
-  X(sbp_max_registers, 0, 0, 64, 0, 255, "NVIDIA's platform: register cap of the SBP-SAT and multigrid programs (-cl-nv-maxrregcount; 0: none)")
+  X(sbp_max_registers, 0, 0, 64, 0, 255, "NVIDIA's platform: register cap of the SBP-SAT and multigrid programs (-cl-nv-maxrregcount; 0: none)")    \
+  X(sbp_coarsen_aspect, 0, 140, 140, 0, 1000000,                                                                                                     \
+    "coarse grids: the longer side coarsens alone where it has more than this percentage of the other's intervals (0: both sides always)")
 
 /* ---------------------------------------------------------------- src/mg: kernels/smooth.cl, transfer.cl */
 #define SBPMG_TUNING_MG(X)                                                                                                                                  \
@@ -49,6 +51,8 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(mg_nu_max, 16, 3, 3, 1, 1024, "default of -pc_sbpmg_nu_max: the most sweeps on any level")                                                              \
   X(mg_coarse_dense, 0, 4225, 4225, 0, 4225, "-pc_sbpmg_coarse_solve auto: the dense inverse on the device for coarse grids of at most this many nodes")    \
   X(mg_dense_wg, 64, 256, 256, 1, 1024, "work-group of the dense coarse solve (kernels/dense.cl: one per row), a power of two")                             \
+  X(mg_invert_cols, 64, 16, 16, 1, 1024, "columns of the coarse inverse per work-group of mg_dense_invert (kernels/dense.cl; set-up)")                    \
+  X(mg_invert_lanes, 1, 16, 16, 1, 64, "work-items sharing each column's band sums in mg_dense_invert, a power of two (set-up)")                         \
   X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32")                    \
   X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")                          \
   X(mg_inline_diag, 0, 1, 1, 0, 1, "1: the device sweeps compute 1/diag from the coefficients; 0: they read it from a stored vector")                       \
