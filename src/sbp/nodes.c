@@ -6,12 +6,6 @@
    on the host where the host evaluates. */
 #include <sbpmg/private/sbpimpl.h>
 
-/* How far the box reaches beyond the ghosted patch: the derivative's widest reach from a node of the patch (order 2: the closure's
-   row 0 reads nodes 0..3; order 6: the centred stencil reads 3 nodes each side). The end rows of order p read nodes 0..p (N-p..N):
-   a rank whose patch holds one of them owns at least 8 (p = 4) or 12 (p = 6) nodes from there (SbpProblemMinimumOwned()), so its
-   box holds them all. */
-#define SBP_NODES_GROW 3
-
 static const char *const SbpNodalNames[] = {"x coordinate", "y coordinate", "mu"};
 
 static PetscBool SbpHasNodes(SbpProblem p)

@@ -226,9 +226,9 @@ PetscErrorCode SbpProblemPlanLevel(SbpProblem p, PetscInt Nr, PetscInt Ns, SbpPl
   if (size == 1) m = n = 1;
   SbpPlanShare(Nr + 1, m, rank % m, SbpProblemStencilWidth(p), &ox, &gx);
   SbpPlanShare(Ns + 1, n, rank / m, SbpProblemStencilWidth(p), &oy, &gy);
-  SbpPlanShare(Nr + 1, m, rank % m, 2 + 3, &ox, &bx); /* the box of the nodal data: the patch grown by the derivative's reach */
-  SbpPlanShare(Ns + 1, n, rank / m, 2 + 3, &oy, &by);
-  if (size == 1 && p->use_device) gx = ox, gy = oy; /* the whole grid: no ghosts */
+  SbpPlanShare(Nr + 1, m, rank % m, SbpProblemStencilWidth(p) + SBP_NODES_GROW, &ox, &bx); /* the box of the nodal data: the patch grown */
+  SbpPlanShare(Ns + 1, n, rank / m, SbpProblemStencilWidth(p) + SBP_NODES_GROW, &oy, &by); /* by the derivative's reach */
+  if (size == 1 && p->use_device) gx = ox, gy = oy;                                        /* the whole grid: no ghosts */
   plan->ox     = ox;
   plan->oy     = oy;
   plan->gx     = gx;
@@ -282,7 +282,8 @@ static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
     PetscInt minN;
     PetscCall(SbpSparse1DMinimumN(p->order, &minN));
     PetscCheck(p->Nr >= minN && p->Ns >= minN, comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-sbp_n %" PetscInt_FMT ",%" PetscInt_FMT ": SBP order %" PetscInt_FMT " needs at least %" PetscInt_FMT " intervals in each direction (its boundary closures)",
+               "-sbp_n %" PetscInt_FMT ",%" PetscInt_FMT ": SBP order %" PetscInt_FMT " needs at least %" PetscInt_FMT
+               " intervals in each direction (its boundary closures)",
                p->Nr, p->Ns, p->order, minN);
   }
   /* the kernels and the DMDA index nodes with int: (Nr + 1) (Ns + 1) must fit (as one size, before any product overflows) */
@@ -310,7 +311,8 @@ static PetscErrorCode SbpProblemCheckParameters(SbpProblem p)
       PetscCheck((p->Nr + 1) / m >= least && (p->Ns + 1) / n >= least, comm, PETSC_ERR_ARG_SIZ,
                  "The %" PetscInt_FMT " x %" PetscInt_FMT " grid (%" PetscInt_FMT " x %" PetscInt_FMT
                  " nodes) is too small for %d MPI ranks: their process grid %" PetscInt_FMT " x %" PetscInt_FMT " leaves a rank %" PetscInt_FMT
-                 " node(s) along %s, fewer than the %" PetscInt_FMT " that every rank needs at order %" PetscInt_FMT "; use fewer ranks or a larger grid (-sbp_n)",
+                 " node(s) along %s, fewer than the %" PetscInt_FMT " that every rank needs at order %" PetscInt_FMT
+                 "; use fewer ranks or a larger grid (-sbp_n)",
                  p->Nr, p->Ns, p->Nr + 1, p->Ns + 1, (int)size, m, n, (p->Nr + 1) / m < least ? (p->Nr + 1) / m : (p->Ns + 1) / n,
                  (p->Nr + 1) / m < least ? "r" : "s", least, p->order);
     }

@@ -312,6 +312,11 @@ PETSC_INTERN PetscLogDouble SbpWideFlopsPerNode(SbpProblem); /* of the order-p r
 /* The stencil width of the problem's layout (ghost nodes): 2 up to order 4, 3 at order 6; the fewest nodes a rank must own in each
    direction (the end blocks of the order's M(c) and their couplings stay on one rank): 2, 8, 12. */
 PETSC_INTERN PetscInt SbpProblemStencilWidth(SbpProblem);
+/* How far the box of the nodal data reaches beyond the ghosted patch (src/sbp/nodes.c; planned in src/sbp/setup.c): the derivative's
+   widest reach from a node of the patch (order 2: the closure's row 0 reads nodes 0..3; order 6: the centred stencil reads 3 nodes each
+   side). The end rows of order p read nodes 0..p (N-p..N): a rank whose patch holds one of them owns at least 8 (p = 4) or 12 (p = 6)
+   nodes from there (SbpProblemMinimumOwned()), so its box holds them all. */
+#define SBP_NODES_GROW 3
 PETSC_INTERN PetscInt SbpProblemMinimumOwned(SbpProblem);
 
 /* The owned nodes' coordinates by the device into host arrays (src/sbp/coefficients.c); done: whether the device could. */
