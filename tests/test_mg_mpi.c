@@ -14,13 +14,18 @@ static PetscInt overlap_min = -1;
    not halve are interpolated (src/sbp/nodes.c) */
 static PetscBool node_arrays = PETSC_FALSE;
 
+/* PETSC_TRUE: make_problem's grids coarsen along their longer side first (tuning sbp_coarsen_aspect 140, the GPUs' default) */
+static PetscBool longer_first = PETSC_FALSE;
+
 static SbpProblem make_problem(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend)
 {
   SbpProblem p;
   PetscReal *x, *y;
   PetscInt   n = (Nr + 1) * (Ns + 1);
+  char       tune[64];
 
-  if (!node_arrays) return SbpTestProblem(comm, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, backend, overlap_min == 0 ? "sbp_overlap_min=0" : NULL);
+  PCALL(PetscSNPrintf(tune, sizeof(tune), "sbp_coarsen_aspect=%d%s", longer_first ? 140 : 0, overlap_min == 0 ? ",sbp_overlap_min=0" : ""));
+  if (!node_arrays) return SbpTestProblem(comm, Nr, Ns, "DDNN", SBP_MAPPING_CURVED, backend, tune);
   PCALL(PetscMalloc2(n, &x, n, &y));
   for (PetscInt j = 0; j <= Ns; j++)
     for (PetscInt i = 0; i <= Nr; i++) {
@@ -131,6 +136,28 @@ static void test_transfers(void **state)
     check_transfers(c3, 27, 41, SBP_BACKEND_HOST);
     PCALL(MPI_Comm_free(&c3));
   }
+}
+
+static void check_mgcg(MPI_Comm, PetscInt, PetscInt, const char *, PetscInt);
+
+/* Unequal sides coarsened along the longer side first (issue 34): the transfers of the levels that keep one side, and CG + sbpmg's
+   levels, iterations and solution, equal one rank's on 2, 3 and 4 ranks. */
+static void test_longer_side_first(void **state)
+{
+  MPI_Comm c3;
+
+  SbpTestDeviceFirstUse();
+  longer_first = PETSC_TRUE;
+  check_transfers(PETSC_COMM_WORLD, 64, 20, SBP_BACKEND_DEVICE);
+  check_transfers(PETSC_COMM_WORLD, 20, 64, SBP_BACKEND_HOST);
+  check_mgcg(PETSC_COMM_WORLD, 96, 40, NULL, 0);
+  c3 = SbpTestThreeOfFourRanks();
+  if (c3 != MPI_COMM_NULL) {
+    check_transfers(c3, 60, 24, SBP_BACKEND_DEVICE);
+    check_mgcg(c3, 40, 96, NULL, 0);
+    PCALL(MPI_Comm_free(&c3));
+  }
+  longer_first = PETSC_FALSE;
 }
 
 /* ---------------------------------------------------------------- the solver */
@@ -425,9 +452,13 @@ static void test_coarse_policy(void **state)
   }
 }
 
-static const struct CMUnitTest tests[] = {cmocka_unit_test(test_transfers),     cmocka_unit_test(test_mgcg),
-                                          cmocka_unit_test(test_mgcg_single),   cmocka_unit_test(test_vcycle_symmetric),
-                                          cmocka_unit_test(test_vcycle_single), cmocka_unit_test(test_level_residual_single),
+static const struct CMUnitTest tests[] = {cmocka_unit_test(test_transfers),
+                                          cmocka_unit_test(test_longer_side_first),
+                                          cmocka_unit_test(test_mgcg),
+                                          cmocka_unit_test(test_mgcg_single),
+                                          cmocka_unit_test(test_vcycle_symmetric),
+                                          cmocka_unit_test(test_vcycle_single),
+                                          cmocka_unit_test(test_level_residual_single),
                                           cmocka_unit_test(test_coarse_policy)};
 
 SBPMG_TEST_MAIN(help, tests)
