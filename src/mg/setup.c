@@ -35,18 +35,13 @@ static PetscErrorCode PCSBPMGLevelSizes(SbpProblem fine, PetscInt k, PetscInt *N
    cells from the finest level in half levels (log2 of the ratio of cells, rounded, over 2): k where both directions coarsened at every
    level, half a level for each level that coarsened one direction only (its cells halve, not quarter: docs/design.md "Grids of any
    size"). */
-static PetscErrorCode PCSBPMGLevelSweeps(PC_SBPMG *sb, SbpProblem fine, PetscInt nu, PetscInt k, PetscInt *sweeps)
+static PetscInt PCSBPMGLevelSweeps(PC_SBPMG *sb, PetscInt nu, PetscInt k)
 {
-  PetscInt  Nr, Ns;
-  PetscReal depth, v;
-
-  PetscFunctionBegin;
-  PetscCall(PCSBPMGLevelSizes(fine, k, &Nr, &Ns));
-  depth = 0.5 * PetscFloorReal(PetscLog2Real((PetscReal)fine->Nr * fine->Ns / ((PetscReal)Nr * Ns)) + 0.5);
-  v     = nu * PetscPowReal(sb->nu_growth, depth);
+  const SbpProblem fine = sb->problems[0], level = sb->problems[k];
+  const PetscReal  depth = 0.5 * PetscFloorReal(PetscLog2Real((PetscReal)fine->Nr * fine->Ns / ((PetscReal)level->Nr * level->Ns)) + 0.5);
+  const PetscReal  v     = nu * PetscPowReal(sb->nu_growth, depth);
   /* compared as reals first: a large growth^depth does not fit the integer (the conversion would be undefined) */
-  *sweeps = PetscMax(nu, v + 0.5 >= (PetscReal)sb->nu_max_used ? sb->nu_max_used : (PetscInt)(v + 0.5));
-  PetscFunctionReturn(0);
+  return PetscMax(nu, v + 0.5 >= (PetscReal)sb->nu_max_used ? sb->nu_max_used : (PetscInt)(v + 0.5));
 }
 
 /* How many levels: as requested, or halving until the coarse grid has at most coarse_size points per side. Every level is
@@ -525,14 +520,11 @@ static PetscErrorCode PCSBPMGLevelSmoothers(PC pc, PC_SBPMG *sb, PetscInt k)
   SbpKernelPrecision prec = PCSBPMGLevelPrecision(sb, k, A, P);
   int                dirs = sb->lines[k] ? sb->lines[k]->dirs : 0;
   /* line smoothing: line_nu sweeps per direction on every level (more sweeps on the coarser levels gained nothing: docs/performance.md) */
-  PetscInt pre = sb->line_nu, post = sb->line_nu;
+  PetscInt pre  = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_pre, k);
+  PetscInt post = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_post, k);
   KSP      down, up;
 
   PetscFunctionBegin;
-  if (!dirs) {
-    PetscCall(PCSBPMGLevelSweeps(sb, sb->problems[0], sb->nu_pre, k, &pre));
-    PetscCall(PCSBPMGLevelSweeps(sb, sb->problems[0], sb->nu_post, k, &post));
-  }
   if (pre == post && dirs != 3 && mg->levels[lev]->smoothu == mg->levels[lev]->smoothd) { /* (PCMGGetSmootherDown would split them) */
     PetscCall(PCMGGetSmoother(pc, lev, &down));
     PetscCall(PCSBPMGConfigureSmoother(pc, sb, down, pre, S, SP, prec, mg->levels[lev]->r, sb->lines[k], PETSC_FALSE));
