@@ -33,8 +33,9 @@
 #  if !defined(SBPMG_MG_LINE_KERNELS)
 #    error "SBPMG_MG_LINE_KERNELS must be defined (src/mg/lines.c: 1 the solve, 2 the factorisation, 4 the joins)"
 #  endif
-#  if !defined(SBPMG_MG_LINE_VEC) || !defined(SBPMG_MG_LINE_CHUNKS) || !defined(SBPMG_MG_LINE_GROUP)
-#    error "SBPMG_MG_LINE_VEC, SBPMG_MG_LINE_CHUNKS and SBPMG_MG_LINE_GROUP must be defined (tuning table: mg_line_vec, mg_line_chunks, mg_line_group; src/mg/kernels.c)"
+#  if !defined(SBPMG_MG_LINE_VEC) || !defined(SBPMG_MG_LINE_CHUNKS) || !defined(SBPMG_MG_LINE_GROUP) || !defined(SBPMG_MG_LINE_TILE)
+#    error \
+        "SBPMG_MG_LINE_VEC, SBPMG_MG_LINE_CHUNKS, SBPMG_MG_LINE_GROUP and SBPMG_MG_LINE_TILE must be defined (tuning table: mg_line_vec, mg_line_chunks, mg_line_group, mg_line_tile; src/mg/kernels.c)"
 #  endif
 #endif
 
@@ -126,9 +127,9 @@ SBP_FN void mg_line_solve_lines(const int dir, const int xm, const int ym, const
 {
   long      k0, stride;
   const int n     = mg_line_geometry(dir, xm, ym, line0, &k0, &stride);
-  const int lstep = dir ? 1 : xm;                                               /* from one line to the next */
+  const int lstep = dir ? 1 : xm;                                                                       /* from one line to the next */
   sbp_real  y1[SBPMG_MG_LINE_VEC], y2[SBPMG_MG_LINE_VEC], z1[SBPMG_MG_LINE_VEC], z2[SBPMG_MG_LINE_VEC]; /* y(t-1), y(t-2); z(t+1), z(t+2) */
-  sbp_real  m1[SBPMG_MG_LINE_VEC], m2[SBPMG_MG_LINE_VEC], s2[SBPMG_MG_LINE_VEC];                  /* at node t: L(t+1, t), L(t+2, t); L(t+1, t-1) for the next */
+  sbp_real  m1[SBPMG_MG_LINE_VEC], m2[SBPMG_MG_LINE_VEC], s2[SBPMG_MG_LINE_VEC]; /* at node t: L(t+1, t), L(t+2, t); L(t+1, t-1) for the next */
 
   for (int v = 0; v < SBPMG_MG_LINE_VEC; v++) y1[v] = y2[v] = z1[v] = z2[v] = m1[v] = m2[v] = s2[v] = 0;
   for (int t = 0; t < n; t++) /* L y = r */
@@ -243,11 +244,12 @@ __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __
                                    const int prev_zero)
 {
   __local sbp_real st[SBPMG_MG_LINE_GROUP][2 * SBPMG_MG_LINE_CHUNKS];
-  const int        lid = get_local_id(0), l = dir ? lid % SBPMG_MG_LINE_GROUP : lid / SBPMG_MG_LINE_CHUNKS, c = dir ? lid / SBPMG_MG_LINE_GROUP : lid % SBPMG_MG_LINE_CHUNKS;
-  const int        line = (int)get_group_id(0) * SBPMG_MG_LINE_GROUP + l, valid = line < (dir ? xm : ym);
-  long             k0 = 0, stride = 1;
-  int              n = 0, a = 0, b = 0;
-  sbp_real         s0 = 0, s1 = 0;
+  const int        lid = get_local_id(0), l = dir ? lid % SBPMG_MG_LINE_GROUP : lid / SBPMG_MG_LINE_CHUNKS,
+            c    = dir ? lid / SBPMG_MG_LINE_GROUP : lid % SBPMG_MG_LINE_CHUNKS;
+  const int line = (int)get_group_id(0) * SBPMG_MG_LINE_GROUP + l, valid = line < (dir ? xm : ym);
+  long      k0 = 0, stride = 1;
+  int       n = 0, a = 0, b = 0;
+  sbp_real  s0 = 0, s1 = 0;
 
   if (valid) {
     n = mg_line_geometry(dir, xm, ym, line, &k0, &stride);
@@ -299,6 +301,135 @@ __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __
     s0     = z;
   }
 }
+
+#    if SBPMG_MG_LINE_TILE > 0
+/* The r-lines' chunked solve with the chunks' nodes staged through local memory (mg_line_solve_tiles): a line's nodes are contiguous
+   in memory, so the chunks' work-items, each walking its own run of nodes, would load from SBPMG_MG_LINE_CHUNKS places at once. A
+   tile holds nodes t0 .. t0 + SBPMG_MG_LINE_TILE - 1 of every chunk, row c for chunk c, padded by one so that the work-items' walks
+   along their rows hit distinct banks; the line's work-items load a tile run by run (consecutive work-items, consecutive nodes) and
+   store the results the same way. */
+#      define MG_TILE_PITCH (SBPMG_MG_LINE_TILE + 1)
+#      define MG_TILE_SIZE  (SBPMG_MG_LINE_CHUNKS * MG_TILE_PITCH)
+
+/* tile[c][tt] = v[k0 + c m + t0 + tt + s] for the chunk's own nodes (t0 + tt < m, node < n), the node shifted by s along the line
+   (zero past its end) */
+inline void mg_tile_load(__local sbp_real *tile, __global const sbp_real *v, const long k0, const int n, const int m, const int t0, const int s)
+{
+  for (int q = get_local_id(0); q < SBPMG_MG_LINE_CHUNKS * SBPMG_MG_LINE_TILE; q += SBPMG_MG_LINE_CHUNKS) {
+    const int c = q / SBPMG_MG_LINE_TILE, tt = q % SBPMG_MG_LINE_TILE, node = c * m + t0 + tt;
+    tile[c * MG_TILE_PITCH + tt] = t0 + tt < m && node < n && node + s < n ? v[k0 + node + s] : (sbp_real)0;
+  }
+}
+
+/* v at the tile's nodes (the chunks' own) from tile */
+inline void mg_tile_store(__local const sbp_real *tile, __global sbp_real *v, const long k0, const int n, const int m, const int t0)
+{
+  for (int q = get_local_id(0); q < SBPMG_MG_LINE_CHUNKS * SBPMG_MG_LINE_TILE; q += SBPMG_MG_LINE_CHUNKS) {
+    const int c = q / SBPMG_MG_LINE_TILE, tt = q % SBPMG_MG_LINE_TILE, node = c * m + t0 + tt;
+    if (t0 + tt < m && node < n) v[k0 + node] = tile[c * MG_TILE_PITCH + tt];
+  }
+}
+
+/* The forward substitution over line `line`'s chunks tile by tile, each chunk from its state (s0, s1); store: y into tmp. */
+inline void mg_tiles_forward(__local sbp_real (*tl)[MG_TILE_SIZE], __global const sbp_real *r, __global sbp_real *tmp, __global const sbp_real *l1,
+                             __global const sbp_real *l2, const long k0, const int n, const int m, const int len, sbp_real *s0, sbp_real *s1, const int store)
+{
+  const int c = get_local_id(0);
+  for (int t0 = 0; t0 < m; t0 += SBPMG_MG_LINE_TILE) {
+    barrier(CLK_LOCAL_MEM_FENCE); /* the last tile's walks and stores are done */
+    mg_tile_load(tl[0], r, k0, n, m, t0, 0);
+    mg_tile_load(tl[1], l1, k0, n, m, t0, 0);
+    mg_tile_load(tl[2], l2, k0, n, m, t0, 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int tt = 0; tt < SBPMG_MG_LINE_TILE && t0 + tt < len; tt++) {
+      const int      o = c * MG_TILE_PITCH + tt;
+      const sbp_real y = tl[0][o] - tl[1][o] * *s0 - tl[2][o] * *s1;
+      tl[0][o]         = y;
+      *s1              = *s0;
+      *s0              = y;
+    }
+    if (store) {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      mg_tile_store(tl[0], tmp, k0, n, m, t0);
+    }
+  }
+}
+
+/* The backward substitution L^T z = D^-1 y (y in tmp) over the chunks tile by tile from the last, each chunk from its state (s0, s1);
+   step: out = x + c1 (x - prev) + c2 z stored. */
+inline void mg_tiles_backward(__local sbp_real (*tl)[MG_TILE_SIZE], __global const sbp_real *tmp, __global const sbp_real *l1, __global const sbp_real *l2,
+                              __global const sbp_real *dinv, __global const sbp_real *x, __global const sbp_real *prev, __global sbp_real *out,
+                              const sbp_real c1, const sbp_real c2, const int zero, const int prev_zero, const long k0, const int n, const int m, const int len,
+                              sbp_real *s0, sbp_real *s1, const int step)
+{
+  const int c = get_local_id(0), readx = step && !zero, readprev = step && c1 != 0 && !prev_zero;
+  for (int t0 = (m - 1) / SBPMG_MG_LINE_TILE * SBPMG_MG_LINE_TILE; t0 >= 0; t0 -= SBPMG_MG_LINE_TILE) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    mg_tile_load(tl[0], tmp, k0, n, m, t0, 0);
+    mg_tile_load(tl[1], l1, k0, n, m, t0, 1); /* L(t+1, t) */
+    mg_tile_load(tl[2], l2, k0, n, m, t0, 2); /* L(t+2, t) */
+    mg_tile_load(tl[3], dinv, k0, n, m, t0, 0);
+    if (readx) mg_tile_load(tl[4], x, k0, n, m, t0, 0);
+    if (readprev) mg_tile_load(tl[5], prev, k0, n, m, t0, 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int tt = min(SBPMG_MG_LINE_TILE, len - t0) - 1; tt >= 0; tt--) {
+      const int      o = c * MG_TILE_PITCH + tt;
+      const sbp_real z = tl[3][o] * tl[0][o] - tl[1][o] * *s0 - tl[2][o] * *s1;
+      if (step) {
+        const sbp_real xk = readx ? tl[4][o] : (sbp_real)0;
+        sbp_real       xn = xk + c2 * z;
+        if (c1 != 0) xn += c1 * (xk - (readprev ? tl[5][o] : (sbp_real)0));
+        tl[0][o] = xn;
+      }
+      *s1 = *s0;
+      *s0 = z;
+    }
+    if (step) {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      mg_tile_store(tl[0], out, k0, n, m, t0);
+    }
+  }
+}
+
+/* The solve and step of the r-lines, one line per work-group of SBPMG_MG_LINE_CHUNKS work-items (a chunk each), the chunks' nodes
+   through local memory a tile at a time: the passes of mg_line_solve_chunks (A, B, C; A', B', C') with the same arithmetic. */
+__kernel void mg_line_solve_tiles(const int xm, const int ym, __global const sbp_real *r, __global sbp_real *tmp, __global const sbp_real *l1,
+                                  __global const sbp_real *l2, __global const sbp_real *dinv, __global const sbp_real *maps, __global const sbp_real *x,
+                                  __global const sbp_real *prev, __global sbp_real *out, const sbp_real c1, const sbp_real c2, const int zero,
+                                  const int prev_zero)
+{
+  __local sbp_real tl[6][MG_TILE_SIZE]; /* tmp (r; y; out), l1, l2, dinv, x, prev */
+  __local sbp_real st[2 * SBPMG_MG_LINE_CHUNKS];
+  const int        c = get_local_id(0), line = get_group_id(0);
+  long             k0, stride;
+  const int        n = mg_line_geometry(0, xm, ym, line, &k0, &stride), m = (n + SBPMG_MG_LINE_CHUNKS - 1) / SBPMG_MG_LINE_CHUNKS;
+  int              a, b, len;
+  sbp_real         s0 = 0, s1 = 0;
+
+  mg_line_chunk(n, c, &a, &b);
+  len = b - a;
+  mg_tiles_forward(tl, r, tmp, l1, l2, k0, n, m, len, &s0, &s1, 0); /* A */
+  st[2 * c]     = s0;
+  st[2 * c + 1] = s1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (c == 0) mg_line_chain(st, maps, 8 * (long)line * SBPMG_MG_LINE_CHUNKS, 0); /* B */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s0 = st[2 * c];
+  s1 = st[2 * c + 1];
+  mg_tiles_forward(tl, r, tmp, l1, l2, k0, n, m, len, &s0, &s1, 1); /* C */
+  s0 = s1 = 0;
+  mg_tiles_backward(tl, tmp, l1, l2, dinv, x, prev, out, c1, c2, zero, prev_zero, k0, n, m, len, &s0, &s1, 0); /* A' */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  st[2 * c]     = s0;
+  st[2 * c + 1] = s1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (c == 0) mg_line_chain(st, maps, 8 * (long)line * SBPMG_MG_LINE_CHUNKS, 1); /* B' */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s0 = st[2 * c];
+  s1 = st[2 * c + 1];
+  mg_tiles_backward(tl, tmp, l1, l2, dinv, x, prev, out, c1, c2, zero, prev_zero, k0, n, m, len, &s0, &s1, 1); /* C' */
+}
+#    endif
 
 /* The solve and step of every line of direction dir, SBPMG_MG_LINE_VEC lines per work-item, each line whole (SBPMG_MG_LINE_CHUNKS 1: CPUs). */
 __kernel void mg_line_solve(const int dir, const int xm, const int ym, __global const sbp_real *r, __global sbp_real *tmp, __global const sbp_real *l1,

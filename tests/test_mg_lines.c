@@ -113,6 +113,10 @@ static void test_line_solves(void **state)
       {"DDDD", "mg_line_chunks=4,mg_line_group=2", SBP_BACKEND_DEVICE, 21, 9}, /* the GPU's chunked kernel, some chunks empty */
       {"DDNN", "mg_line_chunks=3,mg_line_group=5,mg_line_vec=1", SBP_BACKEND_DEVICE, 4, 30},
       {"DDDD", "mg_line_vec=3,mg_line_wg=2", SBP_BACKEND_DEVICE, 10, 8}, /* whole lines, some work-items short of lines */
+      /* the GPU's r-lines through local-memory tiles: several tiles a chunk, the last short; chunks empty; a tile longer than a chunk */
+      {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_tile=3", SBP_BACKEND_DEVICE, 21, 9},
+      {"DDNN", "mg_line_chunks=5,mg_line_tile=4", SBP_BACKEND_DEVICE, 30, 4},
+      {"NDDN", "mg_line_chunks=8,mg_line_tile=2", SBP_BACKEND_DEVICE, 5, 12},
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     SbpProblem p = stretched_problem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, cases[c].bc, cases[c].backend, cases[c].tune);
@@ -195,6 +199,13 @@ static void test_stretched(void **state)
     print_message("  stretched 64^2, fp32 V-cycle, chunked line solves: %d iterations\n", (int)its);
     if (its > 12) fail_msg("stretched 64^2, fp32 V-cycle: %d iterations > 12", (int)its);
     PCALL(SbpProblemDestroy(&p));
+    p = stretched_problem(PETSC_COMM_SELF, 64, 64, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=8,mg_line_group=4,mg_line_tile=3");
+    SbpmgTestSetOption("-pc_sbpmg_precision", "single");
+    its = solve_random(p, NULL);
+    SbpmgTestSetOption("-pc_sbpmg_precision", NULL);
+    print_message("  stretched 64^2, fp32 V-cycle, r-lines in tiles: %d iterations\n", (int)its);
+    if (its > 12) fail_msg("stretched 64^2, fp32 V-cycle, r-lines in tiles: %d iterations > 12", (int)its);
+    PCALL(SbpProblemDestroy(&p));
   }
 }
 
@@ -233,6 +244,7 @@ static void test_symmetric(void **state)
   } cases[] = {
       {SBP_BACKEND_DEVICE, NULL, "chebyshev"},
       {SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=2", "chebyshev"},
+      {SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=2,mg_line_tile=3", "chebyshev"},
       {SBP_BACKEND_DEVICE, NULL, "jacobi"},
       {SBP_BACKEND_HOST, NULL, "chebyshev"},
   };
@@ -297,6 +309,19 @@ static void test_bad_input(void **state)
   }
   PCALL(MatDestroy(&A));
   PCALL(SbpProblemDestroy(&p));
+  { /* the tiled r-line solve beyond the device's local memory (50 MiB of tiles) */
+    PCSBPMGLines l;
+    Vec          r, z;
+    p = stretched_problem(PETSC_COMM_SELF, 16, 16, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=1024,mg_line_tile=1024");
+    PCALL(PCSBPMGLinesCreate(p, 1, &l));
+    PCALL(SbpProblemCreateVector(p, &r));
+    PCALL(VecDuplicate(r, &z));
+    PCALL(VecSet(r, 1));
+    EXPECT_ERROR(PCSBPMGLinesSolve(l, 0, r, z), PETSC_ERR_ARG_OUTOFRANGE, "Tuning mg_line_tile 1024 with mg_line_chunks 1024: the tiled r-line solve needs");
+    SbpmgTestDestroyVecs(&r, &z, NULL);
+    PCALL(PCSBPMGLinesDestroy(&l));
+    PCALL(SbpProblemDestroy(&p));
+  }
 }
 
 /* v(i,j) = a function of the node alone, whatever the decomposition (p's DMDA layout) */
@@ -312,7 +337,7 @@ static void fill_nodes(SbpProblem p, Vec v, PetscReal phase)
 
 /* z = B^-1 r in each direction on the ranks of comm (lines cut by the ranks, joined: src/mg/lines_join.c) and on one rank (the lines
    whole), in natural order on rank 0: equal to 1e-12. */
-static void check_ranks_line_solves(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend)
+static void check_ranks_line_solves(MPI_Comm comm, PetscInt Nr, PetscInt Ns, SbpBackend backend, const char *tune)
 {
   Vec         zn[2], zs[2] = {NULL, NULL};
   PetscMPIInt rank, size;
@@ -324,7 +349,7 @@ static void check_ranks_line_solves(MPI_Comm comm, PetscInt Nr, PetscInt Ns, Sbp
     PCSBPMGLines l;
     Vec          r, z;
     if (one && rank != 0) break;
-    p = stretched_problem(one ? PETSC_COMM_SELF : comm, Nr, Ns, "DDNN", backend, NULL);
+    p = stretched_problem(one ? PETSC_COMM_SELF : comm, Nr, Ns, "DDNN", backend, tune);
     PCALL(PCSBPMGLinesCreate(p, 3, &l));
     if (!one && size > 1 && l->lsize[0] * l->lsize[1] == 1) fail_msg("%d ranks cut no lines of the %d x %d grid", size, (int)Nr, (int)Ns);
     PCALL(SbpProblemCreateVector(p, &r));
@@ -345,8 +370,8 @@ static void check_ranks_line_solves(MPI_Comm comm, PetscInt Nr, PetscInt Ns, Sbp
   }
   for (int dir = 0; dir < 2; dir++) {
     PetscReal err = SbpmgTestCompareOnZero(comm, zn[dir], zs[dir]);
-    print_message("  %d x %d on %d ranks (%s), %s-lines: B^-1 r differs from one rank's by %.1e\n", (int)Nr, (int)Ns, size,
-                  backend == SBP_BACKEND_DEVICE ? "device" : "host", dir ? "s" : "r", err);
+    print_message("  %d x %d on %d ranks (%s %s), %s-lines: B^-1 r differs from one rank's by %.1e\n", (int)Nr, (int)Ns, size,
+                  backend == SBP_BACKEND_DEVICE ? "device" : "host", tune ? tune : "", dir ? "s" : "r", err);
     if (!(err <= 1e-12)) fail_msg("%d x %d on %d ranks: the %s-line solve differs from one rank's by %g", (int)Nr, (int)Ns, size, dir ? "s" : "r", err);
     PCALL(VecDestroy(&zn[dir]));
     PCALL(VecDestroy(&zs[dir]));
@@ -400,9 +425,10 @@ static void test_ranks(void **state)
   static const SbpBackend backends[] = {SBP_BACKEND_DEVICE, SBP_BACKEND_HOST};
   if (SbpTestWorldSize() == 1) skip();
   SbpTestDeviceFirstUse();
-  check_ranks_line_solves(PETSC_COMM_WORLD, 40, 36, SBP_BACKEND_DEVICE);
-  check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_DEVICE);
-  check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_HOST);
+  check_ranks_line_solves(PETSC_COMM_WORLD, 40, 36, SBP_BACKEND_DEVICE, NULL);
+  check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_DEVICE, NULL);
+  check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_tile=3"); /* segments in tiles, joined */
+  check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_HOST, NULL);
   check_ranks_iterations(PETSC_COMM_WORLD, 96, 96, SBP_BACKEND_DEVICE, "double");
   check_ranks_iterations(PETSC_COMM_WORLD, 64, 64, SBP_BACKEND_DEVICE, "double"); /* 5 ranks: balanced coarse blocks broke the transfers */
   check_ranks_iterations(PETSC_COMM_WORLD, 96, 96, SBP_BACKEND_DEVICE, "single");

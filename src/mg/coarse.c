@@ -4,6 +4,7 @@
    (kernels/dense.cl), so no V-cycle waits for the host; otherwise, or where -pc_sbpmg_coarse_solve cholmod says so, CHOLMOD's factor
    on the host (PCREDUNDANT around it on several ranks: every rank factors the gathered coarse problem). */
 #include <sbpmg/private/mgimpl.h>
+#include "sbpmg_kernel_args.h"
 
 const char *const PCSBPMGCoarseSolveTypes[] = {"auto", "dense", "cholmod", "PCSBPMGCoarseSolveType", "PC_SBPMG_COARSE_", NULL};
 
@@ -72,6 +73,18 @@ static PetscErrorCode PCSBPMGBandFactor(Mat A, SbpProblem p, PetscInt *bw, Petsc
 
 /* A_c^-1 in fp64 on the device into d->inv[0]: the band factor uploaded, the columns solved by mg_dense_invert (tuning mg_invert_cols
    columns of mg_invert_lanes work-items per work-group). */
+/* kernels/dense.cl mg_dense_invert's arguments by name: the n x n inverse into X from the band factor lb of half-bandwidth b */
+static PetscErrorCode PCSBPMGDenseInvertArgs(cl_kernel k, int n, int b, cl_mem lb, cl_mem X)
+{
+  const struct {
+    SbpmgCLArgValue n, b, lb, X;
+  } a = {.n = SbpmgCLArgInt(n), .b = SbpmgCLArgInt(b), .lb = SbpmgCLArgMem(lb), .X = SbpmgCLArgMem(X)};
+
+  PetscFunctionBegin;
+  SBPMG_CL_SET_ARGS(k, mg_dense_invert, &a);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSBPMGDenseInverse(PCSBPMGDense *d, Mat A)
 {
   PetscInt       b   = 0;
@@ -93,7 +106,7 @@ static PetscErrorCode PCSBPMGDenseInverse(PCSBPMGDense *d, Mat A)
   if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_ONLY, (size_t)d->n * (b + 1) * sizeof(PetscScalar), &lbb);
   if (!ierr) ierr = SbpmgCLWriteBuffer(d->p->cl, lbb, 0, (size_t)d->n * (b + 1) * sizeof(PetscScalar), lb);
   if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_WRITE, (size_t)d->n * d->n * sizeof(PetscScalar), &d->inv[0]);
-  if (!ierr) ierr = SbpmgCLSetArgs(k, 0, 4, sizeof(int), &n, sizeof(int), &ib, sizeof(cl_mem), &lbb, sizeof(cl_mem), &d->inv[0]);
+  if (!ierr) ierr = PCSBPMGDenseInvertArgs(k, n, ib, lbb, d->inv[0]);
   if (!ierr) {
     const size_t cols = (size_t)d->tune.mg_invert_cols, lanes = (size_t)d->tune.mg_invert_lanes;
     const size_t global[2] = {(size_t)((d->n + cols - 1) / cols) * cols, lanes}, local[2] = {cols, lanes};
@@ -130,7 +143,12 @@ static PetscErrorCode PCSBPMGDenseBuffer(PCSBPMGDense *d, PetscBool single, cl_m
     cl_kernel k;
     PetscCall(PCSBPMGGetKernel(d->p, &d->tune, SBP_KERNEL_FP32, MG_K_TO_SINGLE, &k));
     PetscCall(SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_WRITE, (size_t)nn * sizeof(float), &d->inv[1]));
-    PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(int), &nn, sizeof(cl_mem), &d->inv[0], sizeof(cl_mem), &d->inv[1]));
+    {
+      const struct {
+        SbpmgCLArgValue n, x, y;
+      } a = {.n = SbpmgCLArgInt(nn), .x = SbpmgCLArgMem(d->inv[0]), .y = SbpmgCLArgMem(d->inv[1])};
+      SBPMG_CL_SET_ARGS(k, mg_to_single, &a);
+    }
     PetscCall(SbpmgCLLaunch1D(d->p->cl, k, (size_t)nn, 0));
   }
   *inv = d->inv[single];
@@ -156,14 +174,19 @@ static PetscErrorCode PCApply_SBPMGDense(PC pc, Vec b, Vec x)
     const size_t             rs = single ? sizeof(float) : sizeof(PetscScalar), wg = (size_t)d->tune.mg_dense_wg;
     const int                n = (int)d->n;
     cl_kernel                k;
-    cl_mem                   inv, bb, xb;
+    cl_mem                   inv = NULL, bb = NULL, xb = NULL;
     SbpBuffers               bufs = {0};
     PetscCall(PCSBPMGGetKernel(d->p, &d->tune, prec, MG_K_DENSE_APPLY, &k));
     PetscCall(PCSBPMGDenseBuffer(d, single, &inv));
     PetscCall(SbpmgLogKernelBegin(SBPMG_MGCoarse));
     PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &bb));
     PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_WRITE, &xb));
-    PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &n, sizeof(cl_mem), &inv, sizeof(cl_mem), &bb, sizeof(cl_mem), &xb));
+    {
+      const struct {
+        SbpmgCLArgValue n, inv, b, x;
+      } a = {.n = SbpmgCLArgInt(n), .inv = SbpmgCLArgMem(inv), .b = SbpmgCLArgMem(bb), .x = SbpmgCLArgMem(xb)};
+      SBPMG_CL_SET_ARGS(k, mg_dense_apply, &a);
+    }
     PetscCall(SbpmgCLLaunch1D(d->p->cl, k, (size_t)n * wg, wg));
     PetscCall(PCSBPMGBuffersRestore(&bufs));
     PetscCall(SbpmgLogKernelEnd(SBPMG_MGCoarse, d->p->cl, 2.0 * n * n, ((PetscLogDouble)n * n + 2.0 * n) * rs));

@@ -2,6 +2,7 @@
    the level residual in the levels' precision and, for the single-precision V-cycle, the application that stands the finest level's
    fp32 vectors in for CG's fp64 ones (docs/design.md "The single-precision V-cycle"). */
 #include <sbpmg/private/mgimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* r = b - M~ x in the level's kernel precision prec (fp32 on the single-precision V-cycle's level vectors; fp64 vectors with fp32 or fp64
    coefficients) by the level's sweep kernels in their residual mode (kernels/smooth.cl io 4), so that the program "sbp+smooth" holds no
@@ -23,7 +24,7 @@ PetscErrorCode PCSBPMGLevelResidual(SbpProblem p, SbpKernelPrecision prec, Vec b
   if (lean) PetscCall(PCSBPMGGetKernel(p, &p->tune, prec, MG_K_SMOOTH_INNER, &ks[1]));
   w.Nr  = (int)p->Nr;
   w.Ns  = (int)p->Ns;
-  w.rho = PCSBPMGRealArg(prec, p->rho);
+  w.rho = p->rho;
   PetscCall(SbpProblemBCFlags(p, &w.flags));
   PetscCall(SbpProblemGetCoefficientBuffers(p, prec != SBP_KERNEL_FP64, &w.ca, &w.cb, &w.cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
@@ -34,13 +35,14 @@ PetscErrorCode PCSBPMGLevelResidual(SbpProblem p, SbpKernelPrecision prec, Vec b
      mode (dinv, prev, rhs64, rhs_copy, out64) are b's and r's */
   w.db = w.rhs64 = w.bb;
   w.out64        = rb;
-  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(PCSBPMGSweepArgs(prec, ks[t], &w, &xb, &rb, &rb, 0.0, 1.0, &zero, &prev_zero, &io));
+  for (int t = 0; t < (lean ? 2 : 1); t++)
+    PetscCall(PCSBPMGSweepArgs(prec, t ? MG_K_SMOOTH_INNER : MG_K_SMOOTH_PATCH, ks[t], &w, xb, rb, rb, 0.0, 1.0, zero, prev_zero, io));
   if (p->halo) {
     SbpHalo h;
     PetscCall(SbpProblemGetHalo(p, prec == SBP_KERNEL_FP32, &h));
-    PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], 7, 21));
+    PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], SBPMG_KERNEL_ARG_mg_smooth_patch_x, SBPMG_KERNEL_ARG_mg_smooth_patch_gh));
   } else
-    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 21));
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], SBPMG_KERNEL_ARG_mg_smooth_patch_gh));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   /* x, b, r and the coefficients; on several ranks the patch copy too */
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 41 * n, n * (vs * (p->halo ? 5 : 3) + 3 * cs)));

@@ -18,9 +18,9 @@ static const struct {
     {"transfer", "mg_restrict_patch", 2},    {"transfer", "mg_prolong_any", 8},        {"transfer", "mg_restrict_any", 8},
     {"transfer", "mg_prolong_any_patch", 8}, {"transfer", "mg_restrict_any_patch", 8}, {"transfer", "mg_to_single", 4},
     {"transfer", "mg_to_outer", 4},          {"estimate", "mg_start_vector", 0},       {"estimate", "mg_anisotropy", 0},
-    {"sbp+line", "mg_line_solve", 1},        {"sbp+line", "mg_line_solve_chunks", 1},  {"sbp+line", "mg_line_maps", 1},
-    {"sbp+line", "mg_line_factor", 2},       {"sbp+line", "mg_line_ends", 4},          {"sbp+line", "mg_line_join", 4},
-    {"dense", "mg_dense_apply", 0},          {"dense", "mg_dense_invert", 1},
+    {"sbp+line", "mg_line_solve", 1},        {"sbp+line", "mg_line_solve_chunks", 1},  {"sbp+line", "mg_line_solve_tiles", 1},
+    {"sbp+line", "mg_line_maps", 1},         {"sbp+line", "mg_line_factor", 2},        {"sbp+line", "mg_line_ends", 4},
+    {"sbp+line", "mg_line_join", 4},         {"dense", "mg_dense_apply", 0},           {"dense", "mg_dense_invert", 1},
 };
 
 PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
@@ -45,9 +45,10 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
   } else if (id >= MG_K_LINE_SOLVE) { /* after sbp.cl with the level's specialisation (the factorisation reads the coefficients in fp64) */
     const char *sbp;
     PetscCall(SbpProblemGetBuildOptions(p, id == MG_K_LINE_FACTOR ? SBP_KERNEL_FP64 : prec, &sbp));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts),
-                            "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_MG_LINE_KERNELS=%d -DSBPMG_MG_LINE_VEC=%d -DSBPMG_MG_LINE_CHUNKS=%d -DSBPMG_MG_LINE_GROUP=%d",
-                            sbp, PCSBPMGKernels[id].subset, (int)tune->mg_line_vec, (int)tune->mg_line_chunks, (int)tune->mg_line_group));
+    PetscCall(PetscSNPrintf(
+        opts, sizeof(opts),
+        "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_MG_LINE_KERNELS=%d -DSBPMG_MG_LINE_VEC=%d -DSBPMG_MG_LINE_CHUNKS=%d -DSBPMG_MG_LINE_GROUP=%d -DSBPMG_MG_LINE_TILE=%d",
+        sbp, PCSBPMGKernels[id].subset, (int)tune->mg_line_vec, (int)tune->mg_line_chunks, (int)tune->mg_line_group, (int)tune->mg_line_tile));
   }
   PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));
   PetscFunctionReturn(0);

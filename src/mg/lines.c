@@ -5,16 +5,29 @@
    device or on the host) and applies B^-1 (the eigenvalue estimates of src/mg/smoother.c) and the Chebyshev or Jacobi sweeps on
    B^-1 M~ in either direction. The factors are shared by a level's down and up smoothers (reference counted). */
 #include <sbpmg/private/mgimpl.h>
+#include "sbpmg_kernel_args.h"
 
 #include "../../kernels/sbp.cl"
 #define SBPMG_MG_LINE_VEC    8 /* the host solves 8 lines side by side (their chains' latencies overlap) */
 #define SBPMG_MG_LINE_CHUNKS 1
+#define SBPMG_MG_LINE_TILE   0
 #include "../../kernels/line.cl"
 
 /* Work-items of the anisotropy reduction's first stage (each folds n / this many nodes; the host adds their results) */
 #define PCSBPMG_ANISOTROPY_ITEMS 4096
 
 /* ---------------------------------------------------------------- the anisotropy of a level */
+
+typedef struct {
+  SbpmgCLArgValue gh, own, rho2, crr, css, out;
+} PCSBPMGAnisotropyArgs; /* kernels/estimate.cl mg_anisotropy's, by name */
+
+static PetscErrorCode PCSBPMGSetAnisotropyArgs(cl_kernel k, const PCSBPMGAnisotropyArgs *a)
+{
+  PetscFunctionBegin;
+  SBPMG_CL_SET_ARGS(k, mg_anisotropy, a);
+  PetscFunctionReturn(0);
+}
 
 /* max of q = rho^2 crr/css and of 1/q over the owned nodes, on the device (kernels/estimate.cl mg_anisotropy) */
 static PetscErrorCode PCSBPMGAnisotropyDevice(SbpProblem p, PetscReal q[2])
@@ -33,9 +46,15 @@ static PetscErrorCode PCSBPMGAnisotropyDevice(SbpProblem p, PetscReal q[2])
   SbpProblemPatchBoxes(p, &gh, &own);
   PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_WRITE_ONLY, 2 * G * sizeof(PetscReal), &out));
   ierr = PetscMalloc1(2 * G, &part);
-  if (!ierr)
-    ierr = SbpmgCLSetArgs(k, 0, 6, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(PetscReal), &rho2, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_css,
-                          sizeof(cl_mem), &out);
+  if (!ierr) {
+    const PCSBPMGAnisotropyArgs args = {.gh   = SbpmgCLArgInt4(gh),
+                                        .own  = SbpmgCLArgInt4(own),
+                                        .rho2 = SbpmgCLArgReal(PETSC_FALSE, rho2),
+                                        .crr  = SbpmgCLArgMem(p->d_crr),
+                                        .css  = SbpmgCLArgMem(p->d_css),
+                                        .out  = SbpmgCLArgMem(out)};
+    ierr                             = PCSBPMGSetAnisotropyArgs(k, &args);
+  }
   if (!ierr) ierr = SbpmgCLLaunch1D(p->cl, k, (size_t)G, 0);
   if (!ierr) ierr = SbpmgCLReadBuffer(p->cl, out, 0, 2 * G * sizeof(PetscReal), part);
   for (PetscInt g = 0; g < G && !ierr; g++) {
@@ -87,6 +106,25 @@ static PetscErrorCode PCSBPMGLinesCheckPivots(SbpProblem p, int dir, PetscInt ba
   PetscFunctionReturn(0);
 }
 
+/* The arguments of kernels/line.cl by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS): the factorisation's, the maps', and
+   the solves' (mg_line_solve, mg_line_solve_chunks, mg_line_solve_tiles: each takes those of its parameters). */
+typedef struct {
+  SbpmgCLArgValue Nr, Ns, rho, dirichlet, a, b, c, dir, gh, own, l1, l2, dinv, st, bad;
+} PCSBPMGLineFactorArgs;
+typedef struct {
+  SbpmgCLArgValue dir, xm, ym, l1, l2, maps;
+} PCSBPMGLineMapsArgs;
+typedef struct {
+  SbpmgCLArgValue dir, xm, ym, r, tmp, l1, l2, dinv, maps, x, prev, out, c1, c2, zero, prev_zero;
+} PCSBPMGLineSolveArgs;
+
+static PetscErrorCode PCSBPMGLinesSetFactorArgs(cl_kernel k, const PCSBPMGLineFactorArgs *a)
+{
+  PetscFunctionBegin;
+  SBPMG_CL_SET_ARGS(k, mg_line_factor, a);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSBPMGLinesFactorDevice(PCSBPMGLines l, int dir)
 {
   SbpProblem     p  = l->p;
@@ -109,10 +147,24 @@ static PetscErrorCode PCSBPMGLinesFactorDevice(PCSBPMGLines l, int dir)
   PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, 3 * PetscMax(nl, 1) * sizeof(PetscReal), &stb));
   ierr = SbpmgCLFillBuffer(p->cl, bad, &first, sizeof(int), 0, sizeof(int));
   if (!ierr) ierr = SbpmgCLWriteBuffer(p->cl, stb, 0, 3 * PetscMax(nl, 1) * sizeof(PetscReal), st);
-  if (!ierr)
-    ierr = SbpmgCLSetArgs(k, 0, 15, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->rho, sizeof(int), &flags, sizeof(cl_mem), &p->d_crr,
-                          sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &idir, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_mem),
-                          &fb[0], sizeof(cl_mem), &fb[1], sizeof(cl_mem), &fb[2], sizeof(cl_mem), &stb, sizeof(cl_mem), &bad);
+  if (!ierr) {
+    const PCSBPMGLineFactorArgs args = {.Nr        = SbpmgCLArgInt(Nr),
+                                        .Ns        = SbpmgCLArgInt(Ns),
+                                        .rho       = SbpmgCLArgReal(PETSC_FALSE, p->rho),
+                                        .dirichlet = SbpmgCLArgInt(flags),
+                                        .a         = SbpmgCLArgMem(p->d_crr),
+                                        .b         = SbpmgCLArgMem(p->d_crs),
+                                        .c         = SbpmgCLArgMem(p->d_css),
+                                        .dir       = SbpmgCLArgInt(idir),
+                                        .gh        = SbpmgCLArgInt4(gh),
+                                        .own       = SbpmgCLArgInt4(own),
+                                        .l1        = SbpmgCLArgMem(fb[0]),
+                                        .l2        = SbpmgCLArgMem(fb[1]),
+                                        .dinv      = SbpmgCLArgMem(fb[2]),
+                                        .st        = SbpmgCLArgMem(stb),
+                                        .bad       = SbpmgCLArgMem(bad)};
+    ierr                             = PCSBPMGLinesSetFactorArgs(k, &args);
+  }
   if (!ierr && nl) ierr = SbpmgCLLaunch1D(p->cl, k, (size_t)nl, 0);
   if (!ierr) ierr = SbpmgCLReadBuffer(p->cl, bad, 0, sizeof(int), &first);
   if (!ierr) ierr = SbpmgCLReadBuffer(p->cl, stb, 0, 3 * PetscMax(nl, 1) * sizeof(PetscReal), st);
@@ -239,8 +291,15 @@ static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecisi
     PetscCall(PCSBPMGGetKernel(p, &p->tune, q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, MG_K_LINE_MAPS, &k));
     PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, PetscMax(items, 1) * 8 * rs, &l->maps[dir][q]));
     for (int t = 0; t < 2; t++) PetscCall(PCSBPMGBuffersGet(&bufs, f[t], SBP_READ, &fb[t]));
-    PetscCall(SbpmgCLSetArgs(k, 0, 6, sizeof(int), &idir, sizeof(int), &xm, sizeof(int), &ym, sizeof(cl_mem), &fb[0], sizeof(cl_mem), &fb[1], sizeof(cl_mem),
-                             &l->maps[dir][q]));
+    {
+      const PCSBPMGLineMapsArgs args = {.dir  = SbpmgCLArgInt(idir),
+                                        .xm   = SbpmgCLArgInt(xm),
+                                        .ym   = SbpmgCLArgInt(ym),
+                                        .l1   = SbpmgCLArgMem(fb[0]),
+                                        .l2   = SbpmgCLArgMem(fb[1]),
+                                        .maps = SbpmgCLArgMem(l->maps[dir][q])};
+      SBPMG_CL_SET_ARGS(k, mg_line_maps, &args);
+    }
     if (items) PetscCall(SbpmgCLLaunch1D(p->cl, k, items, 0));
     PetscCall(PCSBPMGBuffersRestore(&bufs));
   }
@@ -250,6 +309,21 @@ static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecisi
 
 /* ---------------------------------------------------------------- solves and sweeps */
 
+/* The tiled r-line solve's local memory (six tiles of mg_line_chunks x (mg_line_tile + 1) reals and the chunks' states) and
+   work-group (mg_line_chunks) within the device's limits: an error naming the tuning otherwise. */
+static PetscErrorCode PCSBPMGLinesCheckTile(SbpProblem p, size_t rs)
+{
+  const size_t chunks = (size_t)p->tune.mg_line_chunks, bytes = (6 * chunks * (size_t)(p->tune.mg_line_tile + 1) + 2 * chunks) * rs;
+
+  PetscFunctionBegin;
+  PetscCheck((!p->cl->local_mem || bytes <= p->cl->local_mem) && (!p->cl->max_work_group_size || chunks <= p->cl->max_work_group_size), PETSC_COMM_SELF,
+             PETSC_ERR_ARG_OUTOFRANGE,
+             "Tuning mg_line_tile %d with mg_line_chunks %d: the tiled r-line solve needs %zu bytes of local memory (the device has %llu) and work-groups of "
+             "%zu work-items (the device allows %zu)",
+             (int)p->tune.mg_line_tile, (int)p->tune.mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, chunks, p->cl->max_work_group_size);
+  PetscFunctionReturn(0);
+}
+
 /* One launch of mg_line_solve in the precision prec: out = x + c1 (x - prev) + c2 B^-1 r, y kept in tmp; buffers of either kind of
    vector (x and prev may be NULL: not read). */
 static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernelPrecision prec, Vec r, Vec tmp, Vec x, Vec prev, Vec out, PetscReal c1,
@@ -257,18 +331,19 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
 {
   SbpProblem               p       = l->p;
   const SbpKernelPrecision kprec   = prec == SBP_KERNEL_FP32 ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64;
-  const PetscBool          chunked = p->tune.mg_line_chunks > 1 ? PETSC_TRUE : PETSC_FALSE;
-  cl_kernel                k;
-  cl_mem                   rb, tb, fb[3], xb, pb, ob, maps = NULL;
-  Vec                      f[3];
-  int                      idir = dir, xm = (int)p->xm, ym = (int)p->ym, iz = zero ? 1 : 0, ipz = prev_zero ? 1 : 0;
-  PCSBPMGReal              a1 = PCSBPMGRealArg(prec, c1), a2 = PCSBPMGRealArg(prec, c2);
-  PetscReal                n    = (PetscReal)p->xm * p->ym;
-  size_t                   rs   = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
-  SbpBuffers               bufs = {0};
+  const PetscBool          chunked = p->tune.mg_line_chunks > 1 ? PETSC_TRUE : PETSC_FALSE,
+                  tiled            = chunked && !dir && p->tune.mg_line_tile > 0 ? PETSC_TRUE : PETSC_FALSE;
+  cl_kernel  k;
+  cl_mem     rb, tb, fb[3], xb, pb, ob, maps = NULL;
+  Vec        f[3];
+  int        xm = (int)p->xm, ym = (int)p->ym;
+  PetscReal  n    = (PetscReal)p->xm * p->ym;
+  size_t     rs   = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
+  SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(PCSBPMGGetKernel(p, &p->tune, kprec, chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE, &k));
+  if (tiled) PetscCall(PCSBPMGLinesCheckTile(p, rs));
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, kprec, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
   PetscCall(PCSBPMGLinesFactors(l, dir, prec, f));
   if (chunked) PetscCall(PCSBPMGLinesMaps(l, dir, kprec, f, &maps));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
@@ -289,14 +364,37 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
   if (!tb) tb = ob;
   if (!xb) xb = ob; /* not read */
   if (!pb) pb = ob;
-  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &idir, sizeof(int), &xm, sizeof(int), &ym, sizeof(cl_mem), &rb, sizeof(cl_mem), &tb, sizeof(cl_mem), &fb[0],
-                           sizeof(cl_mem), &fb[1], sizeof(cl_mem), &fb[2]));
-  if (chunked) PetscCall(SbpmgCLSetArgs(k, 8, 1, sizeof(cl_mem), &maps));
-  PetscCall(SbpmgCLSetArgs(k, chunked ? 9 : 8, 7, sizeof(cl_mem), &xb, sizeof(cl_mem), &pb, sizeof(cl_mem), &ob, a1.size, &a1.v, a2.size, &a2.v, sizeof(int),
-                           &iz, sizeof(int), &ipz));
+  {
+    const PetscBool            single = prec == SBP_KERNEL_FP32 ? PETSC_TRUE : PETSC_FALSE;
+    const PCSBPMGLineSolveArgs args   = {.dir       = SbpmgCLArgInt(dir),
+                                         .xm        = SbpmgCLArgInt(xm),
+                                         .ym        = SbpmgCLArgInt(ym),
+                                         .r         = SbpmgCLArgMem(rb),
+                                         .tmp       = SbpmgCLArgMem(tb),
+                                         .l1        = SbpmgCLArgMem(fb[0]),
+                                         .l2        = SbpmgCLArgMem(fb[1]),
+                                         .dinv      = SbpmgCLArgMem(fb[2]),
+                                         .maps      = SbpmgCLArgMem(maps),
+                                         .x         = SbpmgCLArgMem(xb),
+                                         .prev      = SbpmgCLArgMem(pb),
+                                         .out       = SbpmgCLArgMem(ob),
+                                         .c1        = SbpmgCLArgReal(single, c1),
+                                         .c2        = SbpmgCLArgReal(single, c2),
+                                         .zero      = SbpmgCLArgInt(zero ? 1 : 0),
+                                         .prev_zero = SbpmgCLArgInt(prev_zero ? 1 : 0)};
+    if (tiled)
+      SBPMG_CL_SET_ARGS(k, mg_line_solve_tiles, &args);
+    else if (chunked)
+      SBPMG_CL_SET_ARGS(k, mg_line_solve_chunks, &args);
+    else
+      SBPMG_CL_SET_ARGS(k, mg_line_solve, &args);
+  }
   if (dir ? xm : ym) {
     const PetscInt nlines = dir ? xm : ym;
-    if (chunked) { /* a work-group of mg_line_group lines x mg_line_chunks chunks */
+    if (tiled) { /* one line per work-group of mg_line_chunks work-items */
+      const size_t wg = (size_t)p->tune.mg_line_chunks;
+      PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)nlines * wg, wg));
+    } else if (chunked) { /* a work-group of mg_line_group lines x mg_line_chunks chunks */
       const size_t wg = (size_t)(p->tune.mg_line_group * p->tune.mg_line_chunks);
       PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)((nlines + p->tune.mg_line_group - 1) / p->tune.mg_line_group) * wg, wg));
     } else {

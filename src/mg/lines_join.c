@@ -11,6 +11,7 @@
    state, Q the first two values of z_loc and W01, H those of W, Z: one all-gather of four numbers per line along the ranks of the line
    per solve. */
 #include <sbpmg/private/mgimpl.h>
+#include "sbpmg_kernel_args.h"
 
 #include "../../kernels/sbp.cl"
 #define SBPMG_MG_LINE_VEC    8
@@ -243,10 +244,9 @@ static PetscErrorCode PCSBPMGLinesJoinDevice(PCSBPMGLines l, int dir, SbpKernelP
   SbpProblem               p     = l->p;
   const SbpKernelPrecision kprec = prec == SBP_KERNEL_FP32 ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64;
   const PetscInt           nl    = dir ? p->xm : p->ym;
-  const int                q = kprec == SBP_KERNEL_FP32 ? 1 : 0, idir = dir, xm = (int)p->xm, ym = (int)p->ym, iz = zero ? 1 : 0, ipz = prev_zero ? 1 : 0;
+  const int                q = kprec == SBP_KERNEL_FP32 ? 1 : 0, xm = (int)p->xm, ym = (int)p->ym;
   const size_t             rs       = q ? sizeof(float) : sizeof(PetscReal);
   const PetscBool          readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
-  PCSBPMGReal              a1 = PCSBPMGRealArg(prec, c1), a2 = PCSBPMGRealArg(prec, c2);
   cl_kernel                ke, kj;
   cl_mem                   tb, zb, wb[4], xb, pb, ob;
   void                    *hv;
@@ -259,8 +259,17 @@ static PetscErrorCode PCSBPMGLinesJoinDevice(PCSBPMGLines l, int dir, SbpKernelP
   PetscCall(PetscMalloc(4 * nl * rs, &hv));
   PetscCall(PCSBPMGBuffersGet(&bufs, tmp, SBP_READ, &tb));
   PetscCall(PCSBPMGBuffersGet(&bufs, zl, SBP_READ, &zb));
-  PetscCall(SbpmgCLSetArgs(ke, 0, 6, sizeof(int), &idir, sizeof(int), &xm, sizeof(int), &ym, sizeof(cl_mem), &tb, sizeof(cl_mem), &zb, sizeof(cl_mem),
-                           &l->djoin[dir][q]));
+  {
+    const struct {
+      SbpmgCLArgValue dir, xm, ym, tmp, zloc, ends;
+    } args = {.dir  = SbpmgCLArgInt(dir),
+              .xm   = SbpmgCLArgInt(xm),
+              .ym   = SbpmgCLArgInt(ym),
+              .tmp  = SbpmgCLArgMem(tb),
+              .zloc = SbpmgCLArgMem(zb),
+              .ends = SbpmgCLArgMem(l->djoin[dir][q])};
+    SBPMG_CL_SET_ARGS(ke, mg_line_ends, &args);
+  }
   PetscCall(SbpmgCLLaunch1D(p->cl, ke, (size_t)nl, 0));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   PetscCall(SbpmgCLReadBuffer(p->cl, l->djoin[dir][q], 0, 4 * nl * rs, hv));
@@ -282,9 +291,27 @@ static PetscErrorCode PCSBPMGLinesJoinDevice(PCSBPMGLines l, int dir, SbpKernelP
   PetscCall(PCSBPMGBuffersGet(&bufs, out, (readprev && prev == out) || (!zero && x == out) ? SBP_READ_WRITE : SBP_WRITE, &ob));
   if (!xb) xb = ob;
   if (!pb) pb = prev == x && !zero ? xb : ob;
-  PetscCall(SbpmgCLSetArgs(kj, 0, 16, sizeof(int), &idir, sizeof(int), &xm, sizeof(int), &ym, sizeof(cl_mem), &zb, sizeof(cl_mem), &wb[0], sizeof(cl_mem),
-                           &wb[1], sizeof(cl_mem), &wb[2], sizeof(cl_mem), &wb[3], sizeof(cl_mem), &l->djoin[dir][q], sizeof(cl_mem), &xb, sizeof(cl_mem), &pb,
-                           sizeof(cl_mem), &ob, a1.size, &a1.v, a2.size, &a2.v, sizeof(int), &iz, sizeof(int), &ipz));
+  {
+    const struct {
+      SbpmgCLArgValue dir, xm, ym, zloc, w0, w1, z0, z1, join, x, prev, out, c1, c2, zero, prev_zero;
+    } args = {.dir       = SbpmgCLArgInt(dir),
+              .xm        = SbpmgCLArgInt(xm),
+              .ym        = SbpmgCLArgInt(ym),
+              .zloc      = SbpmgCLArgMem(zb),
+              .w0        = SbpmgCLArgMem(wb[0]),
+              .w1        = SbpmgCLArgMem(wb[1]),
+              .z0        = SbpmgCLArgMem(wb[2]),
+              .z1        = SbpmgCLArgMem(wb[3]),
+              .join      = SbpmgCLArgMem(l->djoin[dir][q]),
+              .x         = SbpmgCLArgMem(xb),
+              .prev      = SbpmgCLArgMem(pb),
+              .out       = SbpmgCLArgMem(ob),
+              .c1        = SbpmgCLArgReal(q ? PETSC_TRUE : PETSC_FALSE, c1),
+              .c2        = SbpmgCLArgReal(q ? PETSC_TRUE : PETSC_FALSE, c2),
+              .zero      = SbpmgCLArgInt(zero ? 1 : 0),
+              .prev_zero = SbpmgCLArgInt(prev_zero ? 1 : 0)};
+    SBPMG_CL_SET_ARGS(kj, mg_line_join, &args);
+  }
   if (xm > 0 && ym > 0) PetscCall(SbpmgCLLaunch1D(p->cl, kj, (size_t)xm * (size_t)ym, 0));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, 12.0 * xm * ym, (PetscLogDouble)xm * ym * rs * (6 + (zero ? 0 : 1) + (readprev ? 1 : 0))));

@@ -3,6 +3,7 @@
    KSPRICHARDSON hands the whole smoothing to PCApplyRichardson, so PCMG's level KSP costs nu passes. With host vectors the
    same sweeps run through PETSc vector operations. */
 #include <sbpmg/private/mgimpl.h>
+#include "sbpmg_kernel_args.h"
 #include <sbpmg/private/vecimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <petscblaslapack.h>
@@ -63,12 +64,21 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
     if (dev && p->use_device) { /* the same bits, made on the device (kernels/estimate.cl) */
       cl_kernel k;
       cl_mem    bb;
-      int       xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, Nr = (int)p->Nr;
       size_t    global[2] = {(size_t)p->xm, (size_t)p->ym};
 
       PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP64, MG_K_START_VECTOR, &k));
       PetscCall(VecOpenCLGetBufferWrite(b, &bb));
-      PetscCall(SbpmgCLSetArgs(k, 0, 6, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &Nr, sizeof(cl_mem), &bb));
+      {
+        const struct {
+          SbpmgCLArgValue xs, ys, xm, ym, Nr, b;
+        } a = {.xs = SbpmgCLArgInt((int)p->xs),
+               .ys = SbpmgCLArgInt((int)p->ys),
+               .xm = SbpmgCLArgInt((int)p->xm),
+               .ym = SbpmgCLArgInt((int)p->ym),
+               .Nr = SbpmgCLArgInt((int)p->Nr),
+               .b  = SbpmgCLArgMem(bb)};
+        SBPMG_CL_SET_ARGS(k, mg_start_vector, &a);
+      }
       PetscCall(SbpProblemLaunch2D(p, k, global));
       PetscCall(VecOpenCLRestoreBufferWrite(b, &bb));
       PetscFunctionReturn(0);

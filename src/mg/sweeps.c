@@ -4,6 +4,7 @@
    its fp32 copy, and the last sweep of the cycle writes the fp64 result (the level vector's target): the conversions ride on sweeps
    that run anyway. */
 #include <sbpmg/private/mgimpl.h>
+#include "sbpmg_kernel_args.h"
 
 PetscErrorCode PCSBPMGSmootherKernel(PC_SbpmgSmoother *s, PCSBPMGKernel id, cl_kernel *k)
 {
@@ -23,7 +24,7 @@ static PetscErrorCode SbpmgSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst
   PetscFunctionBegin;
   w->Nr       = (int)p->Nr;
   w->Ns       = (int)p->Ns;
-  w->rho      = PCSBPMGRealArg(s->set.prec, p->rho);
+  w->rho      = p->rho;
   w->jacobi   = s->set.type == PC_SBPMG_RICHARDSON ? 0 : (s->set.tune.mg_inline_diag ? 1 : 2);
   w->io       = 0;
   w->io_bytes = 0;
@@ -52,16 +53,54 @@ static PetscErrorCode SbpmgSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PCSBPMGSweepArgs(SbpKernelPrecision prec, cl_kernel k, const PCSBPMGSweep *w, cl_mem *x, cl_mem *prev, cl_mem *out, PetscReal c1, PetscReal c2,
-                                int *zero, int *prev_zero, int *io)
+/* The arguments of kernels/smooth.cl by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS): the single sweeps' (mg_smooth_patch,
+   mg_smooth_inner; their region boxes gh, own, in, mode left to the launch) and the passes' (mg_smooth_pass). */
+typedef struct {
+  SbpmgCLArgValue Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out, io, rhs64, rhs_copy, out64, gh, own, in, mode;
+} PCSBPMGSweepKernelArgs;
+typedef struct {
+  SbpmgCLArgValue Nr, Ns, rho, dirichlet, a, b, c, x, rhs, jacobi, dinv, m, c1a, c2a, c1b, c2b, c1c, c2c, zero, prev_zero, write_prev, prev, out1, out2, out3,
+      gh, own, in, core, io, rhs64, rhs_copy, out64, rows;
+} PCSBPMGPassKernelArgs;
+
+/* The single sweeps' x (the patch a ghost exchange fills) and their first region box, the same in both kernels */
+#define SBPMG_SWEEP_ARG_X  SBPMG_KERNEL_ARG_mg_smooth_patch_x
+#define SBPMG_SWEEP_ARG_GH SBPMG_KERNEL_ARG_mg_smooth_patch_gh
+_Static_assert(SBPMG_KERNEL_ARG_mg_smooth_patch_x == SBPMG_KERNEL_ARG_mg_smooth_inner_x &&
+                   SBPMG_KERNEL_ARG_mg_smooth_patch_gh == SBPMG_KERNEL_ARG_mg_smooth_inner_gh,
+               "mg_smooth_patch and mg_smooth_inner take x and their region boxes at the same places");
+
+PetscErrorCode PCSBPMGSweepArgs(SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel k, const PCSBPMGSweep *w, cl_mem x, cl_mem prev, cl_mem out, PetscReal c1,
+                                PetscReal c2, int zero, int prev_zero, int io)
 {
-  PCSBPMGReal a1 = PCSBPMGRealArg(prec, c1), a2 = PCSBPMGRealArg(prec, c2);
+  const PetscBool              single = prec == SBP_KERNEL_FP32 ? PETSC_TRUE : PETSC_FALSE;
+  const PCSBPMGSweepKernelArgs a      = {.Nr        = SbpmgCLArgInt(w->Nr),
+                                         .Ns        = SbpmgCLArgInt(w->Ns),
+                                         .rho       = SbpmgCLArgReal(single, w->rho),
+                                         .dirichlet = SbpmgCLArgInt(w->flags),
+                                         .a         = SbpmgCLArgMem(w->ca),
+                                         .b         = SbpmgCLArgMem(w->cb),
+                                         .c         = SbpmgCLArgMem(w->cc),
+                                         .x         = SbpmgCLArgMem(x),
+                                         .rhs       = SbpmgCLArgMem(w->bb),
+                                         .jacobi    = SbpmgCLArgInt(w->jacobi),
+                                         .dinv      = SbpmgCLArgMem(w->db),
+                                         .c1        = SbpmgCLArgReal(single, c1),
+                                         .c2        = SbpmgCLArgReal(single, c2),
+                                         .zero      = SbpmgCLArgInt(zero),
+                                         .prev_zero = SbpmgCLArgInt(prev_zero),
+                                         .prev      = SbpmgCLArgMem(prev),
+                                         .out       = SbpmgCLArgMem(out),
+                                         .io        = SbpmgCLArgInt(io),
+                                         .rhs64     = SbpmgCLArgMem(w->rhs64),
+                                         .rhs_copy  = SbpmgCLArgMem(w->bb),
+                                         .out64     = SbpmgCLArgMem(w->out64)};
 
   PetscFunctionBegin;
-  PetscCall(SbpmgCLSetArgs(k, 0, 21, sizeof(int), &w->Nr, sizeof(int), &w->Ns, w->rho.size, &w->rho.v, sizeof(int), &w->flags, sizeof(cl_mem), &w->ca,
-                           sizeof(cl_mem), &w->cb, sizeof(cl_mem), &w->cc, sizeof(cl_mem), x, sizeof(cl_mem), &w->bb, sizeof(int), &w->jacobi, sizeof(cl_mem),
-                           &w->db, a1.size, &a1.v, a2.size, &a2.v, sizeof(int), zero, sizeof(int), prev_zero, sizeof(cl_mem), prev, sizeof(cl_mem), out,
-                           sizeof(int), io, sizeof(cl_mem), &w->rhs64, sizeof(cl_mem), &w->bb, sizeof(cl_mem), &w->out64));
+  if (id == MG_K_SMOOTH_INNER)
+    SBPMG_CL_SET_ARGS(k, mg_smooth_inner, &a);
+  else
+    SBPMG_CL_SET_ARGS(k, mg_smooth_patch, &a);
   PetscFunctionReturn(0);
 }
 
@@ -104,13 +143,14 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
       xb = h->patch;
     }
   }
-  for (int t = 0; t < (lean ? 2 : 1); t++) PetscCall(PCSBPMGSweepArgs(s->set.prec, ks[t], &w, &xb, &pb, &ob, c1, c2, &izero, &iprev, &w.io));
+  for (int t = 0; t < (lean ? 2 : 1); t++)
+    PetscCall(PCSBPMGSweepArgs(s->set.prec, t ? MG_K_SMOOTH_INNER : MG_K_SMOOTH_PATCH, ks[t], &w, xb, pb, ob, c1, c2, izero, iprev, w.io));
   if (zero || !p->halo)
-    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 21)); /* one rank, or x = 0: nothing to exchange */
-  else {                                                   /* several ranks: x through the ghost exchange of the level's precision */
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], SBPMG_SWEEP_ARG_GH)); /* one rank, or x = 0: nothing to exchange */
+  else {                                                                   /* several ranks: x through the ghost exchange of the level's precision */
     SbpHalo h;
     PetscCall(SbpProblemGetHalo(p, s->set.prec == SBP_KERNEL_FP32, &h));
-    PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], 7, 21));
+    PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], SBPMG_SWEEP_ARG_X, SBPMG_SWEEP_ARG_GH));
   }
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, (w.jacobi ? 90 : 50) * n, SbpmgSweepBytes(s, &w, n, zero, readprev, PETSC_FALSE)));
@@ -163,17 +203,16 @@ static void SbpmgPassShape(PC_SbpmgSmoother *s, PetscInt m, const PetscInt core[
 static PetscErrorCode SbpmgPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Vec b, Vec prev, Vec out[], Vec dst, const PetscReal c[], PetscBool zero,
                                       PetscBool prev_zero, PetscBool write_prev)
 {
-  SbpProblem  p  = s->p;
-  cl_kernel   kp = NULL, kr = NULL;
-  cl_mem      xb, pb, ob[3];
-  int         izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0, iwrite = write_prev ? 1 : 0, im = (int)m, inone = 0;
-  PetscReal   n = (PetscReal)p->xm * p->ym;
-  PCSBPMGReal cc3[6];
-  PetscBool   readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
-  PetscInt   *core     = s->core[m - 2];
-  size_t      global[2], local[2] = {(size_t)s->set.tune.mg_pass_wg, 1};
-  int         rows;
-  cl_int4     gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
+  SbpProblem p  = s->p;
+  cl_kernel  kp = NULL, kr = NULL;
+  cl_mem     xb, pb, ob[3];
+  int        izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0, iwrite = write_prev ? 1 : 0, im = (int)m, inone = 0;
+  PetscReal  n        = (PetscReal)p->xm * p->ym;
+  PetscBool  readprev = c[0] != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt  *core     = s->core[m - 2];
+  size_t     global[2], local[2] = {(size_t)s->set.tune.mg_pass_wg, 1};
+  int        rows;
+  cl_int4    gh, own, in = {{(cl_int)p->in[0], (cl_int)p->in[1], (cl_int)p->in[2], (cl_int)p->in[3]}},
                    cbox = {{(cl_int)core[0], (cl_int)core[1], (cl_int)core[2], (cl_int)core[3]}};
   PCSBPMGSweep w;
   SbpBuffers   bufs = {0};
@@ -181,7 +220,6 @@ static PetscErrorCode SbpmgPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Ve
   PetscFunctionBegin;
   SbpProblemPatchBoxes(p, &gh, &own);
   SbpmgPassShape(s, m, core, global, &rows);
-  for (PetscInt t = 0; t < 6; t++) cc3[t] = PCSBPMGRealArg(s->set.prec, t < 2 * m ? c[t] : 0);
   PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PASS, &kp));
   PetscCall(PCSBPMGSmootherKernel(s, MG_K_SMOOTH_PATCH, &kr));
   PetscCall(SbpmgSweepBegin(s, zero ? NULL : x, b, dst, &bufs, &w, &xb));
@@ -191,21 +229,52 @@ static PetscErrorCode SbpmgPassDevice(PC_SbpmgSmoother *s, PetscInt m, Vec x, Ve
   if (!xb) xb = ob[0];       /* not read */
   if (!pb) pb = ob[0];
   /* the m sweeps on the core */
-  PetscCall(SbpmgCLSetArgs(kp, 0, 24, sizeof(int), &w.Nr, sizeof(int), &w.Ns, w.rho.size, &w.rho.v, sizeof(int), &w.flags, sizeof(cl_mem), &w.ca,
-                           sizeof(cl_mem), &w.cb, sizeof(cl_mem), &w.cc, sizeof(cl_mem), &xb, sizeof(cl_mem), &w.bb, sizeof(int), &w.jacobi, sizeof(cl_mem),
-                           &w.db, sizeof(int), &im, cc3[0].size, &cc3[0].v, cc3[1].size, &cc3[1].v, cc3[2].size, &cc3[2].v, cc3[3].size, &cc3[3].v, cc3[4].size,
-                           &cc3[4].v, cc3[5].size, &cc3[5].v, sizeof(int), &izero, sizeof(int), &iprev, sizeof(int), &iwrite, sizeof(cl_mem), &pb,
-                           sizeof(cl_mem), &ob[0], sizeof(cl_mem), &ob[1]));
-  PetscCall(SbpmgCLSetArgs(kp, 24, 10, sizeof(cl_mem), &ob[2], sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(cl_int4), &cbox,
-                           sizeof(int), &w.io, sizeof(cl_mem), &w.rhs64, sizeof(cl_mem), &w.bb, sizeof(cl_mem), &w.out64, sizeof(int), &rows));
+  {
+    const PetscBool             single = s->set.prec == SBP_KERNEL_FP32 ? PETSC_TRUE : PETSC_FALSE;
+    const PCSBPMGPassKernelArgs a      = {.Nr         = SbpmgCLArgInt(w.Nr),
+                                          .Ns         = SbpmgCLArgInt(w.Ns),
+                                          .rho        = SbpmgCLArgReal(single, w.rho),
+                                          .dirichlet  = SbpmgCLArgInt(w.flags),
+                                          .a          = SbpmgCLArgMem(w.ca),
+                                          .b          = SbpmgCLArgMem(w.cb),
+                                          .c          = SbpmgCLArgMem(w.cc),
+                                          .x          = SbpmgCLArgMem(xb),
+                                          .rhs        = SbpmgCLArgMem(w.bb),
+                                          .jacobi     = SbpmgCLArgInt(w.jacobi),
+                                          .dinv       = SbpmgCLArgMem(w.db),
+                                          .m          = SbpmgCLArgInt(im),
+                                          .c1a        = SbpmgCLArgReal(single, c[0]),
+                                          .c2a        = SbpmgCLArgReal(single, c[1]),
+                                          .c1b        = SbpmgCLArgReal(single, c[2]),
+                                          .c2b        = SbpmgCLArgReal(single, c[3]),
+                                          .c1c        = SbpmgCLArgReal(single, m > 2 ? c[4] : 0),
+                                          .c2c        = SbpmgCLArgReal(single, m > 2 ? c[5] : 0),
+                                          .zero       = SbpmgCLArgInt(izero),
+                                          .prev_zero  = SbpmgCLArgInt(iprev),
+                                          .write_prev = SbpmgCLArgInt(iwrite),
+                                          .prev       = SbpmgCLArgMem(pb),
+                                          .out1       = SbpmgCLArgMem(ob[0]),
+                                          .out2       = SbpmgCLArgMem(ob[1]),
+                                          .out3       = SbpmgCLArgMem(ob[2]),
+                                          .gh         = SbpmgCLArgInt4(gh),
+                                          .own        = SbpmgCLArgInt4(own),
+                                          .in         = SbpmgCLArgInt4(in),
+                                          .core       = SbpmgCLArgInt4(cbox),
+                                          .io         = SbpmgCLArgInt(w.io),
+                                          .rhs64      = SbpmgCLArgMem(w.rhs64),
+                                          .rhs_copy   = SbpmgCLArgMem(w.bb),
+                                          .out64      = SbpmgCLArgMem(w.out64),
+                                          .rows       = SbpmgCLArgInt(rows)};
+    SBPMG_CL_SET_ARGS(kp, mg_smooth_pass, &a);
+  }
   PetscCall(SbpmgCLLaunch2D(p->cl, kp, global, local));
   /* sweep k+t on the core's rim, from x_{k+t-1} (complete: its core part from the pass, its outer layer at least) and x_{k+t-2}; the
      first takes b from its source, the last writes the target */
   for (PetscInt t = 1; t <= m; t++) {
     cl_mem xt = t == 1 ? xb : ob[t - 2], pt = t == 1 ? pb : (t == 2 ? xb : ob[t - 3]);
     int    zt = t == 1 ? izero : inone, pzt = t == 1 ? iprev : (t == 2 ? izero : inone), iot = (t == 1 ? (w.io & 1) : 0) | (t == m ? (w.io & 2) : 0);
-    PetscCall(PCSBPMGSweepArgs(s->set.prec, kr, &w, &xt, &pt, &ob[t - 1], c[2 * t - 2], c[2 * t - 1], &zt, &pzt, &iot));
-    PetscCall(SbpProblemLaunchBox(p, kr, 21, SBP_REGION_RIM, core));
+    PetscCall(PCSBPMGSweepArgs(s->set.prec, MG_K_SMOOTH_PATCH, kr, &w, xt, pt, ob[t - 1], c[2 * t - 2], c[2 * t - 1], zt, pzt, iot));
+    PetscCall(SbpProblemLaunchBox(p, kr, SBPMG_SWEEP_ARG_GH, SBP_REGION_RIM, core));
   }
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, m * (w.jacobi ? 90 : 50) * n, SbpmgSweepBytes(s, &w, n, zero, readprev, write_prev)));

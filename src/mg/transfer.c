@@ -4,6 +4,7 @@
    when an fp32 fine level meets an fp64 coarsest level: converted through a coarse level vector), host loops over DMDA ghosted vectors
    otherwise. */
 #include <sbpmg/private/mgimpl.h>
+#include "sbpmg_kernel_args.h"
 
 #include "../../kernels/transfer.cl"
 
@@ -25,6 +26,60 @@ static PetscErrorCode SbpTransferKernel(SbpTransfer *t, PetscBool single, PCSBPM
   PetscFunctionReturn(0);
 }
 
+/* The arguments of kernels/transfer.cl's transfers by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS): the fine grid's sizes as
+   Nr, Ns or Nrf, Nsf, the coarse one's Nrc, Nsc; the input as xc (prolongations) or xf (restrictions), the output as yf or yc. */
+typedef struct {
+  SbpmgCLArgValue Nr, Ns, Nrf, Nsf, Nrc, Nsc, xc, xf, add, yf, yc, gh, own;
+} SbpTransferArgs;
+
+static PetscErrorCode SbpTransferSetArgs(SbpTransfer *t, cl_kernel k, PCSBPMGKernel id, cl_mem x, cl_mem y, PetscBool add, cl_int4 gh, cl_int4 own)
+{
+  const SbpTransferArgs a = {.Nr  = SbpmgCLArgInt((int)t->fine->Nr),
+                             .Ns  = SbpmgCLArgInt((int)t->fine->Ns),
+                             .Nrf = SbpmgCLArgInt((int)t->fine->Nr),
+                             .Nsf = SbpmgCLArgInt((int)t->fine->Ns),
+                             .Nrc = SbpmgCLArgInt((int)t->coarse->Nr),
+                             .Nsc = SbpmgCLArgInt((int)t->coarse->Ns),
+                             .xc  = SbpmgCLArgMem(x),
+                             .xf  = SbpmgCLArgMem(x),
+                             .add = SbpmgCLArgInt(add ? 1 : 0),
+                             .yf  = SbpmgCLArgMem(y),
+                             .yc  = SbpmgCLArgMem(y),
+                             .gh  = SbpmgCLArgInt4(gh),
+                             .own = SbpmgCLArgInt4(own)};
+
+  PetscFunctionBegin;
+  switch (id) {
+  case MG_K_PROLONG:
+    SBPMG_CL_SET_ARGS(k, mg_prolong, &a);
+    break;
+  case MG_K_RESTRICT:
+    SBPMG_CL_SET_ARGS(k, mg_restrict, &a);
+    break;
+  case MG_K_PROLONG_PATCH:
+    SBPMG_CL_SET_ARGS(k, mg_prolong_patch, &a);
+    break;
+  case MG_K_RESTRICT_PATCH:
+    SBPMG_CL_SET_ARGS(k, mg_restrict_patch, &a);
+    break;
+  case MG_K_PROLONG_ANY:
+    SBPMG_CL_SET_ARGS(k, mg_prolong_any, &a);
+    break;
+  case MG_K_RESTRICT_ANY:
+    SBPMG_CL_SET_ARGS(k, mg_restrict_any, &a);
+    break;
+  case MG_K_PROLONG_ANY_PATCH:
+    SBPMG_CL_SET_ARGS(k, mg_prolong_any_patch, &a);
+    break;
+  case MG_K_RESTRICT_ANY_PATCH:
+    SBPMG_CL_SET_ARGS(k, mg_restrict_any_patch, &a);
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Kernel %d is not a transfer", (int)id);
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SbpTransferDestroy(void *ctx)
 {
   SbpTransfer *t = (SbpTransfer *)ctx;
@@ -42,19 +97,18 @@ static PetscErrorCode SbpTransferDestroy(void *ctx)
    smoothing sweep, so they are not split into an interior and a rim to overlap the exchange (docs/design.md). */
 static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
-  SbpProblem f = t->fine, in = prolong ? t->coarse : t->fine, out = prolong ? t->fine : t->coarse;
-  cl_kernel  k = NULL;
-  cl_mem     xb, yb;
-  int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd = add ? 1 : 0;
-  cl_int4    gh, own;
-  size_t     global[2] = {(size_t)out->xm, (size_t)out->ym};
-  PetscInt   nin = in->xm * in->ym, nout = out->xm * out->ym;
-  SbpHalo    h;
-  SbpBuffers bufs = {0};
+  const PCSBPMGKernel id = t->any ? (prolong ? MG_K_PROLONG_ANY_PATCH : MG_K_RESTRICT_ANY_PATCH) : (prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH);
+  SbpProblem          f = t->fine, in = prolong ? t->coarse : t->fine, out = prolong ? t->fine : t->coarse;
+  cl_kernel           k = NULL;
+  cl_mem              xb, yb;
+  cl_int4             gh, own;
+  size_t              global[2] = {(size_t)out->xm, (size_t)out->ym};
+  PetscInt            nin = in->xm * in->ym, nout = out->xm * out->ym;
+  SbpHalo             h;
+  SbpBuffers          bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(SbpTransferKernel(
-      t, single, t->any ? (prolong ? MG_K_PROLONG_ANY_PATCH : MG_K_RESTRICT_ANY_PATCH) : (prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH), &k));
+  PetscCall(SbpTransferKernel(t, single, id, &k));
   PetscCall(SbpProblemGetHalo(in, single, &h));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
@@ -63,15 +117,7 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, P
   PetscCall(PCSBPMGBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
   SbpProblemPatchBoxes(in, &gh, NULL);
   SbpProblemPatchBoxes(out, NULL, &own);
-  if (t->any) {
-    int Nrc = (int)t->coarse->Nr, Nsc = (int)t->coarse->Ns;
-    PetscCall(SbpmgCLSetArgs(k, 0, 9, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(int), &Nrc, sizeof(int), &Nsc, sizeof(cl_mem), &h->patch, sizeof(int), &iadd,
-                             sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
-  } else if (prolong)
-    PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(cl_mem), &h->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4), &gh, sizeof(cl_int4), &own));
-  else
-    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &h->patch, sizeof(int), &iadd, sizeof(cl_mem), &yb, sizeof(cl_int4),
-                             &gh, sizeof(cl_int4), &own));
+  PetscCall(SbpTransferSetArgs(t, k, id, h->patch, yb, add, gh, own));
   PetscCall(SbpProblemLaunch2D(f, k, global));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   PetscCall(
@@ -82,14 +128,15 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, P
 /* y = (add ? y : 0) + P x or P^T x on the device, in fp64 or (single) on level vectors in fp32. */
 static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool single, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
-  SbpProblem f = t->fine;
-  cl_kernel  k = NULL;
-  cl_mem     xb, yb;
-  int        Nr = (int)f->Nr, Ns = (int)f->Ns, iadd;
-  size_t     global[2];
-  PetscInt   nout = prolong ? (f->Nr + 1) * (f->Ns + 1) : (f->Nr / 2 + 1) * (f->Ns / 2 + 1);
-  PetscInt   nin  = prolong ? (f->Nr / 2 + 1) * (f->Ns / 2 + 1) : (f->Nr + 1) * (f->Ns + 1);
-  SbpBuffers bufs = {0};
+  SbpProblem    f = t->fine;
+  PCSBPMGKernel id;
+  cl_kernel     k = NULL;
+  cl_mem        xb, yb;
+  cl_int4       none = {{0, 0, 0, 0}}; /* the one-rank kernels take no boxes */
+  size_t        global[2];
+  PetscInt      nout = prolong ? (f->Nr + 1) * (f->Ns + 1) : (f->Nr / 2 + 1) * (f->Ns / 2 + 1);
+  PetscInt      nin  = prolong ? (f->Nr / 2 + 1) * (f->Ns / 2 + 1) : (f->Nr + 1) * (f->Ns + 1);
+  SbpBuffers    bufs = {0};
 
   PetscFunctionBegin;
   if (add && single) { /* adding to a level vector marked zero: a plain transfer */
@@ -97,25 +144,22 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool single, PetscB
     PetscCall(PCSBPMGVecGetState(y, &st));
     if (st == PCSBPMG_VEC_ZERO) add = PETSC_FALSE;
   }
-  iadd = add ? 1 : 0;
   if (f->halo) {
     PetscCall(SbpTransferDevicePatch(t, single, prolong, x, y, add));
     PetscFunctionReturn(0);
   }
-  PetscCall(SbpTransferKernel(t, single, t->any ? (prolong ? MG_K_PROLONG_ANY : MG_K_RESTRICT_ANY) : (prolong ? MG_K_PROLONG : MG_K_RESTRICT), &k));
+  id = t->any ? (prolong ? MG_K_PROLONG_ANY : MG_K_RESTRICT_ANY) : (prolong ? MG_K_PROLONG : MG_K_RESTRICT);
+  PetscCall(SbpTransferKernel(t, single, id, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
+  PetscCall(SbpTransferSetArgs(t, k, id, xb, yb, add, none, none));
   if (t->any) { /* grids of any sizes: one work-item per output node */
-    int Nrc = (int)t->coarse->Nr, Nsc = (int)t->coarse->Ns;
-    PetscCall(SbpmgCLSetArgs(k, 0, 7, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(int), &Nrc, sizeof(int), &Nsc, sizeof(cl_mem), &xb, sizeof(int), &iadd,
-                             sizeof(cl_mem), &yb));
-    global[0] = (size_t)(prolong ? Nr : Nrc) + 1;
-    global[1] = (size_t)(prolong ? Ns : Nsc) + 1;
+    global[0] = (size_t)(prolong ? f->Nr : t->coarse->Nr) + 1;
+    global[1] = (size_t)(prolong ? f->Ns : t->coarse->Ns) + 1;
     nout      = (PetscInt)(global[0] * global[1]);
     nin       = prolong ? (t->coarse->Nr + 1) * (t->coarse->Ns + 1) : (f->Nr + 1) * (f->Ns + 1);
   } else {
-    PetscCall(SbpmgCLSetArgs(k, 0, 5, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(cl_mem), &xb, sizeof(int), &iadd, sizeof(cl_mem), &yb));
     global[0] = (size_t)f->Nr / 2 + 1; /* the prolongation takes two fine nodes per work-item along r */
     global[1] = prolong ? (size_t)f->Ns + 1 : (size_t)f->Ns / 2 + 1;
   }

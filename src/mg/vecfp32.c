@@ -9,6 +9,7 @@
    it filled then. On the finest level the vector may stand for an fp64 device vector: its source (the right-hand side, converted
    by the first kernel that reads it) or its target (the V-cycle's result: the smoother's last sweep writes it in fp64). */
 #include <sbpmg/private/mgimpl.h>
+#include "sbpmg_kernel_args.h"
 
 typedef struct {
   SbpProblem      p;   /* the level (layout and device context; holds a reference) */
@@ -50,7 +51,15 @@ static PetscErrorCode PCSBPMGVecConvert(SbpProblem p, PetscBool to_single, Petsc
   if (!n) PetscFunctionReturn(0);
   PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP32, to_single ? MG_K_TO_SINGLE : MG_K_TO_OUTER, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
-  PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(int), &nn, sizeof(cl_mem), &x, sizeof(cl_mem), &y));
+  {
+    const struct {
+      SbpmgCLArgValue n, x, y;
+    } a = {.n = SbpmgCLArgInt(nn), .x = SbpmgCLArgMem(x), .y = SbpmgCLArgMem(y)};
+    if (to_single)
+      SBPMG_CL_SET_ARGS(k, mg_to_single, &a);
+    else
+      SBPMG_CL_SET_ARGS(k, mg_to_outer, &a);
+  }
   PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)n, 0));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, p->cl, 0, (PetscLogDouble)n * (sizeof(float) + sizeof(PetscScalar))));
   PetscFunctionReturn(0);

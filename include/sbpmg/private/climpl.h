@@ -129,6 +129,69 @@ PETSC_INTERN PetscErrorCode SbpmgCLReadResult(SbpmgCL, cl_mem, size_t, size_t, v
 /* ---------------------------------------------------------------- launches (src/cl/launch.c) */
 PETSC_INTERN PetscErrorCode SbpmgCLSetArg(cl_kernel, cl_uint, size_t, const void *);
 
+/* Kernel arguments by name (docs/design.md "Kernel arguments by name"). A kernel family's host side fills one struct whose fields
+   are named as the kernels' parameters (the kernels directory), each an SbpmgCLArgValue; SBPMG_CL_SET_ARGS(k, kernel, a) then sets every
+   parameter of `kernel` from the field of its name. The parameter lists come from the kernel files at build time
+   (cmake/EmbedKernels.cmake writes generated/sbpmg_kernel_args.h, which the .c file includes): a kernel that gains, loses or
+   renames a parameter breaks the build of the host code that sets it, never a launch. */
+typedef struct {
+  size_t size; /* bytes of the value: that of the kernel parameter's type */
+  union {
+    cl_int    i;
+    cl_uint   u;
+    cl_long   l;
+    cl_float  f;
+    cl_double d;
+    cl_mem    m;
+    cl_int4   i4;
+    cl_float4 f4;
+  } v;
+} SbpmgCLArgValue;
+
+static inline SbpmgCLArgValue SbpmgCLArgInt(int i)
+{
+  SbpmgCLArgValue a = {sizeof(cl_int), {0}};
+  a.v.i             = i;
+  return a;
+}
+static inline SbpmgCLArgValue SbpmgCLArgLong(long l)
+{
+  SbpmgCLArgValue a = {sizeof(cl_long), {0}};
+  a.v.l             = l;
+  return a;
+}
+static inline SbpmgCLArgValue SbpmgCLArgMem(cl_mem m)
+{
+  SbpmgCLArgValue a = {sizeof(cl_mem), {0}};
+  a.v.m             = m;
+  return a;
+}
+static inline SbpmgCLArgValue SbpmgCLArgInt4(cl_int4 i4)
+{
+  SbpmgCLArgValue a = {sizeof(cl_int4), {0}};
+  a.v.i4            = i4;
+  return a;
+}
+/* A real in the kernel's precision: fp32 (single) or fp64 */
+static inline SbpmgCLArgValue SbpmgCLArgReal(PetscBool single, double x)
+{
+  SbpmgCLArgValue a = {single ? sizeof(cl_float) : sizeof(cl_double), {0}};
+  if (single)
+    a.v.f = (cl_float)x;
+  else
+    a.v.d = x;
+  return a;
+}
+
+#define SBPMG_CL_SET_ARG_FIELD_(k, a, i, name) \
+  if ((a)->name.size) PetscCall(SbpmgCLSetArg((k), (i), (a)->name.size, &(a)->name.v));
+/* Every parameter of the __kernel `kernel` of k from the field of its name in *a (a statement; PetscCall inside); a field left empty
+   (size 0) is not set: the launch helper that follows sets it (the region boxes of src/sbp/kernels.c, at SBPMG_KERNEL_ARG_<kernel>_gh). */
+#define SBPMG_CL_SET_ARGS(k, kernel, a)                       \
+  do {                                                        \
+    SBPMG_KERNEL_ARGS_##kernel(SBPMG_CL_SET_ARG_FIELD_, k, a) \
+  } while (0)
+
 /* ---------------------------------------------------------------- -cl_profile (src/cl/profile.c) */
 PETSC_INTERN PetscErrorCode SbpmgCLProfileCreate(SbpmgCL);
 /* Print the table (when the context has a queue) and free the profile */

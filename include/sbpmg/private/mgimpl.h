@@ -31,6 +31,7 @@ typedef enum {
   MG_K_ANISOTROPY,
   MG_K_LINE_SOLVE,
   MG_K_LINE_CHUNKS,
+  MG_K_LINE_TILES,
   MG_K_LINE_MAPS,
   MG_K_LINE_FACTOR,
   MG_K_LINE_ENDS,
@@ -150,17 +151,18 @@ typedef struct {
 /* What every single sweep kernel of a level reads besides the iterates (kernels/smooth.cl: arguments 0..6, 8..10, 17..20). */
 typedef struct {
   int            Nr, Ns, flags, jacobi; /* jacobi: 0 Richardson, 1 1/diag inline, 2 1/diag from dinv */
-  PCSBPMGReal    rho;
+  PetscReal      rho;
   cl_mem         ca, cb, cc, bb, db;
   int            io; /* kernels/smooth.cl: 1 the right-hand side from rhs64 (copied to bb), 2 the result to out64, 4 the residual */
   cl_mem         rhs64, out64;
   PetscLogDouble io_bytes; /* bytes per node of the conversions */
 } PCSBPMGSweep;
 
-/* Arguments 0..20 of a single sweep kernel (mg_smooth_patch, mg_smooth_inner) in the precision prec (src/mg/sweeps.c): out = x + c1 (x -
-   prev) + c2 s (b - M~ x), or with io & 4 the residual out = b - M~ x (src/mg/cycle.c); io: this launch's part of w->io. */
-PETSC_INTERN PetscErrorCode PCSBPMGSweepArgs(SbpKernelPrecision, cl_kernel, const PCSBPMGSweep *, cl_mem *, cl_mem *, cl_mem *, PetscReal, PetscReal, int *,
-                                             int *, int *);
+/* The arguments of a single sweep kernel (id: mg_smooth_patch or mg_smooth_inner) in the precision prec but its region boxes (the launch
+   sets them) (src/mg/sweeps.c): out = x + c1 (x - prev) + c2 s (b - M~ x), or with io & 4 the residual out = b - M~ x (src/mg/cycle.c);
+   io: this launch's part of w->io. */
+PETSC_INTERN PetscErrorCode PCSBPMGSweepArgs(SbpKernelPrecision, PCSBPMGKernel, cl_kernel, const PCSBPMGSweep *, cl_mem, cl_mem, cl_mem, PetscReal, PetscReal,
+                                             int, int, int);
 
 /* The level smoother's data (src/mg/smoother.c; its device sweeps: src/mg/sweeps.c). */
 typedef struct {

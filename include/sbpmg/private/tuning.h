@@ -41,7 +41,7 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
     "several ranks: run the interior while the ghosts are exchanged where it has at least this many nodes (0: always)")                              \
   X(sbp_wide_fuse, 0, 1, 1, 0, 1,                                                                                                                    \
     "order 4 and 6: 1 the interior box in one pass (the M(c) rows and the cross terms); 0 two passes (a CPU's compiler vectorizes them apart)")      \
-  X(sbp_max_registers, 0, 0, 64, 0, 255, "NVIDIA's platform: register cap of the SBP-SAT and multigrid programs (-cl-nv-maxrregcount; 0: none)")    \
+  X(sbp_max_registers, 0, 0, 64, 0, 255, "NVIDIA's platform: register cap of the SBP-SAT and multigrid programs (-cl-nv-maxrregcount; 0: none)")     \
   X(sbp_coarsen_aspect, 0, 140, 140, 0, 1000000,                                                                                                     \
     "coarse grids: the longer side coarsens alone where it has more than this percentage of the other's intervals (0: both sides always)")
 
@@ -51,8 +51,8 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(mg_nu_max, 16, 3, 3, 1, 1024, "default of -pc_sbpmg_nu_max: the most sweeps on any level")                                                              \
   X(mg_coarse_dense, 0, 4225, 4225, 0, 4225, "-pc_sbpmg_coarse_solve auto: the dense inverse on the device for coarse grids of at most this many nodes")    \
   X(mg_dense_wg, 64, 256, 256, 1, 1024, "work-group of the dense coarse solve (kernels/dense.cl: one per row), a power of two")                             \
-  X(mg_invert_cols, 64, 16, 16, 1, 1024, "columns of the coarse inverse per work-group of mg_dense_invert (kernels/dense.cl; set-up)")                    \
-  X(mg_invert_lanes, 1, 16, 16, 1, 64, "work-items sharing each column's band sums in mg_dense_invert, a power of two (set-up)")                         \
+  X(mg_invert_cols, 64, 16, 16, 1, 1024, "columns of the coarse inverse per work-group of mg_dense_invert (kernels/dense.cl; set-up)")                      \
+  X(mg_invert_lanes, 1, 16, 16, 1, 64, "work-items sharing each column's band sums in mg_dense_invert, a power of two (set-up)")                            \
   X(mg_coef_fp32, 0, 1, 1, 0, 1, "default of -pc_sbpmg_coef_fp32: the level sweeps and residuals read the coefficients rounded to fp32")                    \
   X(mg_single, 0, 1, 1, 0, 1, "default of -pc_sbpmg_precision: 1 single (the V-cycle's vectors and arithmetic in fp32), 0 double")                          \
   X(mg_inline_diag, 0, 1, 1, 0, 1, "1: the device sweeps compute 1/diag from the coefficients; 0: they read it from a stored vector")                       \
@@ -63,6 +63,8 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(mg_pass_groups_per_cu, 0, 8, 8, 0, 1024, "fewer rows per work-group of mg_smooth_pass (down to 8) until it has this many work-groups per compute unit") \
   X(mg_line_chunks, 1, 32, 32, 1, 1024, "chunks of a line, one work-item each, in the line solves (kernels/line.cl; 1: a work-item walks whole lines)")     \
   X(mg_line_group, 1, 8, 8, 1, 1024, "lines per work-group of the chunked line solves (its work-items: mg_line_group x mg_line_chunks)")                    \
+  X(mg_line_tile, 0, 16, 16, 0, 1024,                                                                                                                       \
+    "chunked r-line solves: nodes of each chunk staged through local memory per tile, one line per work-group (mg_line_solve_tiles; 0: walked in place)")   \
   X(mg_line_vec, 8, 1, 1, 1, 16, "whole lines: lines each work-item takes side by side (CPUs: their loads vectors, their chains overlapped)")               \
   X(mg_line_wg, 8, 64, 64, 1, 1024, "whole lines: the work-group of the line solves (work-items, each of mg_line_vec lines)")
 
