@@ -1,6 +1,7 @@
 /* The fields of the acoustic operator: setting them, reading them back (whole, a plane, a point), their norms, the step
    and time, the bytes per step. */
 #include <sbpmg/private/acousticimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /*@C
    AcousticSetFields - Set u^0 and u^{-1} from host arrays of nx*ny*nz values, x fastest (NULL: zero); phi is zeroed, the
@@ -158,6 +159,24 @@ PetscErrorCode AcousticGetField(Acoustic ac, AcousticField f, PetscReal out[])
   PetscFunctionReturn(0);
 }
 
+/* kernels/acoustic_points.cl ac_plane's arguments by name: the n1 x n2 plane out[a + n1 b] = f[base + a s1 + b s2] */
+static PetscErrorCode AcousticPlaneArgs(cl_kernel k, int n1, int n2, int base, int s1, int s2, cl_mem f, cl_mem out)
+{
+  const struct {
+    SbpmgCLArgValue n1, n2, base, s1, s2, f, out;
+  } a = {.n1   = SbpmgCLArgInt(n1),
+         .n2   = SbpmgCLArgInt(n2),
+         .base = SbpmgCLArgInt(base),
+         .s1   = SbpmgCLArgInt(s1),
+         .s2   = SbpmgCLArgInt(s2),
+         .f    = SbpmgCLArgMem(f),
+         .out  = SbpmgCLArgMem(out)};
+
+  PetscFunctionBegin;
+  SBPMG_CL_SET_ARGS(k, ac_plane, &a);
+  PetscFunctionReturn(0);
+}
+
 /* A plane of this rank's part of a field (n1 x n2 values, out[a + n1 b] = f[base + a s1 + b s2] in the padded layout):
    on the device gathered by a kernel into a small buffer, one transfer. */
 static PetscErrorCode AcousticExtractPlane(Acoustic ac, AcousticField f, PetscInt base, PetscInt s1, PetscInt s2, PetscInt n1, PetscInt n2, PetscReal out[])
@@ -182,9 +201,7 @@ static PetscErrorCode AcousticExtractPlane(Acoustic ac, AcousticField f, PetscIn
     PetscCall(AcousticGetPointsKernel_Private(ac, "ac_plane", &k));
     PetscCall(PetscMalloc1((size_t)n1 * n2, &tmp));
     ierr = SbpmgCLCreateBuffer(ac->cl, CL_MEM_WRITE_ONLY, (size_t)n1 * n2 * sizeof(float), &buf);
-    if (!ierr)
-      ierr = SbpmgCLSetArgs(k, 0, 7, sizeof(int), &a1, sizeof(int), &a2, sizeof(int), &ib, sizeof(int), &i1, sizeof(int), &i2, sizeof(cl_mem), &d,
-                            sizeof(cl_mem), &buf);
+    if (!ierr) ierr = AcousticPlaneArgs(k, a1, a2, ib, i1, i2, d, buf);
     if (!ierr) ierr = SbpmgCLLaunch2D(ac->cl, k, g, l);
     if (!ierr) ierr = SbpmgCLReadBuffer(ac->cl, buf, 0, (size_t)n1 * n2 * sizeof(float), tmp);
     for (size_t p = 0; p < (size_t)n1 * n2 && !ierr; p++) out[p] = tmp[p];
@@ -318,6 +335,25 @@ PetscErrorCode AcousticGetValue(Acoustic ac, PetscInt i, PetscInt j, PetscInt k,
   PetscFunctionReturn(0);
 }
 
+/* kernels/acoustic_util.cl ac_norms's arguments by name: the nx x ny x nz points of f (padded layout) into the groups' partial results */
+static PetscErrorCode AcousticNormsArgs(cl_kernel k, int nx, int ny, int nz, int px, int pxy, int origin, cl_mem f, cl_mem partial)
+{
+  const struct {
+    SbpmgCLArgValue nx, ny, nz, px, pxy, origin, f, partial;
+  } a = {.nx      = SbpmgCLArgInt(nx),
+         .ny      = SbpmgCLArgInt(ny),
+         .nz      = SbpmgCLArgInt(nz),
+         .px      = SbpmgCLArgInt(px),
+         .pxy     = SbpmgCLArgInt(pxy),
+         .origin  = SbpmgCLArgInt(origin),
+         .f       = SbpmgCLArgMem(f),
+         .partial = SbpmgCLArgMem(partial)};
+
+  PetscFunctionBegin;
+  SBPMG_CL_SET_ARGS(k, ac_norms, &a);
+  PetscFunctionReturn(0);
+}
+
 /* This rank's max |u^n| and sum (u^n)^2 on the device: a reduction per work-group, the groups' results read back. */
 static PetscErrorCode AcousticLocalNormsDevice(Acoustic ac, PetscReal *maxabs, PetscReal *energy)
 {
@@ -335,8 +371,7 @@ static PetscErrorCode AcousticLocalNormsDevice(Acoustic ac, PetscReal *maxabs, P
   ierr = SbpmgCLCreateBuffer(ac->cl, CL_MEM_READ_WRITE, ng * sizeof(cl_float2), &part);
   if (ierr) PetscCall(PetscFree(buf));
   PetscCall(ierr);
-  ierr = SbpmgCLSetArgs(k, 0, 8, sizeof(int), &nx, sizeof(int), &ny, sizeof(int), &nz, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin,
-                        sizeof(cl_mem), &ac->du, sizeof(cl_mem), &part);
+  ierr = AcousticNormsArgs(k, nx, ny, nz, px, pxy, origin, ac->du, part);
   if (!ierr) ierr = SbpmgCLLaunch1D(ac->cl, k, ng * ls, ls);
   if (!ierr) ierr = SbpmgCLReadBuffer(ac->cl, part, 0, ng * sizeof(cl_float2), buf);
   for (size_t g = 0; g < ng && !ierr; g++) {

@@ -2,6 +2,7 @@
    (include/sbpmg/private/tuning.h, keys ac_*), their checks against the device, the kernels and the table of the merged PML
    launch. */
 #include <sbpmg/private/acousticimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* The coefficients on the device: vp (a constant fill, or the model copied once) and the eta profiles. */
 static PetscErrorCode AcousticWriteCoefficientsDevice(Acoustic ac, const PetscReal *velfield)
@@ -75,8 +76,20 @@ static PetscErrorCode AcousticFillRandomDevice(Acoustic ac)
   PetscFunctionBegin;
   PetscCall(AcousticGetUtilKernel_Private(ac, "ac_fill_random", &k));
   for (cl_uint fi = 0; fi < 2; fi++) {
-    PetscCall(SbpmgCLSetArgs(k, 0, 9, sizeof(int), &nx, sizeof(int), &ny, sizeof(int), &px, sizeof(int), &pxy, sizeof(int), &origin, sizeof(int), &kofs,
-                             sizeof(cl_uint), &seed, sizeof(cl_uint), &fi, sizeof(cl_mem), &f[fi]));
+    /* kernels/acoustic_util.cl ac_fill_random's arguments by name (seed and field are uints) */
+    const struct {
+      SbpmgCLArgValue nx, ny, px, pxy, origin, kofs, seed, field, f;
+    } args = {.nx     = SbpmgCLArgInt(nx),
+              .ny     = SbpmgCLArgInt(ny),
+              .px     = SbpmgCLArgInt(px),
+              .pxy    = SbpmgCLArgInt(pxy),
+              .origin = SbpmgCLArgInt(origin),
+              .kofs   = SbpmgCLArgInt(kofs),
+              .seed   = {sizeof(cl_uint), {.u = seed}},
+              .field  = {sizeof(cl_uint), {.u = fi}},
+              .f      = SbpmgCLArgMem(f[fi])};
+
+    SBPMG_CL_SET_ARGS(k, ac_fill_random, &args);
     PetscCall(SbpmgCLLaunch3D(ac->cl, k, g, NULL));
   }
   PetscFunctionReturn(0);

@@ -2,6 +2,7 @@
    and trilinear weights, the tables of the source values, this rank's share, the device copies; the injection after each
    step and the recording of the traces, on the device (kernels/acoustic_points.cl) or in the host reference. */
 #include <sbpmg/private/acousticimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* The grid coordinates g of the position x (m) of source or receiver (kind) number index: g = x / h, snapped to the grid
    index within 1e-6 of a cell (so that i dx is grid point i). Outside the grid is an error; *inpml: within ndamp points of
@@ -403,9 +404,24 @@ PetscErrorCode AcousticInjectDevice_Private(Acoustic ac, PetscInt first, PetscIn
   PetscCall(AcousticSourceWindow(ac));
   step = (int)(ac->step - sv->tbase);
   PetscCall(SbpmgLogKernelBegin(SBPMG_AcSource));
-  PetscCall(SbpmgCLSetArgs(sv->kinject, 0, 11, sizeof(int), &step, sizeof(int), &f, sizeof(int), &e, sizeof(cl_mem), &sv->dtidx, sizeof(cl_mem), &sv->dtstart,
-                           sizeof(cl_mem), &sv->dcsrc, sizeof(cl_mem), &sv->dcw, sizeof(cl_mem), &sv->dsoff, sizeof(cl_mem), &sv->dslen, sizeof(cl_mem),
-                           &sv->dtab, sizeof(cl_mem), &v));
+  {
+    /* kernels/acoustic_points.cl ac_inject's arguments by name */
+    const struct {
+      SbpmgCLArgValue step, first, end, tidx, tstart, csrc, cw, soff, slen, tab, v;
+    } args = {.step   = SbpmgCLArgInt(step),
+              .first  = SbpmgCLArgInt(f),
+              .end    = SbpmgCLArgInt(e),
+              .tidx   = SbpmgCLArgMem(sv->dtidx),
+              .tstart = SbpmgCLArgMem(sv->dtstart),
+              .csrc   = SbpmgCLArgMem(sv->dcsrc),
+              .cw     = SbpmgCLArgMem(sv->dcw),
+              .soff   = SbpmgCLArgMem(sv->dsoff),
+              .slen   = SbpmgCLArgMem(sv->dslen),
+              .tab    = SbpmgCLArgMem(sv->dtab),
+              .v      = SbpmgCLArgMem(v)};
+
+    SBPMG_CL_SET_ARGS(sv->kinject, ac_inject, &args);
+  }
   PetscCall(SbpmgCLLaunch1D(ac->cl, sv->kinject, ((n + wg - 1) / wg) * wg, wg));
   PetscCall(SbpmgLogKernelEnd(SBPMG_AcSource, ac->cl, 2.0 * (end - first), 16.0 * (end - first)));
   PetscFunctionReturn(0);
@@ -495,9 +511,18 @@ PetscErrorCode AcousticRecord_Private(Acoustic ac)
     if (sv->nsamples - sv->nflushed == sv->cap) PetscCall(AcousticFlushTraces_Private(ac));
     slot = (int)(sv->nsamples - sv->nflushed);
     if (sv->nrec) {
+      /* kernels/acoustic_points.cl ac_sample's arguments by name */
+      const struct {
+        SbpmgCLArgValue nrec, slot, ridx, rw, u, trace;
+      } args = {.nrec  = SbpmgCLArgInt(nrec),
+                .slot  = SbpmgCLArgInt(slot),
+                .ridx  = SbpmgCLArgMem(sv->dridx),
+                .rw    = SbpmgCLArgMem(sv->drw),
+                .u     = SbpmgCLArgMem(ac->du),
+                .trace = SbpmgCLArgMem(sv->dtrace)};
+
       PetscCall(SbpmgLogKernelBegin(SBPMG_AcReceivers));
-      PetscCall(SbpmgCLSetArgs(sv->ksample, 0, 6, sizeof(int), &nrec, sizeof(int), &slot, sizeof(cl_mem), &sv->dridx, sizeof(cl_mem), &sv->drw, sizeof(cl_mem),
-                               &ac->du, sizeof(cl_mem), &sv->dtrace));
+      SBPMG_CL_SET_ARGS(sv->ksample, ac_sample, &args);
       PetscCall(SbpmgCLLaunch1D(ac->cl, sv->ksample, ((sv->nrec + wg - 1) / wg) * wg, wg));
       PetscCall(SbpmgLogKernelEnd(SBPMG_AcReceivers, ac->cl, 16.0 * sv->nrec, 68.0 * sv->nrec));
     }

@@ -1,6 +1,7 @@
 /* The leapfrog stepper: fp32 OpenCL kernels (inner region + six PML slabs + sources + receivers), and the fp64 host
    reference; on several ranks the slabs' halo planes are exchanged after each step (docs/acoustic.md). */
 #include <sbpmg/private/acousticimpl.h>
+#include "sbpmg_kernel_args.h"
 
 static size_t AcRoundUp(size_t n, size_t m)
 {
@@ -19,38 +20,57 @@ static void AcTileRange(size_t nvx, size_t ny, size_t nz, size_t tx, size_t ty, 
   l[2] = 1;
 }
 
-/* The arguments every stencil kernel takes, computed once per AcousticStep call. ez is the offset of the z profile's
-   entry for local plane 0 (the profile covers the whole grid; on several ranks the slab starts at plane zs). */
+/* The arguments of kernels/acoustic25.cl by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS): those every stencil kernel
+   takes, computed once per AcousticStep call (u and v once per step), and each launch's own, filled by the launch on its copy:
+   the box lo, hi (and lim) of ac_inner and ac_pml, the sizes n and inner box ilo, ihi of ac_whole, the table tab of nreg regions
+   of ac_pml_all. ez is the offset of the z profile's entry for local plane 0 (the profile covers the whole grid; on several
+   ranks the slab starts at plane zs). */
 typedef struct {
-  int       px, pxy, origin, ex, ey, ez;
-  float     c0;
-  cl_float4 cx, cy, cz, hd;
-  cl_mem    u, v; /* u^n, and u^{n-1}, overwritten by u^{n+1} */
+  SbpmgCLArgValue px, pxy, origin, ex, ey, ez, c0, cx, cy, cz, hd, vp, phi, eta;
+  SbpmgCLArgValue u, v;                                /* u^n, and u^{n-1}, overwritten by u^{n+1} */
+  SbpmgCLArgValue lo, hi, lim, n, ilo, ihi, tab, nreg; /* the launch's own */
 } AcKernelArgs;
+
+static SbpmgCLArgValue AcArgFloat4(cl_float4 x)
+{
+  SbpmgCLArgValue a = {sizeof(cl_float4), {0}};
+  a.v.f4            = x;
+  return a;
+}
 
 static void AcousticKernelArgs(Acoustic ac, AcKernelArgs *a)
 {
-  a->px     = (int)ac->px;
-  a->pxy    = (int)ac->pxy;
-  a->origin = (int)ac->origin;
-  a->ex     = (int)ac->eoff[0];
-  a->ey     = (int)ac->eoff[1];
-  a->ez     = (int)(ac->eoff[2] + ac->zs);
-  a->c0     = (float)(ac->coef[0][0] + ac->coef[1][0] + ac->coef[2][0]);
+  cl_float4 cx, cy, cz, hd;
+
   for (PetscInt m = 0; m < 4; m++) {
-    a->cx.s[m] = (float)ac->coef[0][m + 1];
-    a->cy.s[m] = (float)ac->coef[1][m + 1];
-    a->cz.s[m] = (float)ac->coef[2][m + 1];
+    cx.s[m] = (float)ac->coef[0][m + 1];
+    cy.s[m] = (float)ac->coef[1][m + 1];
+    cz.s[m] = (float)ac->coef[2][m + 1];
   }
-  for (PetscInt d = 0; d < 3; d++) a->hd.s[d] = (float)(1.0 / (4.0 * ac->h[d] * ac->h[d]));
-  a->hd.s[3] = 0;
+  for (PetscInt d = 0; d < 3; d++) hd.s[d] = (float)(1.0 / (4.0 * ac->h[d] * ac->h[d]));
+  hd.s[3] = 0;
+
+  *a = (AcKernelArgs){.px     = SbpmgCLArgInt((int)ac->px),
+                      .pxy    = SbpmgCLArgInt((int)ac->pxy),
+                      .origin = SbpmgCLArgInt((int)ac->origin),
+                      .ex     = SbpmgCLArgInt((int)ac->eoff[0]),
+                      .ey     = SbpmgCLArgInt((int)ac->eoff[1]),
+                      .ez     = SbpmgCLArgInt((int)(ac->eoff[2] + ac->zs)),
+                      .c0     = SbpmgCLArgReal(PETSC_TRUE, ac->coef[0][0] + ac->coef[1][0] + ac->coef[2][0]),
+                      .cx     = AcArgFloat4(cx),
+                      .cy     = AcArgFloat4(cy),
+                      .cz     = AcArgFloat4(cz),
+                      .hd     = AcArgFloat4(hd),
+                      .vp     = SbpmgCLArgMem(ac->dvp),
+                      .phi    = SbpmgCLArgMem(ac->dphi),
+                      .eta    = SbpmgCLArgMem(ac->deta)};
 }
 
 /* The fields of this step: u^n in du, u^{n-1} in dv, overwritten by u^{n+1}. */
 static void AcStepFields(Acoustic ac, AcKernelArgs *a)
 {
-  a->u = ac->du;
-  a->v = ac->dv;
+  a->u = SbpmgCLArgMem(ac->du);
+  a->v = SbpmgCLArgMem(ac->dv);
 }
 
 /* Points of region r's box [lo, hi) within the planes [z0, z1) */
@@ -64,11 +84,11 @@ static PetscReal AcBoxPoints(Acoustic ac, PetscInt r, PetscInt z0, PetscInt z1)
    profile's offset and the inner box's z range are shifted by z0 (one rank: [0, nz), the launch of docs/acoustic.md). */
 static PetscErrorCode AcousticEnqueueWhole(Acoustic ac, const AcKernelArgs *a, PetscInt z0, PetscInt z1)
 {
-  const SbpmgTuning *t      = &ac->tune;
-  const size_t       V      = (size_t)t->ac_vec;
-  const int          xa     = -(int)(ac->origin % (PetscInt)V);
-  const int          origin = a->origin + (int)(z0 * ac->pxy), ez = a->ez + (int)z0;
+  const SbpmgTuning *t    = &ac->tune;
+  const size_t       V    = (size_t)t->ac_vec;
+  const int          xa   = -(int)(ac->origin % (PetscInt)V);
   PetscReal          ntot = 0, ninner = AcBoxPoints(ac, AC_REGION_INNER, z0, z1);
+  AcKernelArgs       w = *a; /* with the window's origin and z profile offset */
   cl_int4            n, ilo, ihi;
   size_t             g[3], l[3];
 
@@ -87,10 +107,12 @@ static PetscErrorCode AcousticEnqueueWhole(Acoustic ac, const AcKernelArgs *a, P
   ihi.s[2] -= (int)z0;
   n.s[3] = ilo.s[3] = ihi.s[3] = 0;
   PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
-  PetscCall(SbpmgCLSetArgs(ac->kwhole, 0, 19, sizeof(cl_int4), &n, sizeof(cl_int4), &ilo, sizeof(cl_int4), &ihi, sizeof(int), &a->px, sizeof(int), &a->pxy,
-                           sizeof(int), &origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &ez, sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->v,
-                           sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+  w.n      = SbpmgCLArgInt4(n);
+  w.ilo    = SbpmgCLArgInt4(ilo);
+  w.ihi    = SbpmgCLArgInt4(ihi);
+  w.origin = SbpmgCLArgInt(a->origin.v.i + (int)(z0 * ac->pxy));
+  w.ez     = SbpmgCLArgInt(a->ez.v.i + (int)z0);
+  SBPMG_CL_SET_ARGS(ac->kwhole, ac_whole, &w);
   PetscCall(SbpmgCLLaunch3D(ac->cl, ac->kwhole, g, l));
   PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * ninner + AC_FLOPS_PML * (ntot - ninner),
                               AC_BYTES_INNER * ninner + AC_BYTES_PML * (ntot - ninner)));
@@ -101,17 +123,16 @@ static PetscErrorCode AcousticEnqueueWhole(Acoustic ac, const AcKernelArgs *a, P
 static PetscErrorCode AcousticEnqueuePMLMerged(Acoustic ac, const AcKernelArgs *a)
 {
   const size_t ls = (size_t)(ac->tune.ac_pml_tile_x * ac->tune.ac_pml_tile_y), g = (size_t)ac->ngroups * ls;
-  const int    nreg = (int)ac->ntab;
   PetscReal    npml = 0;
+  AcKernelArgs w    = *a;
 
   PetscFunctionBegin;
   if (!g) PetscFunctionReturn(0);
   for (PetscInt r = AC_REGION_ZLO; r < AC_NREGIONS; r++) npml += AcBoxPoints(ac, r, ac->zedge[0], ac->zedge[1]);
+  w.tab  = SbpmgCLArgMem(ac->dtab);
+  w.nreg = SbpmgCLArgInt((int)ac->ntab);
   PetscCall(SbpmgLogKernelBegin(SBPMG_AcPML));
-  PetscCall(SbpmgCLSetArgs(ac->kpmlall, 0, 18, sizeof(cl_mem), &ac->dtab, sizeof(int), &nreg, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int),
-                           &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                           sizeof(cl_float4), &a->hd, sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &a->u, sizeof(cl_mem),
-                           &a->v, sizeof(cl_mem), &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+  SBPMG_CL_SET_ARGS(ac->kpmlall, ac_pml_all, &w);
   PetscCall(SbpmgCLLaunch1D(ac->cl, ac->kpmlall, g, ls));
   PetscCall(SbpmgLogKernelEnd(SBPMG_AcPML, ac->cl, AC_FLOPS_PML * npml, AC_BYTES_PML * npml));
   PetscFunctionReturn(0);
@@ -120,11 +141,12 @@ static PetscErrorCode AcousticEnqueuePMLMerged(Acoustic ac, const AcKernelArgs *
 /* The arguments of one PML region's launch (ac_pml) for the box [lo, hi). */
 static PetscErrorCode AcousticSetPMLArgs(Acoustic ac, const AcKernelArgs *a, const cl_int4 *lo, const cl_int4 *hi)
 {
+  AcKernelArgs w = *a;
+
   PetscFunctionBegin;
-  PetscCall(SbpmgCLSetArgs(ac->kpml, 0, 18, sizeof(cl_int4), lo, sizeof(cl_int4), hi, sizeof(int), &a->px, sizeof(int), &a->pxy, sizeof(int), &a->origin,
-                           sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz, sizeof(cl_float4), &a->hd,
-                           sizeof(int), &a->ex, sizeof(int), &a->ey, sizeof(int), &a->ez, sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->v, sizeof(cl_mem),
-                           &ac->dvp, sizeof(cl_mem), &ac->dphi, sizeof(cl_mem), &ac->deta));
+  w.lo = SbpmgCLArgInt4(*lo);
+  w.hi = SbpmgCLArgInt4(*hi);
+  SBPMG_CL_SET_ARGS(ac->kpml, ac_pml, &w);
   PetscFunctionReturn(0);
 }
 
@@ -149,6 +171,7 @@ static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, 
   if (r == AC_REGION_INNER) {
     const size_t V = (size_t)t->ac_vec;
     cl_int4      lim;
+    AcKernelArgs w = *a;
 
     AcTileRange(((size_t)(hi.s[0] - lo.s[0]) + V - 1) / V, (size_t)(hi.s[1] - lo.s[1]), (size_t)(hi.s[2] - lo.s[2]), (size_t)t->ac_tile_x, (size_t)t->ac_tile_y,
                 (size_t)t->ac_tile_z, g, l);
@@ -156,9 +179,10 @@ static PetscErrorCode AcousticEnqueueRegion(Acoustic ac, const AcKernelArgs *a, 
     lim.s[1] = (int)ac->n[1] + 3;
     lim.s[2] = lim.s[3] = 0;
     PetscCall(SbpmgLogKernelBegin(SBPMG_AcInner));
-    PetscCall(SbpmgCLSetArgs(ac->kinner, 0, 13, sizeof(cl_int4), &lo, sizeof(cl_int4), &hi, sizeof(cl_int4), &lim, sizeof(int), &a->px, sizeof(int), &a->pxy,
-                             sizeof(int), &a->origin, sizeof(float), &a->c0, sizeof(cl_float4), &a->cx, sizeof(cl_float4), &a->cy, sizeof(cl_float4), &a->cz,
-                             sizeof(cl_mem), &a->u, sizeof(cl_mem), &a->v, sizeof(cl_mem), &ac->dvp));
+    w.lo  = SbpmgCLArgInt4(lo);
+    w.hi  = SbpmgCLArgInt4(hi);
+    w.lim = SbpmgCLArgInt4(lim);
+    SBPMG_CL_SET_ARGS(ac->kinner, ac_inner, &w);
     PetscCall(SbpmgCLLaunch3D(ac->cl, ac->kinner, g, l));
     PetscCall(SbpmgLogKernelEnd(SBPMG_AcInner, ac->cl, AC_FLOPS_INNER * np, AC_BYTES_INNER * np));
   } else {

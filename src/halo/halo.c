@@ -9,6 +9,7 @@
    (halo_unpack). The strips of neighbour k are the intersection of one rank's owned block with the other's ghosted patch,
    enumerated row by row on both sides, so sender and receiver agree on the order without sending indices. */
 #include <sbpmg/private/haloimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* [lo, hi) of an owned range widened by s and clipped to [0, M) */
 static void SbpHaloWiden(PetscInt lo, PetscInt hi, PetscInt s, PetscInt M, PetscInt *glo, PetscInt *ghi)
@@ -236,8 +237,21 @@ PetscErrorCode SbpHaloBeginBuffer(SbpHalo h, cl_mem xb)
   }
   PetscCall(SbpHaloKernel(h, "halo_pack", &h->kpack));
   k = h->kpack;
-  PetscCall(SbpmgCLSetArgs(k, 0, 10, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &ox, sizeof(int), &oy, sizeof(int), &gxm, sizeof(cl_mem), &xb,
-                           sizeof(cl_mem), &h->patch, sizeof(int), &nsend, sizeof(cl_mem), &h->sidx, sizeof(cl_mem), &h->sbuf));
+  {
+    const struct {
+      SbpmgCLArgValue xm, ym, ox, oy, gxm, x, patch, nsend, sidx, send;
+    } a = {.xm    = SbpmgCLArgInt(xm),
+           .ym    = SbpmgCLArgInt(ym),
+           .ox    = SbpmgCLArgInt(ox),
+           .oy    = SbpmgCLArgInt(oy),
+           .gxm   = SbpmgCLArgInt(gxm),
+           .x     = SbpmgCLArgMem(xb),
+           .patch = SbpmgCLArgMem(h->patch),
+           .nsend = SbpmgCLArgInt(nsend),
+           .sidx  = SbpmgCLArgMem(h->sidx),
+           .send  = SbpmgCLArgMem(h->sbuf)};
+    SBPMG_CL_SET_ARGS(k, halo_pack, &a);
+  }
   PetscCall(SbpmgCLLaunch1D(h->cl, k, global, 0));
   /* blocking: waits for halo_pack only, the queue being in order and the caller's kernels not yet enqueued */
   PetscCall(SbpmgCLReadBuffer(h->cl, h->sbuf, 0, (size_t)nsend * h->esize, h->hs));
@@ -268,7 +282,12 @@ PetscErrorCode SbpHaloEnd(SbpHalo h)
   PetscCall(SbpmgCLWriteBuffer(h->cl, h->rbuf, 0, (size_t)nrecv * h->esize, h->hr));
   PetscCall(SbpHaloKernel(h, "halo_unpack", &h->kunpack));
   k = h->kunpack;
-  PetscCall(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &nrecv, sizeof(cl_mem), &h->ridx, sizeof(cl_mem), &h->rbuf, sizeof(cl_mem), &h->patch));
+  {
+    const struct {
+      SbpmgCLArgValue nrecv, ridx, recv, patch;
+    } a = {.nrecv = SbpmgCLArgInt(nrecv), .ridx = SbpmgCLArgMem(h->ridx), .recv = SbpmgCLArgMem(h->rbuf), .patch = SbpmgCLArgMem(h->patch)};
+    SBPMG_CL_SET_ARGS(k, halo_unpack, &a);
+  }
   PetscCall(SbpmgCLLaunch1D(h->cl, k, (size_t)nrecv, 0));
   PetscFunctionReturn(0);
 }

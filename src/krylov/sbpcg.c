@@ -4,6 +4,7 @@
    preconditioner's launches are queued. The arithmetic is KSPCG's (left preconditioning, the same recurrences), so the iterations
    are the same. On several ranks each dot product's local sum is read, summed over the ranks and written back. */
 #include <sbpmg/private/krylovimpl.h>
+#include "sbpmg_kernel_args.h"
 
 typedef struct {
   SbpmgCL   cl;      /* the vectors' device context (a reference) */
@@ -71,12 +72,26 @@ static PetscErrorCode KSPSBPCGDots(KSP ksp, KSP_SBPCG *cg, Vec a, Vec b, int mod
   PetscCall(SbpmgLogKernelBegin(SBPMG_KrylovDot));
   PetscCall(VecOpenCLGetBufferRead(a, &ab));
   PetscCall(VecOpenCLGetBufferRead(b, &bb));
-  PetscCall(SbpmgCLSetArgs(cg->k[0], 0, 5, sizeof(cl_long), &nl, sizeof(int), &mode, sizeof(cl_mem), &ab, sizeof(cl_mem), &bb, sizeof(cl_mem), &cg->partial));
+  {
+    const struct {
+      SbpmgCLArgValue n, mode, a, b, partial;
+    } d = {.n = SbpmgCLArgLong(nl), .mode = SbpmgCLArgInt(mode), .a = SbpmgCLArgMem(ab), .b = SbpmgCLArgMem(bb), .partial = SbpmgCLArgMem(cg->partial)};
+    SBPMG_CL_SET_ARGS(cg->k[0], krylov_dots, &d);
+  }
   PetscCall(SbpmgCLLaunch1D(cg->cl, cg->k[0], (size_t)rgroups * wg, wg));
   PetscCall(VecOpenCLRestoreBufferRead(b, &bb));
   PetscCall(VecOpenCLRestoreBufferRead(a, &ab));
-  PetscCall(SbpmgCLSetArgs(cg->k[1], 0, 6, sizeof(int), &ng, sizeof(int), &mode, sizeof(cl_mem), &cg->partial, sizeof(int), &slot, sizeof(int), &keep_old,
-                           sizeof(cl_mem), &cg->s));
+  {
+    const struct {
+      SbpmgCLArgValue ngroups, mode, partial, ab_slot, keep_old, s;
+    } f = {.ngroups  = SbpmgCLArgInt(ng),
+           .mode     = SbpmgCLArgInt(mode),
+           .partial  = SbpmgCLArgMem(cg->partial),
+           .ab_slot  = SbpmgCLArgInt(slot),
+           .keep_old = SbpmgCLArgInt(keep_old),
+           .s        = SbpmgCLArgMem(cg->s)};
+    SBPMG_CL_SET_ARGS(cg->k[1], krylov_finish, &f);
+  }
   PetscCall(SbpmgCLLaunch1D(cg->cl, cg->k[1], cg->wg, cg->wg));
   PetscCall(SbpmgLogKernelEnd(SBPMG_KrylovDot, cg->cl, 6.0 * n, 2.0 * n * sizeof(PetscScalar)));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
@@ -106,9 +121,22 @@ static PetscErrorCode KSPSBPCGUpdate(KSP_SBPCG *cg, int q, PetscInt n, Vec v0, V
   PetscFunctionBegin;
   PetscCall(SbpmgLogKernelBegin(SBPMG_KrylovUpdate));
   for (int t = 0; t < nv; t++) PetscCall(t < nwr ? VecOpenCLGetBuffer(v[t], &b[t]) : VecOpenCLGetBufferRead(v[t], &b[t]));
-  PetscCall(SbpmgCLSetArg(cg->k[q], 0, sizeof(cl_long), &nl));
-  for (int t = 0; t < nv; t++) PetscCall(SbpmgCLSetArg(cg->k[q], (cl_uint)(1 + t), sizeof(cl_mem), &b[t]));
-  PetscCall(SbpmgCLSetArg(cg->k[q], (cl_uint)(1 + nv), sizeof(cl_mem), &cg->s));
+  if (q == 2) { /* x += alpha p, r -= alpha w */
+    const struct {
+      SbpmgCLArgValue n, x, r, p, w, s;
+    } u = {.n = SbpmgCLArgLong(nl),
+           .x = SbpmgCLArgMem(b[0]),
+           .r = SbpmgCLArgMem(b[1]),
+           .p = SbpmgCLArgMem(b[2]),
+           .w = SbpmgCLArgMem(b[3]),
+           .s = SbpmgCLArgMem(cg->s)};
+    SBPMG_CL_SET_ARGS(cg->k[2], krylov_update_xr, &u);
+  } else { /* p = z + beta p */
+    const struct {
+      SbpmgCLArgValue n, p, z, s;
+    } u = {.n = SbpmgCLArgLong(nl), .p = SbpmgCLArgMem(b[0]), .z = SbpmgCLArgMem(b[1]), .s = SbpmgCLArgMem(cg->s)};
+    SBPMG_CL_SET_ARGS(cg->k[3], krylov_update_p, &u);
+  }
   if (n) PetscCall(SbpmgCLLaunch1D(cg->cl, cg->k[q], items, wg));
   for (int t = nv - 1; t >= 0; t--) PetscCall(t < nwr ? VecOpenCLRestoreBuffer(v[t], &b[t]) : VecOpenCLRestoreBufferRead(v[t], &b[t]));
   PetscCall(SbpmgLogKernelEnd(SBPMG_KrylovUpdate, cg->cl, (q == 2 ? 4.0 : 2.0) * n, (q == 2 ? 6.0 : 3.0) * n * sizeof(PetscScalar)));

@@ -1,6 +1,7 @@
 /* The matrix-free SBP-SAT operator and the diagonal norms as MatShells, on the device (kernels/sbp.cl) or the host
    (the same point formula compiled as C, over the DMDA's ghosted local vectors, any number of ranks). */
 #include <sbpmg/private/sbpimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* The point formula, shared with the device kernels. */
 #include "../../kernels/sbp.cl"
@@ -11,6 +12,23 @@ typedef struct {
 } SbpShell;
 
 #define SBP_APPLY_FLOPS_PER_NODE 40
+
+/* A real kernel argument in PetscReal's precision (sbp_real: SBPMG_REAL, whichever the coefficients') */
+#define SBP_ARG_REAL(x) SbpmgCLArgReal(sizeof(PetscReal) == sizeof(float) ? PETSC_TRUE : PETSC_FALSE, (x))
+
+/* The arguments of kernels/sbp.cl by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS): the applies' (sbp_apply_patch,
+   sbp_apply_inner) and the norms' (sbp_norm_patch); their region boxes gh, own, in, mode left to the launch (src/sbp/kernels.c). */
+typedef struct {
+  SbpmgCLArgValue Nr, Ns, rho, dirichlet, u, a, b, c, add, scale, z, y, gh, own, in, mode;
+} SbpApplyArgs;
+typedef struct {
+  SbpmgCLArgValue Nr, Ns, hr, hs, kind, J, x, y, gh, own, in, mode;
+} SbpNormArgs;
+
+/* The pair of SbpProblemLaunchOwned() takes u and its region boxes at the same places */
+_Static_assert(SBPMG_KERNEL_ARG_sbp_apply_patch_u == SBPMG_KERNEL_ARG_sbp_apply_inner_u &&
+                   SBPMG_KERNEL_ARG_sbp_apply_patch_gh == SBPMG_KERNEL_ARG_sbp_apply_inner_gh,
+               "sbp_apply_patch and sbp_apply_inner take u and their region boxes at the same places");
 
 static PetscErrorCode SbpShellDestroy(void *ctx)
 {
@@ -118,14 +136,26 @@ PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
   PetscCall(SbpProblemGetCoefficientBuffers(p, single, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(SbpApplyBuffers(p, x, z, y, &bufs, &xb, &zb, &yb));
-  for (int t = 0; t < (lean ? 2 : 1); t++)
-    PetscCall(SbpmgCLSetArgs(ks[t], 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem),
-                             p->halo ? &p->halo->patch : &xb, sizeof(cl_mem), &ca, sizeof(cl_mem), &cb, sizeof(cl_mem), &cc, sizeof(int), &add,
-                             sizeof(PetscReal), &scale, sizeof(cl_mem), &zb, sizeof(cl_mem), &yb));
+  {
+    const SbpApplyArgs a = {.Nr        = SbpmgCLArgInt(Nr),
+                            .Ns        = SbpmgCLArgInt(Ns),
+                            .rho       = SBP_ARG_REAL(rho),
+                            .dirichlet = SbpmgCLArgInt(flags),
+                            .u         = SbpmgCLArgMem(p->halo ? p->halo->patch : xb),
+                            .a         = SbpmgCLArgMem(ca),
+                            .b         = SbpmgCLArgMem(cb),
+                            .c         = SbpmgCLArgMem(cc),
+                            .add       = SbpmgCLArgInt(add),
+                            .scale     = SBP_ARG_REAL(scale),
+                            .z         = SbpmgCLArgMem(zb),
+                            .y         = SbpmgCLArgMem(yb)};
+    SBPMG_CL_SET_ARGS(ks[0], sbp_apply_patch, &a);
+    if (lean) SBPMG_CL_SET_ARGS(ks[1], sbp_apply_inner, &a);
+  }
   if (p->halo)
-    PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], 4, 12));
+    PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], SBPMG_KERNEL_ARG_sbp_apply_patch_u, SBPMG_KERNEL_ARG_sbp_apply_patch_gh));
   else
-    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], 12));
+    PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], SBPMG_KERNEL_ARG_sbp_apply_patch_gh));
   PetscCall(SbpBuffersRestore(&bufs));
   /* u, y, three coefficients, z; on several ranks the patch copy too (read and write) */
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, SBP_APPLY_FLOPS_PER_NODE * n,
@@ -147,11 +177,23 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
   PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, PETSC_FALSE, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(SbpBuffersGet(&bufs, d, SBP_WRITE, &db));
-  /* sbp_apply_patch's diagonal mode (add 2): u and z are not read, d stands in for them */
-  PetscCall(SbpmgCLSetArgs(k, 0, 12, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &rho, sizeof(int), &flags, sizeof(cl_mem), &db, sizeof(cl_mem),
-                           &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &diag, sizeof(PetscReal), &one, sizeof(cl_mem), &db,
-                           sizeof(cl_mem), &db));
-  PetscCall(SbpProblemLaunchRegion(p, k, 12, SBP_REGION_ALL)); /* no u: no exchange */
+  {
+    /* sbp_apply_patch's diagonal mode (add 2): u and z are not read, d stands in for them */
+    const SbpApplyArgs a = {.Nr        = SbpmgCLArgInt(Nr),
+                            .Ns        = SbpmgCLArgInt(Ns),
+                            .rho       = SBP_ARG_REAL(rho),
+                            .dirichlet = SbpmgCLArgInt(flags),
+                            .u         = SbpmgCLArgMem(db),
+                            .a         = SbpmgCLArgMem(p->d_crr),
+                            .b         = SbpmgCLArgMem(p->d_crs),
+                            .c         = SbpmgCLArgMem(p->d_css),
+                            .add       = SbpmgCLArgInt(diag),
+                            .scale     = SBP_ARG_REAL(one),
+                            .z         = SbpmgCLArgMem(db),
+                            .y         = SbpmgCLArgMem(db)};
+    SBPMG_CL_SET_ARGS(k, sbp_apply_patch, &a);
+  }
+  PetscCall(SbpProblemLaunchRegion(p, k, SBPMG_KERNEL_ARG_sbp_apply_patch_gh, SBP_REGION_ALL)); /* no u: no exchange */
   PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpDiag, p->cl, 40.0 * p->xm * p->ym, (PetscLogDouble)p->xm * p->ym * 4 * sizeof(PetscReal)));
   PetscFunctionReturn(0);
@@ -192,9 +234,18 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
     yb = xb;
   else
     PetscCall(SbpBuffersGet(&bufs, y, SBP_WRITE, &yb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 8, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &hr, sizeof(PetscReal), &hs, sizeof(int), &ik, sizeof(cl_mem),
-                           &p->d_J, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb));
-  PetscCall(SbpProblemLaunchRegion(p, k, 8, SBP_REGION_ALL));
+  {
+    const SbpNormArgs a = {.Nr   = SbpmgCLArgInt(Nr),
+                           .Ns   = SbpmgCLArgInt(Ns),
+                           .hr   = SBP_ARG_REAL(hr),
+                           .hs   = SBP_ARG_REAL(hs),
+                           .kind = SbpmgCLArgInt(ik),
+                           .J    = SbpmgCLArgMem(p->d_J),
+                           .x    = SbpmgCLArgMem(xb),
+                           .y    = SbpmgCLArgMem(yb)};
+    SBPMG_CL_SET_ARGS(k, sbp_norm_patch, &a);
+  }
+  PetscCall(SbpProblemLaunchRegion(p, k, SBPMG_KERNEL_ARG_sbp_norm_patch_gh, SBP_REGION_ALL));
   PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpNorm, p->cl, n, (PetscLogDouble)n * (kind >= SBP_NORM_JH ? 3 : 2) * sizeof(PetscReal)));
   PetscFunctionReturn(0);

@@ -4,7 +4,25 @@
    checked where they are made, the first bad node named; kept on the host only where something asks for them (the host
    backend, the assembled operator, the host right-hand side), read back from the device then. */
 #include <sbpmg/private/sbpimpl.h>
+#include "sbpmg_kernel_args.h"
 #include <limits.h>
+
+/* The arguments of kernels/coef.cl by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS; its reals are double): the point
+   functions' (coef_generate, and coef_describe at node (i, j) into out), the coordinates', the injection's and the rounding's. */
+typedef struct {
+  SBP_GRID_ARGS;
+  SbpmgCLArgValue i, j, mu_value, nodes, crr, css, crs, J, bad, out;
+} SbpCoefPointArgs;
+typedef struct {
+  SBP_GRID_ARGS;
+  SbpmgCLArgValue nodes, x, y;
+} SbpCoefCoordinatesArgs;
+typedef struct {
+  SbpmgCLArgValue gxs, gys, gxm, gym, fgxs, fgys, fgxm, fgym, fine, coarse;
+} SbpCoefInjectArgs;
+typedef struct {
+  SbpmgCLArgValue n, x, y;
+} SbpCoefToFloatArgs;
 
 static const char *const SbpBadWhat[] = {"J = x_r y_s - x_s y_r", "crr", "css", "crr*css - crs^2", "mu", "crs"};
 
@@ -130,17 +148,23 @@ static PetscErrorCode SbpCreateCoefficientBuffers(SbpProblem p)
    device, described by coef_describe at that node (every rank can, point functions need no data). */
 static PetscErrorCode SbpGenerateOnDeviceInto(SbpProblem p, cl_mem bad)
 {
-  cl_kernel k;
-  int       gxs = (int)p->gxs, gys = (int)p->gys, gxm = (int)p->gxm, gym = (int)p->gym, Nr = (int)p->Nr, Ns = (int)p->Ns, first = INT_MAX, what = -1;
-  size_t    global[2] = {(size_t)p->gxm, (size_t)p->gym};
-  PetscReal value     = 0;
+  cl_kernel        k;
+  int              Nr = (int)p->Nr, first = INT_MAX, what = -1;
+  size_t           global[2] = {(size_t)p->gxm, (size_t)p->gym};
+  PetscReal        value     = 0;
+  SbpCoefPointArgs a         = {.grid     = SbpProblemGridArgs(p),
+                                .mu_value = SbpmgCLArgReal(PETSC_FALSE, p->mu_value),
+                                .nodes    = SbpmgCLArgMem(p->d_nodes),
+                                .crr      = SbpmgCLArgMem(p->d_crr),
+                                .css      = SbpmgCLArgMem(p->d_css),
+                                .crs      = SbpmgCLArgMem(p->d_crs),
+                                .J        = SbpmgCLArgMem(p->d_J),
+                                .bad      = SbpmgCLArgMem(bad)};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetCoefficientKernel(p, "coef_generate", &k));
   PetscCall(SbpmgCLFillBuffer(p->cl, bad, &first, sizeof(int), 0, sizeof(int)));
-  PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(int), &Nr, sizeof(int), &Ns,
-                           sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value, sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem),
-                           &p->d_crr, sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &bad));
+  SBPMG_CL_SET_ARGS(k, coef_generate, &a);
   PetscCall(SbpProblemLaunch2D(p, k, global));
   PetscCall(SbpmgCLReadBuffer(p->cl, bad, 0, sizeof(int), &first));
   if (first != INT_MAX) { /* the description of the node, into the same small buffer: the check's code and the value */
@@ -149,9 +173,10 @@ static PetscErrorCode SbpGenerateOnDeviceInto(SbpProblem p, cl_mem bad)
     PetscReal out[2];
 
     PetscCall(SbpProblemGetCoefficientKernel(p, "coef_describe", &d));
-    PetscCall(SbpmgCLSetArgs(d, 0, 13, sizeof(int), &i, sizeof(int), &j, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym,
-                             sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->mu_value,
-                             sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem), &bad));
+    a.i   = SbpmgCLArgInt(i);
+    a.j   = SbpmgCLArgInt(j);
+    a.out = SbpmgCLArgMem(bad);
+    SBPMG_CL_SET_ARGS(d, coef_describe, &a);
     PetscCall(SbpmgCLLaunch1D(p->cl, d, 1, 1));
     PetscCall(SbpmgCLReadBuffer(p->cl, bad, 0, 2 * sizeof(PetscReal), out));
     what  = (int)out[0];
@@ -204,8 +229,17 @@ static PetscErrorCode SbpInjectOnDevice(SbpProblem p, SbpProblem fine)
   PetscFunctionBegin;
   PetscCall(SbpProblemGetCoefficientKernel(p, "coef_inject", &k));
   for (int t = 0; t < 4; t++) {
-    PetscCall(SbpmgCLSetArgs(k, 0, 10, sizeof(int), &c[0], sizeof(int), &c[1], sizeof(int), &c[2], sizeof(int), &c[3], sizeof(int), &f[0], sizeof(int), &f[1],
-                             sizeof(int), &f[2], sizeof(int), &f[3], sizeof(cl_mem), &src[t], sizeof(cl_mem), &dst[t]));
+    const SbpCoefInjectArgs a = {.gxs    = SbpmgCLArgInt(c[0]),
+                                 .gys    = SbpmgCLArgInt(c[1]),
+                                 .gxm    = SbpmgCLArgInt(c[2]),
+                                 .gym    = SbpmgCLArgInt(c[3]),
+                                 .fgxs   = SbpmgCLArgInt(f[0]),
+                                 .fgys   = SbpmgCLArgInt(f[1]),
+                                 .fgxm   = SbpmgCLArgInt(f[2]),
+                                 .fgym   = SbpmgCLArgInt(f[3]),
+                                 .fine   = SbpmgCLArgMem(src[t]),
+                                 .coarse = SbpmgCLArgMem(dst[t])};
+    SBPMG_CL_SET_ARGS(k, coef_inject, &a);
     PetscCall(SbpProblemLaunch2D(p, k, global));
   }
   PetscFunctionReturn(0);
@@ -246,18 +280,17 @@ PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem p)
    where it is not (host callbacks): the caller evaluates on the host. */
 static PetscErrorCode SbpCoordinatesOnDeviceInto(SbpProblem p, cl_mem d[2], PetscScalar *x, PetscScalar *y)
 {
-  cl_kernel k;
-  int       xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys, gxm = (int)p->gxm, gym = (int)p->gym,
-      Nr = (int)p->Nr, Ns = (int)p->Ns;
+  cl_kernel    k;
   const size_t bytes = (size_t)p->xm * p->ym * sizeof(PetscReal), n = PetscMax(bytes, sizeof(PetscReal));
   size_t       global[2] = {(size_t)p->xm, (size_t)p->ym};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetCoefficientKernel(p, "coef_coordinates", &k));
   for (int t = 0; t < 2; t++) PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_WRITE_ONLY, n, &d[t]));
-  PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int),
-                           &gxm, sizeof(int), &gym, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(cl_mem),
-                           &p->d_nodes, sizeof(cl_mem), &d[0], sizeof(cl_mem), &d[1]));
+  {
+    const SbpCoefCoordinatesArgs a = {.grid = SbpProblemGridArgs(p), .nodes = SbpmgCLArgMem(p->d_nodes), .x = SbpmgCLArgMem(d[0]), .y = SbpmgCLArgMem(d[1])};
+    SBPMG_CL_SET_ARGS(k, coef_coordinates, &a);
+  }
   if (bytes) PetscCall(SbpProblemLaunch2D(p, k, global));
   PetscCall(SbpmgCLReadBuffer(p->cl, d[0], 0, bytes, x));
   PetscCall(SbpmgCLReadBuffer(p->cl, d[1], 0, bytes, y));
@@ -313,7 +346,10 @@ PetscErrorCode SbpProblemRoundCoefficients(SbpProblem p)
   PetscCall(SbpProblemGetCoefficientKernel(p, "coef_to_float", &k));
   for (int t = 0; t < 3; t++) {
     PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, (size_t)n * sizeof(float), dst[t]));
-    PetscCall(SbpmgCLSetArgs(k, 0, 3, sizeof(cl_long), &n, sizeof(cl_mem), &src[t], sizeof(cl_mem), dst[t]));
+    {
+      const SbpCoefToFloatArgs a = {.n = SbpmgCLArgLong(n), .x = SbpmgCLArgMem(src[t]), .y = SbpmgCLArgMem(*dst[t])};
+      SBPMG_CL_SET_ARGS(k, coef_to_float, &a);
+    }
     PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)PetscMin(n, 1 << 20), 0));
   }
   PetscFunctionReturn(0);

@@ -3,6 +3,7 @@
    where it can evaluate them (kernels/rhs.cl rhs_exact_nodes, the norms' shells and device reductions), else on the host, node by
    node. */
 #include <sbpmg/private/sbpimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* sbp_norm_weight (the weight of a node in H~), shared with the device kernels; at order p > 2 the order's weights from its table
    (kernels/sbp_face.cl sbp_face_norm_weight; spec-sbp-sat-highorder.md 5) */
@@ -68,6 +69,12 @@ static PetscErrorCode SbpExactNode(SbpProblem p, PetscInt i, PetscInt j, const P
   PetscFunctionReturn(0);
 }
 
+/* The arguments of kernels/rhs.cl rhs_exact_nodes by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS; its reals are double) */
+typedef struct {
+  SBP_GRID_ARGS;
+  SbpmgCLArgValue nodes, u;
+} SbpExactNodesArgs;
+
 /* The device evaluates the exact solution where it is the manufactured one and the device can make the right-hand side (the same
    program: the mapping at the nodes on the device), for a device vector u. */
 static PetscErrorCode SbpExactOnDevice(SbpProblem p, Vec u, PetscBool *dev)
@@ -84,16 +91,15 @@ static PetscErrorCode SbpExactDevice(SbpProblem p, Vec u)
 {
   cl_kernel k;
   cl_mem    ub;
-  int       Nr = (int)p->Nr, Ns = (int)p->Ns, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
-      gxm = (int)p->gxm, gym = (int)p->gym;
-  size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
+  size_t    global[2] = {(size_t)p->xm, (size_t)p->ym};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetRHSKernel(p, "rhs_exact_nodes", &k));
   PetscCall(VecOpenCLGetBufferWrite(u, &ub));
-  PetscCall(SbpmgCLSetArgs(k, 0, 14, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(int), &xs, sizeof(int),
-                           &ys, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(cl_mem),
-                           &p->d_nodes, sizeof(cl_mem), &ub));
+  {
+    const SbpExactNodesArgs a = {.grid = SbpProblemGridArgs(p), .nodes = SbpmgCLArgMem(p->d_nodes), .u = SbpmgCLArgMem(ub)};
+    SBPMG_CL_SET_ARGS(k, rhs_exact_nodes, &a);
+  }
   PetscCall(SbpProblemLaunch2D(p, k, global));
   PetscCall(VecOpenCLRestoreBufferWrite(u, &ub));
   PetscFunctionReturn(0);

@@ -2,6 +2,7 @@
    the kernels of kernels/sbp.cl, the fp32 copy of the coefficients, the launches over a region of the owned block (on one rank
    the whole grid), and the device buffers of a launch's vectors. */
 #include <sbpmg/private/sbpimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* The CPU column of the tuning table: a problem on the host backend has no device context to take its tuning from (src/cl/tuning.c
    resolves a context's column); the multigrid layer reads its rows from the problem's. */
@@ -148,10 +149,23 @@ void SbpProblemPatchBoxes(SbpProblem p, cl_int4 *gh, cl_int4 *own)
   }
 }
 
+/* The launches below set a kernel's region boxes from the index `first` of its gh on (SBPMG_KERNEL_ARG_<kernel>_gh): gh, own, in and
+   mode in a row, in every kernel launched through them. */
+#define SBP_REGION_ARGS_IN_A_ROW(kernel)                                                                                                            \
+  (SBPMG_KERNEL_ARG_##kernel##_own == SBPMG_KERNEL_ARG_##kernel##_gh + 1 && SBPMG_KERNEL_ARG_##kernel##_in == SBPMG_KERNEL_ARG_##kernel##_gh + 2 && \
+   SBPMG_KERNEL_ARG_##kernel##_mode == SBPMG_KERNEL_ARG_##kernel##_gh + 3)
+_Static_assert(SBP_REGION_ARGS_IN_A_ROW(sbp_apply_patch) && SBP_REGION_ARGS_IN_A_ROW(sbp_apply_inner) && SBP_REGION_ARGS_IN_A_ROW(sbp_norm_patch) &&
+                   SBP_REGION_ARGS_IN_A_ROW(wide_apply_patch) && SBP_REGION_ARGS_IN_A_ROW(wide_apply_inner) &&
+                   SBP_REGION_ARGS_IN_A_ROW(wide_apply_inner_cross) && SBP_REGION_ARGS_IN_A_ROW(wide_norm_patch) &&
+                   SBP_REGION_ARGS_IN_A_ROW(wide_smooth_patch) && SBP_REGION_ARGS_IN_A_ROW(wide_smooth_inner) &&
+                   SBP_REGION_ARGS_IN_A_ROW(wide_smooth_inner_cross) && SBP_REGION_ARGS_IN_A_ROW(mg_smooth_patch) && SBP_REGION_ARGS_IN_A_ROW(mg_smooth_inner),
+               "a kernel launched over a region takes gh, own, in and mode in a row");
+#undef SBP_REGION_ARGS_IN_A_ROW
+
 /*@C
    SbpProblemLaunchRegion - Launch a kernel of kernels/sbp.cl ("the kernels: a region of a rank's owned block") over a region of
-   the owned nodes: set its last four arguments, from index first on (the ghosted patch, the owned block, the interior box, the
-   region), and enqueue it over the region's range. An empty region launches nothing.
+   the owned nodes: set its four region arguments, from index first on (SBPMG_KERNEL_ARG_<kernel>_gh: the ghosted patch, the owned
+   block, the interior box, the region), and enqueue it over the region's range. An empty region launches nothing.
 
    Not collective
 
@@ -229,7 +243,8 @@ PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, Sbp
 /*@C
    SbpProblemLaunchOwned - Launch a kernel pair of kernels/sbp.cl over the owned nodes: with the split (sbp_split), kin (a lean
    *_inner kernel) over the interior box and k (a *_patch kernel) over the rim; without, k over all of them (kin may then be NULL).
-   The caller has set arguments 0..first-1 on k and, with the split, on kin.
+   The caller has set their arguments but the region's (SBPMG_CL_SET_ARGS, the boxes left empty) on k and, with the split, on kin;
+   first is the index of their gh (SBPMG_KERNEL_ARG_<kernel>_gh, the same in both).
 
    Not collective
 
@@ -248,7 +263,8 @@ PetscErrorCode SbpProblemLaunchOwned(SbpProblem p, cl_kernel k, cl_kernel kin, c
 
 /*@C
    SbpProblemLaunchExchanged - On several ranks, launch a kernel pair (SbpProblemLaunchOwned()) that reads u with neighbours around
-   the ghost exchange of u. Arguments 0..first-1 are set on both but the one at index uarg, which becomes the ghosted patch of u.
+   the ghost exchange of u. Their arguments are set on both as for SbpProblemLaunchOwned(); the one at index uarg (the kernels' u,
+   SBPMG_KERNEL_ARG_<kernel>_<name>, the same in both) becomes the ghosted patch of u.
    With overlap (sbp_overlap_min) the interior runs while the strips are in flight (the queue is flushed so that the device starts
    on it) and the rim once the ghosts are in; without, the exchange completes before the launches.
 

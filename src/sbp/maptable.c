@@ -6,6 +6,13 @@
    - OpenCL source only (SbpProblemSetMappingSource()): X at the box's nodes computed by the device (coef_mapping_table) and read
      back the first time the host evaluates something at the nodes (a mu, data or exact solution given as a function). */
 #include <sbpmg/private/sbpimpl.h>
+#include "sbpmg_kernel_args.h"
+
+/* The arguments of kernels/coef.cl coef_mapping_table by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS; its reals are double) */
+typedef struct {
+  SBP_GRID_ARGS;
+  SbpmgCLArgValue nodes, table;
+} SbpMappingTableArgs;
 
 static size_t SbpBoxNodes(SbpProblem p)
 {
@@ -58,14 +65,13 @@ PetscErrorCode SbpProblemUploadMappingTable(SbpProblem p, size_t offset)
 /* The device's X at the box's nodes (coef_mapping_table) into the host array t of six planes, through the buffer d. */
 static PetscErrorCode SbpReadMappingTable(SbpProblem p, cl_mem d, PetscReal *t)
 {
-  cl_kernel k;
-  int       gxs = (int)p->gxs, gys = (int)p->gys, gxm = (int)p->gxm, gym = (int)p->gym, Nr = (int)p->Nr, Ns = (int)p->Ns;
-  size_t    global[2] = {(size_t)p->bxm, (size_t)p->bym};
+  cl_kernel                 k;
+  size_t                    global[2] = {(size_t)p->bxm, (size_t)p->bym};
+  const SbpMappingTableArgs a         = {.grid = SbpProblemGridArgs(p), .nodes = SbpmgCLArgMem(p->d_nodes), .table = SbpmgCLArgMem(d)};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetCoefficientKernel(p, "coef_mapping_table", &k));
-  PetscCall(SbpmgCLSetArgs(k, 0, 10, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(int), &Nr, sizeof(int), &Ns,
-                           sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem), &d));
+  SBPMG_CL_SET_ARGS(k, coef_mapping_table, &a);
   PetscCall(SbpmgCLLaunch2D(p->cl, k, global, p->wg)); /* the device layer's launch: src/sbp/kernels.c calls back into the problem */
   PetscCall(SbpmgCLReadBuffer(p->cl, d, 0, 6 * SbpBoxNodes(p) * sizeof(PetscReal), t));
   PetscFunctionReturn(0);

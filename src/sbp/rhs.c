@@ -2,12 +2,24 @@
    (src/sbp/data.c: the manufactured problem's until the user gives some), on the host or on the device (kernels/rhs.cl). The exact
    solution and the error norms: src/sbp/exact.c. */
 #include <sbpmg/private/sbpimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* sbp_qt (Q^T along a line) and sbp_norm_weight (the weight of a node in H~), shared with the device kernels; the order-p pieces read
    from the packed table of the order (kernels/sbp_face.cl, spec-sbp-sat-highorder.md 1). */
 #include "../../kernels/sbp.cl"
 #include "../../kernels/sbp_table.cl"
 #include "../../kernels/sbp_face.cl"
+
+/* The arguments of kernels/rhs.cl by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS; its reals are double): the right-hand
+   side's (rhs_build) and the norm weights' (rhs_norm_weights). */
+typedef struct {
+  SBP_GRID_ARGS;
+  SbpmgCLArgValue rho, dirichlet, mu_value, nodes, crr, css, crs, J, fv, gv, off, tab, g;
+} SbpRHSBuildArgs;
+typedef struct {
+  SBP_GRID_ARGS;
+  SbpmgCLArgValue J, tab, w, jw;
+} SbpNormWeightsArgs;
 
 /* The Dirichlet SAT data of face f (6.3) added into the rows (i,j) of this rank it touches. */
 static PetscErrorCode SbpAddDirichletData(SbpProblem p, PetscInt face, PetscScalar **g)
@@ -301,9 +313,8 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   Vec       f;
   PetscInt  off[5];
   cl_int4   offs;
-  int       Nr = (int)p->Nr, Ns = (int)p->Ns, flags, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
-      gxm = (int)p->gxm, gym = (int)p->gym;
-  size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
+  int       flags;
+  size_t    global[2] = {(size_t)p->xm, (size_t)p->ym};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, g, "the right-hand side"));
@@ -320,11 +331,23 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   PetscCall(SbpProblemForcingOnDevice(p, &f));
   if (f) PetscCall(VecOpenCLGetBufferRead(f, &fb));
   PetscCall(VecOpenCLGetBufferWrite(g, &gb));
-  PetscCall(SbpmgCLSetArgs(k, 0, 25, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(PetscReal), &p->rho,
-                           sizeof(int), &flags, sizeof(PetscReal), &p->mu_value, sizeof(int), &xs, sizeof(int), &ys, sizeof(int), &xm, sizeof(int), &ym,
-                           sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(int), &gym, sizeof(cl_mem), &p->d_nodes, sizeof(cl_mem), &p->d_crr,
-                           sizeof(cl_mem), &p->d_css, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), f ? &fb : &gb, sizeof(cl_mem),
-                           &p->d_data, sizeof(cl_int4), &offs, sizeof(cl_mem), tb ? &tb : &gb, sizeof(cl_mem), &gb));
+  {
+    const SbpRHSBuildArgs a = {.grid      = SbpProblemGridArgs(p),
+                               .rho       = SbpmgCLArgReal(PETSC_FALSE, p->rho),
+                               .dirichlet = SbpmgCLArgInt(flags),
+                               .mu_value  = SbpmgCLArgReal(PETSC_FALSE, p->mu_value),
+                               .nodes     = SbpmgCLArgMem(p->d_nodes),
+                               .crr       = SbpmgCLArgMem(p->d_crr),
+                               .css       = SbpmgCLArgMem(p->d_css),
+                               .crs       = SbpmgCLArgMem(p->d_crs),
+                               .J         = SbpmgCLArgMem(p->d_J),
+                               .fv        = SbpmgCLArgMem(f ? fb : gb), /* f not given as values: not read */
+                               .gv        = SbpmgCLArgMem(p->d_data),
+                               .off       = SbpmgCLArgInt4(offs),
+                               .tab       = SbpmgCLArgMem(tb ? tb : gb), /* order 2: not read */
+                               .g         = SbpmgCLArgMem(gb)};
+    SBPMG_CL_SET_ARGS(k, rhs_build, &a);
+  }
   PetscCall(SbpProblemLaunch2D(p, k, global));
   PetscCall(VecOpenCLRestoreBufferWrite(g, &gb));
   if (f) PetscCall(VecOpenCLRestoreBufferRead(f, &fb));
@@ -345,17 +368,17 @@ PetscErrorCode SbpProblemNormWeights(SbpProblem p, Vec w, Vec jw)
   if (p->use_device && dw && djw) {
     cl_kernel k;
     cl_mem    tb, wb, jb;
-    int       Nr = (int)p->Nr, Ns = (int)p->Ns, xs = (int)p->xs, ys = (int)p->ys, xm = (int)p->xm, ym = (int)p->ym, gxs = (int)p->gxs, gys = (int)p->gys,
-        gxm          = (int)p->gxm;
-    size_t global[2] = {(size_t)p->xm, (size_t)p->ym};
+    size_t    global[2] = {(size_t)p->xm, (size_t)p->ym};
 
     PetscCall(SbpProblemGetOrderTable(p, NULL, &tb));
     PetscCall(SbpProblemGetRHSKernel(p, "rhs_norm_weights", &k));
     PetscCall(VecOpenCLGetBufferWrite(w, &wb));
     PetscCall(VecOpenCLGetBufferWrite(jw, &jb));
-    PetscCall(SbpmgCLSetArgs(k, 0, 15, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal), &p->hs, sizeof(int), &xs, sizeof(int),
-                             &ys, sizeof(int), &xm, sizeof(int), &ym, sizeof(int), &gxs, sizeof(int), &gys, sizeof(int), &gxm, sizeof(cl_mem), &p->d_J,
-                             sizeof(cl_mem), &tb, sizeof(cl_mem), &wb, sizeof(cl_mem), &jb));
+    {
+      const SbpNormWeightsArgs a = {
+          .grid = SbpProblemGridArgs(p), .J = SbpmgCLArgMem(p->d_J), .tab = SbpmgCLArgMem(tb), .w = SbpmgCLArgMem(wb), .jw = SbpmgCLArgMem(jb)};
+      SBPMG_CL_SET_ARGS(k, rhs_norm_weights, &a);
+    }
     PetscCall(SbpProblemLaunch2D(p, k, global));
     PetscCall(VecOpenCLRestoreBufferWrite(jw, &jb));
     PetscCall(VecOpenCLRestoreBufferWrite(w, &wb));

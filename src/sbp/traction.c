@@ -3,6 +3,7 @@
    the face's nodes, into a vector of the face (distributed as the ranks own its nodes). On the device (kernels/traction.cl) for a
    device problem and device vectors, else by C loops over the same point formula. */
 #include <sbpmg/private/sbpimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* sbp_q (Q along a line), the order-p pieces of the packed table (spec-sbp-sat-highorder.md 1), then the traction's point formulas, shared
    with the device kernel. */
@@ -11,26 +12,10 @@
 #include "../../kernels/sbp_face.cl"
 #include "../../kernels/traction.cl"
 
-/* The arguments of kernels/traction.cl's traction_face, by name. */
-typedef enum {
-  TRACTION_ARG_FACE,
-  TRACTION_ARG_FIRST,
-  TRACTION_ARG_COUNT,
-  TRACTION_ARG_NR,
-  TRACTION_ARG_NS,
-  TRACTION_ARG_HR,
-  TRACTION_ARG_HS,
-  TRACTION_ARG_PATCH_BOX,
-  TRACTION_ARG_U,
-  TRACTION_ARG_CRR,
-  TRACTION_ARG_CRS,
-  TRACTION_ARG_CSS,
-  TRACTION_ARG_NODES,
-  TRACTION_ARG_SJ,
-  TRACTION_ARG_TAB,
-  TRACTION_ARG_OUT,
-  TRACTION_NARGS
-} SbpTractionArg;
+/* The arguments of kernels/traction.cl's traction_face, by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS). */
+typedef struct {
+  SbpmgCLArgValue face, first, count, Nr, Ns, hr, hs, gh, u, crr, crs, css, nodes, sj, tab, out;
+} SbpTractionArgs;
 
 /* Where the face's scale factor sJ comes from (kernels/traction.cl SBPMG_TRACTION_SJ): the device evaluates the geometry (a built-in
    mapping, the user's OpenCL source, node coordinates), or the host (a mapping given as a host function) and uploads sJ. */
@@ -253,11 +238,11 @@ static PetscErrorCode SbpTractionGetKernel(SbpProblem p, SbpTractionScale scale,
                             (int)scale, p->order > 2 ? 1 : 0));
     PetscCall(SbpProblemGetPointKernel(p, p->order > 2 ? "coef+sbp+sbp_table+sbp_face+traction" : "coef+sbp+traction", opts, "traction_face",
                                        &p->traction_kernel[scale]));
-    { /* the kernel's arguments are those SbpTractionArg names */
+    { /* the kernel's arguments are those SbpTractionArgs names */
       cl_uint nargs;
       PetscCallCL(clGetKernelInfo(p->traction_kernel[scale], CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL));
-      PetscCheck(nargs == TRACTION_NARGS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernels/traction.cl's traction_face takes %u arguments, src/sbp/traction.c sets %d",
-                 nargs, (int)TRACTION_NARGS);
+      PetscCheck(nargs == SBPMG_KERNEL_NARGS_traction_face, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "kernels/traction.cl's traction_face takes %u arguments, src/sbp/traction.c sets %d", nargs, (int)SBPMG_KERNEL_NARGS_traction_face);
     }
   }
   *k = p->traction_kernel[scale];
@@ -281,41 +266,36 @@ static PetscErrorCode SbpTractionUploadScales(SbpProblem p, PetscInt face, Petsc
   PetscFunctionReturn(0);
 }
 
-/* The arguments of traction_face but u, sj and out, by name. */
-static PetscErrorCode SbpTractionSetArgs(SbpProblem p, cl_kernel k, PetscInt face, PetscInt first, PetscInt count)
+/* The launch of traction_face over the count face nodes first .. first + count - 1 of this rank, u's ghosted patch in ub, sJ in sj
+   (NULL: the device's). */
+static PetscErrorCode SbpTractionLaunch(SbpProblem p, cl_kernel k, cl_mem ub, cl_mem sj, PetscInt face, PetscInt first, PetscInt count, Vec t)
 {
-  const int face_ = (int)face, first_ = (int)first, count_ = (int)count, Nr = (int)p->Nr, Ns = (int)p->Ns;
-  cl_int4   gh;
+  cl_mem  tb, otab = NULL;
+  cl_int4 gh;
 
   PetscFunctionBegin;
   SbpProblemPatchBoxes(p, &gh, NULL);
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_FACE, sizeof(int), &face_));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_FIRST, sizeof(int), &first_));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_COUNT, sizeof(int), &count_));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_NR, sizeof(int), &Nr));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_NS, sizeof(int), &Ns));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_HR, sizeof(PetscReal), &p->hr));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_HS, sizeof(PetscReal), &p->hs));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_PATCH_BOX, sizeof(cl_int4), &gh));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_CRR, sizeof(cl_mem), &p->d_crr));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_CRS, sizeof(cl_mem), &p->d_crs));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_CSS, sizeof(cl_mem), &p->d_css));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_NODES, sizeof(cl_mem), &p->d_nodes));
-  PetscFunctionReturn(0);
-}
-
-/* The launch of traction_face over the count face nodes of this rank, u's ghosted patch in ub, sJ in sj (NULL: the device's). */
-static PetscErrorCode SbpTractionLaunch(SbpProblem p, cl_kernel k, cl_mem ub, cl_mem sj, PetscInt count, Vec t)
-{
-  cl_mem tb, otab = NULL;
-
-  PetscFunctionBegin;
   PetscCall(VecOpenCLGetBufferWrite(t, &tb));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_U, sizeof(cl_mem), &ub));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_SJ, sizeof(cl_mem), sj ? &sj : &tb)); /* not read without SBPMG_TRACTION_SJ 1 */
   if (p->order > 2) PetscCall(SbpProblemGetOrderTable(p, NULL, &otab));
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_TAB, sizeof(cl_mem), otab ? &otab : &tb)); /* not read at order 2 */
-  PetscCall(SbpmgCLSetArg(k, TRACTION_ARG_OUT, sizeof(cl_mem), &tb));
+  {
+    const SbpTractionArgs args = {.face  = SbpmgCLArgInt((int)face),
+                                  .first = SbpmgCLArgInt((int)first),
+                                  .count = SbpmgCLArgInt((int)count),
+                                  .Nr    = SbpmgCLArgInt((int)p->Nr),
+                                  .Ns    = SbpmgCLArgInt((int)p->Ns),
+                                  .hr    = SbpmgCLArgReal(PETSC_FALSE, p->hr),
+                                  .hs    = SbpmgCLArgReal(PETSC_FALSE, p->hs),
+                                  .gh    = SbpmgCLArgInt4(gh),
+                                  .u     = SbpmgCLArgMem(ub),
+                                  .crr   = SbpmgCLArgMem(p->d_crr),
+                                  .crs   = SbpmgCLArgMem(p->d_crs),
+                                  .css   = SbpmgCLArgMem(p->d_css),
+                                  .nodes = SbpmgCLArgMem(p->d_nodes),
+                                  .sj    = SbpmgCLArgMem(sj ? sj : tb),     /* not read without SBPMG_TRACTION_SJ 1 */
+                                  .tab   = SbpmgCLArgMem(otab ? otab : tb), /* not read at order 2 */
+                                  .out   = SbpmgCLArgMem(tb)};
+    SBPMG_CL_SET_ARGS(k, traction_face, &args);
+  }
   PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)count, 0)); /* a face's few nodes: the runtime's work-group */
   PetscCall(VecOpenCLRestoreBufferWrite(t, &tb));
   PetscFunctionReturn(0);
@@ -334,16 +314,15 @@ static PetscErrorCode SbpTractionDevice(SbpProblem p, Vec u, PetscInt face, Pets
   PetscCall(SbpProblemCheckDeviceVec(p, u, "u"));
   PetscCall(SbpProblemCheckDeviceVec(p, t, "the traction"));
   PetscCall(SbpTractionGetKernel(p, scale, &k));
-  PetscCall(SbpTractionSetArgs(p, k, face, first, count));
   if (scale == SBP_TRACTION_SJ_HOST) PetscCall(SbpTractionUploadScales(p, face, first, count, &sj));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpTraction));
   if (p->halo) { /* collective: every rank, owner of face nodes or not */
     ierr = SbpHaloBegin(p->halo, u);
     if (!ierr) ierr = SbpHaloEnd(p->halo);
-    if (!ierr) ierr = SbpTractionLaunch(p, k, p->halo->patch, sj, count, t);
+    if (!ierr) ierr = SbpTractionLaunch(p, k, p->halo->patch, sj, face, first, count, t);
   } else {
     ierr = VecOpenCLGetBufferRead(u, &ub);
-    if (!ierr) ierr = SbpTractionLaunch(p, k, ub, sj, count, t);
+    if (!ierr) ierr = SbpTractionLaunch(p, k, ub, sj, face, first, count, t);
     if (!ierr) ierr = VecOpenCLRestoreBufferRead(u, &ub);
   }
   if (sj) PetscCall(SbpmgCLReleaseBuffer(p->cl, &sj));

@@ -3,6 +3,7 @@
    any number of ranks) or on the device (kernels/sbp_wide.cl; on several ranks the ghost exchange of src/halo/halo.c), chosen by the
    problem and the vectors as src/sbp/apply.c chooses at order 2. The 1D coefficients are the packed table of src/sbp/ordertable.c. */
 #include <sbpmg/private/sbpimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* The point formula, shared with the device kernels (after the layout of the table it reads). */
 #include "../../kernels/sbp_table.cl"
@@ -20,61 +21,26 @@ struct _n_SbpWide {
   PetscInt  box[4];   /* the owned nodes whose stencil is the interior band (ilo, jlo, ihi, jhi; empty: ilo > ihi or jlo > jhi) */
 };
 
-/* The arguments of wide_apply_patch, wide_apply_inner and wide_apply_inner_cross (kernels/sbp_wide.cl), in order; WIDE_ARG_REGION is the
-   first of the region's four (SbpProblemLaunchBox sets them), and so the number of those before it. */
-typedef enum {
-  WIDE_ARG_NR,
-  WIDE_ARG_NS,
-  WIDE_ARG_RHO,
-  WIDE_ARG_DIRICHLET,
-  WIDE_ARG_TABLE,
-  WIDE_ARG_U,
-  WIDE_ARG_A,
-  WIDE_ARG_B,
-  WIDE_ARG_C,
-  WIDE_ARG_ADD,
-  WIDE_ARG_SCALE,
-  WIDE_ARG_Z,
-  WIDE_ARG_Y,
-  WIDE_ARG_REGION
-} SbpWideApplyArg;
+/* The arguments of kernels/sbp_wide.cl by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS; its reals are double): the apply's
+   (wide_apply_patch, wide_apply_inner, wide_apply_inner_cross), the norm's (wide_norm_patch) and the smoothing sweep's (wide_smooth_patch,
+   wide_smooth_inner, wide_smooth_inner_cross); their region boxes gh, own, in, mode left to the launch (SbpProblemLaunchBox). */
+typedef struct {
+  SbpmgCLArgValue Nr, Ns, rho, dirichlet, T, u, a, b, c, add, scale, z, y, gh, own, in, mode;
+} SbpWideApplyArgs;
+typedef struct {
+  SbpmgCLArgValue Nr, Ns, hr, hs, kind, T, J, x, y, gh, own, in, mode;
+} SbpWideNormArgs;
+typedef struct {
+  SbpmgCLArgValue Nr, Ns, rho, dirichlet, T, x, a, b, c, rhs, jacobi, dinv, c1, c2, zero, prev_zero, prev, out, gh, own, in, mode;
+} SbpWideSweepArgs;
 
-/* The arguments of wide_norm_patch. */
-typedef enum {
-  WIDE_NARG_NR,
-  WIDE_NARG_NS,
-  WIDE_NARG_HR,
-  WIDE_NARG_HS,
-  WIDE_NARG_KIND,
-  WIDE_NARG_TABLE,
-  WIDE_NARG_J,
-  WIDE_NARG_X,
-  WIDE_NARG_Y,
-  WIDE_NARG_REGION
-} SbpWideNormArg;
-
-/* The arguments of wide_smooth_patch, wide_smooth_inner and wide_smooth_inner_cross (kernels/sbp_wide.cl, "the smoothing sweep"). */
-typedef enum {
-  WIDE_SARG_NR,
-  WIDE_SARG_NS,
-  WIDE_SARG_RHO,
-  WIDE_SARG_DIRICHLET,
-  WIDE_SARG_TABLE,
-  WIDE_SARG_X,
-  WIDE_SARG_A,
-  WIDE_SARG_B,
-  WIDE_SARG_C,
-  WIDE_SARG_RHS,
-  WIDE_SARG_JACOBI,
-  WIDE_SARG_DINV,
-  WIDE_SARG_C1,
-  WIDE_SARG_C2,
-  WIDE_SARG_ZERO,
-  WIDE_SARG_PREV_ZERO,
-  WIDE_SARG_PREV,
-  WIDE_SARG_OUT,
-  WIDE_SARG_REGION
-} SbpWideSweepArg;
+/* SbpWideLaunchKernels() launches a family's three kernels from one index of their region boxes */
+_Static_assert(SBPMG_KERNEL_ARG_wide_apply_patch_gh == SBPMG_KERNEL_ARG_wide_apply_inner_gh &&
+                   SBPMG_KERNEL_ARG_wide_apply_patch_gh == SBPMG_KERNEL_ARG_wide_apply_inner_cross_gh,
+               "wide_apply_patch, wide_apply_inner and wide_apply_inner_cross take their region boxes at the same places");
+_Static_assert(SBPMG_KERNEL_ARG_wide_smooth_patch_gh == SBPMG_KERNEL_ARG_wide_smooth_inner_gh &&
+                   SBPMG_KERNEL_ARG_wide_smooth_patch_gh == SBPMG_KERNEL_ARG_wide_smooth_inner_cross_gh,
+               "wide_smooth_patch, wide_smooth_inner and wide_smooth_inner_cross take their region boxes at the same places");
 
 /* The modes of wide_apply_patch: y = scale M~ u, y = z + scale M~ u, y = scale diag(M~). */
 typedef enum { WIDE_MODE_SET = 0, WIDE_MODE_ADD = 1, WIDE_MODE_DIAGONAL = 2 } SbpWideMode;
@@ -237,23 +203,41 @@ static PetscErrorCode SbpWideNormHost(SbpProblem p, const PetscReal *tab, SbpNor
 
 /* ---------------------------------------------------------------- device path */
 
-/* The arguments of wide_apply_patch / wide_apply_inner before the region's: the problem's, the table, u, the coefficients (fp64), the
-   mode, the scale, z and y. */
-static PetscErrorCode SbpWideSetApplyArgs(SbpProblem p, cl_kernel k, cl_mem tab, cl_mem u, SbpWideMode mode, PetscReal scale, cl_mem z, cl_mem y)
+/* The apply's arguments but the region's, on wide_apply_patch and (all) on the fast path's two kernels: the problem's, the table, u, the
+   coefficients (fp64), the mode, the scale, z and y. */
+static PetscErrorCode SbpWideSetApplyArgs(SbpProblem p, PetscBool all, cl_mem tab, cl_mem u, SbpWideMode mode, PetscReal scale, cl_mem z, cl_mem y)
 {
-  int Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = (int)mode;
+  int flags;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpmgCLSetArgs(k, WIDE_ARG_NR, WIDE_ARG_REGION, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->rho, sizeof(int), &flags, sizeof(cl_mem),
-                           &tab, sizeof(cl_mem), &u, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css, sizeof(int), &add,
-                           sizeof(PetscReal), &scale, sizeof(cl_mem), &z, sizeof(cl_mem), &y));
+  {
+    const SbpWideApplyArgs a = {.Nr        = SbpmgCLArgInt((int)p->Nr),
+                                .Ns        = SbpmgCLArgInt((int)p->Ns),
+                                .rho       = SbpmgCLArgReal(PETSC_FALSE, p->rho),
+                                .dirichlet = SbpmgCLArgInt(flags),
+                                .T         = SbpmgCLArgMem(tab),
+                                .u         = SbpmgCLArgMem(u),
+                                .a         = SbpmgCLArgMem(p->d_crr),
+                                .b         = SbpmgCLArgMem(p->d_crs),
+                                .c         = SbpmgCLArgMem(p->d_css),
+                                .add       = SbpmgCLArgInt((int)mode),
+                                .scale     = SbpmgCLArgReal(PETSC_FALSE, scale),
+                                .z         = SbpmgCLArgMem(z),
+                                .y         = SbpmgCLArgMem(y)};
+    SBPMG_CL_SET_ARGS(p->wide->apply, wide_apply_patch, &a);
+    if (all) {
+      SBPMG_CL_SET_ARGS(p->wide->inner, wide_apply_inner, &a);
+      SBPMG_CL_SET_ARGS(p->wide->cross, wide_apply_inner_cross, &a);
+    }
+  }
   PetscFunctionReturn(0);
 }
 
-/* Launch a kernel family over the owned nodes (its arguments before the region's, `first` of them, set): the fast path `inner` over the
-   interior box (then `cross` where sbp_wide_fuse is 0) and the gather formula `patch` over the rim around it, or `patch` everywhere where
-   the box is empty (or fast = false: the diagonal, a sweep from zero). The apply and the smoothing sweep share it. */
+/* Launch a kernel family over the owned nodes (its arguments but the region's set; first: the index of their gh): the fast path
+   `inner` over the interior box (then `cross` where sbp_wide_fuse is 0) and the gather formula `patch` over the rim around it, or
+   `patch` everywhere where the box is empty (or fast = false: the diagonal, a sweep from zero). The apply and the smoothing sweep
+   share it. */
 static PetscErrorCode SbpWideLaunchKernels(SbpProblem p, cl_kernel patch, cl_kernel inner, cl_kernel cross, cl_uint first, PetscBool fast)
 {
   const PetscInt *box = p->wide->box;
@@ -271,7 +255,7 @@ static PetscErrorCode SbpWideLaunchKernels(SbpProblem p, cl_kernel patch, cl_ker
 static PetscErrorCode SbpWideLaunch(SbpProblem p, PetscBool fast)
 {
   PetscFunctionBegin;
-  PetscCall(SbpWideLaunchKernels(p, p->wide->apply, p->wide->inner, p->wide->cross, WIDE_ARG_REGION, fast));
+  PetscCall(SbpWideLaunchKernels(p, p->wide->apply, p->wide->inner, p->wide->cross, SBPMG_KERNEL_ARG_wide_apply_patch_gh, fast));
   PetscFunctionReturn(0);
 }
 
@@ -303,9 +287,7 @@ static PetscErrorCode SbpWideApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal s
     PetscCall(SbpBuffersGet(&bufs, y, z ? SBP_READ_WRITE : SBP_WRITE, &yb));
     zb = yb;
   }
-  PetscCall(SbpWideSetApplyArgs(p, p->wide->apply, tab, p->halo ? p->halo->patch : xb, mode, scale, zb, yb));
-  PetscCall(SbpWideSetApplyArgs(p, p->wide->inner, tab, p->halo ? p->halo->patch : xb, mode, scale, zb, yb));
-  PetscCall(SbpWideSetApplyArgs(p, p->wide->cross, tab, p->halo ? p->halo->patch : xb, mode, scale, zb, yb));
+  PetscCall(SbpWideSetApplyArgs(p, PETSC_TRUE, tab, p->halo ? p->halo->patch : xb, mode, scale, zb, yb));
   PetscCall(SbpWideLaunch(p, PETSC_TRUE));
   PetscCall(SbpBuffersRestore(&bufs));
   /* u, y, three coefficients, z (or y read); y read and written again by the cross pass of the two-pass fast path; on several ranks the
@@ -327,7 +309,7 @@ static PetscErrorCode SbpWideDiagonalDevice(SbpProblem p, Vec d)
   PetscCall(SbpWideGetKernels(p, p->otab));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(SbpBuffersGet(&bufs, d, SBP_WRITE, &db));
-  PetscCall(SbpWideSetApplyArgs(p, p->wide->apply, tab, db, WIDE_MODE_DIAGONAL, 1, db, db));
+  PetscCall(SbpWideSetApplyArgs(p, PETSC_FALSE, tab, db, WIDE_MODE_DIAGONAL, 1, db, db));
   PetscCall(SbpWideLaunch(p, PETSC_FALSE)); /* no u: no exchange */
   PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpDiag, p->cl, SbpWideFlopsPerNode(p) * p->xm * p->ym, (PetscLogDouble)p->xm * p->ym * 4 * sizeof(PetscReal)));
@@ -338,7 +320,6 @@ static PetscErrorCode SbpWideDiagonalDevice(SbpProblem p, Vec d)
 static PetscErrorCode SbpWideNormDevice(SbpProblem p, SbpNormType kind, Vec x, Vec y)
 {
   cl_mem     tab, xb, yb;
-  int        Nr = (int)p->Nr, Ns = (int)p->Ns, ik = (int)kind;
   PetscInt   n    = p->xm * p->ym;
   SbpBuffers bufs = {0};
 
@@ -353,9 +334,19 @@ static PetscErrorCode SbpWideNormDevice(SbpProblem p, SbpNormType kind, Vec x, V
     yb = xb;
   else
     PetscCall(SbpBuffersGet(&bufs, y, SBP_WRITE, &yb));
-  PetscCall(SbpmgCLSetArgs(p->wide->norm, WIDE_NARG_NR, WIDE_NARG_REGION, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->hr, sizeof(PetscReal),
-                           &p->hs, sizeof(int), &ik, sizeof(cl_mem), &tab, sizeof(cl_mem), &p->d_J, sizeof(cl_mem), &xb, sizeof(cl_mem), &yb));
-  PetscCall(SbpProblemLaunchBox(p, p->wide->norm, WIDE_NARG_REGION, SBP_REGION_ALL, p->wide->box));
+  {
+    const SbpWideNormArgs a = {.Nr   = SbpmgCLArgInt((int)p->Nr),
+                               .Ns   = SbpmgCLArgInt((int)p->Ns),
+                               .hr   = SbpmgCLArgReal(PETSC_FALSE, p->hr),
+                               .hs   = SbpmgCLArgReal(PETSC_FALSE, p->hs),
+                               .kind = SbpmgCLArgInt((int)kind),
+                               .T    = SbpmgCLArgMem(tab),
+                               .J    = SbpmgCLArgMem(p->d_J),
+                               .x    = SbpmgCLArgMem(xb),
+                               .y    = SbpmgCLArgMem(yb)};
+    SBPMG_CL_SET_ARGS(p->wide->norm, wide_norm_patch, &a);
+  }
+  PetscCall(SbpProblemLaunchBox(p, p->wide->norm, SBPMG_KERNEL_ARG_wide_norm_patch_gh, SBP_REGION_ALL, p->wide->box));
   PetscCall(SbpBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpNorm, p->cl, n, (PetscLogDouble)n * (kind >= SBP_NORM_JH ? 3 : 2) * sizeof(PetscReal)));
   PetscFunctionReturn(0);
@@ -369,7 +360,7 @@ PetscErrorCode SbpProblemSweepWide(SbpProblem p, const SbpWideSweep *w)
   const PetscReal *htab;
   cl_mem           tab, xb = NULL, bb, db, pb, ob;
   PetscBool        readprev = w->c1 != 0 && !w->prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = w->prev == w->out ? PETSC_TRUE : PETSC_FALSE;
-  int              Nr = (int)p->Nr, Ns = (int)p->Ns, flags, jacobi = w->dinv ? 1 : 0, zero = w->zero ? 1 : 0, pzero = w->prev_zero ? 1 : 0;
+  int              flags;
   SbpBuffers       bufs = {0};
 
   PetscFunctionBegin;
@@ -398,12 +389,31 @@ PetscErrorCode SbpProblemSweepWide(SbpProblem p, const SbpWideSweep *w)
   if (!xb) xb = ob;                 /* zero: not read */
   if (!db) db = bb;                 /* Richardson: not read */
   if (!pb) pb = ob;                 /* in place, or not read */
-  for (int t = 0; t < 3; t++)
-    PetscCall(SbpmgCLSetArgs(p->wide->sweep[t], WIDE_SARG_NR, WIDE_SARG_REGION, sizeof(int), &Nr, sizeof(int), &Ns, sizeof(PetscReal), &p->rho, sizeof(int),
-                             &flags, sizeof(cl_mem), &tab, sizeof(cl_mem), &xb, sizeof(cl_mem), &p->d_crr, sizeof(cl_mem), &p->d_crs, sizeof(cl_mem), &p->d_css,
-                             sizeof(cl_mem), &bb, sizeof(int), &jacobi, sizeof(cl_mem), &db, sizeof(PetscReal), &w->c1, sizeof(PetscReal), &w->c2, sizeof(int),
-                             &zero, sizeof(int), &pzero, sizeof(cl_mem), &pb, sizeof(cl_mem), &ob));
-  PetscCall(SbpWideLaunchKernels(p, p->wide->sweep[0], p->wide->sweep[1], p->wide->sweep[2], WIDE_SARG_REGION, w->zero ? PETSC_FALSE : PETSC_TRUE));
+  {
+    const SbpWideSweepArgs a = {.Nr        = SbpmgCLArgInt((int)p->Nr),
+                                .Ns        = SbpmgCLArgInt((int)p->Ns),
+                                .rho       = SbpmgCLArgReal(PETSC_FALSE, p->rho),
+                                .dirichlet = SbpmgCLArgInt(flags),
+                                .T         = SbpmgCLArgMem(tab),
+                                .x         = SbpmgCLArgMem(xb),
+                                .a         = SbpmgCLArgMem(p->d_crr),
+                                .b         = SbpmgCLArgMem(p->d_crs),
+                                .c         = SbpmgCLArgMem(p->d_css),
+                                .rhs       = SbpmgCLArgMem(bb),
+                                .jacobi    = SbpmgCLArgInt(w->dinv ? 1 : 0),
+                                .dinv      = SbpmgCLArgMem(db),
+                                .c1        = SbpmgCLArgReal(PETSC_FALSE, w->c1),
+                                .c2        = SbpmgCLArgReal(PETSC_FALSE, w->c2),
+                                .zero      = SbpmgCLArgInt(w->zero ? 1 : 0),
+                                .prev_zero = SbpmgCLArgInt(w->prev_zero ? 1 : 0),
+                                .prev      = SbpmgCLArgMem(pb),
+                                .out       = SbpmgCLArgMem(ob)};
+    SBPMG_CL_SET_ARGS(p->wide->sweep[0], wide_smooth_patch, &a);
+    SBPMG_CL_SET_ARGS(p->wide->sweep[1], wide_smooth_inner, &a);
+    SBPMG_CL_SET_ARGS(p->wide->sweep[2], wide_smooth_inner_cross, &a);
+  }
+  PetscCall(SbpWideLaunchKernels(p, p->wide->sweep[0], p->wide->sweep[1], p->wide->sweep[2], SBPMG_KERNEL_ARG_wide_smooth_patch_gh,
+                                 w->zero ? PETSC_FALSE : PETSC_TRUE));
   PetscCall(SbpBuffersRestore(&bufs));
   PetscFunctionReturn(0);
 }

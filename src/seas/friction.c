@@ -2,6 +2,7 @@
    bracketed Newton, and the aging law's state rate; on the device (kernels/friction.cl, fp64) or by C loops over the same point
    formulas (the reference). */
 #include <sbpmg/private/seasimpl.h>
+#include "sbpmg_kernel_args.h"
 
 /* the point formulas, shared with the device kernels */
 #include "../../kernels/friction.cl"
@@ -103,11 +104,12 @@ PetscErrorCode SeasFrictionGetKernels(const SeasFrictionParams *fr, SbpmgCL cl, 
   PetscCall(SbpmgCLGetKernel(cl, "friction", opts, "friction_rates", &k->rates));
   PetscCall(SbpmgCLGetKernel(cl, "friction", opts, "friction_fault_stress_face", &k->stress));
   PetscCallCL(clGetKernelInfo(k->rates, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL));
-  PetscCheck(nargs == FRICTION_NARGS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernels/friction.cl's friction_rates takes %u arguments, src/seas sets %d", nargs,
-             (int)FRICTION_NARGS);
+  PetscCheck(nargs == SBPMG_KERNEL_NARGS_friction_rates, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "kernels/friction.cl's friction_rates takes %u arguments, src/seas sets %d", nargs, (int)SBPMG_KERNEL_NARGS_friction_rates);
   PetscCallCL(clGetKernelInfo(k->stress, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL));
-  PetscCheck(nargs == STRESS_NARGS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernels/friction.cl's friction_fault_stress_face takes %u arguments, src/seas sets %d",
-             nargs, (int)STRESS_NARGS);
+  PetscCheck(nargs == SBPMG_KERNEL_NARGS_friction_fault_stress_face, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "kernels/friction.cl's friction_fault_stress_face takes %u arguments, src/seas sets %d", nargs,
+             (int)SBPMG_KERNEL_NARGS_friction_fault_stress_face);
   PetscCall(SbpmgCLReference(cl));
   k->cl = cl;
   PetscFunctionReturn(0);
@@ -121,6 +123,11 @@ PetscErrorCode SeasFrictionDestroyKernels(SeasFrictionKernels *k)
   PetscFunctionReturn(0);
 }
 
+/* The arguments of kernels/friction.cl's friction_rates, by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS). */
+typedef struct {
+  SbpmgCLArgValue n, write_v, tau, a, state, V, rate, sn, eta, V0, b, Dc, f0;
+} SeasFrictionRatesArgs;
+
 static PetscErrorCode SeasFrictionRatesDevice(const SeasFrictionParams *fr, SeasFrictionKernels *k, PetscInt n, PetscBool write_v, Vec tau, Vec a, Vec state,
                                               Vec V, Vec rate)
 {
@@ -133,19 +140,22 @@ static PetscErrorCode SeasFrictionRatesDevice(const SeasFrictionParams *fr, Seas
   PetscCall(VecOpenCLGetBufferRead(state, &sb));
   PetscCall(VecOpenCLGetBuffer(V, &vb));
   PetscCall(VecOpenCLGetBufferWrite(rate, &rb));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_N, sizeof(int), &n_));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_WRITE_V, sizeof(int), &w));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_TAU, sizeof(cl_mem), &tb));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_A, sizeof(cl_mem), &ab));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_STATE, sizeof(cl_mem), &sb));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_V, sizeof(cl_mem), &vb));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_RATE, sizeof(cl_mem), &rb));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_SN, sizeof(PetscReal), &fr->sigma_n));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_ETA, sizeof(PetscReal), &fr->eta));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_V0, sizeof(PetscReal), &fr->V0));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_B, sizeof(PetscReal), &fr->b));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_DC, sizeof(PetscReal), &fr->Dc));
-  PetscCall(SbpmgCLSetArg(k->rates, FRICTION_ARG_F0, sizeof(PetscReal), &fr->f0));
+  {
+    const SeasFrictionRatesArgs args = {.n       = SbpmgCLArgInt(n_),
+                                        .write_v = SbpmgCLArgInt(w),
+                                        .tau     = SbpmgCLArgMem(tb),
+                                        .a       = SbpmgCLArgMem(ab),
+                                        .state   = SbpmgCLArgMem(sb),
+                                        .V       = SbpmgCLArgMem(vb),
+                                        .rate    = SbpmgCLArgMem(rb),
+                                        .sn      = SbpmgCLArgReal(PETSC_FALSE, fr->sigma_n),
+                                        .eta     = SbpmgCLArgReal(PETSC_FALSE, fr->eta),
+                                        .V0      = SbpmgCLArgReal(PETSC_FALSE, fr->V0),
+                                        .b       = SbpmgCLArgReal(PETSC_FALSE, fr->b),
+                                        .Dc      = SbpmgCLArgReal(PETSC_FALSE, fr->Dc),
+                                        .f0      = SbpmgCLArgReal(PETSC_FALSE, fr->f0)};
+    SBPMG_CL_SET_ARGS(k->rates, friction_rates, &args);
+  }
   if (n) PetscCall(SbpmgCLLaunch1D(k->cl, k->rates, (size_t)n, 0));
   PetscCall(VecOpenCLRestoreBufferWrite(rate, &rb));
   PetscCall(VecOpenCLRestoreBuffer(V, &vb));

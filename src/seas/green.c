@@ -5,12 +5,15 @@
    driver's KSP (or read from -seas_green_file), kept on the device, then each stage's stress is one dense mat-vec
    (kernels/green.cl) and no volume solve. */
 #include <sbpmg/private/seasimpl.h>
+#include "sbpmg_kernel_args.h"
 
 #define SEAS_GREEN_MAGIC 36.0503 /* a Green's function file's first number: this layout (36.0502: without the order) */
 #define SEAS_GREEN_NHEAD 11      /* magic, nf, N[0], N[1], L[0], L[1], l[0], l[1], mu, Wf, the SBP-SAT order */
 
-/* The arguments of kernels/green.cl's green_stress, by name. */
-typedef enum { GREEN_ARG_N, GREEN_ARG_TAU0, GREEN_ARG_T, GREEN_ARG_G, GREEN_ARG_LOAD, GREEN_ARG_STATE, GREEN_ARG_TAU, GREEN_NARGS } SeasGreenArg;
+/* The arguments of kernels/green.cl's green_stress, by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS). */
+typedef struct {
+  SbpmgCLArgValue n, tau0, t, G, g, state, tau;
+} SeasGreenArgs;
 
 struct _SeasGreen {
   PetscInt       nf;
@@ -227,8 +230,8 @@ static PetscErrorCode SeasGreenUpload(Seas s, struct _SeasGreen *gr)
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_GREEN_WG=%d", (int)gr->wg));
   PetscCall(SbpmgCLGetKernel(cl, "green", opts, "green_stress", &gr->k));
   PetscCallCL(clGetKernelInfo(gr->k, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL));
-  PetscCheck(nargs == GREEN_NARGS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernels/green.cl's green_stress takes %u arguments, src/seas sets %d", nargs,
-             (int)GREEN_NARGS);
+  PetscCheck(nargs == SBPMG_KERNEL_NARGS_green_stress, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernels/green.cl's green_stress takes %u arguments, src/seas sets %d",
+             nargs, (int)SBPMG_KERNEL_NARGS_green_stress);
   PetscCall(SbpmgCLReference(cl));
   gr->cl = cl;
   PetscCall(SbpmgCLCreateBuffer(cl, CL_MEM_READ_ONLY, (size_t)gr->nf * gr->nf * sizeof(PetscReal), &gr->Gd));
@@ -286,13 +289,16 @@ PetscErrorCode SeasGreenStress(Seas s, PetscReal t, Vec X)
 
     PetscCall(VecOpenCLGetBufferRead(X, &xb));
     PetscCall(VecOpenCLGetBufferWrite(s->tau, &tb));
-    PetscCall(SbpmgCLSetArg(gr->k, GREEN_ARG_N, sizeof(int), &n));
-    PetscCall(SbpmgCLSetArg(gr->k, GREEN_ARG_TAU0, sizeof(PetscReal), &s->tau0));
-    PetscCall(SbpmgCLSetArg(gr->k, GREEN_ARG_T, sizeof(PetscReal), &t));
-    PetscCall(SbpmgCLSetArg(gr->k, GREEN_ARG_G, sizeof(cl_mem), &gr->Gd));
-    PetscCall(SbpmgCLSetArg(gr->k, GREEN_ARG_LOAD, sizeof(cl_mem), &gr->gd));
-    PetscCall(SbpmgCLSetArg(gr->k, GREEN_ARG_STATE, sizeof(cl_mem), &xb));
-    PetscCall(SbpmgCLSetArg(gr->k, GREEN_ARG_TAU, sizeof(cl_mem), &tb));
+    {
+      const SeasGreenArgs args = {.n     = SbpmgCLArgInt(n),
+                                  .tau0  = SbpmgCLArgReal(PETSC_FALSE, s->tau0),
+                                  .t     = SbpmgCLArgReal(PETSC_FALSE, t),
+                                  .G     = SbpmgCLArgMem(gr->Gd),
+                                  .g     = SbpmgCLArgMem(gr->gd),
+                                  .state = SbpmgCLArgMem(xb),
+                                  .tau   = SbpmgCLArgMem(tb)};
+      SBPMG_CL_SET_ARGS(gr->k, green_stress, &args);
+    }
     PetscCall(SbpmgCLLaunch1D(gr->cl, gr->k, (size_t)nf * gr->wg, gr->wg));
     PetscCall(VecOpenCLRestoreBufferWrite(s->tau, &tb));
     PetscCall(VecOpenCLRestoreBufferRead(X, &xb));

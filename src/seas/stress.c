@@ -2,6 +2,12 @@
    from the last solution, the traction of face 1 and the SAT-corrected stress. Shared by the stepping (run.c) and the Green's
    function's build (green.c), so that neither calls the other. */
 #include <sbpmg/private/seasimpl.h>
+#include "sbpmg_kernel_args.h"
+
+/* The arguments of kernels/friction.cl's friction_fault_stress_face, by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS). */
+typedef struct {
+  SbpmgCLArgValue n, ld, tau0, t, kc, u, state, tau;
+} SeasFaultStressArgs;
 
 /* tau at the fault nodes: tau0 - (t - kc (u0 - delta / 2)) (kernels/friction.cl friction_fault_stress), on the device or the host. */
 static PetscErrorCode SeasFaultStressCompute(Seas s, Vec X)
@@ -20,14 +26,17 @@ static PetscErrorCode SeasFaultStressCompute(Seas s, Vec X)
     PetscCall(VecOpenCLGetBufferRead(s->u, &ub));
     PetscCall(VecOpenCLGetBufferRead(X, &xb));
     PetscCall(VecOpenCLGetBufferWrite(s->tau, &ob));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_N, sizeof(int), &n));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_LD, sizeof(int), &ld));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_TAU0, sizeof(PetscReal), &s->tau0));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_T, sizeof(cl_mem), &tb));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_KC, sizeof(cl_mem), &kb));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_U, sizeof(cl_mem), &ub));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_STATE, sizeof(cl_mem), &xb));
-    PetscCall(SbpmgCLSetArg(s->k.stress, STRESS_ARG_TAU, sizeof(cl_mem), &ob));
+    {
+      const SeasFaultStressArgs args = {.n     = SbpmgCLArgInt(n),
+                                        .ld    = SbpmgCLArgInt(ld),
+                                        .tau0  = SbpmgCLArgReal(PETSC_FALSE, s->tau0),
+                                        .t     = SbpmgCLArgMem(tb),
+                                        .kc    = SbpmgCLArgMem(kb),
+                                        .u     = SbpmgCLArgMem(ub),
+                                        .state = SbpmgCLArgMem(xb),
+                                        .tau   = SbpmgCLArgMem(ob)};
+      SBPMG_CL_SET_ARGS(s->k.stress, friction_fault_stress_face, &args);
+    }
     PetscCall(SbpmgCLLaunch1D(s->k.cl, s->k.stress, (size_t)n, 0));
     PetscCall(VecOpenCLRestoreBufferWrite(s->tau, &ob));
     PetscCall(VecOpenCLRestoreBufferRead(X, &xb));

@@ -28,6 +28,21 @@ struct _SbpProblemOps {
 
 /* The device kernels of kernels/sbp.cl, looked up once per problem (src/sbp/kernels.c): a lookup through the program cache
    copies and compares the whole source, too slow for every launch. */
+/* The grid's sizes and spacings and this rank's owned and ghosted boxes as kernel arguments by name (docs/design.md "Kernel arguments
+   by name"): a family's argument struct holds them with SBP_GRID_ARGS and sets them with .grid = SbpProblemGridArgs(p); a kernel reads
+   those it takes. */
+#define SBP_GRID_ARG_FIELDS SbpmgCLArgValue Nr, Ns, hr, hs, xs, ys, xm, ym, gxs, gys, gxm, gym
+typedef struct {
+  SBP_GRID_ARG_FIELDS;
+} SbpGridArgs;
+#define SBP_GRID_ARGS      \
+  union {                  \
+    SbpGridArgs grid;      \
+    struct {               \
+      SBP_GRID_ARG_FIELDS; \
+    };                     \
+  }
+
 typedef enum { SBP_K_APPLY_PATCH, SBP_K_APPLY_INNER, SBP_K_NORM_PATCH, SBP_K_COUNT } SbpKernel;
 
 struct _p_SbpProblem {
@@ -102,6 +117,24 @@ struct _p_SbpProblem {
   cl_mem             d_otab; /* ... on the device */
   struct _n_SbpWide *wide;   /* the operator of order 4 and 6: its tables and kernels (src/sbp/wide.c), made at the first apply */
 };
+
+/* The grid arguments of p (SBP_GRID_ARGS): its sizes and spacings, its owned and ghosted boxes */
+static inline SbpGridArgs SbpProblemGridArgs(SbpProblem p)
+{
+  SbpGridArgs g = {.Nr  = SbpmgCLArgInt((int)p->Nr),
+                   .Ns  = SbpmgCLArgInt((int)p->Ns),
+                   .hr  = SbpmgCLArgReal(PETSC_FALSE, p->hr),
+                   .hs  = SbpmgCLArgReal(PETSC_FALSE, p->hs),
+                   .xs  = SbpmgCLArgInt((int)p->xs),
+                   .ys  = SbpmgCLArgInt((int)p->ys),
+                   .xm  = SbpmgCLArgInt((int)p->xm),
+                   .ym  = SbpmgCLArgInt((int)p->ym),
+                   .gxs = SbpmgCLArgInt((int)p->gxs),
+                   .gys = SbpmgCLArgInt((int)p->gys),
+                   .gxm = SbpmgCLArgInt((int)p->gxm),
+                   .gym = SbpmgCLArgInt((int)p->gym)};
+  return g;
+}
 
 /* The range of mu (any source): beyond it the coefficients mu times the metric, their products (crr*css) and their fp32 copies (the
    single-precision V-cycle) underflow or overflow, and the check would blame the metric (kernels/coef.cl coef_check repeats it). */

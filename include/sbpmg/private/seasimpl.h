@@ -23,35 +23,6 @@ typedef struct {
   cl_kernel rates, stress;
 } SeasFrictionKernels;
 
-/* The arguments of kernels/friction.cl's kernels, by name. */
-typedef enum {
-  FRICTION_ARG_N,
-  FRICTION_ARG_WRITE_V,
-  FRICTION_ARG_TAU,
-  FRICTION_ARG_A,
-  FRICTION_ARG_STATE,
-  FRICTION_ARG_V,
-  FRICTION_ARG_RATE,
-  FRICTION_ARG_SN,
-  FRICTION_ARG_ETA,
-  FRICTION_ARG_V0,
-  FRICTION_ARG_B,
-  FRICTION_ARG_DC,
-  FRICTION_ARG_F0,
-  FRICTION_NARGS
-} SeasFrictionArg;
-typedef enum {
-  STRESS_ARG_N,
-  STRESS_ARG_LD,
-  STRESS_ARG_TAU0,
-  STRESS_ARG_T,
-  STRESS_ARG_KC,
-  STRESS_ARG_U,
-  STRESS_ARG_STATE,
-  STRESS_ARG_TAU,
-  STRESS_NARGS
-} SeasStressArg;
-
 /* The parameters' checks (errors naming the value), a's included (every entry > 0). */
 PETSC_INTERN PetscErrorCode SeasFrictionCheck(MPI_Comm, const SeasFrictionParams *, Vec);
 /* The rates at n nodes: V (in: the guess, out: the slip rate), rate[0..n) = dpsi/dt and, with write_v, rate[n..2n) = V; psi =
