@@ -85,8 +85,8 @@ static PetscErrorCode AcousticFillRandomDevice(Acoustic ac)
               .pxy    = SbpmgCLArgInt(pxy),
               .origin = SbpmgCLArgInt(origin),
               .kofs   = SbpmgCLArgInt(kofs),
-              .seed   = {sizeof(cl_uint), {.u = seed}},
-              .field  = {sizeof(cl_uint), {.u = fi}},
+              .seed   = SbpmgCLArgUint(seed),
+              .field  = SbpmgCLArgUint(fi),
               .f      = SbpmgCLArgMem(f[fi])};
 
     SBPMG_CL_SET_ARGS(k, ac_fill_random, &args);

@@ -31,13 +31,6 @@ typedef struct {
   SbpmgCLArgValue lo, hi, lim, n, ilo, ihi, tab, nreg; /* the launch's own */
 } AcKernelArgs;
 
-static SbpmgCLArgValue AcArgFloat4(cl_float4 x)
-{
-  SbpmgCLArgValue a = {sizeof(cl_float4), {0}};
-  a.v.f4            = x;
-  return a;
-}
-
 static void AcousticKernelArgs(Acoustic ac, AcKernelArgs *a)
 {
   cl_float4 cx, cy, cz, hd;
@@ -57,10 +50,10 @@ static void AcousticKernelArgs(Acoustic ac, AcKernelArgs *a)
                       .ey     = SbpmgCLArgInt((int)ac->eoff[1]),
                       .ez     = SbpmgCLArgInt((int)(ac->eoff[2] + ac->zs)),
                       .c0     = SbpmgCLArgReal(PETSC_TRUE, ac->coef[0][0] + ac->coef[1][0] + ac->coef[2][0]),
-                      .cx     = AcArgFloat4(cx),
-                      .cy     = AcArgFloat4(cy),
-                      .cz     = AcArgFloat4(cz),
-                      .hd     = AcArgFloat4(hd),
+                      .cx     = SbpmgCLArgFloat4(cx),
+                      .cy     = SbpmgCLArgFloat4(cy),
+                      .cz     = SbpmgCLArgFloat4(cz),
+                      .hd     = SbpmgCLArgFloat4(hd),
                       .vp     = SbpmgCLArgMem(ac->dvp),
                       .phi    = SbpmgCLArgMem(ac->dphi),
                       .eta    = SbpmgCLArgMem(ac->deta)};

@@ -132,7 +132,7 @@ static PetscErrorCode PCSBPMGLinesFactorDevice(PCSBPMGLines l, int dir)
   cl_kernel      k;
   cl_mem         bad, stb, fb[3];
   cl_int4        gh, own;
-  int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, idir = dir, first = INT_MAX;
+  int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, first = INT_MAX;
   PetscReal     *st;
   PetscErrorCode ierr;
 
@@ -155,7 +155,7 @@ static PetscErrorCode PCSBPMGLinesFactorDevice(PCSBPMGLines l, int dir)
                                         .a         = SbpmgCLArgMem(p->d_crr),
                                         .b         = SbpmgCLArgMem(p->d_crs),
                                         .c         = SbpmgCLArgMem(p->d_css),
-                                        .dir       = SbpmgCLArgInt(idir),
+                                        .dir       = SbpmgCLArgInt(dir),
                                         .gh        = SbpmgCLArgInt4(gh),
                                         .own       = SbpmgCLArgInt4(own),
                                         .l1        = SbpmgCLArgMem(fb[0]),
@@ -280,7 +280,7 @@ static PetscErrorCode PCSBPMGLinesFactors(PCSBPMGLines l, int dir, SbpKernelPrec
 static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecision prec, Vec f[3], cl_mem *maps)
 {
   SbpProblem   p = l->p;
-  const int    q = prec == SBP_KERNEL_FP32 ? 1 : 0, idir = dir, xm = (int)p->xm, ym = (int)p->ym;
+  const int    q = prec == SBP_KERNEL_FP32 ? 1 : 0, xm = (int)p->xm, ym = (int)p->ym;
   const size_t items = (size_t)(dir ? p->xm : p->ym) * (size_t)p->tune.mg_line_chunks, rs = q ? sizeof(float) : sizeof(PetscReal);
   cl_kernel    k;
   cl_mem       fb[2];
@@ -292,7 +292,7 @@ static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecisi
     PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, PetscMax(items, 1) * 8 * rs, &l->maps[dir][q]));
     for (int t = 0; t < 2; t++) PetscCall(PCSBPMGBuffersGet(&bufs, f[t], SBP_READ, &fb[t]));
     {
-      const PCSBPMGLineMapsArgs args = {.dir  = SbpmgCLArgInt(idir),
+      const PCSBPMGLineMapsArgs args = {.dir  = SbpmgCLArgInt(dir),
                                         .xm   = SbpmgCLArgInt(xm),
                                         .ym   = SbpmgCLArgInt(ym),
                                         .l1   = SbpmgCLArgMem(fb[0]),

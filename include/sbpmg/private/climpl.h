@@ -160,6 +160,12 @@ static inline SbpmgCLArgValue SbpmgCLArgLong(long l)
   a.v.l             = l;
   return a;
 }
+static inline SbpmgCLArgValue SbpmgCLArgUint(cl_uint u)
+{
+  SbpmgCLArgValue a = {sizeof(cl_uint), {0}};
+  a.v.u             = u;
+  return a;
+}
 static inline SbpmgCLArgValue SbpmgCLArgMem(cl_mem m)
 {
   SbpmgCLArgValue a = {sizeof(cl_mem), {0}};
@@ -170,6 +176,12 @@ static inline SbpmgCLArgValue SbpmgCLArgInt4(cl_int4 i4)
 {
   SbpmgCLArgValue a = {sizeof(cl_int4), {0}};
   a.v.i4            = i4;
+  return a;
+}
+static inline SbpmgCLArgValue SbpmgCLArgFloat4(cl_float4 f4)
+{
+  SbpmgCLArgValue a = {sizeof(cl_float4), {0}};
+  a.v.f4            = f4;
   return a;
 }
 /* A real in the kernel's precision: fp32 (single) or fp64 */

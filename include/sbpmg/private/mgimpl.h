@@ -46,27 +46,6 @@ PETSC_INTERN PetscErrorCode PCSBPMGCheckChebyshevRange(MPI_Comm, PetscReal, Pets
 /* The kernel of level p in a precision (the coefficients' and the vectors'), the passes' work-group from tune; the caller keeps it. */
 PETSC_INTERN PetscErrorCode PCSBPMGGetKernel(SbpProblem, const SbpmgTuning *, SbpKernelPrecision, PCSBPMGKernel, cl_kernel *);
 
-/* A kernel's real argument in the kernel's precision: fp64, or fp32 in the single-precision V-cycle. */
-typedef struct {
-  size_t size;
-  union {
-    PetscReal d;
-    float     f;
-  } v;
-} PCSBPMGReal;
-static inline PCSBPMGReal PCSBPMGRealArg(SbpKernelPrecision prec, PetscReal x)
-{
-  PCSBPMGReal a;
-  if (prec == SBP_KERNEL_FP32) {
-    a.size = sizeof(float);
-    a.v.f  = (float)x;
-  } else {
-    a.size = sizeof(PetscReal);
-    a.v.d  = x;
-  }
-  return a;
-}
-
 /* ---------------------------------------------------------------- the single-precision V-cycle's vectors (src/mg/vecfp32.c) */
 #define VECMGFP32 "mgfp32"
 /* Where the values of a level vector are: nowhere (all zero), its fp32 device buffer, its host mirror, both, only in the fp64 source
