@@ -148,7 +148,7 @@ static void test_fp32_coefficients(void **state)
       SbpmgTestFillRandom(x, 3 + t);
       SbpmgTestFillRandom(b, 7 + t);
       PCALL(VecSet(r, NAN));
-      PCALL(SbpProblemApplyDevice(p, x, b, -1.0, r, PETSC_TRUE));
+      PCALL(SbpProblemApplyDevice(p, x, b, -1.0, r, SBP_KERNEL_COEF32));
       PCALL(MatCreateVecs(A32, &xh, &bh));
       PCALL(VecDuplicate(bh, &rref));
       PCALL(VecDuplicate(bh, &r64));

@@ -26,7 +26,7 @@ PetscErrorCode PCSBPMGLevelResidual(SbpProblem p, SbpKernelPrecision prec, Vec b
   w.Ns  = (int)p->Ns;
   w.rho = p->rho;
   PetscCall(SbpProblemBCFlags(p, &w.flags));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, prec != SBP_KERNEL_FP64, &w.ca, &w.cb, &w.cc));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, prec, &w.ca, &w.cb, &w.cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &w.bb));
@@ -39,7 +39,7 @@ PetscErrorCode PCSBPMGLevelResidual(SbpProblem p, SbpKernelPrecision prec, Vec b
     PetscCall(PCSBPMGSweepArgs(prec, t ? MG_K_SMOOTH_INNER : MG_K_SMOOTH_PATCH, ks[t], &w, xb, rb, rb, 0.0, 1.0, zero, prev_zero, io));
   if (p->halo) {
     SbpHalo h;
-    PetscCall(SbpProblemGetHalo(p, prec == SBP_KERNEL_FP32, &h));
+    PetscCall(SbpProblemGetHalo(p, prec, &h));
     PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], SBPMG_KERNEL_ARG_mg_smooth_patch_x, SBPMG_KERNEL_ARG_mg_smooth_patch_gh));
   } else
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], SBPMG_KERNEL_ARG_mg_smooth_patch_gh));
@@ -66,7 +66,7 @@ PetscErrorCode PCSBPMGResidual(Mat A, Vec b, Vec x, Vec r)
   }
   PetscCall(SbpProblemUseDevice(p, x, b, r, &dev));
   if (dev)
-    PetscCall(SbpProblemApplyDevice(p, x, b, -1.0, r, PETSC_TRUE));
+    PetscCall(SbpProblemApplyDevice(p, x, b, -1.0, r, SBP_KERNEL_COEF32));
   else
     PetscCall(MatResidual(A, b, x, r));
   PetscFunctionReturn(0);

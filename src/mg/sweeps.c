@@ -29,7 +29,7 @@ static PetscErrorCode SbpmgSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst
   w->io       = 0;
   w->io_bytes = 0;
   PetscCall(SbpProblemBCFlags(p, &w->flags));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, s->set.prec != SBP_KERNEL_FP64, &w->ca, &w->cb, &w->cc));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, s->set.prec, &w->ca, &w->cb, &w->cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
   PetscCall(PCSBPMGBuffersGet(bufs, x, SBP_READ, xb));
   if (s->set.prec == SBP_KERNEL_FP32) PetscCall(PCSBPMGVecGetSource(b, &src));
@@ -139,7 +139,7 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
     xb = ob;
     if (p->halo) {
       SbpHalo h;
-      PetscCall(SbpProblemGetHalo(p, s->set.prec == SBP_KERNEL_FP32, &h));
+      PetscCall(SbpProblemGetHalo(p, s->set.prec, &h));
       xb = h->patch;
     }
   }
@@ -149,7 +149,7 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], SBPMG_SWEEP_ARG_GH)); /* one rank, or x = 0: nothing to exchange */
   else {                                                                   /* several ranks: x through the ghost exchange of the level's precision */
     SbpHalo h;
-    PetscCall(SbpProblemGetHalo(p, s->set.prec == SBP_KERNEL_FP32, &h));
+    PetscCall(SbpProblemGetHalo(p, s->set.prec, &h));
     PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], SBPMG_SWEEP_ARG_X, SBPMG_SWEEP_ARG_GH));
   }
   PetscCall(PCSBPMGBuffersRestore(&bufs));

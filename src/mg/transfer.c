@@ -16,12 +16,13 @@ typedef struct {
   Vec c32;            /* a level vector of the coarse grid: transfers between fp32 fine and fp64 coarse vectors (made on first use) */
 } SbpTransfer;
 
-static PetscErrorCode SbpTransferKernel(SbpTransfer *t, PetscBool single, PCSBPMGKernel id, cl_kernel *k)
+/* The transfers' precision is their vectors': SBP_KERNEL_FP32 (the single-precision V-cycle's level vectors) or SBP_KERNEL_FP64. */
+static PetscErrorCode SbpTransferKernel(SbpTransfer *t, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
 {
-  cl_kernel *kk = &t->k[single ? 1 : 0][id - MG_K_PROLONG];
+  cl_kernel *kk = &t->k[prec == SBP_KERNEL_FP32 ? 1 : 0][id - MG_K_PROLONG];
 
   PetscFunctionBegin;
-  if (!*kk) PetscCall(PCSBPMGGetKernel(t->fine, &t->fine->tune, single ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, id, kk));
+  if (!*kk) PetscCall(PCSBPMGGetKernel(t->fine, &t->fine->tune, prec, id, kk));
   *k = *kk;
   PetscFunctionReturn(0);
 }
@@ -95,7 +96,7 @@ static PetscErrorCode SbpTransferDestroy(void *ctx)
 /* Several ranks: the input through the ghost exchange of its grid, then one launch over the owned block of the output grid. The
    transfer kernels read a quarter (prolongation) or the whole (restriction) of a fine vector and write the other, far less than a
    smoothing sweep, so they are not split into an interior and a rim to overlap the exchange (docs/design.md). */
-static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, PetscBool prolong, Vec x, Vec y, PetscBool add)
+static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, SbpKernelPrecision prec, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   const PCSBPMGKernel id = t->any ? (prolong ? MG_K_PROLONG_ANY_PATCH : MG_K_RESTRICT_ANY_PATCH) : (prolong ? MG_K_PROLONG_PATCH : MG_K_RESTRICT_PATCH);
   SbpProblem          f = t->fine, in = prolong ? t->coarse : t->fine, out = prolong ? t->fine : t->coarse;
@@ -108,8 +109,8 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, P
   SbpBuffers          bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(SbpTransferKernel(t, single, id, &k));
-  PetscCall(SbpProblemGetHalo(in, single, &h));
+  PetscCall(SbpTransferKernel(t, prec, id, &k));
+  PetscCall(SbpProblemGetHalo(in, prec, &h));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(SbpHaloBeginBuffer(h, xb));
@@ -120,13 +121,13 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, PetscBool single, P
   PetscCall(SbpTransferSetArgs(t, k, id, h->patch, yb, add, gh, own));
   PetscCall(SbpProblemLaunch2D(f, k, global));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
-  PetscCall(
-      SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(3 * nin + nout * (add ? 2 : 1)) * (single ? sizeof(float) : sizeof(PetscReal))));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout,
+                              (PetscLogDouble)(3 * nin + nout * (add ? 2 : 1)) * (prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal))));
   PetscFunctionReturn(0);
 }
 
-/* y = (add ? y : 0) + P x or P^T x on the device, in fp64 or (single) on level vectors in fp32. */
-static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool single, PetscBool prolong, Vec x, Vec y, PetscBool add)
+/* y = (add ? y : 0) + P x or P^T x on the device, in fp64 or (SBP_KERNEL_FP32) on level vectors in fp32. */
+static PetscErrorCode SbpTransferDevice(SbpTransfer *t, SbpKernelPrecision prec, PetscBool prolong, Vec x, Vec y, PetscBool add)
 {
   SbpProblem    f = t->fine;
   PCSBPMGKernel id;
@@ -139,17 +140,17 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool single, PetscB
   SbpBuffers    bufs = {0};
 
   PetscFunctionBegin;
-  if (add && single) { /* adding to a level vector marked zero: a plain transfer */
+  if (add && prec == SBP_KERNEL_FP32) { /* adding to a level vector marked zero: a plain transfer */
     PCSBPMGVecState st;
     PetscCall(PCSBPMGVecGetState(y, &st));
     if (st == PCSBPMG_VEC_ZERO) add = PETSC_FALSE;
   }
   if (f->halo) {
-    PetscCall(SbpTransferDevicePatch(t, single, prolong, x, y, add));
+    PetscCall(SbpTransferDevicePatch(t, prec, prolong, x, y, add));
     PetscFunctionReturn(0);
   }
   id = t->any ? (prolong ? MG_K_PROLONG_ANY : MG_K_RESTRICT_ANY) : (prolong ? MG_K_PROLONG : MG_K_RESTRICT);
-  PetscCall(SbpTransferKernel(t, single, id, &k));
+  PetscCall(SbpTransferKernel(t, prec, id, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, y, add ? SBP_READ_WRITE : SBP_WRITE, &yb));
@@ -165,8 +166,8 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, PetscBool single, PetscB
   }
   PetscCall(SbpProblemLaunch2D(f, k, global));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
-  PetscCall(
-      SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout, (PetscLogDouble)(nin + nout * (add ? 2 : 1)) * (single ? sizeof(float) : sizeof(PetscReal))));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, f->cl, 4.0 * nout,
+                              (PetscLogDouble)(nin + nout * (add ? 2 : 1)) * (prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal))));
   PetscFunctionReturn(0);
 }
 
@@ -214,16 +215,16 @@ static PetscErrorCode SbpTransferApply(Mat P, PetscBool prolong, Vec x, Vec y, P
     if (!t->c32) PetscCall(PCSBPMGVecCreate(t->coarse, &t->c32));
     if (prolong) {
       PetscCall(PCSBPMGVecFromDevice(t->c32, x));
-      PetscCall(SbpTransferDevice(t, PETSC_TRUE, PETSC_TRUE, t->c32, y, add));
+      PetscCall(SbpTransferDevice(t, SBP_KERNEL_FP32, PETSC_TRUE, t->c32, y, add));
     } else {
-      PetscCall(SbpTransferDevice(t, PETSC_TRUE, PETSC_FALSE, x, t->c32, PETSC_FALSE));
+      PetscCall(SbpTransferDevice(t, SBP_KERNEL_FP32, PETSC_FALSE, x, t->c32, PETSC_FALSE));
       PetscCall(PCSBPMGVecToDevice(t->c32, y));
     }
     PetscFunctionReturn(0);
   }
   PetscCall(SbpProblemUseDevice(t->fine, x, y, NULL, &dev));
   if (dev || xs)
-    PetscCall(SbpTransferDevice(t, xs, prolong, x, y, add));
+    PetscCall(SbpTransferDevice(t, xs ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, prolong, x, y, add));
   else
     PetscCall(SbpTransferHost(t, prolong, x, y, add));
   PetscFunctionReturn(0);

@@ -109,14 +109,14 @@ static PetscErrorCode SbpApplyBuffers(SbpProblem p, Vec x, Vec z, Vec y, SbpBuff
 }
 
 /*@C
-   SbpProblemApplyDevice - y = z + scale M~ x on the device (z may be NULL: y = scale M~ x; z may be y), with the coefficients in
-   fp64 or (single) rounded to fp32: the multigrid levels' residuals use the latter. The kernel pair of SbpProblemLaunchOwned(): the
-   lean kernel over the interior box and the patch kernel over the rim with the interior/rim split, the patch kernel over every owned
+   SbpProblemApplyDevice - y = z + scale M~ x on the device (z may be NULL: y = scale M~ x; z may be y), on fp64 vectors with the
+   coefficients in fp64 (SBP_KERNEL_FP64) or rounded to fp32 (SBP_KERNEL_COEF32): the multigrid levels' residuals use the latter. The kernel pair of
+SbpProblemLaunchOwned(): the lean kernel over the interior box and the patch kernel over the rim with the interior/rim split, the patch kernel over every owned
    node without; on several ranks x goes through the ghost exchange, the interior overlapped with it.
 
    Level: developer
 @*/
-PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y, PetscBool single)
+PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale, Vec y, SbpKernelPrecision prec)
 {
   cl_kernel      ks[2] = {NULL, NULL};
   cl_mem         xb, zb, yb, ca, cb, cc;
@@ -130,10 +130,11 @@ PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
   PetscCall(SbpProblemCheckDeviceVec(p, x, "x"));
   PetscCall(SbpProblemCheckDeviceVec(p, y, "y"));
   PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors for the SBP-SAT operator");
+  PetscCheck(prec != SBP_KERNEL_FP32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device operator's vectors are fp64 (SBP_KERNEL_FP64 or SBP_KERNEL_COEF32)");
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, single, &ks[0]));
-  if (lean) PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_INNER, single, &ks[1]));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, single, &ca, &cb, &cc));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, prec, &ks[0]));
+  if (lean) PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_INNER, prec, &ks[1]));
+  PetscCall(SbpProblemGetCoefficientBuffers(p, prec, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(SbpApplyBuffers(p, x, z, y, &bufs, &xb, &zb, &yb));
   {
@@ -159,7 +160,7 @@ PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
   PetscCall(SbpBuffersRestore(&bufs));
   /* u, y, three coefficients, z; on several ranks the patch copy too (read and write) */
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, SBP_APPLY_FLOPS_PER_NODE * n,
-                              n * (sizeof(PetscReal) * ((p->halo ? 4 : 2) + add) + 3 * (single ? sizeof(float) : sizeof(PetscReal)))));
+                              n * (sizeof(PetscReal) * ((p->halo ? 4 : 2) + add) + 3 * (prec == SBP_KERNEL_COEF32 ? sizeof(float) : sizeof(PetscReal)))));
   PetscFunctionReturn(0);
 }
 
@@ -174,7 +175,7 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, d, "the diagonal"));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, PETSC_FALSE, &k));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, SBP_KERNEL_FP64, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(SbpBuffersGet(&bufs, d, SBP_WRITE, &db));
   {
@@ -227,7 +228,7 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, x, "x"));
   PetscCall(SbpProblemCheckDeviceVec(p, y, "y"));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_NORM_PATCH, PETSC_FALSE, &k));
+  PetscCall(SbpProblemGetKernel(p, SBP_K_NORM_PATCH, SBP_KERNEL_FP64, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpNorm));
   PetscCall(SbpBuffersGet(&bufs, x, x == y ? SBP_READ_WRITE : SBP_READ, &xb));
   if (x == y)
@@ -270,7 +271,7 @@ static PetscErrorCode SbpOperatorApply(Mat A, Vec x, Vec z, PetscReal scale, Vec
   }
   PetscCall(SbpProblemUseDevice(p, x, y, z, &dev));
   if (dev)
-    PetscCall(SbpProblemApplyDevice(p, x, z, scale, y, PETSC_FALSE));
+    PetscCall(SbpProblemApplyDevice(p, x, z, scale, y, SBP_KERNEL_FP64));
   else
     PetscCall(SbpProblemApplyHost(p, x, z, scale, y));
   PetscFunctionReturn(0);

@@ -356,16 +356,18 @@ PetscErrorCode SbpProblemRoundCoefficients(SbpProblem p)
 }
 
 /*@C
-   SbpProblemGetCoefficientBuffers - The device buffers of crr, crs and css (the kernels' a, b, c) on the ghosted patch, in fp64 or,
-   with single, rounded to fp32 (made on first use and kept by the problem): the multigrid levels read those, 12 bytes per node
-   instead of 24.
+   SbpProblemGetCoefficientBuffers - The device buffers of crr, crs and css (the kernels' a, b, c) on the ghosted patch, in fp64
+   (SBP_KERNEL_FP64) or, for either precision with fp32 coefficients, rounded to fp32 (made on first use and kept by the problem): the multigrid levels read
+those, 12 bytes per node instead of 24.
 
    Not collective
 
    Level: developer
 @*/
-PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem p, PetscBool single, cl_mem *a, cl_mem *b, cl_mem *c)
+PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem p, SbpKernelPrecision prec, cl_mem *a, cl_mem *b, cl_mem *c)
 {
+  const PetscBool single = prec != SBP_KERNEL_FP64 ? PETSC_TRUE : PETSC_FALSE; /* the coefficients' storage */
+
   PetscFunctionBegin;
   PetscCheck(p->use_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The SBP-SAT problem has no device coefficients (host backend)");
   if (single && !p->d_crr32) PetscCall(SbpProblemRoundCoefficients(p));

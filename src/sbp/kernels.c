@@ -82,11 +82,13 @@ PetscErrorCode SbpProblemGetBuildOptions(SbpProblem p, SbpKernelPrecision prec, 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SbpProblemGetHalo(SbpProblem p, PetscBool single, SbpHalo *h)
+PetscErrorCode SbpProblemGetHalo(SbpProblem p, SbpKernelPrecision prec, SbpHalo *h)
 {
+  const PetscBool fp32 = prec == SBP_KERNEL_FP32 ? PETSC_TRUE : PETSC_FALSE; /* the vectors' precision */
+
   PetscFunctionBegin;
-  if (single && p->halo && !p->halo32) PetscCall(SbpHaloCreate(p->da, p->cl, PETSC_TRUE, &p->halo32));
-  *h = single ? p->halo32 : p->halo;
+  if (fp32 && p->halo && !p->halo32) PetscCall(SbpHaloCreate(p->da, p->cl, PETSC_TRUE, &p->halo32));
+  *h = fp32 ? p->halo32 : p->halo;
   PetscFunctionReturn(0);
 }
 
@@ -99,25 +101,23 @@ static const struct {
 } SbpKernels[SBP_K_COUNT] = {{"sbp_apply_patch", 1}, {"sbp_apply_inner", 1}, {"sbp_norm_patch", 4}};
 
 /*@C
-   SbpProblemGetKernel - A kernel of kernels/sbp.cl for the problem's level, for coefficients stored in fp64 (single = PETSC_FALSE)
-   or fp32 (the buffers of SbpProblemGetCoefficientBuffers()); its program is built on first use of one of its kernels, the
-   kernel kept by the problem.
+   SbpProblemGetKernel - A kernel of kernels/sbp.cl for the problem's level in a precision (SbpKernelPrecision: the coefficients'
+   storage, the buffers of SbpProblemGetCoefficientBuffers(), and the vectors'); its program is built on first use of one of its
+   kernels, the kernel kept by the problem.
 
    Not collective
 
    Level: developer
 @*/
-PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, PetscBool single, cl_kernel *k)
+PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, SbpKernelPrecision prec, cl_kernel *k)
 {
-  const int s = single ? 1 : 0;
-
   PetscFunctionBegin;
-  if (!p->kernels[s][id]) {
+  if (!p->kernels[prec][id]) {
     char opts[sizeof(p->kopts[0]) + 32];
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=%d", p->kopts[single ? SBP_KERNEL_COEF32 : SBP_KERNEL_FP64], SbpKernels[id].subset));
-    PetscCall(SbpmgCLGetKernel(p->cl, "sbp", opts, SbpKernels[id].name, &p->kernels[s][id]));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=%d", p->kopts[prec], SbpKernels[id].subset));
+    PetscCall(SbpmgCLGetKernel(p->cl, "sbp", opts, SbpKernels[id].name, &p->kernels[prec][id]));
   }
-  *k = p->kernels[s][id];
+  *k = p->kernels[prec][id];
   PetscFunctionReturn(0);
 }
 

@@ -105,7 +105,7 @@ struct _p_SbpProblem {
   PetscBool split_on;                    /* resolved at set-up: the interior box in the lean *_inner kernels, the rim apart (sbp_split) */
   SbpHalo   halo32;                      /* several ranks: the fp32 ghost exchange of the single-precision V-cycle, made on first use */
   char      kopts[3][256];               /* -D specialisation of kernels/sbp.cl for each SbpKernelPrecision (SbpProblemGetBuildOptions) */
-  cl_kernel kernels[2][SBP_K_COUNT];     /* SbpProblemGetKernel(), with fp64 and fp32 coefficients: owned by the program cache of cl */
+  cl_kernel kernels[3][SBP_K_COUNT];     /* SbpProblemGetKernel() for each SbpKernelPrecision: owned by the program cache of cl */
   /* all faces Neumann (docs/guide.md "All-Neumann problems"): the last right-hand side's sum 1^T b before it was made compatible, and
      the constant removed from the forcing for that (b -= shift J H 1); rhs_count counts the right-hand sides made so */
   PetscReal rhs_sum, rhs_shift;
@@ -288,10 +288,12 @@ typedef enum {
 } SbpKernelPrecision;
 /* The -D specialisation of kernels/sbp.cl (and of the programs built on it) in a precision. */
 PETSC_INTERN PetscErrorCode SbpProblemGetBuildOptions(SbpProblem, SbpKernelPrecision, const char **);
-/* The ghost exchange of the problem's vectors (fp64) or of the single-precision V-cycle's (fp32, made on first use); NULL on one rank. */
-PETSC_INTERN PetscErrorCode SbpProblemGetHalo(SbpProblem, PetscBool, SbpHalo *);
-PETSC_INTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, PetscBool, cl_kernel *);
-PETSC_INTERN PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem, PetscBool, cl_mem *, cl_mem *, cl_mem *);
+/* Every function below takes the precision as this one enum, each reading the part it concerns: the ghost exchange the vectors'
+   (fp64, or fp32 with SBP_KERNEL_FP32, made on first use; NULL on one rank), the coefficient buffers the coefficients' (fp32 unless
+   SBP_KERNEL_FP64), the kernels both. */
+PETSC_INTERN PetscErrorCode SbpProblemGetHalo(SbpProblem, SbpKernelPrecision, SbpHalo *);
+PETSC_INTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, SbpKernelPrecision, cl_kernel *);
+PETSC_INTERN PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem, SbpKernelPrecision, cl_mem *, cl_mem *, cl_mem *);
 
 /* The launches of the device kernels over a region of a problem's owned block (kernels/sbp.cl sbp_region_node; on one rank the
    whole grid): all of it, the interior box, the rim around it. */
@@ -316,7 +318,8 @@ PETSC_INTERN PetscErrorCode SbpBuffersGet(SbpBuffers *, Vec, SbpAccess, cl_mem *
 PETSC_INTERN PetscErrorCode SbpBuffersRestore(SbpBuffers *);
 
 /* ---------------------------------------------------------------- the device operator (src/sbp/apply.c) */
-PETSC_INTERN PetscErrorCode SbpProblemApplyDevice(SbpProblem, Vec, Vec, PetscReal, Vec, PetscBool);
+/* y = z + scale M~ x on fp64 device vectors, the coefficients in the precision's (SBP_KERNEL_FP64 or SBP_KERNEL_COEF32) */
+PETSC_INTERN PetscErrorCode SbpProblemApplyDevice(SbpProblem, Vec, Vec, PetscReal, Vec, SbpKernelPrecision);
 PETSC_INTERN PetscErrorCode SbpProblemCheckDeviceVec(SbpProblem, Vec, const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemUseDevice(SbpProblem, Vec, Vec, Vec, PetscBool *);
 /* The operator's Mat operations, for its MatShell and MATSBPSAT alike (the problem composed on the matrix). */
