@@ -60,7 +60,7 @@ PetscErrorCode SbpProblemSetUpKernels(SbpProblem p)
 
   PetscFunctionBegin;
   p->split_on = (p->tune.sbp_split && nin >= p->tune.sbp_split_min) ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PetscArrayzero(&p->kernels[0][0], 2 * SBP_K_COUNT)); /* owned by the program cache */
+  PetscCall(PetscArrayzero(&p->kernels[0][0], sizeof(p->kernels) / sizeof(p->kernels[0][0]))); /* owned by the program cache */
   if (p->cl->dclass == SBPMG_DEVICE_NVIDIA && p->tune.sbp_max_registers > 0)
     PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -cl-nv-maxrregcount=%d", (int)p->tune.sbp_max_registers));
   PetscCall(PetscSNPrintf(common, sizeof(common), " -DSBPMG_SBP_SELECT=%d -DSBPMG_SBP_INNER_ROWS=%d -DSBPMG_SBP_INNER_WHOLE=%d%s", (int)p->tune.sbp_select,
