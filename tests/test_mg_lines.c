@@ -234,6 +234,79 @@ static void test_unequal_sides(void **state)
   }
 }
 
+/* A grid anisotropic everywhere (the curved basin on 512 x 50 and 1024 x 100: r-lines on every level, both sides coarsened as on a
+   CPU), a random right-hand side of mean zero, ||r|| <= 1e-8 ||b||: with the line sweeps growing on the coarser levels
+   (-pc_sbpmg_line_nu_max, a CPU's default 3) at least 2 iterations fewer at 1024 x 100 than with one sweep a level (14 against 16 when
+   measured; 10 against 13 for bench/robust_bench's right-hand side: docs/design.md "Line smoothers"), never more, and at most 15; each
+   level's sweeps are min(k + 1, 3) (k levels below the finest), the same down and up, and the V-cycle stays symmetric. */
+static void test_line_growth(void **state)
+{
+  if (SbpTestWorldSize() > 1) skip(); /* one rank's tests; several ranks: test_ranks */
+  {
+    static const PetscInt sizes[][2] = {{512, 50}, {1024, 100}};
+    PetscInt              grown[2], flat[2];
+    SbpmgTestSetOption("-ksp_norm_type", "unpreconditioned"); /* ||r|| <= 1e-8 ||b||, as bench/robust_bench */
+    for (int c = 0; c < 2; c++) {
+      SbpProblem p =
+          SbpTestProblem(PETSC_COMM_SELF, sizes[c][0], sizes[c][1], "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, "sbp_coarsen_aspect=0,mg_line_nu_max=3");
+      grown[c] = solve_random(p, NULL);
+      SbpmgTestSetOption("-pc_sbpmg_line_nu_max", "1");
+      flat[c] = solve_random(p, NULL);
+      SbpmgTestSetOption("-pc_sbpmg_line_nu_max", NULL);
+      print_message("  curved %d x %d: %d iterations with the line sweeps growing, %d without\n", (int)sizes[c][0], (int)sizes[c][1], (int)grown[c],
+                    (int)flat[c]);
+      if (grown[c] > flat[c])
+        fail_msg("curved %d x %d: the growing line sweeps take more iterations (%d) than one a level (%d)", (int)sizes[c][0], (int)sizes[c][1], (int)grown[c],
+                 (int)flat[c]);
+      PCALL(SbpProblemDestroy(&p));
+    }
+    SbpmgTestSetOption("-ksp_norm_type", NULL);
+    if (grown[1] > 15) fail_msg("curved 1024 x 100: %d iterations > 15", (int)grown[1]);
+    if (grown[1] > flat[1] - 2)
+      fail_msg("curved 1024 x 100: %d iterations with the line sweeps growing, %d with one a level: no gain", (int)grown[1], (int)flat[1]);
+  }
+  for (int host = 0; host < 2; host++) {
+    SbpProblem p = SbpTestProblem(PETSC_COMM_SELF, 256, 16, "DDNN", SBP_MAPPING_CURVED, host ? SBP_BACKEND_HOST : SBP_BACKEND_DEVICE, NULL);
+    Mat        A;
+    KSP        ksp;
+    PC         pc;
+    PC_MG     *mg;
+    Vec        x, y;
+    PetscInt   L;
+    PCALL(SbpProblemCreateOperator(p, &A));
+    SbpmgTestSetOption("-pc_sbpmg_precision", "double");
+    SbpmgTestSetOption("-pc_sbpmg_lines", "r");
+    SbpmgTestSetOption("-pc_sbpmg_line_nu_max", "3");
+    ksp = lines_mgcg(A, 1e-8, 10);
+    PCALL(KSPSetFromOptions(ksp));
+    PCALL(KSPSetUp(ksp));
+    SbpmgTestSetOption("-pc_sbpmg_line_nu_max", NULL);
+    SbpmgTestSetOption("-pc_sbpmg_lines", NULL);
+    SbpmgTestSetOption("-pc_sbpmg_precision", NULL);
+    PCALL(KSPGetPC(ksp, &pc));
+    PCALL(PCSBPMGGetLevels(pc, &L));
+    if (L < 4) fail_msg("curved 256 x 16: %d levels, expected at least 4", (int)L);
+    mg = (PC_MG *)pc->data;
+    for (PetscInt k = 0; k < L - 1; k++) { /* PCMG's level L - 1 - k is sbpmg's level k below the finest */
+      PetscInt pre, post;
+      PCALL(KSPGetTolerances(mg->levels[L - 1 - k]->smoothd, NULL, NULL, NULL, &pre));
+      PCALL(KSPGetTolerances(mg->levels[L - 1 - k]->smoothu, NULL, NULL, NULL, &post));
+      if (pre != PetscMin(k + 1, 3) || post != pre)
+        fail_msg("level %d below the finest: %d pre- and %d post-sweeps, expected %d", (int)k, (int)pre, (int)post, (int)PetscMin(k + 1, 3));
+    }
+    PCALL(MatCreateVecs(A, &x, &y));
+    for (int r = 0; r < 2; r++) {
+      SbpmgTestFillRandom(x, 60 + r);
+      SbpmgTestFillRandom(y, 70 + r);
+      SbpTestCheckSymmetric(pc, x, y, host ? "r-lines growing, host" : "r-lines growing, device");
+    }
+    SbpmgTestDestroyVecs(&x, &y, NULL);
+    PCALL(KSPDestroy(&ksp));
+    PCALL(MatDestroy(&A));
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
 /* The V-cycle with line smoothing in both directions (the up smoother the down one's adjoint) is symmetric and positive definite. */
 static void test_symmetric(void **state)
 {
@@ -293,6 +366,10 @@ static void test_bad_input(void **state)
       {{"-pc_sbpmg_line_ratio", "0.5", NULL}, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_ratio 0.5 must be >= 1 and finite"},
       {{"-pc_sbpmg_line_ratio", "inf", NULL}, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_ratio inf"},
       {{"-pc_sbpmg_line_nu", "0", NULL}, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_nu 0 must be >= 1"},
+      {{"-pc_sbpmg_line_nu_max", "-1", NULL}, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_nu_max -1 must be >= 1 (0: the default)"},
+      {{"-pc_sbpmg_line_nu", "2", "-pc_sbpmg_line_nu_max", "1", NULL},
+       PETSC_ERR_ARG_INCOMP,
+       "-pc_sbpmg_line_nu_max 1 is below the finest level's line sweeps (-pc_sbpmg_line_nu 2)"},
       {{"-pc_sbpmg_lines", "r", "-pc_sbpmg_smoother", "richardson", NULL}, PETSC_ERR_ARG_INCOMP, "-pc_sbpmg_lines r needs the chebyshev or jacobi smoother"},
   };
   SbpProblem p = SbpTestProblem(PETSC_COMM_SELF, 32, 16, "DDNN", SBP_MAPPING_CURVED, SBP_BACKEND_DEVICE, NULL);
@@ -461,7 +538,7 @@ static void test_ranks(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_line_solves), cmocka_unit_test(test_stretched), cmocka_unit_test(test_unequal_sides),
+    cmocka_unit_test(test_line_solves), cmocka_unit_test(test_stretched), cmocka_unit_test(test_unequal_sides), cmocka_unit_test(test_line_growth),
     cmocka_unit_test(test_symmetric),   cmocka_unit_test(test_bad_input), cmocka_unit_test(test_ranks),
 };
 

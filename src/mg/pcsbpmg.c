@@ -105,8 +105,12 @@ static PetscErrorCode PCSetFromOptions_SBPMG(PC pc, PetscOptionItems *PetscOptio
       "-pc_sbpmg_line_ratio",
       "auto: smooth along the r-lines (s-lines) of a level where rho^2 crr/css (its inverse) exceeds this somewhere: the ratio of its couplings",
       "PCSBPMGSetLines", sb->line_ratio, &sb->line_ratio, NULL));
-  PetscCall(PetscOptionsInt("-pc_sbpmg_line_nu", "Sweeps per direction, before and after the coarse correction, on every level with line smoothing",
+  PetscCall(PetscOptionsInt("-pc_sbpmg_line_nu", "Sweeps per direction, before and after the coarse correction, on the finest level with line smoothing",
                             "PCSBPMGSetLines", sb->line_nu, &sb->line_nu, NULL));
+  PetscCall(PetscOptionsInt("-pc_sbpmg_line_nu_max",
+                            "Most sweeps per direction on a level smoothed along lines of one direction: they grow by -pc_sbpmg_line_nu per level below the "
+                            "finest up to this (0: tuning mg_line_nu_max, 3 on a CPU, 1 on a GPU)",
+                            "PCSBPMGSetLines", sb->line_nu_max, &sb->line_nu_max, NULL));
   PetscCall(SbpmgOptionsCheckEnum(((PetscObject)pc)->prefix, "-pc_sbpmg_coarse_solve", PCSBPMGCoarseSolveTypes));
   PetscCall(PetscOptionsEnum("-pc_sbpmg_coarse_solve",
                              "Coarse solve: auto (dense on one rank with the device backend for coarse grids of at most tuning mg_coarse_dense nodes, else "
@@ -188,6 +192,16 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
                                    " post-sweeps on the finest level, times %.4g per level below (at most %" PetscInt_FMT ")\n",
                                    PCSBPMGSmootherTypes[sb->smoother], sb->nlevels ? (device ? "device" : "host") : "operator's backend", sb->nu_pre,
                                    sb->nu_post, (double)sb->nu_growth, sb->nlevels ? sb->nu_max_used : sb->nu_max));
+  if (sb->nlevels) {
+    PetscBool lines = PETSC_FALSE;
+    for (PetscInt k = 0; k < sb->nlevels - 1; k++) lines = lines || sb->lines[k] ? PETSC_TRUE : PETSC_FALSE;
+    if (lines)
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+                                       "line smoothing: %" PetscInt_FMT " sweep(s) per direction on the finest level; levels with lines of one direction "
+                                       "%" PetscInt_FMT " more per level below, at most %" PetscInt_FMT " (%s)\n",
+                                       sb->line_nu, sb->line_nu, sb->line_nu_max_used,
+                                       sb->line_nu_max ? "-pc_sbpmg_line_nu_max" : "the default, tuning mg_line_nu_max"));
+  }
   if (sb->nlevels)
     PetscCall(PetscViewerASCIIPrintf(viewer, "coarse-size limit %" PetscInt_FMT " points per side (%s)\n", sb->coarse_used,
                                      sb->coarse_size_set ? "-pc_sbpmg_coarse_size" : "the default, tuning mg_coarse_size"));
@@ -462,6 +476,10 @@ PetscErrorCode PCSBPMGSetTuning(PC pc, const char overrides[])
 .  -pc_sbpmg_cheby_range <0.1,1.1> - Chebyshev interval as fractions of the estimated lambda_max(D^-1 A)
 .  -pc_sbpmg_jacobi_omega <0>      - Jacobi damping (0: 4/(3 lambda_max))
 .  -pc_sbpmg_eig_its <10>          - CG steps of the eigenvalue estimate on each level
+.  -pc_sbpmg_lines <auto>          - line smoothing: auto (from each level's anisotropy), none, r, s or both (PCSBPMGSetLines())
+.  -pc_sbpmg_line_nu <1>           - sweeps per direction on the finest level with line smoothing
+.  -pc_sbpmg_line_nu_max <n>       - levels smoothed along lines of one direction: their sweeps grow by line_nu per level below the finest
+                                      up to n (default: tuning mg_line_nu_max, 3 on a CPU, 1 on a GPU)
 .  -pc_sbpmg_coarse_solve <auto>   - auto, dense (the inverse of the assembled coarse operator on the device) or cholmod (on the host)
 .  -pc_sbpmg_coef_fp32 <bool>      - device levels read the coefficients rounded to fp32 in their sweeps and residuals (default: on a GPU)
 -  -pc_sbpmg_precision <double|single> - the V-cycle's vectors and arithmetic in fp64 or fp32; CG's stay fp64 (default: tuning mg_single)
@@ -483,18 +501,19 @@ PetscErrorCode PCCreate_SBPMG(PC pc)
   PetscCall(PCSetType(pc, PCMG));
   PetscCall(PetscObjectChangeTypeName((PetscObject)pc, PCSBPMG));
   PetscCall(PetscNew(&sb));
-  sb->smoother   = PC_SBPMG_CHEBYSHEV;
-  sb->nu_pre     = 3;
-  sb->nu_post    = 3;
-  sb->nu_growth  = 2;
-  sb->nu_max     = 16;
-  sb->eig_its    = 10;
-  sb->coef_fp32  = PETSC_TRUE;
-  sb->cheby_lo   = 0.1;
-  sb->cheby_hi   = 1.1;
-  sb->line_type  = PC_SBPMG_LINES_AUTO;
-  sb->line_nu    = 1;
-  sb->line_ratio = 32;
+  sb->smoother    = PC_SBPMG_CHEBYSHEV;
+  sb->nu_pre      = 3;
+  sb->nu_post     = 3;
+  sb->nu_growth   = 2;
+  sb->nu_max      = 16;
+  sb->eig_its     = 10;
+  sb->coef_fp32   = PETSC_TRUE;
+  sb->cheby_lo    = 0.1;
+  sb->cheby_hi    = 1.1;
+  sb->line_type   = PC_SBPMG_LINES_AUTO;
+  sb->line_nu     = 1;
+  sb->line_nu_max = 0;
+  sb->line_ratio  = 32;
   PetscCall(PetscStrncpy(sb->range_opt, "0.1,1.1", sizeof(sb->range_opt)));
   sb->mg_setup            = pc->ops->setup;
   sb->mg_setfromoptions   = pc->ops->setfromoptions;

@@ -227,8 +227,9 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
 
   PetscFunctionBegin;
   if (pc->setfromoptionscalled) {
-    static const char *const ints[] = {"-pc_sbpmg_levels", "-pc_mg_levels",     "-pc_sbpmg_coarse_size", "-pc_sbpmg_nu",
-                                       "-pc_sbpmg_nu_max", "-pc_sbpmg_eig_its", "-pc_sbpmg_line_nu",     NULL};
+    static const char *const ints[] = {"-pc_sbpmg_levels",  "-pc_mg_levels",         "-pc_sbpmg_coarse_size",
+                                       "-pc_sbpmg_nu",      "-pc_sbpmg_nu_max",      "-pc_sbpmg_eig_its",
+                                       "-pc_sbpmg_line_nu", "-pc_sbpmg_line_nu_max", NULL};
     PetscCall(SbpmgOptionsCheckInts(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, ints));
   }
   {
@@ -283,6 +284,10 @@ static PetscErrorCode PCSBPMGCheckOptions(PC pc, PC_SBPMG *sb)
              sb->nu_max, sb->nu_pre, sb->nu_post);
   PetscCheck(sb->eig_its >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_eig_its %" PetscInt_FMT " must be >= 2", sb->eig_its);
   PetscCheck(sb->line_nu >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_nu %" PetscInt_FMT " must be >= 1", sb->line_nu);
+  PetscCheck(sb->line_nu_max >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_sbpmg_line_nu_max %" PetscInt_FMT " must be >= 1 (0: the default)", sb->line_nu_max);
+  PetscCheck(!sb->line_nu_max || sb->line_nu_max >= sb->line_nu, comm, PETSC_ERR_ARG_INCOMP,
+             "-pc_sbpmg_line_nu_max %" PetscInt_FMT " is below the finest level's line sweeps (-pc_sbpmg_line_nu %" PetscInt_FMT ")", sb->line_nu_max,
+             sb->line_nu);
   PetscCheck(sb->line_ratio >= 1 && !PetscIsInfOrNanReal(sb->line_ratio), comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-pc_sbpmg_line_ratio %g must be >= 1 and finite (the ratio of a level's couplings along r and along s beyond which it smooths along lines)",
              (double)sb->line_ratio);
@@ -519,9 +524,12 @@ static PetscErrorCode PCSBPMGLevelSmoothers(PC pc, PC_SBPMG *sb, PetscInt k)
   Mat                S = sb->ops[k] ? sb->ops[k] : A, SP = sb->ops[k] ? sb->ops[k] : P; /* the smoothers' (all-Neumann: no null space) */
   SbpKernelPrecision prec = PCSBPMGLevelPrecision(sb, k, A, P);
   int                dirs = sb->lines[k] ? sb->lines[k]->dirs : 0;
-  /* line smoothing: line_nu sweeps per direction on every level (more sweeps on the coarser levels gained nothing: docs/performance.md) */
-  PetscInt pre  = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_pre, k);
-  PetscInt post = dirs ? sb->line_nu : PCSBPMGLevelSweeps(sb, sb->nu_post, k);
+  /* line smoothing: line_nu sweeps per direction on the finest level; on a level smoothed along the lines of one direction, line_nu
+     more per level below the finest, at most line_nu_max_used (a grid anisotropic everywhere: its V-cycle's coarse corrections are
+     only as good as the coarse levels' smoothing); lines in both directions keep line_nu (docs/design.md "Line smoothers") */
+  PetscInt nl   = dirs == 3 ? sb->line_nu : PetscMin(sb->line_nu * (k + 1), sb->line_nu_max_used);
+  PetscInt pre  = dirs ? nl : PCSBPMGLevelSweeps(sb, sb->nu_pre, k);
+  PetscInt post = dirs ? nl : PCSBPMGLevelSweeps(sb, sb->nu_post, k);
   KSP      down, up;
 
   PetscFunctionBegin;
@@ -569,8 +577,9 @@ PetscErrorCode PCSetUp_SBPMG(PC pc)
     sb->tune = fine->tune;
     PetscCall(SbpmgTuningParse(sb->tune_opts, &sb->tune));
     if (!sb->coef_fp32_set) sb->coef_fp32 = sb->tune.mg_coef_fp32 ? PETSC_TRUE : PETSC_FALSE;
-    sb->coarse_used = sb->coarse_size_set ? sb->coarse_size : sb->tune.mg_coarse_size;
-    sb->nu_max_used = sb->nu_max_given ? sb->nu_max : sb->tune.mg_nu_max;
+    sb->coarse_used      = sb->coarse_size_set ? sb->coarse_size : sb->tune.mg_coarse_size;
+    sb->nu_max_used      = sb->nu_max_given ? sb->nu_max : sb->tune.mg_nu_max;
+    sb->line_nu_max_used = sb->line_nu_max ? sb->line_nu_max : PetscMax(sb->line_nu, sb->tune.mg_line_nu_max);
     PetscCall(PCSBPMGBuildHierarchy(pc, sb, fine));
     L = sb->nlevels;
     PetscCall(PCSBPMGResolvePrecision(pc, sb, fine, L));

@@ -195,11 +195,13 @@ typedef struct {
   /* the tuning: the fine problem's with tune_opts applied (PCSBPMGSetTuning()), resolved at set-up */
   SbpmgTuning            tune;
   char                   tune_opts[256];
-  PCSBPMGLineType        line_type;    /* -pc_sbpmg_lines */
-  PetscReal              line_ratio;   /* auto: lines along r where rho^2 crr/css exceeds it somewhere, along s where its inverse does */
-  PetscInt               line_nu;      /* sweeps per direction on the levels with line smoothing */
-  PCSBPMGCoarseSolveType coarse_solve; /* -pc_sbpmg_coarse_solve */
-  PetscBool              coarse_dense; /* resolved at set-up: the dense inverse on the device (src/mg/coarse.c) */
+  PCSBPMGLineType        line_type;        /* -pc_sbpmg_lines */
+  PetscReal              line_ratio;       /* auto: lines along r where rho^2 crr/css exceeds it somewhere, along s where its inverse does */
+  PetscInt               line_nu;          /* sweeps per direction on the levels with line smoothing (the finest; see line_nu_max) */
+  PetscInt               line_nu_max;      /* -pc_sbpmg_line_nu_max: one direction's line levels grow to this (0: the tuning's mg_line_nu_max) */
+  PetscInt               line_nu_max_used; /* resolved at set-up */
+  PCSBPMGCoarseSolveType coarse_solve;     /* -pc_sbpmg_coarse_solve */
+  PetscBool              coarse_dense;     /* resolved at set-up: the dense inverse on the device (src/mg/coarse.c) */
   /* hierarchy, index 0 = finest */
   PetscInt      nlevels;
   SbpProblem   *problems;
