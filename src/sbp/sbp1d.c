@@ -343,7 +343,7 @@ PetscErrorCode SbpSparse1DPackTable(PetscInt order, PetscReal tab[])
   for (PetscInt d = 0; d <= T->q; d++)
     for (PetscInt o = 0; o <= 2 * T->q - d; o++) tab[SBP_T_MU + 7 * d + o] = T->mu[d][o];
   for (PetscInt e = 0; e < T->nMentries; e++) {
-    const SbpSparse1DMEntry *m                      = &T->M[e];
+    const SbpSparse1DMEntry *m                   = &T->M[e];
     tab[SBP_T_M + (9 * m->i + m->j) * 12 + m->k] = m->v;
     tab[SBP_T_M + (9 * m->j + m->i) * 12 + m->k] = m->v;
   }
