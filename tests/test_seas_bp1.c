@@ -3,6 +3,7 @@
    Vp near and below Wf), one PC set-up for the whole run, bad input. */
 #include "harness.h"
 #include <sbpmg/private/seasimpl.h>
+#include <math.h>
 
 static const char help[] = "The BP1-QD driver: the station files, a short coarse run, bad input.\n";
 
@@ -341,6 +342,57 @@ static void test_guess(void **state)
   SbpmgTestClearOptions(opts);
 }
 
+/* The states a stage may take (SeasStateAcceptable, the TS's domain check): the initial state; psi up to exp(psi / a) = e^700 and down
+   to exp((f0 - psi) / b) = e^200, each just inside and just beyond; a non-finite psi or slip. Beyond those bounds the rates overflow the
+   step's error norm (a 200 m BP1 run stopped with a floating-point error at 1254 years before the second bound). */
+static void test_stage_states(void **state)
+{
+  const SbpmgTestOption opts[] = {{"-seas_n", "32"}, {"-seas_domain", "60e3"}, {"-seas_fault_dz", "400"}, {"-seas_output", "none"}, {NULL, NULL}};
+  Seas                  s;
+  Vec                   Y;
+  PetscBool             ok;
+  PetscReal             f0, b, a;
+  const PetscInt        k = 3; /* the node changed */
+  struct {
+    int       which; /* 0 psi, 1 slip */
+    PetscReal value; /* set below from the bounds */
+    PetscBool accept;
+  } cases[7];
+
+  SbpmgTestSetOptions(opts);
+  PCALL(SeasCreate(PETSC_COMM_WORLD, &s));
+  PCALL(SeasSetFromOptions(s));
+  PCALL(SeasSetUp(s));
+  f0             = s->fr.f0;
+  b              = s->fr.b;
+  a              = s->ahost[k];
+  cases[0].which = 0, cases[0].value = 700 * a * (1 - 1e-9), cases[0].accept = PETSC_TRUE;
+  cases[1].which = 0, cases[1].value = 700 * a * (1 + 1e-9), cases[1].accept = PETSC_FALSE;
+  cases[2].which = 0, cases[2].value = f0 - 200 * b * (1 - 1e-9), cases[2].accept = PETSC_TRUE;
+  cases[3].which = 0, cases[3].value = f0 - 200 * b * (1 + 1e-9), cases[3].accept = PETSC_FALSE;
+  cases[4].which = 0, cases[4].value = (PetscReal)NAN, cases[4].accept = PETSC_FALSE;
+  cases[5].which = 1, cases[5].value = (PetscReal)INFINITY, cases[5].accept = PETSC_FALSE;
+  cases[6].which = 1, cases[6].value = 12.5, cases[6].accept = PETSC_TRUE;
+  PCALL(VecDuplicate(s->X, &Y));
+  PCALL(VecCopy(s->X, Y));
+  PCALL(SeasStateAcceptable(s, Y, &ok));
+  assert_true(ok); /* the initial state */
+  for (int c = 0; c < 7; c++) {
+    PetscScalar *ya;
+    PCALL(VecCopy(s->X, Y));
+    PCALL(VecGetArray(Y, &ya));
+    ya[cases[c].which * s->nf + k] = cases[c].value;
+    PCALL(VecRestoreArray(Y, &ya));
+    PCALL(SeasStateAcceptable(s, Y, &ok));
+    print_message("  %s = %g at node %d: %s\n", cases[c].which ? "slip" : "psi", (double)cases[c].value, (int)k, ok ? "accepted" : "refused");
+    if (ok != cases[c].accept)
+      fail_msg("case %d: %s = %g %s, expected the other", c, cases[c].which ? "slip" : "psi", (double)cases[c].value, ok ? "accepted" : "refused");
+  }
+  PCALL(VecDestroy(&Y));
+  PCALL(SeasDestroy(&s));
+  SbpmgTestClearOptions(opts);
+}
+
 /* Bad options: errors naming the value, before any stepping. */
 static void test_bad_input(void **state)
 {
@@ -371,8 +423,8 @@ static void test_bad_input(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_station_format), cmocka_unit_test(test_short_run), cmocka_unit_test(test_restart),
-    cmocka_unit_test(test_guess),          cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_station_format), cmocka_unit_test(test_short_run),    cmocka_unit_test(test_restart),
+    cmocka_unit_test(test_guess),          cmocka_unit_test(test_stage_states), cmocka_unit_test(test_bad_input),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -119,6 +119,7 @@ PETSC_INTERN PetscErrorCode SeasGuessLoad(Seas, PetscViewer);
 PETSC_INTERN PetscErrorCode SeasGuessDestroy(Seas);
 PETSC_INTERN PetscErrorCode SeasSetUpProblem(Seas); /* src/seas/bp1.c: SeasSetUp() but the TS */
 PETSC_INTERN PetscErrorCode SeasRHSFunction(TS, PetscReal, Vec, Vec, void *);
+PETSC_INTERN PetscErrorCode SeasStateAcceptable(Seas, Vec, PetscBool *); /* a state the stepping may evaluate (src/seas/run.c) */
 PETSC_INTERN PetscErrorCode SeasPostStep(TS);
 /* tau at the fault nodes (s->tau) for the state X at time t by the volume path: the face values, one solve through the KSP from s->u,
    the traction of face 1 and the SAT-corrected stress (src/seas/run.c); *its: the solve's CG iterations */
