@@ -194,17 +194,17 @@ static PetscErrorCode PCView_SBPMG(PC pc, PetscViewer viewer)
                                    sb->nu_post, (double)sb->nu_growth, sb->nlevels ? sb->nu_max_used : sb->nu_max));
   if (sb->nlevels) {
     PetscBool lines = PETSC_FALSE;
-    for (PetscInt k = 0; k < sb->nlevels - 1; k++) lines = lines || sb->lines[k] ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt k = 0; k < sb->nlevels - 1; k++)
+      if (sb->lines[k]) lines = PETSC_TRUE;
     if (lines)
       PetscCall(PetscViewerASCIIPrintf(viewer,
                                        "line smoothing: %" PetscInt_FMT " sweep(s) per direction on the finest level; levels with lines of one direction "
                                        "%" PetscInt_FMT " more per level below, at most %" PetscInt_FMT " (%s)\n",
                                        sb->line_nu, sb->line_nu, sb->line_nu_max_used,
                                        sb->line_nu_max ? "-pc_sbpmg_line_nu_max" : "the default, tuning mg_line_nu_max"));
-  }
-  if (sb->nlevels)
     PetscCall(PetscViewerASCIIPrintf(viewer, "coarse-size limit %" PetscInt_FMT " points per side (%s)\n", sb->coarse_used,
                                      sb->coarse_size_set ? "-pc_sbpmg_coarse_size" : "the default, tuning mg_coarse_size"));
+  }
   if (device) PetscCall(SbpmgCLGetDeviceName(sb->problems[0]->cl, &name));
   if (device && sb->single && sb->coarse64)
     PetscCall(PetscViewerASCIIPrintf(viewer,
