@@ -114,9 +114,11 @@ static void test_line_solves(void **state)
       {"DDNN", "mg_line_chunks=3,mg_line_group=5,mg_line_vec=1", SBP_BACKEND_DEVICE, 4, 30},
       {"DDDD", "mg_line_vec=3,mg_line_wg=2", SBP_BACKEND_DEVICE, 10, 8}, /* whole lines, some work-items short of lines */
       /* the GPU's r-lines through local-memory tiles: several tiles a chunk, the last short; chunks empty; a tile longer than a chunk */
-      {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_tile=3", SBP_BACKEND_DEVICE, 21, 9},
-      {"DDNN", "mg_line_chunks=5,mg_line_tile=4", SBP_BACKEND_DEVICE, 30, 4},
-      {"NDDN", "mg_line_chunks=8,mg_line_tile=2", SBP_BACKEND_DEVICE, 5, 12},
+      {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_tile=3,mg_line_tile_min=0", SBP_BACKEND_DEVICE, 21, 9},
+      {"DDNN", "mg_line_chunks=5,mg_line_tile=4,mg_line_tile_min=31", SBP_BACKEND_DEVICE, 30, 4},
+      {"NDDN", "mg_line_chunks=8,mg_line_tile=2,mg_line_tile_min=0", SBP_BACKEND_DEVICE, 5, 12},
+      /* a tile set, the lines one node short of mg_line_tile_min: walked in place */
+      {"DDNN", "mg_line_chunks=5,mg_line_tile=4,mg_line_tile_min=32", SBP_BACKEND_DEVICE, 30, 4},
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     SbpProblem p = stretched_problem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, cases[c].bc, cases[c].backend, cases[c].tune);
@@ -124,6 +126,20 @@ static void test_line_solves(void **state)
     PCALL(PetscSNPrintf(what, sizeof(what), "%d x %d %s %s %s", (int)cases[c].Nr, (int)cases[c].Ns, cases[c].bc,
                         cases[c].backend == SBP_BACKEND_DEVICE ? "device" : "host", cases[c].tune ? cases[c].tune : ""));
     check_line_solves(p, what);
+    PCALL(SbpProblemDestroy(&p));
+  }
+  for (PetscInt tile_min = 30; tile_min <= 32; tile_min++) { /* the 31-node r-lines in tiles only from mg_line_tile_min 31 down; s-lines never */
+    char       tune[96];
+    SbpProblem p;
+    PCALL(PetscSNPrintf(tune, sizeof(tune), "mg_line_chunks=5,mg_line_tile=4,mg_line_tile_min=%d", (int)tile_min));
+    p = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, tune);
+    if (PCSBPMGLinesTiled(p, 0) != (tile_min <= 31)) fail_msg("%s: r-lines of 31 nodes %s tiles", tune, tile_min <= 31 ? "not in" : "in");
+    if (PCSBPMGLinesTiled(p, 1)) fail_msg("%s: s-lines in tiles", tune);
+    PCALL(SbpProblemDestroy(&p));
+  }
+  {
+    SbpProblem p = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=1,mg_line_tile=4,mg_line_tile_min=0");
+    if (PCSBPMGLinesTiled(p, 0)) fail_msg("whole lines (mg_line_chunks=1) in tiles");
     PCALL(SbpProblemDestroy(&p));
   }
 }
@@ -199,7 +215,7 @@ static void test_stretched(void **state)
     print_message("  stretched 64^2, fp32 V-cycle, chunked line solves: %d iterations\n", (int)its);
     if (its > 12) fail_msg("stretched 64^2, fp32 V-cycle: %d iterations > 12", (int)its);
     PCALL(SbpProblemDestroy(&p));
-    p = stretched_problem(PETSC_COMM_SELF, 64, 64, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=8,mg_line_group=4,mg_line_tile=3");
+    p = stretched_problem(PETSC_COMM_SELF, 64, 64, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=8,mg_line_group=4,mg_line_tile=3,mg_line_tile_min=0");
     SbpmgTestSetOption("-pc_sbpmg_precision", "single");
     its = solve_random(p, NULL);
     SbpmgTestSetOption("-pc_sbpmg_precision", NULL);
@@ -389,7 +405,7 @@ static void test_bad_input(void **state)
   { /* the tiled r-line solve beyond the device's local memory (50 MiB of tiles) */
     PCSBPMGLines l;
     Vec          r, z;
-    p = stretched_problem(PETSC_COMM_SELF, 16, 16, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=1024,mg_line_tile=1024");
+    p = stretched_problem(PETSC_COMM_SELF, 16, 16, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=1024,mg_line_tile=1024,mg_line_tile_min=0");
     PCALL(PCSBPMGLinesCreate(p, 1, &l));
     PCALL(SbpProblemCreateVector(p, &r));
     PCALL(VecDuplicate(r, &z));
@@ -504,7 +520,7 @@ static void test_ranks(void **state)
   SbpTestDeviceFirstUse();
   check_ranks_line_solves(PETSC_COMM_WORLD, 40, 36, SBP_BACKEND_DEVICE, NULL);
   check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_DEVICE, NULL);
-  check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_tile=3"); /* segments in tiles, joined */
+  check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_tile=3,mg_line_tile_min=0"); /* segments in tiles, joined */
   check_ranks_line_solves(PETSC_COMM_WORLD, 31, 45, SBP_BACKEND_HOST, NULL);
   check_ranks_iterations(PETSC_COMM_WORLD, 96, 96, SBP_BACKEND_DEVICE, "double");
   check_ranks_iterations(PETSC_COMM_WORLD, 64, 64, SBP_BACKEND_DEVICE, "double"); /* 5 ranks: balanced coarse blocks broke the transfers */

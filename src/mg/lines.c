@@ -309,6 +309,14 @@ static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecisi
 
 /* ---------------------------------------------------------------- solves and sweeps */
 
+/* Whether the level's lines of direction dir are solved through local-memory tiles (mg_line_solve_tiles): r-lines (contiguous
+   nodes) of a chunked solve, with mg_line_tile > 0, and at least mg_line_tile_min nodes on this rank. Shorter lines give too few
+   work-groups of one line each to fill a GPU; they are walked in place, mg_line_group lines a work-group (docs/design.md). */
+PetscBool PCSBPMGLinesTiled(SbpProblem p, int dir)
+{
+  return p->tune.mg_line_chunks > 1 && !dir && p->tune.mg_line_tile > 0 && p->xm >= p->tune.mg_line_tile_min ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* The tiled r-line solve's local memory (six tiles of mg_line_chunks x (mg_line_tile + 1) reals and the chunks' states) and
    work-group (mg_line_chunks) within the device's limits: an error naming the tuning otherwise. */
 static PetscErrorCode PCSBPMGLinesCheckTile(SbpProblem p, size_t rs)
@@ -331,15 +339,14 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
 {
   SbpProblem               p       = l->p;
   const SbpKernelPrecision kprec   = prec == SBP_KERNEL_FP32 ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64;
-  const PetscBool          chunked = p->tune.mg_line_chunks > 1 ? PETSC_TRUE : PETSC_FALSE,
-                  tiled            = chunked && !dir && p->tune.mg_line_tile > 0 ? PETSC_TRUE : PETSC_FALSE;
-  cl_kernel  k;
-  cl_mem     rb, tb, fb[3], xb, pb, ob, maps = NULL;
-  Vec        f[3];
-  int        xm = (int)p->xm, ym = (int)p->ym;
-  PetscReal  n    = (PetscReal)p->xm * p->ym;
-  size_t     rs   = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
-  SbpBuffers bufs = {0};
+  const PetscBool          chunked = p->tune.mg_line_chunks > 1 ? PETSC_TRUE : PETSC_FALSE, tiled = PCSBPMGLinesTiled(p, dir);
+  cl_kernel                k;
+  cl_mem                   rb, tb, fb[3], xb, pb, ob, maps = NULL;
+  Vec                      f[3];
+  int                      xm = (int)p->xm, ym = (int)p->ym;
+  PetscReal                n    = (PetscReal)p->xm * p->ym;
+  size_t                   rs   = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
+  SbpBuffers               bufs = {0};
 
   PetscFunctionBegin;
   if (tiled) PetscCall(PCSBPMGLinesCheckTile(p, rs));

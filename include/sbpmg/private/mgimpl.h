@@ -102,6 +102,7 @@ PETSC_INTERN PetscErrorCode PCSBPMGLinesCreate(SbpProblem, int, PCSBPMGLines *);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesReference(PCSBPMGLines);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesDestroy(PCSBPMGLines *);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesSolve(PCSBPMGLines, int, Vec, Vec);
+PETSC_INTERN PetscBool      PCSBPMGLinesTiled(SbpProblem, int);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesSweeps(PCSBPMGLines, int, SbpKernelPrecision, PetscBool, Vec, Vec, Vec, Vec, PetscInt, PetscBool, const PetscReal[]);
 /* lines that ranks cut (src/mg/lines_join.c) */
 PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinCreate(PCSBPMGLines, int);
