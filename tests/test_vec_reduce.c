@@ -18,10 +18,10 @@ static void test_reductions_reproducible(void **state)
 
 /* ---------------------------------------------------------------- every kind, on two geometries
 
-   Every reduction agrees with VECSEQ and costs one read of its result scalars (per pass of 8 vectors for VecMDot). */
+   Every reduction agrees with VECSEQ and costs one read of its result scalars (per 64 vectors for VecMDot). */
 
 /* Results of a list of reductions, each with the tolerance of its comparison with the host (0: exact), and the reads
-   from the device they should cost: one transfer per reduction (per pass of 8 vectors for VecMDot), of its results. */
+   from the device they should cost: one transfer per reduction (per 64 vectors for VecMDot), of its results. */
 #define MAX_RESULTS 96
 typedef struct {
   PetscScalar    r[MAX_RESULTS];
@@ -82,7 +82,7 @@ static void all_reductions(Vec x, Vec y, Vec m[9], ReduceList *l)
   for (PetscInt k = 1; k <= 9; k++) {
     PCALL(VecMDot(x, k, m, md));
     for (PetscInt j = 0; j < k; j++) put(l, "mdot", md[j], tol);
-    cost(l, (k + VEC_CL_MAX_FUSE - 1) / VEC_CL_MAX_FUSE, k); /* one read per pass of up to 8 vectors */
+    cost(l, (k + VEC_CL_NRES - 1) / VEC_CL_NRES, k); /* one read per VEC_CL_NRES (64) vectors, whatever the passes over x */
   }
   PCALL(VecMax(x, &at, &r));
   put(l, "max", r, 0);
@@ -159,6 +159,34 @@ static void test_all_reductions(void **state)
     PCALL(VecDestroy(&v));
   }
   PCALL(SbpmgCLDestroy(&gpu));
+}
+
+/* VecMDot of more vectors than one read's result slots (VEC_CL_NRES): each dot against the host's, in two reads. */
+static void test_mdot_batches(void **state)
+{
+  enum { NV = VEC_CL_NRES + 6 };
+  const PetscInt n = 1000;
+  SbpmgCL        cl;
+  Vec            xd, xh, yd[NV], yh[NV];
+  PetscScalar    d[NV], h;
+  VecTestSnap    s0, s1;
+
+  PCALL(SbpmgCLGetDefault(&cl));
+  VecTestMakePair(PETSC_COMM_SELF, cl, n, n, 901, -1, 1, &xd, &xh);
+  for (int j = 0; j < NV; j++) VecTestMakePair(PETSC_COMM_SELF, cl, n, n, 911 + 3 * j, -1, 1, &yd[j], &yh[j]);
+  VecTestSnapshot(&s0);
+  PCALL(VecMDot(xd, NV, yd, d));
+  VecTestSnapshot(&s1);
+  if (s1.cl.dtoh_count - s0.cl.dtoh_count != 2 || s1.cl.dtoh_bytes - s0.cl.dtoh_bytes != NV * sizeof(PetscScalar))
+    fail_msg("VecMDot of %d vectors: %g reads of %g bytes, expected 2 of %g", NV, s1.cl.dtoh_count - s0.cl.dtoh_count, s1.cl.dtoh_bytes - s0.cl.dtoh_bytes,
+             (double)(NV * sizeof(PetscScalar)));
+  for (int j = 0; j < NV; j++) {
+    PCALL(VecDot(xh, yh[j], &h));
+    if (!(PetscAbsScalar(d[j] - h) <= 4.0 * n * VT_EPS))
+      fail_msg("VecMDot of %d vectors: dot %d is %.17g on the device, %.17g on the host", NV, j, (double)PetscRealPart(d[j]), (double)PetscRealPart(h));
+  }
+  for (int j = 0; j < NV; j++) SbpmgTestDestroyPair(&yd[j], &yh[j]);
+  SbpmgTestDestroyPair(&xd, &xh);
 }
 
 /* The pinned result area of the reductions is made at a context's first reduction and released with the context. */
@@ -310,9 +338,10 @@ static void test_empty_vector(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_reductions),   cmocka_unit_test(test_reductions_reproducible),  cmocka_unit_test(test_all_reductions),
-    cmocka_unit_test(test_result_area),  cmocka_unit_test(test_reduction_special_values), cmocka_unit_test(test_empty_vector),
-    cmocka_unit_test(test_lanczos_step),
+    cmocka_unit_test(test_reductions),     cmocka_unit_test(test_reductions_reproducible),
+    cmocka_unit_test(test_all_reductions), cmocka_unit_test(test_result_area),
+    cmocka_unit_test(test_mdot_batches),   cmocka_unit_test(test_reduction_special_values),
+    cmocka_unit_test(test_empty_vector),   cmocka_unit_test(test_lanczos_step),
 };
 
 SBPMG_TEST_MAIN(help, tests)

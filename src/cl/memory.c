@@ -199,8 +199,6 @@ PetscErrorCode SbpmgCLReadBuffer(SbpmgCL cl, cl_mem mem, size_t offset, size_t b
    buffer; so the result goes into a small pinned area of the context, made on first use with SbpmgCLCreateStaging()
    and released with the context, and is copied out from there (docs/design.md "Device vectors"). One device -> host
    transfer of bytes in the counters. */
-#define SBPMG_CL_RESULT_BYTES 256 /* 32 doubles */
-
 PetscErrorCode SbpmgCLReadResult(SbpmgCL cl, cl_mem mem, size_t offset, size_t bytes, void *host)
 {
   PetscFunctionBegin;

@@ -24,7 +24,8 @@ static PetscErrorCode SeasGuessAllocate(Seas s)
   PetscCall(VecDuplicateVecs(s->u, s->guess_m, &s->guess_X));
   PetscCall(VecDuplicateVecs(s->u, s->guess_m, &s->guess_AX));
   PetscCall(PetscMalloc1(s->guess_m, &s->guess_c));
-  s->guess_n = 0;
+  s->guess_n  = 0;
+  s->guess_u0 = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -34,44 +35,61 @@ PetscErrorCode SeasGuessDestroy(Seas s)
   if (s->guess_X) PetscCall(VecDestroyVecs(s->guess_m, &s->guess_X));
   if (s->guess_AX) PetscCall(VecDestroyVecs(s->guess_m, &s->guess_AX));
   PetscCall(PetscFree(s->guess_c));
-  s->guess_n = 0;
+  s->guess_n  = 0;
+  s->guess_u0 = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
-/* u = sum_i (X_i^T b) X_i; with an empty basis (or m = 0) u stays the last solution. */
+/* u = sum_i (X_i^T b) X_i; with an empty basis (or m = 0) u stays the last solution. Where the basis has room, u0 and its coefficients
+   are kept for SeasGuessAdd (in the next slot and guess_c). */
 PetscErrorCode SeasGuessForm(Seas s, Vec b, Vec u)
 {
   PetscFunctionBegin;
+  s->guess_u0 = PETSC_FALSE;
   if (!s->guess_n) PetscFunctionReturn(0);
   PetscCall(VecMDot(b, s->guess_n, s->guess_X, s->guess_c));
   PetscCall(VecSet(u, 0));
   PetscCall(VecMAXPY(u, s->guess_n, s->guess_c, s->guess_X));
+  if (s->guess_n < s->guess_m) {
+    PetscCall(VecCopy(u, s->guess_X[s->guess_n]));
+    s->guess_u0 = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
 /* Add the solution u of A u = b to the basis: v = u - sum_i (X_i^T A u) X_i, a second pass where the first cancelled more than half of ||u||_A ("twice is
    enough"), A v by the operator (not by the recurrence, whose round-off would be large beside a small v), then v / ||v||_A. ||u||_A^2 is u^T b to the solve's
-   tolerance. Only a solution in the span to round-off (||v||_A below SEAS_GUESS_DROP ||u||_A) is not added: a direction the solve resolved only to its
-   tolerance still shortens the next solves (docs/seas.md "The initial guess" measures a drop at 1e-7 to cost 3x). */
+   tolerance. Where the guess u0 of this b was kept (SeasGuessForm), the first pass is the solve's own correction: X_i^T A u = X_i^T b to the solve's
+   tolerance, so v = u - u0 with the guess's coefficients, and the second pass takes out the rest. Only a solution in the span to round-off (||v||_A below
+   SEAS_GUESS_DROP ||u||_A) is not added: a direction the solve resolved only to its tolerance still shortens the next solves (docs/seas.md "The initial
+   guess" measures a drop at 1e-7 to cost 3x). */
 #define SEAS_GUESS_DROP 1e-10
 PetscErrorCode SeasGuessAdd(Seas s, Vec u, Vec b)
 {
   PetscInt    nkeep;
+  PetscBool   from_guess;
   Vec         v, Av;
   PetscScalar uAu, vAv;
 
   PetscFunctionBegin;
   if (!s->guess_m) PetscFunctionReturn(0);
   PetscCall(SeasGuessAllocate(s));
-  nkeep = s->guess_n == s->guess_m ? 0 : s->guess_n; /* a full basis restarts from this solution alone */
-  v     = s->guess_X[nkeep];
-  Av    = s->guess_AX[nkeep];
+  nkeep       = s->guess_n == s->guess_m ? 0 : s->guess_n; /* a full basis restarts from this solution alone */
+  from_guess  = nkeep > 0 && s->guess_u0 ? PETSC_TRUE : PETSC_FALSE;
+  v           = s->guess_X[nkeep];
+  Av          = s->guess_AX[nkeep];
+  s->guess_u0 = PETSC_FALSE;
   PetscCall(VecDot(u, b, &uAu));
-  PetscCall(VecCopy(u, v));
+  if (from_guess)
+    PetscCall(VecAYPX(v, -1, u)); /* v = u - u0 */
+  else
+    PetscCall(VecCopy(u, v));
   for (int pass = 0; pass < 2 && nkeep > 0; pass++) {
-    PetscCall(VecMDot(v, nkeep, s->guess_AX, s->guess_c)); /* X_i^T A v = (A X_i)^T v */
-    for (PetscInt i = 0; i < nkeep; i++) s->guess_c[i] = -s->guess_c[i];
-    PetscCall(VecMAXPY(v, nkeep, s->guess_c, s->guess_X));
+    if (pass > 0 || !from_guess) {
+      PetscCall(VecMDot(v, nkeep, s->guess_AX, s->guess_c)); /* X_i^T A v = (A X_i)^T v */
+      for (PetscInt i = 0; i < nkeep; i++) s->guess_c[i] = -s->guess_c[i];
+      PetscCall(VecMAXPY(v, nkeep, s->guess_c, s->guess_X));
+    }
     if (pass == 0) { /* ||v||_A^2 = ||u||_A^2 - sum c_i^2 for the first pass: decides the second */
       PetscReal left = PetscRealPart(uAu);
       for (PetscInt i = 0; i < nkeep; i++) left -= PetscRealPart(s->guess_c[i] * s->guess_c[i]);
@@ -117,7 +135,8 @@ PetscErrorCode SeasGuessLoad(Seas s, PetscViewer v)
   skip  = PetscMax(nfile - s->guess_m, 0);
   PetscCall(SeasGuessAllocate(s));
   PetscCall(VecDuplicate(s->u, &w));
-  s->guess_n = 0;
+  s->guess_n  = 0;
+  s->guess_u0 = PETSC_FALSE;
   for (PetscInt i = 0; i < nfile; i++) {
     const PetscBool keep = i >= skip ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(VecLoad(keep ? s->guess_X[s->guess_n] : w, v));

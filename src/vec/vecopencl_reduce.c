@@ -11,6 +11,10 @@
 
 #define ESZ sizeof(PetscScalar)
 
+#if VEC_CL_NRES * 8 > SBPMG_CL_RESULT_BYTES
+#  error "the reduction area's result slots (VEC_CL_NRES) must fit the pinned result area (SBPMG_CL_RESULT_BYTES)"
+#endif
+
 /* The result slots start at res_off = n (entries) and the partials at part_off = n + VEC_CL_NRES (include/sbpmg/private/vecimpl.h). */
 #define VecCLResOff(x)  ((cl_ulong)(x)->map->n)
 #define VecCLPartOff(x) ((cl_ulong)(x)->map->n + VEC_CL_NRES)
@@ -44,15 +48,15 @@ static PetscErrorCode VecCLSetStage1Args(Vec x, const VecCLReduction *r, cl_kern
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecCLReduce(Vec x, const VecCLReduction *r, PetscScalar res[])
+/* Enqueue both stages of a reduction; its nres scalars land in the result slots from slot on (slot + nres <= VEC_CL_NRES). */
+static PetscErrorCode VecCLReduceEnqueue(Vec x, const VecCLReduction *r, cl_ulong slot)
 {
   Vec_OpenCL *s        = VecCLData(x);
   cl_uint     G        = (cl_uint)s->rgroups;
-  cl_ulong    part_off = VecCLPartOff(x), res_off = VecCLResOff(x);
+  cl_ulong    part_off = VecCLPartOff(x), res_off = VecCLResOff(x) + slot;
   cl_kernel   k1, k2;
 
   PetscFunctionBegin;
-  PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
   PetscCall(VecOpenCLGetKernel_Private(x, r->stage1, &k1));
   PetscCall(VecCLSetStage1Args(x, r, k1));
   PetscCall(SbpmgCLLaunch1D(s->cl, k1, (size_t)s->rgroups * s->wg, s->wg));
@@ -60,15 +64,34 @@ static PetscErrorCode VecCLReduce(Vec x, const VecCLReduction *r, PetscScalar re
   PetscCall(SbpmgCLSetArgs(k2, 0, 4, sizeof(G), &G, sizeof(cl_mem), &s->buf, sizeof(part_off), &part_off, sizeof(res_off), &res_off));
   if (r->scalar && !r->scalar_stage1_only) PetscCall(SbpmgCLSetArg(k2, 4, ESZ, r->scalar));
   PetscCall(SbpmgCLLaunch1D(s->cl, k2, (size_t)r->nsets * s->wg, s->wg));
-  PetscCall(SbpmgCLReadResult(s->cl, s->buf, (size_t)res_off * ESZ, (size_t)r->nres * ESZ, res));
-  PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, s->cl, r->flops, r->bytes));
+  PetscFunctionReturn(0);
+}
+
+/* Read back nres result slots from 0: the wait on the device */
+static PetscErrorCode VecCLReadResults(Vec x, PetscInt nres, PetscScalar res[])
+{
+  Vec_OpenCL *s = VecCLData(x);
+
+  PetscFunctionBegin;
+  PetscCall(SbpmgCLReadResult(s->cl, s->buf, (size_t)VecCLResOff(x) * ESZ, (size_t)nres * ESZ, res));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecCLReduce(Vec x, const VecCLReduction *r, PetscScalar res[])
+{
+  PetscFunctionBegin;
+  PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
+  PetscCall(VecCLReduceEnqueue(x, r, 0));
+  PetscCall(VecCLReadResults(x, r->nres, res));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_VecReduce, VecCLData(x)->cl, r->flops, r->bytes));
   PetscFunctionReturn(0);
 }
 
 /* ---------------------------------------------------------------- sums and dot products */
 
-/* Fused dot products val[j] = x . y[j] on the device, chunks of VEC_CL_MAX_FUSE vectors per pass over x; a single dot
-   product has its own kernel (four accumulators per work-item). */
+/* Fused dot products val[j] = x . y[j] on the device, chunks of VEC_CL_MAX_FUSE vectors per pass over x, each into its own result
+   slots and read back together (one wait on the device per VEC_CL_NRES vectors); a single dot product has its own kernel (four
+   accumulators per work-item). */
 static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar val[])
 {
   cl_ulong n = (cl_ulong)x->map->n;
@@ -81,17 +104,25 @@ static PetscErrorCode VecCLMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar v
   }
   PetscCall(VecOpenCLSyncDevice(x));
   for (PetscInt j = 0; j < nv; j++) PetscCall(VecOpenCLSyncDevice(y[j]));
-  for (PetscInt j0 = 0; j0 < nv; j0 += VEC_CL_MAX_FUSE) {
-    const cl_uint  m = (cl_uint)PetscMin(VEC_CL_MAX_FUSE, nv - j0);
-    VecCLReduction r = {VEC_CL_K_MDOT, VEC_CL_K_SUM_FINAL, &m, NULL, VEC_CL_MAX_FUSE, {NULL}, m, m, 2.0 * m * n, (1.0 + m) * n * ESZ, PETSC_FALSE};
+  for (PetscInt b0 = 0; b0 < nv; b0 += VEC_CL_NRES) { /* a batch of result slots */
+    const PetscInt nb = PetscMin(VEC_CL_NRES, nv - b0);
 
-    for (cl_uint j = 0; j < VEC_CL_MAX_FUSE; j++) r.y[j] = VecCLData(y[j0 + (j < m ? j : 0)])->buf; /* unused slots: any valid buffer, never read */
-    if (m == 1) {
-      r.stage1 = VEC_CL_K_DOT;
-      r.op     = NULL;
-      r.ny     = 1;
+    PetscCall(SbpmgLogKernelBegin(SBPMG_VecReduce));
+    for (PetscInt j0 = 0; j0 < nb; j0 += VEC_CL_MAX_FUSE) {
+      const cl_uint  m = (cl_uint)PetscMin(VEC_CL_MAX_FUSE, nb - j0);
+      VecCLReduction r = {VEC_CL_K_MDOT, VEC_CL_K_SUM_FINAL, &m, NULL, VEC_CL_MAX_FUSE, {NULL}, m, m, 0, 0, PETSC_FALSE};
+
+      for (cl_uint j = 0; j < VEC_CL_MAX_FUSE; j++) r.y[j] = VecCLData(y[b0 + j0 + (j < m ? j : 0)])->buf; /* unused slots: any valid buffer, never read */
+      if (m == 1) {
+        r.stage1 = VEC_CL_K_DOT;
+        r.op     = NULL;
+        r.ny     = 1;
+      }
+      PetscCall(VecCLReduceEnqueue(x, &r, (cl_ulong)j0));
     }
-    PetscCall(VecCLReduce(x, &r, val + j0));
+    PetscCall(VecCLReadResults(x, nb, val + b0));
+    PetscCall(
+        SbpmgLogKernelEnd(SBPMG_VecReduce, VecCLData(x)->cl, 2.0 * nb * n, (nb + (nb + VEC_CL_MAX_FUSE - 1) / VEC_CL_MAX_FUSE) * (PetscLogDouble)n * ESZ));
   }
   PetscFunctionReturn(0);
 }

@@ -107,7 +107,8 @@ struct _p_Seas {
   /* the volume solve's initial guess (src/seas/guess.c, docs/seas.md "The initial guess") */
   PetscInt     guess_m, guess_n;   /* -seas_guess_basis: the basis's size at most; its size now */
   Vec         *guess_X, *guess_AX; /* the A-orthonormal basis of earlier solutions, oldest first; A times them */
-  PetscScalar *guess_c;            /* work: m coefficients */
+  PetscScalar *guess_c;            /* the coefficients X_i^T b of the last guess (then work) */
+  PetscBool    guess_u0;           /* the last guess u0 is kept in guess_X[guess_n], its coefficients in guess_c */
 };
 
 /* src/seas/guess.c: the initial guess by projection onto earlier solutions */

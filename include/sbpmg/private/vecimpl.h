@@ -37,7 +37,7 @@ PETSC_EXTERN PetscErrorCode VecCreate_Seq(Vec);
 PETSC_EXTERN PetscErrorCode VecCreate_MPI(Vec);
 
 #define VEC_CL_MAX_FUSE 8  /* vectors fused into one pass of mdot and maxpy */
-#define VEC_CL_NRES     16 /* result slots of the reduction area (at most VEC_CL_MAX_FUSE are used) */
+#define VEC_CL_NRES     64 /* result slots of the reduction area: a fused VecMDot of up to 64 vectors is read back at once */
 
 /* The kernels of kernels/vecops.cl, looked up once per vector (the program cache owns them). */
 typedef enum {
