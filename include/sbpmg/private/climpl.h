@@ -123,7 +123,7 @@ PETSC_INTERN PetscErrorCode SbpmgCLPlanMemory(MPI_Comm, SbpmgCL, size_t, size_t,
 PETSC_INTERN PetscErrorCode SbpmgCLHostAvailable(size_t *);
 /* bytes as "612.3 GiB" (B, KiB, MiB, GiB, TiB) */
 PETSC_INTERN void SbpmgCLFormatBytes(double, char[], size_t);
-/* Blocking read of a reduction's few result scalars (at most 256 bytes) through the context's pinned result area */
+/* Blocking read of a reduction's few result scalars (at most SBPMG_CL_RESULT_BYTES) through the context's pinned result area */
 #define SBPMG_CL_RESULT_BYTES 512 /* the pinned result area: 64 doubles, a VecMDot of 64 vectors read back at once */
 PETSC_INTERN PetscErrorCode SbpmgCLReadResult(SbpmgCL, cl_mem, size_t, size_t, void *);
 
