@@ -393,6 +393,47 @@ static void test_stage_states(void **state)
   SbpmgTestClearOptions(opts);
 }
 
+/* A stage's traffic with the device (docs/seas.md "How a stage is computed"): the TS's state and rates are host vectors, and an
+   evaluation moves the state up once and the rates down once; after a step the output reads V and tau. Counted in the Green's function
+   mode, where an evaluation has no volume solve (whose reductions read scalars, and whose host coarse solve on a CPU reads a vector).
+   With the TS's vectors on the device its error norms and stage checks would read whole vectors. */
+static void test_stage_transfers(void **state)
+{
+  const SbpmgTestOption opts[] = {{"-seas_n", "32"}, {"-seas_domain", "60e3"}, {"-seas_fault_dz", "400"},
+                                  {"-seas_tf", "2"},  {"-seas_output", "none"},  {"-seas_green", "1"}, {NULL, NULL}};
+  Seas                  s;
+  PetscBool             isseq;
+  PetscLogDouble        h0, d0, h1, d1;
+  PetscInt              evals, steps;
+
+  SbpmgTestSetOptions(opts);
+  PCALL(SeasCreate(PETSC_COMM_WORLD, &s));
+  PCALL(SeasSetFromOptions(s));
+  PCALL(SeasSetUp(s));
+  PCALL(PetscObjectTypeCompare((PetscObject)s->X, VECSEQ, &isseq));
+  if (!isseq || !s->p->use_device) {
+    PCALL(SeasDestroy(&s));
+    SbpmgTestClearOptions(opts);
+    if (!isseq) fail_msg("the TS's state is not a host vector (VECSEQ)");
+    print_message("  host backend: no device transfers to count\n");
+    return;
+  }
+  PCALL(VecOpenCLGetSyncCounts(&h0, &d0));
+  PCALL(SeasSolve(s));
+  PCALL(VecOpenCLGetSyncCounts(&h1, &d1));
+  evals = s->stages + s->extra;
+  steps = s->steps;
+  PCALL(SeasDestroy(&s));
+  SbpmgTestClearOptions(opts);
+  print_message("  %d evaluations (%d steps): %g vector uploads, %g vector downloads\n", (int)evals, (int)steps, h1 - h0, d1 - d0);
+  assert_true(evals > 10);
+  if (d1 - d0 != evals + 2 * (steps + 1))
+    fail_msg("%g vector downloads for %d evaluations and %d steps: one an evaluation (the rates), two a step and two at the end (V, tau) expected", d1 - d0,
+             (int)evals, (int)steps);
+  if (h1 - h0 < evals || h1 - h0 > evals + 1)
+    fail_msg("%g vector uploads for %d evaluations: one each (the state), and the slip rate's first guess once, expected", h1 - h0, (int)evals);
+}
+
 /* Bad options: errors naming the value, before any stepping. */
 static void test_bad_input(void **state)
 {
@@ -424,7 +465,7 @@ static void test_bad_input(void **state)
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_station_format), cmocka_unit_test(test_short_run),    cmocka_unit_test(test_restart),
-    cmocka_unit_test(test_guess),          cmocka_unit_test(test_stage_states), cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_guess),          cmocka_unit_test(test_stage_states), cmocka_unit_test(test_stage_transfers), cmocka_unit_test(test_bad_input),
 };
 
 SBPMG_TEST_MAIN(help, tests)

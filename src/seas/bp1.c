@@ -307,11 +307,12 @@ static PetscErrorCode SeasSetUpFault(Seas s)
   PetscCall(VecDuplicate(proto, &s->Vg));
   PetscCall(VecDuplicate(proto, &s->tau));
   PetscCall(VecDestroy(&proto));
-  if (p->use_device)
-    PetscCall(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, p->cl, 2 * s->nf, &s->X));
-  else
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * s->nf, &s->X));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * s->nf, &s->X)); /* the TS's vectors on the host (docs/seas.md "How a stage is computed") */
   PetscCall(VecDuplicate(s->X, &s->Xlast));
+  if (p->use_device) {
+    PetscCall(VecCreateSeqOpenCLWithContext(PETSC_COMM_SELF, p->cl, 2 * s->nf, &s->Xd));
+    PetscCall(VecDuplicate(s->Xd, &s->Fd));
+  }
   PetscCall(SbpProblemGetHostCoefficients(p));
   PetscCall(SbpProblemGetOrderTable(p, &tab, NULL));
   PetscCall(PetscMalloc1(s->nf, &s->ahost));
@@ -499,6 +500,8 @@ PetscErrorCode SeasDestroy(Seas *seas)
   PetscCall(VecDestroy(&s->b));
   PetscCall(VecDestroy(&s->X));
   PetscCall(VecDestroy(&s->Xlast));
+  PetscCall(VecDestroy(&s->Xd));
+  PetscCall(VecDestroy(&s->Fd));
   PetscCall(VecDestroy(&s->avec));
   PetscCall(VecDestroy(&s->kc));
   PetscCall(VecDestroy(&s->Vg));

@@ -282,7 +282,10 @@ PetscErrorCode SeasGreenStress(Seas s, PetscReal t, Vec X)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SEAS_FaultStress, 0, 0, 0, 0));
-  if (gr->k) PetscCall(VecIsOpenCL(X, &dev));
+  if (gr->k) {
+    PetscCall(SeasStateToDevice(s, X, &X));
+    PetscCall(VecIsOpenCL(X, &dev));
+  }
   if (dev) {
     const int n = (int)nf;
     cl_mem    xb, tb;

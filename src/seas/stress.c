@@ -63,6 +63,33 @@ static PetscErrorCode SeasFaultStressCompute(Seas s, Vec X)
   PetscFunctionReturn(0);
 }
 
+/*
+  SeasStateToDevice - the state X where the fault's kernels read it: for a device problem the device copy s->Xd with X's values (one
+  upload, when a kernel first reads it), X itself where it is a device vector already or the problem runs on the host.
+*/
+PetscErrorCode SeasStateToDevice(Seas s, Vec X, Vec *Xe)
+{
+  PetscBool          isocl;
+  const PetscScalar *xa;
+  PetscScalar       *da;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  *Xe = X;
+  if (!s->Xd) PetscFunctionReturn(0);
+  PetscCall(VecIsOpenCL(X, &isocl));
+  if (isocl) PetscFunctionReturn(0);
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCheck(n == 2 * s->nf, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The state has %" PetscInt_FMT " entries, not 2 x %" PetscInt_FMT " fault nodes", n, s->nf);
+  PetscCall(VecGetArrayRead(X, &xa));
+  PetscCall(VecGetArrayWrite(s->Xd, &da));
+  PetscCall(PetscArraycpy(da, xa, n));
+  PetscCall(VecRestoreArrayWrite(s->Xd, &da));
+  PetscCall(VecRestoreArrayRead(X, &xa));
+  *Xe = s->Xd;
+  PetscFunctionReturn(0);
+}
+
 /* s->tau at (t, X) by the volume path: face 1 gets delta / 2 above Wf and Vp t / 2 below, face 2 Vp t / 2; one solve from the last
    solution; the traction of face 1; the shear stress. */
 PetscErrorCode SeasVolumeStress(Seas s, PetscReal t, Vec X, PetscInt *its_out)
@@ -97,6 +124,7 @@ PetscErrorCode SeasVolumeStress(Seas s, PetscReal t, Vec X, PetscInt *its_out)
              "The volume solve at t = %g s did not converge: %s after %" PetscInt_FMT " iterations", (double)t, KSPConvergedReasons[reason], its);
   if (!s->green && its > 0) PetscCall(SeasGuessAdd(s, s->u, s->b)); /* (none: the guess, in the span already, met the test) */
   PetscCall(SbpProblemComputeFaceTraction(s->p, s->u, 1, s->t));
+  PetscCall(SeasStateToDevice(s, X, &X));
   PetscCall(SeasFaultStressCompute(s, X));
   *its_out = its;
   PetscFunctionReturn(0);

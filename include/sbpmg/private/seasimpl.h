@@ -72,7 +72,8 @@ struct _p_Seas {
   PetscReal          *z;         /* the depths of face 1's nodes */
   PetscReal          *ahost;     /* a at the fault nodes, on the host */
   PetscReal          *gface;     /* face values of face 1, 2 (host) */
-  Vec                 X;         /* the state (psi[0..nf), delta[0..nf)) */
+  Vec                 X;         /* the state (psi[0..nf), delta[0..nf)), on the host: the TS's own work on 2 nf numbers is no launch */
+  Vec                 Xd, Fd;    /* device problems: a stage's state and rates on the device (one upload, one download a stage) */
   Vec                 avec, kc;  /* a(z) and the SAT penalty coefficient at the fault nodes */
   Vec                 Vg;        /* the slip rate of the last evaluation (the next Newton's guess) */
   Vec                 t, tau;    /* face 1's traction; the shear stress at the fault nodes */
@@ -125,6 +126,7 @@ PETSC_INTERN PetscErrorCode SeasPostStep(TS);
 /* tau at the fault nodes (s->tau) for the state X at time t by the volume path: the face values, one solve through the KSP from s->u,
    the traction of face 1 and the SAT-corrected stress (src/seas/run.c); *its: the solve's CG iterations */
 PETSC_INTERN PetscErrorCode SeasVolumeStress(Seas, PetscReal, Vec, PetscInt *);
+PETSC_INTERN PetscErrorCode SeasStateToDevice(Seas, Vec, Vec *); /* the state where the fault's kernels read it (src/seas/stress.c) */
 /* the Green's function mode (src/seas/green.c) */
 PETSC_INTERN PetscErrorCode SeasGreenSetFromOptions(PetscOptionItems *, Seas);
 PETSC_INTERN PetscErrorCode SeasGreenSetUp(Seas);                  /* G and g: read from -seas_green_file or nf + 1 solves */
