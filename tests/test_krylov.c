@@ -214,6 +214,63 @@ static void test_other_operators(void **state)
   PCALL(SbpProblemDestroy(&p));
 }
 
+/* The identity preconditioner that counts its applications. */
+static PetscErrorCode PCApply_Count(PC pc, Vec x, Vec y)
+{
+  PetscInt *count;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &count));
+  (*count)++;
+  PetscCall(VecCopy(x, y));
+  PetscFunctionReturn(0);
+}
+
+/* With the unpreconditioned norm the preconditioner runs as often as in KSPCG: once per iteration (the residual is tested before z is
+   made), none at all for an initial guess that meets the test. */
+static void test_applies(void **state)
+{
+  SbpProblem p;
+  Mat        A;
+  Vec        b, x0, x;
+  PetscInt   its[2][2], applies[2][2];
+
+  make_system(PETSC_COMM_WORLD, 24, "DDNN", &p, &A, &b, &x0);
+  PCALL(VecDuplicate(b, &x));
+  for (int q = 0; q < 2; q++) {
+    KSP ksp;
+    PC  pc;
+    PCALL(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PCALL(KSPSetOperators(ksp, A, A));
+    PCALL(KSPSetType(ksp, q ? KSPSBPCG : KSPCG));
+    PCALL(KSPGetPC(ksp, &pc));
+    PCALL(PCSetType(pc, PCSHELL));
+    PCALL(PCShellSetApply(pc, PCApply_Count));
+    PCALL(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+    PCALL(KSPSetTolerances(ksp, 1e-9, 1e-50, PETSC_DEFAULT, 500));
+    PCALL(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+    for (int c = 0; c < 2; c++) { /* from zero; then from the solution just found */
+      PetscInt count = 0;
+      PCALL(PCShellSetContext(pc, &count));
+      if (!c) PCALL(VecZeroEntries(x));
+      PCALL(KSPSolve(ksp, b, x));
+      PCALL(KSPGetIterationNumber(ksp, &its[q][c]));
+      applies[q][c] = count;
+    }
+    PCALL(KSPDestroy(&ksp));
+  }
+  print_message("  cg: %d iterations, %d applications, then %d, %d; sbpcg: %d, %d, then %d, %d\n", (int)its[0][0], (int)applies[0][0], (int)its[0][1],
+                (int)applies[0][1], (int)its[1][0], (int)applies[1][0], (int)its[1][1], (int)applies[1][1]);
+  SbpmgTestDestroyVecs(&b, &x0, &x, NULL);
+  PCALL(MatDestroy(&A));
+  PCALL(SbpProblemDestroy(&p));
+  if (its[0][0] < 5 || its[1][0] != its[0][0]) fail_msg("from zero: cg %d iterations, sbpcg %d", (int)its[0][0], (int)its[1][0]);
+  if (applies[1][0] != applies[0][0] || applies[1][0] != its[1][0])
+    fail_msg("from zero: sbpcg applied the preconditioner %d times in %d iterations, cg %d", (int)applies[1][0], (int)its[1][0], (int)applies[0][0]);
+  if (its[1][1] != 0 || applies[1][1] != 0 || applies[0][1] != 0)
+    fail_msg("from the solution: sbpcg %d iterations and %d applications, cg %d applications", (int)its[1][1], (int)applies[1][1], (int)applies[0][1]);
+}
+
 static void test_bad_input(void **state)
 {
   SbpProblem p;
@@ -248,6 +305,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_same_as_cg),
     cmocka_unit_test(test_limits),
     cmocka_unit_test(test_other_operators),
+    cmocka_unit_test(test_applies),
     cmocka_unit_test(test_bad_input),
 };
 

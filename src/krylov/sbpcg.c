@@ -1,7 +1,7 @@
 /* KSPSBPCG: preconditioned CG whose scalars stay on the device (docs/design.md "CG on the device"). PETSc's KSPCG waits for the host
    three times an iteration (p.w for alpha, r.z for beta, the residual norm); here the dot products end in a device scalar area that
    the updates read (kernels/krylov.cl), and the host reads it once an iteration, for the convergence test: 5 numbers, after the
-   preconditioner's launches are queued. The arithmetic is KSPCG's (left preconditioning, the same recurrences), so the iterations
+   preconditioner's launches are queued (with the unpreconditioned norm before them: docs/design.md "CG on the device"). The arithmetic is KSPCG's (left preconditioning, the same recurrences), so the iterations
    are the same. On several ranks each dot product's local sum is read, summed over the ranks and written back. */
 #include <sbpmg/private/krylovimpl.h>
 #include "sbpmg_kernel_args.h"
@@ -164,8 +164,9 @@ static int KSPSBPCGNormMode(KSP ksp)
   return 1 | (ksp->normtype == KSP_NORM_UNPRECONDITIONED ? 2 : 0) | (ksp->normtype == KSP_NORM_PRECONDITIONED ? 4 : 0);
 }
 
-/* The scalars read (the one wait for the host), the breakdowns, the norm logged, monitored and tested at iteration i. */
-static PetscErrorCode KSPSBPCGTest(KSP ksp, KSP_SBPCG *cg, PetscInt i, PetscBool checkpw)
+/* The scalars read (the one wait for the host), the breakdowns (p.w where checkpw, r.z where checkrz: the slots made since the last
+   read), the norm logged, monitored and tested at iteration i. */
+static PetscErrorCode KSPSBPCGTest(KSP ksp, KSP_SBPCG *cg, PetscInt i, PetscBool checkpw, PetscBool checkrz)
 {
   PetscScalar s[KR_NSLOTS];
   PetscReal   dp;
@@ -177,11 +178,11 @@ static PetscErrorCode KSPSBPCGTest(KSP ksp, KSP_SBPCG *cg, PetscInt i, PetscBool
     PetscCall(PetscInfo(ksp, "Diverged: p.w = %g at iteration %" PetscInt_FMT "\n", (double)PetscRealPart(s[KR_PW]), i));
     PetscFunctionReturn(0);
   }
-  if (PetscIsInfOrNanScalar(s[KR_RZ])) {
+  if (checkrz && PetscIsInfOrNanScalar(s[KR_RZ])) {
     ksp->reason = KSP_DIVERGED_NANORINF;
     PetscFunctionReturn(0);
   }
-  if (PetscRealPart(s[KR_RZ]) < 0) {
+  if (checkrz && PetscRealPart(s[KR_RZ]) < 0) {
     ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
     PetscCall(PetscInfo(ksp, "Diverged: r.z = %g < 0 at iteration %" PetscInt_FMT ": the preconditioner is not positive definite\n",
                         (double)PetscRealPart(s[KR_RZ]), i));
@@ -217,6 +218,9 @@ static PetscErrorCode KSPSolve_SBPCG(KSP ksp)
   Vec        X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], W = ksp->work[3];
   Mat        Amat, Pmat;
   PetscInt   n, i;
+  /* the unpreconditioned norm needs r alone: tested before the preconditioner, which is applied only where the iteration goes on (the
+     preconditioner's count is KSPCG's); the other norms need z, queued before the read */
+  const PetscBool rfirst = ksp->normtype == KSP_NORM_UNPRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(KSPSBPCGCheckVec(ksp, B, "the right-hand side"));
@@ -232,19 +236,34 @@ static PetscErrorCode KSPSolve_SBPCG(KSP ksp)
     PetscCall(VecAYPX(R, -1.0, B));
   } else
     PetscCall(VecCopy(B, R));
+  if (rfirst) { /* ||r|| alone decides: tested before z is made, as KSPCG does (a guess that meets the test costs no preconditioner) */
+    PetscCall(KSPSBPCGDots(ksp, cg, R, R, 2, KR_RZ, 0));
+    PetscCall(KSPSBPCGTest(ksp, cg, 0, PETSC_FALSE, PETSC_FALSE));
+    if (ksp->reason) PetscFunctionReturn(0);
+  }
   PetscCall(KSP_PCApply(ksp, R, Z));
-  PetscCall(KSPSBPCGDots(ksp, cg, R, Z, KSPSBPCGNormMode(ksp), KR_RZ, 0));
-  PetscCall(KSPSBPCGTest(ksp, cg, 0, PETSC_FALSE));
-  if (ksp->reason) PetscFunctionReturn(0);
+  PetscCall(KSPSBPCGDots(ksp, cg, R, Z, rfirst ? 1 : KSPSBPCGNormMode(ksp), KR_RZ, 0));
+  if (!rfirst) {
+    PetscCall(KSPSBPCGTest(ksp, cg, 0, PETSC_FALSE, PETSC_TRUE));
+    if (ksp->reason) PetscFunctionReturn(0);
+  }
   PetscCall(VecCopy(Z, P));
   for (i = 0; i < ksp->max_it; i++) {
     PetscCall(KSP_MatMult(ksp, Amat, P, W));
     PetscCall(KSPSBPCGDots(ksp, cg, P, W, 1, KR_PW, 0));
     PetscCall(KSPSBPCGUpdate(cg, 2, n, X, R, P, W)); /* x += alpha p, r -= alpha w */
-    PetscCall(KSP_PCApply(ksp, R, Z));
-    PetscCall(KSPSBPCGDots(ksp, cg, R, Z, KSPSBPCGNormMode(ksp), KR_RZ, 1));
-    PetscCall(KSPSBPCGTest(ksp, cg, i + 1, PETSC_TRUE));
-    if (ksp->reason) break;
+    if (rfirst) { /* the test, then z for the next iteration only where it goes on (its r.z checked at the next read) */
+      PetscCall(KSPSBPCGDots(ksp, cg, R, R, 2, KR_RZ, 0));
+      PetscCall(KSPSBPCGTest(ksp, cg, i + 1, PETSC_TRUE, PETSC_TRUE));
+      if (ksp->reason) break;
+      PetscCall(KSP_PCApply(ksp, R, Z));
+      PetscCall(KSPSBPCGDots(ksp, cg, R, Z, 1, KR_RZ, 1));
+    } else { /* z queued before the read: the device works while the host waits */
+      PetscCall(KSP_PCApply(ksp, R, Z));
+      PetscCall(KSPSBPCGDots(ksp, cg, R, Z, KSPSBPCGNormMode(ksp), KR_RZ, 1));
+      PetscCall(KSPSBPCGTest(ksp, cg, i + 1, PETSC_TRUE, PETSC_TRUE));
+      if (ksp->reason) break;
+    }
     PetscCall(KSPSBPCGUpdate(cg, 3, n, P, Z, NULL, NULL)); /* p = z + beta p */
   }
   if (i == ksp->max_it && !ksp->reason) ksp->reason = KSP_DIVERGED_ITS;
