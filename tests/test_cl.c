@@ -1,5 +1,6 @@
 /* The OpenCL runtime layer: device selection, program cache, build errors, a kernel against a host loop. */
 #include "harness.h"
+#include <sbpmg/private/climpl.h>
 #include <unistd.h>
 
 static const char help[] = "Tests of sbpmg's OpenCL runtime layer (src/cl).\n";
@@ -286,6 +287,42 @@ static void test_axpy_matches_host(void **state)
   }
 }
 
+/* SbpmgCLLaunch1DGuarded: every one of n items done and none beyond (the buffer has 64 more), for n below, at and past a work-group,
+   odd and prime (a local size left to the runtime must divide n: for such n NVIDIA's runtime chose 3 or 9 work-items a group). */
+static void test_launch_guarded(void **state)
+{
+  const PetscInt sizes[] = {1, 7, 256, 24579, 1000003};
+  SbpmgCL        cl;
+  cl_kernel      k;
+
+  PCALL(SbpmgCLGetDefault(&cl));
+  PCALL(SbpmgCLGetKernel(cl, "selftest", "-DSBPMG_SELFTEST_T=double", "selftest_axpy", &k));
+  for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
+    const PetscInt n = sizes[c], m = n + 64;
+    const int      ni = (int)n;
+    double        *h, alpha = 1;
+    cl_mem         xd, yd;
+    PetscInt       bad = -1;
+
+    PCALL(PetscMalloc1(m, &h));
+    for (PetscInt i = 0; i < m; i++) h[i] = 1;
+    PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, m * sizeof(double), &xd));
+    PCALL(SbpmgCLCreateBuffer(cl, CL_MEM_READ_WRITE, m * sizeof(double), &yd));
+    PCALL(SbpmgCLWriteBuffer(cl, xd, 0, m * sizeof(double), h));
+    for (PetscInt i = 0; i < m; i++) h[i] = 0;
+    PCALL(SbpmgCLWriteBuffer(cl, yd, 0, m * sizeof(double), h));
+    PCALL(SbpmgCLSetArgs(k, 0, 4, sizeof(int), &ni, sizeof(double), &alpha, sizeof(cl_mem), &xd, sizeof(cl_mem), &yd));
+    PCALL(SbpmgCLLaunch1DGuarded(cl, k, (size_t)n));
+    PCALL(SbpmgCLReadBuffer(cl, yd, 0, m * sizeof(double), h));
+    for (PetscInt i = 0; i < m && bad < 0; i++)
+      if (h[i] != (i < n ? 1.0 : 0.0)) bad = i;
+    PCALL(SbpmgCLReleaseBuffer(cl, &xd));
+    PCALL(SbpmgCLReleaseBuffer(cl, &yd));
+    PCALL(PetscFree(h));
+    if (bad >= 0) fail_msg("n = %d: item %d %s", (int)n, (int)bad, bad < n ? "not done" : "done beyond n");
+  }
+}
+
 /* A wrong result must be caught: the check above is not vacuous. */
 static void test_axpy_detects_wrong_kernel(void **state)
 {
@@ -515,6 +552,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_kernel_dir_and_build_error),
     cmocka_unit_test(test_axpy_matches_host),
     cmocka_unit_test(test_axpy_detects_wrong_kernel),
+    cmocka_unit_test(test_launch_guarded),
     cmocka_unit_test(test_initialize_twice),
     cmocka_unit_test(test_transfer_counters),
     cmocka_unit_test(test_profile),

@@ -302,11 +302,8 @@ static void test_bad_input(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_same_as_cg),
-    cmocka_unit_test(test_limits),
-    cmocka_unit_test(test_other_operators),
-    cmocka_unit_test(test_applies),
-    cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_same_as_cg), cmocka_unit_test(test_limits),    cmocka_unit_test(test_other_operators),
+    cmocka_unit_test(test_applies),    cmocka_unit_test(test_bad_input),
 };
 
 SBPMG_TEST_MAIN(help, tests)

@@ -399,12 +399,12 @@ static void test_stage_states(void **state)
    With the TS's vectors on the device its error norms and stage checks would read whole vectors. */
 static void test_stage_transfers(void **state)
 {
-  const SbpmgTestOption opts[] = {{"-seas_n", "32"}, {"-seas_domain", "60e3"}, {"-seas_fault_dz", "400"},
-                                  {"-seas_tf", "2"},  {"-seas_output", "none"},  {"-seas_green", "1"}, {NULL, NULL}};
-  Seas                  s;
-  PetscBool             isseq;
-  PetscLogDouble        h0, d0, h1, d1;
-  PetscInt              evals, steps;
+  const SbpmgTestOption opts[] = {
+      {"-seas_n", "32"}, {"-seas_domain", "60e3"}, {"-seas_fault_dz", "400"}, {"-seas_tf", "2"}, {"-seas_output", "none"}, {"-seas_green", "1"}, {NULL, NULL}};
+  Seas           s;
+  PetscBool      isseq;
+  PetscLogDouble h0, d0, h1, d1;
+  PetscInt       evals, steps;
 
   SbpmgTestSetOptions(opts);
   PCALL(SeasCreate(PETSC_COMM_WORLD, &s));
@@ -464,8 +464,8 @@ static void test_bad_input(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_station_format), cmocka_unit_test(test_short_run),    cmocka_unit_test(test_restart),
-    cmocka_unit_test(test_guess),          cmocka_unit_test(test_stage_states), cmocka_unit_test(test_stage_transfers), cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_station_format), cmocka_unit_test(test_short_run),       cmocka_unit_test(test_restart),   cmocka_unit_test(test_guess),
+    cmocka_unit_test(test_stage_states),   cmocka_unit_test(test_stage_transfers), cmocka_unit_test(test_bad_input),
 };
 
 SBPMG_TEST_MAIN(help, tests)

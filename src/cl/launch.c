@@ -70,6 +70,24 @@ PetscErrorCode SbpmgCLLaunch1D(SbpmgCL cl, cl_kernel k, size_t n, size_t local)
   PetscFunctionReturn(0);
 }
 
+/*
+  SbpmgCLLaunch1DGuarded - n work-items of a kernel that returns for ids >= n, in work-groups of the tuning's vec_wg (halved until
+  the kernel's CL_KERNEL_WORK_GROUP_SIZE allows it), the range rounded up to a multiple. A local size left to the runtime must
+  divide n, and for a size such as 8193^2 = 3^2 2731^2 NVIDIA's runtime chose work-groups of 3 or 9 work-items: mg_to_single took
+  4.5 ms for 67 million values, 0.2 ms of traffic (docs/performance-history.md, 2026-12-07, fourth session).
+*/
+PetscErrorCode SbpmgCLLaunch1DGuarded(SbpmgCL cl, cl_kernel k, size_t n)
+{
+  size_t wg = (size_t)cl->tune.vec_wg, kmax = 0;
+
+  PetscFunctionBegin;
+  if (clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax), &kmax, NULL) != CL_SUCCESS) kmax = 0;
+  if (cl->max_work_group_size) wg = PetscMin(wg, cl->max_work_group_size);
+  while (kmax && wg > kmax && wg > 1) wg /= 2;
+  PetscCall(SbpmgCLLaunch(cl, k, 1, &n, &wg));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SbpmgCLLaunch2D(SbpmgCL cl, cl_kernel k, const size_t global[2], const size_t local[2])
 {
   PetscFunctionBegin;

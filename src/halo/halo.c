@@ -252,7 +252,7 @@ PetscErrorCode SbpHaloBeginBuffer(SbpHalo h, cl_mem xb)
            .send  = SbpmgCLArgMem(h->sbuf)};
     SBPMG_CL_SET_ARGS(k, halo_pack, &a);
   }
-  PetscCall(SbpmgCLLaunch1D(h->cl, k, global, 0));
+  PetscCall(SbpmgCLLaunch1DGuarded(h->cl, k, global));
   /* blocking: waits for halo_pack only, the queue being in order and the caller's kernels not yet enqueued */
   PetscCall(SbpmgCLReadBuffer(h->cl, h->sbuf, 0, (size_t)nsend * h->esize, h->hs));
   for (PetscInt q = 0; q < h->nnb; q++) {
@@ -288,7 +288,7 @@ PetscErrorCode SbpHaloEnd(SbpHalo h)
     } a = {.nrecv = SbpmgCLArgInt(nrecv), .ridx = SbpmgCLArgMem(h->ridx), .recv = SbpmgCLArgMem(h->rbuf), .patch = SbpmgCLArgMem(h->patch)};
     SBPMG_CL_SET_ARGS(k, halo_unpack, &a);
   }
-  PetscCall(SbpmgCLLaunch1D(h->cl, k, (size_t)nrecv, 0));
+  PetscCall(SbpmgCLLaunch1DGuarded(h->cl, k, (size_t)nrecv));
   PetscFunctionReturn(0);
 }
 

@@ -1,8 +1,9 @@
 /* KSPSBPCG: preconditioned CG whose scalars stay on the device (docs/design.md "CG on the device"). PETSc's KSPCG waits for the host
    three times an iteration (p.w for alpha, r.z for beta, the residual norm); here the dot products end in a device scalar area that
    the updates read (kernels/krylov.cl), and the host reads it once an iteration, for the convergence test: 5 numbers, after the
-   preconditioner's launches are queued (with the unpreconditioned norm before them: docs/design.md "CG on the device"). The arithmetic is KSPCG's (left preconditioning, the same recurrences), so the iterations
-   are the same. On several ranks each dot product's local sum is read, summed over the ranks and written back. */
+   preconditioner's launches are queued (with the unpreconditioned norm before them: docs/design.md "CG on the device"). The arithmetic is KSPCG's (left
+   preconditioning, the same recurrences), so the iterations are the same. On several ranks each dot product's local sum is read, summed over the ranks and
+   written back. */
 #include <sbpmg/private/krylovimpl.h>
 #include "sbpmg_kernel_args.h"
 
@@ -252,7 +253,7 @@ static PetscErrorCode KSPSolve_SBPCG(KSP ksp)
     PetscCall(KSP_MatMult(ksp, Amat, P, W));
     PetscCall(KSPSBPCGDots(ksp, cg, P, W, 1, KR_PW, 0));
     PetscCall(KSPSBPCGUpdate(cg, 2, n, X, R, P, W)); /* x += alpha p, r -= alpha w */
-    if (rfirst) { /* the test, then z for the next iteration only where it goes on (its r.z checked at the next read) */
+    if (rfirst) {                                    /* the test, then z for the next iteration only where it goes on (its r.z checked at the next read) */
       PetscCall(KSPSBPCGDots(ksp, cg, R, R, 2, KR_RZ, 0));
       PetscCall(KSPSBPCGTest(ksp, cg, i + 1, PETSC_TRUE, PETSC_TRUE));
       if (ksp->reason) break;

@@ -149,7 +149,7 @@ static PetscErrorCode PCSBPMGDenseBuffer(PCSBPMGDense *d, PetscBool single, cl_m
       } a = {.n = SbpmgCLArgInt(nn), .x = SbpmgCLArgMem(d->inv[0]), .y = SbpmgCLArgMem(d->inv[1])};
       SBPMG_CL_SET_ARGS(k, mg_to_single, &a);
     }
-    PetscCall(SbpmgCLLaunch1D(d->p->cl, k, (size_t)nn, 0));
+    PetscCall(SbpmgCLLaunch1DGuarded(d->p->cl, k, (size_t)nn));
   }
   *inv = d->inv[single];
   PetscFunctionReturn(0);

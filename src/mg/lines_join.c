@@ -270,7 +270,7 @@ static PetscErrorCode PCSBPMGLinesJoinDevice(PCSBPMGLines l, int dir, SbpKernelP
               .ends = SbpmgCLArgMem(l->djoin[dir][q])};
     SBPMG_CL_SET_ARGS(ke, mg_line_ends, &args);
   }
-  PetscCall(SbpmgCLLaunch1D(p->cl, ke, (size_t)nl, 0));
+  PetscCall(SbpmgCLLaunch1DGuarded(p->cl, ke, (size_t)nl));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   PetscCall(SbpmgCLReadBuffer(p->cl, l->djoin[dir][q], 0, 4 * nl * rs, hv));
   for (PetscInt i = 0; i < 4 * nl; i++) l->ends[dir][i] = q ? (PetscReal)((float *)hv)[i] : ((PetscReal *)hv)[i];
@@ -312,7 +312,7 @@ static PetscErrorCode PCSBPMGLinesJoinDevice(PCSBPMGLines l, int dir, SbpKernelP
               .prev_zero = SbpmgCLArgInt(prev_zero ? 1 : 0)};
     SBPMG_CL_SET_ARGS(kj, mg_line_join, &args);
   }
-  if (xm > 0 && ym > 0) PetscCall(SbpmgCLLaunch1D(p->cl, kj, (size_t)xm * (size_t)ym, 0));
+  if (xm > 0 && ym > 0) PetscCall(SbpmgCLLaunch1DGuarded(p->cl, kj, (size_t)xm * (size_t)ym));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, 12.0 * xm * ym, (PetscLogDouble)xm * ym * rs * (6 + (zero ? 0 : 1) + (readprev ? 1 : 0))));
   PetscFunctionReturn(0);

@@ -60,7 +60,7 @@ static PetscErrorCode PCSBPMGVecConvert(SbpProblem p, PetscBool to_single, Petsc
     else
       SBPMG_CL_SET_ARGS(k, mg_to_outer, &a);
   }
-  PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)n, 0));
+  PetscCall(SbpmgCLLaunch1DGuarded(p->cl, k, (size_t)n));
   PetscCall(SbpmgLogKernelEnd(SBPMG_MGTransfer, p->cl, 0, (PetscLogDouble)n * (sizeof(float) + sizeof(PetscScalar))));
   PetscFunctionReturn(0);
 }

@@ -350,7 +350,7 @@ PetscErrorCode SbpProblemRoundCoefficients(SbpProblem p)
       const SbpCoefToFloatArgs a = {.n = SbpmgCLArgLong(n), .x = SbpmgCLArgMem(src[t]), .y = SbpmgCLArgMem(*dst[t])};
       SBPMG_CL_SET_ARGS(k, coef_to_float, &a);
     }
-    PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)PetscMin(n, 1 << 20), 0));
+    PetscCall(SbpmgCLLaunch1DGuarded(p->cl, k, (size_t)PetscMin(n, 1 << 20)));
   }
   PetscFunctionReturn(0);
 }

@@ -296,7 +296,7 @@ static PetscErrorCode SbpTractionLaunch(SbpProblem p, cl_kernel k, cl_mem ub, cl
                                   .out   = SbpmgCLArgMem(tb)};
     SBPMG_CL_SET_ARGS(k, traction_face, &args);
   }
-  PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)count, 0)); /* a face's few nodes: the runtime's work-group */
+  PetscCall(SbpmgCLLaunch1DGuarded(p->cl, k, (size_t)count));
   PetscCall(VecOpenCLRestoreBufferWrite(t, &tb));
   PetscFunctionReturn(0);
 }

@@ -156,7 +156,7 @@ static PetscErrorCode SeasFrictionRatesDevice(const SeasFrictionParams *fr, Seas
                                         .f0      = SbpmgCLArgReal(PETSC_FALSE, fr->f0)};
     SBPMG_CL_SET_ARGS(k->rates, friction_rates, &args);
   }
-  if (n) PetscCall(SbpmgCLLaunch1D(k->cl, k->rates, (size_t)n, 0));
+  if (n) PetscCall(SbpmgCLLaunch1DGuarded(k->cl, k->rates, (size_t)n));
   PetscCall(VecOpenCLRestoreBufferWrite(rate, &rb));
   PetscCall(VecOpenCLRestoreBuffer(V, &vb));
   PetscCall(VecOpenCLRestoreBufferRead(state, &sb));

@@ -29,7 +29,7 @@ PetscErrorCode SeasRHSFunction(TS ts, PetscReal t, Vec X, Vec F, void *ctx)
   s->stages++;
   PetscCall(SeasFrictionRates(&s->fr, s->k.rates ? &s->k : NULL, s->nf, PETSC_TRUE, s->tau, s->avec, Xe, s->Vg, Fe));
   if (Fe != F) PetscCall(VecCopy(Fe, F)); /* the one download (VecCopy of a device vector into a host one reads its array) */
-  if (s->k.rates) { /* the device leaves NaN where Newton failed (the host path has stopped with the node named) */
+  if (s->k.rates) {                       /* the device leaves NaN where Newton failed (the host path has stopped with the node named) */
     const PetscScalar *fa;
     PetscBool          bad = PETSC_FALSE;
 

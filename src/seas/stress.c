@@ -37,7 +37,7 @@ static PetscErrorCode SeasFaultStressCompute(Seas s, Vec X)
                                         .tau   = SbpmgCLArgMem(ob)};
       SBPMG_CL_SET_ARGS(s->k.stress, friction_fault_stress_face, &args);
     }
-    PetscCall(SbpmgCLLaunch1D(s->k.cl, s->k.stress, (size_t)n, 0));
+    PetscCall(SbpmgCLLaunch1DGuarded(s->k.cl, s->k.stress, (size_t)n));
     PetscCall(VecOpenCLRestoreBufferWrite(s->tau, &ob));
     PetscCall(VecOpenCLRestoreBufferRead(X, &xb));
     PetscCall(VecOpenCLRestoreBufferRead(s->u, &ub));

@@ -90,6 +90,9 @@ PETSC_INTERN const char *const SbpmgCLDeviceTypes[]; /* for PetscOptionsEnum: th
 PETSC_INTERN PetscErrorCode SbpmgCLSelectDevice(SbpmgCL, SbpmgCLDeviceType, PetscInt, PetscInt);
 /* Names, version, type, sizes and fp64 support of the selected device */
 PETSC_INTERN PetscErrorCode SbpmgCLQueryDevice(SbpmgCL);
+/* n work-items in work-groups of the tuning's vec_wg (at most the kernel's limit), the range rounded up: for kernels that return
+   for ids >= n (src/cl/launch.c says why a local size left to the runtime is slow) */
+PETSC_INTERN PetscErrorCode SbpmgCLLaunch1DGuarded(SbpmgCL, cl_kernel, size_t);
 /* This rank's rank and the number of ranks on its node (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) of comm) */
 PETSC_INTERN PetscErrorCode SbpmgCLNodeLocalRank(MPI_Comm, PetscMPIInt *, PetscMPIInt *);
 
