@@ -33,9 +33,10 @@
 #  if !defined(SBPMG_MG_LINE_KERNELS)
 #    error "SBPMG_MG_LINE_KERNELS must be defined (src/mg/lines.c: 1 the solve, 2 the factorisation, 4 the joins)"
 #  endif
-#  if !defined(SBPMG_MG_LINE_VEC) || !defined(SBPMG_MG_LINE_CHUNKS) || !defined(SBPMG_MG_LINE_GROUP) || !defined(SBPMG_MG_LINE_TILE)
+#  if !defined(SBPMG_MG_LINE_VEC) || !defined(SBPMG_MG_LINE_CHUNKS) || !defined(SBPMG_MG_LINE_GROUP) || !defined(SBPMG_MG_LINE_TILE) || \
+      !defined(SBPMG_MG_LINE_BATCH)
 #    error \
-        "SBPMG_MG_LINE_VEC, SBPMG_MG_LINE_CHUNKS, SBPMG_MG_LINE_GROUP and SBPMG_MG_LINE_TILE must be defined (tuning table: mg_line_vec, mg_line_chunks, mg_line_group, mg_line_tile; src/mg/kernels.c)"
+        "SBPMG_MG_LINE_VEC, SBPMG_MG_LINE_CHUNKS, SBPMG_MG_LINE_GROUP, SBPMG_MG_LINE_TILE and SBPMG_MG_LINE_BATCH must be defined (tuning table: mg_line_vec, mg_line_chunks, mg_line_group, mg_line_tile, mg_line_batch; src/mg/kernels.c)"
 #  endif
 #endif
 
@@ -235,6 +236,88 @@ inline void mg_line_chain(__local sbp_real *st, __global const sbp_real *maps, c
   }
 }
 
+/* A chunk's forward substitution over its nodes [a, b) from the state (s0, s1) (y(t-1), y(t-2)), y stored into tmp when store is set
+   (tmp may be r: each node's r is read before its y is stored). SBPMG_MG_LINE_BATCH nodes at a time: their loads first, then their
+   steps in order, so a work-item has that many loads in flight (the chain of dependent steps is the arithmetic's alone); the
+   arithmetic is the one-node loop's. */
+inline void mg_chunk_forward(__global const sbp_real *r, __global sbp_real *tmp, __global const sbp_real *l1, __global const sbp_real *l2, const long k0,
+                             const long stride, const int a, const int b, sbp_real *s0, sbp_real *s1, const int store)
+{
+  int t = a;
+  for (; t + SBPMG_MG_LINE_BATCH <= b; t += SBPMG_MG_LINE_BATCH) {
+    sbp_real rv[SBPMG_MG_LINE_BATCH], p1[SBPMG_MG_LINE_BATCH], p2[SBPMG_MG_LINE_BATCH];
+    for (int q = 0; q < SBPMG_MG_LINE_BATCH; q++) {
+      const long k = k0 + (t + q) * stride;
+      rv[q]        = r[k];
+      p1[q]        = l1[k];
+      p2[q]        = l2[k];
+    }
+    for (int q = 0; q < SBPMG_MG_LINE_BATCH; q++) {
+      rv[q] = rv[q] - p1[q] * *s0 - p2[q] * *s1;
+      *s1   = *s0;
+      *s0   = rv[q];
+    }
+    if (store)
+      for (int q = 0; q < SBPMG_MG_LINE_BATCH; q++) tmp[k0 + (t + q) * stride] = rv[q];
+  }
+  for (; t < b; t++) {
+    const long     k = k0 + t * stride;
+    const sbp_real y = r[k] - l1[k] * *s0 - l2[k] * *s1;
+    if (store) tmp[k] = y;
+    *s1 = *s0;
+    *s0 = y;
+  }
+}
+
+/* A chunk's backward substitution L^T z = D^-1 y over its nodes [a, b) from the end down, from the state (s0, s1) (z(t+1), z(t+2));
+   with step set, out = x + c1 (x - prev) + c2 z at each node (out may be prev's or tmp's buffer: each node's values are read before
+   its out is stored). Batched as mg_chunk_forward. */
+inline void mg_chunk_backward(__global const sbp_real *tmp, __global const sbp_real *l1, __global const sbp_real *l2, __global const sbp_real *dinv,
+                              __global const sbp_real *x, __global const sbp_real *prev, __global sbp_real *out, const sbp_real c1, const sbp_real c2,
+                              const int zero, const int prev_zero, const long k0, const long stride, const int n, const int a, const int b, sbp_real *s0,
+                              sbp_real *s1, const int step)
+{
+  int t = b - 1;
+  for (; t - SBPMG_MG_LINE_BATCH + 1 >= a; t -= SBPMG_MG_LINE_BATCH) {
+    sbp_real dv[SBPMG_MG_LINE_BATCH], yv[SBPMG_MG_LINE_BATCH], p1[SBPMG_MG_LINE_BATCH], p2[SBPMG_MG_LINE_BATCH], xv[SBPMG_MG_LINE_BATCH],
+        pv[SBPMG_MG_LINE_BATCH];
+    for (int q = 0; q < SBPMG_MG_LINE_BATCH; q++) {
+      const int  u = t - q;
+      const long k = k0 + u * stride;
+      dv[q]        = dinv[k];
+      yv[q]        = tmp[k];
+      p1[q]        = u + 1 < n ? l1[k + stride] : 0;
+      p2[q]        = u + 2 < n ? l2[k + 2 * stride] : 0;
+      xv[q]        = step && !zero ? x[k] : (sbp_real)0;
+      pv[q]        = step && c1 != 0 && !prev_zero ? prev[k] : (sbp_real)0;
+    }
+    for (int q = 0; q < SBPMG_MG_LINE_BATCH; q++) {
+      const sbp_real z = dv[q] * yv[q] - p1[q] * *s0 - p2[q] * *s1;
+      *s1              = *s0;
+      *s0              = z;
+      yv[q]            = z;
+    }
+    if (step)
+      for (int q = 0; q < SBPMG_MG_LINE_BATCH; q++) {
+        sbp_real xn = xv[q] + c2 * yv[q];
+        if (c1 != 0) xn += c1 * (xv[q] - pv[q]);
+        out[k0 + (t - q) * stride] = xn;
+      }
+  }
+  for (; t >= a; t--) {
+    const long     k  = k0 + t * stride;
+    const sbp_real m1 = t + 1 < n ? l1[k + stride] : 0, m2 = t + 2 < n ? l2[k + 2 * stride] : 0, z = dinv[k] * tmp[k] - m1 * *s0 - m2 * *s1;
+    if (step) {
+      const sbp_real xk = zero ? (sbp_real)0 : x[k];
+      sbp_real       xn = xk + c2 * z;
+      if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[k]));
+      out[k] = xn;
+    }
+    *s1 = *s0;
+    *s0 = z;
+  }
+}
+
 /* The solve and step of SBPMG_MG_LINE_GROUP lines of direction dir per work-group of SBPMG_MG_LINE_GROUP x SBPMG_MG_LINE_CHUNKS work-items, a chunk
    each: work-item (line l, chunk c) is local id l + SBPMG_MG_LINE_GROUP c along s-lines (neighbouring lines neighbouring in memory), c +
    SBPMG_MG_LINE_CHUNKS l along r-lines. The same arithmetic as mg_line_solve_lines but for the order of the sums across chunks. */
@@ -255,12 +338,7 @@ __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __
     n = mg_line_geometry(dir, xm, ym, line, &k0, &stride);
     mg_line_chunk(n, c, &a, &b);
   }
-  for (int t = a; t < b; t++) { /* A: L y = r from a zero start */
-    const long     k = k0 + t * stride;
-    const sbp_real y = r[k] - l1[k] * s0 - l2[k] * s1;
-    s1               = s0;
-    s0               = y;
-  }
+  mg_chunk_forward(r, tmp, l1, l2, k0, stride, a, b, &s0, &s1, 0); /* A: L y = r from a zero start */
   st[l][2 * c]     = s0;
   st[l][2 * c + 1] = s1;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -268,20 +346,9 @@ __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __
   barrier(CLK_LOCAL_MEM_FENCE);
   s0 = st[l][2 * c];
   s1 = st[l][2 * c + 1];
-  for (int t = a; t < b; t++) { /* C: again from the true start, y stored */
-    const long     k = k0 + t * stride;
-    const sbp_real y = r[k] - l1[k] * s0 - l2[k] * s1;
-    tmp[k]           = y;
-    s1               = s0;
-    s0               = y;
-  }
+  mg_chunk_forward(r, tmp, l1, l2, k0, stride, a, b, &s0, &s1, 1); /* C: again from the true start, y stored */
   s0 = s1 = 0;
-  for (int t = b - 1; t >= a; t--) { /* A': L^T z = D^-1 y from a zero start */
-    const long     k  = k0 + t * stride;
-    const sbp_real m1 = t + 1 < n ? l1[k + stride] : 0, m2 = t + 2 < n ? l2[k + 2 * stride] : 0, z = dinv[k] * tmp[k] - m1 * s0 - m2 * s1;
-    s1 = s0;
-    s0 = z;
-  }
+  mg_chunk_backward(tmp, l1, l2, dinv, x, prev, out, c1, c2, zero, prev_zero, k0, stride, n, a, b, &s0, &s1, 0); /* A': L^T z = D^-1 y from zero */
   barrier(CLK_LOCAL_MEM_FENCE);
   st[l][2 * c]     = s0;
   st[l][2 * c + 1] = s1;
@@ -290,16 +357,7 @@ __kernel void mg_line_solve_chunks(const int dir, const int xm, const int ym, __
   barrier(CLK_LOCAL_MEM_FENCE);
   s0 = st[l][2 * c];
   s1 = st[l][2 * c + 1];
-  for (int t = b - 1; t >= a; t--) { /* C': again, and the step */
-    const long     k  = k0 + t * stride;
-    const sbp_real m1 = t + 1 < n ? l1[k + stride] : 0, m2 = t + 2 < n ? l2[k + 2 * stride] : 0, z = dinv[k] * tmp[k] - m1 * s0 - m2 * s1;
-    const sbp_real xk = zero ? (sbp_real)0 : x[k];
-    sbp_real       xn = xk + c2 * z;
-    if (c1 != 0) xn += c1 * (xk - (prev_zero ? (sbp_real)0 : prev[k]));
-    out[k] = xn;
-    s1     = s0;
-    s0     = z;
-  }
+  mg_chunk_backward(tmp, l1, l2, dinv, x, prev, out, c1, c2, zero, prev_zero, k0, stride, n, a, b, &s0, &s1, 1); /* C': again, and the step */
 }
 
 #    if SBPMG_MG_LINE_TILE > 0

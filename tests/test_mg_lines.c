@@ -113,6 +113,9 @@ static void test_line_solves(void **state)
       {"DDDD", "mg_line_chunks=4,mg_line_group=2", SBP_BACKEND_DEVICE, 21, 9}, /* the GPU's chunked kernel, some chunks empty */
       {"DDNN", "mg_line_chunks=3,mg_line_group=5,mg_line_vec=1", SBP_BACKEND_DEVICE, 4, 30},
       {"DDDD", "mg_line_vec=3,mg_line_wg=2", SBP_BACKEND_DEVICE, 10, 8}, /* whole lines, some work-items short of lines */
+      /* the chunks' loads in batches (the GPUs' mg_line_batch): whole batches and a remainder, chunks shorter than a batch */
+      {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_batch=4", SBP_BACKEND_DEVICE, 21, 9},
+      {"DDNN", "mg_line_chunks=3,mg_line_group=5,mg_line_vec=1,mg_line_batch=3", SBP_BACKEND_DEVICE, 4, 30},
       /* the GPU's r-lines through local-memory tiles: several tiles a chunk, the last short; chunks empty; a tile longer than a chunk */
       {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_tile=3,mg_line_tile_min=0", SBP_BACKEND_DEVICE, 21, 9},
       {"DDNN", "mg_line_chunks=5,mg_line_tile=4,mg_line_tile_min=31", SBP_BACKEND_DEVICE, 30, 4},
@@ -208,7 +211,7 @@ static void test_stretched(void **state)
     print_message("  stretched 64^2 DDDD on the host: %d iterations\n", (int)its);
     if (its > 12) fail_msg("stretched 64^2 on the host: %d iterations > 12", (int)its);
     PCALL(SbpProblemDestroy(&p));
-    p = stretched_problem(PETSC_COMM_SELF, 64, 64, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=8,mg_line_group=4");
+    p = stretched_problem(PETSC_COMM_SELF, 64, 64, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=8,mg_line_group=4,mg_line_batch=4");
     SbpmgTestSetOption("-pc_sbpmg_precision", "single");
     its = solve_random(p, NULL);
     SbpmgTestSetOption("-pc_sbpmg_precision", NULL);

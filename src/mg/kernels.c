@@ -47,8 +47,10 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
     PetscCall(SbpProblemGetBuildOptions(p, id == MG_K_LINE_FACTOR ? SBP_KERNEL_FP64 : prec, &sbp));
     PetscCall(PetscSNPrintf(
         opts, sizeof(opts),
-        "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_MG_LINE_KERNELS=%d -DSBPMG_MG_LINE_VEC=%d -DSBPMG_MG_LINE_CHUNKS=%d -DSBPMG_MG_LINE_GROUP=%d -DSBPMG_MG_LINE_TILE=%d",
-        sbp, PCSBPMGKernels[id].subset, (int)tune->mg_line_vec, (int)tune->mg_line_chunks, (int)tune->mg_line_group, (int)tune->mg_line_tile));
+        "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_MG_LINE_KERNELS=%d -DSBPMG_MG_LINE_VEC=%d -DSBPMG_MG_LINE_CHUNKS=%d -DSBPMG_MG_LINE_GROUP=%d -DSBPMG_MG_LINE_TILE=%d "
+        "-DSBPMG_MG_LINE_BATCH=%d",
+        sbp, PCSBPMGKernels[id].subset, (int)tune->mg_line_vec, (int)tune->mg_line_chunks, (int)tune->mg_line_group, (int)tune->mg_line_tile,
+        (int)tune->mg_line_batch));
   }
   PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));
   PetscFunctionReturn(0);

@@ -165,7 +165,7 @@ static PetscErrorCode PCSBPMGLinesFactorDevice(PCSBPMGLines l, int dir)
                                         .bad       = SbpmgCLArgMem(bad)};
     ierr                             = PCSBPMGLinesSetFactorArgs(k, &args);
   }
-  if (!ierr && nl) ierr = SbpmgCLLaunch1D(p->cl, k, (size_t)nl, 0);
+  if (!ierr && nl) ierr = SbpmgCLLaunch1DGuarded(p->cl, k, (size_t)nl);
   if (!ierr) ierr = SbpmgCLReadBuffer(p->cl, bad, 0, sizeof(int), &first);
   if (!ierr) ierr = SbpmgCLReadBuffer(p->cl, stb, 0, 3 * PetscMax(nl, 1) * sizeof(PetscReal), st);
   PetscCall(SbpmgCLReleaseBuffer(p->cl, &bad));
@@ -300,7 +300,7 @@ static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecisi
                                         .maps = SbpmgCLArgMem(l->maps[dir][q])};
       SBPMG_CL_SET_ARGS(k, mg_line_maps, &args);
     }
-    if (items) PetscCall(SbpmgCLLaunch1D(p->cl, k, items, 0));
+    if (items) PetscCall(SbpmgCLLaunch1DGuarded(p->cl, k, items));
     PetscCall(PCSBPMGBuffersRestore(&bufs));
   }
   *maps = l->maps[dir][q];
