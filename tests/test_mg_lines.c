@@ -91,41 +91,12 @@ static void check_line_solves(SbpProblem p, const char *what)
       }
     PCALL(VecRestoreArrayRead(r, &ra));
     PCALL(VecRestoreArrayRead(z, &za));
-    print_message("  %s, %s-lines (%d chunks, %d lines a group): max |B z - r| / max |r| = %.2e\n", what, dir ? "s" : "r", (int)l->tune[dir].mg_line_chunks,
-                  (int)l->tune[dir].mg_line_group, err / scale);
+    print_message("  %s, %s-lines: max |B z - r| / max |r| = %.2e\n", what, dir ? "s" : "r", err / scale);
     if (!(err <= 1e-10 * scale)) fail_msg("%s, %s-lines: the line solve misses the assembled blocks by %g", what, dir ? "s" : "r", err / scale);
   }
   SbpmgTestDestroyVecs(&r, &z, NULL);
   PCALL(PCSBPMGLinesDestroy(&l));
   PCALL(MatDestroy(&A));
-}
-
-/* The chunks a line of each direction (mg_line_items): doubled from mg_line_chunks while a launch has fewer work-items than asked, a
-   chunk keeps 8 nodes and there are at most 256; the work-group keeps its size; tiled r-lines and the CPUs' whole lines keep theirs. */
-static void test_line_chunks(void **state)
-{
-  static const struct {
-    const char *tune;
-    PetscInt    Nr, Ns, chunks[2], group[2];
-  } cases[] = {
-      {"mg_line_chunks=2,mg_line_group=4,mg_line_items=64", 4, 200, {2, 16}, {4, 1}},       /* s-lines: 5 x 2 < 64, ..., 5 x 16 >= 64 */
-      {"mg_line_chunks=2,mg_line_group=4,mg_line_items=100000", 4, 100, {2, 8}, {4, 1}},    /* 101 nodes: 8 chunks of 12, not 16 of 6 */
-      {"mg_line_chunks=2,mg_line_group=4,mg_line_items=0", 4, 200, {2, 2}, {4, 4}},         /* off */
-      {"mg_line_chunks=4,mg_line_group=2,mg_line_items=1000,mg_line_tile=2,mg_line_tile_min=0", 300, 4, {4, 4}, {2, 2}}, /* tiled r-lines */
-      {"mg_line_chunks=1,mg_line_items=1000", 4, 200, {1, 1}, {1, 1}},                        /* whole lines */
-  };
-  if (SbpTestWorldSize() > 1) skip();
-  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-    SbpProblem   p = stretched_problem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, "DDNN", SBP_BACKEND_DEVICE, cases[c].tune);
-    PCSBPMGLines l;
-    PCALL(PCSBPMGLinesCreate(p, 3, &l));
-    for (int d = 0; d < 2; d++)
-      if (l->tune[d].mg_line_chunks != cases[c].chunks[d] || l->tune[d].mg_line_group != cases[c].group[d])
-        fail_msg("%d x %d, %s: %s-lines in %d chunks, %d a group; expected %d, %d", (int)cases[c].Nr, (int)cases[c].Ns, cases[c].tune, d ? "s" : "r",
-                 (int)l->tune[d].mg_line_chunks, (int)l->tune[d].mg_line_group, (int)cases[c].chunks[d], (int)cases[c].group[d]);
-    PCALL(PCSBPMGLinesDestroy(&l));
-    PCALL(SbpProblemDestroy(&p));
-  }
 }
 
 static void test_line_solves(void **state)
@@ -145,9 +116,6 @@ static void test_line_solves(void **state)
       /* the chunks' loads in batches (the GPUs' mg_line_batch): whole batches and a remainder, chunks shorter than a batch */
       {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_batch=4", SBP_BACKEND_DEVICE, 21, 9},
       {"DDNN", "mg_line_chunks=3,mg_line_group=5,mg_line_vec=1,mg_line_batch=3", SBP_BACKEND_DEVICE, 4, 30},
-      /* few long lines: more chunks a line (mg_line_items), fewer lines a group; the short r-lines keep theirs */
-      {"DDNN", "mg_line_chunks=2,mg_line_group=4,mg_line_items=64,mg_line_batch=4", SBP_BACKEND_DEVICE, 4, 200},
-      {"DDNN", "mg_line_chunks=2,mg_line_group=4", SBP_BACKEND_DEVICE, 4, 200},
       /* the GPU's r-lines through local-memory tiles: several tiles a chunk, the last short; chunks empty; a tile longer than a chunk */
       {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_tile=3,mg_line_tile_min=0", SBP_BACKEND_DEVICE, 21, 9},
       {"DDNN", "mg_line_chunks=5,mg_line_tile=4,mg_line_tile_min=31", SBP_BACKEND_DEVICE, 30, 4},
@@ -589,8 +557,7 @@ static void test_ranks(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_line_solves),
-    cmocka_unit_test(test_line_chunks), cmocka_unit_test(test_stretched), cmocka_unit_test(test_unequal_sides), cmocka_unit_test(test_line_growth),
+    cmocka_unit_test(test_line_solves), cmocka_unit_test(test_stretched), cmocka_unit_test(test_unequal_sides), cmocka_unit_test(test_line_growth),
     cmocka_unit_test(test_symmetric),   cmocka_unit_test(test_bad_input), cmocka_unit_test(test_ranks),
 };
 

@@ -204,20 +204,6 @@ static PetscErrorCode PCSBPMGLinesFactorHost(PCSBPMGLines l, int dir)
   PetscFunctionReturn(0);
 }
 
-/* Direction dir's tuning: the level's, with the chunks a line doubled from mg_line_chunks while a launch has fewer than mg_line_items
-   work-items, a chunk keeps 8 nodes and there are at most 256, and the lines a work-group shrunk to keep its size (few long lines,
-   as BP1's 513 s-lines of 2049 nodes, leave a GPU idle at 32 chunks a line; docs/design.md "Line smoothers"). Tiled r-lines keep
-   theirs (their local memory grows with the chunks). */
-static void PCSBPMGLinesTuneDirection(SbpProblem p, int dir, SbpmgTuning *t)
-{
-  const PetscInt nlines = dir ? p->xm : p->ym, len = dir ? p->ym : p->xm, wg = p->tune.mg_line_chunks * p->tune.mg_line_group;
-
-  *t = p->tune;
-  if (t->mg_line_chunks <= 1 || !t->mg_line_items || PCSBPMGLinesTiled(p, dir)) return;
-  while (t->mg_line_chunks < 256 && nlines * t->mg_line_chunks < t->mg_line_items && len >= 16 * t->mg_line_chunks) t->mg_line_chunks *= 2;
-  t->mg_line_group = PetscMax(1, wg / t->mg_line_chunks);
-}
-
 /*
   PCSBPMGLinesCreate - The line blocks of the level p in the directions of dirs (bit 0: r-lines, bit 1: s-lines), factored in fp64 on the
   problem's backend. Collective.
@@ -236,7 +222,6 @@ PetscErrorCode PCSBPMGLinesCreate(SbpProblem p, int dirs, PCSBPMGLines *lines)
   l->lcomm[0] = l->lcomm[1] = MPI_COMM_NULL;
   l->lsize[0] = l->lsize[1] = 1;
   for (int d = 0; d < 2 && !ierr; d++) {
-    PCSBPMGLinesTuneDirection(p, d, &l->tune[d]);
     if (!(dirs & (1 << d))) continue;
     ierr = PCSBPMGLinesJoinCreate(l, d);
     for (int t = 0; t < 3 && !ierr; t++) ierr = SbpProblemCreateVector(p, &l->f[d][t]);
@@ -296,14 +281,14 @@ static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecisi
 {
   SbpProblem   p = l->p;
   const int    q = prec == SBP_KERNEL_FP32 ? 1 : 0, xm = (int)p->xm, ym = (int)p->ym;
-  const size_t items = (size_t)(dir ? p->xm : p->ym) * (size_t)l->tune[dir].mg_line_chunks, rs = q ? sizeof(float) : sizeof(PetscReal);
+  const size_t items = (size_t)(dir ? p->xm : p->ym) * (size_t)p->tune.mg_line_chunks, rs = q ? sizeof(float) : sizeof(PetscReal);
   cl_kernel    k;
   cl_mem       fb[2];
   SbpBuffers   bufs = {0};
 
   PetscFunctionBegin;
   if (!l->maps[dir][q]) {
-    PetscCall(PCSBPMGGetKernel(p, &l->tune[dir], q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, MG_K_LINE_MAPS, &k));
+    PetscCall(PCSBPMGGetKernel(p, &p->tune, q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, MG_K_LINE_MAPS, &k));
     PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, PetscMax(items, 1) * 8 * rs, &l->maps[dir][q]));
     for (int t = 0; t < 2; t++) PetscCall(PCSBPMGBuffersGet(&bufs, f[t], SBP_READ, &fb[t]));
     {
@@ -354,8 +339,7 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
 {
   SbpProblem               p       = l->p;
   const SbpKernelPrecision kprec   = prec == SBP_KERNEL_FP32 ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64;
-  const SbpmgTuning       *tune    = &l->tune[dir];
-  const PetscBool          chunked = tune->mg_line_chunks > 1 ? PETSC_TRUE : PETSC_FALSE, tiled = PCSBPMGLinesTiled(p, dir);
+  const PetscBool          chunked = p->tune.mg_line_chunks > 1 ? PETSC_TRUE : PETSC_FALSE, tiled = PCSBPMGLinesTiled(p, dir);
   cl_kernel                k;
   cl_mem                   rb, tb, fb[3], xb, pb, ob, maps = NULL;
   Vec                      f[3];
@@ -366,7 +350,7 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
 
   PetscFunctionBegin;
   if (tiled) PetscCall(PCSBPMGLinesCheckTile(p, rs));
-  PetscCall(PCSBPMGGetKernel(p, tune, kprec, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
+  PetscCall(PCSBPMGGetKernel(p, &p->tune, kprec, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
   PetscCall(PCSBPMGLinesFactors(l, dir, prec, f));
   if (chunked) PetscCall(PCSBPMGLinesMaps(l, dir, kprec, f, &maps));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
@@ -415,13 +399,13 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
   if (dir ? xm : ym) {
     const PetscInt nlines = dir ? xm : ym;
     if (tiled) { /* one line per work-group of mg_line_chunks work-items */
-      const size_t wg = (size_t)tune->mg_line_chunks;
+      const size_t wg = (size_t)p->tune.mg_line_chunks;
       PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)nlines * wg, wg));
     } else if (chunked) { /* a work-group of mg_line_group lines x mg_line_chunks chunks */
-      const size_t wg = (size_t)(tune->mg_line_group * tune->mg_line_chunks);
-      PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)((nlines + tune->mg_line_group - 1) / tune->mg_line_group) * wg, wg));
+      const size_t wg = (size_t)(p->tune.mg_line_group * p->tune.mg_line_chunks);
+      PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)((nlines + p->tune.mg_line_group - 1) / p->tune.mg_line_group) * wg, wg));
     } else {
-      const size_t wg = (size_t)tune->mg_line_wg, items = ((size_t)nlines + (size_t)tune->mg_line_vec - 1) / (size_t)tune->mg_line_vec;
+      const size_t wg = (size_t)p->tune.mg_line_wg, items = ((size_t)nlines + (size_t)p->tune.mg_line_vec - 1) / (size_t)p->tune.mg_line_vec;
       PetscCall(SbpmgCLLaunch1D(p->cl, k, (items + wg - 1) / wg * wg, wg));
     }
   }

@@ -84,7 +84,6 @@ struct _n_PCSBPMGLines {
   Vec        f[2][3];          /* L(t, t-1), L(t, t-2), 1/D(t) of each direction in fp64, vectors of the level's layout */
   Vec        f32[2][3];        /* ... rounded into level vectors of the single-precision V-cycle, made on first use */
   cl_mem     maps[2][2];       /* the chunked solves' maps of each direction (kernels/line.cl mg_line_maps) in fp64 and fp32, made on first use */
-  SbpmgTuning tune[2];         /* the level's tuning with each direction's chunks a line and lines a work-group (mg_line_items) */
   PetscReal  lmin[2], lmax[2]; /* estimates of B^-1 M~ in each direction, made by the first smoother that needs them */
   PetscBool  estimated[2];
   /* lines that ranks cut (src/mg/lines_join.c), per direction */
