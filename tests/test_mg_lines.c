@@ -418,6 +418,19 @@ static void test_bad_input(void **state)
     PCALL(PCSBPMGLinesDestroy(&l));
     PCALL(SbpProblemDestroy(&p));
   }
+  { /* the chunked solve's lines and chunks beyond the device's local memory or work-group (65536 work-items) */
+    PCSBPMGLines l;
+    Vec          r, z;
+    p = stretched_problem(PETSC_COMM_SELF, 16, 16, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=1024,mg_line_group=64,mg_line_tile=0");
+    PCALL(PCSBPMGLinesCreate(p, 2, &l));
+    PCALL(SbpProblemCreateVector(p, &r));
+    PCALL(VecDuplicate(r, &z));
+    PCALL(VecSet(r, 1));
+    EXPECT_ERROR(PCSBPMGLinesSolve(l, 1, r, z), PETSC_ERR_ARG_OUTOFRANGE, "Tuning mg_line_group 64 with mg_line_chunks 1024: the chunked line solve needs");
+    SbpmgTestDestroyVecs(&r, &z, NULL);
+    PCALL(PCSBPMGLinesDestroy(&l));
+    PCALL(SbpProblemDestroy(&p));
+  }
 }
 
 /* v(i,j) = a function of the node alone, whatever the decomposition (p's DMDA layout) */

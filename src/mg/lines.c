@@ -317,18 +317,27 @@ PetscBool PCSBPMGLinesTiled(SbpProblem p, int dir)
   return p->tune.mg_line_chunks > 1 && !dir && p->tune.mg_line_tile > 0 && p->xm >= p->tune.mg_line_tile_min ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* The tiled r-line solve's local memory (six tiles of mg_line_chunks x (mg_line_tile + 1) reals and the chunks' states) and
-   work-group (mg_line_chunks) within the device's limits: an error naming the tuning otherwise. */
-static PetscErrorCode PCSBPMGLinesCheckTile(SbpProblem p, size_t rs)
+/* The chunked line solves' local memory within the device's limits: every line's chunk states (2 reals a chunk), and for the tiled
+   r-lines six tiles of mg_line_chunks x (mg_line_tile + 1) reals, one line a work-group of mg_line_chunks work-items;
+   the walk in place holds mg_line_group lines a work-group. An error naming the tuning otherwise. */
+static PetscErrorCode PCSBPMGLinesCheckLocal(SbpProblem p, PetscBool tiled, size_t rs)
 {
-  const size_t chunks = (size_t)p->tune.mg_line_chunks, bytes = (6 * chunks * (size_t)(p->tune.mg_line_tile + 1) + 2 * chunks) * rs;
+  const size_t    chunks = (size_t)p->tune.mg_line_chunks, lines = tiled ? 1 : (size_t)p->tune.mg_line_group, items = lines * chunks;
+  const size_t    bytes = ((tiled ? 6 * chunks * (size_t)(p->tune.mg_line_tile + 1) : 0) + 2 * items) * rs;
+  const PetscBool fits  = (!p->cl->local_mem || bytes <= p->cl->local_mem) && (!p->cl->max_work_group_size || items <= p->cl->max_work_group_size);
 
   PetscFunctionBegin;
-  PetscCheck((!p->cl->local_mem || bytes <= p->cl->local_mem) && (!p->cl->max_work_group_size || chunks <= p->cl->max_work_group_size), PETSC_COMM_SELF,
-             PETSC_ERR_ARG_OUTOFRANGE,
-             "Tuning mg_line_tile %d with mg_line_chunks %d: the tiled r-line solve needs %zu bytes of local memory (the device has %llu) and work-groups of "
-             "%zu work-items (the device allows %zu)",
-             (int)p->tune.mg_line_tile, (int)p->tune.mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, chunks, p->cl->max_work_group_size);
+  if (tiled)
+    PetscCheck(fits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Tuning mg_line_tile %d with mg_line_chunks %d: the tiled r-line solve needs %zu bytes of local memory (the device has %llu) and work-groups of "
+               "%zu work-items (the device allows %zu)",
+               (int)p->tune.mg_line_tile, (int)p->tune.mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, items, p->cl->max_work_group_size);
+  else
+    PetscCheck(
+        fits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+        "Tuning mg_line_group %d with mg_line_chunks %d: the chunked line solve needs %zu bytes of local memory (the device has %llu) and work-groups of "
+        "%zu work-items (the device allows %zu)",
+        (int)p->tune.mg_line_group, (int)p->tune.mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, items, p->cl->max_work_group_size);
   PetscFunctionReturn(0);
 }
 
@@ -349,7 +358,7 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
   SbpBuffers               bufs = {0};
 
   PetscFunctionBegin;
-  if (tiled) PetscCall(PCSBPMGLinesCheckTile(p, rs));
+  if (tiled || chunked) PetscCall(PCSBPMGLinesCheckLocal(p, tiled, rs));
   PetscCall(PCSBPMGGetKernel(p, &p->tune, kprec, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
   PetscCall(PCSBPMGLinesFactors(l, dir, prec, f));
   if (chunked) PetscCall(PCSBPMGLinesMaps(l, dir, kprec, f, &maps));
