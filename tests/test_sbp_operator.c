@@ -1,5 +1,5 @@
 /* SBP-SAT, the matrix-free operator: == the assembled reference on the device (the interior/rim kernel pair and one kernel over all
-   nodes) and on the host, the fp32-coefficient residual of the multigrid levels, the diagonal norms. */
+   nodes) and on the host, the fp32-coefficient residual of the multigrid levels, the diagonal norms, the levels of each precision. */
 #include "test_sbp_common.h"
 
 static const char help[] = "Tests of the matrix-free SBP-SAT operator (src/sbp, kernels/sbp.cl).\n";
@@ -231,8 +231,75 @@ static void test_norms(void **state)
   }
 }
 
-static const struct CMUnitTest tests[] = {cmocka_unit_test(test_matrix_free_host),           cmocka_unit_test(test_matrix_free_device),
-                                          cmocka_unit_test(test_matrix_free_device_unsplit), cmocka_unit_test(test_matrix_free_device_loads),
-                                          cmocka_unit_test(test_fp32_coefficients),          cmocka_unit_test(test_norms)};
+/* ---------------------------------------------------------------- the levels (docs/design.md "The level object") */
+
+/* Each precision's level reports its precision and the operator's order; COEF32 and FP32 share the fp32 coefficients, FP64 and COEF32
+   the ghost exchange; a level before set-up, or on the host backend, is an error. */
+static void test_levels(void **state)
+{
+  const PetscInt orders[2] = {2, 4};
+
+  (void)state;
+  for (int o = 0; o < 2; o++) {
+    SbpProblem p;
+    SbpLevel   lv[3];
+    cl_mem     c[3][3];
+    SbpHalo    h[3];
+
+    PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+    PCALL(SbpProblemSetSizes(p, 16, 12));
+    PCALL(SbpProblemSetOrder(p, orders[o]));
+    PCALL(SbpProblemSetBackend(p, SBP_BACKEND_DEVICE));
+    EXPECT_ERROR(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv[0]), PETSC_ERR_ORDER, "Call SbpProblemSetUp() before getting a level");
+    PCALL(SbpProblemSetUp(p));
+    for (int k = 0; k < 3; k++) {
+      SbpKernelPrecision prec;
+      PetscInt           order;
+      SbpProblem         q;
+
+      PCALL(SbpProblemGetLevel(p, (SbpKernelPrecision)k, &lv[k]));
+      PCALL(SbpLevelGetPrecision(lv[k], &prec));
+      PCALL(SbpLevelGetOrder(lv[k], &order));
+      PCALL(SbpLevelGetProblem(lv[k], &q));
+      assert_int_equal(prec, k);
+      assert_int_equal(order, orders[o]);
+      assert_ptr_equal(q, p);
+      PCALL(SbpLevelGetCoefficientBuffers(lv[k], &c[k][0], &c[k][1], &c[k][2]));
+      PCALL(SbpLevelGetHalo(lv[k], &h[k]));
+      assert_null(h[k]); /* one rank */
+    }
+    for (int t = 0; t < 3; t++) {
+      assert_non_null(c[0][t]);
+      assert_non_null(c[1][t]);
+      assert_ptr_equal(c[1][t], c[2][t]);
+      assert_ptr_not_equal(c[0][t], c[1][t]);
+    }
+    {
+      SbpLevel again;
+      PCALL(SbpProblemGetLevel(p, SBP_KERNEL_FP32, &again));
+      assert_ptr_equal(again, lv[2]);
+    }
+    PCALL(SbpProblemDestroy(&p));
+  }
+  {
+    SbpProblem p;
+    SbpLevel   lv;
+
+    PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
+    PCALL(SbpProblemSetSizes(p, 8, 8));
+    PCALL(SbpProblemSetBackend(p, SBP_BACKEND_HOST));
+    PCALL(SbpProblemSetUp(p));
+    EXPECT_ERROR(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv), PETSC_ERR_ARG_WRONGSTATE, "no device levels (host backend)");
+    PCALL(SbpProblemDestroy(&p));
+  }
+}
+
+static const struct CMUnitTest tests[] = {cmocka_unit_test(test_matrix_free_host),
+                                          cmocka_unit_test(test_matrix_free_device),
+                                          cmocka_unit_test(test_matrix_free_device_unsplit),
+                                          cmocka_unit_test(test_matrix_free_device_loads),
+                                          cmocka_unit_test(test_fp32_coefficients),
+                                          cmocka_unit_test(test_norms),
+                                          cmocka_unit_test(test_levels)};
 
 SBPMG_TEST_MAIN(help, tests)

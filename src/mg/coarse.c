@@ -91,6 +91,7 @@ static PetscErrorCode PCSBPMGDenseInverse(PCSBPMGDense *d, Mat A)
   PetscScalar   *lb  = NULL;
   cl_mem         lbb = NULL;
   cl_kernel      k;
+  SbpLevel       lv;
   int            n = (int)d->n, ib;
   PetscLogDouble t0, t1, t2;
   PetscErrorCode ierr;
@@ -102,7 +103,8 @@ static PetscErrorCode PCSBPMGDenseInverse(PCSBPMGDense *d, Mat A)
   PetscCall(PCSBPMGBandFactor(A, d->p, &b, &lb));
   PetscCall(PetscTime(&t1));
   ib   = (int)b;
-  ierr = PCSBPMGGetKernel(d->p, &d->tune, SBP_KERNEL_FP64, MG_K_DENSE_INVERT, &k);
+  ierr = SbpProblemGetLevel(d->p, SBP_KERNEL_FP64, &lv);
+  if (!ierr) ierr = PCSBPMGGetKernel(lv, &d->tune, MG_K_DENSE_INVERT, &k);
   if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_ONLY, (size_t)d->n * (b + 1) * sizeof(PetscScalar), &lbb);
   if (!ierr) ierr = SbpmgCLWriteBuffer(d->p->cl, lbb, 0, (size_t)d->n * (b + 1) * sizeof(PetscScalar), lb);
   if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_WRITE, (size_t)d->n * d->n * sizeof(PetscScalar), &d->inv[0]);
@@ -141,7 +143,9 @@ static PetscErrorCode PCSBPMGDenseBuffer(PCSBPMGDense *d, PetscBool single, cl_m
   if (single && !d->inv[1]) {
     const int nn = (int)(d->n * d->n);
     cl_kernel k;
-    PetscCall(PCSBPMGGetKernel(d->p, &d->tune, SBP_KERNEL_FP32, MG_K_TO_SINGLE, &k));
+    SbpLevel  lv;
+    PetscCall(SbpProblemGetLevel(d->p, SBP_KERNEL_FP32, &lv));
+    PetscCall(PCSBPMGGetKernel(lv, &d->tune, MG_K_TO_SINGLE, &k));
     PetscCall(SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_WRITE, (size_t)nn * sizeof(float), &d->inv[1]));
     {
       const struct {
@@ -176,7 +180,10 @@ static PetscErrorCode PCApply_SBPMGDense(PC pc, Vec b, Vec x)
     cl_kernel                k;
     cl_mem                   inv = NULL, bb = NULL, xb = NULL;
     SbpBuffers               bufs = {0};
-    PetscCall(PCSBPMGGetKernel(d->p, &d->tune, prec, MG_K_DENSE_APPLY, &k));
+    SbpLevel                 lv;
+
+    PetscCall(SbpProblemGetLevel(d->p, prec, &lv));
+    PetscCall(PCSBPMGGetKernel(lv, &d->tune, MG_K_DENSE_APPLY, &k));
     PetscCall(PCSBPMGDenseBuffer(d, single, &inv));
     PetscCall(SbpmgLogKernelBegin(SBPMG_MGCoarse));
     PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &bb));

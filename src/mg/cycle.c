@@ -4,29 +4,32 @@
 #include <sbpmg/private/mgimpl.h>
 #include "sbpmg_kernel_args.h"
 
-/* r = b - M~ x in the level's kernel precision prec (fp32 on the single-precision V-cycle's level vectors; fp64 vectors with fp32 or fp64
+/* r = b - M~ x in the precision of the level lv (fp32 on the single-precision V-cycle's level vectors; fp64 vectors with fp32 or fp64
    coefficients) by the level's sweep kernels in their residual mode (kernels/smooth.cl io 4), so that the program "sbp+smooth" holds no
    apply of kernels/sbp.cl (src/mg/kernels.c) and the residual is the sweeps' operator; on several ranks x goes through the level's ghost
    exchange of that precision (x is argument 7, the region's arguments start at 21, as in src/mg/sweeps.c). */
-PetscErrorCode PCSBPMGLevelResidual(SbpProblem p, SbpKernelPrecision prec, Vec b, Vec x, Vec r)
+PetscErrorCode PCSBPMGLevelResidual(SbpLevel lv, Vec b, Vec x, Vec r)
 {
-  cl_kernel      ks[2] = {NULL, NULL};
-  cl_mem         xb, rb;
-  int            zero = 0, prev_zero = 1, io = 4;
-  PetscBool      lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
-  PetscLogDouble n    = (PetscLogDouble)p->xm * p->ym;
-  size_t         vs = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal), cs = prec == SBP_KERNEL_FP64 ? sizeof(PetscReal) : sizeof(float);
-  SbpBuffers     bufs = {0};
-  PCSBPMGSweep   w    = {0};
+  const SbpProblem         p     = lv->problem;
+  const SbpKernelPrecision prec  = lv->prec;
+  cl_kernel                ks[2] = {NULL, NULL};
+  cl_mem                   xb, rb;
+  int                      zero = 0, prev_zero = 1, io = 4;
+  PetscBool                lean = SbpProblemExchangesGhosts(p) || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs */
+  PetscLogDouble           n    = (PetscLogDouble)p->xm * p->ym;
+  size_t                   vs = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal), cs = prec == SBP_KERNEL_FP64 ? sizeof(PetscReal) : sizeof(float);
+  SbpHalo                  h    = NULL;
+  SbpBuffers               bufs = {0};
+  PCSBPMGSweep             w    = {0};
 
   PetscFunctionBegin;
-  PetscCall(PCSBPMGGetKernel(p, &p->tune, prec, MG_K_SMOOTH_PATCH, &ks[0]));
-  if (lean) PetscCall(PCSBPMGGetKernel(p, &p->tune, prec, MG_K_SMOOTH_INNER, &ks[1]));
+  PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_SMOOTH_PATCH, &ks[0]));
+  if (lean) PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_SMOOTH_INNER, &ks[1]));
   w.Nr  = (int)p->Nr;
   w.Ns  = (int)p->Ns;
   w.rho = p->rho;
   PetscCall(SbpProblemBCFlags(p, &w.flags));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, prec, &w.ca, &w.cb, &w.cc));
+  PetscCall(SbpLevelGetCoefficientBuffers(lv, &w.ca, &w.cb, &w.cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &w.bb));
@@ -37,15 +40,14 @@ PetscErrorCode PCSBPMGLevelResidual(SbpProblem p, SbpKernelPrecision prec, Vec b
   w.out64        = rb;
   for (int t = 0; t < (lean ? 2 : 1); t++)
     PetscCall(PCSBPMGSweepArgs(prec, t ? MG_K_SMOOTH_INNER : MG_K_SMOOTH_PATCH, ks[t], &w, xb, rb, rb, 0.0, 1.0, zero, prev_zero, io));
-  if (p->halo) {
-    SbpHalo h;
-    PetscCall(SbpProblemGetHalo(p, prec, &h));
+  if (lean) PetscCall(SbpLevelGetHalo(lv, &h)); /* NULL on one rank */
+  if (h)
     PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], SBPMG_KERNEL_ARG_mg_smooth_patch_x, SBPMG_KERNEL_ARG_mg_smooth_patch_gh));
-  } else
+  else
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], SBPMG_KERNEL_ARG_mg_smooth_patch_gh));
   PetscCall(PCSBPMGBuffersRestore(&bufs));
   /* x, b, r and the coefficients; on several ranks the patch copy too */
-  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 41 * n, n * (vs * (p->halo ? 5 : 3) + 3 * cs)));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, 41 * n, n * (vs * (h ? 5 : 3) + 3 * cs)));
   PetscFunctionReturn(0);
 }
 
@@ -55,13 +57,15 @@ PetscErrorCode PCSBPMGLevelResidual(SbpProblem p, SbpKernelPrecision prec, Vec b
 PetscErrorCode PCSBPMGResidual(Mat A, Vec b, Vec x, Vec r)
 {
   SbpProblem p;
+  SbpLevel   lv;
   PetscBool  dev, single;
 
   PetscFunctionBegin;
   PetscCall(MatGetSbpProblem(A, &p));
   PetscCall(PCSBPMGVecIsSingle(r, &single));
   if (single) {
-    PetscCall(PCSBPMGLevelResidual(p, SBP_KERNEL_FP32, b, x, r));
+    PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP32, &lv));
+    PetscCall(PCSBPMGLevelResidual(lv, b, x, r));
     PetscFunctionReturn(0);
   }
   PetscCall(SbpProblemUseDevice(p, x, b, r, &dev));

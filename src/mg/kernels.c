@@ -1,5 +1,5 @@
 /* The kernels of the multigrid layer: the sweeps of kernels/smooth.cl, built after kernels/sbp.cl with the level's SBP-SAT
-   specialisation in the V-cycle's precision (SbpProblemGetBuildOptions(); none of sbp.cl's kernels, SBPMG_SBP_KERNELS 0: on NVIDIA's
+   specialisation in the V-cycle's precision (SbpLevelGetBuildOptions(); none of sbp.cl's kernels, SBPMG_SBP_KERNELS 0: on NVIDIA's
    compiler a program's build time is the sum of its kernels', docs/design.md "Kernel subsets") and the work-group of the passes
    (tuning mg_pass_wg); the single sweep kernels also give the single-precision V-cycle's residual (src/mg/cycle.c); the transfers
    and conversions of kernels/transfer.cl, the start vector of the eigenvalue estimates (kernels/estimate.cl), the line smoothers
@@ -23,14 +23,16 @@ static const struct {
     {"sbp+line", "mg_line_join", 4},         {"dense", "mg_dense_apply", 0},           {"dense", "mg_dense_invert", 1},
 };
 
-PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernelPrecision prec, PCSBPMGKernel id, cl_kernel *k)
+PetscErrorCode PCSBPMGGetKernel(SbpLevel lv, const SbpmgTuning *tune, PCSBPMGKernel id, cl_kernel *k)
 {
-  char opts[512] = "";
+  const SbpProblem         p         = lv->problem;
+  const SbpKernelPrecision prec      = lv->prec;
+  char                     opts[512] = "";
 
   PetscFunctionBegin;
   if (id <= MG_K_SMOOTH_PASS) {
     const char *sbp;
-    PetscCall(SbpProblemGetBuildOptions(p, prec, &sbp));
+    PetscCall(SbpLevelGetBuildOptions(lv, &sbp));
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=%d -DSBPMG_MG_PASS_WG=%d", sbp, PCSBPMGKernels[id].subset, (int)tune->mg_pass_wg));
   } else if (id <= MG_K_TO_OUTER) /* the transfers read no coefficients and take no specialisation */
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-DSBPMG_MG_REAL=%s -DSBPMG_MG_TRANSFER_KERNELS=%d", prec == SBP_KERNEL_FP32 ? "float" : SBPMG_REAL_NAME,
@@ -44,7 +46,9 @@ PetscErrorCode PCSBPMGGetKernel(SbpProblem p, const SbpmgTuning *tune, SbpKernel
                             (int)tune->mg_dense_wg, invert));
   } else if (id >= MG_K_LINE_SOLVE) { /* after sbp.cl with the level's specialisation (the factorisation reads the coefficients in fp64) */
     const char *sbp;
-    PetscCall(SbpProblemGetBuildOptions(p, id == MG_K_LINE_FACTOR ? SBP_KERNEL_FP64 : prec, &sbp));
+    SbpLevel    from = lv;
+    if (id == MG_K_LINE_FACTOR) PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &from));
+    PetscCall(SbpLevelGetBuildOptions(from, &sbp));
     PetscCall(PetscSNPrintf(
         opts, sizeof(opts),
         "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_MG_LINE_KERNELS=%d -DSBPMG_MG_LINE_VEC=%d -DSBPMG_MG_LINE_CHUNKS=%d -DSBPMG_MG_LINE_GROUP=%d -DSBPMG_MG_LINE_TILE=%d "

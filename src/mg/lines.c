@@ -34,15 +34,18 @@ static PetscErrorCode PCSBPMGAnisotropyDevice(SbpProblem p, PetscReal q[2])
 {
   const PetscInt n = p->xm * p->ym, G = PetscMax(PetscMin(n, PCSBPMG_ANISOTROPY_ITEMS), 1);
   cl_kernel      k;
-  cl_mem         out;
+  cl_mem         out, crr, crs, css;
   cl_int4        gh, own;
   PetscReal      rho2 = p->rho * p->rho, *part = NULL;
+  SbpLevel       lv;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   q[0] = q[1] = 0;
   if (!n) PetscFunctionReturn(0);
-  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP64, MG_K_ANISOTROPY, &k));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+  PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_ANISOTROPY, &k));
+  PetscCall(SbpLevelGetCoefficientBuffers(lv, &crr, &crs, &css));
   SbpProblemPatchBoxes(p, &gh, &own);
   PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_WRITE_ONLY, 2 * G * sizeof(PetscReal), &out));
   ierr = PetscMalloc1(2 * G, &part);
@@ -50,8 +53,8 @@ static PetscErrorCode PCSBPMGAnisotropyDevice(SbpProblem p, PetscReal q[2])
     const PCSBPMGAnisotropyArgs args = {.gh   = SbpmgCLArgInt4(gh),
                                         .own  = SbpmgCLArgInt4(own),
                                         .rho2 = SbpmgCLArgReal(PETSC_FALSE, rho2),
-                                        .crr  = SbpmgCLArgMem(p->d_crr),
-                                        .css  = SbpmgCLArgMem(p->d_css),
+                                        .crr  = SbpmgCLArgMem(crr),
+                                        .css  = SbpmgCLArgMem(css),
                                         .out  = SbpmgCLArgMem(out)};
     ierr                             = PCSBPMGSetAnisotropyArgs(k, &args);
   }
@@ -130,14 +133,17 @@ static PetscErrorCode PCSBPMGLinesFactorDevice(PCSBPMGLines l, int dir)
   SbpProblem     p  = l->p;
   const PetscInt nl = dir ? p->xm : p->ym;
   cl_kernel      k;
-  cl_mem         bad, stb, fb[3];
+  cl_mem         bad, stb, fb[3], ca, cb, cc;
   cl_int4        gh, own;
   int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, first = INT_MAX;
   PetscReal     *st;
+  SbpLevel       lv;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP64, MG_K_LINE_FACTOR, &k));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+  PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_LINE_FACTOR, &k));
+  PetscCall(SbpLevelGetCoefficientBuffers(lv, &ca, &cb, &cc));
   PetscCall(SbpProblemBCFlags(p, &flags));
   SbpProblemPatchBoxes(p, &gh, &own);
   PetscCall(PetscCalloc1(3 * PetscMax(nl, 1), &st));
@@ -152,9 +158,9 @@ static PetscErrorCode PCSBPMGLinesFactorDevice(PCSBPMGLines l, int dir)
                                         .Ns        = SbpmgCLArgInt(Ns),
                                         .rho       = SbpmgCLArgReal(PETSC_FALSE, p->rho),
                                         .dirichlet = SbpmgCLArgInt(flags),
-                                        .a         = SbpmgCLArgMem(p->d_crr),
-                                        .b         = SbpmgCLArgMem(p->d_crs),
-                                        .c         = SbpmgCLArgMem(p->d_css),
+                                        .a         = SbpmgCLArgMem(ca),
+                                        .b         = SbpmgCLArgMem(cb),
+                                        .c         = SbpmgCLArgMem(cc),
                                         .dir       = SbpmgCLArgInt(dir),
                                         .gh        = SbpmgCLArgInt4(gh),
                                         .own       = SbpmgCLArgInt4(own),
@@ -288,7 +294,9 @@ static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecisi
 
   PetscFunctionBegin;
   if (!l->maps[dir][q]) {
-    PetscCall(PCSBPMGGetKernel(p, &p->tune, q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, MG_K_LINE_MAPS, &k));
+    SbpLevel lv;
+    PetscCall(SbpProblemGetLevel(p, q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, &lv));
+    PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_LINE_MAPS, &k));
     PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, PetscMax(items, 1) * 8 * rs, &l->maps[dir][q]));
     for (int t = 0; t < 2; t++) PetscCall(PCSBPMGBuffersGet(&bufs, f[t], SBP_READ, &fb[t]));
     {
@@ -353,13 +361,15 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
   cl_mem                   rb, tb, fb[3], xb, pb, ob, maps = NULL;
   Vec                      f[3];
   int                      xm = (int)p->xm, ym = (int)p->ym;
-  PetscReal                n    = (PetscReal)p->xm * p->ym;
-  size_t                   rs   = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
+  PetscReal                n  = (PetscReal)p->xm * p->ym;
+  size_t                   rs = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
+  SbpLevel                 lv;
   SbpBuffers               bufs = {0};
 
   PetscFunctionBegin;
   if (tiled || chunked) PetscCall(PCSBPMGLinesCheckLocal(p, tiled, rs));
-  PetscCall(PCSBPMGGetKernel(p, &p->tune, kprec, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
+  PetscCall(SbpProblemGetLevel(p, kprec, &lv));
+  PetscCall(PCSBPMGGetKernel(lv, &p->tune, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
   PetscCall(PCSBPMGLinesFactors(l, dir, prec, f));
   if (chunked) PetscCall(PCSBPMGLinesMaps(l, dir, kprec, f, &maps));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
@@ -518,9 +528,11 @@ PetscErrorCode PCSBPMGLinesSweeps(PCSBPMGLines l, int dir, SbpKernelPrecision pr
     Vec             t;
     /* the residual of x_k into r (from zero: b itself, read in place), then x_{k+1} over x_{k-1} */
     if (!zero) {
-      if (dev)
-        PetscCall(PCSBPMGLevelResidual(l->p, prec, b, cur, r));
-      else {
+      if (dev) {
+        SbpLevel lv;
+        PetscCall(SbpProblemGetLevel(l->p, prec, &lv));
+        PetscCall(PCSBPMGLevelResidual(lv, b, cur, r));
+      } else {
         PetscCall(SbpProblemGetHostCoefficients(l->p));
         PetscCall(SbpProblemApplyHost(l->p, cur, b, -1.0, r));
       }

@@ -65,8 +65,10 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
       cl_kernel k;
       cl_mem    bb;
       size_t    global[2] = {(size_t)p->xm, (size_t)p->ym};
+      SbpLevel  lv;
 
-      PetscCall(PCSBPMGGetKernel(p, &p->tune, SBP_KERNEL_FP64, MG_K_START_VECTOR, &k));
+      PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+      PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_START_VECTOR, &k));
       PetscCall(VecOpenCLGetBufferWrite(b, &bb));
       {
         const struct {
@@ -295,6 +297,8 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
   PetscCall(SbpmgSmootherClear(s));
   PetscCheck(s->set.prec != SBP_KERNEL_FP32 || p->use_device, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
              "The single-precision V-cycle (-pc_sbpmg_precision single) needs the device backend: the SBP-SAT problem is on the host");
+  s->level = NULL;
+  if (p->use_device) PetscCall(SbpProblemGetLevel(p, s->set.prec, &s->level)); /* the level the device sweeps run on */
   if (s->set.prec == SBP_KERNEL_FP32)
     PetscCall(PCSBPMGVecCreate(p, &s->xw)); /* the V-cycle's level vectors */
   else
@@ -323,7 +327,7 @@ static PetscErrorCode PCSetUp_SbpmgSmoother(PC pc)
      Chebyshev interval's margin: the spec's Richardson omega = 2/(lambda_min + lambda_max) on the estimates themselves put
      omega lambda_max at 2.03 there, the V-cycle indefinite (CG: DIVERGED_INDEFINITE_PC). */
   PetscCall(SbpmgSmootherOmega(pc, s, s->lmin, s->lmax, &s->omega));
-  s->pass_on = p->use_device && !p->halo && p->split_on && p->order == 2 ? s->set.tune.mg_sweeps_per_pass : 1;
+  s->pass_on = p->use_device && !SbpProblemExchangesGhosts(p) && p->split_on && p->order == 2 ? s->set.tune.mg_sweeps_per_pass : 1;
   if (s->pass_on > 1) PetscCall(SbpmgSmootherSetUpPasses(s));
   PetscFunctionReturn(0);
 }
@@ -528,6 +532,7 @@ static PetscErrorCode PCReset_SbpmgSmoother(PC pc)
 
   PetscFunctionBegin;
   PetscCall(SbpmgSmootherClear(s));
+  s->level = NULL; /* p's */
   PetscCall(SbpProblemDestroy(&s->p));
   PetscFunctionReturn(0);
 }

@@ -9,7 +9,7 @@
 PetscErrorCode PCSBPMGSmootherKernel(PC_SbpmgSmoother *s, PCSBPMGKernel id, cl_kernel *k)
 {
   PetscFunctionBegin;
-  if (!s->k[id]) PetscCall(PCSBPMGGetKernel(s->p, &s->set.tune, s->set.prec, id, &s->k[id]));
+  if (!s->k[id]) PetscCall(PCSBPMGGetKernel(s->level, &s->set.tune, id, &s->k[id]));
   *k = s->k[id];
   PetscFunctionReturn(0);
 }
@@ -29,7 +29,7 @@ static PetscErrorCode SbpmgSweepBegin(PC_SbpmgSmoother *s, Vec x, Vec b, Vec dst
   w->io       = 0;
   w->io_bytes = 0;
   PetscCall(SbpProblemBCFlags(p, &w->flags));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, s->set.prec, &w->ca, &w->cb, &w->cc));
+  PetscCall(SbpLevelGetCoefficientBuffers(s->level, &w->ca, &w->cb, &w->cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
   PetscCall(PCSBPMGBuffersGet(bufs, x, SBP_READ, xb));
   if (s->set.prec == SBP_KERNEL_FP32) PetscCall(PCSBPMGVecGetSource(b, &src));
@@ -123,8 +123,9 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
   cl_mem       xb, ob, pb;
   PetscBool    readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = prev == out ? PETSC_TRUE : PETSC_FALSE;
   int          izero = zero ? 1 : 0, iprev = prev_zero ? 1 : 0;
-  PetscReal    n    = (PetscReal)p->xm * p->ym;
-  PetscBool    lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
+  PetscReal    n      = (PetscReal)p->xm * p->ym;
+  PetscBool    ghosts = SbpProblemExchangesGhosts(p);
+  PetscBool    lean   = ghosts || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs (SbpProblemLaunchOwned()) */
   PCSBPMGSweep w;
   SbpBuffers   bufs = {0};
 
@@ -137,19 +138,19 @@ static PetscErrorCode SbpmgSweepDevice(PC_SbpmgSmoother *s, Vec x, Vec b, Vec pr
   if (!pb) pb = ob;
   if (zero) { /* x is not used, but a buffer of the patch's size (tuning sbp_select: the lean kernel loads it): the output on one rank */
     xb = ob;
-    if (p->halo) {
+    if (ghosts) {
       SbpHalo h;
-      PetscCall(SbpProblemGetHalo(p, s->set.prec, &h));
+      PetscCall(SbpLevelGetHalo(s->level, &h));
       xb = h->patch;
     }
   }
   for (int t = 0; t < (lean ? 2 : 1); t++)
     PetscCall(PCSBPMGSweepArgs(s->set.prec, t ? MG_K_SMOOTH_INNER : MG_K_SMOOTH_PATCH, ks[t], &w, xb, pb, ob, c1, c2, izero, iprev, w.io));
-  if (zero || !p->halo)
+  if (zero || !ghosts)
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], SBPMG_SWEEP_ARG_GH)); /* one rank, or x = 0: nothing to exchange */
   else {                                                                   /* several ranks: x through the ghost exchange of the level's precision */
     SbpHalo h;
-    PetscCall(SbpProblemGetHalo(p, s->set.prec, &h));
+    PetscCall(SbpLevelGetHalo(s->level, &h));
     PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], SBPMG_SWEEP_ARG_X, SBPMG_SWEEP_ARG_GH));
   }
   PetscCall(PCSBPMGBuffersRestore(&bufs));
@@ -175,10 +176,10 @@ static PetscErrorCode SbpmgSweepWide(PC_SbpmgSmoother *s, Vec x, Vec b, Vec prev
   PetscCall(SbpProblemSweepWide(p, &w));
   /* the operator's row (none from zero) and the update; bytes: three coefficients, b, out, x, x_{k-1}, dinv, out again in the second pass
      of the split interior (sbp_wide_fuse 0), the patch copy on several ranks */
-  PetscCall(SbpmgLogKernelEnd(
-      SBPMG_MGSmooth, p->cl, ((zero ? 0 : SbpWideFlopsPerNode(p)) + 6) * n,
-      n * sizeof(PetscReal) *
-          (5 + (zero ? 0 : 1) + (readprev ? 1 : 0) + (jac ? 1 : 0) + (!zero && !p->tune.sbp_wide_fuse ? 2 : 0) + (!zero && p->halo ? 2 : 0))));
+  PetscCall(SbpmgLogKernelEnd(SBPMG_MGSmooth, p->cl, ((zero ? 0 : SbpWideFlopsPerNode(p)) + 6) * n,
+                              n * sizeof(PetscReal) *
+                                  (5 + (zero ? 0 : 1) + (readprev ? 1 : 0) + (jac ? 1 : 0) + (!zero && !p->tune.sbp_wide_fuse ? 2 : 0) +
+                                   (!zero && SbpProblemExchangesGhosts(p) ? 2 : 0))));
   PetscFunctionReturn(0);
 }
 

@@ -22,7 +22,11 @@ static PetscErrorCode SbpTransferKernel(SbpTransfer *t, SbpKernelPrecision prec,
   cl_kernel *kk = &t->k[prec == SBP_KERNEL_FP32 ? 1 : 0][id - MG_K_PROLONG];
 
   PetscFunctionBegin;
-  if (!*kk) PetscCall(PCSBPMGGetKernel(t->fine, &t->fine->tune, prec, id, kk));
+  if (!*kk) {
+    SbpLevel lv;
+    PetscCall(SbpProblemGetLevel(t->fine, prec, &lv));
+    PetscCall(PCSBPMGGetKernel(lv, &t->fine->tune, id, kk));
+  }
   *k = *kk;
   PetscFunctionReturn(0);
 }
@@ -105,12 +109,14 @@ static PetscErrorCode SbpTransferDevicePatch(SbpTransfer *t, SbpKernelPrecision 
   cl_int4             gh, own;
   size_t              global[2] = {(size_t)out->xm, (size_t)out->ym};
   PetscInt            nin = in->xm * in->ym, nout = out->xm * out->ym;
+  SbpLevel            lv;
   SbpHalo             h;
   SbpBuffers          bufs = {0};
 
   PetscFunctionBegin;
   PetscCall(SbpTransferKernel(t, prec, id, &k));
-  PetscCall(SbpProblemGetHalo(in, prec, &h));
+  PetscCall(SbpProblemGetLevel(in, prec, &lv));
+  PetscCall(SbpLevelGetHalo(lv, &h));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   PetscCall(PCSBPMGBuffersGet(&bufs, x, SBP_READ, &xb));
   PetscCall(SbpHaloBeginBuffer(h, xb));
@@ -145,7 +151,7 @@ static PetscErrorCode SbpTransferDevice(SbpTransfer *t, SbpKernelPrecision prec,
     PetscCall(PCSBPMGVecGetState(y, &st));
     if (st == PCSBPMG_VEC_ZERO) add = PETSC_FALSE;
   }
-  if (f->halo) {
+  if (SbpProblemExchangesGhosts(f)) {
     PetscCall(SbpTransferDevicePatch(t, prec, prolong, x, y, add));
     PetscFunctionReturn(0);
   }

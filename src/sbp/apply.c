@@ -92,11 +92,11 @@ PetscErrorCode SbpProblemDiagonalHost(SbpProblem p, Vec d)
 
 /* ---------------------------------------------------------------- device path */
 
-/* The buffers of y = z + scale M~ x: x (unless it goes through the ghost exchange), z (read; NULL: none, or y itself) and y. */
-static PetscErrorCode SbpApplyBuffers(SbpProblem p, Vec x, Vec z, Vec y, SbpBuffers *b, cl_mem *xb, cl_mem *zb, cl_mem *yb)
+/* The buffers of y = z + scale M~ x: x (unless it goes through the ghost exchange h), z (read; NULL: none, or y itself) and y. */
+static PetscErrorCode SbpApplyBuffers(SbpProblem p, SbpHalo h, Vec x, Vec z, Vec y, SbpBuffers *b, cl_mem *xb, cl_mem *zb, cl_mem *yb)
 {
   PetscFunctionBegin;
-  PetscCall(SbpBuffersGet(b, p->halo ? NULL : x, SBP_READ, xb));
+  PetscCall(SbpBuffersGet(b, h ? NULL : x, SBP_READ, xb));
   if (z && z != y) {
     PetscCall(SbpProblemCheckDeviceVec(p, z, "z"));
     PetscCall(SbpBuffersGet(b, z, SBP_READ, zb));
@@ -121,9 +121,11 @@ PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
   cl_kernel      ks[2] = {NULL, NULL};
   cl_mem         xb, zb, yb, ca, cb, cc;
   int            Nr = (int)p->Nr, Ns = (int)p->Ns, flags, add = z ? 1 : 0;
-  PetscReal      rho  = p->rho;
-  PetscBool      lean = p->halo || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs */
-  PetscLogDouble n    = (PetscLogDouble)p->xm * p->ym;
+  PetscReal      rho = p->rho;
+  PetscBool      lean; /* the lean interior kernel runs */
+  PetscLogDouble n = (PetscLogDouble)p->xm * p->ym;
+  SbpLevel       lv;
+  SbpHalo        h;
   SbpBuffers     bufs = {0};
 
   PetscFunctionBegin;
@@ -132,17 +134,20 @@ PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
   PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors for the SBP-SAT operator");
   PetscCheck(prec != SBP_KERNEL_FP32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device operator's vectors are fp64 (SBP_KERNEL_FP64 or SBP_KERNEL_COEF32)");
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, prec, &ks[0]));
-  if (lean) PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_INNER, prec, &ks[1]));
-  PetscCall(SbpProblemGetCoefficientBuffers(p, prec, &ca, &cb, &cc));
+  PetscCall(SbpProblemGetLevel(p, prec, &lv));
+  PetscCall(SbpLevelGetHalo(lv, &h));
+  lean = h || p->split_on ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(SbpLevelGetKernel(lv, SBP_K_APPLY_PATCH, &ks[0]));
+  if (lean) PetscCall(SbpLevelGetKernel(lv, SBP_K_APPLY_INNER, &ks[1]));
+  PetscCall(SbpLevelGetCoefficientBuffers(lv, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
-  PetscCall(SbpApplyBuffers(p, x, z, y, &bufs, &xb, &zb, &yb));
+  PetscCall(SbpApplyBuffers(p, h, x, z, y, &bufs, &xb, &zb, &yb));
   {
     const SbpApplyArgs a = {.Nr        = SbpmgCLArgInt(Nr),
                             .Ns        = SbpmgCLArgInt(Ns),
                             .rho       = SBP_ARG_REAL(rho),
                             .dirichlet = SbpmgCLArgInt(flags),
-                            .u         = SbpmgCLArgMem(p->halo ? p->halo->patch : xb),
+                            .u         = SbpmgCLArgMem(h ? h->patch : xb),
                             .a         = SbpmgCLArgMem(ca),
                             .b         = SbpmgCLArgMem(cb),
                             .c         = SbpmgCLArgMem(cc),
@@ -153,29 +158,32 @@ PetscErrorCode SbpProblemApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal scale
     SBPMG_CL_SET_ARGS(ks[0], sbp_apply_patch, &a);
     if (lean) SBPMG_CL_SET_ARGS(ks[1], sbp_apply_inner, &a);
   }
-  if (p->halo)
+  if (h)
     PetscCall(SbpProblemLaunchExchanged(p, x, ks[0], ks[1], SBPMG_KERNEL_ARG_sbp_apply_patch_u, SBPMG_KERNEL_ARG_sbp_apply_patch_gh));
   else
     PetscCall(SbpProblemLaunchOwned(p, ks[0], ks[1], SBPMG_KERNEL_ARG_sbp_apply_patch_gh));
   PetscCall(SbpBuffersRestore(&bufs));
   /* u, y, three coefficients, z; on several ranks the patch copy too (read and write) */
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, SBP_APPLY_FLOPS_PER_NODE * n,
-                              n * (sizeof(PetscReal) * ((p->halo ? 4 : 2) + add) + 3 * (prec == SBP_KERNEL_COEF32 ? sizeof(float) : sizeof(PetscReal)))));
+                              n * (sizeof(PetscReal) * ((h ? 4 : 2) + add) + 3 * (prec == SBP_KERNEL_COEF32 ? sizeof(float) : sizeof(PetscReal)))));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
 {
   cl_kernel  k;
-  cl_mem     db;
+  cl_mem     db, ca, cb, cc;
   int        Nr = (int)p->Nr, Ns = (int)p->Ns, flags, diag = 2;
   PetscReal  rho = p->rho, one = 1;
+  SbpLevel   lv;
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, d, "the diagonal"));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_APPLY_PATCH, SBP_KERNEL_FP64, &k));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+  PetscCall(SbpLevelGetKernel(lv, SBP_K_APPLY_PATCH, &k));
+  PetscCall(SbpLevelGetCoefficientBuffers(lv, &ca, &cb, &cc));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpDiag));
   PetscCall(SbpBuffersGet(&bufs, d, SBP_WRITE, &db));
   {
@@ -185,9 +193,9 @@ static PetscErrorCode SbpDiagonalDevice(SbpProblem p, Vec d)
                             .rho       = SBP_ARG_REAL(rho),
                             .dirichlet = SbpmgCLArgInt(flags),
                             .u         = SbpmgCLArgMem(db),
-                            .a         = SbpmgCLArgMem(p->d_crr),
-                            .b         = SbpmgCLArgMem(p->d_crs),
-                            .c         = SbpmgCLArgMem(p->d_css),
+                            .a         = SbpmgCLArgMem(ca),
+                            .b         = SbpmgCLArgMem(cb),
+                            .c         = SbpmgCLArgMem(cc),
                             .add       = SbpmgCLArgInt(diag),
                             .scale     = SBP_ARG_REAL(one),
                             .z         = SbpmgCLArgMem(db),
@@ -219,16 +227,19 @@ static PetscErrorCode SbpNormApplyHost(SbpProblem p, SbpNormType kind, Vec x, Ve
 static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, Vec y)
 {
   cl_kernel  k;
-  cl_mem     xb, yb;
+  cl_mem     xb, yb, J;
   int        Nr = (int)p->Nr, Ns = (int)p->Ns, ik = (int)kind;
   PetscReal  hr = p->hr, hs = p->hs;
-  PetscInt   n    = p->xm * p->ym;
+  PetscInt   n = p->xm * p->ym;
+  SbpLevel   lv;
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, x, "x"));
   PetscCall(SbpProblemCheckDeviceVec(p, y, "y"));
-  PetscCall(SbpProblemGetKernel(p, SBP_K_NORM_PATCH, SBP_KERNEL_FP64, &k));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+  PetscCall(SbpLevelGetKernel(lv, SBP_K_NORM_PATCH, &k));
+  PetscCall(SbpLevelGetJacobianBuffer(lv, &J));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpNorm));
   PetscCall(SbpBuffersGet(&bufs, x, x == y ? SBP_READ_WRITE : SBP_READ, &xb));
   if (x == y)
@@ -241,7 +252,7 @@ static PetscErrorCode SbpNormApplyDevice(SbpProblem p, SbpNormType kind, Vec x, 
                            .hr   = SBP_ARG_REAL(hr),
                            .hs   = SBP_ARG_REAL(hs),
                            .kind = SbpmgCLArgInt(ik),
-                           .J    = SbpmgCLArgMem(p->d_J),
+                           .J    = SbpmgCLArgMem(J),
                            .x    = SbpmgCLArgMem(xb),
                            .y    = SbpmgCLArgMem(yb)};
     SBPMG_CL_SET_ARGS(k, sbp_norm_patch, &a);

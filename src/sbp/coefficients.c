@@ -8,7 +8,7 @@
 #include <limits.h>
 
 /* The arguments of kernels/coef.cl by name (include/sbpmg/private/climpl.h SBPMG_CL_SET_ARGS; its reals are double): the point
-   functions' (coef_generate, and coef_describe at node (i, j) into out), the coordinates', the injection's and the rounding's. */
+   functions' (coef_generate, and coef_describe at node (i, j) into out), the coordinates' and the injection's. */
 typedef struct {
   SBP_GRID_ARGS;
   SbpmgCLArgValue i, j, mu_value, nodes, crr, css, crs, J, bad, out;
@@ -20,9 +20,6 @@ typedef struct {
 typedef struct {
   SbpmgCLArgValue gxs, gys, gxm, gym, fgxs, fgys, fgxm, fgym, fine, coarse;
 } SbpCoefInjectArgs;
-typedef struct {
-  SbpmgCLArgValue n, x, y;
-} SbpCoefToFloatArgs;
 
 static const char *const SbpBadWhat[] = {"J = x_r y_s - x_s y_r", "crr", "css", "crr*css - crs^2", "mu", "crs"};
 
@@ -133,11 +130,12 @@ static PetscBool SbpProblemHasHostCallbacks(SbpProblem p)
              : PETSC_FALSE;
 }
 
-/* The four coefficient buffers of the ghosted patch on the device. */
+/* The four coefficient buffers of the ghosted patch on the device (the fp64 level's). */
 static PetscErrorCode SbpCreateCoefficientBuffers(SbpProblem p)
 {
+  SbpLevel     lv     = p->level[SBP_KERNEL_FP64];
   const size_t bytes  = (size_t)p->gxm * p->gym * sizeof(PetscReal);
-  cl_mem      *dst[4] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J};
+  cl_mem      *dst[4] = {&lv->crr, &lv->css, &lv->crs, &lv->J};
 
   PetscFunctionBegin;
   for (int t = 0; t < 4; t++) PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, bytes, dst[t]));
@@ -149,16 +147,17 @@ static PetscErrorCode SbpCreateCoefficientBuffers(SbpProblem p)
 static PetscErrorCode SbpGenerateOnDeviceInto(SbpProblem p, cl_mem bad)
 {
   cl_kernel        k;
+  SbpLevel         lv = p->level[SBP_KERNEL_FP64];
   int              Nr = (int)p->Nr, first = INT_MAX, what = -1;
   size_t           global[2] = {(size_t)p->gxm, (size_t)p->gym};
   PetscReal        value     = 0;
   SbpCoefPointArgs a         = {.grid     = SbpProblemGridArgs(p),
                                 .mu_value = SbpmgCLArgReal(PETSC_FALSE, p->mu_value),
                                 .nodes    = SbpmgCLArgMem(p->d_nodes),
-                                .crr      = SbpmgCLArgMem(p->d_crr),
-                                .css      = SbpmgCLArgMem(p->d_css),
-                                .crs      = SbpmgCLArgMem(p->d_crs),
-                                .J        = SbpmgCLArgMem(p->d_J),
+                                .crr      = SbpmgCLArgMem(lv->crr),
+                                .css      = SbpmgCLArgMem(lv->css),
+                                .crs      = SbpmgCLArgMem(lv->crs),
+                                .J        = SbpmgCLArgMem(lv->J),
                                 .bad      = SbpmgCLArgMem(bad)};
 
   PetscFunctionBegin;
@@ -203,8 +202,9 @@ static PetscErrorCode SbpGenerateOnDevice(SbpProblem p)
 /* The user's host callbacks on the host (checked there), uploaded; the host copy is not kept. */
 static PetscErrorCode SbpGenerateOnHost(SbpProblem p)
 {
+  const SbpLevel   lv     = p->level[SBP_KERNEL_FP64];
   const size_t     bytes  = (size_t)p->gxm * p->gym * sizeof(PetscReal);
-  cl_mem           dst[4] = {p->d_crr, p->d_css, p->d_crs, p->d_J};
+  cl_mem           dst[4] = {lv->crr, lv->css, lv->crs, lv->J};
   const PetscReal *src[4];
 
   PetscFunctionBegin;
@@ -221,10 +221,11 @@ static PetscErrorCode SbpGenerateOnHost(SbpProblem p)
 /* A coarse level of one rank from its fine level's coefficients (coef_inject: the fine values at the even nodes). */
 static PetscErrorCode SbpInjectOnDevice(SbpProblem p, SbpProblem fine)
 {
-  cl_kernel    k;
-  const cl_mem src[4] = {fine->d_crr, fine->d_css, fine->d_crs, fine->d_J}, dst[4] = {p->d_crr, p->d_css, p->d_crs, p->d_J};
-  int          c[4] = {(int)p->gxs, (int)p->gys, (int)p->gxm, (int)p->gym}, f[4] = {(int)fine->gxs, (int)fine->gys, (int)fine->gxm, (int)fine->gym};
-  size_t       global[2] = {(size_t)p->gxm, (size_t)p->gym};
+  cl_kernel      k;
+  const SbpLevel lf = fine->level[SBP_KERNEL_FP64], lc = p->level[SBP_KERNEL_FP64];
+  const cl_mem   src[4] = {lf->crr, lf->css, lf->crs, lf->J}, dst[4] = {lc->crr, lc->css, lc->crs, lc->J};
+  int            c[4] = {(int)p->gxs, (int)p->gys, (int)p->gxm, (int)p->gym}, f[4] = {(int)fine->gxs, (int)fine->gys, (int)fine->gxm, (int)fine->gym};
+  size_t         global[2] = {(size_t)p->gxm, (size_t)p->gym};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetCoefficientKernel(p, "coef_inject", &k));
@@ -324,55 +325,13 @@ PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem p)
   PetscCall(SbpAllocateHostCoefficients(p));
   {
     const size_t   bytes  = (size_t)p->gxm * p->gym * sizeof(PetscReal);
-    const cl_mem   src[4] = {p->d_crr, p->d_css, p->d_crs, p->d_J};
+    const SbpLevel lv     = p->level[SBP_KERNEL_FP64];
+    const cl_mem   src[4] = {lv->crr, lv->css, lv->crs, lv->J};
     PetscReal     *dst[4] = {p->crr, p->css, p->crs, p->J};
     PetscErrorCode ierr   = 0;
     for (int t = 0; t < 4 && !ierr; t++) ierr = SbpmgCLReadBuffer(p->cl, src[t], 0, bytes, dst[t]);
     if (ierr) PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J)); /* not kept half read */
     PetscCall(ierr);
   }
-  PetscFunctionReturn(0);
-}
-
-/* The fp32 copies of crr, crs, css on the device (coef_to_float). */
-PetscErrorCode SbpProblemRoundCoefficients(SbpProblem p)
-{
-  cl_kernel    k;
-  const cl_mem src[3] = {p->d_crr, p->d_crs, p->d_css};
-  cl_mem      *dst[3] = {&p->d_crr32, &p->d_crs32, &p->d_css32};
-  cl_long      n      = (cl_long)p->gxm * p->gym;
-
-  PetscFunctionBegin;
-  PetscCall(SbpProblemGetCoefficientKernel(p, "coef_to_float", &k));
-  for (int t = 0; t < 3; t++) {
-    PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, (size_t)n * sizeof(float), dst[t]));
-    {
-      const SbpCoefToFloatArgs a = {.n = SbpmgCLArgLong(n), .x = SbpmgCLArgMem(src[t]), .y = SbpmgCLArgMem(*dst[t])};
-      SBPMG_CL_SET_ARGS(k, coef_to_float, &a);
-    }
-    PetscCall(SbpmgCLLaunch1DGuarded(p->cl, k, (size_t)PetscMin(n, 1 << 20)));
-  }
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   SbpProblemGetCoefficientBuffers - The device buffers of crr, crs and css (the kernels' a, b, c) on the ghosted patch, in fp64
-   (SBP_KERNEL_FP64) or, for either precision with fp32 coefficients, rounded to fp32 (made on first use and kept by the problem): the multigrid levels read
-those, 12 bytes per node instead of 24.
-
-   Not collective
-
-   Level: developer
-@*/
-PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem p, SbpKernelPrecision prec, cl_mem *a, cl_mem *b, cl_mem *c)
-{
-  const PetscBool single = prec != SBP_KERNEL_FP64 ? PETSC_TRUE : PETSC_FALSE; /* the coefficients' storage */
-
-  PetscFunctionBegin;
-  PetscCheck(p->use_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The SBP-SAT problem has no device coefficients (host backend)");
-  if (single && !p->d_crr32) PetscCall(SbpProblemRoundCoefficients(p));
-  *a = single ? p->d_crr32 : p->d_crr;
-  *b = single ? p->d_crs32 : p->d_crs;
-  *c = single ? p->d_css32 : p->d_css;
   PetscFunctionReturn(0);
 }

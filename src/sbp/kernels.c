@@ -1,6 +1,5 @@
-/* The device side of an SbpProblem: its tuning (the rows of include/sbpmg/private/tuning.h), the build options and lookup of
-   the kernels of kernels/sbp.cl, the fp32 copy of the coefficients, the launches over a region of the owned block (on one rank
-   the whole grid), and the device buffers of a launch's vectors. */
+/* The device side of an SbpProblem: its tuning (the rows of include/sbpmg/private/tuning.h), the interior/rim split, the launches
+   over a region of the owned block (on one rank the whole grid), and the device buffers of a launch's vectors. */
 #include <sbpmg/private/sbpimpl.h>
 #include "sbpmg_kernel_args.h"
 
@@ -49,75 +48,13 @@ PetscErrorCode SbpProblemSetUpTuning(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
-/* Whether the lean interior kernels run (sbp_split, where the interior box has at least sbp_split_min nodes), and the build options
-   of kernels/sbp.cl: the coefficients' type, 32-bit indices where every array of the patch has fewer than 2^30 entries (room for the
-   offsets), the lean kernels' loads (sbp_select) and on NVIDIA's platform the register cap (sbp_max_registers). */
-PetscErrorCode SbpProblemSetUpKernels(SbpProblem p)
+/* Whether the lean interior kernels run: sbp_split, where the interior box has at least sbp_split_min nodes. */
+PetscErrorCode SbpProblemSetUpSplit(SbpProblem p)
 {
-  PetscInt64 nin        = (PetscInt64)PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0);
-  int        idx32      = (PetscInt64)p->gxm * p->gym < ((PetscInt64)1 << 30) ? 1 : 0;
-  char       capopt[40] = "", common[160];
+  PetscInt64 nin = (PetscInt64)PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0);
 
   PetscFunctionBegin;
   p->split_on = (p->tune.sbp_split && nin >= p->tune.sbp_split_min) ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PetscArrayzero(&p->kernels[0][0], sizeof(p->kernels) / sizeof(p->kernels[0][0]))); /* owned by the program cache */
-  if (p->cl->dclass == SBPMG_DEVICE_NVIDIA && p->tune.sbp_max_registers > 0)
-    PetscCall(PetscSNPrintf(capopt, sizeof(capopt), " -cl-nv-maxrregcount=%d", (int)p->tune.sbp_max_registers));
-  PetscCall(PetscSNPrintf(common, sizeof(common), " -DSBPMG_SBP_SELECT=%d -DSBPMG_SBP_INNER_ROWS=%d -DSBPMG_SBP_INNER_WHOLE=%d%s", (int)p->tune.sbp_select,
-                          (int)p->tune.sbp_inner_rows, (int)p->tune.sbp_inner_whole, capopt)); /* every precision's */
-  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_FP64], sizeof(p->kopts[0]), "-DSBPMG_SBP_COEF=%s -DSBPMG_SBP_REAL=%s -DSBPMG_SBP_INDEX32=%d%s", SBPMG_REAL_NAME,
-                          SBPMG_REAL_NAME, idx32, common));
-  PetscCall(PetscSNPrintf(p->kopts[SBP_KERNEL_COEF32], sizeof(p->kopts[0]), "-DSBPMG_SBP_COEF=float -DSBPMG_SBP_REAL=%s -DSBPMG_SBP_INDEX32=%d%s",
-                          SBPMG_REAL_NAME, idx32, common));
-  PetscCall(
-      PetscSNPrintf(p->kopts[SBP_KERNEL_FP32], sizeof(p->kopts[0]), "-DSBPMG_SBP_COEF=float -DSBPMG_SBP_REAL=float -DSBPMG_SBP_INDEX32=%d%s", idx32, common));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode SbpProblemGetBuildOptions(SbpProblem p, SbpKernelPrecision prec, const char **opts)
-{
-  PetscFunctionBegin;
-  PetscCheck(p->use_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The SBP-SAT problem has no device kernels (host backend)");
-  *opts = p->kopts[prec];
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode SbpProblemGetHalo(SbpProblem p, SbpKernelPrecision prec, SbpHalo *h)
-{
-  const PetscBool fp32 = prec == SBP_KERNEL_FP32 ? PETSC_TRUE : PETSC_FALSE; /* the vectors' precision */
-
-  PetscFunctionBegin;
-  if (fp32 && p->halo && !p->halo32) PetscCall(SbpHaloCreate(p->da, p->cl, PETSC_TRUE, &p->halo32));
-  *h = fp32 ? p->halo32 : p->halo;
-  PetscFunctionReturn(0);
-}
-
-/* Each kernel and the subset of kernels/sbp.cl (SBPMG_SBP_KERNELS) whose program holds it: the applies (1; the diagonal is sbp_apply_patch's
-   mode add = 2), which the operator's set-up launches, apart from the norms (4), which it does not (a program's build time is the sum of
-   its kernels', docs/performance.md "Cold builds"). */
-static const struct {
-  const char *name;
-  int         subset;
-} SbpKernels[SBP_K_COUNT] = {{"sbp_apply_patch", 1}, {"sbp_apply_inner", 1}, {"sbp_norm_patch", 4}};
-
-/*@C
-   SbpProblemGetKernel - A kernel of kernels/sbp.cl for the problem's level in a precision (SbpKernelPrecision: the coefficients'
-   storage, the buffers of SbpProblemGetCoefficientBuffers(), and the vectors'); its program is built on first use of one of its
-   kernels, the kernel kept by the problem.
-
-   Not collective
-
-   Level: developer
-@*/
-PetscErrorCode SbpProblemGetKernel(SbpProblem p, SbpKernel id, SbpKernelPrecision prec, cl_kernel *k)
-{
-  PetscFunctionBegin;
-  if (!p->kernels[prec][id]) {
-    char opts[sizeof(p->kopts[0]) + 32];
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=%d", p->kopts[prec], SbpKernels[id].subset));
-    PetscCall(SbpmgCLGetKernel(p->cl, "sbp", opts, SbpKernels[id].name, &p->kernels[prec][id]));
-  }
-  *k = p->kernels[prec][id];
   PetscFunctionReturn(0);
 }
 
@@ -278,14 +215,14 @@ PetscErrorCode SbpProblemLaunchExchanged(SbpProblem p, Vec u, cl_kernel k, cl_ke
 
   PetscFunctionBegin;
   PetscCall(VecOpenCLGetBufferRead(u, &ub));
-  PetscCall(SbpProblemLaunchExchangedBuffer(p, p->halo, ub, k, kin, uarg, first));
+  PetscCall(SbpProblemLaunchExchangedBuffer(p, p->level[SBP_KERNEL_FP64]->halo, ub, k, kin, uarg, first));
   PetscCall(VecOpenCLRestoreBufferRead(u, &ub));
   PetscFunctionReturn(0);
 }
 
 /*@C
    SbpProblemLaunchExchangedBuffer - SbpProblemLaunchExchanged() of u held in a device buffer, through the ghost exchange h (the
-   problem's, or its fp32 one of SbpProblemGetHalo()).
+   fp64 level's, or the fp32 one of SbpLevelGetHalo()).
 
    Collective
 

@@ -392,7 +392,7 @@ static PetscErrorCode SbpProblemViewDevice(SbpProblem p, PetscViewer viewer)
   PetscCall(
       PetscViewerASCIIPrintf(viewer, "kernels: %s\n",
                              p->split_on ? "interior rows and boundary rim apart (tuning sbp_split)" : "one over all nodes (tuning sbp_split, sbp_split_min)"));
-  if (p->halo) {
+  if (SbpProblemExchangesGhosts(p)) {
     PetscMPIInt size;
     PetscInt    m, n;
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p), &size));
@@ -588,21 +588,20 @@ PetscErrorCode SbpProblemView(SbpProblem p, PetscViewer viewer)
 
    Level: beginner
 @*/
-/* Release what the device set-up made (the coefficient buffers, the ghost exchange, the context's reference) and the host copy of
+/* Release what the device set-up made (the levels with their coefficient buffers and ghost exchanges, the context's reference) and the host copy of
    the coefficients: at destruction, and after a set-up that failed (so that it leaves nothing behind). */
 PetscErrorCode SbpProblemResetSetUp(SbpProblem p)
 {
-  cl_mem *bufs[10] = {&p->d_crr, &p->d_css, &p->d_crs, &p->d_J, &p->d_crr32, &p->d_css32, &p->d_crs32, &p->d_data, &p->d_nodes, &p->d_otab};
+  cl_mem *bufs[3] = {&p->d_data, &p->d_nodes, &p->d_otab};
 
   PetscFunctionBegin;
   PetscCall(PetscFree(p->wide)); /* the order-p operator's (src/sbp/wide.c): its kernels are the program cache's */
   if (p->cl) {
-    for (int b = 0; b < 10; b++)
+    PetscCall(SbpProblemDestroyLevels(p)); /* their coefficients and ghost exchanges */
+    for (int b = 0; b < 3; b++)
       if (*bufs[b]) PetscCall(SbpmgCLReleaseBuffer(p->cl, bufs[b]));
-    PetscCall(SbpHaloDestroy(&p->halo));
     p->rhs_kernel         = NULL; /* owned by the context's program cache, like the traction's */
     p->traction_kernel[0] = p->traction_kernel[1] = NULL;
-    PetscCall(SbpHaloDestroy(&p->halo32));
     PetscCall(SbpmgCLDestroy(&p->cl));
   }
   PetscCall(PetscFree4(p->crr, p->css, p->crs, p->J));

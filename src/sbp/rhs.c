@@ -295,9 +295,11 @@ PetscErrorCode SbpProblemGetRHSKernel(SbpProblem p, const char name[], cl_kernel
 {
   const char *sbpopts;
   char        opts[512], dopts[160];
+  SbpLevel    lv;
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+  PetscCall(SbpLevelGetBuildOptions(lv, &sbpopts));
   PetscCall(SbpProblemDataOptions(p, dopts, sizeof(dopts)));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_RHS_WIDE=%d %s", sbpopts, p->order > 2 ? 1 : 0,
                           dopts)); /* sbp.cl's functions, none of its kernels; the order's table from order 4 on */
@@ -332,20 +334,21 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   if (f) PetscCall(VecOpenCLGetBufferRead(f, &fb));
   PetscCall(VecOpenCLGetBufferWrite(g, &gb));
   {
-    const SbpRHSBuildArgs a = {.grid      = SbpProblemGridArgs(p),
-                               .rho       = SbpmgCLArgReal(PETSC_FALSE, p->rho),
-                               .dirichlet = SbpmgCLArgInt(flags),
-                               .mu_value  = SbpmgCLArgReal(PETSC_FALSE, p->mu_value),
-                               .nodes     = SbpmgCLArgMem(p->d_nodes),
-                               .crr       = SbpmgCLArgMem(p->d_crr),
-                               .css       = SbpmgCLArgMem(p->d_css),
-                               .crs       = SbpmgCLArgMem(p->d_crs),
-                               .J         = SbpmgCLArgMem(p->d_J),
-                               .fv        = SbpmgCLArgMem(f ? fb : gb), /* f not given as values: not read */
-                               .gv        = SbpmgCLArgMem(p->d_data),
-                               .off       = SbpmgCLArgInt4(offs),
-                               .tab       = SbpmgCLArgMem(tb ? tb : gb), /* order 2: not read */
-                               .g         = SbpmgCLArgMem(gb)};
+    const SbpLevel        lv = p->level[SBP_KERNEL_FP64];
+    const SbpRHSBuildArgs a  = {.grid      = SbpProblemGridArgs(p),
+                                .rho       = SbpmgCLArgReal(PETSC_FALSE, p->rho),
+                                .dirichlet = SbpmgCLArgInt(flags),
+                                .mu_value  = SbpmgCLArgReal(PETSC_FALSE, p->mu_value),
+                                .nodes     = SbpmgCLArgMem(p->d_nodes),
+                                .crr       = SbpmgCLArgMem(lv->crr),
+                                .css       = SbpmgCLArgMem(lv->css),
+                                .crs       = SbpmgCLArgMem(lv->crs),
+                                .J         = SbpmgCLArgMem(lv->J),
+                                .fv        = SbpmgCLArgMem(f ? fb : gb), /* f not given as values: not read */
+                                .gv        = SbpmgCLArgMem(p->d_data),
+                                .off       = SbpmgCLArgInt4(offs),
+                                .tab       = SbpmgCLArgMem(tb ? tb : gb), /* order 2: not read */
+                                .g         = SbpmgCLArgMem(gb)};
     SBPMG_CL_SET_ARGS(k, rhs_build, &a);
   }
   PetscCall(SbpProblemLaunch2D(p, k, global));
@@ -375,8 +378,11 @@ PetscErrorCode SbpProblemNormWeights(SbpProblem p, Vec w, Vec jw)
     PetscCall(VecOpenCLGetBufferWrite(w, &wb));
     PetscCall(VecOpenCLGetBufferWrite(jw, &jb));
     {
-      const SbpNormWeightsArgs a = {
-          .grid = SbpProblemGridArgs(p), .J = SbpmgCLArgMem(p->d_J), .tab = SbpmgCLArgMem(tb), .w = SbpmgCLArgMem(wb), .jw = SbpmgCLArgMem(jb)};
+      const SbpNormWeightsArgs a = {.grid = SbpProblemGridArgs(p),
+                                    .J    = SbpmgCLArgMem(p->level[SBP_KERNEL_FP64]->J),
+                                    .tab  = SbpmgCLArgMem(tb),
+                                    .w    = SbpmgCLArgMem(wb),
+                                    .jw   = SbpmgCLArgMem(jb)};
       SBPMG_CL_SET_ARGS(k, rhs_norm_weights, &a);
     }
     PetscCall(SbpProblemLaunch2D(p, k, global));

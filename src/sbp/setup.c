@@ -147,8 +147,8 @@ static PetscErrorCode SbpProblemSetUpLayout(SbpProblem p)
   PetscFunctionReturn(0);
 }
 
-/* The device side of the set-up: the context, the coefficients on the device, the interior box, the tuning and the kernels,
-   and on several ranks the ghost exchange with the interior overlapped when it is large enough. */
+/* The device side of the set-up: the context, the tuning, the fp64 level with the coefficients on the device, the interior box, and on
+   several ranks the ghost exchange with the interior overlapped when it is large enough. */
 PetscErrorCode SbpProblemSetUpDevice(SbpProblem p)
 {
   PetscMPIInt size;
@@ -158,11 +158,12 @@ PetscErrorCode SbpProblemSetUpDevice(SbpProblem p)
   PetscCall(SbpmgCLGetDefault(&p->cl));
   PetscCall(SbpmgCLReference(p->cl));
   PetscCall(SbpProblemSetUpTuning(p)); /* the work-group of the coefficient kernels */
-  PetscCall(SbpProblemGenerateCoefficients(p));
-  PetscCall(SbpProblemComputeInteriorBox(p)); /* the interior and rim launches (sbp_split, the overlap) */
-  PetscCall(SbpProblemSetUpKernels(p));
-  if (size > 1) { /* several ranks: the device ghost exchange, the interior overlapped with it */
-    PetscCall(SbpHaloCreate(p->da, p->cl, PETSC_FALSE, &p->halo));
+  PetscCall(SbpProblemCreateLevel(p, SBP_KERNEL_FP64));
+  PetscCall(SbpProblemGenerateCoefficients(p)); /* into the fp64 level */
+  PetscCall(SbpProblemComputeInteriorBox(p));   /* the interior and rim launches (sbp_split, the overlap) */
+  PetscCall(SbpProblemSetUpSplit(p));
+  if (size > 1) { /* several ranks: the device ghost exchange (the fp64 level's), the interior overlapped with it */
+    PetscCall(SbpHaloCreate(p->da, p->cl, PETSC_FALSE, &p->level[SBP_KERNEL_FP64]->halo));
     p->overlap = (PetscMax(p->in[2] - p->in[0] + 1, 0) * PetscMax(p->in[3] - p->in[1] + 1, 0) >= p->tune.sbp_overlap_min) ? PETSC_TRUE : PETSC_FALSE;
   }
   PetscFunctionReturn(0);

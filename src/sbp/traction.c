@@ -232,8 +232,10 @@ static PetscErrorCode SbpTractionGetKernel(SbpProblem p, SbpTractionScale scale,
   if (!p->traction_kernel[scale]) {
     const char *sbpopts;
     char        opts[512];
+    SbpLevel    lv;
 
-    PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
+    PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+    PetscCall(SbpLevelGetBuildOptions(lv, &sbpopts));
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_COEF_KERNELS=0 -DSBPMG_TRACTION_SJ=%d -DSBPMG_TRACTION_WIDE=%d", sbpopts,
                             (int)scale, p->order > 2 ? 1 : 0));
     PetscCall(SbpProblemGetPointKernel(p, p->order > 2 ? "coef+sbp+sbp_table+sbp_face+traction" : "coef+sbp+traction", opts, "traction_face",
@@ -270,8 +272,9 @@ static PetscErrorCode SbpTractionUploadScales(SbpProblem p, PetscInt face, Petsc
    (NULL: the device's). */
 static PetscErrorCode SbpTractionLaunch(SbpProblem p, cl_kernel k, cl_mem ub, cl_mem sj, PetscInt face, PetscInt first, PetscInt count, Vec t)
 {
-  cl_mem  tb, otab = NULL;
-  cl_int4 gh;
+  cl_mem         tb, otab = NULL;
+  cl_int4        gh;
+  const SbpLevel lv = p->level[SBP_KERNEL_FP64];
 
   PetscFunctionBegin;
   SbpProblemPatchBoxes(p, &gh, NULL);
@@ -287,9 +290,9 @@ static PetscErrorCode SbpTractionLaunch(SbpProblem p, cl_kernel k, cl_mem ub, cl
                                   .hs    = SbpmgCLArgReal(PETSC_FALSE, p->hs),
                                   .gh    = SbpmgCLArgInt4(gh),
                                   .u     = SbpmgCLArgMem(ub),
-                                  .crr   = SbpmgCLArgMem(p->d_crr),
-                                  .crs   = SbpmgCLArgMem(p->d_crs),
-                                  .css   = SbpmgCLArgMem(p->d_css),
+                                  .crr   = SbpmgCLArgMem(lv->crr),
+                                  .crs   = SbpmgCLArgMem(lv->crs),
+                                  .css   = SbpmgCLArgMem(lv->css),
                                   .nodes = SbpmgCLArgMem(p->d_nodes),
                                   .sj    = SbpmgCLArgMem(sj ? sj : tb),     /* not read without SBPMG_TRACTION_SJ 1 */
                                   .tab   = SbpmgCLArgMem(otab ? otab : tb), /* not read at order 2 */
@@ -308,18 +311,20 @@ static PetscErrorCode SbpTractionDevice(SbpProblem p, Vec u, PetscInt face, Pets
   const SbpTractionScale scale = (p->mapping == SBP_MAPPING_USER && !p->mapsrc) ? SBP_TRACTION_SJ_HOST : SBP_TRACTION_SJ_DEVICE;
   cl_kernel              k;
   cl_mem                 sj = NULL, ub;
+  SbpHalo                h;
   PetscErrorCode         ierr;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemCheckDeviceVec(p, u, "u"));
   PetscCall(SbpProblemCheckDeviceVec(p, t, "the traction"));
   PetscCall(SbpTractionGetKernel(p, scale, &k));
+  h = p->level[SBP_KERNEL_FP64]->halo;
   if (scale == SBP_TRACTION_SJ_HOST) PetscCall(SbpTractionUploadScales(p, face, first, count, &sj));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpTraction));
-  if (p->halo) { /* collective: every rank, owner of face nodes or not */
-    ierr = SbpHaloBegin(p->halo, u);
-    if (!ierr) ierr = SbpHaloEnd(p->halo);
-    if (!ierr) ierr = SbpTractionLaunch(p, k, p->halo->patch, sj, face, first, count, t);
+  if (h) { /* collective: every rank, owner of face nodes or not */
+    ierr = SbpHaloBegin(h, u);
+    if (!ierr) ierr = SbpHaloEnd(h);
+    if (!ierr) ierr = SbpTractionLaunch(p, k, h->patch, sj, face, first, count, t);
   } else {
     ierr = VecOpenCLGetBufferRead(u, &ub);
     if (!ierr) ierr = SbpTractionLaunch(p, k, ub, sj, face, first, count, t);

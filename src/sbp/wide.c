@@ -95,16 +95,20 @@ static PetscErrorCode SbpWideGetKernels(SbpProblem p, const PetscReal *tab)
 {
   const char *sbpopts;
   char        opts[2048], mu[1024], st[256];
+  SbpLevel    lv;
+  PetscInt    order;
 
   PetscFunctionBegin;
   if (p->wide->apply) PetscFunctionReturn(0);
   PetscCheck(p->cl->fp64, PETSC_COMM_SELF, PETSC_ERR_SUP,
              "SBP order %" PetscInt_FMT " runs in double precision: the device %s has no fp64 (cl_khr_fp64); use -sbp_backend host", p->order,
              p->cl->device_name);
-  PetscCall(SbpProblemGetBuildOptions(p, SBP_KERNEL_FP64, &sbpopts));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+  PetscCall(SbpLevelGetBuildOptions(lv, &sbpopts));
+  PetscCall(SbpLevelGetOrder(lv, &order));
   PetscCall(SbpWideTableOption("SBPMG_WIDE_MU", tab + SBP_T_MU, 4 * 7, mu, sizeof(mu)));
   PetscCall(SbpWideTableOption("SBPMG_WIDE_S", tab + SBP_T_S, 7, st, sizeof(st)));
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_WIDE_ORDER=%d -DSBPMG_WIDE_FUSE=%d%s%s", sbpopts, (int)p->order,
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_WIDE_ORDER=%d -DSBPMG_WIDE_FUSE=%d%s%s", sbpopts, (int)order,
                           p->tune.sbp_wide_fuse ? 1 : 0, mu, st));
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_inner", &p->wide->inner));
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_inner_cross", &p->wide->cross));
@@ -207,10 +211,12 @@ static PetscErrorCode SbpWideNormHost(SbpProblem p, const PetscReal *tab, SbpNor
    coefficients (fp64), the mode, the scale, z and y. */
 static PetscErrorCode SbpWideSetApplyArgs(SbpProblem p, PetscBool all, cl_mem tab, cl_mem u, SbpWideMode mode, PetscReal scale, cl_mem z, cl_mem y)
 {
-  int flags;
+  int      flags;
+  SbpLevel lv;
 
   PetscFunctionBegin;
   PetscCall(SbpProblemBCFlags(p, &flags));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
   {
     const SbpWideApplyArgs a = {.Nr        = SbpmgCLArgInt((int)p->Nr),
                                 .Ns        = SbpmgCLArgInt((int)p->Ns),
@@ -218,9 +224,9 @@ static PetscErrorCode SbpWideSetApplyArgs(SbpProblem p, PetscBool all, cl_mem ta
                                 .dirichlet = SbpmgCLArgInt(flags),
                                 .T         = SbpmgCLArgMem(tab),
                                 .u         = SbpmgCLArgMem(u),
-                                .a         = SbpmgCLArgMem(p->d_crr),
-                                .b         = SbpmgCLArgMem(p->d_crs),
-                                .c         = SbpmgCLArgMem(p->d_css),
+                                .a         = SbpmgCLArgMem(lv->crr),
+                                .b         = SbpmgCLArgMem(lv->crs),
+                                .c         = SbpmgCLArgMem(lv->css),
                                 .add       = SbpmgCLArgInt((int)mode),
                                 .scale     = SbpmgCLArgReal(PETSC_FALSE, scale),
                                 .z         = SbpmgCLArgMem(z),
@@ -265,6 +271,8 @@ static PetscErrorCode SbpWideApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal s
   cl_mem         tab, xb = NULL, zb = NULL, yb = NULL;
   SbpWideMode    mode = z ? WIDE_MODE_ADD : WIDE_MODE_SET;
   PetscLogDouble n    = (PetscLogDouble)p->xm * p->ym;
+  SbpLevel       lv;
+  SbpHalo        h;
   SbpBuffers     bufs = {0};
 
   PetscFunctionBegin;
@@ -274,10 +282,12 @@ static PetscErrorCode SbpWideApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal s
   if (z && z != y) PetscCall(SbpProblemCheckDeviceVec(p, z, "z"));
   PetscCall(SbpProblemGetOrderTable(p, NULL, &tab));
   PetscCall(SbpWideGetKernels(p, p->otab));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+  PetscCall(SbpLevelGetHalo(lv, &h));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpApply));
-  if (p->halo) { /* the ghosts in before any launch (no overlap: the box of the fast path reaches the ghosts) */
-    PetscCall(SbpHaloBegin(p->halo, x));
-    PetscCall(SbpHaloEnd(p->halo));
+  if (h) { /* the ghosts in before any launch (no overlap: the box of the fast path reaches the ghosts) */
+    PetscCall(SbpHaloBegin(h, x));
+    PetscCall(SbpHaloEnd(h));
   } else
     PetscCall(SbpBuffersGet(&bufs, x, SBP_READ, &xb));
   if (z && z != y) {
@@ -287,13 +297,13 @@ static PetscErrorCode SbpWideApplyDevice(SbpProblem p, Vec x, Vec z, PetscReal s
     PetscCall(SbpBuffersGet(&bufs, y, z ? SBP_READ_WRITE : SBP_WRITE, &yb));
     zb = yb;
   }
-  PetscCall(SbpWideSetApplyArgs(p, PETSC_TRUE, tab, p->halo ? p->halo->patch : xb, mode, scale, zb, yb));
+  PetscCall(SbpWideSetApplyArgs(p, PETSC_TRUE, tab, h ? h->patch : xb, mode, scale, zb, yb));
   PetscCall(SbpWideLaunch(p, PETSC_TRUE));
   PetscCall(SbpBuffersRestore(&bufs));
   /* u, y, three coefficients, z (or y read); y read and written again by the cross pass of the two-pass fast path; on several ranks the
      patch copy too (read and write) */
   PetscCall(SbpmgLogKernelEnd(SBPMG_SbpApply, p->cl, (SbpWideFlopsPerNode(p) + (z ? 2 : 1)) * n,
-                              n * sizeof(PetscReal) * (2 + 3 + (z ? 1 : 0) + (p->tune.sbp_wide_fuse ? 0 : 2) + (p->halo ? 2 : 0))));
+                              n * sizeof(PetscReal) * (2 + 3 + (z ? 1 : 0) + (p->tune.sbp_wide_fuse ? 0 : 2) + (h ? 2 : 0))));
   PetscFunctionReturn(0);
 }
 
@@ -319,8 +329,9 @@ static PetscErrorCode SbpWideDiagonalDevice(SbpProblem p, Vec d)
 /* y = W x on the device, W the order-p norm of the given kind. */
 static PetscErrorCode SbpWideNormDevice(SbpProblem p, SbpNormType kind, Vec x, Vec y)
 {
-  cl_mem     tab, xb, yb;
-  PetscInt   n    = p->xm * p->ym;
+  cl_mem     tab, xb, yb, J;
+  PetscInt   n = p->xm * p->ym;
+  SbpLevel   lv;
   SbpBuffers bufs = {0};
 
   PetscFunctionBegin;
@@ -328,6 +339,8 @@ static PetscErrorCode SbpWideNormDevice(SbpProblem p, SbpNormType kind, Vec x, V
   PetscCall(SbpProblemCheckDeviceVec(p, y, "y"));
   PetscCall(SbpProblemGetOrderTable(p, NULL, &tab));
   PetscCall(SbpWideGetKernels(p, p->otab));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+  PetscCall(SbpLevelGetJacobianBuffer(lv, &J));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpNorm));
   PetscCall(SbpBuffersGet(&bufs, x, x == y ? SBP_READ_WRITE : SBP_READ, &xb));
   if (x == y)
@@ -341,7 +354,7 @@ static PetscErrorCode SbpWideNormDevice(SbpProblem p, SbpNormType kind, Vec x, V
                                .hs   = SbpmgCLArgReal(PETSC_FALSE, p->hs),
                                .kind = SbpmgCLArgInt((int)kind),
                                .T    = SbpmgCLArgMem(tab),
-                               .J    = SbpmgCLArgMem(p->d_J),
+                               .J    = SbpmgCLArgMem(J),
                                .x    = SbpmgCLArgMem(xb),
                                .y    = SbpmgCLArgMem(yb)};
     SBPMG_CL_SET_ARGS(p->wide->norm, wide_norm_patch, &a);
@@ -361,6 +374,8 @@ PetscErrorCode SbpProblemSweepWide(SbpProblem p, const SbpWideSweep *w)
   cl_mem           tab, xb = NULL, bb, db, pb, ob;
   PetscBool        readprev = w->c1 != 0 && !w->prev_zero ? PETSC_TRUE : PETSC_FALSE, inplace = w->prev == w->out ? PETSC_TRUE : PETSC_FALSE;
   int              flags;
+  SbpLevel         lv;
+  SbpHalo          h;
   SbpBuffers       bufs = {0};
 
   PetscFunctionBegin;
@@ -376,19 +391,21 @@ PetscErrorCode SbpProblemSweepWide(SbpProblem p, const SbpWideSweep *w)
   PetscCall(SbpProblemGetOrderTable(p, NULL, &tab));
   PetscCall(SbpWideGetKernels(p, p->otab));
   PetscCall(SbpProblemBCFlags(p, &flags));
-  if (!w->zero && p->halo) { /* the ghosts in before any launch (the fast path's box reaches them) */
-    PetscCall(SbpHaloBegin(p->halo, w->x));
-    PetscCall(SbpHaloEnd(p->halo));
+  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
+  PetscCall(SbpLevelGetHalo(lv, &h));
+  if (!w->zero && h) { /* the ghosts in before any launch (the fast path's box reaches them) */
+    PetscCall(SbpHaloBegin(h, w->x));
+    PetscCall(SbpHaloEnd(h));
   } else if (!w->zero)
     PetscCall(SbpBuffersGet(&bufs, w->x, SBP_READ, &xb));
   PetscCall(SbpBuffersGet(&bufs, w->b, SBP_READ, &bb));
   PetscCall(SbpBuffersGet(&bufs, w->dinv, SBP_READ, &db));
   PetscCall(SbpBuffersGet(&bufs, readprev && !inplace ? w->prev : NULL, SBP_READ, &pb));
   PetscCall(SbpBuffersGet(&bufs, w->out, readprev && inplace ? SBP_READ_WRITE : SBP_WRITE, &ob));
-  if (p->halo) xb = p->halo->patch; /* not read where zero */
-  if (!xb) xb = ob;                 /* zero: not read */
-  if (!db) db = bb;                 /* Richardson: not read */
-  if (!pb) pb = ob;                 /* in place, or not read */
+  if (h) xb = h->patch; /* not read where zero */
+  if (!xb) xb = ob;     /* zero: not read */
+  if (!db) db = bb;     /* Richardson: not read */
+  if (!pb) pb = ob;     /* in place, or not read */
   {
     const SbpWideSweepArgs a = {.Nr        = SbpmgCLArgInt((int)p->Nr),
                                 .Ns        = SbpmgCLArgInt((int)p->Ns),
@@ -396,9 +413,9 @@ PetscErrorCode SbpProblemSweepWide(SbpProblem p, const SbpWideSweep *w)
                                 .dirichlet = SbpmgCLArgInt(flags),
                                 .T         = SbpmgCLArgMem(tab),
                                 .x         = SbpmgCLArgMem(xb),
-                                .a         = SbpmgCLArgMem(p->d_crr),
-                                .b         = SbpmgCLArgMem(p->d_crs),
-                                .c         = SbpmgCLArgMem(p->d_css),
+                                .a         = SbpmgCLArgMem(lv->crr),
+                                .b         = SbpmgCLArgMem(lv->crs),
+                                .c         = SbpmgCLArgMem(lv->css),
                                 .rhs       = SbpmgCLArgMem(bb),
                                 .jacobi    = SbpmgCLArgInt(w->dinv ? 1 : 0),
                                 .dinv      = SbpmgCLArgMem(db),

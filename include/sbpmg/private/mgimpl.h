@@ -43,8 +43,8 @@ typedef enum {
 /* The Chebyshev interval's bounds (src/mg/setup.c), for the setter and the option. */
 PETSC_INTERN PetscErrorCode PCSBPMGCheckChebyshevRange(MPI_Comm, PetscReal, PetscReal);
 
-/* The kernel of level p in a precision (the coefficients' and the vectors'), the passes' work-group from tune; the caller keeps it. */
-PETSC_INTERN PetscErrorCode PCSBPMGGetKernel(SbpProblem, const SbpmgTuning *, SbpKernelPrecision, PCSBPMGKernel, cl_kernel *);
+/* The kernel of an SbpLevel in its precision (the coefficients' and the vectors'), the passes' work-group from tune; the caller keeps it. */
+PETSC_INTERN PetscErrorCode PCSBPMGGetKernel(SbpLevel, const SbpmgTuning *, PCSBPMGKernel, cl_kernel *);
 
 /* ---------------------------------------------------------------- the single-precision V-cycle's vectors (src/mg/vecfp32.c) */
 #define VECMGFP32 "mgfp32"
@@ -113,8 +113,8 @@ PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinVectors(PCSBPMGLines, int, SbpKernel
 PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinFinish(PCSBPMGLines, int, SbpKernelPrecision, PetscBool, Vec, Vec, Vec[4], Vec, Vec, Vec, PetscReal, PetscReal,
                                                    PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinDestroy(PCSBPMGLines);
-/* r = b - M~ x in a level's kernel precision by its sweep kernels' residual mode (src/mg/cycle.c) */
-PETSC_INTERN PetscErrorCode PCSBPMGLevelResidual(SbpProblem, SbpKernelPrecision, Vec, Vec, Vec);
+/* r = b - M~ x on an SbpLevel, in its precision, by its sweep kernels' residual mode (src/mg/cycle.c) */
+PETSC_INTERN PetscErrorCode PCSBPMGLevelResidual(SbpLevel, Vec, Vec, Vec);
 
 /* ---------------------------------------------------------------- the level smoother (src/mg/smoother.c) */
 typedef struct {
@@ -157,6 +157,7 @@ typedef struct {
   Vec                     w;                       /* the host sweeps' residual when the caller gives no work vector */
   cl_kernel               k[MG_K_SMOOTH_PASS + 1]; /* the level's sweep kernels, looked up once (owned by the program cache) */
   SbpProblem              p;
+  SbpLevel                level; /* device backend: p's level in set.prec, got at set-up (owned by p) */
 } PC_SbpmgSmoother;
 /* A sweep kernel of the level in its precision, looked up on first use. */
 PETSC_INTERN PetscErrorCode PCSBPMGSmootherKernel(PC_SbpmgSmoother *, PCSBPMGKernel, cl_kernel *);

@@ -45,6 +45,29 @@ typedef struct {
 
 typedef enum { SBP_K_APPLY_PATCH, SBP_K_APPLY_INNER, SBP_K_NORM_PATCH, SBP_K_COUNT } SbpKernel;
 
+/* The precisions of kernels/sbp.cl: the coefficients' storage (SBPMG_SBP_COEF) and the vectors' and arithmetic's type (SBPMG_SBP_REAL). */
+typedef enum {
+  SBP_KERNEL_FP64,   /* fp64 coefficients and vectors: the operator */
+  SBP_KERNEL_COEF32, /* fp32 coefficients, fp64 vectors: the fp64 V-cycle with -pc_sbpmg_coef_fp32 */
+  SBP_KERNEL_FP32    /* fp32 coefficients, vectors and arithmetic: the single-precision V-cycle */
+} SbpKernelPrecision;
+
+/* One grid's discretisation in one precision on the device (src/sbp/level.c; docs/design.md "The level object"). What two precisions
+   share is made once and owned by one level: the fp32 coefficients by the SBP_KERNEL_COEF32 level (the SBP_KERNEL_FP32 level borrows
+   them), the fp64 ghost exchange by the SBP_KERNEL_FP64 level (the SBP_KERNEL_COEF32 level borrows it); borrowed fields are not freed. */
+typedef struct _n_SbpLevel *SbpLevel;
+struct _n_SbpLevel {
+  SbpProblem         problem;              /* the grid it discretises (a back pointer: the problem owns its levels) */
+  SbpKernelPrecision prec;                 /* the coefficients' storage and the vectors' precision */
+  PetscInt           order;                /* the order of the operator it carries */
+  cl_mem             crr, css, crs, J;     /* the coefficients on the ghosted patch in the precision's storage (J: fp64 only) */
+  PetscBool          own_coefficients;     /* crr, css, crs (and J) are this level's to release */
+  SbpHalo            halo;                 /* several ranks: the ghost exchange in the vectors' precision (NULL on one rank) */
+  PetscBool          own_halo;             /* halo is this level's to destroy */
+  char               opts[256];            /* the -D specialisation of kernels/sbp.cl (SbpLevelGetBuildOptions) */
+  cl_kernel          kernels[SBP_K_COUNT]; /* SbpLevelGetKernel(): owned by the program cache of the problem's context */
+};
+
 struct _p_SbpProblem {
   PETSCHEADER(struct _SbpProblemOps);
   PetscInt           Nr, Ns;      /* intervals; (Nr+1) x (Ns+1) nodes */
@@ -94,18 +117,15 @@ struct _p_SbpProblem {
   SbpmgTuning tune;
   char        tune_opts[256];
   PetscBool   tune_set;
-  size_t      wg[2]; /* the 2D work-group of the kernels (sbp_wg_x, sbp_wg_y) */
-  SbpmgCL     cl;    /* device path: the context and the coefficients on the device (ghosted patch) */
-  cl_mem      d_crr, d_css, d_crs, d_J;
-  cl_mem      d_crr32, d_css32, d_crs32; /* the coefficients in fp32 (SbpProblemGetCoefficientBuffers), made on first use */
-  SbpHalo     halo;                      /* device path on several ranks: the ghost exchange (NULL on one rank) */
-  PetscInt    in[4];                     /* ... and the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil
-                                            stays in the owned block (empty: ilo > ihi or jlo > jhi) */
-  PetscBool overlap;                     /* resolved at set-up: the interior runs while the ghosts are exchanged (sbp_overlap_min) */
-  PetscBool split_on;                    /* resolved at set-up: the interior box in the lean *_inner kernels, the rim apart (sbp_split) */
-  SbpHalo   halo32;                      /* several ranks: the fp32 ghost exchange of the single-precision V-cycle, made on first use */
-  char      kopts[3][256];               /* -D specialisation of kernels/sbp.cl for each SbpKernelPrecision (SbpProblemGetBuildOptions) */
-  cl_kernel kernels[3][SBP_K_COUNT];     /* SbpProblemGetKernel() for each SbpKernelPrecision: owned by the program cache of cl */
+  size_t      wg[2];  /* the 2D work-group of the kernels (sbp_wg_x, sbp_wg_y) */
+  SbpmgCL     cl;     /* device path: the context */
+  PetscInt    in[4];  /* the interior box ilo, jlo, ihi, jhi of the owned nodes whose operator stencil stays in the owned block (empty:
+                         ilo > ihi or jlo > jhi) */
+  PetscBool overlap;  /* resolved at set-up: the interior runs while the ghosts are exchanged (sbp_overlap_min) */
+  PetscBool split_on; /* resolved at set-up: the interior box in the lean *_inner kernels, the rim apart (sbp_split) */
+  /* device path: the discretisation in each SbpKernelPrecision (SbpProblemGetLevel(); docs/design.md "The level object"): the fp64
+     one made at set-up (it holds the coefficients set-up computes), the others on first use; freed by SbpProblemResetSetUp() */
+  SbpLevel level[3];
   /* all faces Neumann (docs/guide.md "All-Neumann problems"): the last right-hand side's sum 1^T b before it was made compatible, and
      the constant removed from the forcing for that (b -= shift J H 1); rhs_count counts the right-hand sides made so */
   PetscReal rhs_sum, rhs_shift;
@@ -134,6 +154,12 @@ static inline SbpGridArgs SbpProblemGridArgs(SbpProblem p)
                    .gxm = SbpmgCLArgInt((int)p->gxm),
                    .gym = SbpmgCLArgInt((int)p->gym)};
   return g;
+}
+
+/* Whether the problem's device launches exchange ghosts (several ranks): its fp64 level has a ghost exchange. */
+static inline PetscBool SbpProblemExchangesGhosts(SbpProblem p)
+{
+  return p->use_device && p->level[SBP_KERNEL_FP64] && p->level[SBP_KERNEL_FP64]->halo ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* The range of mu (any source): beyond it the coefficients mu times the metric, their products (crr*css) and their fp32 copies (the
@@ -220,7 +246,6 @@ PETSC_INTERN PetscErrorCode SbpProblemEvaluateCoefficientsHost(SbpProblem, Petsc
 PETSC_INTERN PetscErrorCode SbpProblemComputeCoefficientsHost(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGenerateCoefficients(SbpProblem);
 PETSC_INTERN PetscErrorCode SbpProblemGetHostCoefficients(SbpProblem);
-PETSC_INTERN PetscErrorCode SbpProblemRoundCoefficients(SbpProblem);
 /* the programs of the point functions with the user's sources (src/sbp/programs.c) */
 PETSC_INTERN PetscErrorCode SbpProblemGetPointKernel(SbpProblem, const char[], const char[], const char[], cl_kernel *);
 
@@ -279,21 +304,24 @@ PETSC_INTERN void SbpProblemFaceOwned(SbpProblem, PetscInt, PetscInt *, PetscInt
 /* Overrides "key=value,..." of the problem's tuning, applied at set-up on top of the device's (tests: the kernel variants). */
 PETSC_INTERN PetscErrorCode SbpProblemSetTuning(SbpProblem, const char[]);
 PETSC_INTERN PetscErrorCode SbpProblemSetUpTuning(SbpProblem);
-PETSC_INTERN PetscErrorCode SbpProblemSetUpKernels(SbpProblem);
-/* The precisions of kernels/sbp.cl: the coefficients' storage (SBPMG_SBP_COEF) and the vectors' and arithmetic's type (SBPMG_SBP_REAL). */
-typedef enum {
-  SBP_KERNEL_FP64,   /* fp64 coefficients and vectors: the operator */
-  SBP_KERNEL_COEF32, /* fp32 coefficients, fp64 vectors: the fp64 V-cycle with -pc_sbpmg_coef_fp32 */
-  SBP_KERNEL_FP32    /* fp32 coefficients, vectors and arithmetic: the single-precision V-cycle */
-} SbpKernelPrecision;
-/* The -D specialisation of kernels/sbp.cl (and of the programs built on it) in a precision. */
-PETSC_INTERN PetscErrorCode SbpProblemGetBuildOptions(SbpProblem, SbpKernelPrecision, const char **);
-/* Every function below takes the precision as this one enum, each reading the part it concerns: the ghost exchange the vectors'
-   (fp64, or fp32 with SBP_KERNEL_FP32, made on first use; NULL on one rank), the coefficient buffers the coefficients' (fp32 unless
-   SBP_KERNEL_FP64), the kernels both. */
-PETSC_INTERN PetscErrorCode SbpProblemGetHalo(SbpProblem, SbpKernelPrecision, SbpHalo *);
-PETSC_INTERN PetscErrorCode SbpProblemGetKernel(SbpProblem, SbpKernel, SbpKernelPrecision, cl_kernel *);
-PETSC_INTERN PetscErrorCode SbpProblemGetCoefficientBuffers(SbpProblem, SbpKernelPrecision, cl_mem *, cl_mem *, cl_mem *);
+PETSC_INTERN PetscErrorCode SbpProblemSetUpSplit(SbpProblem);
+/* ---------------------------------------------------------------- the level (src/sbp/level.c; docs/design.md "The level object") */
+/* A problem's discretisation in one SbpKernelPrecision (device backend): made by SbpProblemGetLevel(), owned and freed by its problem. */
+PETSC_INTERN PetscErrorCode SbpProblemGetLevel(SbpProblem, SbpKernelPrecision, SbpLevel *);
+PETSC_INTERN PetscErrorCode SbpProblemCreateLevel(SbpProblem, SbpKernelPrecision);
+PETSC_INTERN PetscErrorCode SbpProblemDestroyLevels(SbpProblem);
+PETSC_INTERN PetscErrorCode SbpLevelGetProblem(SbpLevel, SbpProblem *);
+PETSC_INTERN PetscErrorCode SbpLevelGetPrecision(SbpLevel, SbpKernelPrecision *);
+PETSC_INTERN PetscErrorCode SbpLevelGetOrder(SbpLevel, PetscInt *);
+/* The -D specialisation of kernels/sbp.cl (and of the programs built on it) in the level's precision. */
+PETSC_INTERN PetscErrorCode SbpLevelGetBuildOptions(SbpLevel, const char **);
+/* Each reads the part of the precision it concerns: the ghost exchange the vectors' (fp64, or fp32 with SBP_KERNEL_FP32, made on
+   first use; NULL on one rank), the coefficient buffers crr, crs, css the coefficients' (fp32 unless SBP_KERNEL_FP64, made on first
+   use), the kernels both; J exists in fp64 only (the fp64 level's). */
+PETSC_INTERN PetscErrorCode SbpLevelGetHalo(SbpLevel, SbpHalo *);
+PETSC_INTERN PetscErrorCode SbpLevelGetKernel(SbpLevel, SbpKernel, cl_kernel *);
+PETSC_INTERN PetscErrorCode SbpLevelGetCoefficientBuffers(SbpLevel, cl_mem *, cl_mem *, cl_mem *);
+PETSC_INTERN PetscErrorCode SbpLevelGetJacobianBuffer(SbpLevel, cl_mem *);
 
 /* The launches of the device kernels over a region of a problem's owned block (kernels/sbp.cl sbp_region_node; on one rank the
    whole grid): all of it, the interior box, the rim around it. */
