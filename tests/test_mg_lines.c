@@ -116,6 +116,9 @@ static void test_line_solves(void **state)
       /* the chunks' loads in batches (the GPUs' mg_line_batch): whole batches and a remainder, chunks shorter than a batch */
       {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_batch=4", SBP_BACKEND_DEVICE, 21, 9},
       {"DDNN", "mg_line_chunks=3,mg_line_group=5,mg_line_vec=1,mg_line_batch=3", SBP_BACKEND_DEVICE, 4, 30},
+      /* wider work-groups of lines where they fill the device (PoCL: a compute unit a core): r- and s-lines, the last group short */
+      {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_group_wide=3", SBP_BACKEND_DEVICE, 21, 9},
+      {"DDNN", "mg_line_chunks=3,mg_line_group=1,mg_line_group_wide=4,mg_line_vec=1", SBP_BACKEND_DEVICE, 13, 30},
       /* the GPU's r-lines through local-memory tiles: several tiles a chunk, the last short; chunks empty; a tile longer than a chunk */
       {"DDDD", "mg_line_chunks=4,mg_line_group=2,mg_line_tile=3,mg_line_tile_min=0", SBP_BACKEND_DEVICE, 21, 9},
       {"DDNN", "mg_line_chunks=5,mg_line_tile=4,mg_line_tile_min=31", SBP_BACKEND_DEVICE, 30, 4},
@@ -143,6 +146,18 @@ static void test_line_solves(void **state)
   {
     SbpProblem p = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=1,mg_line_tile=4,mg_line_tile_min=0");
     if (PCSBPMGLinesTiled(p, 0)) fail_msg("whole lines (mg_line_chunks=1) in tiles");
+    PCALL(SbpProblemDestroy(&p));
+  }
+  { /* wide groups only where a launch keeps a work-group per compute unit with them, and never narrower than mg_line_group */
+    SbpProblem     p  = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=2,mg_line_group_wide=5");
+    const PetscInt cu = (PetscInt)p->cl->compute_units;
+    if (PCSBPMGLinesGroup(p, 5 * cu) != 5)
+      fail_msg("%d lines on %d compute units: groups of %d lines, not 5", (int)(5 * cu), (int)cu, (int)PCSBPMGLinesGroup(p, 5 * cu));
+    if (PCSBPMGLinesGroup(p, 5 * cu - 4) != 5) fail_msg("%d lines: the last group short, still one a compute unit", (int)(5 * cu - 4));
+    if (PCSBPMGLinesGroup(p, 5 * (cu - 1)) != 2) fail_msg("%d lines on %d compute units: wide groups leave one idle", (int)(5 * (cu - 1)), (int)cu);
+    PCALL(SbpProblemDestroy(&p));
+    p = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=6,mg_line_group_wide=5");
+    if (PCSBPMGLinesGroup(p, 1000 * cu) != 6) fail_msg("mg_line_group_wide below mg_line_group narrowed the groups");
     PCALL(SbpProblemDestroy(&p));
   }
 }
@@ -405,31 +420,29 @@ static void test_bad_input(void **state)
   }
   PCALL(MatDestroy(&A));
   PCALL(SbpProblemDestroy(&p));
-  { /* the tiled r-line solve beyond the device's local memory (50 MiB of tiles) */
-    PCSBPMGLines l;
-    Vec          r, z;
-    p = stretched_problem(PETSC_COMM_SELF, 16, 16, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=1024,mg_line_tile=1024,mg_line_tile_min=0");
-    PCALL(PCSBPMGLinesCreate(p, 1, &l));
-    PCALL(SbpProblemCreateVector(p, &r));
-    PCALL(VecDuplicate(r, &z));
-    PCALL(VecSet(r, 1));
-    EXPECT_ERROR(PCSBPMGLinesSolve(l, 0, r, z), PETSC_ERR_ARG_OUTOFRANGE, "Tuning mg_line_tile 1024 with mg_line_chunks 1024: the tiled r-line solve needs");
-    SbpmgTestDestroyVecs(&r, &z, NULL);
-    PCALL(PCSBPMGLinesDestroy(&l));
-    PCALL(SbpProblemDestroy(&p));
-  }
-  { /* the chunked solve's lines and chunks beyond the device's local memory or work-group (65536 work-items) */
-    PCSBPMGLines l;
-    Vec          r, z;
-    p = stretched_problem(PETSC_COMM_SELF, 16, 16, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=1024,mg_line_group=64,mg_line_tile=0");
-    PCALL(PCSBPMGLinesCreate(p, 2, &l));
-    PCALL(SbpProblemCreateVector(p, &r));
-    PCALL(VecDuplicate(r, &z));
-    PCALL(VecSet(r, 1));
-    EXPECT_ERROR(PCSBPMGLinesSolve(l, 1, r, z), PETSC_ERR_ARG_OUTOFRANGE, "Tuning mg_line_group 64 with mg_line_chunks 1024: the chunked line solve needs");
-    SbpmgTestDestroyVecs(&r, &z, NULL);
-    PCALL(PCSBPMGLinesDestroy(&l));
-    PCALL(SbpProblemDestroy(&p));
+  {
+    /* the tiled r-line solve beyond the device's local memory (50 MiB of tiles); the chunked solve's lines and chunks beyond its
+       work-group (65536 work-items) */
+    static const struct {
+      const char *tune, *msg;
+      int         dir;
+    } local[] = {
+        {"mg_line_chunks=1024,mg_line_tile=1024,mg_line_tile_min=0", "Tuning mg_line_tile 1024 with mg_line_chunks 1024: the tiled r-line solve needs", 0},
+        {"mg_line_chunks=1024,mg_line_group=64,mg_line_tile=0", "Tuning mg_line_group 64 with mg_line_chunks 1024: the chunked line solve needs", 1},
+    };
+    for (size_t c = 0; c < sizeof(local) / sizeof(local[0]); c++) {
+      PCSBPMGLines l;
+      Vec          r, z;
+      p = stretched_problem(PETSC_COMM_SELF, 16, 16, "DDNN", SBP_BACKEND_DEVICE, local[c].tune);
+      PCALL(PCSBPMGLinesCreate(p, local[c].dir ? 2 : 1, &l));
+      PCALL(SbpProblemCreateVector(p, &r));
+      PCALL(VecDuplicate(r, &z));
+      PCALL(VecSet(r, 1));
+      EXPECT_ERROR(PCSBPMGLinesSolve(l, local[c].dir, r, z), PETSC_ERR_ARG_OUTOFRANGE, local[c].msg);
+      SbpmgTestDestroyVecs(&r, &z, NULL);
+      PCALL(PCSBPMGLinesDestroy(&l));
+      PCALL(SbpProblemDestroy(&p));
+    }
   }
 }
 

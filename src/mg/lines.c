@@ -328,9 +328,9 @@ PetscBool PCSBPMGLinesTiled(SbpProblem p, int dir)
 /* The chunked line solves' local memory within the device's limits: every line's chunk states (2 reals a chunk), and for the tiled
    r-lines six tiles of mg_line_chunks x (mg_line_tile + 1) reals, one line a work-group of mg_line_chunks work-items;
    the walk in place holds mg_line_group lines a work-group. An error naming the tuning otherwise. */
-static PetscErrorCode PCSBPMGLinesCheckLocal(SbpProblem p, PetscBool tiled, size_t rs)
+static PetscErrorCode PCSBPMGLinesCheckLocal(SbpProblem p, const SbpmgTuning *tune, PetscBool tiled, size_t rs)
 {
-  const size_t    chunks = (size_t)p->tune.mg_line_chunks, lines = tiled ? 1 : (size_t)p->tune.mg_line_group, items = lines * chunks;
+  const size_t    chunks = (size_t)tune->mg_line_chunks, lines = tiled ? 1 : (size_t)tune->mg_line_group, items = lines * chunks;
   const size_t    bytes = ((tiled ? 6 * chunks * (size_t)(p->tune.mg_line_tile + 1) : 0) + 2 * items) * rs;
   const PetscBool fits  = (!p->cl->local_mem || bytes <= p->cl->local_mem) && (!p->cl->max_work_group_size || items <= p->cl->max_work_group_size);
 
@@ -345,8 +345,17 @@ static PetscErrorCode PCSBPMGLinesCheckLocal(SbpProblem p, PetscBool tiled, size
         fits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
         "Tuning mg_line_group %d with mg_line_chunks %d: the chunked line solve needs %zu bytes of local memory (the device has %llu) and work-groups of "
         "%zu work-items (the device allows %zu)",
-        (int)p->tune.mg_line_group, (int)p->tune.mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, items, p->cl->max_work_group_size);
+        (int)tune->mg_line_group, (int)tune->mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, items, p->cl->max_work_group_size);
   PetscFunctionReturn(0);
+}
+
+/* The lines a work-group of the chunked solve of nlines lines walked in place: mg_line_group_wide where the launch still has a
+   work-group per compute unit with them (wider runs of neighbouring s-lines a load; docs/design.md "Line smoothers"), else mg_line_group. */
+PetscInt PCSBPMGLinesGroup(SbpProblem p, PetscInt nlines)
+{
+  const PetscInt wide = p->tune.mg_line_group_wide;
+
+  return wide > p->tune.mg_line_group && (nlines + wide - 1) / wide >= (PetscInt)p->cl->compute_units ? wide : p->tune.mg_line_group;
 }
 
 /* One launch of mg_line_solve in the precision prec: out = x + c1 (x - prev) + c2 B^-1 r, y kept in tmp; buffers of either kind of
@@ -365,11 +374,13 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
   size_t                   rs = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
   SbpLevel                 lv;
   SbpBuffers               bufs = {0};
+  SbpmgTuning              tune = p->tune;
 
   PetscFunctionBegin;
-  if (tiled || chunked) PetscCall(PCSBPMGLinesCheckLocal(p, tiled, rs));
+  if (chunked && !tiled) tune.mg_line_group = PCSBPMGLinesGroup(p, dir ? xm : ym);
+  if (tiled || chunked) PetscCall(PCSBPMGLinesCheckLocal(p, &tune, tiled, rs));
   PetscCall(SbpProblemGetLevel(p, kprec, &lv));
-  PetscCall(PCSBPMGGetKernel(lv, &p->tune, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
+  PetscCall(PCSBPMGGetKernel(lv, &tune, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
   PetscCall(PCSBPMGLinesFactors(l, dir, prec, f));
   if (chunked) PetscCall(PCSBPMGLinesMaps(l, dir, kprec, f, &maps));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
@@ -420,9 +431,9 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
     if (tiled) { /* one line per work-group of mg_line_chunks work-items */
       const size_t wg = (size_t)p->tune.mg_line_chunks;
       PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)nlines * wg, wg));
-    } else if (chunked) { /* a work-group of mg_line_group lines x mg_line_chunks chunks */
-      const size_t wg = (size_t)(p->tune.mg_line_group * p->tune.mg_line_chunks);
-      PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)((nlines + p->tune.mg_line_group - 1) / p->tune.mg_line_group) * wg, wg));
+    } else if (chunked) { /* a work-group of mg_line_group (or mg_line_group_wide) lines x mg_line_chunks chunks */
+      const size_t wg = (size_t)(tune.mg_line_group * tune.mg_line_chunks);
+      PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)((nlines + tune.mg_line_group - 1) / tune.mg_line_group) * wg, wg));
     } else {
       const size_t wg = (size_t)p->tune.mg_line_wg, items = ((size_t)nlines + (size_t)p->tune.mg_line_vec - 1) / (size_t)p->tune.mg_line_vec;
       PetscCall(SbpmgCLLaunch1D(p->cl, k, (items + wg - 1) / wg * wg, wg));
