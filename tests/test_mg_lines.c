@@ -149,8 +149,9 @@ static void test_line_solves(void **state)
     PCALL(SbpProblemDestroy(&p));
   }
   { /* wide groups only where a launch keeps a work-group per compute unit with them, and never narrower than mg_line_group */
-    SbpProblem     p  = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=2,mg_line_group_wide=5");
-    const PetscInt cu = (PetscInt)p->cl->compute_units;
+    SbpProblem     p         = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=2,mg_line_group_wide=5");
+    const PetscInt cu        = (PetscInt)p->cl->compute_units;
+    const size_t   cl_max_wg = p->cl->max_work_group_size;
     if (PCSBPMGLinesGroup(p, 5 * cu) != 5)
       fail_msg("%d lines on %d compute units: groups of %d lines, not 5", (int)(5 * cu), (int)cu, (int)PCSBPMGLinesGroup(p, 5 * cu));
     if (PCSBPMGLinesGroup(p, 5 * cu - 4) != 5) fail_msg("%d lines: the last group short, still one a compute unit", (int)(5 * cu - 4));
@@ -159,6 +160,15 @@ static void test_line_solves(void **state)
     p = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=6,mg_line_group_wide=5");
     if (PCSBPMGLinesGroup(p, 1000 * cu) != 6) fail_msg("mg_line_group_wide below mg_line_group narrowed the groups");
     PCALL(SbpProblemDestroy(&p));
+    if (cl_max_wg >= 4) { /* wide groups beyond the device's work-group: mg_line_group's, which fit */
+      char           tune[128];
+      const PetscInt chunks = (PetscInt)PetscMin(cl_max_wg / 2, (size_t)1024), wide = (PetscInt)(cl_max_wg / (size_t)chunks) + 1;
+      PCALL(PetscSNPrintf(tune, sizeof(tune), "mg_line_chunks=%d,mg_line_group=1,mg_line_group_wide=%d", (int)chunks, (int)wide));
+      p = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, tune);
+      if (PCSBPMGLinesGroup(p, 1000 * wide * cu) != 1)
+        fail_msg("%s: wide groups of %d work-items on a device that allows %zu", tune, (int)(wide * chunks), cl_max_wg);
+      PCALL(SbpProblemDestroy(&p));
+    }
   }
 }
 

@@ -15,8 +15,9 @@ PetscErrorCode PCSBPMGLevelResidual(SbpLevel lv, Vec b, Vec x, Vec r)
   cl_kernel                ks[2] = {NULL, NULL};
   cl_mem                   xb, rb;
   int                      zero = 0, prev_zero = 1, io = 4;
-  PetscBool                lean = SbpProblemExchangesGhosts(p) || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs */
-  PetscLogDouble           n    = (PetscLogDouble)p->xm * p->ym;
+  const PetscBool          ghosts = SbpProblemExchangesGhosts(p);
+  PetscBool                lean   = ghosts || p->split_on ? PETSC_TRUE : PETSC_FALSE; /* the lean interior kernel runs */
+  PetscLogDouble           n      = (PetscLogDouble)p->xm * p->ym;
   size_t                   vs = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal), cs = prec == SBP_KERNEL_FP64 ? sizeof(PetscReal) : sizeof(float);
   SbpHalo                  h    = NULL;
   SbpBuffers               bufs = {0};
@@ -40,7 +41,7 @@ PetscErrorCode PCSBPMGLevelResidual(SbpLevel lv, Vec b, Vec x, Vec r)
   w.out64        = rb;
   for (int t = 0; t < (lean ? 2 : 1); t++)
     PetscCall(PCSBPMGSweepArgs(prec, t ? MG_K_SMOOTH_INNER : MG_K_SMOOTH_PATCH, ks[t], &w, xb, rb, rb, 0.0, 1.0, zero, prev_zero, io));
-  if (lean) PetscCall(SbpLevelGetHalo(lv, &h)); /* NULL on one rank */
+  if (ghosts) PetscCall(SbpLevelGetHalo(lv, &h)); /* several ranks: the exchange in the level's precision */
   if (h)
     PetscCall(SbpProblemLaunchExchangedBuffer(p, h, xb, ks[0], ks[1], SBPMG_KERNEL_ARG_mg_smooth_patch_x, SBPMG_KERNEL_ARG_mg_smooth_patch_gh));
   else

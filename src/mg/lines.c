@@ -325,21 +325,27 @@ PetscBool PCSBPMGLinesTiled(SbpProblem p, int dir)
   return p->tune.mg_line_chunks > 1 && !dir && p->tune.mg_line_tile > 0 && p->xm >= p->tune.mg_line_tile_min ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* Whether a line solve's work-group of items work-items with bytes of local memory is within the device's limits. */
+static PetscBool PCSBPMGLinesFits(SbpProblem p, size_t items, size_t bytes)
+{
+  return (!p->cl->local_mem || bytes <= p->cl->local_mem) && (!p->cl->max_work_group_size || items <= p->cl->max_work_group_size) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* The chunked line solves' local memory within the device's limits: every line's chunk states (2 reals a chunk), and for the tiled
    r-lines six tiles of mg_line_chunks x (mg_line_tile + 1) reals, one line a work-group of mg_line_chunks work-items;
-   the walk in place holds mg_line_group lines a work-group. An error naming the tuning otherwise. */
+   the walk in place holds tune's mg_line_group lines a work-group. An error naming the tuning otherwise. */
 static PetscErrorCode PCSBPMGLinesCheckLocal(SbpProblem p, const SbpmgTuning *tune, PetscBool tiled, size_t rs)
 {
   const size_t    chunks = (size_t)tune->mg_line_chunks, lines = tiled ? 1 : (size_t)tune->mg_line_group, items = lines * chunks;
-  const size_t    bytes = ((tiled ? 6 * chunks * (size_t)(p->tune.mg_line_tile + 1) : 0) + 2 * items) * rs;
-  const PetscBool fits  = (!p->cl->local_mem || bytes <= p->cl->local_mem) && (!p->cl->max_work_group_size || items <= p->cl->max_work_group_size);
+  const size_t    bytes = ((tiled ? 6 * chunks * (size_t)(tune->mg_line_tile + 1) : 0) + 2 * items) * rs;
+  const PetscBool fits  = PCSBPMGLinesFits(p, items, bytes);
 
   PetscFunctionBegin;
   if (tiled)
     PetscCheck(fits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "Tuning mg_line_tile %d with mg_line_chunks %d: the tiled r-line solve needs %zu bytes of local memory (the device has %llu) and work-groups of "
                "%zu work-items (the device allows %zu)",
-               (int)p->tune.mg_line_tile, (int)p->tune.mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, items, p->cl->max_work_group_size);
+               (int)tune->mg_line_tile, (int)tune->mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, items, p->cl->max_work_group_size);
   else
     PetscCheck(
         fits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -350,12 +356,17 @@ static PetscErrorCode PCSBPMGLinesCheckLocal(SbpProblem p, const SbpmgTuning *tu
 }
 
 /* The lines a work-group of the chunked solve of nlines lines walked in place: mg_line_group_wide where the launch still has a
-   work-group per compute unit with them (wider runs of neighbouring s-lines a load; docs/design.md "Line smoothers"), else mg_line_group. */
+   work-group per compute unit with them (wider runs of neighbouring s-lines a load; docs/design.md "Line smoothers") and their
+   work-group fits the device in fp64, else mg_line_group (whose limits PCSBPMGLinesCheckLocal() checks). */
 PetscInt PCSBPMGLinesGroup(SbpProblem p, PetscInt nlines)
 {
-  const PetscInt wide = p->tune.mg_line_group_wide;
+  const PetscInt wide  = p->tune.mg_line_group_wide;
+  const size_t   items = (size_t)wide * (size_t)p->tune.mg_line_chunks;
 
-  return wide > p->tune.mg_line_group && (nlines + wide - 1) / wide >= (PetscInt)p->cl->compute_units ? wide : p->tune.mg_line_group;
+  return wide > p->tune.mg_line_group && (nlines + wide - 1) / wide >= (PetscInt)p->cl->compute_units &&
+                 PCSBPMGLinesFits(p, items, 2 * items * sizeof(PetscReal))
+             ? wide
+             : p->tune.mg_line_group;
 }
 
 /* One launch of mg_line_solve in the precision prec: out = x + c1 (x - prev) + c2 B^-1 r, y kept in tmp; buffers of either kind of
