@@ -11,7 +11,8 @@
    functions' (coef_generate, and coef_describe at node (i, j) into out), the coordinates' and the injection's. */
 typedef struct {
   SBP_GRID_ARGS;
-  SbpmgCLArgValue i, j, mu_value, nodes, crr, css, crs, J, bad, out;
+  SBP_POINT_ARGS;
+  SbpmgCLArgValue i, j, bad, out;
 } SbpCoefPointArgs;
 typedef struct {
   SBP_GRID_ARGS;
@@ -147,18 +148,10 @@ static PetscErrorCode SbpCreateCoefficientBuffers(SbpProblem p)
 static PetscErrorCode SbpGenerateOnDeviceInto(SbpProblem p, cl_mem bad)
 {
   cl_kernel        k;
-  SbpLevel         lv = p->level[SBP_KERNEL_FP64];
   int              Nr = (int)p->Nr, first = INT_MAX, what = -1;
   size_t           global[2] = {(size_t)p->gxm, (size_t)p->gym};
   PetscReal        value     = 0;
-  SbpCoefPointArgs a         = {.grid     = SbpProblemGridArgs(p),
-                                .mu_value = SbpmgCLArgReal(PETSC_FALSE, p->mu_value),
-                                .nodes    = SbpmgCLArgMem(p->d_nodes),
-                                .crr      = SbpmgCLArgMem(lv->crr),
-                                .css      = SbpmgCLArgMem(lv->css),
-                                .crs      = SbpmgCLArgMem(lv->crs),
-                                .J        = SbpmgCLArgMem(lv->J),
-                                .bad      = SbpmgCLArgMem(bad)};
+  SbpCoefPointArgs a         = {.grid = SbpProblemGridArgs(p), .point = SbpProblemPointArgs(p), .bad = SbpmgCLArgMem(bad)};
 
   PetscFunctionBegin;
   PetscCall(SbpProblemGetCoefficientKernel(p, "coef_generate", &k));

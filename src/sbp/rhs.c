@@ -14,7 +14,8 @@
    side's (rhs_build) and the norm weights' (rhs_norm_weights). */
 typedef struct {
   SBP_GRID_ARGS;
-  SbpmgCLArgValue rho, dirichlet, mu_value, nodes, crr, css, crs, J, fv, gv, off, tab, g;
+  SBP_POINT_ARGS;
+  SbpmgCLArgValue rho, dirichlet, fv, gv, off, tab, g;
 } SbpRHSBuildArgs;
 typedef struct {
   SBP_GRID_ARGS;
@@ -334,21 +335,15 @@ static PetscErrorCode SbpProblemComputeRHSDevice(SbpProblem p, Vec g)
   if (f) PetscCall(VecOpenCLGetBufferRead(f, &fb));
   PetscCall(VecOpenCLGetBufferWrite(g, &gb));
   {
-    const SbpLevel        lv = p->level[SBP_KERNEL_FP64];
-    const SbpRHSBuildArgs a  = {.grid      = SbpProblemGridArgs(p),
-                                .rho       = SbpmgCLArgReal(PETSC_FALSE, p->rho),
-                                .dirichlet = SbpmgCLArgInt(flags),
-                                .mu_value  = SbpmgCLArgReal(PETSC_FALSE, p->mu_value),
-                                .nodes     = SbpmgCLArgMem(p->d_nodes),
-                                .crr       = SbpmgCLArgMem(lv->crr),
-                                .css       = SbpmgCLArgMem(lv->css),
-                                .crs       = SbpmgCLArgMem(lv->crs),
-                                .J         = SbpmgCLArgMem(lv->J),
-                                .fv        = SbpmgCLArgMem(f ? fb : gb), /* f not given as values: not read */
-                                .gv        = SbpmgCLArgMem(p->d_data),
-                                .off       = SbpmgCLArgInt4(offs),
-                                .tab       = SbpmgCLArgMem(tb ? tb : gb), /* order 2: not read */
-                                .g         = SbpmgCLArgMem(gb)};
+    const SbpRHSBuildArgs a = {.grid      = SbpProblemGridArgs(p),
+                               .point     = SbpProblemPointArgs(p),
+                               .rho       = SbpmgCLArgReal(PETSC_FALSE, p->rho),
+                               .dirichlet = SbpmgCLArgInt(flags),
+                               .fv        = SbpmgCLArgMem(f ? fb : gb), /* f not given as values: not read */
+                               .gv        = SbpmgCLArgMem(p->d_data),
+                               .off       = SbpmgCLArgInt4(offs),
+                               .tab       = SbpmgCLArgMem(tb ? tb : gb), /* order 2: not read */
+                               .g         = SbpmgCLArgMem(gb)};
     SBPMG_CL_SET_ARGS(k, rhs_build, &a);
   }
   PetscCall(SbpProblemLaunch2D(p, k, global));

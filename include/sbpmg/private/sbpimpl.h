@@ -156,6 +156,33 @@ static inline SbpGridArgs SbpProblemGridArgs(SbpProblem p)
   return g;
 }
 
+/* The data of the user's point functions as kernel arguments by name, for the kernels that evaluate them at a node (kernels/coef.cl
+   coef_generate and coef_describe, kernels/rhs.cl rhs_build): mu's value, the node table and the fp64 level's coefficient buffers. A
+   family's argument struct holds them with SBP_POINT_ARGS and sets them with .point = SbpProblemPointArgs(p). */
+#define SBP_POINT_ARG_FIELDS SbpmgCLArgValue mu_value, nodes, crr, css, crs, J
+typedef struct {
+  SBP_POINT_ARG_FIELDS;
+} SbpPointArgs;
+#define SBP_POINT_ARGS      \
+  union {                   \
+    SbpPointArgs point;     \
+    struct {                \
+      SBP_POINT_ARG_FIELDS; \
+    };                      \
+  }
+
+static inline SbpPointArgs SbpProblemPointArgs(SbpProblem p)
+{
+  const SbpLevel lv = p->level[SBP_KERNEL_FP64];
+  SbpPointArgs   a  = {.mu_value = SbpmgCLArgReal(PETSC_FALSE, p->mu_value),
+                       .nodes    = SbpmgCLArgMem(p->d_nodes),
+                       .crr      = SbpmgCLArgMem(lv->crr),
+                       .css      = SbpmgCLArgMem(lv->css),
+                       .crs      = SbpmgCLArgMem(lv->crs),
+                       .J        = SbpmgCLArgMem(lv->J)};
+  return a;
+}
+
 /* Whether the problem's device launches exchange ghosts (several ranks): its fp64 level has a ghost exchange. */
 static inline PetscBool SbpProblemExchangesGhosts(SbpProblem p)
 {
