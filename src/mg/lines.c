@@ -341,17 +341,11 @@ static PetscErrorCode PCSBPMGLinesCheckLocal(SbpProblem p, const SbpmgTuning *tu
   const PetscBool fits  = PCSBPMGLinesFits(p, items, bytes);
 
   PetscFunctionBegin;
-  if (tiled)
-    PetscCheck(fits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "Tuning mg_line_tile %d with mg_line_chunks %d: the tiled r-line solve needs %zu bytes of local memory (the device has %llu) and work-groups of "
-               "%zu work-items (the device allows %zu)",
-               (int)tune->mg_line_tile, (int)tune->mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, items, p->cl->max_work_group_size);
-  else
-    PetscCheck(
-        fits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-        "Tuning mg_line_group %d with mg_line_chunks %d: the chunked line solve needs %zu bytes of local memory (the device has %llu) and work-groups of "
-        "%zu work-items (the device allows %zu)",
-        (int)tune->mg_line_group, (int)tune->mg_line_chunks, bytes, (unsigned long long)p->cl->local_mem, items, p->cl->max_work_group_size);
+  PetscCheck(fits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Tuning %s %d with mg_line_chunks %d: the %s solve needs %zu bytes of local memory (the device has %llu) and work-groups of %zu work-items (the "
+             "device allows %zu)",
+             tiled ? "mg_line_tile" : "mg_line_group", (int)(tiled ? tune->mg_line_tile : tune->mg_line_group), (int)tune->mg_line_chunks,
+             tiled ? "tiled r-line" : "chunked line", bytes, (unsigned long long)p->cl->local_mem, items, p->cl->max_work_group_size);
   PetscFunctionReturn(0);
 }
 
