@@ -9,9 +9,6 @@
    The diagonal (3.6) is the same formula in probe mode: u is the indicator of the centre node and is not read. The norms H~, H~^-1,
    JH, (JH)^-1 (3.1) weigh each node by the order-p weights of 1.2.
 
-   On the device the interior box takes the fast path below (the band's coefficients as constants), the rim's edges the edge form (the
-   interior direction's terms as constants, the closure direction's by the gather form), the corners and the diagonal the gather form.
-
    This file is compiled as C by the host path (src/sbp/wide.c includes it after kernels/sbp_table.cl), so the point formula exists
    once. The device program is "sbp_table+sbp+sbp_face+sbp_wide": kernels/sbp.cl (built with SBPMG_SBP_KERNELS=0, none of its kernels)
    gives the region launches (sbp_region_node, SBP_PATCH_NODE, SBP_INNER_FOR) that src/sbp/kernels.c drives, kernels/sbp_face.cl the
@@ -295,73 +292,6 @@ WIDE_FN wide_real wide_band_cross_rows(__global const wide_real *restrict u, __g
   return -st[WIDE_QC + R] * y;
 }
 
-/* ---------------------------------------------------------------- the rim's edges
-
-   A rim node whose lines along one direction (2) are interior, j in [nM, N2 - nM], and along the other (1) in an end closure: M(c) along
-   2 is the interior band, Q along 2 its interior row (rows and columns, nD1w <= nM and nD <= nM - q), and no face normal to 2 has a SAT
-   row there (nBS <= nM), so the terms of wide_apply_point along 2 take the fast path's constants, those along 1 the gather form's
-   closures (1.3, 1.5, 3.3). In the frame (1, 2): node (i, j) at o + i s1 + j s2; a1, a2 the coefficients of M along 1 and 2, r1, r2 their
-   factors (rho and 1/rho, 3.1); the norm weight of j along 2 is 1, that of i along 1 multiplies the band along 2. */
-
-/* (Q2 u)_j along 2 through patch index k with stride s: the interior row, antisymmetric (1.3). */
-WIDE_FN wide_real wide_band_q(__global const wide_real *restrict u, const long k, const long s)
-{
-  WIDE_BAND_S;
-  wide_real y = 0;
-#  define WIDE_Q_TERM(m) y += st[WIDE_QC + (m)] * (u[k + (m)*s] - u[k - (m)*s]);
-  WIDE_EACH_R(WIDE_Q_TERM)
-#  undef WIDE_Q_TERM
-  return y;
-}
-
-/* M~ u at an edge node without its SAT terms: A_11 + A_22 + A_12 + A_21 (3.1, 3.3) in the frame (1, 2). */
-WIDE_FN wide_real wide_edge_point(__global const wide_real *T, const int N1, const int i, const int j, const wide_real r1, const wide_real r2,
-                                  __global const wide_real *a1, __global const wide_real *a2, __global const wide_real *b, __global const wide_real *u,
-                                  const long o, const long s1, const long s2)
-{
-  WIDE_BAND_S;
-  const long k = o + i * s1 + j * s2, line = o + j * s2; /* node (i, j) and node (0, j) */
-  int        lo, hi;
-  wide_real  y = r1 * wide_m_row(T, N1, i, a1, u, line, s1, 0, -1) + r2 * sbp_face_weight(T, N1, i) * wide_band_row(u, a2, k, s2);
-
-  sbp_face_qt_rows(T, N1, i, &lo, &hi); /* A_12 = (Q1^T W)_i, W(k') = b(k', j) (Q2 u(k', .))_j */
-  for (int kk = lo; kk <= hi; kk++) {
-    const wide_real q = sbp_face_q(T, N1, kk, i);
-    if (q != 0) y += q * b[line + kk * s1] * wide_band_q(u, line + kk * s1, s2);
-  }
-  /* A_21 = (Q2^T W)_j, W(m) = b(i, m) (Q1 u(., m))_i, with Q2(j + m, j) = -st[q + m] and Q2(j - m, j) = st[q + m] */
-#  define WIDE_A21_TERM(m)   \
-    y += st[WIDE_QC + (m)] * \
-         (b[k - (m)*s2] * wide_q_row(T, N1, i, u, line - (m)*s2, s1, 0, -1) - b[k + (m)*s2] * wide_q_row(T, N1, i, u, line + (m)*s2, s1, 0, -1));
-  WIDE_EACH_R(WIDE_A21_TERM)
-#  undef WIDE_A21_TERM
-  return y;
-}
-
-/* (M~ u)(i, j) of an owned node outside the interior box in (a rank's share of the rim; in empty where there is no box): the edge form
-   where its r-line or s-line is interior (i in in.s0..in.s2, or j in in.s1..in.s3: the box is the owned block cut to [nM, N - nM]), with
-   the SAT of the faces normal to its closure direction; the gather form at the corners. */
-WIDE_FN wide_real wide_rim_point(__global const wide_real *T, const int i, const int j, const int Nr, const int Ns, const wide_real rho, const int dirichlet,
-                                 __global const wide_real *u, __global const wide_real *a, __global const wide_real *b, __global const wide_real *c,
-                                 const int4 gh, const int4 in)
-{
-  const long      ld = gh.s2, o = -gh.s0 - ld * gh.s1;
-  const wide_real irho = 1 / rho;
-  wide_real       y;
-
-  if (i >= in.s0 && i <= in.s2) { /* r interior, s in a closure: direction 1 = s */
-    y = wide_edge_point(T, Ns, j, i, irho, rho, c, a, b, u, o, ld, 1);
-    if (dirichlet & SBP_FACE3) y += wide_sat(T, 0, j, i, Ns, Nr, irho, c, b, u, o, ld, 1, 0);
-    if (dirichlet & SBP_FACE4) y += wide_sat(T, 1, j, i, Ns, Nr, irho, c, b, u, o, ld, 1, 0);
-  } else if (j >= in.s1 && j <= in.s3) { /* s interior, r in a closure: direction 1 = r */
-    y = wide_edge_point(T, Nr, i, j, rho, irho, a, c, b, u, o, 1, ld);
-    if (dirichlet & SBP_FACE1) y += wide_sat(T, 0, i, j, Nr, Ns, rho, a, b, u, o, 1, ld, 0);
-    if (dirichlet & SBP_FACE2) y += wide_sat(T, 1, i, j, Nr, Ns, rho, a, b, u, o, 1, ld, 0);
-  } else
-    y = wide_apply_point(T, i, j, Nr, Ns, rho, dirichlet, u, a, b, c, gh.s0, gh.s1, gh.s2, 0);
-  return y;
-}
-
 /* ---------------------------------------------------------------- the kernels: a region of a rank's owned block (kernels/sbp.cl
    sbp_region_node: u and the coefficients on the ghosted patch gh, z and y on the owned block own; src/sbp/kernels.c launches them) */
 
@@ -371,8 +301,7 @@ __kernel void wide_apply_patch(const int Nr, const int Ns, const wide_real rho, 
                                __global const wide_real *z, __global wide_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
   SBP_PATCH_NODE;
-  const wide_real v = scale * (add == 2 ? wide_apply_point(T, i, j, Nr, Ns, rho, dirichlet, u, a, b, c, gh.s0, gh.s1, gh.s2, 1)
-                                        : wide_rim_point(T, i, j, Nr, Ns, rho, dirichlet, u, a, b, c, gh, in));
+  const wide_real v = scale * wide_apply_point(T, i, j, Nr, Ns, rho, dirichlet, u, a, b, c, gh.s0, gh.s1, gh.s2, add == 2);
   (void)kg;
   y[ko] = add == 1 ? z[ko] + v : v;
 }
@@ -447,7 +376,7 @@ __kernel void wide_smooth_patch(const int Nr, const int Ns, const wide_real rho,
   SBP_PATCH_NODE;
   wide_real r = rhs[ko], xk = 0;
   if (!zero) {
-    r -= wide_rim_point(T, i, j, Nr, Ns, rho, dirichlet, x, a, b, c, gh, in);
+    r -= wide_apply_point(T, i, j, Nr, Ns, rho, dirichlet, x, a, b, c, gh.s0, gh.s1, gh.s2, 0);
     xk = x[kg];
   }
   out[ko] = wide_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, ko);
