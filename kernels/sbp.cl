@@ -284,6 +284,33 @@ SBP_FN void sbp_norm_node(const int i, const int j, const int Nr, const int Ns, 
    in = (ilo, jlo, ihi, jhi) of nodes whose stencil stays inside the owned block, so it runs while the ghosts are exchanged) or
    SBP_REGION_RIM (2, a 1D range over the owned nodes outside that box, once the ghosts are in). The _patch kernels take regions 0
    and 2; the interior box is the lean *_inner kernels' (SBP_INNER_FOR, several rows per work-item). */
+/* Node t of the rim (the owned nodes outside the box in; all of them where in is empty as the set-up leaves it, ilo > ihi and jlo past
+   the block): the rows below the box, the rows above it, then the left and right parts of the rows beside it; 0 past the rim's count. */
+SBP_FN int sbp_rim_node(long t, const int4 own, const int4 in, int *i, int *j)
+{
+  const long nb = (long)(in.s1 - own.s1) * own.s2, nt = (long)(own.s1 + own.s3 - 1 - in.s3) * own.s2;
+  const int  nl = in.s0 - own.s0, w = nl + (own.s0 + own.s2 - 1 - in.s2);
+  if (t < nb) {
+    *j = own.s1 + (int)(t / own.s2);
+    *i = own.s0 + (int)(t % own.s2);
+    return 1;
+  }
+  t -= nb;
+  if (t < nt) {
+    *j = in.s3 + 1 + (int)(t / own.s2);
+    *i = own.s0 + (int)(t % own.s2);
+    return 1;
+  }
+  t -= nt;
+  if (w <= 0 || t >= (long)w * (in.s3 - in.s1 + 1)) return 0;
+  {
+    const int c = (int)(t % w);
+    *j          = in.s1 + (int)(t / w);
+    *i          = c < nl ? own.s0 + c : in.s2 + 1 + (c - nl);
+  }
+  return 1;
+}
+
 SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i, int *j)
 {
   if (mode == 0) {
@@ -292,31 +319,7 @@ SBP_FN int sbp_region_node(const int mode, const int4 own, const int4 in, int *i
     *j = own.s1 + (int)gj;
     return gi < own.s2 && gj < own.s3;
   }
-  {
-    /* the rows below the box, the rows above it, then the left and right parts of the rows beside it */
-    long       t  = get_global_id(0);
-    const long nb = (long)(in.s1 - own.s1) * own.s2, nt = (long)(own.s1 + own.s3 - 1 - in.s3) * own.s2;
-    const int  nl = in.s0 - own.s0, w = nl + (own.s0 + own.s2 - 1 - in.s2);
-    if (t < nb) {
-      *j = own.s1 + (int)(t / own.s2);
-      *i = own.s0 + (int)(t % own.s2);
-      return 1;
-    }
-    t -= nb;
-    if (t < nt) {
-      *j = in.s3 + 1 + (int)(t / own.s2);
-      *i = own.s0 + (int)(t % own.s2);
-      return 1;
-    }
-    t -= nt;
-    if (w <= 0 || t >= (long)w * (in.s3 - in.s1 + 1)) return 0;
-    {
-      const int c = (int)(t % w);
-      *j          = in.s1 + (int)(t / w);
-      *i          = c < nl ? own.s0 + c : in.s2 + 1 + (c - nl);
-    }
-    return 1;
-  }
+  return sbp_rim_node(get_global_id(0), own, in, i, j);
 }
 
 /* The node (i,j) of this work-item in its region and its indices in the ghosted patch (kg: u and the coefficients) and the

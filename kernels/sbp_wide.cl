@@ -93,15 +93,16 @@ WIDE_FN void wide_m_columns(WIDE_TABLE const wide_real *T, const int N, const in
   *hi = WIDE_MIN(*hi, N);
 }
 
-/* sum_j m_ij u_j: row i of h M(c) applied to u along a line (c and u at base + k stride; probe: u the indicator of position pk). */
+/* sum_j m_ij u_j: row i of h M(c) applied to u along a line (c and u at base + k stride; probe: u the indicator of position pk); lane of
+   nl: the columns lo + lane, lo + lane + nl, ... only (the share of one of nl work-items summing the row together). */
 WIDE_FN wide_real wide_m_row(WIDE_TABLE const wide_real *T, const int N, const int i, WIDE_GLOBAL const wide_real *c, WIDE_GLOBAL const wide_real *u,
-                             const long base, const long stride, const int probe, const int pk)
+                             const long base, const long stride, const int probe, const int pk, const int lane, const int nl)
 {
   int       lo, hi;
   wide_real y = 0;
 
   wide_m_columns(T, N, i, &lo, &hi);
-  for (int j = lo; j <= hi; j++) {
+  for (int j = lo + lane; j <= hi; j += nl) {
     const wide_real m = wide_m_entry(T, N, i, j, c, base, stride);
     if (m != 0) y += m * WIDE_LU(j);
   }
@@ -142,15 +143,16 @@ WIDE_FN wide_real wide_qt_row(WIDE_TABLE const wide_real *T, const int N, const 
 }
 
 /* A cross term at node (i along direction 1, j along direction 2), 3.3: (Q1^T W)_i with W(k) = b(k,j) (Q2 u(k,.))_j, node (k,m) at
-   index o + k s1 + m s2 (o: node (0,0)). A_rs with direction 1 = r; A_sr with direction 1 = s. Probe: u the indicator of (i,j). */
+   index o + k s1 + m s2 (o: node (0,0)). A_rs with direction 1 = r; A_sr with direction 1 = s. Probe: u the indicator of (i,j). lane of
+   nl: the lines k = lo + lane, lo + lane + nl, ... only. */
 WIDE_FN wide_real wide_cross(WIDE_TABLE const wide_real *T, const int N1, const int i, const int N2, const int j, WIDE_GLOBAL const wide_real *b,
-                             WIDE_GLOBAL const wide_real *u, const long o, const long s1, const long s2, const int probe)
+                             WIDE_GLOBAL const wide_real *u, const long o, const long s1, const long s2, const int probe, const int lane, const int nl)
 {
   int       lo, hi;
   wide_real y = 0;
 
   sbp_face_qt_rows(T, N1, i, &lo, &hi);
-  for (int k = lo; k <= hi; k++) {
+  for (int k = lo + lane; k <= hi; k += nl) {
     const wide_real qki = sbp_face_q(T, N1, k, i);
     if (qki != 0) y += qki * b[o + k * s1 + j * s2] * wide_q_row(T, N2, j, u, o + k * s1, s2, probe, k == i ? j : -1); /* probe: the centre's line */
   }
@@ -195,25 +197,35 @@ WIDE_FN wide_real wide_sat(WIDE_TABLE const wide_real *T, const int side, const 
 /* ---------------------------------------------------------------- the point formula */
 
 /* (M~ u)(i,j), the arrays indexed (i - ox) + ld (j - oy) (a rank's ghosted patch; on one rank's device path the whole grid). probe:
-   the diagonal entry (u is the indicator of (i,j) and is not read). */
-WIDE_FN wide_real wide_apply_point(WIDE_TABLE const wide_real *T, const int i, const int j, const int Nr, const int Ns, const wide_real rho,
-                                   const int dirichlet, WIDE_GLOBAL const wide_real *u, WIDE_GLOBAL const wide_real *a, WIDE_GLOBAL const wide_real *b,
-                                   WIDE_GLOBAL const wide_real *c, const long ox, const long oy, const long ld, const int probe)
+   the diagonal entry (u is the indicator of (i,j) and is not read). lane of nl: the share of one of nl work-items that sum the row
+   together (the M(c) rows' columns and the cross terms' lines dealt out in turn, the Dirichlet faces' SATs one a lane); the shares
+   add up to the row (lane 0 of 1: the whole). */
+WIDE_FN wide_real wide_apply_point_lane(WIDE_TABLE const wide_real *T, const int i, const int j, const int Nr, const int Ns, const wide_real rho,
+                                        const int dirichlet, WIDE_GLOBAL const wide_real *u, WIDE_GLOBAL const wide_real *a, WIDE_GLOBAL const wide_real *b,
+                                        WIDE_GLOBAL const wide_real *c, const long ox, const long oy, const long ld, const int probe, const int lane, const int nl)
 {
   const long      o  = -ox - ld * oy; /* node (0,0) */
   const wide_real wr = sbp_face_weight(T, Nr, i), ws = sbp_face_weight(T, Ns, j), irho = 1 / rho;
   wide_real       y;
 
   /* A_rr = rho w^s_j mr[a(.,j)] u(.,j) and A_ss = rho^-1 w^r_i ms[c(i,.)] u(i,.) (3.1) */
-  y = rho * ws * wide_m_row(T, Nr, i, a, u, o + ld * j, 1, probe, i) + irho * wr * wide_m_row(T, Ns, j, c, u, o + i, ld, probe, j);
+  y = rho * ws * wide_m_row(T, Nr, i, a, u, o + ld * j, 1, probe, i, lane, nl) + irho * wr * wide_m_row(T, Ns, j, c, u, o + i, ld, probe, j, lane, nl);
   /* A_rs and A_sr (3.3) */
-  y += wide_cross(T, Nr, i, Ns, j, b, u, o, 1, ld, probe) + wide_cross(T, Ns, j, Nr, i, b, u, o, ld, 1, probe);
+  y += wide_cross(T, Nr, i, Ns, j, b, u, o, 1, ld, probe, lane, nl) + wide_cross(T, Ns, j, Nr, i, b, u, o, ld, 1, probe, lane, nl);
   /* the Dirichlet faces (3.4): faces 1, 2 normal to r, faces 3, 4 normal to s */
-  if (dirichlet & SBP_FACE1) y += wide_sat(T, 0, i, j, Nr, Ns, rho * ws, a, b, u, o, 1, ld, probe);
-  if (dirichlet & SBP_FACE2) y += wide_sat(T, 1, i, j, Nr, Ns, rho * ws, a, b, u, o, 1, ld, probe);
-  if (dirichlet & SBP_FACE3) y += wide_sat(T, 0, j, i, Ns, Nr, irho * wr, c, b, u, o, ld, 1, probe);
-  if (dirichlet & SBP_FACE4) y += wide_sat(T, 1, j, i, Ns, Nr, irho * wr, c, b, u, o, ld, 1, probe);
+  if ((dirichlet & SBP_FACE1) && lane == 0 % nl) y += wide_sat(T, 0, i, j, Nr, Ns, rho * ws, a, b, u, o, 1, ld, probe);
+  if ((dirichlet & SBP_FACE2) && lane == 1 % nl) y += wide_sat(T, 1, i, j, Nr, Ns, rho * ws, a, b, u, o, 1, ld, probe);
+  if ((dirichlet & SBP_FACE3) && lane == 2 % nl) y += wide_sat(T, 0, j, i, Ns, Nr, irho * wr, c, b, u, o, ld, 1, probe);
+  if ((dirichlet & SBP_FACE4) && lane == 3 % nl) y += wide_sat(T, 1, j, i, Ns, Nr, irho * wr, c, b, u, o, ld, 1, probe);
   return y;
+}
+
+/* The whole row (M~ u)(i,j): one work-item's sum (the host path, and the device's where SBPMG_WIDE_LANES is 1). */
+WIDE_FN wide_real wide_apply_point(WIDE_TABLE const wide_real *T, const int i, const int j, const int Nr, const int Ns, const wide_real rho,
+                                   const int dirichlet, WIDE_GLOBAL const wide_real *u, WIDE_GLOBAL const wide_real *a, WIDE_GLOBAL const wide_real *b,
+                                   WIDE_GLOBAL const wide_real *c, const long ox, const long oy, const long ld, const int probe)
+{
+  return wide_apply_point_lane(T, i, j, Nr, Ns, rho, dirichlet, u, a, b, c, ox, oy, ld, probe, 0, 1);
 }
 
 /* The weight of node (i,j) in the norm of the given kind (3.1, order-p weights of 1.2): 0 H~, 1 H~^-1, 2 JH, 3 (JH)^-1. */
@@ -295,15 +307,47 @@ WIDE_FN wide_real wide_band_cross_rows(__global const wide_real *restrict u, __g
 /* ---------------------------------------------------------------- the kernels: a region of a rank's owned block (kernels/sbp.cl
    sbp_region_node: u and the coefficients on the ghosted patch gh, z and y on the owned block own; src/sbp/kernels.c launches them) */
 
+#  if !defined(SBPMG_WIDE_LANES) || !defined(SBPMG_SBP_RIM_WG)
+#    error "SBPMG_WIDE_LANES and SBPMG_SBP_RIM_WG must be defined (tuning table: sbp_wide_lanes, sbp_rim_wg; src/sbp/wide.c)"
+#  endif
+/* The gather kernels' work-items (wide_apply_patch, wide_smooth_patch): with SBPMG_WIDE_LANES = L > 1, L work-items a node sum its row
+   together (wide_apply_point_lane; the launch is 1D over the region's nodes times L, in work-groups of SBPMG_SBP_RIM_WG, a multiple of
+   L: src/sbp/wide.c), each its share into local memory, and the node's first lane adds them in lane order and stores: a rim node's row
+   is a long chain of table and coefficient loads (the end blocks of M(c), the closures of Q), which one work-item walks alone in L times
+   the time. WIDE_ROW_BEGIN sets i, j, kg, ko, lane and `valid` (no early return: every work-item reaches the barrier) and the share v of
+   the row the expression computes; WIDE_ROW_END leaves v the whole row in the first lane and returns from the others. */
+#  if SBPMG_WIDE_LANES > 1
+#    define WIDE_ROW_BEGIN(share)                                                                                            \
+      __local wide_real wide_part[SBPMG_SBP_RIM_WG];                                                                        \
+      int               i = 0, j = 0;                                                                                       \
+      const int         lane = (int)(get_local_id(0) % SBPMG_WIDE_LANES);                                                   \
+      const int         valid = sbp_rim_node((long)(get_global_id(0) / SBPMG_WIDE_LANES), own, in, &i, &j);                \
+      const long        kg = (i - gh.s0) + (long)gh.s2 * (j - gh.s1), ko = (i - own.s0) + (long)own.s2 * (j - own.s1); \
+      wide_real         v  = valid ? (share) : (wide_real)0
+#    define WIDE_ROW_END                                                                   \
+      wide_part[get_local_id(0)] = v;                                                      \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                        \
+      if (!valid || lane) return;                                                          \
+      for (int l = 1; l < SBPMG_WIDE_LANES; l++) v += wide_part[get_local_id(0) + l];      \
+      (void)0
+#    define WIDE_LANE lane, SBPMG_WIDE_LANES
+#  else
+#    define WIDE_ROW_BEGIN(share) \
+      SBP_PATCH_NODE;             \
+      wide_real v = (share)
+#    define WIDE_ROW_END (void)0
+#    define WIDE_LANE    0, 1
+#  endif
+
 /* y = scale M~ u (add 0), y = z + scale M~ u (add 1; z may be y), y = scale diag(M~) (add 2: u and z not read) over the region. */
 __kernel void wide_apply_patch(const int Nr, const int Ns, const wide_real rho, const int dirichlet, __global const wide_real *T, __global const wide_real *u,
                                __global const wide_real *a, __global const wide_real *b, __global const wide_real *c, const int add, const wide_real scale,
                                __global const wide_real *z, __global wide_real *y, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  SBP_PATCH_NODE;
-  const wide_real v = scale * wide_apply_point(T, i, j, Nr, Ns, rho, dirichlet, u, a, b, c, gh.s0, gh.s1, gh.s2, add == 2);
+  WIDE_ROW_BEGIN(wide_apply_point_lane(T, i, j, Nr, Ns, rho, dirichlet, u, a, b, c, gh.s0, gh.s1, gh.s2, add == 2, WIDE_LANE));
+  WIDE_ROW_END;
   (void)kg;
-  y[ko] = add == 1 ? z[ko] + v : v;
+  y[ko] = add == 1 ? z[ko] + scale * v : scale * v;
 }
 
 /* The same over the interior box (region SBP_REGION_INTERIOR), every node of it an interior one (src/sbp/wide.c cuts the box), add 0 or 1:
@@ -373,13 +417,9 @@ __kernel void wide_smooth_patch(const int Nr, const int Ns, const wide_real rho,
                                 const int jacobi, __global const wide_real *dinv, const wide_real c1, const wide_real c2, const int zero, const int prev_zero,
                                 __global const wide_real *prev, __global wide_real *out, const int4 gh, const int4 own, const int4 in, const int mode)
 {
-  SBP_PATCH_NODE;
-  wide_real r = rhs[ko], xk = 0;
-  if (!zero) {
-    r -= wide_apply_point(T, i, j, Nr, Ns, rho, dirichlet, x, a, b, c, gh.s0, gh.s1, gh.s2, 0);
-    xk = x[kg];
-  }
-  out[ko] = wide_smooth_update(r, xk, jacobi, dinv, c1, c2, prev_zero, prev, ko);
+  WIDE_ROW_BEGIN(zero ? (wide_real)0 : wide_apply_point_lane(T, i, j, Nr, Ns, rho, dirichlet, x, a, b, c, gh.s0, gh.s1, gh.s2, 0, WIDE_LANE));
+  WIDE_ROW_END;
+  out[ko] = wide_smooth_update(rhs[ko] - v, zero ? (wide_real)0 : x[kg], jacobi, dinv, c1, c2, prev_zero, prev, ko);
 }
 
 /* The sweep over the interior box by the fast path (never with zero: src/sbp/wide.c). With SBPMG_WIDE_FUSE 1 the whole row; with 0 the

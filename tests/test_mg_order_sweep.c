@@ -121,6 +121,7 @@ static void test_order4(void **state)
   (void)state;
   check_case(4, 45, 38, "DDNN", "sbp_wide_fuse=0", 0); /* 45 x 38: on 3 ranks at least 12 nodes each way (p = 6: SbpProblemMinimumOwned) */
   check_case(4, 38, 45, "NNNN", "sbp_wide_fuse=1", 1);
+  check_case(4, 45, 38, "DDDD", "sbp_wide_fuse=1,sbp_wide_lanes=8", 1); /* the rim's rows by 8 work-items a node (GPUs) */
 }
 
 static void test_order6(void **state)
@@ -128,6 +129,7 @@ static void test_order6(void **state)
   (void)state;
   check_case(6, 45, 38, "DDNN", "sbp_wide_fuse=1", 0);
   check_case(6, 38, 45, "NNNN", "sbp_wide_fuse=0", 1);
+  check_case(6, 45, 38, "DNDN", "sbp_wide_lanes=4", 0);
 }
 
 /* The interior box empty (p = 6, Nr = 17 < 2 nM: the gather form alone over every node); one and two ranks (three cannot own 12 nodes each). */
@@ -136,6 +138,7 @@ static void test_small(void **state)
   (void)state;
   if (SbpTestWorldSize() > 2) skip();
   check_case(6, 17, 24, "DDDD", "sbp_wide_fuse=1,sbp_rim_wg=16", 0);
+  check_case(6, 17, 24, "DDDD", "sbp_wide_fuse=1,sbp_rim_wg=16,sbp_wide_lanes=8", 0); /* every node by 8 work-items */
 }
 
 static const struct CMUnitTest tests[] = {

@@ -212,14 +212,18 @@ static void test_sbp_options(void **state)
     PCALL(SbpProblemDestroy(&p));
     for (int o = 0; bad[b].opts[o]; o += 2) SbpmgTestSetOption(bad[b].opts[o], NULL);
   }
-  { /* a work-group of the 2D kernels beyond the device's limit: named by its tuning rows, before any launch */
-    SbpProblem p;
+  /* tuning the device's kernels cannot take, named by its rows before any launch: a work-group of the 2D kernels beyond the device's
+     limit; the order-p rim's lanes a node not dividing the rim's work-group */
+  for (int t = 0; t < 2; t++) {
+    static const char *tune[2] = {"sbp_wg_x=1024,sbp_wg_y=1024", "sbp_wide_lanes=3,sbp_rim_wg=64"};
+    static const char *msg[2]  = {"Work-group sbp_wg_x=1024 x sbp_wg_y=1024 (tuning, -sbpmg_tune) = 1048576 work-items exceeds the work-group limit",
+                                  "Tuning sbp_wide_lanes=3 (work-items a rim node of the order-4 and 6 kernels) must divide sbp_rim_wg=64 (their work-group)"};
+    SbpProblem         p;
     PCALL(SbpProblemCreate(PETSC_COMM_SELF, &p));
     PCALL(SbpProblemSetSizes(p, 16, 16));
     PCALL(SbpProblemSetBackend(p, SBP_BACKEND_DEVICE));
-    PCALL(SbpProblemSetTuning(p, "sbp_wg_x=1024,sbp_wg_y=1024"));
-    EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE,
-                 "Work-group sbp_wg_x=1024 x sbp_wg_y=1024 (tuning, -sbpmg_tune) = 1048576 work-items exceeds the work-group limit");
+    PCALL(SbpProblemSetTuning(p, tune[t]));
+    EXPECT_ERROR(SbpProblemSetUp(p), PETSC_ERR_ARG_OUTOFRANGE, msg[t]);
     PCALL(SbpProblemDestroy(&p));
   }
 }

@@ -45,6 +45,10 @@ PetscErrorCode SbpProblemSetUpTuning(SbpProblem p)
                "Work-group sbp_rim_wg=%" PetscInt_FMT " (tuning, -sbpmg_tune) exceeds the work-group limit %zu of %s", p->tune.sbp_rim_wg, wgmax,
                p->cl->device_name);
   }
+  PetscCheck(p->tune.sbp_rim_wg % p->tune.sbp_wide_lanes == 0, PetscObjectComm((PetscObject)p), PETSC_ERR_ARG_OUTOFRANGE,
+             "Tuning sbp_wide_lanes=%" PetscInt_FMT " (work-items a rim node of the order-4 and 6 kernels) must divide sbp_rim_wg=%" PetscInt_FMT
+             " (their work-group)",
+             p->tune.sbp_wide_lanes, p->tune.sbp_rim_wg);
   PetscFunctionReturn(0);
 }
 
@@ -150,11 +154,27 @@ static PetscErrorCode SbpProblemLaunchWhole(SbpProblem p, cl_kernel k, cl_uint f
 @*/
 PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, SbpRegion region, const PetscInt box[4])
 {
+  PetscFunctionBegin;
+  PetscCall(SbpProblemLaunchBoxLanes(p, k, first, region, box, 1));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   SbpProblemLaunchBoxLanes - SbpProblemLaunchBox() of a kernel that takes lanes work-items a node of the rim (SBP_REGION_RIM only with
+   lanes > 1; lanes divides the tuning's sbp_rim_wg): the order-4 and 6 gather kernels, which sum a rim node's row in lanes shares.
+
+   Not collective
+
+   Level: developer
+@*/
+PetscErrorCode SbpProblemLaunchBoxLanes(SbpProblem p, cl_kernel k, cl_uint first, SbpRegion region, const PetscInt box[4], PetscInt lanes)
+{
   cl_int4 gh, own, in;
   int     mode = (int)region;
   size_t  ni = (size_t)PetscMax(box[2] - box[0] + 1, 0), nj = (size_t)PetscMax(box[3] - box[1] + 1, 0);
 
   PetscFunctionBegin;
+  PetscCheck(lanes == 1 || region == SBP_REGION_RIM, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Lanes (%" PetscInt_FMT ") only over the rim", lanes);
   SbpProblemPatchBoxes(p, &gh, &own);
   for (int d = 0; d < 4; d++) in.s[d] = (cl_int)box[d];
   PetscCall(SbpmgCLSetArgs(k, first, 4, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(int), &mode));
@@ -170,8 +190,8 @@ PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, Sbp
     else
       PetscCall(SbpProblemLaunch2D(p, k, global));
   } break;
-  case SBP_REGION_RIM: /* the kernel skips the work-items past the rim's count */
-    PetscCall(SbpmgCLLaunch1D(p->cl, k, (size_t)(p->xm * p->ym) - ni * nj, (size_t)p->tune.sbp_rim_wg));
+  case SBP_REGION_RIM: /* the kernel skips the work-items past the rim's count; lanes work-items a node (kernels/sbp_wide.cl WIDE_ROW_BEGIN) */
+    PetscCall(SbpmgCLLaunch1D(p->cl, k, ((size_t)(p->xm * p->ym) - ni * nj) * (size_t)lanes, (size_t)p->tune.sbp_rim_wg));
     break;
   }
   PetscFunctionReturn(0);

@@ -56,6 +56,15 @@ PetscLogDouble SbpWideFlopsPerNode(SbpProblem p)
 
 /* ---------------------------------------------------------------- set-up */
 
+/* An empty box (ilo > ihi) whose rim is every owned node (kernels/sbp.cl sbp_rim_node: all rows below it). */
+static void SbpWideEmptyBox(SbpProblem p, PetscInt box[4])
+{
+  box[0] = p->xs;
+  box[2] = p->xs - 1;
+  box[1] = p->ys + p->ym;
+  box[3] = p->ys + p->ym - 1;
+}
+
 /* The owned nodes whose whole stencil is the interior band (3.5): i, j in [nM, N - nM] (past the end blocks of M(c), and so past the
    closures of Q, nD1w = nM, and the SAT rows, nBS <= nM); empty as kernels/sbp.cl sbp_region_node expects (ilo > ihi). */
 static void SbpWideInteriorBox(SbpProblem p, const PetscReal *tab, PetscInt box[4])
@@ -66,12 +75,7 @@ static void SbpWideInteriorBox(SbpProblem p, const PetscReal *tab, PetscInt box[
   box[1] = PetscMax(p->ys, nM);
   box[2] = PetscMin(p->xs + p->xm - 1, p->Nr - nM);
   box[3] = PetscMin(p->ys + p->ym - 1, p->Ns - nM);
-  if (box[0] > box[2] || box[1] > box[3]) {
-    box[0] = p->xs;
-    box[2] = p->xs - 1;
-    box[1] = p->ys + p->ym;
-    box[3] = p->ys + p->ym - 1;
-  }
+  if (box[0] > box[2] || box[1] > box[3]) SbpWideEmptyBox(p, box);
 }
 
 /* "name=v0,v1,..." of n reals of the table, every digit kept (%.17g): the band coefficients of the fast path as build options. */
@@ -108,8 +112,9 @@ static PetscErrorCode SbpWideGetKernels(SbpProblem p, const PetscReal *tab)
   PetscCall(SbpLevelGetOrder(lv, &order));
   PetscCall(SbpWideTableOption("SBPMG_WIDE_MU", tab + SBP_T_MU, 4 * 7, mu, sizeof(mu)));
   PetscCall(SbpWideTableOption("SBPMG_WIDE_S", tab + SBP_T_S, 7, st, sizeof(st)));
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_WIDE_ORDER=%d -DSBPMG_WIDE_FUSE=%d%s%s", sbpopts, (int)order,
-                          p->tune.sbp_wide_fuse ? 1 : 0, mu, st));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                          "%s -DSBPMG_SBP_KERNELS=0 -DSBPMG_WIDE_ORDER=%d -DSBPMG_WIDE_FUSE=%d -DSBPMG_WIDE_LANES=%d -DSBPMG_SBP_RIM_WG=%d%s%s", sbpopts,
+                          (int)order, p->tune.sbp_wide_fuse ? 1 : 0, (int)p->tune.sbp_wide_lanes, (int)p->tune.sbp_rim_wg, mu, st));
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_inner", &p->wide->inner));
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_apply_inner_cross", &p->wide->cross));
   PetscCall(SbpmgCLGetKernel(p->cl, "sbp_table+sbp+sbp_face+sbp_wide", opts, "wide_norm_patch", &p->wide->norm));
@@ -246,13 +251,17 @@ static PetscErrorCode SbpWideSetApplyArgs(SbpProblem p, PetscBool all, cl_mem ta
    share it. */
 static PetscErrorCode SbpWideLaunchKernels(SbpProblem p, cl_kernel patch, cl_kernel inner, cl_kernel cross, cl_uint first, PetscBool fast)
 {
-  const PetscInt *box = p->wide->box;
+  const PetscInt *box = p->wide->box, lanes = p->tune.sbp_wide_lanes;
 
   PetscFunctionBegin;
   if (fast && box[0] <= box[2] && box[1] <= box[3]) {
     PetscCall(SbpProblemLaunchBox(p, inner, first, SBP_REGION_INTERIOR, box));
     if (!p->tune.sbp_wide_fuse) PetscCall(SbpProblemLaunchBox(p, cross, first, SBP_REGION_INTERIOR, box));
-    PetscCall(SbpProblemLaunchBox(p, patch, first, SBP_REGION_RIM, box));
+    PetscCall(SbpProblemLaunchBoxLanes(p, patch, first, SBP_REGION_RIM, box, lanes));
+  } else if (lanes > 1) { /* every owned node by the gather form: the rim of an empty box, lanes work-items a node */
+    PetscInt none[4];
+    SbpWideEmptyBox(p, none);
+    PetscCall(SbpProblemLaunchBoxLanes(p, patch, first, SBP_REGION_RIM, none, lanes));
   } else
     PetscCall(SbpProblemLaunchBox(p, patch, first, SBP_REGION_ALL, box));
   PetscFunctionReturn(0);

@@ -41,6 +41,8 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
     "several ranks: run the interior while the ghosts are exchanged where it has at least this many nodes (0: always)")                              \
   X(sbp_wide_fuse, 0, 1, 1, 0, 1,                                                                                                                    \
     "order 4 and 6: 1 the interior box in one pass (the M(c) rows and the cross terms); 0 two passes (a CPU's compiler vectorizes them apart)")      \
+  X(sbp_wide_lanes, 1, 1, 1, 1, 64,                                                                                                                  \
+    "order 4 and 6: work-items that sum each rim node's row together (wide_apply_patch, wide_smooth_patch); divides sbp_rim_wg")                     \
   X(sbp_max_registers, 0, 0, 64, 0, 255, "NVIDIA's platform: register cap of the SBP-SAT and multigrid programs (-cl-nv-maxrregcount; 0: none)")     \
   X(sbp_coarsen_aspect, 0, 140, 140, 0, 1000000,                                                                                                     \
     "coarse grids: the longer side coarsens alone where it has more than this percentage of the other's intervals (0: both sides always)")
