@@ -91,7 +91,6 @@ static PetscErrorCode PCSBPMGDenseInverse(PCSBPMGDense *d, Mat A)
   PetscScalar   *lb  = NULL;
   cl_mem         lbb = NULL;
   cl_kernel      k;
-  SbpLevel       lv;
   int            n = (int)d->n, ib;
   PetscLogDouble t0, t1, t2;
   PetscErrorCode ierr;
@@ -103,8 +102,7 @@ static PetscErrorCode PCSBPMGDenseInverse(PCSBPMGDense *d, Mat A)
   PetscCall(PCSBPMGBandFactor(A, d->p, &b, &lb));
   PetscCall(PetscTime(&t1));
   ib   = (int)b;
-  ierr = SbpProblemGetLevel(d->p, SBP_KERNEL_FP64, &lv);
-  if (!ierr) ierr = PCSBPMGGetKernel(lv, &d->tune, MG_K_DENSE_INVERT, &k);
+  ierr = PCSBPMGGetProblemKernel(d->p, SBP_KERNEL_FP64, &d->tune, MG_K_DENSE_INVERT, &k);
   if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_ONLY, (size_t)d->n * (b + 1) * sizeof(PetscScalar), &lbb);
   if (!ierr) ierr = SbpmgCLWriteBuffer(d->p->cl, lbb, 0, (size_t)d->n * (b + 1) * sizeof(PetscScalar), lb);
   if (!ierr) ierr = SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_WRITE, (size_t)d->n * d->n * sizeof(PetscScalar), &d->inv[0]);
@@ -143,9 +141,7 @@ static PetscErrorCode PCSBPMGDenseBuffer(PCSBPMGDense *d, PetscBool single, cl_m
   if (single && !d->inv[1]) {
     const int nn = (int)(d->n * d->n);
     cl_kernel k;
-    SbpLevel  lv;
-    PetscCall(SbpProblemGetLevel(d->p, SBP_KERNEL_FP32, &lv));
-    PetscCall(PCSBPMGGetKernel(lv, &d->tune, MG_K_TO_SINGLE, &k));
+    PetscCall(PCSBPMGGetProblemKernel(d->p, SBP_KERNEL_FP32, &d->tune, MG_K_TO_SINGLE, &k));
     PetscCall(SbpmgCLCreateBuffer(d->p->cl, CL_MEM_READ_WRITE, (size_t)nn * sizeof(float), &d->inv[1]));
     {
       const struct {
@@ -180,10 +176,8 @@ static PetscErrorCode PCApply_SBPMGDense(PC pc, Vec b, Vec x)
     cl_kernel                k;
     cl_mem                   inv = NULL, bb = NULL, xb = NULL;
     SbpBuffers               bufs = {0};
-    SbpLevel                 lv;
 
-    PetscCall(SbpProblemGetLevel(d->p, prec, &lv));
-    PetscCall(PCSBPMGGetKernel(lv, &d->tune, MG_K_DENSE_APPLY, &k));
+    PetscCall(PCSBPMGGetProblemKernel(d->p, prec, &d->tune, MG_K_DENSE_APPLY, &k));
     PetscCall(PCSBPMGDenseBuffer(d, single, &inv));
     PetscCall(SbpmgLogKernelBegin(SBPMG_MGCoarse));
     PetscCall(PCSBPMGBuffersGet(&bufs, b, SBP_READ, &bb));

@@ -59,3 +59,14 @@ PetscErrorCode PCSBPMGGetKernel(SbpLevel lv, const SbpmgTuning *tune, PCSBPMGKer
   PetscCall(SbpmgCLGetKernel(p->cl, PCSBPMGKernels[id].program, opts[0] ? opts : NULL, PCSBPMGKernels[id].name, k));
   PetscFunctionReturn(0);
 }
+
+/* PCSBPMGGetKernel() of the level of p in the precision prec. */
+PetscErrorCode PCSBPMGGetProblemKernel(SbpProblem p, SbpKernelPrecision prec, const SbpmgTuning *tune, PCSBPMGKernel id, cl_kernel *k)
+{
+  SbpLevel lv;
+
+  PetscFunctionBegin;
+  PetscCall(SbpProblemGetLevel(p, prec, &lv));
+  PetscCall(PCSBPMGGetKernel(lv, tune, id, k));
+  PetscFunctionReturn(0);
+}

@@ -294,9 +294,7 @@ static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecisi
 
   PetscFunctionBegin;
   if (!l->maps[dir][q]) {
-    SbpLevel lv;
-    PetscCall(SbpProblemGetLevel(p, q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, &lv));
-    PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_LINE_MAPS, &k));
+    PetscCall(PCSBPMGGetProblemKernel(p, q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, &p->tune, MG_K_LINE_MAPS, &k));
     PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, PetscMax(items, 1) * 8 * rs, &l->maps[dir][q]));
     for (int t = 0; t < 2; t++) PetscCall(PCSBPMGBuffersGet(&bufs, f[t], SBP_READ, &fb[t]));
     {
@@ -375,17 +373,15 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
   cl_mem                   rb, tb, fb[3], xb, pb, ob, maps = NULL;
   Vec                      f[3];
   int                      xm = (int)p->xm, ym = (int)p->ym;
-  PetscReal                n  = (PetscReal)p->xm * p->ym;
-  size_t                   rs = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
-  SbpLevel                 lv;
+  PetscReal                n    = (PetscReal)p->xm * p->ym;
+  size_t                   rs   = prec == SBP_KERNEL_FP32 ? sizeof(float) : sizeof(PetscReal);
   SbpBuffers               bufs = {0};
   SbpmgTuning              tune = p->tune;
 
   PetscFunctionBegin;
   if (chunked && !tiled) tune.mg_line_group = PCSBPMGLinesGroup(p, dir ? xm : ym);
   if (tiled || chunked) PetscCall(PCSBPMGLinesCheckLocal(p, &tune, tiled, rs));
-  PetscCall(SbpProblemGetLevel(p, kprec, &lv));
-  PetscCall(PCSBPMGGetKernel(lv, &tune, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
+  PetscCall(PCSBPMGGetProblemKernel(p, kprec, &tune, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
   PetscCall(PCSBPMGLinesFactors(l, dir, prec, f));
   if (chunked) PetscCall(PCSBPMGLinesMaps(l, dir, kprec, f, &maps));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));

@@ -249,14 +249,12 @@ static PetscErrorCode PCSBPMGLinesJoinDevice(PCSBPMGLines l, int dir, SbpKernelP
   const PetscBool          readprev = c1 != 0 && !prev_zero ? PETSC_TRUE : PETSC_FALSE;
   cl_kernel                ke, kj;
   cl_mem                   tb, zb, wb[4], xb, pb, ob;
-  SbpLevel                 lv;
   void                    *hv;
   SbpBuffers               bufs = {0};
 
   PetscFunctionBegin;
-  PetscCall(SbpProblemGetLevel(p, kprec, &lv));
-  PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_LINE_ENDS, &ke));
-  PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_LINE_JOIN, &kj));
+  PetscCall(PCSBPMGGetProblemKernel(p, kprec, &p->tune, MG_K_LINE_ENDS, &ke));
+  PetscCall(PCSBPMGGetProblemKernel(p, kprec, &p->tune, MG_K_LINE_JOIN, &kj));
   if (!l->djoin[dir][q]) PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, (size_t)PetscMax(4 * nl, 1) * rs, &l->djoin[dir][q]));
   PetscCall(PetscMalloc(4 * nl * rs, &hv));
   PetscCall(PCSBPMGBuffersGet(&bufs, tmp, SBP_READ, &tb));

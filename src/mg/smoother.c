@@ -65,10 +65,8 @@ static PetscErrorCode SbpmgSmootherStartVector(SbpProblem p, Vec b)
       cl_kernel k;
       cl_mem    bb;
       size_t    global[2] = {(size_t)p->xm, (size_t)p->ym};
-      SbpLevel  lv;
 
-      PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP64, &lv));
-      PetscCall(PCSBPMGGetKernel(lv, &p->tune, MG_K_START_VECTOR, &k));
+      PetscCall(PCSBPMGGetProblemKernel(p, SBP_KERNEL_FP64, &p->tune, MG_K_START_VECTOR, &k));
       PetscCall(VecOpenCLGetBufferWrite(b, &bb));
       {
         const struct {

@@ -22,11 +22,7 @@ static PetscErrorCode SbpTransferKernel(SbpTransfer *t, SbpKernelPrecision prec,
   cl_kernel *kk = &t->k[prec == SBP_KERNEL_FP32 ? 1 : 0][id - MG_K_PROLONG];
 
   PetscFunctionBegin;
-  if (!*kk) {
-    SbpLevel lv;
-    PetscCall(SbpProblemGetLevel(t->fine, prec, &lv));
-    PetscCall(PCSBPMGGetKernel(lv, &t->fine->tune, id, kk));
-  }
+  if (!*kk) PetscCall(PCSBPMGGetProblemKernel(t->fine, prec, &t->fine->tune, id, kk));
   *k = *kk;
   PetscFunctionReturn(0);
 }

@@ -45,13 +45,11 @@ static PetscErrorCode PCSBPMGVecCheck(Vec v)
 static PetscErrorCode PCSBPMGVecConvert(SbpProblem p, PetscBool to_single, PetscInt n, cl_mem x, cl_mem y)
 {
   cl_kernel k;
-  SbpLevel  lv;
   int       nn = (int)n;
 
   PetscFunctionBegin;
   if (!n) PetscFunctionReturn(0);
-  PetscCall(SbpProblemGetLevel(p, SBP_KERNEL_FP32, &lv));
-  PetscCall(PCSBPMGGetKernel(lv, &p->tune, to_single ? MG_K_TO_SINGLE : MG_K_TO_OUTER, &k));
+  PetscCall(PCSBPMGGetProblemKernel(p, SBP_KERNEL_FP32, &p->tune, to_single ? MG_K_TO_SINGLE : MG_K_TO_OUTER, &k));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGTransfer));
   {
     const struct {

@@ -231,11 +231,13 @@ PetscErrorCode SbpProblemLaunchOwned(SbpProblem p, cl_kernel k, cl_kernel kin, c
 @*/
 PetscErrorCode SbpProblemLaunchExchanged(SbpProblem p, Vec u, cl_kernel k, cl_kernel kin, cl_uint uarg, cl_uint first)
 {
-  cl_mem ub;
+  cl_mem  ub;
+  SbpHalo h;
 
   PetscFunctionBegin;
+  PetscCall(SbpLevelGetHalo(p->level[SBP_KERNEL_FP64], &h));
   PetscCall(VecOpenCLGetBufferRead(u, &ub));
-  PetscCall(SbpProblemLaunchExchangedBuffer(p, p->level[SBP_KERNEL_FP64]->halo, ub, k, kin, uarg, first));
+  PetscCall(SbpProblemLaunchExchangedBuffer(p, h, ub, k, kin, uarg, first));
   PetscCall(VecOpenCLRestoreBufferRead(u, &ub));
   PetscFunctionReturn(0);
 }

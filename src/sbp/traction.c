@@ -318,7 +318,7 @@ static PetscErrorCode SbpTractionDevice(SbpProblem p, Vec u, PetscInt face, Pets
   PetscCall(SbpProblemCheckDeviceVec(p, u, "u"));
   PetscCall(SbpProblemCheckDeviceVec(p, t, "the traction"));
   PetscCall(SbpTractionGetKernel(p, scale, &k));
-  h = p->level[SBP_KERNEL_FP64]->halo;
+  PetscCall(SbpLevelGetHalo(p->level[SBP_KERNEL_FP64], &h));
   if (scale == SBP_TRACTION_SJ_HOST) PetscCall(SbpTractionUploadScales(p, face, first, count, &sj));
   PetscCall(SbpmgLogKernelBegin(SBPMG_SbpTraction));
   if (h) { /* collective: every rank, owner of face nodes or not */

@@ -45,6 +45,7 @@ PETSC_INTERN PetscErrorCode PCSBPMGCheckChebyshevRange(MPI_Comm, PetscReal, Pets
 
 /* The kernel of an SbpLevel in its precision (the coefficients' and the vectors'), the passes' work-group from tune; the caller keeps it. */
 PETSC_INTERN PetscErrorCode PCSBPMGGetKernel(SbpLevel, const SbpmgTuning *, PCSBPMGKernel, cl_kernel *);
+PETSC_INTERN PetscErrorCode PCSBPMGGetProblemKernel(SbpProblem, SbpKernelPrecision, const SbpmgTuning *, PCSBPMGKernel, cl_kernel *);
 
 /* ---------------------------------------------------------------- the single-precision V-cycle's vectors (src/mg/vecfp32.c) */
 #define VECMGFP32 "mgfp32"
