@@ -159,9 +159,19 @@ PetscErrorCode SbpProblemLaunchBox(SbpProblem p, cl_kernel k, cl_uint first, Sbp
   PetscFunctionReturn(0);
 }
 
+/* An empty box (ilo > ihi) whose rim is every owned node (kernels/sbp.cl sbp_rim_node: all of them rows below it). */
+void SbpProblemEmptyBox(SbpProblem p, PetscInt box[4])
+{
+  box[0] = p->xs;
+  box[2] = p->xs - 1;
+  box[1] = p->ys + p->ym;
+  box[3] = p->ys + p->ym - 1;
+}
+
 /*@C
-   SbpProblemLaunchBoxLanes - SbpProblemLaunchBox() of a kernel that takes lanes work-items a node of the rim (SBP_REGION_RIM only with
-   lanes > 1; lanes divides the tuning's sbp_rim_wg): the order-4 and 6 gather kernels, which sum a rim node's row in lanes shares.
+   SbpProblemLaunchBoxLanes - SbpProblemLaunchBox() of a kernel that takes lanes work-items a node of the rim (lanes divides the
+   tuning's sbp_rim_wg; with lanes > 1 the region SBP_REGION_ALL is launched as the rim of an empty box, and SBP_REGION_INTERIOR is
+   not taken): the order-4 and 6 gather kernels, which sum a rim node's row in lanes shares.
 
    Not collective
 
@@ -174,7 +184,13 @@ PetscErrorCode SbpProblemLaunchBoxLanes(SbpProblem p, cl_kernel k, cl_uint first
   size_t  ni = (size_t)PetscMax(box[2] - box[0] + 1, 0), nj = (size_t)PetscMax(box[3] - box[1] + 1, 0);
 
   PetscFunctionBegin;
-  PetscCheck(lanes == 1 || region == SBP_REGION_RIM, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Lanes (%" PetscInt_FMT ") only over the rim", lanes);
+  PetscCheck(lanes == 1 || region != SBP_REGION_INTERIOR, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Lanes (%" PetscInt_FMT ") over the interior box", lanes);
+  if (lanes > 1 && region == SBP_REGION_ALL) { /* every owned node as the rim of an empty box: the 1D launch that takes lanes */
+    PetscInt none[4];
+    SbpProblemEmptyBox(p, none);
+    PetscCall(SbpProblemLaunchBoxLanes(p, k, first, SBP_REGION_RIM, none, lanes));
+    PetscFunctionReturn(0);
+  }
   SbpProblemPatchBoxes(p, &gh, &own);
   for (int d = 0; d < 4; d++) in.s[d] = (cl_int)box[d];
   PetscCall(SbpmgCLSetArgs(k, first, 4, sizeof(cl_int4), &gh, sizeof(cl_int4), &own, sizeof(cl_int4), &in, sizeof(int), &mode));

@@ -113,16 +113,11 @@ static PetscErrorCode SbpProblemComputeInteriorBox(SbpProblem p)
       jhi = PetscMax(jhi, j);
     }
   }
-  if (ilo > ihi || jlo > jhi) { /* empty: the rim is the whole owned block (kernels/sbp.cl sbp_region_node) */
-    ilo = p->xs;
-    ihi = p->xs - 1;
-    jlo = p->ys + p->ym;
-    jhi = p->ys + p->ym - 1;
-  }
   p->in[0] = ilo;
   p->in[1] = jlo;
   p->in[2] = ihi;
   p->in[3] = jhi;
+  if (ilo > ihi || jlo > jhi) SbpProblemEmptyBox(p, p->in); /* the rim is the whole owned block */
   PetscFunctionReturn(0);
 }
 

@@ -56,15 +56,6 @@ PetscLogDouble SbpWideFlopsPerNode(SbpProblem p)
 
 /* ---------------------------------------------------------------- set-up */
 
-/* An empty box (ilo > ihi) whose rim is every owned node (kernels/sbp.cl sbp_rim_node: all rows below it). */
-static void SbpWideEmptyBox(SbpProblem p, PetscInt box[4])
-{
-  box[0] = p->xs;
-  box[2] = p->xs - 1;
-  box[1] = p->ys + p->ym;
-  box[3] = p->ys + p->ym - 1;
-}
-
 /* The owned nodes whose whole stencil is the interior band (3.5): i, j in [nM, N - nM] (past the end blocks of M(c), and so past the
    closures of Q, nD1w = nM, and the SAT rows, nBS <= nM); empty as kernels/sbp.cl sbp_region_node expects (ilo > ihi). */
 static void SbpWideInteriorBox(SbpProblem p, const PetscReal *tab, PetscInt box[4])
@@ -75,7 +66,7 @@ static void SbpWideInteriorBox(SbpProblem p, const PetscReal *tab, PetscInt box[
   box[1] = PetscMax(p->ys, nM);
   box[2] = PetscMin(p->xs + p->xm - 1, p->Nr - nM);
   box[3] = PetscMin(p->ys + p->ym - 1, p->Ns - nM);
-  if (box[0] > box[2] || box[1] > box[3]) SbpWideEmptyBox(p, box);
+  if (box[0] > box[2] || box[1] > box[3]) SbpProblemEmptyBox(p, box);
 }
 
 /* "name=v0,v1,..." of n reals of the table, every digit kept (%.17g): the band coefficients of the fast path as build options. */
@@ -258,12 +249,8 @@ static PetscErrorCode SbpWideLaunchKernels(SbpProblem p, cl_kernel patch, cl_ker
     PetscCall(SbpProblemLaunchBox(p, inner, first, SBP_REGION_INTERIOR, box));
     if (!p->tune.sbp_wide_fuse) PetscCall(SbpProblemLaunchBox(p, cross, first, SBP_REGION_INTERIOR, box));
     PetscCall(SbpProblemLaunchBoxLanes(p, patch, first, SBP_REGION_RIM, box, lanes));
-  } else if (lanes > 1) { /* every owned node by the gather form: the rim of an empty box, lanes work-items a node */
-    PetscInt none[4];
-    SbpWideEmptyBox(p, none);
-    PetscCall(SbpProblemLaunchBoxLanes(p, patch, first, SBP_REGION_RIM, none, lanes));
   } else
-    PetscCall(SbpProblemLaunchBox(p, patch, first, SBP_REGION_ALL, box));
+    PetscCall(SbpProblemLaunchBoxLanes(p, patch, first, SBP_REGION_ALL, box, lanes));
   PetscFunctionReturn(0);
 }
 

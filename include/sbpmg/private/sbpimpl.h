@@ -357,6 +357,7 @@ PETSC_INTERN PetscErrorCode SbpProblemLaunch2D(SbpProblem, cl_kernel, const size
 PETSC_INTERN PetscErrorCode SbpProblemLaunchRegion(SbpProblem, cl_kernel, cl_uint, SbpRegion);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchBox(SbpProblem, cl_kernel, cl_uint, SbpRegion, const PetscInt[4]);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchBoxLanes(SbpProblem, cl_kernel, cl_uint, SbpRegion, const PetscInt[4], PetscInt);
+PETSC_INTERN void           SbpProblemEmptyBox(SbpProblem, PetscInt[4]);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchOwned(SbpProblem, cl_kernel, cl_kernel, cl_uint);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchExchanged(SbpProblem, Vec, cl_kernel, cl_kernel, cl_uint, cl_uint);
 PETSC_INTERN PetscErrorCode SbpProblemLaunchExchangedBuffer(SbpProblem, SbpHalo, cl_mem, cl_kernel, cl_kernel, cl_uint, cl_uint);
