@@ -342,16 +342,18 @@ static void test_guess(void **state)
   SbpmgTestClearOptions(opts);
 }
 
-/* The states a stage may take (SeasStateAcceptable, the TS's domain check): the initial state; psi up to exp(psi / a) = e^700 and down
-   to exp((f0 - psi) / b) = e^200, each just inside and just beyond; a non-finite psi or slip. Beyond those bounds the rates overflow the
-   step's error norm (a 200 m BP1 run stopped with a floating-point error at 1254 years before the second bound). */
+/* The states a stage may take (SeasStateAcceptable, the TS's domain check): the initial state; psi up to q = exp(psi / a) / (2 V0) =
+   e^700 and down to exp((f0 - psi) / b) = e^200, each just inside and just beyond; a non-finite psi or slip. Beyond those bounds the
+   friction solve has no root or the rates overflow the step's error norm (a 200 m BP1 run stopped with a floating-point error at 1254
+   years before the second bound). The friction solve (the host reference) converges at the accepted extremes of psi: a bound on
+   exp(psi / a) alone let states through whose q overflows. */
 static void test_stage_states(void **state)
 {
   const SbpmgTestOption opts[] = {{"-seas_n", "32"}, {"-seas_domain", "60e3"}, {"-seas_fault_dz", "400"}, {"-seas_output", "none"}, {NULL, NULL}};
   Seas                  s;
   Vec                   Y;
   PetscBool             ok;
-  PetscReal             f0, b, a;
+  PetscReal             f0, b, a, logq;
   const PetscInt        k = 3; /* the node changed */
   struct {
     int       which; /* 0 psi, 1 slip */
@@ -366,8 +368,9 @@ static void test_stage_states(void **state)
   f0             = s->fr.f0;
   b              = s->fr.b;
   a              = s->ahost[k];
-  cases[0].which = 0, cases[0].value = 700 * a * (1 - 1e-9), cases[0].accept = PETSC_TRUE;
-  cases[1].which = 0, cases[1].value = 700 * a * (1 + 1e-9), cases[1].accept = PETSC_FALSE;
+  logq           = 700 + PetscLogReal(2 * s->fr.V0); /* psi / a at q = e^700 */
+  cases[0].which = 0, cases[0].value = logq * a * (1 - 1e-9), cases[0].accept = PETSC_TRUE;
+  cases[1].which = 0, cases[1].value = logq * a * (1 + 1e-9), cases[1].accept = PETSC_FALSE;
   cases[2].which = 0, cases[2].value = f0 - 200 * b * (1 - 1e-9), cases[2].accept = PETSC_TRUE;
   cases[3].which = 0, cases[3].value = f0 - 200 * b * (1 + 1e-9), cases[3].accept = PETSC_FALSE;
   cases[4].which = 0, cases[4].value = (PetscReal)NAN, cases[4].accept = PETSC_FALSE;
@@ -387,6 +390,14 @@ static void test_stage_states(void **state)
     print_message("  %s = %g at node %d: %s\n", cases[c].which ? "slip" : "psi", (double)cases[c].value, (int)k, ok ? "accepted" : "refused");
     if (ok != cases[c].accept)
       fail_msg("case %d: %s = %g %s, expected the other", c, cases[c].which ? "slip" : "psi", (double)cases[c].value, ok ? "accepted" : "refused");
+    if (ok && cases[c].which == 0) { /* the law has its root there, for the initial stress and for one of either sign near the strength */
+      const PetscReal taus[3] = {s->tau0, 0.9 * a * s->fr.sigma_n * logq, -s->tau0};
+      for (int t = 0; t < 3; t++) {
+        PetscReal V = s->Vinit, rate[2];
+        PCALL(SeasFrictionRatesHost(&s->fr, 1, PETSC_FALSE, &taus[t], &a, &cases[c].value, &V, rate));
+        assert_true(PetscIsNormalReal(V) || V == 0);
+      }
+    }
   }
   PCALL(VecDestroy(&Y));
   PCALL(SeasDestroy(&s));

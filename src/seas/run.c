@@ -46,23 +46,25 @@ PetscErrorCode SeasRHSFunction(TS ts, PetscReal t, Vec X, Vec F, void *ctx)
   PetscFunctionReturn(0);
 }
 
-/* A state (psi, delta) the friction law can take: psi and delta finite, the strength's exp(psi / a) at most e^SEAS_STRENGTH_EXP_MAX
-   (beyond, fp64 overflows: kernels/friction.cl has no root to find), and the state rate's exp((f0 - psi) / b) at most e^SEAS_STATE_EXP_MAX: beyond, d(psi)/dt
-   reaches 1e80 and more, and the step's error norm, a sum of squares of rates times the step over the tolerance, overflows into a floating-point error (seen at
-   1254 years of BP1 on a 200 m fault: a trial stage with d(psi)/dt = 3.5e213). Physical states stay far below (V = V0 exp((f0 - psi) / b) in steady state: 16
-   at 10 m/s); a trial stage of a step the controller will shrink may not. */
+/* A state (psi, delta) the friction law can take (docs/seas.md "How a stage is computed"): psi and delta finite; the strength's
+   q = exp(psi / a) / (2 V0) at most e^SEAS_STRENGTH_EXP_MAX (beyond, q overflows fp64 and kernels/friction.cl has no root to find; a
+   bound on exp(psi / a) alone lets q overflow where 2 V0 < 1); the state rate's exp((f0 - psi) / b) at most e^SEAS_STATE_EXP_MAX
+   (beyond, d(psi)/dt reaches 1e80 and the step's error norm, a sum of squares of rates times the step over the tolerance, overflows).
+   Physical states stay far below (V = V0 exp((f0 - psi) / b) in steady state: 16 at 10 m/s); a trial stage of a step the controller
+   will shrink may not. */
 #define SEAS_STRENGTH_EXP_MAX 700
 #define SEAS_STATE_EXP_MAX    200
 PetscErrorCode SeasStateAcceptable(Seas s, Vec Y, PetscBool *accept)
 {
   const PetscScalar *ya;
+  const PetscReal    logq0 = PetscLogReal(2 * s->fr.V0); /* log q = psi / a - log(2 V0) */
 
   PetscFunctionBegin;
   *accept = PETSC_TRUE;
   PetscCall(VecGetArrayRead(Y, &ya));
   for (PetscInt k = 0; k < s->nf && *accept; k++) {
     const PetscReal psi = PetscRealPart(ya[k]);
-    if (!(PetscIsNormalReal(psi) || psi == 0) || psi / s->ahost[k] > SEAS_STRENGTH_EXP_MAX || (s->fr.f0 - psi) / s->fr.b > SEAS_STATE_EXP_MAX ||
+    if (!(PetscIsNormalReal(psi) || psi == 0) || psi / s->ahost[k] - logq0 > SEAS_STRENGTH_EXP_MAX || (s->fr.f0 - psi) / s->fr.b > SEAS_STATE_EXP_MAX ||
         PetscIsInfOrNanScalar(ya[s->nf + k]))
       *accept = PETSC_FALSE;
   }
