@@ -125,6 +125,11 @@ static void test_line_solves(void **state)
       {"NDDN", "mg_line_chunks=8,mg_line_tile=2,mg_line_tile_min=0", SBP_BACKEND_DEVICE, 5, 12},
       /* a tile set, the lines one node short of mg_line_tile_min: walked in place */
       {"DDNN", "mg_line_chunks=5,mg_line_tile=4,mg_line_tile_min=32", SBP_BACKEND_DEVICE, 30, 4},
+      /* chunks by the lines' length (mg_line_chunk_nodes): r-lines of 41 nodes in 8 chunks and s-lines of 7 in 2; then 16 (the most)
+         and 8, chunks of a node or none; s-lines of 34 nodes in 4 beside r-lines in tiles, which keep mg_line_chunks */
+      {"DDNN", "mg_line_chunks=16,mg_line_group=2,mg_line_chunk_nodes=5", SBP_BACKEND_DEVICE, 40, 6},
+      {"DDDD", "mg_line_chunks=16,mg_line_group=3,mg_line_chunk_nodes=1,mg_line_batch=2", SBP_BACKEND_DEVICE, 40, 6},
+      {"NDDN", "mg_line_chunks=8,mg_line_chunk_nodes=8,mg_line_tile=3,mg_line_tile_min=0", SBP_BACKEND_DEVICE, 20, 33},
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     SbpProblem p = stretched_problem(PETSC_COMM_SELF, cases[c].Nr, cases[c].Ns, cases[c].bc, cases[c].backend, cases[c].tune);
@@ -133,6 +138,31 @@ static void test_line_solves(void **state)
                         cases[c].backend == SBP_BACKEND_DEVICE ? "device" : "host", cases[c].tune ? cases[c].tune : ""));
     check_line_solves(p, what);
     PCALL(SbpProblemDestroy(&p));
+  }
+  { /* the chunks by length: the power of two nearest m / n on a log scale (round(log2(m / n))), from 2 to mg_line_chunks; tiles and
+       mg_line_chunk_nodes 0 keep mg_line_chunks */
+    static const struct {
+      const char *tune;
+      PetscInt    Nr, Ns, want[2];
+    } rules[] = {
+        {"mg_line_chunks=32,mg_line_chunk_nodes=32", 2048, 128, {32, 4}},  /* 2049 / 32 = 64.0, capped at 32; 129 / 32 = 4.03 */
+        {"mg_line_chunks=64,mg_line_chunk_nodes=32", 2048, 512, {64, 16}}, /* 513 / 32 = 16.03 */
+        {"mg_line_chunks=64,mg_line_chunk_nodes=16", 180, 15, {8, 2}},     /* 181 / 16 = 11.3 (below 8 sqrt 2): 8; 16 / 16 = 1: 2 */
+        {"mg_line_chunks=64,mg_line_chunk_nodes=16", 181, 15, {16, 2}},    /* 182 / 16 = 11.4 (above 8 sqrt 2): 16 */
+        {"mg_line_chunks=64,mg_line_chunk_nodes=0", 180, 15, {64, 64}},
+        {"mg_line_chunks=1,mg_line_chunk_nodes=16", 180, 15, {1, 1}},
+        {"mg_line_chunks=16,mg_line_chunk_nodes=2,mg_line_tile=3,mg_line_tile_min=0", 180, 15, {16, 8}}, /* r-lines in tiles */
+    };
+    for (size_t c = 0; c < sizeof(rules) / sizeof(rules[0]); c++) {
+      SbpProblem p = stretched_problem(PETSC_COMM_SELF, rules[c].Nr, rules[c].Ns, "DDNN", SBP_BACKEND_DEVICE, rules[c].tune);
+      for (int dir = 0; dir < 2; dir++) {
+        const PetscInt got = PCSBPMGLinesChunks(p, dir);
+        if (got != rules[c].want[dir])
+          fail_msg("%s, %d x %d: %s-lines in %d chunks, not %d", rules[c].tune, (int)rules[c].Nr, (int)rules[c].Ns, dir ? "s" : "r", (int)got,
+                   (int)rules[c].want[dir]);
+      }
+      PCALL(SbpProblemDestroy(&p));
+    }
   }
   for (PetscInt tile_min = 30; tile_min <= 32; tile_min++) { /* the 31-node r-lines in tiles only from mg_line_tile_min 31 down; s-lines never */
     char       tune[96];
@@ -152,20 +182,20 @@ static void test_line_solves(void **state)
     SbpProblem     p         = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=2,mg_line_group_wide=5");
     const PetscInt cu        = (PetscInt)p->cl->compute_units;
     const size_t   cl_max_wg = p->cl->max_work_group_size;
-    if (PCSBPMGLinesGroup(p, 5 * cu) != 5)
-      fail_msg("%d lines on %d compute units: groups of %d lines, not 5", (int)(5 * cu), (int)cu, (int)PCSBPMGLinesGroup(p, 5 * cu));
-    if (PCSBPMGLinesGroup(p, 5 * cu - 4) != 5) fail_msg("%d lines: the last group short, still one a compute unit", (int)(5 * cu - 4));
-    if (PCSBPMGLinesGroup(p, 5 * (cu - 1)) != 2) fail_msg("%d lines on %d compute units: wide groups leave one idle", (int)(5 * (cu - 1)), (int)cu);
+    if (PCSBPMGLinesGroup(p, 5 * cu, 4) != 5)
+      fail_msg("%d lines on %d compute units: groups of %d lines, not 5", (int)(5 * cu), (int)cu, (int)PCSBPMGLinesGroup(p, 5 * cu, 4));
+    if (PCSBPMGLinesGroup(p, 5 * cu - 4, 4) != 5) fail_msg("%d lines: the last group short, still one a compute unit", (int)(5 * cu - 4));
+    if (PCSBPMGLinesGroup(p, 5 * (cu - 1), 4) != 2) fail_msg("%d lines on %d compute units: wide groups leave one idle", (int)(5 * (cu - 1)), (int)cu);
     PCALL(SbpProblemDestroy(&p));
     p = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, "mg_line_chunks=4,mg_line_group=6,mg_line_group_wide=5");
-    if (PCSBPMGLinesGroup(p, 1000 * cu) != 6) fail_msg("mg_line_group_wide below mg_line_group narrowed the groups");
+    if (PCSBPMGLinesGroup(p, 1000 * cu, 4) != 6) fail_msg("mg_line_group_wide below mg_line_group narrowed the groups");
     PCALL(SbpProblemDestroy(&p));
     if (cl_max_wg >= 4) { /* wide groups beyond the device's work-group: mg_line_group's, which fit */
       char           tune[128];
       const PetscInt chunks = (PetscInt)PetscMin(cl_max_wg / 2, (size_t)1024), wide = (PetscInt)(cl_max_wg / (size_t)chunks) + 1;
       PCALL(PetscSNPrintf(tune, sizeof(tune), "mg_line_chunks=%d,mg_line_group=1,mg_line_group_wide=%d", (int)chunks, (int)wide));
       p = stretched_problem(PETSC_COMM_SELF, 30, 4, "DDNN", SBP_BACKEND_DEVICE, tune);
-      if (PCSBPMGLinesGroup(p, 1000 * wide * cu) != 1)
+      if (PCSBPMGLinesGroup(p, 1000 * wide * cu, chunks) != 1)
         fail_msg("%s: wide groups of %d work-items on a device that allows %zu", tune, (int)(wide * chunks), cl_max_wg);
       PCALL(SbpProblemDestroy(&p));
     }

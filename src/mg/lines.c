@@ -283,18 +283,18 @@ static PetscErrorCode PCSBPMGLinesFactors(PCSBPMGLines l, int dir, SbpKernelPrec
 }
 
 /* The chunked solves' maps of direction dir in the precision of the factors f (kernels/line.cl mg_line_maps), made on first use. */
-static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecision prec, Vec f[3], cl_mem *maps)
+static PetscErrorCode PCSBPMGLinesMaps(PCSBPMGLines l, int dir, SbpKernelPrecision prec, const SbpmgTuning *tune, Vec f[3], cl_mem *maps)
 {
   SbpProblem   p = l->p;
   const int    q = prec == SBP_KERNEL_FP32 ? 1 : 0, xm = (int)p->xm, ym = (int)p->ym;
-  const size_t items = (size_t)(dir ? p->xm : p->ym) * (size_t)p->tune.mg_line_chunks, rs = q ? sizeof(float) : sizeof(PetscReal);
+  const size_t items = (size_t)(dir ? p->xm : p->ym) * (size_t)tune->mg_line_chunks, rs = q ? sizeof(float) : sizeof(PetscReal);
   cl_kernel    k;
   cl_mem       fb[2];
   SbpBuffers   bufs = {0};
 
   PetscFunctionBegin;
   if (!l->maps[dir][q]) {
-    PetscCall(PCSBPMGGetProblemKernel(p, q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, &p->tune, MG_K_LINE_MAPS, &k));
+    PetscCall(PCSBPMGGetProblemKernel(p, q ? SBP_KERNEL_FP32 : SBP_KERNEL_FP64, tune, MG_K_LINE_MAPS, &k));
     PetscCall(SbpmgCLCreateBuffer(p->cl, CL_MEM_READ_WRITE, PetscMax(items, 1) * 8 * rs, &l->maps[dir][q]));
     for (int t = 0; t < 2; t++) PetscCall(PCSBPMGBuffersGet(&bufs, f[t], SBP_READ, &fb[t]));
     {
@@ -347,13 +347,28 @@ static PetscErrorCode PCSBPMGLinesCheckLocal(SbpProblem p, const SbpmgTuning *tu
   PetscFunctionReturn(0);
 }
 
+/* The chunks of a line of direction dir on this rank (m nodes): mg_line_chunks; for lines walked in place with mg_line_chunk_nodes = n
+   > 0, the power of two nearest m / n (nearest on a log scale) from 2 to mg_line_chunks, so that short lines are not cut into chunks
+   of a node or two whose chain of states (one work-item, chunk after chunk) outlasts the walks, nor long ones into long walks
+   (docs/design.md "Line smoothers"). */
+PetscInt PCSBPMGLinesChunks(SbpProblem p, int dir)
+{
+  const PetscInt  most = p->tune.mg_line_chunks, n = p->tune.mg_line_chunk_nodes;
+  const PetscReal m = (PetscReal)(dir ? p->ym : p->xm);
+  PetscInt        c = 2;
+
+  if (most <= 2 || n <= 0 || PCSBPMGLinesTiled(p, dir)) return most;
+  while (2 * c <= most && m * m > 2 * (PetscReal)c * c * n * n) c *= 2; /* m / n > c sqrt(2): 2c is nearer */
+  return c;
+}
+
 /* The lines a work-group of the chunked solve of nlines lines walked in place: mg_line_group_wide where the launch still has a
    work-group per compute unit with them (wider runs of neighbouring s-lines a load; docs/design.md "Line smoothers") and their
    work-group fits the device in fp64, else mg_line_group (whose limits PCSBPMGLinesCheckLocal() checks). */
-PetscInt PCSBPMGLinesGroup(SbpProblem p, PetscInt nlines)
+PetscInt PCSBPMGLinesGroup(SbpProblem p, PetscInt nlines, PetscInt chunks)
 {
   const PetscInt wide  = p->tune.mg_line_group_wide;
-  const size_t   items = (size_t)wide * (size_t)p->tune.mg_line_chunks;
+  const size_t   items = (size_t)wide * (size_t)chunks;
 
   return wide > p->tune.mg_line_group && (nlines + wide - 1) / wide >= (PetscInt)p->cl->compute_units &&
                  PCSBPMGLinesFits(p, items, 2 * items * sizeof(PetscReal))
@@ -379,11 +394,14 @@ static PetscErrorCode PCSBPMGLinesSolveDevice(PCSBPMGLines l, int dir, SbpKernel
   SbpmgTuning              tune = p->tune;
 
   PetscFunctionBegin;
-  if (chunked && !tiled) tune.mg_line_group = PCSBPMGLinesGroup(p, dir ? xm : ym);
+  if (chunked && !tiled) {
+    tune.mg_line_chunks = PCSBPMGLinesChunks(p, dir);
+    tune.mg_line_group  = PCSBPMGLinesGroup(p, dir ? xm : ym, tune.mg_line_chunks);
+  }
   if (tiled || chunked) PetscCall(PCSBPMGLinesCheckLocal(p, &tune, tiled, rs));
   PetscCall(PCSBPMGGetProblemKernel(p, kprec, &tune, tiled ? MG_K_LINE_TILES : (chunked ? MG_K_LINE_CHUNKS : MG_K_LINE_SOLVE), &k));
   PetscCall(PCSBPMGLinesFactors(l, dir, prec, f));
-  if (chunked) PetscCall(PCSBPMGLinesMaps(l, dir, kprec, f, &maps));
+  if (chunked) PetscCall(PCSBPMGLinesMaps(l, dir, kprec, &tune, f, &maps));
   PetscCall(SbpmgLogKernelBegin(SBPMG_MGSmooth));
   if (r == tmp)
     PetscCall(PCSBPMGBuffersGet(&bufs, r, SBP_READ_WRITE, &rb));

@@ -105,7 +105,8 @@ PETSC_INTERN PetscErrorCode PCSBPMGLinesDestroy(PCSBPMGLines *);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesSolve(PCSBPMGLines, int, Vec, Vec);
 PETSC_INTERN PetscBool      PCSBPMGLinesTiled(SbpProblem, int);
 /* the lines a work-group of a chunked solve of that many lines walked in place (mg_line_group, or mg_line_group_wide where they fill the device) */
-PETSC_INTERN PetscInt       PCSBPMGLinesGroup(SbpProblem, PetscInt);
+PETSC_INTERN PetscInt       PCSBPMGLinesChunks(SbpProblem, int);
+PETSC_INTERN PetscInt       PCSBPMGLinesGroup(SbpProblem, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesSweeps(PCSBPMGLines, int, SbpKernelPrecision, PetscBool, Vec, Vec, Vec, Vec, PetscInt, PetscBool, const PetscReal[]);
 /* lines that ranks cut (src/mg/lines_join.c) */
 PETSC_INTERN PetscErrorCode PCSBPMGLinesJoinCreate(PCSBPMGLines, int);

@@ -65,6 +65,9 @@ typedef enum { SBPMG_DEVICE_CPU, SBPMG_DEVICE_GPU, SBPMG_DEVICE_NVIDIA, SBPMG_NU
   X(mg_pass_groups_per_cu, 0, 8, 8, 0, 1024, "fewer rows per work-group of mg_smooth_pass (down to 8) until it has this many work-groups per compute unit") \
   X(mg_line_chunks, 1, 32, 32, 1, 1024, "chunks of a line, one work-item each, in the line solves (kernels/line.cl; 1: a work-item walks whole lines)")     \
   X(mg_line_group, 1, 8, 8, 1, 1024, "lines per work-group of the chunked line solves (its work-items: mg_line_group x mg_line_chunks)")                    \
+  X(mg_line_chunk_nodes, 0, 0, 0, 0, 1073741824,                                                                                                            \
+    "chunked line solves walked in place: 0 every line in mg_line_chunks chunks; n: lines of m nodes on a rank in the power of two nearest m / n chunks, "  \
+    "from 2 to mg_line_chunks")                                                                                                                             \
   X(mg_line_group_wide, 1, 16, 16, 1, 1024,                                                                                                                 \
     "chunked line solves walked in place: lines per work-group where the launch keeps at least one work-group per compute unit with them (else "            \
     "mg_line_group)")                                                                                                                                       \
