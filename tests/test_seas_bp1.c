@@ -390,7 +390,7 @@ static void test_stage_states(void **state)
     print_message("  %s = %g at node %d: %s\n", cases[c].which ? "slip" : "psi", (double)cases[c].value, (int)k, ok ? "accepted" : "refused");
     if (ok != cases[c].accept)
       fail_msg("case %d: %s = %g %s, expected the other", c, cases[c].which ? "slip" : "psi", (double)cases[c].value, ok ? "accepted" : "refused");
-    if (ok && cases[c].which == 0) { /* the law has its root there, for the initial stress and for one of either sign near the strength */
+    if (ok && cases[c].which == 0) { /* the law has its root there, for the initial stress of either sign and for one near the strength */
       const PetscReal taus[3] = {s->tau0, 0.9 * a * s->fr.sigma_n * logq, -s->tau0};
       for (int t = 0; t < 3; t++) {
         PetscReal V = s->Vinit, rate[2];

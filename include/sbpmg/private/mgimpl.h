@@ -104,8 +104,10 @@ PETSC_INTERN PetscErrorCode PCSBPMGLinesReference(PCSBPMGLines);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesDestroy(PCSBPMGLines *);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesSolve(PCSBPMGLines, int, Vec, Vec);
 PETSC_INTERN PetscBool      PCSBPMGLinesTiled(SbpProblem, int);
-/* the lines a work-group of a chunked solve of that many lines walked in place (mg_line_group, or mg_line_group_wide where they fill the device) */
-PETSC_INTERN PetscInt       PCSBPMGLinesChunks(SbpProblem, int);
+/* the chunks of the lines of a direction on this rank (mg_line_chunks, or by their length with mg_line_chunk_nodes) */
+PETSC_INTERN PetscInt PCSBPMGLinesChunks(SbpProblem, int);
+/* the lines a work-group of a chunked solve of that many lines of that many chunks walked in place (mg_line_group, or mg_line_group_wide
+   where they fill the device) */
 PETSC_INTERN PetscInt       PCSBPMGLinesGroup(SbpProblem, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode PCSBPMGLinesSweeps(PCSBPMGLines, int, SbpKernelPrecision, PetscBool, Vec, Vec, Vec, Vec, PetscInt, PetscBool, const PetscReal[]);
 /* lines that ranks cut (src/mg/lines_join.c) */
