@@ -107,6 +107,14 @@ static void test_short_run(void **state)
   PCALL(KSPGetPC(s->ksp, &pc));
   setups = pc->setupcalled;
   assert_true(setups == 1);
+  { /* the default step controller: PETSc's PI controller (docs/seas.md "The step controller") */
+    TSAdapt   adapt;
+    PetscBool dsp;
+
+    PCALL(TSGetAdapt(s->ts, &adapt));
+    PCALL(PetscObjectTypeCompare((PetscObject)adapt, TSADAPTDSP, &dsp));
+    assert_true(dsp);
+  }
   tau0 = s->tau0;
   /* every station at t = 0: slip 0, V = Vinit, tau = tau0; theta of the initial state where a is uniform (above H, below H + h) */
   for (int q = 0; q < SEAS_NSTATIONS; q++) {
@@ -226,13 +234,14 @@ static void SameFile(const char *a, const char *b)
   assert_true(n > 10);
 }
 
-/* Checkpoint and restart: a run stopped after 15 steps and continued from its checkpoint ends in the state of an uninterrupted one,
-   bit for bit, with the same counts and the same files. */
+/* Checkpoint and restart: a run stopped after 15 steps and continued from its checkpoint, writing checkpoints at the same steps,
+   ends in the state of an uninterrupted one, bit for bit, with the same counts and the same files (each checkpoint restarts the
+   step and the step controller's history, docs/seas.md "Checkpoint and restart"). */
 static void test_restart(void **state)
 {
   const SbpmgTestOption whole[]  = {{"-seas_checkpoint", OUTDIR "_a.ckpt"}, {"-seas_checkpoint_interval", "15"}, {NULL, NULL}};
   const SbpmgTestOption first[]  = {{"-seas_checkpoint", OUTDIR "_b.ckpt"}, {"-seas_checkpoint_interval", "15"}, {"-ts_max_steps", "15"}, {NULL, NULL}};
-  const SbpmgTestOption second[] = {{"-seas_restart", OUTDIR "_b.ckpt"}, {NULL, NULL}};
+  const SbpmgTestOption second[] = {{"-seas_restart", OUTDIR "_b.ckpt"}, {"-seas_checkpoint", OUTDIR "_c.ckpt"}, {"-seas_checkpoint_interval", "15"}, {NULL, NULL}};
   Vec                   Xa, Xb1, Xb;
   PetscInt              ca[3], cb1[3], cb[3];
   PetscBool             same;

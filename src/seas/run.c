@@ -204,7 +204,7 @@ PetscErrorCode SeasPostStep(TS ts)
 /*@C
    SeasSetUp - Set up the simulation: the stretched grid and its SBP-SAT problem, the fault's nodes and initial state (V = Vinit
    everywhere), the KSP (CG + sbpmg unless -ksp_type / -pc_type say otherwise; set up once) and the TS (RK 5(4) Dormand-Prince,
-   adaptive, unless -ts_* say otherwise). One MPI rank. Called by SeasSolve() if not before.
+   adaptive with the PI controller TSADAPTDSP, unless -ts_* say otherwise). One MPI rank. Called by SeasSolve() if not before.
 
    Collective
 
@@ -215,6 +215,7 @@ PetscErrorCode SeasPostStep(TS ts)
 PetscErrorCode SeasSetUp(Seas s)
 {
   MPI_Comm comm;
+  TSAdapt  adapt;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(s, SEAS_CLASSID, 1);
@@ -236,6 +237,8 @@ PetscErrorCode SeasSetUp(Seas s)
   PetscCall(TSSetExactFinalTime(s->ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetTimeStep(s->ts, 1e5));
   PetscCall(TSSetTolerances(s->ts, 1e-7, NULL, 1e-7, NULL));
+  PetscCall(TSGetAdapt(s->ts, &adapt));
+  PetscCall(TSAdaptSetType(adapt, TSADAPTDSP)); /* the PI controller: a quarter fewer stages than TSADAPTBASIC (docs/seas.md "The step controller") */
   PetscCall(TSSetFromOptions(s->ts));
   s->dtmin       = PETSC_MAX_REAL;
   s->dtmax       = 0;
