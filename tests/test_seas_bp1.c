@@ -241,10 +241,11 @@ static void test_restart(void **state)
 {
   const SbpmgTestOption whole[]  = {{"-seas_checkpoint", OUTDIR "_a.ckpt"}, {"-seas_checkpoint_interval", "15"}, {NULL, NULL}};
   const SbpmgTestOption first[]  = {{"-seas_checkpoint", OUTDIR "_b.ckpt"}, {"-seas_checkpoint_interval", "15"}, {"-ts_max_steps", "15"}, {NULL, NULL}};
-  const SbpmgTestOption second[] = {{"-seas_restart", OUTDIR "_b.ckpt"}, {"-seas_checkpoint", OUTDIR "_c.ckpt"}, {"-seas_checkpoint_interval", "15"}, {NULL, NULL}};
-  Vec                   Xa, Xb1, Xb;
-  PetscInt              ca[3], cb1[3], cb[3];
-  PetscBool             same;
+  const SbpmgTestOption second[] = {
+      {"-seas_restart", OUTDIR "_b.ckpt"}, {"-seas_checkpoint", OUTDIR "_c.ckpt"}, {"-seas_checkpoint_interval", "15"}, {NULL, NULL}};
+  Vec       Xa, Xb1, Xb;
+  PetscInt  ca[3], cb1[3], cb[3];
+  PetscBool same;
 
   RestartRun(OUTDIR "_a", whole, &Xa, ca);
   RestartRun(OUTDIR "_b", first, &Xb1, cb1);

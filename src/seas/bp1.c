@@ -155,8 +155,9 @@ PetscErrorCode SeasSetFromOptions(Seas s)
                                "SeasSetFromOptions", s->ckpt, s->ckpt, sizeof(s->ckpt), NULL));
   PetscCall(PetscOptionsInt("-seas_checkpoint_interval", "Steps between checkpoints (0: at the end only)", "SeasSetFromOptions", s->ckpt_every, &s->ckpt_every,
                             NULL));
-  PetscCall(PetscOptionsString("-seas_restart", "Continue the run of this checkpoint (the same grid and output folder)", "SeasSetFromOptions", s->restart,
-                               s->restart, sizeof(s->restart), NULL));
+  PetscCall(PetscOptionsString("-seas_restart",
+                               "Continue the run of this checkpoint (the same grid and output folder; with the same -seas_checkpoint_interval, bit for bit)",
+                               "SeasSetFromOptions", s->restart, s->restart, sizeof(s->restart), NULL));
   PetscCall(PetscOptionsReal("-seas_sigma_n", "Effective normal stress (Pa)", "SeasSetFromOptions", s->fr.sigma_n, &s->fr.sigma_n, NULL));
   PetscCall(PetscOptionsReal("-seas_a0", "Rate-and-state a above H", "SeasSetFromOptions", s->a0, &s->a0, NULL));
   PetscCall(PetscOptionsReal("-seas_amax", "Rate-and-state a below H + h", "SeasSetFromOptions", s->amax, &s->amax, NULL));
