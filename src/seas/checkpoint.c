@@ -3,7 +3,7 @@
    (the next solve's and the next friction solve's guesses), so a restarted run computes what the uninterrupted one does. */
 #include <sbpmg/private/seasimpl.h>
 
-#define SEAS_CKPT_MAGIC 36.0115                       /* the file's first number: this layout (36.0114: without the SBP-SAT order) */
+#define SEAS_CKPT_MAGIC 36.0116 /* the file's first number: this layout (36.0115: the guess's A X_i, 36.0114: without the SBP-SAT order) */
 #define SEAS_CKPT_NHEAD (22 + SEAS_NSTATIONS + 2 + 1) /* the last: the SBP-SAT order */
 #define SEAS_CKPT_NEV   6                             /* numbers per event */
 

@@ -106,10 +106,12 @@ struct _p_Seas {
   PetscBool          green_cold;                     /* -seas_green_cold: each column's solve from zero, not the last column's */
   struct _SeasGreen *gr;
   /* the volume solve's initial guess (src/seas/guess.c, docs/seas.md "The initial guess") */
-  PetscInt     guess_m, guess_n;   /* -seas_guess_basis: the basis's size at most; its size now */
-  Vec         *guess_X, *guess_AX; /* the A-orthonormal basis of earlier solutions, oldest first; A times them */
-  PetscScalar *guess_c;            /* the coefficients X_i^T b of the last guess (then work) */
-  PetscBool    guess_u0;           /* the last guess u0 is kept in guess_X[guess_n], its coefficients in guess_c */
+  PetscInt     guess_m, guess_n; /* -seas_guess_basis: the basis's size at most; its size now */
+  Vec         *guess_X;          /* the basis of earlier solutions' corrections, oldest first, X_i^T A X_i = 1 */
+  Vec          guess_Av;         /* A times the vector joining the basis */
+  PetscScalar *guess_L;          /* the Cholesky factor of X^T A X, guess_m x guess_m, row-major, lower */
+  PetscScalar *guess_c;          /* the coefficients of the last guess (then work) */
+  PetscBool    guess_u0;         /* the last guess u0 is kept in guess_X[guess_n] */
 };
 
 /* src/seas/guess.c: the initial guess by projection onto earlier solutions */
