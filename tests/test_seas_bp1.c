@@ -308,6 +308,29 @@ static void test_restart(void **state)
       PCALL(SeasDestroy(&s));
     }
     assert_true(nfile > 3);
+    /* a file whose factor's last diagonal entry (the file's last number) is negative */
+    {
+      FILE               *in = fopen(OUTDIR "_b.ckpt", "rb"), *out = fopen(OUTDIR "_bad.ckpt", "wb");
+      char                buf[65536];
+      size_t              k;
+      const unsigned char minus_one[8] = {0xbf, 0xf0, 0, 0, 0, 0, 0, 0}; /* -1.0, big-endian as PETSc's binary files */
+
+      assert_non_null(in);
+      assert_non_null(out);
+      while ((k = fread(buf, 1, sizeof(buf), in)) > 0) assert_int_equal(fwrite(buf, 1, k, out), k);
+      fclose(in);
+      assert_int_equal(fseek(out, -8, SEEK_END), 0);
+      assert_int_equal(fwrite(minus_one, 1, 8, out), 8);
+      fclose(out);
+      SbpmgTestSetOption("-seas_restart", OUTDIR "_bad.ckpt");
+      PCALL(SeasCreate(PETSC_COMM_WORLD, &s));
+      PCALL(SeasSetFromOptions(s));
+      PCALL(SeasSetUp(s));
+      EXPECT_ERROR(
+          SeasCheckpointLoad(s), PETSC_ERR_FILE_UNEXPECTED,
+          "The checkpoint -seas_restart seas_bp1_test_out_bad.ckpt holds an initial-guess basis whose Gram factor is not that of a positive definite matrix");
+      PCALL(SeasDestroy(&s));
+    }
     SbpmgTestSetOption("-seas_guess_basis", NULL);
     SbpmgTestSetOption("-seas_output", NULL);
     SbpmgTestSetOption("-seas_fault_dz", NULL);

@@ -169,7 +169,9 @@ static PetscErrorCode SeasGuessRefactor(Seas s, const PetscScalar *Lf, PetscInt 
         L[i * ld + j] = g / L[j * ld + j];
       else {
         PetscCheck(PetscRealPart(g) > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                   "The checkpoint's guess basis is not positive definite at vector %" PetscInt_FMT, skip + i);
+                   "The checkpoint -seas_restart %s holds an initial-guess basis whose newest %" PetscInt_FMT
+                   " vectors are not independent to round-off (vector %" PetscInt_FMT ")",
+                   s->restart, n, skip + i);
         L[i * ld + i] = PetscSqrtReal(PetscRealPart(g));
       }
     }
@@ -200,6 +202,15 @@ PetscErrorCode SeasGuessLoad(Seas s, PetscViewer v)
   PetscCall(VecDestroy(&w));
   PetscCall(PetscMalloc1(nfile * nfile + 1, &Lf));
   PetscCall(PetscViewerBinaryRead(v, Lf, nfile * nfile, NULL, PETSC_SCALAR));
+  for (PetscInt i = 0; i < nfile; i++) { /* a factor of a positive definite G: a positive diagonal, finite entries */
+    PetscBool ok = PetscRealPart(Lf[i * nfile + i]) > 0 ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt k = 0; k <= i; k++) ok = ok && !PetscIsInfOrNanScalar(Lf[i * nfile + k]) ? PETSC_TRUE : PETSC_FALSE;
+    if (!ok) PetscCall(PetscFree(Lf));
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "The checkpoint -seas_restart %s holds an initial-guess basis whose Gram factor is not that of a positive definite matrix (row %" PetscInt_FMT
+               " of %" PetscInt_FMT ")",
+               s->restart, i, nfile);
+  }
   if (skip)
     PetscCall(SeasGuessRefactor(s, Lf, nfile, skip));
   else
