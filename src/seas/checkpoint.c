@@ -90,10 +90,11 @@ PetscErrorCode SeasCheckpointWrite(Seas s)
 */
 PetscErrorCode SeasCheckpointLoad(Seas s)
 {
-  PetscReal   head[SEAS_CKPT_NHEAD];
-  PetscViewer v;
-  PetscBool   exists;
-  MPI_Comm    comm = PetscObjectComm((PetscObject)s);
+  PetscReal      head[SEAS_CKPT_NHEAD];
+  PetscViewer    v;
+  PetscBool      exists;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)s);
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscTestFile(s->restart, 'r', &exists));
@@ -148,7 +149,9 @@ PetscErrorCode SeasCheckpointLoad(Seas s)
   PetscCall(VecLoad(s->X, v));
   PetscCall(VecLoad(s->u, v));
   PetscCall(VecLoad(s->Vg, v));
-  PetscCall(SeasGuessLoad(s, v));
+  ierr = SeasGuessLoad(s, v);
+  if (ierr) PetscCall(PetscViewerDestroy(&v)); /* a damaged basis: the error below, the viewer closed */
+  PetscCall(ierr);
   PetscCall(PetscViewerDestroy(&v));
   PetscCall(TSSetTime(s->ts, head[4]));
   PetscCall(TSSetTimeStep(s->ts, head[5]));
