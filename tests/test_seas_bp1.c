@@ -240,10 +240,10 @@ static void AssertGramFactor(Seas s)
   Vec w;
 
   PCALL(VecDuplicate(s->u, &w));
-  for (PetscInt i = 0; i < s->guess_n; i++) {
-    for (PetscInt j = 0; j <= i; j++) {
+  for (PetscInt j = 0; j < s->guess_n; j++) {
+    PCALL(MatMult(s->A, s->guess_X[j], w));
+    for (PetscInt i = j; i < s->guess_n; i++) {
       PetscScalar xax, llt = 0;
-      PCALL(MatMult(s->A, s->guess_X[j], w));
       PCALL(VecDot(s->guess_X[i], w, &xax));
       for (PetscInt k = 0; k <= j; k++) llt += s->guess_L[i * s->guess_m + k] * s->guess_L[j * s->guess_m + k];
       assert_true(PetscAbsScalar(xax - llt) < 1e-10);
